@@ -1,0 +1,100 @@
+/* analysis.h - aggregation shared by every subcommand: work per GPU activity, groups per device, rates and peaks. */
+#ifndef PROFANA_ANALYSIS_H
+#define PROFANA_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profana/devices.h"
+#include "profana/trace.h"
+
+typedef enum pf_group_by { PF_GROUP_KERNEL = 0, PF_GROUP_OP, PF_GROUP_SHAPE } pf_group_by;
+
+typedef struct pf_analysis_opts {
+    pf_dtype default_dtype;            /* for work whose dtype the trace does not show */
+    int tf32;                          /* fp32 matrix work runs at the tf32 peak */
+    pf_group_by group;
+    const pf_device_info *force_device; /* --device: used for every device; NULL = match */
+} pf_analysis_opts;
+
+/* Figures of one GPU activity after attribution (an op's work goes to its longest kernel). */
+typedef struct pf_act_work {
+    double flop;                       /* < 0 unknown */
+    double bytes;                      /* < 0 unknown */
+    pf_dtype dtype;                    /* the peak that applies (default and --tf32 applied) */
+    const char *source;                /* "gemm", "conv", "inductor", "memcpy", "memset",
+                                          "mismatch", "bad-args"; NULL when none */
+} pf_act_work;
+
+#define PF_ROW_MAX_SOURCES 4
+
+/* One group of activities on one device. */
+typedef struct pf_row {
+    const char *key;                   /* group name; owned by the analysis */
+    int64_t count;
+    int64_t total_ns, min_ns, max_ns;
+    double flop, bytes;                /* totals over launches with known figures */
+    int64_t flop_known, bytes_known;   /* launches with a known figure */
+    double flop_peak_s;                /* sum of flop / peak(dtype): seconds at peak */
+    double byte_peak_s;                /* sum of bytes / peak bandwidth */
+    int peak_ok;                       /* every launch with figures had a peak */
+    int is_total;                      /* the device's Total row: figures of the launches
+                                          that have them; a group row shows figures only
+                                          when every launch has them */
+    const char *sources[PF_ROW_MAX_SOURCES];
+    int n_sources;
+} pf_row;
+
+typedef struct pf_device_report {
+    const pf_device *device;
+    const pf_device_info *info;        /* NULL when the device is unknown */
+    pf_row *rows;                      /* sorted by total time, largest first */
+    size_t n_rows;
+    pf_row total;                      /* every activity of the device */
+} pf_device_report;
+
+typedef struct pf_analysis {
+    const pf_trace *trace;
+    pf_analysis_opts opts;
+    pf_act_work *work;                 /* parallel to trace->acts */
+    pf_device_report *devices;         /* one per trace device with activity, by id */
+    int n_devices;
+    pf_strtab *keys;                   /* group keys built from shapes */
+} pf_analysis;
+
+/* Attributes work to every activity and groups them per device. The analysis borrows t
+ * (keep it alive). Returns 0 and *out (free with pf_analysis_free), or -1 with err set
+ * (out of memory only). */
+int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **out, pf_error *err);
+
+/* Frees an analysis. NULL is a no-op. */
+void pf_analysis_free(pf_analysis *a);
+
+/* Work of one activity (used by the analysis and by --augment_trace): applies the formula or
+ * Inductor's figures of its op when it is the op's longest kernel, memcpy/memset bytes
+ * otherwise. longest[i] says whether activity i carries its op's work. */
+void pf_work_of(const pf_trace *t, const pf_analysis_opts *o, size_t i, int carries_op_work,
+                pf_act_work *w);
+
+/* Marks, for every activity, whether it carries its op invocation's work: the longest
+ * kernel among the activities linked to the same op (ties: the first). Caller frees. */
+unsigned char *pf_work_carriers(const pf_trace *t);
+
+/* Whether a row shows a FLOP (bytes) figure: every launch has one, or it is the Total row. */
+int pf_row_has_flop(const pf_row *r);
+int pf_row_has_bytes(const pf_row *r);
+/* Rates of a row; < 0 when unknown. */
+double pf_row_tflops(const pf_row *r);
+double pf_row_gbps(const pf_row *r);
+/* Percent of peak; < 0 when unknown (no device, no figures, no peak for the dtype). */
+double pf_row_flops_pct(const pf_row *r, const pf_device_info *info);
+double pf_row_bw_pct(const pf_row *r, const pf_device_info *info);
+/* "compute", "memory", or NULL when the figures do not say. */
+const char *pf_row_bound(const pf_row *r, const pf_device_info *info);
+/* Sources joined with '+', written into buf; "-" when none. Returns buf. */
+const char *pf_row_source(const pf_row *r, char *buf, size_t n);
+
+/* Peak FLOP/s of a device for a dtype; 0 when the table has no such path. */
+double pf_peak_flops(const pf_device_info *info, pf_dtype d);
+
+#endif

@@ -1,0 +1,87 @@
+/* formulas.h - FLOP and byte formulas per ATen op family, registered by op name in one table. */
+#ifndef PROFANA_FORMULAS_H
+#define PROFANA_FORMULAS_H
+
+#include <stdint.h>
+#include "profana/dtype.h"
+
+#define PF_MAX_DIMS 8
+
+/* One positional argument of a cpu_op, as the trace records it (Input Dims, Input type,
+ * Concrete Inputs at the same index). */
+typedef struct pf_arg {
+    int ndim;                  /* dims recorded; 0 for scalars and non-tensors */
+    int64_t dims[PF_MAX_DIMS];
+    int is_list;               /* TensorList: dims not kept, see list_numel */
+    int64_t list_numel;        /* sum of the elements of a TensorList's tensors */
+    const char *type;          /* "Input type" entry; "" when absent */
+    const char *concrete;      /* "Concrete Inputs" entry; "" when absent */
+} pf_arg;
+
+/* An op invocation as the formulas see it. Storage belongs to the caller. */
+typedef struct pf_op_call {
+    const char *name;          /* full op name, "aten::mm" */
+    int nargs;
+    const pf_arg *args;
+} pf_op_call;
+
+/* Work of one op invocation. A figure below 0 is unknown. */
+typedef struct pf_work {
+    double flop;               /* multiply-add = 2 */
+    double bytes;              /* minimum DRAM traffic: inputs read once, outputs written once */
+    pf_dtype dtype;            /* precision whose peak applies; PF_DT_UNKNOWN = caller's default */
+    int matrix;                /* 1 when the work runs on matrix units (GEMM, conv): fp32 uses tf32 with --tf32 */
+    const char *source;        /* "gemm", "conv", ... static string */
+} pf_work;
+
+/* Result of a formula. */
+enum {
+    PF_FORMULA_OK = 0,
+    PF_FORMULA_MISMATCH = 1,   /* shapes inconsistent with the op: no figures, source "mismatch" */
+    PF_FORMULA_BAD_ARGS = 2    /* args missing or unparsable (wrong arity, non-numeric concrete input) */
+};
+
+/* A formula fills *w (flop, bytes, dtype, matrix, source) from the call and returns one of
+ * the PF_FORMULA_* codes. It never prints and never keeps pointers into call. */
+typedef int (*pf_formula_fn)(const pf_op_call *call, pf_work *w);
+
+typedef struct pf_formula {
+    const char *op;            /* "aten::mm" */
+    const char *family;        /* "gemm", "conv", ... */
+    pf_formula_fn fn;
+} pf_formula;
+
+/* Looks an op name up in the registry. Returns NULL when no formula exists. */
+const pf_formula *pf_formula_lookup(const char *op_name);
+
+/* Runs the registered formula for call->name. Returns PF_FORMULA_* or -1 when none is
+ * registered (w untouched then). On MISMATCH/BAD_ARGS, w->flop and w->bytes are -1 and
+ * w->source says "mismatch" / "bad-args". */
+int pf_formula_apply(const pf_op_call *call, pf_work *w);
+
+/* The whole registry, for --help and tests; *count receives its size. Static storage. */
+const pf_formula *pf_formula_table(int *count);
+
+/* ---- helpers shared by the formula modules (src/formulas/args.c) ---- */
+
+/* Product of the dims of a tensor argument; 1 for a 0-d tensor; list_numel for a list. */
+int64_t pf_arg_numel(const pf_arg *a);
+
+/* Bytes of a tensor argument: numel x element size of its type; 0 for non-tensors. */
+double pf_arg_bytes(const pf_arg *a);
+
+/* Parses a concrete input holding an integer list ("[1, 1]", "[]") or a single integer
+ * ("2"). Writes up to max values; returns how many were read, or -1 when the text is not
+ * such a list. */
+int pf_concrete_int_list(const char *s, int64_t *out, int max);
+
+/* Parses a concrete boolean ("True"/"False", also "1"/"0"). Returns 1, 0, or -1. */
+int pf_concrete_bool(const char *s);
+
+/* Parses a concrete boolean list ("[True, False, True]"). Returns count read or -1. */
+int pf_concrete_bool_list(const char *s, int *out, int max);
+
+/* Parses a concrete integer. Returns 0 and sets *v, or -1. */
+int pf_concrete_int(const char *s, int64_t *v);
+
+#endif

@@ -1,0 +1,61 @@
+/* jscan.h - a validating JSON scanner over a byte buffer: finds value extents without building trees. */
+#ifndef PROFANA_JSCAN_H
+#define PROFANA_JSCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Nesting deeper than this is refused (a documented limit, README "Limits"). */
+#define PF_JSON_MAX_DEPTH 512
+
+/* Where and why scanning stopped. pos is a byte offset into the buffer. */
+typedef struct pf_jerr {
+    size_t pos;
+    const char *what;          /* static text: "expected ',' or '}'" */
+    int truncated;             /* 1 when the buffer ended inside a value */
+} pf_jerr;
+
+/* A member of an object: offsets into the buffer. The key excludes its quotes. */
+typedef struct pf_jmember {
+    size_t key_start, key_end;
+    size_t val_start, val_end;
+} pf_jmember;
+
+/* Returns the offset of the first non-whitespace byte at or after pos (len if none). */
+size_t pf_json_ws(const char *s, size_t len, size_t pos);
+
+/* Skips one complete, valid JSON value starting at *pos (whitespace allowed before it).
+ * On success sets *pos just past the value and returns 0; on error fills *e, returns -1. */
+int pf_json_skip(const char *s, size_t len, size_t *pos, pf_jerr *e);
+
+/* Iterates an object or array. begin expects '{' (or '[' for arrays) at *pos after
+ * whitespace and leaves *pos inside the container. next returns 1 with the next member
+ * (for arrays, key_start == key_end == value start), 0 at the closing bracket (*pos past
+ * it), or -1 on error with *e filled. The value is validated. */
+int pf_json_obj_begin(const char *s, size_t len, size_t *pos, pf_jerr *e);
+int pf_json_obj_next(const char *s, size_t len, size_t *pos, pf_jmember *m, pf_jerr *e);
+int pf_json_arr_begin(const char *s, size_t len, size_t *pos, pf_jerr *e);
+int pf_json_arr_next(const char *s, size_t len, size_t *pos, size_t *val_start, size_t *val_end,
+                     pf_jerr *e);
+
+/* 1 when the key of m equals the NUL-terminated lit. */
+int pf_json_key_is(const char *s, const pf_jmember *m, const char *lit);
+
+/* Parses a JSON number in [start, end) holding microseconds ("4461120283193.266") as
+ * exact integer nanoseconds. Returns 0, or -1 when it is not a number or out of range. */
+int pf_json_us_to_ns(const char *s, size_t start, size_t end, int64_t *ns);
+
+/* Parses a JSON integer (or a number with a zero fraction) in [start, end).
+ * Quoted integers ("7") are accepted too: some producers write ids as strings.
+ * Returns 0, or -1 when it is not an integer that fits int64. */
+int pf_json_int(const char *s, size_t start, size_t end, int64_t *v);
+
+/* Parses any JSON number in [start, end) as a double. Returns 0 or -1. */
+int pf_json_double(const char *s, size_t start, size_t end, double *v);
+
+/* Decodes the JSON string in [start, end) (quotes included) into a NUL-terminated buffer
+ * that the caller frees. \u0000 and invalid UTF-8 become U+FFFD. Returns NULL when the
+ * value is not a string or memory runs out. *out_len (may be NULL) receives the length. */
+char *pf_json_string(const char *s, size_t start, size_t end, size_t *out_len);
+
+#endif

@@ -1,0 +1,81 @@
+/* tabulate.h - the one table printer every subcommand renders through: text, CSV, JSON and Markdown. */
+#ifndef PROFANA_TABULATE_H
+#define PROFANA_TABULATE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum pf_format { PF_FMT_TEXT = 0, PF_FMT_CSV, PF_FMT_JSON, PF_FMT_MD } pf_format;
+
+/* Parses "text", "csv", "json", "md"/"markdown". Returns 0 and sets *f, or -1. */
+int pf_format_parse(const char *s, pf_format *f);
+
+/* Where a column appears (pf_col.show); 0 = everywhere. JSON carries raw units (flop,
+ * bytes) where text shows scaled ones (GFLOP, GB), so a few columns are per format. */
+enum { PF_IN_TEXT = 1 /* text and Markdown */, PF_IN_CSV = 2, PF_IN_JSON = 4 };
+
+typedef struct pf_col {
+    const char *title;         /* header in text, CSV and Markdown */
+    const char *key;           /* key in JSON rows; NULL = not in JSON */
+    int numeric;               /* right-aligned, a JSON number */
+    unsigned show;             /* PF_IN_* mask; 0 = every format */
+} pf_col;
+
+typedef struct pf_table pf_table;
+
+/* A table with ncols columns; cols must outlive it. NULL when memory runs out. */
+pf_table *pf_table_new(const pf_col *cols, int ncols);
+void pf_table_free(pf_table *t);
+
+/* Appends a row of empty (null) cells; returns its index, or -1 when memory runs out.
+ * Cell setters ignore a row of -1, so callers check the table's state once at the end. */
+int pf_table_add_row(pf_table *t);
+/* Marks a row as a summary: shown in text, CSV and Markdown, left out of pf_table_json_rows. */
+void pf_table_row_summary(pf_table *t, int row);
+
+void pf_table_str(pf_table *t, int row, int col, const char *s);
+void pf_table_int(pf_table *t, int row, int col, int64_t v);
+/* A number printed with `decimals` decimals in text/CSV/Markdown, and at full precision in JSON. */
+void pf_table_num(pf_table *t, int row, int col, double v, int decimals);
+/* Appends a marker to the text of a cell (e.g. "!" for a figure over 100% of peak). */
+void pf_table_mark(pf_table *t, int row, int col, const char *marker);
+
+/* 0 while every allocation succeeded, -1 after one failed. */
+int pf_table_status(const pf_table *t);
+int pf_table_rows(const pf_table *t);
+
+/* Renders in the text layout of the old tool: cells padded, " | " between columns, a
+ * dashed rule under the header; numbers right-aligned; the first column cut to
+ * name_limit characters (0 = no limit). */
+void pf_table_print_text(FILE *out, const pf_table *t, int name_limit);
+/* Markdown pipe table, names cut to name_limit like text. */
+void pf_table_print_md(FILE *out, const pf_table *t, int name_limit);
+/* RFC 4180 CSV; the header line only when header is non-zero. Names are never cut. */
+void pf_table_print_csv(FILE *out, const pf_table *t, int header);
+
+/* ---- a small JSON writer, so every subcommand's JSON is escaped and shaped the same way ---- */
+
+typedef struct pf_jw {
+    FILE *out;
+    int depth;
+    int need_comma[64];
+} pf_jw;
+
+void pf_jw_init(pf_jw *w, FILE *out);
+void pf_jw_obj_begin(pf_jw *w);  /* '{' */
+void pf_jw_obj_end(pf_jw *w);    /* '}' */
+void pf_jw_arr_begin(pf_jw *w);  /* '[' */
+void pf_jw_arr_end(pf_jw *w);    /* ']' */
+void pf_jw_key(pf_jw *w, const char *k);
+void pf_jw_str(pf_jw *w, const char *s);   /* NULL writes null */
+void pf_jw_num(pf_jw *w, double v);        /* non-finite writes null */
+void pf_jw_int(pf_jw *w, int64_t v);
+void pf_jw_bool(pf_jw *w, int v);
+void pf_jw_null(pf_jw *w);
+
+/* Writes row `row` as a JSON object keyed by the columns' keys (null cells as null). */
+void pf_table_json_row(pf_jw *w, const pf_table *t, int row);
+/* Writes every non-summary row as an array of objects. */
+void pf_table_json_rows(pf_jw *w, const pf_table *t);
+
+#endif

@@ -1,0 +1,113 @@
+/* trace.h - the trace-event model (devices, GPU activities, cpu_ops) and the loader that fills it. */
+#ifndef PROFANA_TRACE_H
+#define PROFANA_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profana/formulas.h"
+#include "profana/strtab.h"
+
+/* An error below main: a one-line message ("FILE: byte 12: expected ','") that main
+ * prints after "profana: error: ". */
+typedef struct pf_error {
+    char msg[1024];
+} pf_error;
+
+/* Fills err with a printf-style message; returns -1 so callers can `return pf_fail(...)`. */
+int pf_fail(pf_error *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+typedef enum pf_act_kind { PF_ACT_KERNEL = 0, PF_ACT_MEMCPY, PF_ACT_MEMSET } pf_act_kind;
+
+/* A device: declared in deviceProperties, or only seen in events. */
+typedef struct pf_device {
+    int id;
+    const char *name;          /* interned; "" when the trace gives none */
+    int num_sms;               /* 0 when unknown */
+    int64_t total_mem;         /* bytes; 0 when unknown */
+    int cc_major, cc_minor;
+    int warp_size;
+    int declared;              /* 1 when deviceProperties lists it */
+    int inherited;             /* 1 when it took the single declared model (ROCm id quirk) */
+} pf_device;
+
+/* One GPU activity: a kernel, memcpy or memset ("X" event). */
+typedef struct pf_activity {
+    const char *name;          /* interned */
+    pf_act_kind kind;
+    int device;
+    int64_t stream;
+    int64_t ts_ns, dur_ns;     /* exact, from the microsecond text */
+    int64_t ext_id;            /* External id; -1 when absent */
+    int64_t correlation;       /* -1 when absent */
+    int64_t bytes;             /* memcpy/memset args.bytes; -1 when absent */
+    int32_t op;                /* index into pf_trace.ops of the launching cpu_op; -1 none */
+} pf_activity;
+
+/* A cpu_op. Its args are parsed only when a GPU activity links to it (see call). */
+typedef struct pf_cpu_op {
+    const char *name;          /* interned: "aten::mm" */
+    int64_t ext_id;
+    pf_op_call call;           /* name/args; nargs == 0 until resolved, or when none recorded */
+    double kernel_flop;        /* Inductor's figures; < 0 when absent */
+    double kernel_num_gb;
+    int bad_args;              /* 1 when its args could not be read (counted warning) */
+    size_t args_start, args_end; /* extent of "args" in the source text while loading */
+} pf_cpu_op;
+
+/* A loaded trace. Everything is owned by it and freed by pf_trace_free. */
+typedef struct pf_trace {
+    const char *path;          /* as given; "-" for standard input */
+    pf_strtab *strings;
+    pf_device *devices;        /* sorted by id */
+    int n_devices;
+    pf_activity *acts;         /* in file order */
+    size_t n_acts;
+    pf_cpu_op *ops;
+    size_t n_ops;
+    size_t n_events;           /* every element of traceEvents */
+    size_t n_unlinked;         /* activities whose External id matches no cpu_op */
+    size_t n_duplicate_ids;    /* cpu_ops whose External id an earlier cpu_op had */
+    size_t n_bad_events;       /* events skipped because a field could not be read */
+    size_t n_steps;            /* ProfilerStep#N annotations on the CPU side */
+    char **notes;              /* warnings worth one line each on stderr */
+    int n_notes;
+} pf_trace;
+
+/* Loads a Kineto chrome trace from path ("-" = standard input). On success returns 0 and
+ * *out owns the model (free with pf_trace_free). On error returns -1, *out is NULL and
+ * err holds "PATH: byte N: what was expected" (or the I/O reason). */
+int pf_trace_load(const char *path, pf_trace **out, pf_error *err);
+
+/* Frees a trace and everything it owns. NULL is a no-op. */
+void pf_trace_free(pf_trace *t);
+
+/* The device record with this id, or NULL. */
+const pf_device *pf_trace_device(const pf_trace *t, int id);
+
+/* ---- used by the loader's parts (src/trace_*.c) ---- */
+
+/* Reads the whole input (file via mmap, or stdin) into *buf. *mapped says whether it must
+ * be released with pf_source_release. Returns 0 or -1 with err set. */
+int pf_source_read(const char *path, char **buf, size_t *len, int *mapped, pf_error *err);
+
+/* Releases what pf_source_read returned. */
+void pf_source_release(char *buf, size_t len, int mapped);
+
+/* Parses the args object text of a linked cpu_op into op->call and its Inductor figures,
+ * allocating arg arrays that the trace owns. Returns 0, or -1 when the args are malformed
+ * (op->bad_args set; the op then has no figures). */
+int pf_trace_parse_op_args(pf_trace *t, pf_cpu_op *op, const char *text, size_t len);
+
+/* Appends a note (printf-style) to t->notes. Returns 0 or -1 when memory runs out. */
+int pf_trace_note(pf_trace *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#endif

@@ -1,0 +1,408 @@
+/* analysis.c - groups GPU activities per device (by kernel, op or op+shape) with totals, rates and peaks. */
+#include "profana/analysis.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Group lookup by interned key pointer: keys are unique pointers, so hashing the pointer is enough. */
+typedef struct group_map {
+    const char **keys;
+    size_t *vals;
+    size_t cap, n;
+} group_map;
+
+typedef struct dev_acc {
+    pf_device_report rep;
+    size_t cap_rows;
+    group_map map;
+} dev_acc;
+
+static size_t ptr_hash(const void *p, size_t cap)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> 20) & (cap - 1);
+}
+
+static int map_grow(group_map *m)
+{
+    size_t cap = m->cap ? m->cap * 2 : 64;
+    const char **keys = calloc(cap, sizeof *keys);
+    size_t *vals = malloc(cap * sizeof *vals);
+    if (!keys || !vals) {
+        free(keys);
+        free(vals);
+        return -1;
+    }
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->keys[i])
+            continue;
+        size_t j = ptr_hash(m->keys[i], cap);
+        while (keys[j])
+            j = (j + 1) & (cap - 1);
+        keys[j] = m->keys[i];
+        vals[j] = m->vals[i];
+    }
+    free(m->keys);
+    free(m->vals);
+    m->keys = keys;
+    m->vals = vals;
+    m->cap = cap;
+    return 0;
+}
+
+/* Finds the row index of key, or adds key with the index next_row. Returns -1 on OOM. */
+static int64_t map_find_or_add(group_map *m, const char *key, size_t next_row, int *added)
+{
+    if ((m->n + 1) * 2 > m->cap && map_grow(m))
+        return -1;
+    size_t i = ptr_hash(key, m->cap);
+    for (; m->keys[i]; i = (i + 1) & (m->cap - 1))
+        if (m->keys[i] == key) {
+            *added = 0;
+            return (int64_t)m->vals[i];
+        }
+    m->keys[i] = key;
+    m->vals[i] = next_row;
+    m->n++;
+    *added = 1;
+    return (int64_t)next_row;
+}
+
+double pf_peak_flops(const pf_device_info *info, pf_dtype d)
+{
+    if (!info || d < 0 || d >= PF_DT_COUNT)
+        return 0;
+    return info->peak_tflops[d] * 1e12;
+}
+
+/* ---- group keys ---- */
+
+static int append(char *buf, size_t n, size_t *len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static int append(char *buf, size_t n, size_t *len, const char *fmt, ...)
+{
+    if (*len >= n)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(buf + *len, n - *len, fmt, ap);
+    va_end(ap);
+    if (w < 0 || (size_t)w >= n - *len) {
+        *len = n;
+        return -1;
+    }
+    *len += (size_t)w;
+    return 0;
+}
+
+static void append_arg(char *buf, size_t n, size_t *len, const pf_arg *a)
+{
+    if (a->is_list) {
+        append(buf, n, len, "list[%lld]", (long long)a->list_numel);
+    } else if (a->ndim > 0 || pf_type_size(a->type) > 0) {
+        append(buf, n, len, "[");
+        for (int d = 0; d < a->ndim; d++)
+            append(buf, n, len, d ? ",%lld" : "%lld", (long long)a->dims[d]);
+        append(buf, n, len, "]");
+    } else {
+        append(buf, n, len, "%s", a->concrete[0] ? a->concrete : "-");
+        return;
+    }
+    pf_dtype d = pf_dtype_from_type_string(a->type);
+    append(buf, n, len, "%s", d != PF_DT_UNKNOWN ? pf_dtype_name(d) : a->type);
+}
+
+/* "aten::mm([2048,512]bf16, [512,512]bf16)": the op with the shapes and dtypes of its inputs. */
+static const char *shape_key(pf_analysis *an, const pf_cpu_op *op)
+{
+    char buf[1024];
+    size_t len = 0;
+    append(buf, sizeof buf, &len, "%s(", op->name);
+    for (int i = 0; i < op->call.nargs; i++) {
+        if (i)
+            append(buf, sizeof buf, &len, ", ");
+        append_arg(buf, sizeof buf, &len, &op->call.args[i]);
+    }
+    append(buf, sizeof buf, &len, ")");
+    if (len >= sizeof buf)
+        len = sizeof buf - 1;
+    return pf_strtab_intern(an->keys, buf, len);
+}
+
+static const char *group_key(pf_analysis *an, const pf_activity *a)
+{
+    const pf_trace *t = an->trace;
+    if (an->opts.group == PF_GROUP_KERNEL || a->op < 0)
+        return a->name;
+    const pf_cpu_op *op = &t->ops[a->op];
+    if (an->opts.group == PF_GROUP_OP)
+        return op->name;
+    return shape_key(an, op);
+}
+
+/* ---- accumulation ---- */
+
+static void row_add_source(pf_row *r, const char *src)
+{
+    if (!src)
+        return;
+    for (int i = 0; i < r->n_sources; i++)
+        if (strcmp(r->sources[i], src) == 0)
+            return;
+    if (r->n_sources < PF_ROW_MAX_SOURCES)
+        r->sources[r->n_sources++] = src;
+}
+
+static void row_init(pf_row *r, const char *key)
+{
+    memset(r, 0, sizeof *r);
+    r->key = key;
+    r->min_ns = INT64_MAX;
+    r->peak_ok = 1;
+}
+
+static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const pf_device_info *info)
+{
+    r->count++;
+    r->total_ns += a->dur_ns;
+    if (a->dur_ns < r->min_ns)
+        r->min_ns = a->dur_ns;
+    if (a->dur_ns > r->max_ns)
+        r->max_ns = a->dur_ns;
+    if (w->flop >= 0) {
+        double peak = pf_peak_flops(info, w->dtype);
+        r->flop += w->flop;
+        r->flop_known++;
+        if (peak > 0)
+            r->flop_peak_s += w->flop / peak;
+        else if (w->flop > 0)
+            r->peak_ok = 0;
+    }
+    if (w->bytes >= 0) {
+        r->bytes += w->bytes;
+        r->bytes_known++;
+        if (info && info->peak_gbps > 0)
+            r->byte_peak_s += w->bytes / (info->peak_gbps * 1e9);
+    }
+    row_add_source(r, w->source);
+}
+
+static dev_acc *device_acc(dev_acc *accs, int n, int id)
+{
+    for (int i = 0; i < n; i++)
+        if (accs[i].rep.device->id == id)
+            return &accs[i];
+    return NULL;
+}
+
+static int add_to_group(pf_analysis *an, dev_acc *d, const pf_activity *a, const pf_act_work *w)
+{
+    const char *key = group_key(an, a);
+    int added;
+    int64_t idx = key ? map_find_or_add(&d->map, key, d->rep.n_rows, &added) : -1;
+    if (idx < 0)
+        return -1;
+    if (added) {
+        if (d->rep.n_rows == d->cap_rows) {
+            size_t cap = d->cap_rows ? d->cap_rows * 2 : 64;
+            pf_row *rows = realloc(d->rep.rows, cap * sizeof *rows);
+            if (!rows)
+                return -1;
+            d->rep.rows = rows;
+            d->cap_rows = cap;
+        }
+        row_init(&d->rep.rows[d->rep.n_rows++], key);
+    }
+    row_add(&d->rep.rows[idx], a, w, d->rep.info);
+    row_add(&d->rep.total, a, w, d->rep.info);
+    return 0;
+}
+
+static int cmp_row(const void *x, const void *y)
+{
+    const pf_row *a = x, *b = y;
+    if (a->total_ns != b->total_ns)
+        return a->total_ns < b->total_ns ? 1 : -1;
+    return strcmp(a->key, b->key);
+}
+
+static int setup_devices(pf_analysis *an, dev_acc **out)
+{
+    const pf_trace *t = an->trace;
+    dev_acc *accs = calloc((size_t)(t->n_devices ? t->n_devices : 1), sizeof *accs);
+    if (!accs)
+        return -1;
+    for (int i = 0; i < t->n_devices; i++) {
+        const pf_device *dev = &t->devices[i];
+        pf_device_report *r = &accs[i].rep;
+        r->device = dev;
+        r->info = an->opts.force_device ? an->opts.force_device
+                                        : pf_devices_match(dev->name, dev->num_sms, dev->total_mem);
+        row_init(&r->total, "Total");
+        r->total.is_total = 1;
+    }
+    *out = accs;
+    return 0;
+}
+
+static int group_all(pf_analysis *an, dev_acc *accs)
+{
+    const pf_trace *t = an->trace;
+    for (size_t i = 0; i < t->n_acts; i++) {
+        dev_acc *d = device_acc(accs, t->n_devices, t->acts[i].device);
+        if (!d || add_to_group(an, d, &t->acts[i], &an->work[i]))
+            return -1;
+    }
+    return 0;
+}
+
+/* Keeps devices that ran something; their rows sorted by time. */
+static void finish_devices(pf_analysis *an, dev_acc *accs)
+{
+    const pf_trace *t = an->trace;
+    an->devices = calloc((size_t)(t->n_devices ? t->n_devices : 1), sizeof *an->devices);
+    for (int i = 0; i < t->n_devices; i++) {
+        free(accs[i].map.keys);
+        free(accs[i].map.vals);
+        if (!accs[i].rep.n_rows || !an->devices) {
+            free(accs[i].rep.rows);
+            continue;
+        }
+        qsort(accs[i].rep.rows, accs[i].rep.n_rows, sizeof(pf_row), cmp_row);
+        an->devices[an->n_devices++] = accs[i].rep;
+    }
+}
+
+static int compute_work(pf_analysis *an)
+{
+    const pf_trace *t = an->trace;
+    unsigned char *carrier = pf_work_carriers(t);
+    an->work = malloc((t->n_acts ? t->n_acts : 1) * sizeof *an->work);
+    if (!carrier || !an->work) {
+        free(carrier);
+        return -1;
+    }
+    for (size_t i = 0; i < t->n_acts; i++)
+        pf_work_of(t, &an->opts, i, carrier[i], &an->work[i]);
+    free(carrier);
+    return 0;
+}
+
+int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **out, pf_error *err)
+{
+    *out = NULL;
+    pf_analysis *an = calloc(1, sizeof *an);
+    if (!an)
+        return pf_fail(err, "out of memory");
+    an->trace = t;
+    an->opts = *o;
+    dev_acc *accs = NULL;
+    int rc = (an->keys = pf_strtab_new()) ? 0 : -1;
+    if (rc == 0)
+        rc = compute_work(an);
+    if (rc == 0)
+        rc = setup_devices(an, &accs);
+    if (rc == 0)
+        rc = group_all(an, accs);
+    if (accs)
+        finish_devices(an, accs);
+    free(accs);
+    if (rc || !an->devices) {
+        pf_analysis_free(an);
+        return pf_fail(err, "out of memory");
+    }
+    *out = an;
+    return 0;
+}
+
+void pf_analysis_free(pf_analysis *an)
+{
+    if (!an)
+        return;
+    for (int i = 0; i < an->n_devices; i++)
+        free(an->devices[i].rows);
+    free(an->devices);
+    free(an->work);
+    pf_strtab_free(an->keys);
+    free(an);
+}
+
+/* ---- rates ---- */
+
+/* A group whose launches are only partly covered would show a rate that is neither the
+ * kernels' nor zero, so it shows none; the Total row is the whole device's average. */
+static int flop_shown(const pf_row *r)
+{
+    return r->flop_known > 0 && (r->is_total || r->flop_known == r->count);
+}
+
+static int bytes_shown(const pf_row *r)
+{
+    return r->bytes_known > 0 && (r->is_total || r->bytes_known == r->count);
+}
+
+int pf_row_has_flop(const pf_row *r)
+{
+    return flop_shown(r);
+}
+
+int pf_row_has_bytes(const pf_row *r)
+{
+    return bytes_shown(r);
+}
+
+double pf_row_tflops(const pf_row *r)
+{
+    if (!flop_shown(r) || r->total_ns <= 0)
+        return -1;
+    return r->flop / (r->total_ns * 1e-9) / 1e12;
+}
+
+double pf_row_gbps(const pf_row *r)
+{
+    if (!bytes_shown(r) || r->total_ns <= 0)
+        return -1;
+    return r->bytes / (r->total_ns * 1e-9) / 1e9;
+}
+
+double pf_row_flops_pct(const pf_row *r, const pf_device_info *info)
+{
+    if (!info || !flop_shown(r) || !r->peak_ok || r->total_ns <= 0)
+        return -1;
+    return 100.0 * r->flop_peak_s / (r->total_ns * 1e-9);
+}
+
+double pf_row_bw_pct(const pf_row *r, const pf_device_info *info)
+{
+    if (!info || info->peak_gbps <= 0 || !bytes_shown(r) || r->total_ns <= 0)
+        return -1;
+    return 100.0 * r->byte_peak_s / (r->total_ns * 1e-9);
+}
+
+/* Comparing time at peak compute with time at peak bandwidth is the roofline test
+ * (intensity against the ridge point), and stays right when a row mixes dtypes. */
+const char *pf_row_bound(const pf_row *r, const pf_device_info *info)
+{
+    if (!info || !flop_shown(r) || !bytes_shown(r) || !r->peak_ok || info->peak_gbps <= 0)
+        return NULL;
+    if (r->flop_peak_s == 0 && r->byte_peak_s == 0)
+        return NULL;
+    return r->flop_peak_s > r->byte_peak_s ? "compute" : "memory";
+}
+
+const char *pf_row_source(const pf_row *r, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int i = 0; i < r->n_sources; i++)
+        append(buf, n, &len, i ? "+%s" : "%s", r->sources[i]);
+    if (!r->n_sources)
+        snprintf(buf, n, "-");
+    return buf;
+}

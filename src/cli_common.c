@@ -1,0 +1,17 @@
+/* cli_common.c - what every subcommand does the same way: load a trace and report its notes. */
+#include <stdio.h>
+
+#include "profana/cli.h"
+
+pf_trace *pf_cli_load(const char *path)
+{
+    pf_trace *t;
+    pf_error err;
+    if (pf_trace_load(path, &t, &err)) {
+        pf_cli_error(err.msg);
+        return NULL;
+    }
+    for (int i = 0; i < t->n_notes; i++)
+        fprintf(stderr, "profana: note: %s: %s\n", path, t->notes[i]);
+    return t;
+}

@@ -1,0 +1,325 @@
+/* cmd_analysis.c - `--analysis FILE DTYPE`: per-device tables of GPU time, work, rates and percent of peak. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profana/cli.h"
+
+enum {
+    C_DEVICE, C_NAME, C_COUNT, C_TOTAL, C_MEAN, C_MIN, C_MAX, C_PCT, C_GFLOP, C_GB, C_FLOP,
+    C_BYTES, C_TFLOPS, C_GBPS, C_FLOPS_PCT, C_BW_PCT, C_BOUND, C_SOURCE, C_NOTE, C_NCOLS
+};
+
+static const pf_col base_cols[C_NCOLS] = {
+    [C_DEVICE] = {"Device", NULL, 1, PF_IN_CSV},
+    [C_NAME] = {"Kernel Name", "name", 0, 0},
+    [C_COUNT] = {"Count", "count", 1, 0},
+    [C_TOTAL] = {"Total (us)", "total_us", 1, 0},
+    [C_MEAN] = {"Mean (us)", "mean_us", 1, 0},
+    [C_MIN] = {"Min (us)", "min_us", 1, PF_IN_CSV | PF_IN_JSON},
+    [C_MAX] = {"Max (us)", "max_us", 1, PF_IN_CSV | PF_IN_JSON},
+    [C_PCT] = {"Time %", "pct", 1, 0},
+    [C_GFLOP] = {"GFLOP", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
+    [C_GB] = {"GB", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
+    [C_FLOP] = {"FLOP", "flop", 1, PF_IN_JSON},
+    [C_BYTES] = {"Bytes", "bytes", 1, PF_IN_JSON},
+    [C_TFLOPS] = {"TFLOP/s", "tflops", 1, 0},
+    [C_GBPS] = {"GB/s", "gbps", 1, 0},
+    [C_FLOPS_PCT] = {"FLOPS %", "flops_pct", 1, 0},
+    [C_BW_PCT] = {"BW %", "bw_pct", 1, 0},
+    [C_BOUND] = {"Bound", "bound", 0, 0},
+    [C_SOURCE] = {"Source", "source", 0, 0},
+    [C_NOTE] = {"Note", "note", 0, PF_IN_CSV | PF_IN_JSON},
+};
+
+static const char *const group_titles[] = {"Kernel Name", "Op", "Op (input shapes)"};
+
+#define OVER_PEAK_MARK "!"
+
+/* Sets a percentage cell; over 100% means a formula or a peak is wrong, so it is marked. */
+static int set_pct(pf_table *t, int r, int col, double pct)
+{
+    if (pct < 0)
+        return 0;
+    pf_table_num(t, r, col, pct, 1);
+    if (pct <= 100.0)
+        return 0;
+    pf_table_mark(t, r, col, OVER_PEAK_MARK);
+    return 1;
+}
+
+static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_report *d)
+{
+    char src[128];
+    double total_us = row->total_ns / 1e3;
+    pf_table_int(t, r, C_DEVICE, d->device->id);
+    pf_table_str(t, r, C_NAME, row->key);
+    pf_table_int(t, r, C_COUNT, row->count);
+    pf_table_num(t, r, C_TOTAL, total_us, 3);
+    pf_table_num(t, r, C_MEAN, row->count ? total_us / (double)row->count : 0, 3);
+    pf_table_num(t, r, C_MIN, row->count ? row->min_ns / 1e3 : 0, 3);
+    pf_table_num(t, r, C_MAX, row->max_ns / 1e3, 3);
+    pf_table_num(t, r, C_PCT, d->total.total_ns ? 100.0 * row->total_ns / (double)d->total.total_ns : 0, 2);
+    if (pf_row_has_flop(row)) {
+        pf_table_num(t, r, C_GFLOP, row->flop / 1e9, 3);
+        pf_table_num(t, r, C_FLOP, row->flop, 0);
+        pf_table_num(t, r, C_TFLOPS, pf_row_tflops(row), 2);
+    }
+    if (pf_row_has_bytes(row)) {
+        pf_table_num(t, r, C_GB, row->bytes / 1e9, 6);
+        pf_table_num(t, r, C_BYTES, row->bytes, 0);
+        pf_table_num(t, r, C_GBPS, pf_row_gbps(row), 1);
+    }
+    int over = set_pct(t, r, C_FLOPS_PCT, pf_row_flops_pct(row, d->info));
+    over |= set_pct(t, r, C_BW_PCT, pf_row_bw_pct(row, d->info));
+    if (over)
+        pf_table_str(t, r, C_NOTE, "over peak: a formula or a peak is wrong");
+    pf_table_str(t, r, C_BOUND, pf_row_bound(row, d->info));
+    pf_table_str(t, r, C_SOURCE, pf_row_source(row, src, sizeof src));
+}
+
+static size_t shown_rows(const pf_cli *cli, const pf_device_report *d)
+{
+    return cli->top > 0 && (size_t)cli->top < d->n_rows ? (size_t)cli->top : d->n_rows;
+}
+
+/* Builds the device's table: its groups by time, then the Total row (a summary row). */
+static pf_table *device_table(const pf_cli *cli, const pf_device_report *d, pf_col *cols, int *over)
+{
+    pf_table *t = pf_table_new(cols, C_NCOLS);
+    if (!t)
+        return NULL;
+    *over = 0;
+    for (size_t i = 0; i < shown_rows(cli, d); i++) {
+        int r = pf_table_add_row(t);
+        fill_row(t, r, &d->rows[i], d);
+        *over |= pf_row_flops_pct(&d->rows[i], d->info) > 100 || pf_row_bw_pct(&d->rows[i], d->info) > 100;
+    }
+    int r = pf_table_add_row(t);
+    fill_row(t, r, &d->total, d);
+    pf_table_row_summary(t, r);
+    if (pf_table_status(t)) {
+        pf_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* The dtypes whose peaks the device's work was measured against, as a mask. */
+static unsigned dtypes_used(const pf_analysis *an, const pf_device_report *d)
+{
+    unsigned mask = 1u << an->opts.default_dtype;
+    for (size_t i = 0; i < an->trace->n_acts; i++)
+        if (an->trace->acts[i].device == d->device->id && an->work[i].flop > 0 && an->work[i].dtype >= 0)
+            mask |= 1u << an->work[i].dtype;
+    return mask;
+}
+
+static void print_device_header(FILE *out, const pf_analysis *an, const pf_device_report *d, const char *lead)
+{
+    const pf_device *dev = d->device;
+    fprintf(out, "%sDevice %d: %s", lead, dev->id, dev->name[0] ? dev->name : "(no name in trace)");
+    if (!d->info) {
+        fputs(" | matched: unknown (percentages shown as -)\n", out);
+        return;
+    }
+    fprintf(out, " | matched: %s | peaks:", d->info->key);
+    unsigned mask = dtypes_used(an, d);
+    for (int k = 0; k < PF_DT_COUNT; k++)
+        if (mask & (1u << k))
+            fprintf(out, " %s %.1f TFLOP/s,", pf_dtype_name((pf_dtype)k), d->info->peak_tflops[k]);
+    fprintf(out, " DRAM %.0f GB/s\n", d->info->peak_gbps);
+}
+
+static void print_counts(FILE *out, const pf_analysis *an, const pf_device_report *d)
+{
+    size_t n[3] = {0}, unlinked = 0;
+    for (size_t i = 0; i < an->trace->n_acts; i++) {
+        const pf_activity *a = &an->trace->acts[i];
+        if (a->device != d->device->id)
+            continue;
+        n[a->kind]++;
+        unlinked += a->op < 0;
+    }
+    fprintf(out, "GPU activities: %zu (kernels %zu, memcpy %zu, memset %zu); %zu without a launching op; "
+                 "GPU time %.3f us\n",
+            n[0] + n[1] + n[2], n[0], n[1], n[2], unlinked, d->total.total_ns / 1e3);
+}
+
+static void print_omitted(FILE *out, const pf_cli *cli, const pf_device_report *d)
+{
+    size_t shown = shown_rows(cli, d);
+    if (shown == d->n_rows)
+        return;
+    int64_t ns = 0;
+    for (size_t i = shown; i < d->n_rows; i++)
+        ns += d->rows[i].total_ns;
+    fprintf(out, "(%zu more rows: %.3f us, %.2f%% of GPU time; --top 0 shows all)\n", d->n_rows - shown,
+            ns / 1e3, d->total.total_ns ? 100.0 * ns / (double)d->total.total_ns : 0);
+}
+
+static int print_text(const pf_cli *cli, const pf_analysis *an, pf_col *cols)
+{
+    int md = cli->format == PF_FMT_MD;
+    for (int i = 0; i < an->n_devices; i++) {
+        const pf_device_report *d = &an->devices[i];
+        int over;
+        pf_table *t = device_table(cli, d, cols, &over);
+        if (!t)
+            return -1;
+        if (i)
+            fputc('\n', stdout);
+        print_device_header(stdout, an, d, md ? "### " : "");
+        if (md)
+            fputc('\n', stdout);
+        print_counts(stdout, an, d);
+        fputc('\n', stdout);
+        if (md)
+            pf_table_print_md(stdout, t, cli->name_limit);
+        else
+            pf_table_print_text(stdout, t, cli->name_limit);
+        print_omitted(stdout, cli, d);
+        if (over)
+            fputs(OVER_PEAK_MARK " above 100% of the device's peak: a formula or a peak is wrong "
+                  "(check --device, --tf32)\n", stdout);
+        pf_table_free(t);
+    }
+    return 0;
+}
+
+static int print_csv(const pf_cli *cli, const pf_analysis *an, pf_col *cols)
+{
+    for (int i = 0; i < an->n_devices; i++) {
+        int over;
+        pf_table *t = device_table(cli, &an->devices[i], cols, &over);
+        if (!t)
+            return -1;
+        pf_table_print_csv(stdout, t, i == 0);
+        pf_table_free(t);
+    }
+    return 0;
+}
+
+static void json_peaks(pf_jw *w, const pf_device_info *info)
+{
+    pf_jw_key(w, "peak_tflops");
+    if (!info) {
+        pf_jw_null(w);
+        return;
+    }
+    pf_jw_obj_begin(w);
+    for (int k = 0; k < PF_DT_COUNT; k++) {
+        pf_jw_key(w, pf_dtype_name((pf_dtype)k));
+        if (info->peak_tflops[k] > 0)
+            pf_jw_num(w, info->peak_tflops[k]);
+        else
+            pf_jw_null(w);
+    }
+    pf_jw_obj_end(w);
+}
+
+static int json_device(pf_jw *w, const pf_cli *cli, const pf_device_report *d, pf_col *cols)
+{
+    int over;
+    pf_table *t = device_table(cli, d, cols, &over);
+    if (!t)
+        return -1;
+    pf_jw_obj_begin(w);
+    pf_jw_key(w, "id");
+    pf_jw_int(w, d->device->id);
+    pf_jw_key(w, "name");
+    pf_jw_str(w, d->device->name);
+    pf_jw_key(w, "matched");
+    pf_jw_str(w, d->info ? d->info->key : NULL);
+    json_peaks(w, d->info);
+    pf_jw_key(w, "peak_gbps");
+    if (d->info)
+        pf_jw_num(w, d->info->peak_gbps);
+    else
+        pf_jw_null(w);
+    pf_jw_key(w, "activities");
+    pf_jw_int(w, d->total.count);
+    pf_jw_key(w, "rows");
+    pf_table_json_rows(w, t);
+    pf_jw_key(w, "rows_omitted");
+    pf_jw_int(w, (int64_t)(d->n_rows - shown_rows(cli, d)));
+    pf_jw_key(w, "total");
+    pf_table_json_row(w, t, pf_table_rows(t) - 1);
+    pf_jw_obj_end(w);
+    pf_table_free(t);
+    return 0;
+}
+
+static int print_json(const pf_cli *cli, const pf_analysis *an, pf_col *cols)
+{
+    static const char *const groups[] = {"kernel", "op", "shape"};
+    const pf_trace *tr = an->trace;
+    pf_jw w;
+    pf_jw_init(&w, stdout);
+    pf_jw_obj_begin(&w);
+    pf_jw_key(&w, "trace");
+    pf_jw_str(&w, tr->path);
+    pf_jw_key(&w, "dtype");
+    pf_jw_str(&w, pf_dtype_name(an->opts.default_dtype));
+    pf_jw_key(&w, "group");
+    pf_jw_str(&w, groups[an->opts.group]);
+    pf_jw_key(&w, "events");
+    pf_jw_int(&w, (int64_t)tr->n_events);
+    pf_jw_key(&w, "gpu_activities");
+    pf_jw_int(&w, (int64_t)tr->n_acts);
+    pf_jw_key(&w, "unlinked");
+    pf_jw_int(&w, (int64_t)tr->n_unlinked);
+    pf_jw_key(&w, "devices");
+    pf_jw_arr_begin(&w);
+    for (int i = 0; i < an->n_devices; i++)
+        if (json_device(&w, cli, &an->devices[i], cols))
+            return -1;
+    pf_jw_arr_end(&w);
+    pf_jw_obj_end(&w);
+    fputc('\n', stdout);
+    return 0;
+}
+
+/* One stderr line per device the table does not know, saying how to name it. */
+static void warn_unknown_devices(const pf_analysis *an)
+{
+    for (int i = 0; i < an->n_devices; i++)
+        if (!an->devices[i].info)
+            fprintf(stderr, "profana: device %d (\"%s\") is not in the device table; percentages are '-'; "
+                            "name one with --device NAME (profana --list-devices)\n",
+                    an->devices[i].device->id, an->devices[i].device->name);
+}
+
+int cmd_analysis(const pf_cli *cli)
+{
+    pf_trace *t = pf_cli_load(cli->pos[0]);
+    if (!t)
+        return PF_EXIT_TRACE;
+    pf_analysis *an;
+    pf_error err;
+    if (pf_analysis_run(t, &cli->an, &an, &err)) {
+        pf_trace_free(t);
+        return pf_cli_error(err.msg);
+    }
+    pf_col cols[C_NCOLS];
+    memcpy(cols, base_cols, sizeof cols);
+    cols[C_NAME].title = group_titles[cli->an.group];
+    if (!cli->an.force_device)
+        warn_unknown_devices(an);
+    if (an->n_devices == 0)
+        fprintf(stderr, "profana: %s: the trace has no GPU activity (no kernel, memcpy or memset events)\n", t->path);
+    int rc;
+    if (cli->format == PF_FMT_JSON)
+        rc = print_json(cli, an, cols);
+    else if (cli->format == PF_FMT_CSV)
+        rc = print_csv(cli, an, cols);
+    else
+        rc = print_text(cli, an, cols);
+    pf_analysis_free(an);
+    pf_trace_free(t);
+    if (rc)
+        return pf_cli_error("out of memory");
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return pf_cli_error("cannot write to standard output");
+    return PF_EXIT_OK;
+}

@@ -1,0 +1,393 @@
+/* devices.c - the GPU datasheet table (dense peaks, bandwidth, clocks) and matching of trace device names to it. */
+#include "profana/devices.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* cudaDeviceProp.name and hipDeviceProp_t.name are char[256]; nothing real is longer. */
+#define NAME_CAP 256
+
+#define GIB 1073741824.0
+
+/* Columns: key, aliases, num_sms, mem_gib_min, mem_gib_max,
+ * peaks {FP64, FP32, TF32, BF16, FP16, FP8, INT8}, GB/s, GB, boost MHz, tensor MHz, source.
+ * All figures from /work/shared/DEVICES.md; its source keys are named in each source string.
+ * FP64 is the matrix/tensor rate where the part has one, since fp64 matmuls run on it. */
+static const pf_device_info device_table[] = {
+    /* NVIDIA Hopper: tensor peaks are computed at a lower clock than the max SM clock (DEVICES.md §4). */
+    {"H100 SXM", {"NVIDIA H100 80GB HBM3", NULL}, 132, 78.5, 80.5,
+     {67, 67, 494.5, 989.5, 989.5, 1979, 1979}, 3350, 80, 1980, 1830,
+     "DEVICES.md N1 N2 E1 E2: nvidia.com/en-us/data-center/h100 (dense = sparse/2; fp64 tensor, vector 34)"},
+    {"H100 PCIe", {"NVIDIA H100 PCIe", NULL}, 114, 78.5, 80.5,
+     {51, 51, 378, 756.5, 756.5, 1513, 1513}, 2000, 80, 1755, 1620,
+     "DEVICES.md N1 N2 N3 E5: nvidia.com/en-us/data-center/h100 (dense = sparse/2; fp64 tensor, vector 26)"},
+    {"H100 NVL", {"NVIDIA H100 NVL", NULL}, 132, 91.5, 94.0,
+     {60, 60, 417.5, 835.5, 835.5, 1670.5, 1670.5}, 3900, 94, 1785, 1545,
+     "DEVICES.md N1 E2 E6: nvidia.com/en-us/data-center/h100 (dense = sparse/2; fp64 tensor, vector 30; "
+     "tensor clock derived)"},
+    {"H100 (Meta)", {"NVIDIA H100", NULL}, 132, 93.0, 97.0,
+     {67, 67, 494.5, 989.5, 989.5, 1979, 1979}, 2400, 96, 1980, 1830,
+     "DEVICES.md E3 E4: github.com/pytorch/ao torchao/testing/training/roofline_utils.py "
+     "(2.4 TB/s Meta variant; compute and clocks assumed as H100 SXM)"},
+    {"H200", {"NVIDIA H200", NULL}, 132, 138.0, 142.0,
+     {67, 67, 494.5, 989.5, 989.5, 1979, 1979}, 4800, 141, 1980, 1830,
+     "DEVICES.md N4 N2 E7: nvidia.com/en-us/data-center/h200 (dense = sparse/2; fp64 tensor, vector 34; "
+     "boost assumed as H100 SXM)"},
+    {"H200 NVL", {"NVIDIA H200 NVL", NULL}, 132, 0, 0,
+     {60, 60, 417.5, 835.5, 835.5, 1670.5, 1670.5}, 4800, 141, 1785, 1545,
+     "DEVICES.md N4: nvidia.com/en-us/data-center/h200 (dense = sparse/2; fp64 tensor, vector 30; "
+     "SMs and clocks assumed as H100 NVL)"},
+    /* NVIDIA Blackwell: the current sheets are used where the 2024 ones differ (DEVICES.md §7). */
+    {"B200", {"NVIDIA B200", NULL}, 148, 176.0, 181.0,
+     {37, 75, 1100, 2250, 2250, 4500, 4500}, 7700, 180, 1965, 1856,
+     "DEVICES.md N6 E12 E13: nvdam.widen.net/s/wwnsxrhm2w/blackwell-datasheet-3384703 "
+     "(dense = sparse/2; tensor clock derived)"},
+    {"GB200", {"NVIDIA GB200", NULL}, 0, 0, 0,
+     {40, 80, 1250, 2500, 2500, 5000, 5000}, 8000, 186, 2062, 2008,
+     "DEVICES.md N6 E14: nvdam.widen.net/s/wwnsxrhm2w/blackwell-datasheet-3384703 (NVL72 per GPU, "
+     "dense = sparse/2; NVIDIA Exemplar says bf16 2450; SM count unknown; tensor clock derived)"},
+    /* NVIDIA Ampere data centre: one clock for all dtypes; SXM vs PCIe only by name (DEVICES.md §3). */
+    {"A100 SXM 80GB", {"NVIDIA A100-SXM4-80GB", NULL}, 108, 78.5, 80.5,
+     {19.5, 19.5, 156, 312, 312, 0, 624}, 2039, 80, 1410, 1410,
+     "DEVICES.md N5 E2 E8: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
+     "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7)"},
+    {"A100 SXM 40GB", {"NVIDIA A100-SXM4-40GB", NULL}, 108, 38.5, 40.5,
+     {19.5, 19.5, 156, 312, 312, 0, 624}, 1555, 40, 1410, 1410,
+     "DEVICES.md N5 E9: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
+     "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7)"},
+    {"A100 PCIe 80GB", {"NVIDIA A100 80GB PCIe", NULL}, 108, 78.5, 80.5,
+     {19.5, 19.5, 156, 312, 312, 0, 624}, 1935, 80, 1410, 1410,
+     "DEVICES.md N5 E10: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
+     "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7)"},
+    {"A100 PCIe 40GB", {"NVIDIA A100-PCIE-40GB", NULL}, 108, 38.5, 40.5,
+     {19.5, 19.5, 156, 312, 312, 0, 624}, 1555, 40, 1410, 1410,
+     "DEVICES.md N5 E11: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
+     "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7)"},
+    /* GA10x, Ada, Volta, Turing have no FP64 tensor path: FP64 is the derived vector rate. */
+    {"A10", {"NVIDIA A10", NULL}, 72, 21.0, 23.0,
+     {0.98, 31.2, 62.5, 125, 125, 0, 250}, 600, 24, 1695, 1695,
+     "DEVICES.md N9 E16: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a10/pdf/a10-datasheet.pdf "
+     "(dense; fp64 vector derived)"},
+    {"A10G", {"NVIDIA A10G", NULL}, 80, 21.0, 23.0,
+     {1.1, 35, 35, 70, 70, 0, 140}, 600, 24, 1710, 1710,
+     "DEVICES.md N10 E17: d1.awsstatic.com/product-marketing/ec2/NVIDIA_AWS_A10G_DataSheet_FINAL_02_17_2022.pdf "
+     "(dense; int8, fp64 and clock derived)"},
+    {"L4", {"NVIDIA L4", NULL}, 58, 21.0, 23.0,
+     {0.47, 30.3, 60, 121, 121, 242.5, 242.5}, 300, 24, 2040, 2040,
+     "DEVICES.md N7 E2 E15: resources.nvidia.com/en-us-l4/l4-datasheet (dense = sparse/2; fp64 vector derived)"},
+    {"L40S", {"NVIDIA L40S", NULL}, 142, 43.5, 45.5,
+     {1.43, 91.6, 183, 362.05, 362.05, 733, 733}, 864, 48, 2520, 2490,
+     "DEVICES.md N8 E2: resources.nvidia.com/en-us-l40s/l40s-datasheet-28413 (dense; fp64 vector derived)"},
+    {"RTX 4090", {"NVIDIA GeForce RTX 4090", NULL}, 128, 23.0, 24.5,
+     {1.29, 82.6, 82.6, 165.2, 165.2, 330.3, 660.6}, 1008, 24, 2520, 2520,
+     "DEVICES.md N13 E2: images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf "
+     "(dense, fp32 accumulate; fp64 vector derived)"},
+    {"RTX 6000 Ada", {"NVIDIA RTX 6000 Ada Generation", NULL}, 142, 46.5, 48.5,
+     {1.42, 91.1, 182.1, 364.2, 364.2, 728.5, 728.5}, 960, 48, 2505, 2505,
+     "DEVICES.md N14 E2: grafikkarten.com/de/news/nvidia-rtx-6000-grafikkarte-der-ada-generation "
+     "(tensor peaks and fp64 derived: 142 SMs x 2505 MHz)"},
+    {"V100 SXM2 16GB", {"Tesla V100-SXM2-16GB", NULL}, 80, 15.0, 16.5,
+     {7.8, 15.7, 0, 0, 125, 0, 0}, 900, 16, 1530, 1530,
+     "DEVICES.md N11 E18: images.nvidia.com/content/technologies/volta/pdf/"
+     "volta-v100-datasheet-update-us-1165301-r5.pdf (dense; fp64 vector, no tensor fp64)"},
+    {"V100 SXM2 32GB", {"Tesla V100-SXM2-32GB", NULL}, 80, 31.0, 32.5,
+     {7.8, 15.7, 0, 0, 125, 0, 0}, 900, 32, 1530, 1530,
+     "DEVICES.md N11: images.nvidia.com/content/technologies/volta/pdf/"
+     "volta-v100-datasheet-update-us-1165301-r5.pdf (dense; fp64 vector, no tensor fp64)"},
+    {"T4", {"Tesla T4", NULL}, 40, 14.0, 15.5,
+     {0.25, 8.1, 0, 0, 65, 0, 130}, 320, 16, 1590, 1590,
+     "DEVICES.md N12 E19: nvidia.com/content/dam/en-zz/Solutions/Data-Center/tesla-t4/"
+     "t4-tensor-core-datasheet-951643.pdf (dense; fp64 vector derived)"},
+    /* AMD CDNA: one clock for all dtypes; a generic ROCm name is resolved by CUs + memory (DEVICES.md §3). */
+    {"MI210", {"AMD Instinct MI210", NULL}, 104, 62.0, 65.0,
+     {45.3, 22.6, 0, 181.0, 181.0, 0, 181.0}, 1638.4, 64, 1700, 1700,
+     "DEVICES.md A2 A7 A10: amd.com/system/files/documents/amd-instinct-mi210-brochure.pdf "
+     "(dense; fp64 matrix, vector 22.6; fp32 vector, matrix 45.3)"},
+    {"MI250X", {"AMD Instinct MI250X", "AMD Instinct MI250X / MI250", NULL}, 110, 62.0, 65.0,
+     {47.9, 23.9, 0, 191.5, 191.5, 0, 191.5}, 1638.4, 64, 1700, 1700,
+     "DEVICES.md A1 A2 A6 E23: amd.com/en/products/accelerators/instinct/mi200/mi250x.html "
+     "(per GCD = half the OAM; fp64 matrix, vector 23.9; fp32 vector, matrix 47.9)"},
+    {"MI300A", {"AMD Instinct MI300A", NULL}, 228, 0, 0,
+     {122.6, 122.6, 490.3, 980.6, 980.6, 1961.2, 1961.2}, 5300, 128, 2100, 2100,
+     "DEVICES.md A2 A4 E22: amd.com/content/dam/amd/en/documents/instinct-tech-docs/data-sheets/"
+     "amd-instinct-mi300a-data-sheet.pdf (dense; fp64 matrix, vector 61.3; memory unified with the CPU)"},
+    {"MI300X", {"AMD Instinct MI300X", "AMD Instinct MI300X VF", "AMD Instinct MI300X HF", NULL}, 304, 185.0, 196.0,
+     {163.4, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9}, 5300, 192, 2100, 2100,
+     "DEVICES.md A1 A2 A3 E20 E21: amd.com/content/dam/amd/en/documents/instinct-tech-docs/data-sheets/"
+     "amd-instinct-mi300x-data-sheet.pdf (dense; fp64 matrix, vector 81.7)"},
+    {"MI325X", {"AMD Instinct MI325X", NULL}, 304, 245.0, 260.0,
+     {163.4, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9}, 6000, 256, 2100, 2100,
+     "DEVICES.md A2 A5 A10: amd.com/en/products/accelerators/instinct/mi300/mi325x.html "
+     "(dense; compute as MI300X; fp64 matrix, vector 81.7)"},
+    /* CDNA4 has no TF32 matrix hardware, hence 0 rather than the FP32 fallback PyTorch lists. */
+    {"MI350X", {"AMD Instinct MI350X", NULL}, 256, 280.0, 290.0,
+     {72.1, 144.2, 0, 2306.9, 2306.9, 4614, 4614}, 8000, 288, 2200, 2200,
+     "DEVICES.md A2 A8 A9 E25: amd.com/content/dam/amd/en/documents/instinct-tech-docs/product-briefs/"
+     "amd-instinct-mi350x-gpu-brochure.pdf (dense; fp64 matrix = vector)"},
+    {"MI355X", {"AMD Instinct MI355X", NULL}, 256, 280.0, 290.0,
+     {78.6, 157.3, 0, 2516.6, 2516.6, 5033, 5033}, 8000, 288, 2400, 2400,
+     "DEVICES.md A2 A8 E24: amd.com/en/products/accelerators/instinct/mi350/mi355x.html "
+     "(dense = sparse/2; fp64 matrix = vector)"},
+    /* Intel PVC: what Kineto records as numSms on XPU is unchecked, so the SM count stays unknown. */
+    {"Max 1550", {"Intel(R) Data Center GPU Max 1550", NULL}, 0, 62.0, 65.0,
+     {26.2, 26.2, 209.7, 419.4, 419.4, 0, 838.9}, 1638.4, 64, 1600, 1600,
+     "DEVICES.md I1 I2 E28: ark.intel.com/content/www/us/en/ark/products/232873/intel-data-center-gpu-max-1550.html "
+     "(per stack = half the card; fp64 vector, no matrix fp64; XMX peaks derived; torchtitan uses 1300 MHz)"},
+    {"Max 1100", {"Intel(R) Data Center GPU Max 1100", NULL}, 0, 46.5, 48.5,
+     {22.2, 22.2, 177.8, 355.5, 355.5, 0, 711.1}, 1228.8, 48, 1550, 1550,
+     "DEVICES.md I1 I3 E29: intel.com/content/www/us/en/products/sku/232876/intel-data-center-gpu-max-1100/"
+     "specifications.html (fp64 vector, no matrix fp64; tf32 derived)"},
+};
+
+#define DEVICE_COUNT ((int)ARRAY_LEN(device_table))
+
+/* Names a runtime reports when it does not know the product: ROCm without a current
+ * amdgpu.ids gives "AMD Radeon Graphics" or "" (DEVICES.md E24 E26 E27). Such a name is
+ * resolved among the entries whose aliases start with vendor_prefix (normalised). */
+typedef struct generic_name {
+    const char *name;
+    const char *vendor_prefix;
+} generic_name;
+
+static const generic_name generic_names[] = {
+    {"", "amd"},
+    {"AMD Radeon Graphics", "amd"},
+};
+
+/* A name reduced to [a-z0-9], remembering where each kept character was in the original,
+ * so that a match can be checked against the separators the normalisation dropped. */
+typedef struct norm_name {
+    char text[NAME_CAP];
+    int orig_pos[NAME_CAP];
+    int len;
+} norm_name;
+
+static int is_alnum_ascii(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static char lower_ascii(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Returns 0 when the name does not fit: no real device name is that long, and a
+ * truncated name could fake an end-of-name match. */
+static int normalise(const char *s, norm_name *out)
+{
+    out->len = 0;
+    for (int i = 0; s[i] != '\0'; i++) {
+        if (!is_alnum_ascii(s[i]))
+            continue;
+        if (out->len >= NAME_CAP - 1)
+            return 0;
+        out->text[out->len] = lower_ascii(s[i]);
+        out->orig_pos[out->len] = i;
+        out->len++;
+    }
+    out->text[out->len] = '\0';
+    return 1;
+}
+
+static int same_normalised(const char *a, const char *b)
+{
+    norm_name na, nb;
+    return normalise(a, &na) && normalise(b, &nb) && strcmp(na.text, nb.text) == 0;
+}
+
+/* A separator (or either end) must surround the match in the original name, so that
+ * "NVIDIA A10" does not match inside "NVIDIA A100..." nor "NVIDIA L4" inside "NVIDIA L40S". */
+static int is_token_match(const norm_name *name, int start, int len)
+{
+    int end = start + len;
+    int starts_ok = start == 0 || name->orig_pos[start] != name->orig_pos[start - 1] + 1;
+    int ends_ok = end == name->len || name->orig_pos[end] != name->orig_pos[end - 1] + 1;
+    return starts_ok && ends_ok;
+}
+
+static int contains_token(const norm_name *name, const char *alias)
+{
+    int len = (int)strlen(alias);
+    if (len == 0 || len > name->len)
+        return 0;
+    for (int start = 0; start + len <= name->len; start++) {
+        if (memcmp(name->text + start, alias, (size_t)len) == 0 && is_token_match(name, start, len))
+            return 1;
+    }
+    return 0;
+}
+
+/* Length of the longest alias of e found in name as a whole token; 0 when none is. */
+static int longest_alias_match(const pf_device_info *e, const norm_name *name)
+{
+    int best = 0;
+    for (size_t i = 0; i < ARRAY_LEN(e->aliases) && e->aliases[i]; i++) {
+        norm_name alias;
+        if (normalise(e->aliases[i], &alias) && alias.len > best && contains_token(name, alias.text))
+            best = alias.len;
+    }
+    return best;
+}
+
+static int has_mem_range(const pf_device_info *e)
+{
+    return e->mem_gib_max > 0;
+}
+
+static int mem_in_range(const pf_device_info *e, double mem_gib)
+{
+    return mem_gib >= e->mem_gib_min && mem_gib <= e->mem_gib_max;
+}
+
+/* A trace with more SMs than the full part cannot be that part; fewer is a MIG slice
+ * or a compute partition of it, so that is kept. */
+static int too_many_sms(const pf_device_info *e, int num_sms)
+{
+    return e->num_sms > 0 && num_sms > e->num_sms;
+}
+
+/* Memory only rules a part out where the name alone cannot tell it from a sibling:
+ * a MIG slice of a lone part reports less memory and must still match. */
+static int excluded(const pf_device_info *e, int num_sms, double mem_gib, int has_sibling)
+{
+    if (too_many_sms(e, num_sms))
+        return 1;
+    return has_sibling && mem_gib > 0 && has_mem_range(e) && !mem_in_range(e, mem_gib);
+}
+
+static int tie_score(const pf_device_info *e, int num_sms, double mem_gib)
+{
+    int score = 0;
+    if (e->num_sms > 0 && num_sms > 0 && e->num_sms == num_sms)
+        score += 2;
+    if (mem_gib > 0 && has_mem_range(e) && mem_in_range(e, mem_gib))
+        score += 1;
+    return score;
+}
+
+/* Picks among the entries whose longest matching alias has the winning length; NULL
+ * when all are ruled out or two remain equally good. */
+static const pf_device_info *pick_candidate(const int *lens, int best_len, int num_sms, double mem_gib)
+{
+    int n_candidates = 0;
+    for (int i = 0; i < DEVICE_COUNT; i++)
+        n_candidates += lens[i] == best_len;
+
+    const pf_device_info *best = NULL;
+    int best_score = -1, tied = 0;
+    for (int i = 0; i < DEVICE_COUNT; i++) {
+        const pf_device_info *e = &device_table[i];
+        if (lens[i] != best_len || excluded(e, num_sms, mem_gib, n_candidates > 1))
+            continue;
+        int score = tie_score(e, num_sms, mem_gib);
+        if (score > best_score) {
+            best = e;
+            best_score = score;
+            tied = 0;
+        } else if (score == best_score) {
+            tied = 1;
+        }
+    }
+    return tied ? NULL : best;
+}
+
+static const pf_device_info *match_by_alias(const norm_name *name, int num_sms, double mem_gib)
+{
+    int lens[ARRAY_LEN(device_table)];
+    int best_len = 0;
+    for (int i = 0; i < DEVICE_COUNT; i++) {
+        lens[i] = longest_alias_match(&device_table[i], name);
+        if (lens[i] > best_len)
+            best_len = lens[i];
+    }
+    return best_len ? pick_candidate(lens, best_len, num_sms, mem_gib) : NULL;
+}
+
+static const char *generic_vendor(const char *name)
+{
+    for (size_t i = 0; i < ARRAY_LEN(generic_names); i++) {
+        if (same_normalised(name, generic_names[i].name))
+            return generic_names[i].vendor_prefix;
+    }
+    return NULL;
+}
+
+static int from_vendor(const pf_device_info *e, const char *vendor_prefix)
+{
+    norm_name alias;
+    return e->aliases[0] && normalise(e->aliases[0], &alias) &&
+           strncmp(alias.text, vendor_prefix, strlen(vendor_prefix)) == 0;
+}
+
+/* Without a product name only the full CU count and memory identify a part; a partition
+ * or an ambiguous pair (MI350X / MI355X share CUs and memory) gives NULL, never a guess.
+ * Unknown trace memory does not rule a part out. */
+static const pf_device_info *match_by_properties(const char *vendor_prefix, int num_sms, double mem_gib)
+{
+    if (num_sms <= 0)
+        return NULL;
+    const pf_device_info *found = NULL;
+    for (int i = 0; i < DEVICE_COUNT; i++) {
+        const pf_device_info *e = &device_table[i];
+        if (!from_vendor(e, vendor_prefix) || e->num_sms != num_sms)
+            continue;
+        if (mem_gib > 0 && has_mem_range(e) && !mem_in_range(e, mem_gib))
+            continue;
+        if (found)
+            return NULL;
+        found = e;
+    }
+    return found;
+}
+
+const pf_device_info *pf_devices_table(int *count)
+{
+    if (count)
+        *count = DEVICE_COUNT;
+    return device_table;
+}
+
+const pf_device_info *pf_devices_match(const char *name, int num_sms, int64_t total_mem_bytes)
+{
+    const char *s = name ? name : "";
+    double mem_gib = total_mem_bytes > 0 ? (double)total_mem_bytes / GIB : 0.0;
+    const char *vendor = generic_vendor(s);
+    if (vendor)
+        return match_by_properties(vendor, num_sms, mem_gib);
+    norm_name norm;
+    if (!normalise(s, &norm) || norm.len == 0)
+        return NULL;
+    return match_by_alias(&norm, num_sms, mem_gib);
+}
+
+static int normalises_to(const char *s, const char *wanted)
+{
+    norm_name n;
+    return normalise(s, &n) && strcmp(n.text, wanted) == 0;
+}
+
+static int entry_named(const pf_device_info *e, const char *wanted)
+{
+    if (normalises_to(e->key, wanted))
+        return 1;
+    for (size_t i = 0; i < ARRAY_LEN(e->aliases) && e->aliases[i]; i++) {
+        if (normalises_to(e->aliases[i], wanted))
+            return 1;
+    }
+    return 0;
+}
+
+const pf_device_info *pf_devices_find(const char *name)
+{
+    norm_name wanted;
+    if (!name || !normalise(name, &wanted) || wanted.len == 0)
+        return NULL;
+    for (int i = 0; i < DEVICE_COUNT; i++) {
+        if (entry_named(&device_table[i], wanted.text))
+            return &device_table[i];
+    }
+    return NULL;
+}

@@ -1,0 +1,94 @@
+/* dtype.c - dtype names on the command line, Kineto type strings and their element sizes. */
+#include "profana/dtype.h"
+
+#include <string.h>
+
+typedef struct cli_name {
+    const char *name;
+    pf_dtype dtype;
+} cli_name;
+
+static const cli_name cli_names[] = {
+    {"bf16", PF_DT_BF16},    {"bfloat16", PF_DT_BF16}, {"fp16", PF_DT_FP16},
+    {"float16", PF_DT_FP16}, {"half", PF_DT_FP16},     {"fp32", PF_DT_FP32},
+    {"float32", PF_DT_FP32}, {"float", PF_DT_FP32},    {"fp64", PF_DT_FP64},
+    {"float64", PF_DT_FP64}, {"double", PF_DT_FP64},   {"fp8", PF_DT_FP8},
+    {"int8", PF_DT_INT8},
+};
+
+/* Kineto "Input type" strings: element size and the peak that applies. */
+typedef struct type_name {
+    const char *name;
+    int size;
+    pf_dtype dtype;
+} type_name;
+
+static const type_name type_names[] = {
+    {"double", 8, PF_DT_FP64},
+    {"float", 4, PF_DT_FP32},
+    {"c10::Half", 2, PF_DT_FP16},
+    {"c10::BFloat16", 2, PF_DT_BF16},
+    {"c10::Float8_e4m3fn", 1, PF_DT_FP8},
+    {"c10::Float8_e5m2", 1, PF_DT_FP8},
+    {"c10::Float8_e4m3fnuz", 1, PF_DT_FP8},
+    {"c10::Float8_e5m2fnuz", 1, PF_DT_FP8},
+    {"c10::Float8_e8m0fnu", 1, PF_DT_FP8},
+    {"long int", 8, PF_DT_UNKNOWN},
+    {"long", 8, PF_DT_UNKNOWN},
+    {"int", 4, PF_DT_UNKNOWN},
+    {"short int", 2, PF_DT_UNKNOWN},
+    {"short", 2, PF_DT_UNKNOWN},
+    {"signed char", 1, PF_DT_INT8},
+    {"unsigned char", 1, PF_DT_INT8},
+    {"bool", 1, PF_DT_UNKNOWN},
+    {"c10::complex<float>", 8, PF_DT_FP32},
+    {"c10::complex<double>", 16, PF_DT_FP64},
+    {"c10::complex<c10::Half>", 4, PF_DT_FP16},
+};
+
+static const char *const dtype_names[PF_DT_COUNT] = {"fp64", "fp32", "tf32", "bf16",
+                                                     "fp16", "fp8",  "int8"};
+
+pf_dtype pf_dtype_parse_cli(const char *s)
+{
+    if (!s)
+        return PF_DT_UNKNOWN;
+    for (size_t i = 0; i < sizeof cli_names / sizeof cli_names[0]; i++)
+        if (strcmp(s, cli_names[i].name) == 0)
+            return cli_names[i].dtype;
+    return PF_DT_UNKNOWN;
+}
+
+const char *pf_dtype_cli_choices(void)
+{
+    return "bf16 fp16 fp32 fp64 fp8 int8 bfloat16 float16 half float32 float float64 double";
+}
+
+const char *pf_dtype_name(pf_dtype d)
+{
+    if (d < 0 || d >= PF_DT_COUNT)
+        return "?";
+    return dtype_names[d];
+}
+
+static const type_name *find_type(const char *type)
+{
+    if (!type)
+        return NULL;
+    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+        if (strcmp(type, type_names[i].name) == 0)
+            return &type_names[i];
+    return NULL;
+}
+
+pf_dtype pf_dtype_from_type_string(const char *type)
+{
+    const type_name *t = find_type(type);
+    return t ? t->dtype : PF_DT_UNKNOWN;
+}
+
+int pf_type_size(const char *type)
+{
+    const type_name *t = find_type(type);
+    return t ? t->size : 0;
+}

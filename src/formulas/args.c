@@ -1,0 +1,210 @@
+/* args.c - reading op arguments for the formulas: element counts, bytes, and the Concrete Inputs texts. */
+#include "families.h"
+
+#include <string.h>
+
+int64_t pf_mul_nonneg(int64_t a, int64_t b)
+{
+    if (a < 0 || b < 0)
+        return -1;
+    if (a != 0 && b > INT64_MAX / a)
+        return -1;
+    return a * b;
+}
+
+int64_t pf_add_nonneg(int64_t a, int64_t b)
+{
+    if (a < 0 || b < 0 || b > INT64_MAX - a)
+        return -1;
+    return a + b;
+}
+
+int pf_arg_is_tensor(const pf_arg *a)
+{
+    return a && !a->is_list && (a->ndim > 0 || pf_type_size(a->type) > 0);
+}
+
+/* A Scalar or an absent optional (type "" and no dims) has no elements: returning 0 keeps
+ * such arguments out of byte sums and "largest input" choices. */
+int64_t pf_arg_numel(const pf_arg *a)
+{
+    if (!a)
+        return -1;
+    if (a->is_list)
+        return a->list_numel >= 0 ? a->list_numel : -1;
+    if (a->ndim < 0 || a->ndim > PF_MAX_DIMS)
+        return -1;
+    if (a->ndim == 0)
+        return pf_type_size(a->type) > 0 ? 1 : 0;
+    int64_t n = 1;
+    for (int i = 0; i < a->ndim && n >= 0; i++)
+        n = pf_mul_nonneg(n, a->dims[i]);
+    return n;
+}
+
+double pf_arg_bytes(const pf_arg *a)
+{
+    int64_t n = pf_arg_numel(a);
+    if (n < 0)
+        return -1;
+    return (double)n * pf_type_size(a->type);
+}
+
+double pf_tensor_bytes(const pf_arg *a)
+{
+    int64_t n = pf_arg_numel(a);
+    int size = a ? pf_type_size(a->type) : 0;
+    if (n < 0 || size <= 0)
+        return -1;
+    return (double)n * size;
+}
+
+double pf_bytes_add(double total, double more)
+{
+    return total < 0 || more < 0 ? -1 : total + more;
+}
+
+pf_dtype pf_dtype_of_largest(const pf_arg *args, int n)
+{
+    pf_dtype dt = PF_DT_UNKNOWN;
+    int64_t best = -1;
+    for (int i = 0; i < n; i++) {
+        if (!pf_arg_is_tensor(&args[i]))
+            continue;
+        int64_t numel = pf_arg_numel(&args[i]);
+        if (numel > best) {
+            best = numel;
+            dt = pf_dtype_from_type_string(args[i].type);
+        }
+    }
+    return dt;
+}
+
+/* ---- Concrete Inputs texts: parsed as spans [b, e) so list elements need no copies ---- */
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static void trim_span(const char **b, const char **e)
+{
+    while (*b < *e && is_space(**b))
+        (*b)++;
+    while (*e > *b && is_space((*e)[-1]))
+        (*e)--;
+}
+
+static int span_equals(const char *b, const char *e, const char *word)
+{
+    size_t n = strlen(word);
+    return (size_t)(e - b) == n && memcmp(b, word, n) == 0;
+}
+
+/* Accumulates in unsigned so that INT64_MIN parses and anything beyond the range fails. */
+static int span_int(const char *b, const char *e, int64_t *v)
+{
+    int neg = b < e && *b == '-';
+    if (b < e && (*b == '-' || *b == '+'))
+        b++;
+    if (b == e)
+        return -1;
+    uint64_t limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX, acc = 0;
+    for (; b < e; b++) {
+        if (*b < '0' || *b > '9')
+            return -1;
+        unsigned d = (unsigned)(*b - '0');
+        if (acc > (limit - d) / 10)
+            return -1;
+        acc = acc * 10 + d;
+    }
+    *v = neg ? -(int64_t)(acc - 1) - 1 : (int64_t)acc;
+    return 0;
+}
+
+static int span_bool(const char *b, const char *e, int64_t *v)
+{
+    if (span_equals(b, e, "True") || span_equals(b, e, "1"))
+        *v = 1;
+    else if (span_equals(b, e, "False") || span_equals(b, e, "0"))
+        *v = 0;
+    else
+        return -1;
+    return 0;
+}
+
+typedef int (*span_parser)(const char *b, const char *e, int64_t *v);
+
+/* Parses "[x, y, ...]" with parse applied to each element. Values go to out64 or out32
+ * (whichever is given), at most max of them; elements past max are still validated so that
+ * a malformed tail is not accepted. Returns the number stored or -1. */
+static int parse_list(const char *s, span_parser parse, int64_t *out64, int *out32, int max)
+{
+    if (!s)
+        return -1;
+    const char *b = s, *e = s + strlen(s);
+    trim_span(&b, &e);
+    if (e - b < 2 || *b != '[' || e[-1] != ']')
+        return -1;
+    b++;
+    e--;
+    trim_span(&b, &e);
+    if (b == e)
+        return 0;
+    int n = 0;
+    for (;;) {
+        const char *comma = memchr(b, ',', (size_t)(e - b));
+        const char *xb = b, *xe = comma ? comma : e;
+        int64_t v;
+        trim_span(&xb, &xe);
+        if (parse(xb, xe, &v) < 0)
+            return -1;
+        if (n < max && out64)
+            out64[n] = v;
+        if (n < max && out32)
+            out32[n] = (int)v;
+        n += n < max;
+        if (!comma)
+            return n;
+        b = comma + 1;
+    }
+}
+
+int pf_concrete_int(const char *s, int64_t *v)
+{
+    if (!s || !v)
+        return -1;
+    const char *b = s, *e = s + strlen(s);
+    trim_span(&b, &e);
+    return span_int(b, e, v);
+}
+
+int pf_concrete_int_list(const char *s, int64_t *out, int max)
+{
+    int64_t v;
+    if (!s)
+        return -1;
+    if (strchr(s, '['))
+        return parse_list(s, span_int, out, NULL, max);
+    if (pf_concrete_int(s, &v) < 0)
+        return -1;
+    if (max < 1 || !out)
+        return 0;
+    out[0] = v;
+    return 1;
+}
+
+int pf_concrete_bool(const char *s)
+{
+    int64_t v;
+    if (!s)
+        return -1;
+    const char *b = s, *e = s + strlen(s);
+    trim_span(&b, &e);
+    return span_bool(b, e, &v) < 0 ? -1 : (int)v;
+}
+
+int pf_concrete_bool_list(const char *s, int *out, int max)
+{
+    return parse_list(s, span_bool, NULL, out, max);
+}

@@ -1,0 +1,497 @@
+/* jscan.c - validating JSON scanner: value extents, member iteration and exact number parsing. */
+#include "profana/jscan.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fail(pf_jerr *e, size_t pos, size_t len, const char *what)
+{
+    e->pos = pos;
+    e->truncated = pos >= len;
+    e->what = pos >= len ? "unexpected end of input" : what;
+    return -1;
+}
+
+size_t pf_json_ws(const char *s, size_t len, size_t pos)
+{
+    while (pos < len) {
+        char c = s[pos];
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+            break;
+        pos++;
+    }
+    return pos;
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Strings dominate trace bytes (kernel names), so the common run of plain bytes is
+ * consumed in a tight loop; escapes and control bytes take the slow path. */
+static int skip_string(const char *s, size_t len, size_t *pos, pf_jerr *e)
+{
+    size_t p = *pos + 1;
+    for (;;) {
+        while (p < len) {
+            unsigned char c = (unsigned char)s[p];
+            if (c == '"' || c == '\\' || c < 0x20)
+                break;
+            p++;
+        }
+        if (p >= len)
+            return fail(e, len, len, "unterminated string");
+        if (s[p] == '"') {
+            *pos = p + 1;
+            return 0;
+        }
+        if ((unsigned char)s[p] < 0x20)
+            return fail(e, p, len, "control character in string");
+        if (p + 1 >= len)
+            return fail(e, len, len, "unterminated string");
+        char esc = s[p + 1];
+        if (esc == 'u') {
+            if (p + 6 > len)
+                return fail(e, len, len, "unterminated string");
+            for (int i = 2; i < 6; i++)
+                if (hexval(s[p + i]) < 0)
+                    return fail(e, p, len, "bad \\u escape in string");
+            p += 6;
+        } else if (strchr("\"\\/bfnrt", esc) && esc) {
+            p += 2;
+        } else {
+            return fail(e, p, len, "bad escape in string");
+        }
+    }
+}
+
+static int skip_number(const char *s, size_t len, size_t *pos, pf_jerr *e)
+{
+    size_t p = *pos;
+    if (p < len && s[p] == '-')
+        p++;
+    if (p >= len)
+        return fail(e, p, len, "bad number");
+    if (s[p] == '0') {
+        p++;
+    } else if (s[p] >= '1' && s[p] <= '9') {
+        while (p < len && s[p] >= '0' && s[p] <= '9')
+            p++;
+    } else {
+        return fail(e, p, len, "bad number");
+    }
+    if (p < len && s[p] == '.') {
+        p++;
+        size_t d = p;
+        while (p < len && s[p] >= '0' && s[p] <= '9')
+            p++;
+        if (p == d)
+            return fail(e, p, len, "bad number: digit expected after '.'");
+    }
+    if (p < len && (s[p] == 'e' || s[p] == 'E')) {
+        p++;
+        if (p < len && (s[p] == '+' || s[p] == '-'))
+            p++;
+        size_t d = p;
+        while (p < len && s[p] >= '0' && s[p] <= '9')
+            p++;
+        if (p == d)
+            return fail(e, p, len, "bad number: digit expected in exponent");
+    }
+    *pos = p;
+    return 0;
+}
+
+static int skip_literal(const char *s, size_t len, size_t *pos, const char *lit, pf_jerr *e)
+{
+    size_t n = strlen(lit);
+    if (*pos + n > len) {
+        if (memcmp(s + *pos, lit, len - *pos) == 0)
+            return fail(e, len, len, "unexpected end of input");
+        return fail(e, *pos, len, "expected a JSON value");
+    }
+    if (memcmp(s + *pos, lit, n) != 0)
+        return fail(e, *pos, len, "expected a JSON value");
+    *pos += n;
+    return 0;
+}
+
+static int skip_value(const char *s, size_t len, size_t *pos, int depth, pf_jerr *e);
+
+static int skip_container(const char *s, size_t len, size_t *pos, int depth, pf_jerr *e)
+{
+    char close = s[*pos] == '{' ? '}' : ']';
+    int is_obj = close == '}';
+    if (depth >= PF_JSON_MAX_DEPTH)
+        return fail(e, *pos, len, "nesting deeper than 512 levels");
+    size_t p = pf_json_ws(s, len, *pos + 1);
+    if (p < len && s[p] == close) {
+        *pos = p + 1;
+        return 0;
+    }
+    for (;;) {
+        p = pf_json_ws(s, len, p);
+        if (is_obj) {
+            if (p >= len || s[p] != '"')
+                return fail(e, p, len, "expected a string key");
+            if (skip_string(s, len, &p, e))
+                return -1;
+            p = pf_json_ws(s, len, p);
+            if (p >= len || s[p] != ':')
+                return fail(e, p, len, "expected ':'");
+            p++;
+        }
+        if (skip_value(s, len, &p, depth + 1, e))
+            return -1;
+        p = pf_json_ws(s, len, p);
+        if (p < len && s[p] == ',') {
+            p++;
+            continue;
+        }
+        if (p < len && s[p] == close) {
+            *pos = p + 1;
+            return 0;
+        }
+        return fail(e, p, len, is_obj ? "expected ',' or '}'" : "expected ',' or ']'");
+    }
+}
+
+static int skip_value(const char *s, size_t len, size_t *pos, int depth, pf_jerr *e)
+{
+    size_t p = pf_json_ws(s, len, *pos);
+    *pos = p;
+    if (p >= len)
+        return fail(e, len, len, "unexpected end of input");
+    switch (s[p]) {
+    case '"':
+        return skip_string(s, len, pos, e);
+    case '{':
+    case '[':
+        return skip_container(s, len, pos, depth, e);
+    case 't':
+        return skip_literal(s, len, pos, "true", e);
+    case 'f':
+        return skip_literal(s, len, pos, "false", e);
+    case 'n':
+        return skip_literal(s, len, pos, "null", e);
+    default:
+        if (s[p] == '-' || (s[p] >= '0' && s[p] <= '9'))
+            return skip_number(s, len, pos, e);
+        return fail(e, p, len, "expected a JSON value");
+    }
+}
+
+int pf_json_skip(const char *s, size_t len, size_t *pos, pf_jerr *e)
+{
+    return skip_value(s, len, pos, 1, e);
+}
+
+static int container_begin(const char *s, size_t len, size_t *pos, char open, pf_jerr *e)
+{
+    size_t p = pf_json_ws(s, len, *pos);
+    if (p >= len || s[p] != open)
+        return fail(e, p, len, open == '{' ? "expected '{'" : "expected '['");
+    *pos = p + 1;
+    return 0;
+}
+
+int pf_json_obj_begin(const char *s, size_t len, size_t *pos, pf_jerr *e)
+{
+    return container_begin(s, len, pos, '{', e);
+}
+
+int pf_json_arr_begin(const char *s, size_t len, size_t *pos, pf_jerr *e)
+{
+    return container_begin(s, len, pos, '[', e);
+}
+
+/* Consumes the separator before the next element. *pos is right after the opening
+ * bracket (first element) or right after the previous value, which never ends in '{' or
+ * '[': so the byte before *pos tells which. Returns 1 when an element follows, 0 at the
+ * closing bracket. */
+static int next_element(const char *s, size_t len, size_t *pos, char close, pf_jerr *e)
+{
+    int first = *pos > 0 && (s[*pos - 1] == '{' || s[*pos - 1] == '[');
+    size_t p = pf_json_ws(s, len, *pos);
+    if (p < len && s[p] == close) {
+        *pos = p + 1;
+        return 0;
+    }
+    if (!first) {
+        if (p >= len || s[p] != ',')
+            return fail(e, p, len, close == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
+        p = pf_json_ws(s, len, p + 1);
+        if (p < len && s[p] == close)
+            return fail(e, p, len, "trailing comma");
+    }
+    *pos = p;
+    return 1;
+}
+
+int pf_json_obj_next(const char *s, size_t len, size_t *pos, pf_jmember *m, pf_jerr *e)
+{
+    int r = next_element(s, len, pos, '}', e);
+    if (r <= 0)
+        return r;
+    size_t p = *pos;
+    if (p >= len || s[p] != '"')
+        return fail(e, p, len, "expected a string key");
+    m->key_start = p + 1;
+    if (skip_string(s, len, &p, e))
+        return -1;
+    m->key_end = p - 1;
+    p = pf_json_ws(s, len, p);
+    if (p >= len || s[p] != ':')
+        return fail(e, p, len, "expected ':'");
+    p = pf_json_ws(s, len, p + 1);
+    m->val_start = p;
+    if (skip_value(s, len, &p, 2, e))
+        return -1;
+    m->val_end = p;
+    *pos = p;
+    return 1;
+}
+
+int pf_json_arr_next(const char *s, size_t len, size_t *pos, size_t *val_start, size_t *val_end,
+                     pf_jerr *e)
+{
+    int r = next_element(s, len, pos, ']', e);
+    if (r <= 0)
+        return r;
+    size_t p = *pos;
+    *val_start = p;
+    if (skip_value(s, len, &p, 2, e))
+        return -1;
+    *val_end = p;
+    *pos = p;
+    return 1;
+}
+
+int pf_json_key_is(const char *s, const pf_jmember *m, const char *lit)
+{
+    size_t n = m->key_end - m->key_start;
+    return strlen(lit) == n && memcmp(s + m->key_start, lit, n) == 0;
+}
+
+/* Strips the quotes of a quoted number ("7") so ids written as strings still parse. */
+static void unquote(const char *s, size_t *start, size_t *end)
+{
+    if (*end - *start >= 2 && s[*start] == '"' && s[*end - 1] == '"') {
+        (*start)++;
+        (*end)--;
+    }
+}
+
+int pf_json_double(const char *s, size_t start, size_t end, double *v)
+{
+    char buf[64];
+    size_t n = end - start;
+    if (n == 0 || n >= sizeof buf)
+        return -1;
+    memcpy(buf, s + start, n);
+    buf[n] = 0;
+    size_t p = 0;
+    pf_jerr e;
+    if (skip_number(buf, n, &p, &e) || p != n)
+        return -1;
+    errno = 0;
+    double d = strtod(buf, NULL);
+    if (errno == ERANGE || !isfinite(d))
+        return -1;
+    *v = d;
+    return 0;
+}
+
+int pf_json_int(const char *s, size_t start, size_t end, int64_t *v)
+{
+    unquote(s, &start, &end);
+    size_t p = start;
+    int neg = 0;
+    if (p < end && s[p] == '-') {
+        neg = 1;
+        p++;
+    }
+    if (p >= end || s[p] < '0' || s[p] > '9')
+        return -1;
+    uint64_t acc = 0;
+    for (; p < end && s[p] >= '0' && s[p] <= '9'; p++) {
+        unsigned d = (unsigned)(s[p] - '0');
+        if (acc > (UINT64_C(9223372036854775807) - d) / 10)
+            return -1;
+        acc = acc * 10 + d;
+    }
+    if (p < end && s[p] == '.') {
+        for (p++; p < end && s[p] == '0'; p++)
+            ;
+    }
+    if (p != end)
+        return -1;
+    *v = neg ? -(int64_t)acc : (int64_t)acc;
+    return 0;
+}
+
+/* Microsecond text to integer nanoseconds without going through a double: Kineto's
+ * `ts` has 16 significant digits, one more than a double keeps. */
+int pf_json_us_to_ns(const char *s, size_t start, size_t end, int64_t *ns)
+{
+    size_t p = start;
+    int neg = 0;
+    if (p < end && s[p] == '-') {
+        neg = 1;
+        p++;
+    }
+    if (p >= end || s[p] < '0' || s[p] > '9')
+        return -1;
+    uint64_t acc = 0;
+    const uint64_t lim = UINT64_C(9223372036854775807) / 1000;
+    for (; p < end && s[p] >= '0' && s[p] <= '9'; p++) {
+        acc = acc * 10 + (unsigned)(s[p] - '0');
+        if (acc > lim)
+            return -1;
+    }
+    int frac_digits = 0;
+    uint64_t frac = 0;
+    int round_up = 0;
+    if (p < end && s[p] == '.') {
+        for (p++; p < end && s[p] >= '0' && s[p] <= '9'; p++) {
+            if (frac_digits < 3) {
+                frac = frac * 10 + (unsigned)(s[p] - '0');
+                frac_digits++;
+            } else if (frac_digits == 3) {
+                round_up = s[p] >= '5';
+                frac_digits++;
+            }
+        }
+    }
+    if (p != end) {
+        /* Exponent form is legal JSON but never written by Kineto: take the slow path. */
+        double d;
+        if (pf_json_double(s, start, end, &d) || fabs(d) > 9.2e15)
+            return -1;
+        *ns = (int64_t)llround(d * 1000.0);
+        return 0;
+    }
+    if (frac_digits > 3)
+        frac_digits = 3;
+    for (; frac_digits < 3; frac_digits++)
+        frac *= 10;
+    uint64_t total = acc * 1000 + frac + (uint64_t)round_up;
+    *ns = neg ? -(int64_t)total : (int64_t)total;
+    return 0;
+}
+
+static size_t put_utf8(char *out, uint32_t cp)
+{
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xC0 | (cp >> 6));
+        out[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xE0 | (cp >> 12));
+        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (cp >> 18));
+    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+static uint32_t read_hex4(const char *s)
+{
+    return (uint32_t)(hexval(s[0]) << 12 | hexval(s[1]) << 8 | hexval(s[2]) << 4 | hexval(s[3]));
+}
+
+/* Length of a valid UTF-8 sequence at s (at most n bytes), 0 when invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    if (s[0] < 0x80)
+        return 1;
+    size_t k = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 && s[0] < 0xE0 ? 2 : 0;
+    if (k == 0 || k > n)
+        return 0;
+    for (size_t i = 1; i < k; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    if (k == 3 && s[0] == 0xE0 && s[1] < 0xA0)
+        return 0;
+    if (k == 3 && s[0] == 0xED && s[1] >= 0xA0)
+        return 0;
+    if (k == 4 && s[0] == 0xF0 && s[1] < 0x90)
+        return 0;
+    if (k == 4 && s[0] == 0xF4 && s[1] >= 0x90)
+        return 0;
+    return k;
+}
+
+static size_t decode_escape(const char *s, size_t *p, size_t end, char *out)
+{
+    char c = s[*p + 1];
+    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+    const char *hit = strchr(from, c);
+    if (c != 'u') {
+        *p += 2;
+        *out = hit ? to[hit - from] : c;
+        return 1;
+    }
+    uint32_t cp = read_hex4(s + *p + 2);
+    *p += 6;
+    if (cp >= 0xD800 && cp < 0xDC00 && *p + 6 <= end && s[*p] == '\\' && s[*p + 1] == 'u') {
+        uint32_t lo = read_hex4(s + *p + 2);
+        if (lo >= 0xDC00 && lo < 0xE000) {
+            *p += 6;
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+        }
+    }
+    if (cp == 0 || (cp >= 0xD800 && cp < 0xE000))
+        cp = 0xFFFD;
+    return put_utf8(out, cp);
+}
+
+char *pf_json_string(const char *s, size_t start, size_t end, size_t *out_len)
+{
+    if (end - start < 2 || s[start] != '"' || s[end - 1] != '"')
+        return NULL;
+    start++;
+    end--;
+    /* Worst case: every invalid byte becomes a 3-byte U+FFFD. */
+    char *out = malloc((end - start) * 3 + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0, p = start;
+    while (p < end) {
+        if (s[p] == '\\' && p + 1 < end) {
+            o += decode_escape(s, &p, end, out + o);
+            continue;
+        }
+        size_t k = utf8_len((const unsigned char *)s + p, end - p);
+        if (k == 0) {
+            o += put_utf8(out + o, 0xFFFD);
+            p++;
+            continue;
+        }
+        memcpy(out + o, s + p, k);
+        o += k;
+        p += k;
+    }
+    out[o] = 0;
+    if (out_len)
+        *out_len = o;
+    return out;
+}

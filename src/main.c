@@ -1,0 +1,233 @@
+/* main.c - parses the command line and dispatches to a subcommand from one table that also writes --help. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profana/cli.h"
+
+#define PROFANA_VERSION "0.1.0"
+
+typedef struct command {
+    const char *name;
+    const char *args;          /* positional arguments, for usage lines */
+    int npos;                  /* how many positionals it takes */
+    int dtype_pos;             /* index of the DTYPE positional, -1 when none */
+    int (*run)(const pf_cli *);
+    const char *help;
+} command;
+
+static const command commands[] = {
+    {"--analysis", "FILE DTYPE", 2, 1, cmd_analysis,
+     "per device, one row per kernel (or op, or op+shape): count, time, FLOPs, bytes,\n"
+     "achieved TFLOP/s and GB/s, percent of the device's peak, roofline bound"},
+    {"--list-devices", "", 0, -1, cmd_list_devices,
+     "print the device table: names matched, dense peaks per dtype, bandwidth, source"},
+};
+
+typedef struct option {
+    const char *name;
+    const char *arg;           /* NULL for a flag */
+    const char *help;
+} option;
+
+static const option options[] = {
+    {"--name_limit", "N", "cut kernel names to N characters in text and Markdown (default 40; 0 = no cut)"},
+    {"--group", "kernel|op|shape", "group rows by kernel name (default), launching op, or op with input shapes"},
+    {"--top", "N", "print only the N rows with the most GPU time (the Total row still counts all)"},
+    {"--format", "text|csv|json|md", "output format (default text)"},
+    {"--tf32", NULL, "fp32 matrix work (GEMM, convolution) is measured against the TF32 peak"},
+    {"--device", "NAME", "use this device-table entry for every device (see --list-devices)"},
+    {"--help", NULL, "print this help"},
+    {"--version", NULL, "print the version"},
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static void print_help(FILE *out)
+{
+    fprintf(out, "profana %s - where GPU time goes in a PyTorch profiler trace, and how close each\n"
+                 "kernel runs to the hardware.\n\nUsage:\n", PROFANA_VERSION);
+    for (size_t i = 0; i < COUNT(commands); i++)
+        fprintf(out, "  profana %s %s [options]\n", commands[i].name, commands[i].args);
+    fputs("\nCommands:\n", out);
+    for (size_t i = 0; i < COUNT(commands); i++) {
+        fprintf(out, "  %s %s\n", commands[i].name, commands[i].args);
+        const char *h = commands[i].help;
+        while (*h) {
+            const char *nl = strchr(h, '\n');
+            size_t n = nl ? (size_t)(nl - h) : strlen(h);
+            fprintf(out, "      %.*s\n", (int)n, h);
+            h += n + (nl != NULL);
+        }
+    }
+    fputs("\nArguments:\n"
+          "  FILE    a Kineto chrome trace (.json); - reads standard input\n"
+          "  DTYPE   dtype of work whose dtype the trace does not show: ",
+          out);
+    fprintf(out, "%s\n\nOptions:\n", pf_dtype_cli_choices());
+    for (size_t i = 0; i < COUNT(options); i++) {
+        char left[64];
+        snprintf(left, sizeof left, "%s%s%s", options[i].name, options[i].arg ? " " : "",
+                 options[i].arg ? options[i].arg : "");
+        fprintf(out, "  %-26s %s\n", left, options[i].help);
+    }
+    fputs("\nExit status: 0 ok, 1 unreadable trace or I/O error, 2 usage error.\n"
+          "Columns and formulas: see README.md.\n",
+          out);
+}
+
+int pf_cli_error(const char *msg)
+{
+    fprintf(stderr, "profana: error: %s\n", msg);
+    return PF_EXIT_TRACE;
+}
+
+int pf_cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("profana: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\nTry 'profana --help'.\n", stderr);
+    return PF_EXIT_USAGE;
+}
+
+static const command *find_command(const char *s)
+{
+    for (size_t i = 0; i < COUNT(commands); i++)
+        if (strcmp(s, commands[i].name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static const option *find_option(const char *s, size_t n)
+{
+    for (size_t i = 0; i < COUNT(options); i++)
+        if (strlen(options[i].name) == n && strncmp(s, options[i].name, n) == 0)
+            return &options[i];
+    return NULL;
+}
+
+static int parse_count(const char *opt, const char *v, int *out)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (!*v || *end || n < 0 || n > 1000000)
+        return pf_cli_usage_error("%s wants a whole number from 0 to 1000000, not '%s'", opt, v);
+    *out = (int)n;
+    return 0;
+}
+
+static int parse_group(const char *v, pf_group_by *g)
+{
+    static const char *const names[] = {"kernel", "op", "shape"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(v, names[i]) == 0) {
+            *g = (pf_group_by)i;
+            return 0;
+        }
+    return pf_cli_usage_error("--group wants kernel, op or shape, not '%s'", v);
+}
+
+/* Applies one option with its value (NULL for flags). Returns 0 or an exit status. */
+static int apply_option(pf_cli *cli, const option *o, const char *v)
+{
+    if (strcmp(o->name, "--name_limit") == 0)
+        return parse_count(o->name, v, &cli->name_limit);
+    if (strcmp(o->name, "--top") == 0)
+        return parse_count(o->name, v, &cli->top);
+    if (strcmp(o->name, "--group") == 0)
+        return parse_group(v, &cli->an.group);
+    if (strcmp(o->name, "--format") == 0)
+        return pf_format_parse(v, &cli->format) ? pf_cli_usage_error("--format wants text, csv, json or md, not '%s'", v) : 0;
+    if (strcmp(o->name, "--tf32") == 0) {
+        cli->an.tf32 = 1;
+        return 0;
+    }
+    if (strcmp(o->name, "--device") == 0) {
+        cli->device_name = v;
+        cli->an.force_device = pf_devices_find(v);
+        return cli->an.force_device ? 0 : pf_cli_usage_error("--device: no entry named '%s' (see profana --list-devices)", v);
+    }
+    return 0;
+}
+
+/* Handles argv[*i] as an option; returns -1 when it is not one, else 0 or an exit status. */
+static int parse_option(pf_cli *cli, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    const char *eq = strchr(a, '=');
+    size_t n = eq ? (size_t)(eq - a) : strlen(a);
+    const option *o = find_option(a, n);
+    if (!o)
+        return -1;
+    const char *v = NULL;
+    if (o->arg) {
+        if (eq)
+            v = eq + 1;
+        else if (*i + 1 < argc)
+            v = argv[++*i];
+        else
+            return pf_cli_usage_error("%s needs a value (%s)", o->name, o->arg);
+    } else if (eq) {
+        return pf_cli_usage_error("%s takes no value", o->name);
+    }
+    return apply_option(cli, o, v);
+}
+
+static int check_positionals(pf_cli *cli, const command *c)
+{
+    if (cli->npos != c->npos)
+        return pf_cli_usage_error("%s wants %d argument%s (%s), got %d", c->name, c->npos,
+                                  c->npos == 1 ? "" : "s", c->args, cli->npos);
+    if (c->dtype_pos >= 0) {
+        const char *d = cli->pos[c->dtype_pos];
+        cli->an.default_dtype = pf_dtype_parse_cli(d);
+        if (cli->an.default_dtype == PF_DT_UNKNOWN)
+            return pf_cli_usage_error("unknown DTYPE '%s'; accepted: %s", d, pf_dtype_cli_choices());
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    pf_cli cli = {.name_limit = 40, .format = PF_FMT_TEXT};
+    const command *cmd = NULL;
+    cli.an.default_dtype = PF_DT_BF16;
+    cli.pos = calloc((size_t)argc + 1, sizeof *cli.pos);
+    if (!cli.pos)
+        return pf_cli_error("out of memory");
+    int rc = 0;
+    for (int i = 1; i < argc && rc == 0; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            print_help(stdout);
+            free(cli.pos);
+            return PF_EXIT_OK;
+        }
+        if (strcmp(a, "--version") == 0) {
+            printf("profana %s\n", PROFANA_VERSION);
+            free(cli.pos);
+            return PF_EXIT_OK;
+        }
+        const command *c = find_command(a);
+        if (c && cmd)
+            rc = pf_cli_usage_error("%s and %s cannot be combined", cmd->name, c->name);
+        else if (c)
+            cmd = c;
+        else if ((rc = parse_option(&cli, argc, argv, &i)) == -1)
+            rc = a[0] == '-' && a[1] ? pf_cli_usage_error("unknown option '%s'", a) : (cli.pos[cli.npos++] = a, 0);
+    }
+    if (rc == 0 && !cmd)
+        rc = pf_cli_usage_error("no command given: use --analysis FILE DTYPE (or see --help)");
+    if (rc == 0)
+        rc = check_positionals(&cli, cmd);
+    if (rc == 0) {
+        cli.command = cmd->name;
+        rc = cmd->run(&cli);
+    }
+    free(cli.pos);
+    return rc;
+}

@@ -1,0 +1,242 @@
+/* test_devices.c - unit tests for the device table and matching of trace device names to it. */
+#include "check.h"
+#include "profana/devices.h"
+
+#include <stdint.h>
+
+#define MIB (1024LL * 1024LL)
+
+typedef struct name_case {
+    const char *name;
+    int num_sms;
+    int64_t mem_bytes;
+    const char *want_key; /* NULL: no match expected */
+} name_case;
+
+/* Memory figures are observed totalGlobalMem values from DEVICES.md where one exists. */
+static const name_case name_cases[] = {
+    {"NVIDIA H100 80GB HBM3", 132, 85017493504LL, "H100 SXM"},
+    {"NVIDIA H100 80GB HBM3", 0, 0, "H100 SXM"},
+    {"NVIDIA H100 PCIe", 114, 81008 * MIB, "H100 PCIe"},
+    {"NVIDIA H100 NVL", 132, 99861594112LL, "H100 NVL"},
+    {"NVIDIA H100", 132, 101997215744LL, "H100 (Meta)"},
+    {"NVIDIA H200", 132, 143156 * MIB, "H200"},
+    {"NVIDIA H200 NVL", 132, 0, "H200 NVL"},
+    {"NVIDIA B200", 148, 182631 * MIB, "B200"},
+    {"NVIDIA GB200", 0, 0, "GB200"},
+    {"NVIDIA A100-SXM4-80GB", 108, 85100068864LL, "A100 SXM 80GB"},
+    {"NVIDIA A100-SXM4-40GB", 108, 42298834944LL, "A100 SXM 40GB"},
+    {"NVIDIA A100 80GB PCIe", 108, 81049 * MIB, "A100 PCIe 80GB"},
+    {"NVIDIA A100-PCIE-40GB", 108, 0, "A100 PCIe 40GB"},
+    {"NVIDIA A10", 72, 0, "A10"},
+    {"NVIDIA A10G", 80, 22587 * MIB, "A10G"},
+    {"Tesla V100-SXM2-16GB", 80, 0, "V100 SXM2 16GB"},
+    {"Tesla V100-SXM2-32GB", 80, 0, "V100 SXM2 32GB"},
+    {"Tesla T4", 40, 15104 * MIB, "T4"},
+    {"NVIDIA L4", 58, 23570219008LL, "L4"},
+    {"NVIDIA L40S", 142, 47803596800LL, "L40S"},
+    {"NVIDIA GeForce RTX 4090", 128, 25386352640LL, "RTX 4090"},
+    {"NVIDIA RTX 6000 Ada Generation", 142, 51002867712LL, "RTX 6000 Ada"},
+    {"AMD Instinct MI300X", 304, 196592 * MIB, "MI300X"},
+    {"AMD Instinct MI300X VF", 304, 205571227648LL, "MI300X"},
+    {"AMD Instinct MI300X HF", 304, 0, "MI300X"},
+    {"AMD Instinct MI250X", 110, 0, "MI250X"},
+    {"AMD Instinct MI250X / MI250", 110, 0, "MI250X"},
+    {"AMD Instinct MI250X/MI250", 110, 0, "MI250X"},
+    {"AMD Instinct MI325X", 304, 0, "MI325X"},
+    {"AMD Instinct MI355X", 256, 0, "MI355X"},
+    {"AMD Instinct MI350X", 256, 0, "MI350X"},
+    {"AMD Instinct MI300A", 228, 0, "MI300A"},
+    {"AMD Instinct MI210", 104, 0, "MI210"},
+    {"Intel(R) Data Center GPU Max 1550", 512, 65520 * MIB, "Max 1550"},
+    {"Intel(R) Data Center GPU Max 1100", 448, 49136 * MIB, "Max 1100"},
+    /* A MIG slice or compute partition reports fewer SMs and less memory: still the part. */
+    {"NVIDIA H100 NVL", 16, 12 * 1024 * MIB, "H100 NVL"},
+    {"AMD Instinct MI300X", 38, 24 * 1024 * MIB, "MI300X"},
+    /* More SMs than the full part: not that part. */
+    {"NVIDIA H100 PCIe", 132, 0, NULL},
+    /* Generic ROCm names resolve by CUs + memory, only when one part fits. */
+    {"AMD Radeon Graphics", 304, 196592 * MIB, "MI300X"},
+    {"AMD Radeon Graphics", 304, 256LL * 1024 * MIB, "MI325X"},
+    {"AMD Radeon Graphics", 304, 0, NULL},
+    {"", 228, 128LL * 1024 * MIB, "MI300A"},
+    {NULL, 110, 64LL * 1024 * MIB - 16 * MIB, "MI250X"},
+    {"AMD Radeon Graphics", 104, 64LL * 1024 * MIB - 16 * MIB, "MI210"},
+    {"AMD Radeon Graphics", 256, 288LL * 1024 * MIB, NULL},
+    {"AMD Radeon Graphics", 38, 0, NULL},
+    {"AMD Radeon Graphics", 0, 0, NULL},
+    {"", 132, 85017493504LL, NULL},
+    /* Unknown products. */
+    {"NVIDIA GeForce GTX 1080", 20, 0, NULL},
+    {"Foo", 0, 0, NULL},
+    {"NVIDIA", 0, 0, NULL},
+    {"NVIDIA A1000", 0, 0, NULL},
+    {"NVIDIA L40", 142, 0, NULL},
+};
+
+static void check_name_cases(void)
+{
+    char label[160];
+    for (size_t i = 0; i < sizeof(name_cases) / sizeof(name_cases[0]); i++) {
+        const name_case *c = &name_cases[i];
+        const pf_device_info *d = pf_devices_match(c->name, c->num_sms, c->mem_bytes);
+        snprintf(label, sizeof(label), "match \"%s\" sms=%d mem=%lld", c->name ? c->name : "(null)",
+                 c->num_sms, (long long)c->mem_bytes);
+        if (c->want_key)
+            CHECK_STR(label, d ? d->key : NULL, c->want_key);
+        else
+            CHECK(label, d == NULL);
+    }
+}
+
+static void check_h100_sxm_figures(void)
+{
+    const pf_device_info *d = pf_devices_match("NVIDIA H100 80GB HBM3", 132, 85017493504LL);
+    CHECK("h100 sxm found", d != NULL);
+    if (!d)
+        return;
+    CHECK_NEAR("h100 sxm fp64", d->peak_tflops[PF_DT_FP64], 67);
+    CHECK_NEAR("h100 sxm fp32", d->peak_tflops[PF_DT_FP32], 67);
+    CHECK_NEAR("h100 sxm tf32", d->peak_tflops[PF_DT_TF32], 494.5);
+    CHECK_NEAR("h100 sxm bf16", d->peak_tflops[PF_DT_BF16], 989.5);
+    CHECK_NEAR("h100 sxm fp16", d->peak_tflops[PF_DT_FP16], 989.5);
+    CHECK_NEAR("h100 sxm fp8", d->peak_tflops[PF_DT_FP8], 1979);
+    CHECK_NEAR("h100 sxm int8", d->peak_tflops[PF_DT_INT8], 1979);
+    CHECK_NEAR("h100 sxm gbps", d->peak_gbps, 3350);
+    CHECK_NEAR("h100 sxm boost", d->boost_mhz, 1980);
+    CHECK_NEAR("h100 sxm tensor clock", d->tensor_mhz, 1830);
+    CHECK("h100 sxm sms", d->num_sms == 132);
+}
+
+static void check_other_figures(void)
+{
+    const pf_device_info *meta = pf_devices_find("H100 (Meta)");
+    CHECK("meta h100 found", meta != NULL);
+    if (meta) {
+        CHECK_NEAR("meta h100 gbps", meta->peak_gbps, 2400);
+        CHECK_NEAR("meta h100 bf16 as sxm", meta->peak_tflops[PF_DT_BF16], 989.5);
+    }
+    const pf_device_info *mi355 = pf_devices_find("mi355x");
+    CHECK("mi355x tf32 is 0", mi355 && mi355->peak_tflops[PF_DT_TF32] == 0);
+    const pf_device_info *v100 = pf_devices_find("V100 SXM2 16GB");
+    CHECK("v100 bf16 is 0", v100 && v100->peak_tflops[PF_DT_BF16] == 0);
+    const pf_device_info *a100 = pf_devices_find("A100 SXM 80GB");
+    CHECK("a100 fp8 is 0", a100 && a100->peak_tflops[PF_DT_FP8] == 0);
+    CHECK("a100 int8 624", a100 && a100->peak_tflops[PF_DT_INT8] == 624);
+}
+
+static int has_alias(const pf_device_info *d)
+{
+    return d->aliases[0] != NULL && d->aliases[0][0] != '\0';
+}
+
+static int alias_list_terminated(const pf_device_info *d)
+{
+    size_t n = sizeof(d->aliases) / sizeof(d->aliases[0]);
+    for (size_t i = 0; i < n; i++) {
+        if (!d->aliases[i])
+            return 1;
+    }
+    return 0;
+}
+
+static void check_entry(const pf_device_info *d)
+{
+    char label[160];
+    const char *key = d->key ? d->key : "(null)";
+#define ENTRY_CHECK(what, cond)                                   \
+    do {                                                          \
+        snprintf(label, sizeof(label), "table %s: %s", key, what); \
+        CHECK(label, cond);                                       \
+    } while (0)
+    ENTRY_CHECK("key", d->key && d->key[0]);
+    ENTRY_CHECK("alias", has_alias(d));
+    ENTRY_CHECK("aliases NULL-terminated", alias_list_terminated(d));
+    ENTRY_CHECK("bf16 or fp16 peak", d->peak_tflops[PF_DT_BF16] > 0 || d->peak_tflops[PF_DT_FP16] > 0);
+    ENTRY_CHECK("fp32 peak", d->peak_tflops[PF_DT_FP32] > 0);
+    ENTRY_CHECK("bandwidth", d->peak_gbps > 0);
+    ENTRY_CHECK("memory size", d->mem_gb > 0);
+    ENTRY_CHECK("clocks", d->boost_mhz > 0 && d->tensor_mhz > 0 && d->tensor_mhz <= d->boost_mhz);
+    ENTRY_CHECK("source", d->source && strstr(d->source, "DEVICES.md") != NULL);
+    ENTRY_CHECK("mem range", d->mem_gib_min <= d->mem_gib_max && d->mem_gib_min >= 0);
+    ENTRY_CHECK("no negative peak", d->peak_tflops[PF_DT_FP64] >= 0 && d->peak_tflops[PF_DT_TF32] >= 0 &&
+                                        d->peak_tflops[PF_DT_FP8] >= 0 && d->peak_tflops[PF_DT_INT8] >= 0);
+    ENTRY_CHECK("found by key", pf_devices_find(d->key) == d);
+    ENTRY_CHECK("found by first alias", pf_devices_find(d->aliases[0]) == d);
+#undef ENTRY_CHECK
+}
+
+static void check_table(void)
+{
+    int count = 0;
+    const pf_device_info *table = pf_devices_table(&count);
+    CHECK("table non-empty", table != NULL && count >= 30);
+    int keys_unique = 1;
+    for (int i = 0; i < count; i++) {
+        check_entry(&table[i]);
+        for (int j = i + 1; j < count; j++)
+            keys_unique &= strcmp(table[i].key, table[j].key) != 0;
+    }
+    CHECK("table keys unique", keys_unique);
+}
+
+/* Every entry's own first alias, with its full SM count and mid-range memory, finds that entry. */
+static void check_table_self_match(void)
+{
+    int count = 0;
+    const pf_device_info *table = pf_devices_table(&count);
+    char label[160];
+    for (int i = 0; i < count; i++) {
+        const pf_device_info *d = &table[i];
+        double mid = (d->mem_gib_min + d->mem_gib_max) / 2.0;
+        int64_t bytes = (int64_t)(mid * 1073741824.0);
+        snprintf(label, sizeof(label), "self match %s", d->key);
+        const pf_device_info *got = pf_devices_match(d->aliases[0], d->num_sms, bytes);
+        CHECK_STR(label, got ? got->key : NULL, d->key);
+    }
+}
+
+static void check_find(void)
+{
+    static const struct {
+        const char *query;
+        const char *want_key;
+    } cases[] = {
+        {"h100-sxm", "H100 SXM"},
+        {"H100 SXM", "H100 SXM"},
+        {"mi300x", "MI300X"},
+        {"MI300X", "MI300X"},
+        {"NVIDIA H100 80GB HBM3", "H100 SXM"},
+        {"h100 (meta)", "H100 (Meta)"},
+        {"nvidia h100", "H100 (Meta)"},
+        {"h200", "H200"},
+        {"h200-nvl", "H200 NVL"},
+        {"a10", "A10"},
+        {"a10g", "A10G"},
+        {"l4", "L4"},
+        {"AMD Instinct MI300X VF", "MI300X"},
+        {"max-1550", "Max 1550"},
+        {"rtx_4090", "RTX 4090"},
+    };
+    char label[160];
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const pf_device_info *d = pf_devices_find(cases[i].query);
+        snprintf(label, sizeof(label), "find \"%s\"", cases[i].query);
+        CHECK_STR(label, d ? d->key : NULL, cases[i].want_key);
+    }
+    CHECK("find NULL", pf_devices_find(NULL) == NULL);
+    CHECK("find empty", pf_devices_find("") == NULL);
+    CHECK("find unknown", pf_devices_find("gtx1080") == NULL);
+    CHECK("find is exact, not substring", pf_devices_find("h100") == NULL);
+}
+
+int main(void)
+{
+    check_name_cases();
+    check_h100_sxm_figures();
+    check_other_figures();
+    check_table();
+    check_table_self_match();
+    check_find();
+    CHECK_DONE();
+}
