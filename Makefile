@@ -48,7 +48,8 @@ demo: all
 
 # The suite runs twice: once on the optimised build, once under AddressSanitizer and
 # UndefinedBehaviorSanitizer; tests/run.sh prints the combined "N passed, N failed".
-check: deps
+check:
+	@./tests/deps.sh test
 	$(MAKE) --no-print-directory profana units
 	$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g $(SAN)" build-asan/profana units
 	./tests/run.sh build build-asan

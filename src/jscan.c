@@ -131,7 +131,7 @@ static int skip_container(const char *s, size_t len, size_t *pos, int depth, pf_
 {
     char close = s[*pos] == '{' ? '}' : ']';
     int is_obj = close == '}';
-    if (depth >= PF_JSON_MAX_DEPTH)
+    if (depth > PF_JSON_MAX_DEPTH)
         return fail(e, *pos, len, "nesting deeper than 512 levels");
     size_t p = pf_json_ws(s, len, *pos + 1);
     if (p < len && s[p] == close) {
@@ -154,7 +154,9 @@ static int skip_container(const char *s, size_t len, size_t *pos, int depth, pf_
             return -1;
         p = pf_json_ws(s, len, p);
         if (p < len && s[p] == ',') {
-            p++;
+            p = pf_json_ws(s, len, p + 1);
+            if (p < len && s[p] == close)
+                return fail(e, p, len, "trailing comma");
             continue;
         }
         if (p < len && s[p] == close) {

@@ -289,7 +289,8 @@ int pf_conv_backward(const pf_op_call *call, pf_work *w)
     if (nbias < 0)
         return PF_FORMULA_BAD_ARGS;
     double in = pf_tensor_bytes(g.input), wt = pf_tensor_bytes(g.weight);
-    double bytes = pf_bytes_add(pf_tensor_bytes(&call->args[BWD_GRAD_OUTPUT]), pf_bytes_add(in, wt));
+    double bytes = pf_bytes_add(pf_tensor_bytes(&call->args[BWD_GRAD_OUTPUT]), in);
+    bytes = pf_bytes_add(bytes, wt);
     bytes = pf_bytes_add(bytes, mask[0] ? in : 0);
     bytes = pf_bytes_add(bytes, mask[1] ? wt : 0);
     bytes = pf_bytes_add(bytes, output_bytes(&g, nbias));

@@ -1,0 +1,155 @@
+/* test_tabulate.c - unit tests of the shared printer: text layout, cutting, CSV quoting, JSON and Markdown. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "profana/tabulate.h"
+
+static const pf_col cols[] = {
+    {"Dev", NULL, 1, PF_IN_CSV},
+    {"Name", "name", 0, 0},
+    {"Count", "count", 1, 0},
+    {"Time", "time_us", 1, 0},
+    {"Raw", "raw", 1, PF_IN_JSON},
+};
+
+/* Renders with fn into a string the caller frees. */
+static char *render(void (*fn)(FILE *, const pf_table *, int), const pf_table *t, int arg)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    fn(f, t, arg);
+    fclose(f);
+    return buf;
+}
+
+static void json_rows(FILE *f, const pf_table *t, int unused)
+{
+    pf_jw w;
+    (void)unused;
+    pf_jw_init(&w, f);
+    pf_table_json_rows(&w, t);
+}
+
+static pf_table *sample(void)
+{
+    pf_table *t = pf_table_new(cols, 5);
+    int r = pf_table_add_row(t);
+    pf_table_int(t, r, 0, 0);
+    pf_table_str(t, r, 1, "nvjet_sm90_gemm");
+    pf_table_int(t, r, 2, 3);
+    pf_table_num(t, r, 3, 14.847, 3);
+    pf_table_num(t, r, 4, 0.1, 3);
+    r = pf_table_add_row(t);
+    pf_table_str(t, r, 1, "a, \"quoted\" | name");
+    pf_table_int(t, r, 2, 12);
+    r = pf_table_add_row(t);
+    pf_table_str(t, r, 1, "Total");
+    pf_table_int(t, r, 2, 15);
+    pf_table_row_summary(t, r);
+    return t;
+}
+
+static void test_text(void)
+{
+    pf_table *t = sample();
+    char *s = render(pf_table_print_text, t, 0);
+    /* Widest name is 18 characters; numbers right-aligned; null cells show '-'; the
+     * CSV-only and JSON-only columns are not shown. */
+    CHECK_STR("text layout",
+              s,
+              "Name               | Count | Time  \n"
+              "-----------------------------------\n"
+              "nvjet_sm90_gemm    |     3 | 14.847\n"
+              "a, \"quoted\" | name |    12 |      -\n"
+              "Total              |    15 |      -\n");
+    free(s);
+    s = render(pf_table_print_text, t, 10);
+    CHECK_STR("text with --name_limit 10 cuts with ...",
+              s,
+              "Name       | Count | Time  \n"
+              "---------------------------\n"
+              "nvjet_s... |     3 | 14.847\n"
+              "a, \"quo... |    12 |      -\n"
+              "Total      |    15 |      -\n");
+    free(s);
+    pf_table_free(t);
+}
+
+static void test_csv(void)
+{
+    pf_table *t = sample();
+    char *s = render(pf_table_print_csv, t, 1);
+    CHECK_STR("csv quoting, null cells empty, CSV-only column shown",
+              s,
+              "Dev,Name,Count,Time\n"
+              "0,nvjet_sm90_gemm,3,14.847\n"
+              ",\"a, \"\"quoted\"\" | name\",12,\n"
+              ",Total,15,\n");
+    free(s);
+    pf_table_free(t);
+}
+
+static void test_json(void)
+{
+    pf_table *t = sample();
+    char *s = render(json_rows, t, 0);
+    /* Summary rows are left out; numbers keep full precision; null is null. */
+    CHECK_STR("json rows",
+              s,
+              "[{\"name\":\"nvjet_sm90_gemm\",\"count\":3,\"time_us\":14.847,\"raw\":0.10000000000000001},"
+              "{\"name\":\"a, \\\"quoted\\\" | name\",\"count\":12,\"time_us\":null,\"raw\":null}]");
+    free(s);
+    pf_table_free(t);
+}
+
+static void test_md(void)
+{
+    pf_table *t = sample();
+    char *s = render(pf_table_print_md, t, 0);
+    CHECK_STR("markdown escapes '|' and aligns numbers right",
+              s,
+              "| Name                | Count | Time   |\n"
+              "|:--------------------|------:|-------:|\n"
+              "| nvjet_sm90_gemm     |     3 | 14.847 |\n"
+              "| a, \"quoted\" \\| name |    12 |      - |\n"
+              "| Total               |    15 |      - |\n");
+    free(s);
+    pf_table_free(t);
+}
+
+static void test_mark_and_utf8(void)
+{
+    pf_table *t = pf_table_new(cols, 5);
+    int r = pf_table_add_row(t);
+    pf_table_str(t, r, 1, "\xC3\xA9t\xC3\xA9_kernel"); /* "été_kernel": 10 characters, 12 bytes */
+    pf_table_num(t, r, 3, 103.04, 1);
+    pf_table_mark(t, r, 3, "!");
+    char *s = render(pf_table_print_text, t, 6);
+    CHECK_STR("utf-8 names are cut by characters; marks are appended",
+              s,
+              "Name   | Count | Time  \n"
+              "-----------------------\n"
+              "\xC3\xA9t\xC3\xA9... |     - | 103.0!\n");
+    free(s);
+    pf_table_free(t);
+}
+
+static void test_format_parse(void)
+{
+    pf_format f;
+    CHECK("format json", pf_format_parse("json", &f) == 0 && f == PF_FMT_JSON);
+    CHECK("format markdown", pf_format_parse("markdown", &f) == 0 && f == PF_FMT_MD);
+    CHECK("format xml refused", pf_format_parse("xml", &f) == -1);
+}
+
+int main(void)
+{
+    test_text();
+    test_csv();
+    test_json();
+    test_md();
+    test_mark_and_utf8();
+    test_format_parse();
+    CHECK_DONE();
+}
