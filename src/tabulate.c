@@ -261,7 +261,10 @@ static void print_line(FILE *out, const pf_table *t, int row, const size_t *w, i
                        const char *lead, const char *trail)
 {
     char buf[4096];
-    int first = 1;
+    int first = 1, last = -1;
+    for (int c = 0; c < t->ncols; c++)
+        if (visible(t, c))
+            last = c;
     fputs(lead, out);
     for (int c = 0; c < t->ncols; c++) {
         if (!visible(t, c))
@@ -270,7 +273,12 @@ static void print_line(FILE *out, const pf_table *t, int row, const size_t *w, i
             fputs(sep, out);
         first = 0;
         const char *s = row < 0 ? t->cols[c].title : shown(t, cell_get(t, row, c), c, limit, buf, sizeof buf);
-        print_cell(out, s, w[c], t->cols[c].numeric && row >= 0);
+        int right = t->cols[c].numeric && row >= 0;
+        /* No trailing blanks: the last cell is padded only when right-aligned or framed. */
+        if (c == last && !right && !*trail)
+            fputs(s, out);
+        else
+            print_cell(out, s, w[c], right);
     }
     fputs(trail, out);
     fputc('\n', out);

@@ -149,3 +149,24 @@ check_run "README: make demo's command" 0 "$PROFANA" --analysis "$TRACES/eager_b
 check_grep "demo names the device and its match" "Device 0: NVIDIA H100 80GB HBM3 | matched: H100 SXM" "$TMP/out"
 check_run "README: --list-devices" 0 "$PROFANA" --list-devices
 check_grep "--list-devices lists MI300X" "MI300X" "$TMP/out"
+
+# Compressed input, and the ROCm device-id quirk: the MI300X trace declares device 0 and runs on 2.
+check_run "peer MI300X .json.gz" 0 "$PROFANA" --analysis testdata/peer/owlv2_mi300.json.gz bf16 --format json
+cp "$TMP/out" "$TMP/mi300.json"
+check_eq "MI300X VF matches the MI300X entry" "$(json 'd["devices"][0]["matched"]' "$TMP/mi300.json")" "MI300X"
+check_eq "its events run on device 2" "$(json 'd["devices"][0]["id"]' "$TMP/mi300.json")" "2"
+check_grep "the undeclared device is noted" "device 2 is not in deviceProperties" "$TMP/err"
+gunzip -c testdata/peer/owlv2_h100.json.gz >"$TMP/h100.json"
+"$PROFANA" --analysis testdata/peer/owlv2_h100.json.gz bf16 --format csv >"$TMP/gz.csv"
+"$PROFANA" --analysis "$TMP/h100.json" bf16 --format csv >"$TMP/plain.csv"
+check_eq ".json.gz gives the same rows as the decompressed file" "$(cmp -s "$TMP/gz.csv" "$TMP/plain.csv" && echo same)" "same"
+raw_counts "$TMP/h100.json" >"$TMP/raw"
+check_eq "peer H100: Total count = raw GPU events" "$(awk -F, '$2 == "Total" { print $3 }' "$TMP/gz.csv")" "$(awk '{ print $2 }' "$TMP/raw")"
+
+# The README's example output is what the binary prints for it today.
+awk '/^\$ profana --analysis testdata/ { on = 1; print; next } on && /^```/ { exit } on' README.md >"$TMP/readme_example"
+cmd=$(head -n 1 "$TMP/readme_example" | sed 's/^\$ profana //')
+tail -n +2 "$TMP/readme_example" >"$TMP/readme_want"
+# shellcheck disable=SC2086
+"$PROFANA" $cmd >"$TMP/readme_got"
+check_eq "README example output is current" "$(cmp -s "$TMP/readme_want" "$TMP/readme_got" && echo same)" "same"

@@ -58,7 +58,7 @@ static void test_text(void)
      * CSV-only and JSON-only columns are not shown. */
     CHECK_STR("text layout",
               s,
-              "Name               | Count | Time  \n"
+              "Name               | Count | Time\n"
               "-----------------------------------\n"
               "nvjet_sm90_gemm    |     3 | 14.847\n"
               "a, \"quoted\" | name |    12 |      -\n"
@@ -67,7 +67,7 @@ static void test_text(void)
     s = render(pf_table_print_text, t, 10);
     CHECK_STR("text with --name_limit 10 cuts with ...",
               s,
-              "Name       | Count | Time  \n"
+              "Name       | Count | Time\n"
               "---------------------------\n"
               "nvjet_s... |     3 | 14.847\n"
               "a, \"quo... |    12 |      -\n"
@@ -128,7 +128,7 @@ static void test_mark_and_utf8(void)
     char *s = render(pf_table_print_text, t, 6);
     CHECK_STR("utf-8 names are cut by characters; marks are appended",
               s,
-              "Name   | Count | Time  \n"
+              "Name   | Count | Time\n"
               "-----------------------\n"
               "\xC3\xA9t\xC3\xA9... |     - | 103.0!\n");
     free(s);
