@@ -262,6 +262,24 @@ static int group_all(pf_analysis *an, dev_acc *accs)
     return 0;
 }
 
+static int compute_busy(pf_analysis *an, dev_acc *accs)
+{
+    const pf_trace *t = an->trace;
+    size_t *idx = malloc((t->n_acts ? t->n_acts : 1) * sizeof *idx);
+    if (!idx)
+        return -1;
+    int rc = 0;
+    for (int d = 0; d < t->n_devices && rc == 0; d++) {
+        size_t n = 0;
+        for (size_t i = 0; i < t->n_acts; i++)
+            if (t->acts[i].device == accs[d].rep.device->id)
+                idx[n++] = i;
+        rc = pf_busy_compute(t->acts, idx, n, &accs[d].rep.busy);
+    }
+    free(idx);
+    return rc;
+}
+
 /* Keeps devices that ran something; their rows sorted by time. */
 static void finish_devices(pf_analysis *an, dev_acc *accs)
 {
@@ -272,6 +290,7 @@ static void finish_devices(pf_analysis *an, dev_acc *accs)
         free(accs[i].map.vals);
         if (!accs[i].rep.n_rows || !an->devices) {
             free(accs[i].rep.rows);
+            free(accs[i].rep.busy.streams);
             continue;
         }
         qsort(accs[i].rep.rows, accs[i].rep.n_rows, sizeof(pf_row), cmp_row);
@@ -310,6 +329,8 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
         rc = setup_devices(an, &accs);
     if (rc == 0)
         rc = group_all(an, accs);
+    if (rc == 0)
+        rc = compute_busy(an, accs);
     if (accs)
         finish_devices(an, accs);
     free(accs);
@@ -325,8 +346,10 @@ void pf_analysis_free(pf_analysis *an)
 {
     if (!an)
         return;
-    for (int i = 0; i < an->n_devices; i++)
+    for (int i = 0; i < an->n_devices; i++) {
         free(an->devices[i].rows);
+        free(an->devices[i].busy.streams);
+    }
     free(an->devices);
     free(an->work);
     pf_strtab_free(an->keys);

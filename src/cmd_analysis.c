@@ -78,6 +78,51 @@ static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_repo
     pf_table_str(t, r, C_SOURCE, pf_row_source(row, src, sizeof src));
 }
 
+enum { S_STREAM, S_COUNT, S_BUSY, S_PCT, S_NCOLS };
+
+static const pf_col stream_cols[S_NCOLS] = {
+    [S_STREAM] = {"Stream", "stream", 1, 0},
+    [S_COUNT] = {"Launches", "count", 1, 0},
+    [S_BUSY] = {"Busy (us)", "busy_us", 1, 0},
+    [S_PCT] = {"Busy % of span", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
+};
+
+static double span_ns(const pf_busy *b)
+{
+    return (double)(b->end_ns - b->start_ns);
+}
+
+static double busy_pct(const pf_busy *b)
+{
+    return span_ns(b) > 0 ? 100.0 * (double)b->busy_ns / span_ns(b) : 0;
+}
+
+static pf_table *stream_table(const pf_busy *b)
+{
+    pf_table *t = pf_table_new(stream_cols, S_NCOLS);
+    for (size_t i = 0; t && i < b->n_streams; i++) {
+        const pf_stream_busy *s = &b->streams[i];
+        int r = pf_table_add_row(t);
+        pf_table_int(t, r, S_STREAM, s->stream);
+        pf_table_int(t, r, S_COUNT, s->count);
+        pf_table_num(t, r, S_BUSY, s->busy_ns / 1e3, 3);
+        pf_table_num(t, r, S_PCT, span_ns(b) > 0 ? 100.0 * (double)s->busy_ns / span_ns(b) : 0, 2);
+    }
+    if (t && pf_table_status(t)) {
+        pf_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static void print_busy(FILE *out, const pf_busy *b)
+{
+    fprintf(out, "GPU busy: span %.3f us, busy %.3f us (%.2f%%), idle %.3f us; summed activity time %.3f us "
+                 "(overlap %.3f us)\n",
+            span_ns(b) / 1e3, b->busy_ns / 1e3, busy_pct(b), (span_ns(b) - (double)b->busy_ns) / 1e3,
+            b->sum_ns / 1e3, (b->sum_ns - b->busy_ns) / 1e3);
+}
+
 static size_t shown_rows(const pf_cli *cli, const pf_device_report *d)
 {
     return cli->top > 0 && (size_t)cli->top < d->n_rows ? (size_t)cli->top : d->n_rows;
@@ -183,6 +228,16 @@ static int print_text(const pf_cli *cli, const pf_analysis *an, pf_col *cols)
             fputs(OVER_PEAK_MARK " above 100% of the device's peak: a formula or a peak is wrong "
                   "(check --device, --tf32)\n", stdout);
         pf_table_free(t);
+        fputc('\n', stdout);
+        print_busy(stdout, &d->busy);
+        if (!(t = stream_table(&d->busy)))
+            return -1;
+        fputc('\n', stdout);
+        if (md)
+            pf_table_print_md(stdout, t, 0);
+        else
+            pf_table_print_text(stdout, t, 0);
+        pf_table_free(t);
     }
     return 0;
 }
@@ -218,6 +273,25 @@ static void json_peaks(pf_jw *w, const pf_device_info *info)
     pf_jw_obj_end(w);
 }
 
+static void json_busy(pf_jw *w, const pf_busy *b)
+{
+    pf_jw_key(w, "busy");
+    pf_jw_obj_begin(w);
+    pf_jw_key(w, "span_us");
+    pf_jw_num(w, span_ns(b) / 1e3);
+    pf_jw_key(w, "busy_us");
+    pf_jw_num(w, b->busy_ns / 1e3);
+    pf_jw_key(w, "idle_us");
+    pf_jw_num(w, (span_ns(b) - (double)b->busy_ns) / 1e3);
+    pf_jw_key(w, "busy_pct");
+    pf_jw_num(w, busy_pct(b));
+    pf_jw_key(w, "sum_us");
+    pf_jw_num(w, b->sum_ns / 1e3);
+    pf_jw_key(w, "overlap_us");
+    pf_jw_num(w, (b->sum_ns - b->busy_ns) / 1e3);
+    pf_jw_obj_end(w);
+}
+
 static int json_device(pf_jw *w, const pf_cli *cli, const pf_device_report *d, pf_col *cols)
 {
     int over;
@@ -245,8 +319,14 @@ static int json_device(pf_jw *w, const pf_cli *cli, const pf_device_report *d, p
     pf_jw_int(w, (int64_t)(d->n_rows - shown_rows(cli, d)));
     pf_jw_key(w, "total");
     pf_table_json_row(w, t, pf_table_rows(t) - 1);
-    pf_jw_obj_end(w);
     pf_table_free(t);
+    json_busy(w, &d->busy);
+    if (!(t = stream_table(&d->busy)))
+        return -1;
+    pf_jw_key(w, "streams");
+    pf_table_json_rows(w, t);
+    pf_table_free(t);
+    pf_jw_obj_end(w);
     return 0;
 }
 

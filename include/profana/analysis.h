@@ -45,12 +45,30 @@ typedef struct pf_row {
     int n_sources;
 } pf_row;
 
+/* Launches and busy time (union of activity intervals) of one stream. */
+typedef struct pf_stream_busy {
+    int64_t stream;
+    int64_t count;
+    int64_t busy_ns;
+} pf_stream_busy;
+
+/* When the device worked: its span (first start to last end), the union of its activity
+ * intervals, and the same per stream. */
+typedef struct pf_busy {
+    int64_t start_ns, end_ns;          /* span; both 0 when the device ran nothing */
+    int64_t busy_ns;                   /* union of the intervals */
+    int64_t sum_ns;                    /* summed durations: sum - busy is the overlap */
+    pf_stream_busy *streams;           /* sorted by stream id */
+    size_t n_streams;
+} pf_busy;
+
 typedef struct pf_device_report {
     const pf_device *device;
     const pf_device_info *info;        /* NULL when the device is unknown */
     pf_row *rows;                      /* sorted by total time, largest first */
     size_t n_rows;
     pf_row total;                      /* every activity of the device */
+    pf_busy busy;
 } pf_device_report;
 
 typedef struct pf_analysis {
@@ -83,6 +101,10 @@ unsigned char *pf_work_carriers(const pf_trace *t);
 /* Whether a row shows a FLOP (bytes) figure: every launch has one, or it is the Total row. */
 int pf_row_has_flop(const pf_row *r);
 int pf_row_has_bytes(const pf_row *r);
+/* Computes the busy time of the activities acts[idx[0..n)], in any order. Returns 0, or
+ * -1 when memory runs out. b->streams is owned by the caller (free it). */
+int pf_busy_compute(const pf_activity *acts, const size_t *idx, size_t n, pf_busy *b);
+
 /* Rates of a row; < 0 when unknown. */
 double pf_row_tflops(const pf_row *r);
 double pf_row_gbps(const pf_row *r);
