@@ -124,7 +124,8 @@ done
 check_eq "CSV: header + 14 kernel rows + Total" "$(wc -l <"$TMP/ex.csv" | tr -d ' ')" "16"
 check_grep "CSV header names the columns" "^Device,Kernel Name,Count,Total (us),Mean (us)" "$TMP/ex.csv"
 "$PROFANA" --analysis "$TRACES/explicit_bf16.json" bf16 --format md >"$TMP/ex.md"
-check_eq "Markdown: one table line per row" "$(grep -c '^| ' "$TMP/ex.md")" "16"
+# Header + 14 rows + Total, then the stream table: header + stream 7.
+check_eq "Markdown: one table line per row" "$(grep -c '^| ' "$TMP/ex.md")" "18"
 "$PROFANA" --analysis "$TRACES/explicit_bf16.json" bf16 --top 3 --format json >"$TMP/top.json"
 check_eq "--top 3 keeps 3 rows" "$(json 'len(d["devices"][0]["rows"])' "$TMP/top.json")" "3"
 check_eq "--top 3 says how many it left out" "$(json 'd["devices"][0]["rows_omitted"]' "$TMP/top.json")" "11"
