@@ -1,5 +1,6 @@
 /* analysis.c - groups GPU activities per device (by kernel, op or op+shape) with totals, rates and peaks. */
 #include "profana/analysis.h"
+#include "profana/satmath.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -170,7 +171,7 @@ static void row_init(pf_row *r, const char *key)
 static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const pf_device_info *info)
 {
     r->count++;
-    r->total_ns += a->dur_ns;
+    r->total_ns = pf_sat_add(r->total_ns, a->dur_ns);
     if (a->dur_ns < r->min_ns)
         r->min_ns = a->dur_ns;
     if (a->dur_ns > r->max_ns)
@@ -280,6 +281,33 @@ static int compute_busy(pf_analysis *an, dev_acc *accs)
     return rc;
 }
 
+/* --group op shows each op's CPU time beside its GPU time, like key_averages(). */
+static int attach_cpu_times(pf_analysis *an, dev_acc *accs)
+{
+    pf_op_cpu *cpu;
+    size_t n;
+    if (an->opts.group != PF_GROUP_OP)
+        return 0;
+    if (pf_cpu_op_times(an->trace, &cpu, &n))
+        return -1;
+    for (int d = 0; d < an->trace->n_devices; d++) {
+        for (size_t r = 0; r < accs[d].rep.n_rows; r++) {
+            pf_row *row = &accs[d].rep.rows[r];
+            for (size_t k = 0; k < n; k++) {
+                if (cpu[k].name != row->key)
+                    continue;
+                row->calls = cpu[k].calls;
+                row->cpu_total_ns = cpu[k].total_ns;
+                row->self_cpu_ns = cpu[k].self_ns;
+                row->has_cpu = 1;
+                break;
+            }
+        }
+    }
+    free(cpu);
+    return 0;
+}
+
 /* Keeps devices that ran something; their rows sorted by time. */
 static void finish_devices(pf_analysis *an, dev_acc *accs)
 {
@@ -331,6 +359,8 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
         rc = group_all(an, accs);
     if (rc == 0)
         rc = compute_busy(an, accs);
+    if (rc == 0)
+        rc = attach_cpu_times(an, accs);
     if (accs)
         finish_devices(an, accs);
     free(accs);

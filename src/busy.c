@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "profana/analysis.h"
+#include "profana/satmath.h"
 
 /* qsort has no context argument, so the comparators sort interval copies, not indices. */
 typedef struct span {
@@ -28,14 +29,14 @@ static int64_t union_ns(const span *s, size_t n)
     int64_t total = 0, cur_s = 0, cur_e = 0;
     for (size_t i = 0; i < n; i++) {
         if (i == 0 || s[i].start > cur_e) {
-            total += cur_e - cur_s;
+            total = pf_sat_add(total, cur_e - cur_s);
             cur_s = s[i].start;
             cur_e = s[i].end;
         } else if (s[i].end > cur_e) {
             cur_e = s[i].end;
         }
     }
-    return total + (cur_e - cur_s);
+    return pf_sat_add(total, cur_e - cur_s);
 }
 
 static int per_stream(span *s, size_t n, pf_busy *b)
@@ -71,7 +72,7 @@ int pf_busy_compute(const pf_activity *acts, const size_t *idx, size_t n, pf_bus
     for (size_t i = 0; i < n; i++) {
         const pf_activity *a = &acts[idx[i]];
         s[i] = (span){a->stream, a->ts_ns, a->ts_ns + a->dur_ns};
-        b->sum_ns += a->dur_ns;
+        b->sum_ns = pf_sat_add(b->sum_ns, a->dur_ns);
         if (s[i].start < b->start_ns)
             b->start_ns = s[i].start;
         if (s[i].end > b->end_ns)

@@ -7,7 +7,8 @@
 
 enum {
     C_DEVICE, C_NAME, C_COUNT, C_TOTAL, C_MEAN, C_MIN, C_MAX, C_PCT, C_GFLOP, C_GB, C_FLOP,
-    C_BYTES, C_TFLOPS, C_GBPS, C_FLOPS_PCT, C_BW_PCT, C_BOUND, C_SOURCE, C_NOTE, C_NCOLS
+    C_BYTES, C_TFLOPS, C_GBPS, C_FLOPS_PCT, C_BW_PCT, C_BOUND, C_SOURCE, C_NOTE, C_CALLS, C_CPU_TOTAL,
+    C_SELF_CPU, C_NCOLS
 };
 
 static const pf_col base_cols[C_NCOLS] = {
@@ -30,6 +31,10 @@ static const pf_col base_cols[C_NCOLS] = {
     [C_BOUND] = {"Bound", "bound", 0, 0},
     [C_SOURCE] = {"Source", "source", 0, 0},
     [C_NOTE] = {"Note", "note", 0, PF_IN_CSV | PF_IN_JSON},
+    /* --group op only: the table is cut to C_CALLS columns otherwise. */
+    [C_CALLS] = {"Calls", "calls", 1, 0},
+    [C_CPU_TOTAL] = {"CPU Total (us)", "cpu_total_us", 1, 0},
+    [C_SELF_CPU] = {"Self CPU (us)", "self_cpu_us", 1, 0},
 };
 
 static const char *const group_titles[] = {"Kernel Name", "Op", "Op (input shapes)"};
@@ -48,6 +53,13 @@ static int set_pct(pf_table *t, int r, int col, double pct)
     return 1;
 }
 
+/* A rate over zero time does not exist: the cell stays '-'. */
+static void set_rate(pf_table *t, int r, int col, double v, int decimals)
+{
+    if (v >= 0)
+        pf_table_num(t, r, col, v, decimals);
+}
+
 static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_report *d)
 {
     char src[128];
@@ -63,12 +75,12 @@ static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_repo
     if (pf_row_has_flop(row)) {
         pf_table_num(t, r, C_GFLOP, row->flop / 1e9, 3);
         pf_table_num(t, r, C_FLOP, row->flop, 0);
-        pf_table_num(t, r, C_TFLOPS, pf_row_tflops(row), 2);
+        set_rate(t, r, C_TFLOPS, pf_row_tflops(row), 2);
     }
     if (pf_row_has_bytes(row)) {
         pf_table_num(t, r, C_GB, row->bytes / 1e9, 6);
         pf_table_num(t, r, C_BYTES, row->bytes, 0);
-        pf_table_num(t, r, C_GBPS, pf_row_gbps(row), 1);
+        set_rate(t, r, C_GBPS, pf_row_gbps(row), 1);
     }
     int over = set_pct(t, r, C_FLOPS_PCT, pf_row_flops_pct(row, d->info));
     over |= set_pct(t, r, C_BW_PCT, pf_row_bw_pct(row, d->info));
@@ -76,6 +88,16 @@ static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_repo
         pf_table_str(t, r, C_NOTE, "over peak: a formula or a peak is wrong");
     pf_table_str(t, r, C_BOUND, pf_row_bound(row, d->info));
     pf_table_str(t, r, C_SOURCE, pf_row_source(row, src, sizeof src));
+    if (row->has_cpu) {
+        pf_table_int(t, r, C_CALLS, row->calls);
+        pf_table_num(t, r, C_CPU_TOTAL, row->cpu_total_ns / 1e3, 3);
+        pf_table_num(t, r, C_SELF_CPU, row->self_cpu_ns / 1e3, 3);
+    }
+}
+
+static int table_cols(const pf_cli *cli)
+{
+    return cli->an.group == PF_GROUP_OP ? C_NCOLS : C_CALLS;
 }
 
 enum { S_STREAM, S_COUNT, S_BUSY, S_PCT, S_NCOLS };
@@ -131,7 +153,7 @@ static size_t shown_rows(const pf_cli *cli, const pf_device_report *d)
 /* Builds the device's table: its groups by time, then the Total row (a summary row). */
 static pf_table *device_table(const pf_cli *cli, const pf_device_report *d, pf_col *cols, int *over)
 {
-    pf_table *t = pf_table_new(cols, C_NCOLS);
+    pf_table *t = pf_table_new(cols, table_cols(cli));
     if (!t)
         return NULL;
     *over = 0;

@@ -387,6 +387,8 @@ int pf_json_us_to_ns(const char *s, size_t start, size_t end, int64_t *ns)
     for (; frac_digits < 3; frac_digits++)
         frac *= 10;
     uint64_t total = acc * 1000 + frac + (uint64_t)round_up;
+    if (total > (uint64_t)INT64_MAX)
+        return -1;
     *ns = neg ? -(int64_t)total : (int64_t)total;
     return 0;
 }

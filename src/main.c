@@ -179,6 +179,8 @@ static int parse_option(pf_cli *cli, int argc, char **argv, int *i)
 
 static int check_positionals(pf_cli *cli, const command *c)
 {
+    if (cli->npos != c->npos && c->npos == 0)
+        return pf_cli_usage_error("%s takes no arguments, got %d", c->name, cli->npos);
     if (cli->npos != c->npos)
         return pf_cli_usage_error("%s wants %d argument%s (%s), got %d", c->name, c->npos,
                                   c->npos == 1 ? "" : "s", c->args, cli->npos);

@@ -14,14 +14,14 @@ typedef struct loader {
     const char *s;
     size_t len;
     const char *path;
-    size_t cap_acts, cap_ops;
+    size_t cap_acts, cap_ops, cap_cpu;
     size_t dev_props_start, dev_props_end; /* deviceProperties extent; 0,0 when absent */
     pf_error *err;
 } loader;
 
 /* Extents of the event fields the model needs, found in one pass over the members. */
 typedef struct event_fields {
-    size_t ph[2], cat[2], name[2], ts[2], dur[2], pid[2], args[2];
+    size_t ph[2], cat[2], name[2], ts[2], dur[2], pid[2], tid[2], args[2];
 } event_fields;
 
 /* Fields of a GPU activity's args. */
@@ -113,6 +113,8 @@ static int scan_event_fields(loader *L, size_t start, event_fields *f)
                 set_span(f->dur, &m);
             else if (memcmp(k, "pid", 3) == 0)
                 set_span(f->pid, &m);
+            else if (memcmp(k, "tid", 3) == 0)
+                set_span(f->tid, &m);
             break;
         case 4:
             if (memcmp(k, "name", 4) == 0)
@@ -176,13 +178,26 @@ static int activity_kind(const loader *L, const event_fields *f, pf_act_kind *ki
     return 1;
 }
 
+/* Times beyond these are not from a profiler (2^50 ns is 13 days): refusing them keeps
+ * every sum and every ts + dur far from int64 overflow. */
+#define PF_MAX_DUR_NS (INT64_C(1) << 50)
+#define PF_MAX_TS_NS (INT64_C(1) << 61)
+
+static int read_times(const loader *L, const event_fields *f, int64_t *ts, int64_t *dur)
+{
+    if (pf_json_us_to_ns(L->s, f->ts[0], f->ts[1], ts) || pf_json_us_to_ns(L->s, f->dur[0], f->dur[1], dur))
+        return -1;
+    if (*dur < 0 || *dur > PF_MAX_DUR_NS || *ts > PF_MAX_TS_NS || *ts < -PF_MAX_TS_NS)
+        return -1;
+    return 0;
+}
+
 static int add_activity(loader *L, const event_fields *f, pf_act_kind kind)
 {
     pf_trace *t = L->t;
     pf_activity a = {0};
     a.kind = kind;
-    if (pf_json_us_to_ns(L->s, f->ts[0], f->ts[1], &a.ts_ns) ||
-        pf_json_us_to_ns(L->s, f->dur[0], f->dur[1], &a.dur_ns) || a.dur_ns < 0 || !f->name[1]) {
+    if (read_times(L, f, &a.ts_ns, &a.dur_ns) || !f->name[1]) {
         t->n_bad_events++;
         return 0;
     }
@@ -231,17 +246,21 @@ static int64_t args_ext_id(const loader *L, const size_t sp[2])
     return id;
 }
 
+static int add_cpu_event(loader *L, const event_fields *f, const char *op_name);
+
 static int add_cpu_op(loader *L, const event_fields *f)
 {
     pf_trace *t = L->t;
-    int64_t id = args_ext_id(L, f->args);
-    if (id < 0)
-        return 0; /* cannot be linked: nothing in the model needs it */
     const char *name = f->name[1] ? intern_string(L, f->name) : NULL;
     if (!name) {
         t->n_bad_events++;
         return 0;
     }
+    if (add_cpu_event(L, f, name))
+        return -1;
+    int64_t id = args_ext_id(L, f->args);
+    if (id < 0)
+        return 0; /* cannot be linked: only its CPU time counts */
     if (grow((void **)&t->ops, &L->cap_ops, t->n_ops + 1, sizeof *t->ops))
         return pf_fail(L->err, "%s: out of memory", L->path);
     pf_cpu_op *op = &t->ops[t->n_ops++];
@@ -251,6 +270,39 @@ static int add_cpu_op(loader *L, const event_fields *f)
     op->kernel_flop = op->kernel_num_gb = -1;
     op->args_start = f->args[0];
     op->args_end = f->args[1];
+    return 0;
+}
+
+static uint64_t hash_span(const loader *L, const size_t sp[2], uint64_t h)
+{
+    for (size_t i = sp[0]; i < sp[1]; i++) {
+        h ^= (unsigned char)L->s[i];
+        h *= UINT64_C(1099511628211);
+    }
+    return h;
+}
+
+/* Host-side intervals nest on their thread; the per-op CPU times come from that nesting. */
+static int is_host_interval(const loader *L, const event_fields *f)
+{
+    static const char *const cats[] = {"\"cpu_op\"", "\"cuda_runtime\"", "\"cuda_driver\"", "\"overhead\"",
+                                       "\"user_annotation\"", "\"python_function\""};
+    for (size_t i = 0; i < sizeof cats / sizeof cats[0]; i++)
+        if (span_is(L, f->cat, cats[i]))
+            return 1;
+    return 0;
+}
+
+static int add_cpu_event(loader *L, const event_fields *f, const char *op_name)
+{
+    pf_trace *t = L->t;
+    pf_cpu_event c = {.name = op_name};
+    if (read_times(L, f, &c.ts_ns, &c.dur_ns))
+        return 0;
+    c.thread = hash_span(L, f->tid, hash_span(L, f->pid, UINT64_C(1469598103934665603)));
+    if (grow((void **)&t->cpu, &L->cap_cpu, t->n_cpu + 1, sizeof *t->cpu))
+        return pf_fail(L->err, "%s: out of memory", L->path);
+    t->cpu[t->n_cpu++] = c;
     return 0;
 }
 
@@ -278,6 +330,8 @@ static int load_event(loader *L, size_t start, size_t end)
         return add_activity(L, &f, kind);
     if (span_is(L, f.cat, "\"cpu_op\""))
         return add_cpu_op(L, &f);
+    if (is_host_interval(L, &f) && add_cpu_event(L, &f, NULL))
+        return -1;
     if (span_is(L, f.cat, "\"user_annotation\"") && is_profiler_step(L, &f))
         L->t->n_steps++;
     return 0;

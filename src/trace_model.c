@@ -44,6 +44,7 @@ void pf_trace_free(pf_trace *t)
     free(t->notes);
     free(t->ops);
     free(t->acts);
+    free(t->cpu);
     free(t->devices);
     pf_strtab_free(t->strings);
     free(t);
@@ -59,10 +60,13 @@ const pf_device *pf_trace_device(const pf_trace *t, int id)
 
 /* ---- devices ---- */
 
+/* Casting a double outside the int64 range is undefined: such values count as absent. */
 static int64_t json_int_field(const cJSON *o, const char *key, int64_t dflt)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsNumber(v) ? (int64_t)v->valuedouble : dflt;
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= -9.0e18 && v->valuedouble <= 9.0e18))
+        return dflt;
+    return (int64_t)v->valuedouble;
 }
 
 static pf_device *device_add(pf_trace *t, int id)
@@ -164,7 +168,8 @@ int pf_trace_devices_from_props(pf_trace *t, const char *text, size_t len, pf_er
     }
     if (add_undeclared_devices(t))
         return pf_fail(err, "%s: out of memory", t->path);
-    qsort(t->devices, (size_t)t->n_devices, sizeof *t->devices, cmp_device);
+    if (t->n_devices > 1)
+        qsort(t->devices, (size_t)t->n_devices, sizeof *t->devices, cmp_device);
     return 0;
 }
 

@@ -41,6 +41,8 @@ typedef struct pf_row {
     int is_total;                      /* the device's Total row: figures of the launches
                                           that have them; a group row shows figures only
                                           when every launch has them */
+    int64_t calls, cpu_total_ns, self_cpu_ns; /* --group op: the op's CPU figures */
+    int has_cpu;
     const char *sources[PF_ROW_MAX_SOURCES];
     int n_sources;
 } pf_row;
@@ -101,6 +103,18 @@ unsigned char *pf_work_carriers(const pf_trace *t);
 /* Whether a row shows a FLOP (bytes) figure: every launch has one, or it is the Total row. */
 int pf_row_has_flop(const pf_row *r);
 int pf_row_has_bytes(const pf_row *r);
+/* CPU figures of one op name over the whole trace. */
+typedef struct pf_op_cpu {
+    const char *name;                  /* interned in the trace */
+    int64_t calls;                     /* cpu_op events of this name */
+    int64_t total_ns;                  /* summed durations (inclusive) */
+    int64_t self_ns;                   /* minus the host intervals nested directly inside */
+} pf_op_cpu;
+
+/* Computes pf_op_cpu for every cpu_op name from the nesting of host intervals per thread.
+ * Returns 0 with *out (caller frees) and *n, or -1 when memory runs out. */
+int pf_cpu_op_times(const pf_trace *t, pf_op_cpu **out, size_t *n);
+
 /* Computes the busy time of the activities acts[idx[0..n)], in any order. Returns 0, or
  * -1 when memory runs out. b->streams is owned by the caller (free it). */
 int pf_busy_compute(const pf_activity *acts, const size_t *idx, size_t n, pf_busy *b);

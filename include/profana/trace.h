@@ -59,6 +59,14 @@ typedef struct pf_cpu_op {
     size_t args_start, args_end; /* extent of "args" in the source text while loading */
 } pf_cpu_op;
 
+/* A host-side interval (cpu_op, CUDA runtime/driver call, annotation) on one thread: what
+ * the per-op CPU times need. name is the interned op name for cpu_ops, NULL otherwise. */
+typedef struct pf_cpu_event {
+    const char *name;
+    uint64_t thread;           /* hash of pid and tid */
+    int64_t ts_ns, dur_ns;
+} pf_cpu_event;
+
 /* A loaded trace. Everything is owned by it and freed by pf_trace_free. */
 typedef struct pf_trace {
     const char *path;          /* as given; "-" for standard input */
@@ -69,6 +77,8 @@ typedef struct pf_trace {
     size_t n_acts;
     pf_cpu_op *ops;
     size_t n_ops;
+    pf_cpu_event *cpu;         /* host intervals in file order */
+    size_t n_cpu;
     size_t n_events;           /* every element of traceEvents */
     size_t n_unlinked;         /* activities whose External id matches no cpu_op */
     size_t n_duplicate_ids;    /* cpu_ops whose External id an earlier cpu_op had */

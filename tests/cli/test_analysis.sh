@@ -171,3 +171,19 @@ tail -n +2 "$TMP/readme_example" >"$TMP/readme_want"
 # shellcheck disable=SC2086
 "$PROFANA" $cmd >"$TMP/readme_got"
 check_eq "README example output is current" "$(cmp -s "$TMP/readme_want" "$TMP/readme_got" && echo same)" "same"
+
+# --group op: CPU time from the nesting of host events, against the profiler's own table
+# (key_averages "CPU total", column 6, in ms or us).
+ref_cpu_total_us() { # FILE OP
+    awk -v op="$2" '$1 == op { v = $6; if (v ~ /ms$/) { sub(/ms$/, "", v); v *= 1000 } else sub(/us$/, "", v); print v }' "$1"
+}
+"$PROFANA" --analysis "$TRACES/explicit_bf16.json" bf16 --group op --format json >"$TMP/cpu.json"
+for op in aten::mm aten::addmm; do
+    check_near "explicit_bf16: $op CPU total = key_averages' CPU total" \
+        "$(json "[r['cpu_total_us'] for r in d['devices'][0]['rows'] if r['name']=='$op'][0]" "$TMP/cpu.json")" \
+        "$(ref_cpu_total_us "$REFS/explicit_bf16.key_averages.txt" "$op")" 0.01
+done
+# Self CPU excludes nested events: aten::addmm 168.133 us in the profiler's table.
+check_near "explicit_bf16: aten::addmm self CPU" \
+    "$(json "[r['self_cpu_us'] for r in d['devices'][0]['rows'] if r['name']=='aten::addmm'][0]" "$TMP/cpu.json")" 168.133 0.01
+check_eq "explicit_bf16: aten::mm calls" "$(json "[r['calls'] for r in d['devices'][0]['rows'] if r['name']=='aten::mm'][0]" "$TMP/cpu.json")" "9"
