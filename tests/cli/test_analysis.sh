@@ -173,9 +173,9 @@ tail -n +2 "$TMP/readme_example" >"$TMP/readme_want"
 check_eq "README example output is current" "$(cmp -s "$TMP/readme_want" "$TMP/readme_got" && echo same)" "same"
 
 # --group op: CPU time from the nesting of host events, against the profiler's own table
-# (key_averages "CPU total", column 6, in ms or us).
+# (key_averages "CPU total", column 5, in ms or us).
 ref_cpu_total_us() { # FILE OP
-    awk -v op="$2" '$1 == op { v = $6; if (v ~ /ms$/) { sub(/ms$/, "", v); v *= 1000 } else sub(/us$/, "", v); print v }' "$1"
+    awk -v op="$2" '$1 == op { v = $5; if (v ~ /ms$/) { sub(/ms$/, "", v); v *= 1000 } else sub(/us$/, "", v); print v }' "$1"
 }
 "$PROFANA" --analysis "$TRACES/explicit_bf16.json" bf16 --group op --format json >"$TMP/cpu.json"
 for op in aten::mm aten::addmm; do
