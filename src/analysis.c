@@ -18,6 +18,7 @@ typedef struct dev_acc {
     pf_device_report rep;
     size_t cap_rows;
     group_map map;
+    group_map cat_names[PF_CAT_COUNT]; /* distinct kernel names per category */
 } dev_acc;
 
 static size_t ptr_hash(const void *p, size_t cap)
@@ -168,9 +169,11 @@ static void row_init(pf_row *r, const char *key)
     r->peak_ok = 1;
 }
 
-static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const pf_device_info *info)
+static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const pf_device_info *info,
+                    pf_category cat)
 {
     r->count++;
+    r->cat_ns[cat] = pf_sat_add(r->cat_ns[cat], a->dur_ns);
     r->total_ns = pf_sat_add(r->total_ns, a->dur_ns);
     if (a->dur_ns < r->min_ns)
         r->min_ns = a->dur_ns;
@@ -202,8 +205,11 @@ static dev_acc *device_acc(dev_acc *accs, int n, int id)
     return NULL;
 }
 
-static int add_to_group(pf_analysis *an, dev_acc *d, const pf_activity *a, const pf_act_work *w)
+static int add_to_group(pf_analysis *an, dev_acc *d, size_t i)
 {
+    const pf_activity *a = &an->trace->acts[i];
+    const pf_act_work *w = &an->work[i];
+    pf_category cat = (pf_category)an->cats[i];
     const char *key = group_key(an, a);
     int added;
     int64_t idx = key ? map_find_or_add(&d->map, key, d->rep.n_rows, &added) : -1;
@@ -220,8 +226,13 @@ static int add_to_group(pf_analysis *an, dev_acc *d, const pf_activity *a, const
         }
         row_init(&d->rep.rows[d->rep.n_rows++], key);
     }
-    row_add(&d->rep.rows[idx], a, w, d->rep.info);
-    row_add(&d->rep.total, a, w, d->rep.info);
+    row_add(&d->rep.rows[idx], a, w, d->rep.info, cat);
+    row_add(&d->rep.total, a, w, d->rep.info, cat);
+    row_add(&d->rep.cats[cat], a, w, d->rep.info, cat);
+    int added_kernel;
+    if (map_find_or_add(&d->cat_names[cat], a->name, 0, &added_kernel) < 0)
+        return -1;
+    d->rep.cat_kernels[cat] += added_kernel;
     return 0;
 }
 
@@ -247,6 +258,10 @@ static int setup_devices(pf_analysis *an, dev_acc **out)
                                         : pf_devices_match(dev->name, dev->num_sms, dev->total_mem);
         row_init(&r->total, "Total");
         r->total.is_total = 1;
+        for (int c = 0; c < PF_CAT_COUNT; c++) {
+            row_init(&r->cats[c], pf_category_name((pf_category)c));
+            r->cats[c].is_total = 1;
+        }
     }
     *out = accs;
     return 0;
@@ -257,7 +272,7 @@ static int group_all(pf_analysis *an, dev_acc *accs)
     const pf_trace *t = an->trace;
     for (size_t i = 0; i < t->n_acts; i++) {
         dev_acc *d = device_acc(accs, t->n_devices, t->acts[i].device);
-        if (!d || add_to_group(an, d, &t->acts[i], &an->work[i]))
+        if (!d || add_to_group(an, d, i))
             return -1;
     }
     return 0;
@@ -316,6 +331,10 @@ static void finish_devices(pf_analysis *an, dev_acc *accs)
     for (int i = 0; i < t->n_devices; i++) {
         free(accs[i].map.keys);
         free(accs[i].map.vals);
+        for (int c = 0; c < PF_CAT_COUNT; c++) {
+            free(accs[i].cat_names[c].keys);
+            free(accs[i].cat_names[c].vals);
+        }
         if (!accs[i].rep.n_rows || !an->devices) {
             free(accs[i].rep.rows);
             free(accs[i].rep.busy.streams);
@@ -324,6 +343,54 @@ static void finish_devices(pf_analysis *an, dev_acc *accs)
         qsort(accs[i].rep.rows, accs[i].rep.n_rows, sizeof(pf_row), cmp_row);
         an->devices[an->n_devices++] = accs[i].rep;
     }
+}
+
+/* Categorising is a scan of a rule table: cached per distinct (kind, kernel, op), which
+ * are interned pointers. */
+typedef struct cat_cache {
+    const char **names, **ops;
+    unsigned char *kinds, *cats;
+    size_t cap;
+} cat_cache;
+
+static unsigned char cached_category(cat_cache *c, const pf_activity *a, const char *op)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)a->name * UINT64_C(0x9E3779B97F4A7C15)) ^
+                 ((uint64_t)(uintptr_t)op * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ (uint64_t)a->kind;
+    size_t i = (size_t)(h >> 17) & (c->cap - 1);
+    for (; c->names[i]; i = (i + 1) & (c->cap - 1))
+        if (c->names[i] == a->name && c->ops[i] == op && c->kinds[i] == a->kind)
+            return c->cats[i];
+    c->names[i] = a->name;
+    c->ops[i] = op;
+    c->kinds[i] = (unsigned char)a->kind;
+    c->cats[i] = (unsigned char)pf_category_of(a->kind, a->name, op);
+    return c->cats[i];
+}
+
+static int compute_categories(pf_analysis *an)
+{
+    const pf_trace *t = an->trace;
+    cat_cache c = {0};
+    /* At most one slot per activity: twice that keeps probing short. */
+    c.cap = 64;
+    while (c.cap < t->n_acts * 2)
+        c.cap *= 2;
+    c.names = calloc(c.cap, sizeof *c.names);
+    c.ops = calloc(c.cap, sizeof *c.ops);
+    c.kinds = calloc(c.cap, 1);
+    c.cats = calloc(c.cap, 1);
+    an->cats = malloc(t->n_acts ? t->n_acts : 1);
+    int rc = c.names && c.ops && c.kinds && c.cats && an->cats ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
+        const pf_activity *a = &t->acts[i];
+        an->cats[i] = cached_category(&c, a, a->op >= 0 ? t->ops[a->op].name : NULL);
+    }
+    free(c.names);
+    free(c.ops);
+    free(c.kinds);
+    free(c.cats);
+    return rc;
 }
 
 static int compute_work(pf_analysis *an)
@@ -354,6 +421,8 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
     if (rc == 0)
         rc = compute_work(an);
     if (rc == 0)
+        rc = compute_categories(an);
+    if (rc == 0)
         rc = setup_devices(an, &accs);
     if (rc == 0)
         rc = group_all(an, accs);
@@ -382,8 +451,18 @@ void pf_analysis_free(pf_analysis *an)
     }
     free(an->devices);
     free(an->work);
+    free(an->cats);
     pf_strtab_free(an->keys);
     free(an);
+}
+
+pf_category pf_row_category(const pf_row *r)
+{
+    int best = PF_CAT_OTHER;
+    for (int c = 0; c < PF_CAT_COUNT; c++)
+        if (r->cat_ns[c] > r->cat_ns[best] || (r->cat_ns[best] == 0 && r->cat_ns[c] > 0))
+            best = c;
+    return (pf_category)best;
 }
 
 /* ---- rates ---- */

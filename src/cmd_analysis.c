@@ -6,7 +6,7 @@
 #include "profana/cli.h"
 
 enum {
-    C_DEVICE, C_NAME, C_COUNT, C_TOTAL, C_MEAN, C_MIN, C_MAX, C_PCT, C_GFLOP, C_GB, C_FLOP,
+    C_DEVICE, C_NAME, C_CATEGORY, C_COUNT, C_TOTAL, C_MEAN, C_MIN, C_MAX, C_PCT, C_GFLOP, C_GB, C_FLOP,
     C_BYTES, C_TFLOPS, C_GBPS, C_FLOPS_PCT, C_BW_PCT, C_BOUND, C_SOURCE, C_NOTE, C_CALLS, C_CPU_TOTAL,
     C_SELF_CPU, C_NCOLS
 };
@@ -14,6 +14,7 @@ enum {
 static const pf_col base_cols[C_NCOLS] = {
     [C_DEVICE] = {"Device", NULL, 1, PF_IN_CSV},
     [C_NAME] = {"Kernel Name", "name", 0, 0},
+    [C_CATEGORY] = {"Category", "category", 0, 0},
     [C_COUNT] = {"Count", "count", 1, 0},
     [C_TOTAL] = {"Total (us)", "total_us", 1, 0},
     [C_MEAN] = {"Mean (us)", "mean_us", 1, 0},
@@ -66,6 +67,8 @@ static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_repo
     double total_us = row->total_ns / 1e3;
     pf_table_int(t, r, C_DEVICE, d->device->id);
     pf_table_str(t, r, C_NAME, row->key);
+    if (!row->is_total)
+        pf_table_str(t, r, C_CATEGORY, pf_category_name(pf_row_category(row)));
     pf_table_int(t, r, C_COUNT, row->count);
     pf_table_num(t, r, C_TOTAL, total_us, 3);
     pf_table_num(t, r, C_MEAN, row->count ? total_us / (double)row->count : 0, 3);
@@ -143,6 +146,64 @@ static void print_busy(FILE *out, const pf_busy *b)
                  "(overlap %.3f us)\n",
             span_ns(b) / 1e3, b->busy_ns / 1e3, busy_pct(b), (span_ns(b) - (double)b->busy_ns) / 1e3,
             b->sum_ns / 1e3, (b->sum_ns - b->busy_ns) / 1e3);
+}
+
+enum { K_CATEGORY, K_KERNELS, K_COUNT, K_TOTAL, K_PCT, K_TFLOPS, K_GBPS, K_NCOLS };
+
+static const pf_col cat_cols[K_NCOLS] = {
+    [K_CATEGORY] = {"Category", "category", 0, 0},
+    [K_KERNELS] = {"Kernels", "kernels", 1, 0},
+    [K_COUNT] = {"Launches", "count", 1, 0},
+    [K_TOTAL] = {"Total (us)", "total_us", 1, 0},
+    [K_PCT] = {"Time %", "pct", 1, 0},
+    [K_TFLOPS] = {"TFLOP/s", "tflops", 1, 0},
+    [K_GBPS] = {"GB/s", "gbps", 1, 0},
+};
+
+static int cmp_cat_time(const void *x, const void *y, const pf_device_report *d)
+{
+    const pf_row *a = &d->cats[*(const int *)x], *b = &d->cats[*(const int *)y];
+    if (a->total_ns != b->total_ns)
+        return a->total_ns < b->total_ns ? 1 : -1;
+    return *(const int *)x - *(const int *)y;
+}
+
+/* Categories that ran, by time: an insertion sort, as there are at most PF_CAT_COUNT. */
+static int sorted_categories(const pf_device_report *d, int *order)
+{
+    int n = 0;
+    for (int c = 0; c < PF_CAT_COUNT; c++) {
+        if (!d->cats[c].count)
+            continue;
+        int j = n++;
+        for (; j > 0 && cmp_cat_time(&order[j - 1], &c, d) > 0; j--)
+            order[j] = order[j - 1];
+        order[j] = c;
+    }
+    return n;
+}
+
+static pf_table *category_table(const pf_device_report *d)
+{
+    int order[PF_CAT_COUNT];
+    int n = sorted_categories(d, order);
+    pf_table *t = pf_table_new(cat_cols, K_NCOLS);
+    for (int i = 0; t && i < n; i++) {
+        const pf_row *c = &d->cats[order[i]];
+        int r = pf_table_add_row(t);
+        pf_table_str(t, r, K_CATEGORY, c->key);
+        pf_table_int(t, r, K_KERNELS, d->cat_kernels[order[i]]);
+        pf_table_int(t, r, K_COUNT, c->count);
+        pf_table_num(t, r, K_TOTAL, c->total_ns / 1e3, 3);
+        pf_table_num(t, r, K_PCT, d->total.total_ns ? 100.0 * c->total_ns / (double)d->total.total_ns : 0, 2);
+        set_rate(t, r, K_TFLOPS, pf_row_tflops(c), 2);
+        set_rate(t, r, K_GBPS, pf_row_gbps(c), 1);
+    }
+    if (t && pf_table_status(t)) {
+        pf_table_free(t);
+        return NULL;
+    }
+    return t;
 }
 
 static size_t shown_rows(const pf_cli *cli, const pf_device_report *d)
@@ -251,6 +312,14 @@ static int print_text(const pf_cli *cli, const pf_analysis *an, pf_col *cols)
                   "(check --device, --tf32)\n", stdout);
         pf_table_free(t);
         fputc('\n', stdout);
+        if (!(t = category_table(d)))
+            return -1;
+        if (md)
+            pf_table_print_md(stdout, t, 0);
+        else
+            pf_table_print_text(stdout, t, 0);
+        pf_table_free(t);
+        fputc('\n', stdout);
         print_busy(stdout, &d->busy);
         if (!(t = stream_table(&d->busy)))
             return -1;
@@ -343,6 +412,11 @@ static int json_device(pf_jw *w, const pf_cli *cli, const pf_device_report *d, p
     pf_table_json_row(w, t, pf_table_rows(t) - 1);
     pf_table_free(t);
     json_busy(w, &d->busy);
+    if (!(t = category_table(d)))
+        return -1;
+    pf_jw_key(w, "categories");
+    pf_table_json_rows(w, t);
+    pf_table_free(t);
     if (!(t = stream_table(&d->busy)))
         return -1;
     pf_jw_key(w, "streams");

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "profana/categories.h"
 #include "profana/devices.h"
 #include "profana/trace.h"
 
@@ -41,6 +42,7 @@ typedef struct pf_row {
     int is_total;                      /* the device's Total row: figures of the launches
                                           that have them; a group row shows figures only
                                           when every launch has them */
+    int64_t cat_ns[PF_CAT_COUNT];      /* time per category: the row's category is the largest */
     int64_t calls, cpu_total_ns, self_cpu_ns; /* --group op: the op's CPU figures */
     int has_cpu;
     const char *sources[PF_ROW_MAX_SOURCES];
@@ -71,12 +73,15 @@ typedef struct pf_device_report {
     size_t n_rows;
     pf_row total;                      /* every activity of the device */
     pf_busy busy;
+    pf_row cats[PF_CAT_COUNT];         /* per category: launches, time, work (sums of known) */
+    int64_t cat_kernels[PF_CAT_COUNT]; /* distinct kernel names per category */
 } pf_device_report;
 
 typedef struct pf_analysis {
     const pf_trace *trace;
     pf_analysis_opts opts;
     pf_act_work *work;                 /* parallel to trace->acts */
+    unsigned char *cats;               /* pf_category per activity, parallel to trace->acts */
     pf_device_report *devices;         /* one per trace device with activity, by id */
     int n_devices;
     pf_strtab *keys;                   /* group keys built from shapes */
@@ -118,6 +123,9 @@ int pf_cpu_op_times(const pf_trace *t, pf_op_cpu **out, size_t *n);
 /* Computes the busy time of the activities acts[idx[0..n)], in any order. Returns 0, or
  * -1 when memory runs out. b->streams is owned by the caller (free it). */
 int pf_busy_compute(const pf_activity *acts, const size_t *idx, size_t n, pf_busy *b);
+
+/* The category with the most time in the row. */
+pf_category pf_row_category(const pf_row *r);
 
 /* Rates of a row; < 0 when unknown. */
 double pf_row_tflops(const pf_row *r);

@@ -115,17 +115,20 @@ check_eq "explicit_bf16 addmm rate = flop / time" \
 # No percentage above 100 without its marker, in any trace's text output.
 for f in "$TRACES"/*.json; do
     "$PROFANA" --analysis "$f" bf16 --name_limit 30 >"$TMP/t.txt"
-    bad=$(awk -F' [|] ' 'NR > 4 { for (i = 10; i <= 11; i++) { v = $i; gsub(/ /, "", v); if (v + 0 > 100 && v !~ /!$/) print v } }' "$TMP/t.txt")
+    bad=$(awk -F' [|] ' 'NR > 4 { for (i = 11; i <= 12; i++) { v = $i; gsub(/ /, "", v); if (v + 0 > 100 && v !~ /!$/) print v } }' "$TMP/t.txt")
     check_eq "$(basename "$f"): no unmarked percentage over 100" "$bad" ""
 done
 
 # The formats carry the same rows: CSV has one line per row plus header and Total.
 "$PROFANA" --analysis "$TRACES/explicit_bf16.json" bf16 --format csv >"$TMP/ex.csv"
 check_eq "CSV: header + 14 kernel rows + Total" "$(wc -l <"$TMP/ex.csv" | tr -d ' ')" "16"
-check_grep "CSV header names the columns" "^Device,Kernel Name,Count,Total (us),Mean (us)" "$TMP/ex.csv"
+check_grep "CSV header names the columns" "^Device,Kernel Name,Category,Count,Total (us),Mean (us)" "$TMP/ex.csv"
 "$PROFANA" --analysis "$TRACES/explicit_bf16.json" bf16 --format md >"$TMP/ex.md"
-# Header + 14 rows + Total, then the stream table: header + stream 7.
-check_eq "Markdown: one table line per row" "$(grep -c '^| ' "$TMP/ex.md")" "18"
+# Header + 14 rows + Total; the category table: header + 7 categories (gemm, reduction,
+# elementwise, normalization, memcpy, memset, ...: counted from the JSON); the stream table:
+# header + stream 7.
+ncat=$("$PROFANA" --analysis "$TRACES/explicit_bf16.json" bf16 --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["devices"][0]["categories"]))')
+check_eq "Markdown: one table line per row" "$(grep -c '^| ' "$TMP/ex.md")" "$((16 + 1 + ncat + 2))"
 "$PROFANA" --analysis "$TRACES/explicit_bf16.json" bf16 --top 3 --format json >"$TMP/top.json"
 check_eq "--top 3 keeps 3 rows" "$(json 'len(d["devices"][0]["rows"])' "$TMP/top.json")" "3"
 check_eq "--top 3 says how many it left out" "$(json 'd["devices"][0]["rows_omitted"]' "$TMP/top.json")" "11"
@@ -162,7 +165,7 @@ gunzip -c testdata/peer/owlv2_h100.json.gz >"$TMP/h100.json"
 "$PROFANA" --analysis "$TMP/h100.json" bf16 --format csv >"$TMP/plain.csv"
 check_eq ".json.gz gives the same rows as the decompressed file" "$(cmp -s "$TMP/gz.csv" "$TMP/plain.csv" && echo same)" "same"
 raw_counts "$TMP/h100.json" >"$TMP/raw"
-check_eq "peer H100: Total count = raw GPU events" "$(awk -F, '$2 == "Total" { print $3 }' "$TMP/gz.csv")" "$(awk '{ print $2 }' "$TMP/raw")"
+check_eq "peer H100: Total count = raw GPU events" "$(awk -F, '$2 == "Total" { print $4 }' "$TMP/gz.csv")" "$(awk '{ print $2 }' "$TMP/raw")"
 
 # The README's example output is what the binary prints for it today.
 awk '/^\$ profana --analysis testdata/ { on = 1; print; next } on && /^```/ { exit } on' README.md >"$TMP/readme_example"
