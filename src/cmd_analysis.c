@@ -308,8 +308,8 @@ static int print_text(const pf_cli *cli, const pf_analysis *an, pf_col *cols)
             pf_table_print_text(stdout, t, cli->name_limit);
         print_omitted(stdout, cli, d);
         if (over)
-            fputs(OVER_PEAK_MARK " above 100% of the device's peak: a formula or a peak is wrong "
-                  "(check --device, --tf32)\n", stdout);
+            fputs(OVER_PEAK_MARK " above 100% of the device's peak: a formula or a peak is wrong (check --device, "
+                  "--tf32), or a small kernel's data sat in L2 cache\n", stdout);
         pf_table_free(t);
         fputc('\n', stdout);
         if (!(t = category_table(d)))

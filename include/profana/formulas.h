@@ -32,6 +32,10 @@ typedef struct pf_work {
     pf_dtype dtype;            /* precision whose peak applies; PF_DT_UNKNOWN = caller's default */
     int matrix;                /* 1 when the work runs on matrix units (GEMM, conv): fp32 uses tf32 with --tf32 */
     const char *source;        /* "gemm", "conv", ... static string */
+    int upper_bound;           /* 1 when flop and bytes are a ceiling (variable-length attention
+                                * sized by its longest sequences), not the work done */
+    int generic;               /* 1 when no formula knows the op: bytes are the generic estimate
+                                * (inputs plus an output the size of the largest), flop unknown */
 } pf_work;
 
 /* Result of a formula. */
@@ -45,18 +49,27 @@ enum {
  * the PF_FORMULA_* codes. It never prints and never keeps pointers into call. */
 typedef int (*pf_formula_fn)(const pf_op_call *call, pf_work *w);
 
+/* Parameters some families read from their registry row (positions of arguments, result
+ * type); defined in src/formulas/families.h. */
+struct pf_formula_spec;
+
 typedef struct pf_formula {
     const char *op;            /* "aten::mm" */
     const char *family;        /* "gemm", "conv", ... */
     pf_formula_fn fn;
+    const struct pf_formula_spec *spec; /* NULL for families that need none */
 } pf_formula;
 
 /* Looks an op name up in the registry. Returns NULL when no formula exists. */
 const pf_formula *pf_formula_lookup(const char *op_name);
 
-/* Runs the registered formula for call->name. Returns PF_FORMULA_* or -1 when none is
- * registered (w untouched then). On MISMATCH/BAD_ARGS, w->flop and w->bytes are -1 and
- * w->source says "mismatch" / "bad-args". */
+/* Runs the registered formula for call->name. An op with no formula gets an estimate
+ * instead (source "estimate", flop -1): bytes of its tensor arguments plus an output the
+ * size of the largest (generic = 1), or for an Inductor launch ("triton_*") the bytes of its
+ * tensor arguments alone, since Triton kernels take their outputs as arguments (generic = 0).
+ * Returns PF_FORMULA_*, or -1 when the op has no tensor argument to estimate from: then
+ * flop and bytes are -1 and source is NULL. On MISMATCH/BAD_ARGS, w->flop and w->bytes are
+ * -1 and w->source says "mismatch" / "bad-args". upper_bound and generic are 0 unless set. */
 int pf_formula_apply(const pf_op_call *call, pf_work *w);
 
 /* The whole registry, for --help and tests; *count receives its size. Static storage. */

@@ -50,10 +50,13 @@ double pf_arg_bytes(const pf_arg *a)
     return (double)n * pf_type_size(a->type);
 }
 
+/* No elements move no bytes, whatever their type: an empty TensorList has none recorded. */
 double pf_tensor_bytes(const pf_arg *a)
 {
     int64_t n = pf_arg_numel(a);
     int size = a ? pf_type_size(a->type) : 0;
+    if (n == 0)
+        return 0;
     if (n < 0 || size <= 0)
         return -1;
     return (double)n * size;
@@ -78,6 +81,94 @@ pf_dtype pf_dtype_of_largest(const pf_arg *args, int n)
         }
     }
     return dt;
+}
+
+const char *pf_concrete_at(const pf_op_call *call, int pos)
+{
+    if (pos < 0 || pos >= call->nargs || !call->args[pos].concrete)
+        return "";
+    return call->args[pos].concrete;
+}
+
+double pf_tensor_args_bytes(const pf_op_call *call)
+{
+    double total = 0;
+    for (int i = 0; i < call->nargs && total >= 0; i++) {
+        const pf_arg *a = &call->args[i];
+        if (a->is_list || pf_arg_is_tensor(a))
+            total = pf_bytes_add(total, pf_tensor_bytes(a));
+    }
+    return total;
+}
+
+/* c10/core/ScalarType.h numbers the types; only those a dtype= argument can name here. */
+int pf_scalar_type_size(int64_t code)
+{
+    static const unsigned char sizes[] = {
+        [0] = 1,  /* Byte */     [1] = 1,  /* Char */          [2] = 2,  /* Short */
+        [3] = 4,  /* Int */      [4] = 8,  /* Long */          [5] = 2,  /* Half */
+        [6] = 4,  /* Float */    [7] = 8,  /* Double */        [8] = 4,  /* ComplexHalf */
+        [9] = 8,  /* ComplexFloat */       [10] = 16, /* ComplexDouble */
+        [11] = 1, /* Bool */     [15] = 2, /* BFloat16 */      [23] = 1, /* Float8_e5m2 */
+        [24] = 1, /* Float8_e4m3fn */      [25] = 1, /* Float8_e5m2fnuz */
+        [26] = 1, /* Float8_e4m3fnuz */
+    };
+    if (code < 0 || code >= (int64_t)sizeof sizes)
+        return 0;
+    return sizes[code];
+}
+
+int pf_type_category(const char *type)
+{
+    if (pf_type_size(type) <= 0)
+        return -1;
+    if (strstr(type, "complex"))
+        return 3;
+    switch (pf_dtype_from_type_string(type)) {
+    case PF_DT_FP64: case PF_DT_FP32: case PF_DT_BF16: case PF_DT_FP16: case PF_DT_FP8:
+        return 2;
+    default:
+        return strcmp(type, "bool") == 0 ? 0 : 1;
+    }
+}
+
+/* Folds one shape into the right-aligned broadcast shape out[PF_MAX_DIMS - rank ..]. */
+static int broadcast_into(const pf_arg *a, int64_t *out, int *rank)
+{
+    for (int i = 1; i <= a->ndim; i++) {
+        int64_t d = a->dims[a->ndim - i], *o = &out[PF_MAX_DIMS - i];
+        if (i > *rank)
+            *o = 1;
+        if (d != 1 && *o != 1 && d != *o)
+            return PF_FORMULA_MISMATCH;
+        if (d != 1)
+            *o = d;
+    }
+    if (a->ndim > *rank)
+        *rank = a->ndim;
+    return PF_FORMULA_OK;
+}
+
+int pf_broadcast_numel(const pf_arg *args, int n, int64_t *numel)
+{
+    int64_t out[PF_MAX_DIMS];
+    int rank = 0, tensors = 0;
+    for (int i = 0; i < n; i++) {
+        if (!pf_arg_is_tensor(&args[i]))
+            continue;
+        if (pf_arg_numel(&args[i]) < 0)
+            return PF_FORMULA_BAD_ARGS;
+        int rc = broadcast_into(&args[i], out, &rank);
+        if (rc != PF_FORMULA_OK)
+            return rc;
+        tensors++;
+    }
+    if (!tensors)
+        return PF_FORMULA_BAD_ARGS;
+    *numel = 1;
+    for (int i = PF_MAX_DIMS - rank; i < PF_MAX_DIMS; i++)
+        *numel = pf_mul_nonneg(*numel, out[i]);
+    return *numel < 0 ? PF_FORMULA_BAD_ARGS : PF_FORMULA_OK;
 }
 
 /* ---- Concrete Inputs texts: parsed as spans [b, e) so list elements need no copies ---- */

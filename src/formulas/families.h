@@ -16,8 +16,9 @@ int64_t pf_add_nonneg(int64_t a, int64_t b);
 /* 1 when the argument is a single tensor: it has dims, or a tensor element type (0-d). */
 int pf_arg_is_tensor(const pf_arg *a);
 
-/* Bytes of a tensor argument, or -1 when its element size or element count is unknown,
- * so that a figure built from it is reported unknown rather than too small. */
+/* Bytes of a tensor argument (0 when it has no elements), or -1 when its element size or
+ * element count is unknown, so that a figure built from it is reported unknown rather than
+ * too small. */
 double pf_tensor_bytes(const pf_arg *a);
 
 /* Sums byte figures, keeping -1 (unknown) sticky. */
@@ -25,6 +26,60 @@ double pf_bytes_add(double total, double more);
 
 /* The dtype of the tensor with the most elements among args[0..n). */
 pf_dtype pf_dtype_of_largest(const pf_arg *args, int n);
+
+/* The Concrete Inputs text of argument pos; "" when pos is out of range or none was recorded. */
+const char *pf_concrete_at(const pf_op_call *call, int pos);
+
+/* Bytes of every tensor and tensor list among the call's arguments; -1 when one of them
+ * has an unknown size (a TensorList records no element type). */
+double pf_tensor_args_bytes(const pf_op_call *call);
+
+/* Element size of a c10::ScalarType code (a dtype= argument); 0 for codes that name no
+ * tensor element type. */
+int pf_scalar_type_size(int64_t code);
+
+/* Type promotion category of a Kineto type string: 3 complex, 2 floating, 1 integer,
+ * 0 bool, -1 not a tensor element type. */
+int pf_type_category(const char *type);
+
+/* Broadcasts the shapes of the single tensors among args[0..n) (right-aligned, each dim 1
+ * or equal). Writes the result's element count; returns PF_FORMULA_OK, MISMATCH when the
+ * shapes do not broadcast, BAD_ARGS when there is no tensor or a size is unreadable. */
+int pf_broadcast_numel(const pf_arg *args, int n, int64_t *numel);
+
+/* ---- the estimate families (elementwise.c, reduce.c, copy.c, generic.c) ---- */
+
+/* What an estimated op writes, when not its family's default type. */
+enum { PF_RESULT_DEFAULT = 0, PF_RESULT_BOOL = 1, PF_RESULT_LONG = 2 };
+
+/* A registry row's parameters for the estimate families. Positions are argument indices,
+ * 0 meaning none: argument 0 is always the tensor the op works on. */
+struct pf_formula_spec {
+    unsigned char flop;     /* 1: one FLOP per element written (element-wise arithmetic) */
+    unsigned char result;   /* PF_RESULT_* */
+    unsigned char dtype_at; /* a ScalarType code that sets the result type when given */
+    unsigned char float_at; /* a bool asking for a float result (half_to_float) */
+    unsigned char dim_at;   /* reductions and index ops: the dim, or list of dims */
+    unsigned char index_at; /* index ops: the index tensor */
+    unsigned char indices;  /* reductions that also write int64 indices (max.dim) */
+};
+typedef struct pf_formula_spec pf_formula_spec;
+
+/* The spec of call's registry row; all zeros when the row has none (registry.c). */
+const pf_formula_spec *pf_spec_of(const pf_op_call *call);
+
+/* Element size of what an estimated op writes: the dtype_at code or float_at flag when the
+ * call gives one, else the spec's result type, else dflt, the family's default. Returns
+ * PF_FORMULA_OK, or BAD_ARGS when a text is unreadable or the size unknown. */
+int pf_result_size(const pf_op_call *call, const pf_formula_spec *s, int dflt, int *size);
+
+/* Fills w with an estimate (dtype of the largest tensor input, no matrix units, source
+ * "estimate") and returns PF_FORMULA_OK. */
+int pf_estimate_done(const pf_op_call *call, pf_work *w, double flop, double bytes);
+
+/* No formula: the generic estimate, or the Inductor launch rule. Returns PF_FORMULA_OK, or
+ * -1 when the call has no tensor argument (w untouched then). */
+int pf_estimate_unlisted(const pf_op_call *call, pf_work *w);
 
 /* ---- families: each is a pf_formula_fn registered in registry.c ---- */
 
@@ -36,5 +91,16 @@ int pf_gemm_scaled_mm(const pf_op_call *call, pf_work *w);
 
 int pf_conv_forward(const pf_op_call *call, pf_work *w);
 int pf_conv_backward(const pf_op_call *call, pf_work *w);
+
+int pf_attention(const pf_op_call *call, pf_work *w);
+
+int pf_est_pointwise(const pf_op_call *call, pf_work *w);
+int pf_est_inplace(const pf_op_call *call, pf_work *w);
+int pf_est_overwrite(const pf_op_call *call, pf_work *w);
+int pf_est_like_input(const pf_op_call *call, pf_work *w);
+int pf_est_reduce(const pf_op_call *call, pf_work *w);
+int pf_est_cat(const pf_op_call *call, pf_work *w);
+int pf_est_index_rows(const pf_op_call *call, pf_work *w);
+int pf_est_gather(const pf_op_call *call, pf_work *w);
 
 #endif

@@ -128,24 +128,6 @@ int pf_gemm_baddbmm(const pf_op_call *call, pf_work *w)
     return gemm_apply(call, &baddbmm_layout, 0, w);
 }
 
-/* Element sizes of the c10::ScalarType codes (c10/core/ScalarType.h) an out_dtype can hold;
- * 0 for codes that are no result type. */
-static int scalar_type_size(int64_t code)
-{
-    static const unsigned char sizes[] = {
-        [0] = 1,  /* Byte */     [1] = 1,  /* Char */          [2] = 2,  /* Short */
-        [3] = 4,  /* Int */      [4] = 8,  /* Long */          [5] = 2,  /* Half */
-        [6] = 4,  /* Float */    [7] = 8,  /* Double */        [8] = 4,  /* ComplexHalf */
-        [9] = 8,  /* ComplexFloat */       [10] = 16, /* ComplexDouble */
-        [11] = 1, /* Bool */     [15] = 2, /* BFloat16 */      [23] = 1, /* Float8_e5m2 */
-        [24] = 1, /* Float8_e4m3fn */      [25] = 1, /* Float8_e5m2fnuz */
-        [26] = 1, /* Float8_e4m3fnuz */
-    };
-    if (code < 0 || code >= (int64_t)sizeof sizes)
-        return 0;
-    return sizes[code];
-}
-
 /* The scaled GEMM writes bf16 (2 bytes) unless out_dtype names another type; an absent
  * optional is recorded as "". Returns the size, or 0 when out_dtype is unreadable. */
 static int scaled_mm_out_size(const pf_op_call *call)
@@ -158,7 +140,7 @@ static int scaled_mm_out_size(const pf_op_call *call)
         return 2;
     if (pf_concrete_int(text, &code) < 0)
         return 0;
-    return scalar_type_size(code);
+    return pf_scalar_type_size(code);
 }
 
 /* Scales and bias are a few elements beside the fp8 operands: the formula leaves them out. */

@@ -190,3 +190,36 @@ done
 check_near "explicit_bf16: aten::addmm self CPU" \
     "$(json "[r['self_cpu_us'] for r in d['devices'][0]['rows'] if r['name']=='aten::addmm'][0]" "$TMP/cpu.json")" 168.133 0.01
 check_eq "explicit_bf16: aten::mm calls" "$(json "[r['calls'] for r in d['devices'][0]['rows'] if r['name']=='aten::mm'][0]" "$TMP/cpu.json")" "9"
+
+# Attention by hand (REFERENCE section 3), per invocation, times the invocations that
+# launched GPU work (counted from the raw events):
+#   eager_bf16 _cudnn_attention_forward: q,k,v [8,16,512,64] (B,H,S,D), causal:
+#     (2*8*16*512*512*64 + 2*8*16*512*512*64) / 2 = 4294967296; backward 2.5x = 10737418240.
+#   eager_fp32 _efficient_attention_forward: [4,256,16,64] (B,S,H,D), custom_mask_type 1:
+#     (2*4*16*256*256*64 * 2) / 2 = 536870912; backward 1342177280.
+invocations() { # FILE OP
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ids = {e["args"]["External id"] for e in d["traceEvents"] if e.get("cat") == "cpu_op" and e["name"] == sys.argv[2]}
+print(len({e["args"].get("External id") for e in d["traceEvents"]
+           if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset") and e["args"].get("External id") in ids}))
+PY
+}
+check_attention() { # TRACE OP PER_CALL
+    "$PROFANA" --analysis "$TRACES/$1.json" bf16 --group op --format json >"$TMP/att.json"
+    n=$(invocations "$TRACES/$1.json" "$2")
+    check_eq "$1: $2 FLOPs by hand ($n x $3)" \
+        "$(json "[r['flop'] for r in d['devices'][0]['rows'] if r['name']=='$2'][0]" "$TMP/att.json")" "$((n * $3))"
+}
+check_attention eager_bf16 aten::_cudnn_attention_forward 4294967296
+check_attention eager_bf16 aten::_cudnn_attention_backward 10737418240
+check_attention eager_fp32 aten::_efficient_attention_forward 536870912
+check_attention eager_fp32 aten::_efficient_attention_backward 1342177280
+
+# Bytes are known for at least 95% of GPU time on every trace (issue 3).
+for f in "$TRACES"/*.json; do
+    "$PROFANA" --analysis "$f" bf16 --format json >"$TMP/cov.json"
+    pct=$(json "round(100*sum(r['total_us'] for r in d['devices'][0]['rows'] if r['bytes'] is not None)/d['devices'][0]['total']['total_us'],2)" "$TMP/cov.json")
+    check_eq "$(basename "$f"): bytes known for >= 95% of GPU time ($pct%)" "$(awk -v p="$pct" 'BEGIN { print (p >= 95) }')" "1"
+done

@@ -1,0 +1,243 @@
+/* attention.c - FLOP and byte formulas of fused attention: each backend's SDPA entry point, the lower-level flash / efficient / cuDNN ops, and their backwards. */
+#include "families.h"
+
+#include <string.h>
+
+enum { NA = -1 }; /* the op has no such argument */
+
+/* Where one attention op keeps its arguments. k and v always follow q, cum_seq_k follows
+ * cum_seq_q and max_k follows max_q. */
+typedef struct attn_layout {
+    const char *op;           /* without its "aten::" */
+    unsigned char seq_first;  /* q is [B, S, H, D]; otherwise [B, H, S, D] */
+    unsigned char backward;
+    signed char grad_out, q, out, lse, bias;
+    signed char cum_q, max_q; /* variable-length batches: cumulative lengths, longest */
+    signed char causal;       /* bool is_causal */
+    signed char mask_type;    /* int custom_mask_type: 1 and 2 are causal masks */
+    signed char want_lse;     /* bool compute_log_sumexp; without it logsumexp is written */
+} attn_layout;
+
+/* Columns in the order of attn_layout. From native_functions.yaml (PyTorch 2.5+), checked
+ * against eager_fp32.json (_efficient_attention_*: [4, 256, 16, 64] is [B, S, H, D],
+ * custom_mask_type 1 at 9 and 14) and eager_bf16.json (_cudnn_attention_*: is_causal True
+ * at 10 and 14). The _efficient ops' max_seqlen arguments are not lengths in dense calls
+ * (the trace shows 16 for S = 256), so they are read only for variable-length ones. */
+static const attn_layout attn_layouts[] = {
+    /*                                                   sf  bw  go  q   o   l   b  cq  mq   c  mt  wl */
+    {"_scaled_dot_product_flash_attention",               0,  0, NA, 0, NA, NA, NA, NA, NA,  4, NA, NA},
+    {"_scaled_dot_product_flash_attention_backward",      0,  1,  0, 1,  4,  5, NA,  6,  8, 11, NA, NA},
+    {"_scaled_dot_product_efficient_attention",           0,  0, NA, 0, NA, NA,  3, NA, NA,  6, NA,  4},
+    {"_scaled_dot_product_efficient_attention_backward",  0,  1,  0, 1,  5,  6,  4, NA, NA, 11, NA, NA},
+    {"_scaled_dot_product_cudnn_attention",               0,  0, NA, 0, NA, NA,  3, NA, NA,  6, NA,  4},
+    {"_scaled_dot_product_cudnn_attention_backward",      0,  1,  0, 1,  4,  5,  8,  9, 11, 14, NA, NA},
+    {"_flash_attention_forward",                          1,  0, NA, 0, NA, NA, NA,  3,  5,  8, NA, NA},
+    {"_flash_attention_backward",                         1,  1,  0, 1,  4,  5, NA,  6,  8, 11, NA, NA},
+    {"_efficient_attention_forward",                      1,  0, NA, 0, NA, NA,  3,  4,  6, NA,  9, 10},
+    {"_efficient_attention_backward",                     1,  1,  0, 1,  5, 10,  4,  6,  8, NA, 14, NA},
+    {"_cudnn_attention_forward",                          0,  0, NA, 0, NA, NA,  3,  4,  6, 10, NA,  8},
+    {"_cudnn_attention_backward",                         0,  1,  0, 1,  4,  5,  8,  9, 11, 14, NA, NA},
+};
+
+/* The sizes the formulas need. H counts query heads; k and v may have fewer (GQA). */
+typedef struct attn_geom {
+    const pf_arg *q, *k, *v;
+    int64_t b, h, hkv, sq, sk, d, dv;
+    int varlen;
+} attn_geom;
+
+static const attn_layout *find_layout(const char *op)
+{
+    if (strncmp(op, "aten::", 6) != 0)
+        return NULL;
+    for (size_t i = 0; i < sizeof attn_layouts / sizeof attn_layouts[0]; i++)
+        if (strcmp(op + 6, attn_layouts[i].op) == 0)
+            return &attn_layouts[i];
+    return NULL;
+}
+
+static int layout_min_args(const attn_layout *l)
+{
+    const signed char pos[] = {l->grad_out, l->q + 2, l->out, l->lse, l->bias, l->cum_q + 1,
+                               l->max_q + 1, l->causal, l->mask_type, l->want_lse};
+    int last = NA;
+    for (size_t i = 0; i < sizeof pos; i++)
+        if (pos[i] > last)
+            last = pos[i];
+    return last + 1;
+}
+
+/* A tensor argument at pos, or NULL when the op has none there or it was not given. */
+static const pf_arg *tensor_at(const pf_op_call *call, int pos)
+{
+    return pos != NA && pf_arg_is_tensor(&call->args[pos]) ? &call->args[pos] : NULL;
+}
+
+/* Reads [B, S, H, D] or [B, H, S, D] into (b, s, h, d). */
+static void read_bshd(const pf_arg *t, int seq_first, int64_t *b, int64_t *s, int64_t *h,
+                      int64_t *d)
+{
+    *b = t->dims[0];
+    *s = t->dims[seq_first ? 1 : 2];
+    *h = t->dims[seq_first ? 2 : 1];
+    *d = t->dims[3];
+}
+
+static int read_dense(const attn_layout *l, attn_geom *g)
+{
+    int64_t bk, bv, skv, hv, dk;
+    if (g->q->ndim != 4 || g->k->ndim != 4 || g->v->ndim != 4)
+        return PF_FORMULA_MISMATCH;
+    read_bshd(g->q, l->seq_first, &g->b, &g->sq, &g->h, &g->d);
+    read_bshd(g->k, l->seq_first, &bk, &g->sk, &g->hkv, &dk);
+    read_bshd(g->v, l->seq_first, &bv, &skv, &hv, &g->dv);
+    if (bk != g->b || bv != g->b || dk != g->d || skv != g->sk || hv != g->hkv)
+        return PF_FORMULA_MISMATCH;
+    return PF_FORMULA_OK;
+}
+
+/* Packed batches are [T, H, D] (flash, cuDNN) or [1, T, H, D] (efficient): the batch comes
+ * from cum_seq_q ([B + 1]) and the sequence lengths are the longest, max_q and max_k. */
+static int read_varlen(const pf_op_call *call, const attn_layout *l, attn_geom *g)
+{
+    const pf_arg *cq = tensor_at(call, l->cum_q), *ck = tensor_at(call, l->cum_q + 1);
+    int n = g->q->ndim;
+    if (!cq || !ck || cq->ndim != 1 || ck->ndim != 1 || cq->dims[0] < 1 ||
+        ck->dims[0] != cq->dims[0])
+        return PF_FORMULA_MISMATCH;
+    if (pf_concrete_int(pf_concrete_at(call, l->max_q), &g->sq) < 0 ||
+        pf_concrete_int(pf_concrete_at(call, l->max_q + 1), &g->sk) < 0 || g->sq < 0 || g->sk < 0)
+        return PF_FORMULA_BAD_ARGS;
+    if ((n != 3 && n != 4) || g->k->ndim != n || g->v->ndim != n)
+        return PF_FORMULA_MISMATCH;
+    g->b = cq->dims[0] - 1;
+    g->h = g->q->dims[n - 2];
+    g->d = g->q->dims[n - 1];
+    g->hkv = g->k->dims[n - 2];
+    g->dv = g->v->dims[n - 1];
+    if (g->k->dims[n - 1] != g->d || g->v->dims[n - 2] != g->hkv)
+        return PF_FORMULA_MISMATCH;
+    g->varlen = 1;
+    return PF_FORMULA_OK;
+}
+
+static int read_geometry(const pf_op_call *call, const attn_layout *l, attn_geom *g)
+{
+    g->q = tensor_at(call, l->q);
+    g->k = tensor_at(call, l->q + 1);
+    g->v = tensor_at(call, l->q + 2);
+    g->varlen = 0;
+    if (!g->q || !g->k || !g->v || pf_arg_numel(g->q) < 0 || pf_arg_numel(g->k) < 0 ||
+        pf_arg_numel(g->v) < 0)
+        return PF_FORMULA_BAD_ARGS;
+    int rc = tensor_at(call, l->cum_q) ? read_varlen(call, l, g) : read_dense(l, g);
+    if (rc == PF_FORMULA_OK && (g->hkv < 1 || g->h % g->hkv != 0))
+        rc = PF_FORMULA_MISMATCH;
+    return rc;
+}
+
+/* is_causal, or a custom_mask_type naming a causal mask (1 top-left, 2 bottom-right). A
+ * flag not recorded ("") counts as no mask. Returns 0/1, or -1 when unreadable. */
+static int read_causal(const pf_op_call *call, const attn_layout *l)
+{
+    const char *text = pf_concrete_at(call, l->causal != NA ? l->causal : l->mask_type);
+    int64_t type;
+    if (!*text)
+        return 0;
+    if (l->causal != NA)
+        return pf_concrete_bool(text);
+    if (pf_concrete_int(text, &type) < 0 || type < 0)
+        return -1;
+    return type != 0;
+}
+
+/* Forward: S = QK^T and O = PV, 2 FLOP per multiply-add. Backward recomputes S and adds
+ * dV = P^T dO, dP = dO V^T, dQ = dS K, dK = dS^T Q: three products over D, two over Dv. */
+static double attention_flop(const attn_geom *g, int backward, int causal)
+{
+    double pairs = (double)g->b * (double)g->h * (double)g->sq * (double)g->sk;
+    double per_pair = backward ? 3.0 * (double)g->d + 2.0 * (double)g->dv
+                               : (double)g->d + (double)g->dv;
+    return 2.0 * pairs * per_pair / (causal ? 2.0 : 1.0);
+}
+
+/* logsumexp is fp32, one value per query row and head. */
+static double lse_bytes(const attn_geom *g)
+{
+    return (double)g->b * (double)g->h * (double)g->sq * 4.0;
+}
+
+/* Elements of the output: q's with D replaced by Dv. */
+static int64_t out_numel(const attn_geom *g)
+{
+    return g->d > 0 ? pf_mul_nonneg(pf_arg_numel(g->q) / g->d, g->dv) : 0;
+}
+
+static double qkv_bytes(const attn_geom *g)
+{
+    double bytes = pf_bytes_add(pf_tensor_bytes(g->q), pf_tensor_bytes(g->k));
+    return pf_bytes_add(bytes, pf_tensor_bytes(g->v));
+}
+
+static double optional_bytes(const pf_op_call *call, int pos)
+{
+    const pf_arg *t = tensor_at(call, pos);
+    return t ? pf_tensor_bytes(t) : 0;
+}
+
+static double forward_bytes(const pf_op_call *call, const attn_layout *l, const attn_geom *g)
+{
+    const char *want_lse = pf_concrete_at(call, l->want_lse);
+    int size = pf_type_size(g->q->type), lse = *want_lse ? pf_concrete_bool(want_lse) : 1;
+    int64_t n = out_numel(g);
+    if (size <= 0 || n < 0 || lse < 0)
+        return -1;
+    double bytes = pf_bytes_add(qkv_bytes(g), (double)n * size);
+    bytes = pf_bytes_add(bytes, lse ? lse_bytes(g) : 0);
+    return pf_bytes_add(bytes, optional_bytes(call, l->bias));
+}
+
+/* grad_out and out must have the output's element count: a guard against misread args. */
+static int check_outputs(const pf_op_call *call, const attn_layout *l, const attn_geom *g)
+{
+    const pf_arg *go = tensor_at(call, l->grad_out), *out = tensor_at(call, l->out);
+    if (!go || !out || pf_arg_numel(go) < 0 || pf_arg_numel(out) < 0)
+        return PF_FORMULA_BAD_ARGS;
+    int64_t n = out_numel(g);
+    return pf_arg_numel(go) == n && pf_arg_numel(out) == n ? PF_FORMULA_OK : PF_FORMULA_MISMATCH;
+}
+
+/* Reads grad_out, q, k, v, out, logsumexp (and a bias); writes dq, dk, dv. */
+static double backward_bytes(const pf_op_call *call, const attn_layout *l, const attn_geom *g)
+{
+    const pf_arg *lse = tensor_at(call, l->lse);
+    double qkv = qkv_bytes(g);
+    double bytes = pf_bytes_add(pf_tensor_bytes(&call->args[l->grad_out]), qkv);
+    bytes = pf_bytes_add(bytes, pf_tensor_bytes(&call->args[l->out]));
+    bytes = pf_bytes_add(bytes, lse ? pf_tensor_bytes(lse) : lse_bytes(g));
+    bytes = pf_bytes_add(bytes, optional_bytes(call, l->bias));
+    return pf_bytes_add(bytes, qkv);
+}
+
+int pf_attention(const pf_op_call *call, pf_work *w)
+{
+    const attn_layout *l = find_layout(call->name);
+    attn_geom g;
+    if (!l || call->nargs < layout_min_args(l))
+        return PF_FORMULA_BAD_ARGS;
+    int rc = read_geometry(call, l, &g);
+    if (rc == PF_FORMULA_OK && l->backward)
+        rc = check_outputs(call, l, &g);
+    if (rc != PF_FORMULA_OK)
+        return rc;
+    int causal = read_causal(call, l);
+    if (causal < 0)
+        return PF_FORMULA_BAD_ARGS;
+    w->flop = attention_flop(&g, l->backward, causal);
+    w->bytes = l->backward ? backward_bytes(call, l, &g) : forward_bytes(call, l, &g);
+    w->dtype = pf_dtype_from_type_string(g.q->type);
+    w->matrix = 1;
+    w->source = "attention";
+    w->upper_bound = g.varlen;
+    return PF_FORMULA_OK;
+}

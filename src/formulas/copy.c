@@ -1,0 +1,81 @@
+/* copy.c - byte estimates of the ops that move data without arithmetic: cat and stack of a tensor list, and the index lookups (index_select, embedding, gather). */
+#include "families.h"
+
+/* cat(tensors, dim) and stack read the list and write as many elements. The trace records
+ * no element type for a TensorList: the size comes from an out= tensor when there is one,
+ * and without it the bytes stay unknown rather than guessed. */
+int pf_est_cat(const pf_op_call *call, pf_work *w)
+{
+    enum { OUT = 2 };
+    const pf_arg *list = call->nargs > 0 ? &call->args[0] : NULL;
+    if (!list || !list->is_list || list->list_numel < 0)
+        return PF_FORMULA_BAD_ARGS;
+    int size = pf_type_size(list->type);
+    if (size <= 0 && call->nargs > OUT && pf_arg_is_tensor(&call->args[OUT]))
+        size = pf_type_size(call->args[OUT].type);
+    double n = (double)list->list_numel;
+    return pf_estimate_done(call, w, 0, n == 0 ? 0 : size > 0 ? 2.0 * n * size : -1);
+}
+
+/* The table (argument 0) and the index tensor of a lookup. */
+static int lookup_args(const pf_op_call *call, const pf_formula_spec *s, const pf_arg **src,
+                       const pf_arg **index)
+{
+    if (!s->index_at || call->nargs <= s->index_at)
+        return PF_FORMULA_BAD_ARGS;
+    *src = &call->args[0];
+    *index = &call->args[s->index_at];
+    if (!pf_arg_is_tensor(*src) || !pf_arg_is_tensor(*index))
+        return PF_FORMULA_BAD_ARGS;
+    return pf_arg_numel(*src) < 0 || pf_arg_numel(*index) < 0 ? PF_FORMULA_BAD_ARGS : PF_FORMULA_OK;
+}
+
+/* Only the n elements picked are read, then written: counting the whole table would charge
+ * a vocabulary's bytes to a lookup of a few rows. */
+static int lookup_done(const pf_op_call *call, pf_work *w, const pf_arg *src,
+                       const pf_arg *index, int64_t n)
+{
+    int size = pf_type_size(src->type);
+    if (n < 0)
+        return PF_FORMULA_BAD_ARGS;
+    double bytes = size > 0 ? pf_bytes_add(pf_tensor_bytes(index), 2.0 * (double)n * size) : -1;
+    return pf_estimate_done(call, w, 0, bytes);
+}
+
+/* Elements of src in one slice along dim: the product of its other dims. */
+static int64_t slice_numel(const pf_arg *src, int64_t dim)
+{
+    int64_t n = 1;
+    for (int i = 0; i < src->ndim; i++)
+        if (i != dim)
+            n = pf_mul_nonneg(n, src->dims[i]);
+    return n;
+}
+
+/* index_select(self, dim, index) and embedding(weight, indices) (dim 0): each index picks
+ * a slice of the table along dim. */
+int pf_est_index_rows(const pf_op_call *call, pf_work *w)
+{
+    const pf_formula_spec *s = pf_spec_of(call);
+    const pf_arg *src, *index;
+    int64_t dim = 0;
+    int rc = lookup_args(call, s, &src, &index);
+    if (rc != PF_FORMULA_OK)
+        return rc;
+    if (s->dim_at && pf_concrete_int(pf_concrete_at(call, s->dim_at), &dim) < 0)
+        return PF_FORMULA_BAD_ARGS;
+    int rank = src->ndim > 0 ? src->ndim : 1;
+    dim = dim < 0 ? dim + rank : dim;
+    if (dim < 0 || dim >= rank)
+        return PF_FORMULA_MISMATCH;
+    int64_t n = pf_mul_nonneg(pf_arg_numel(index), slice_numel(src, dim));
+    return lookup_done(call, w, src, index, n);
+}
+
+/* gather(self, dim, index): one element per index. */
+int pf_est_gather(const pf_op_call *call, pf_work *w)
+{
+    const pf_arg *src, *index;
+    int rc = lookup_args(call, pf_spec_of(call), &src, &index);
+    return rc != PF_FORMULA_OK ? rc : lookup_done(call, w, src, index, pf_arg_numel(index));
+}

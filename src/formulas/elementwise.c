@@ -1,0 +1,139 @@
+/* elementwise.c - byte estimates of element-wise, in-place, copy and normalisation ops, and the result-type rules the estimate families share. */
+#include "families.h"
+
+/* The widest type of the highest promotion category among the tensors of args[0..n) that
+ * have dims, or among the 0-d ones when none has (PyTorch lets a 0-d tensor, like a wrapped
+ * Python number, set the type only then). 0 when there is no tensor. */
+static int promoted_size(const pf_arg *args, int n)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        int best_cat = -1, best_size = 0;
+        for (int i = 0; i < n; i++) {
+            const pf_arg *a = &args[i];
+            if (!pf_arg_is_tensor(a) || (pass == 0) != (a->ndim > 0))
+                continue;
+            int cat = pf_type_category(a->type), size = pf_type_size(a->type);
+            if (cat > best_cat || (cat == best_cat && size > best_size)) {
+                best_cat = cat;
+                best_size = size;
+            }
+        }
+        if (best_cat >= 0)
+            return best_size;
+    }
+    return 0;
+}
+
+/* A dtype= code or a half_to_float flag, when the call gives one: 1 and *size set, 0 when
+ * absent, -1 when unreadable. */
+static int given_size(const pf_op_call *call, const pf_formula_spec *s, int *size)
+{
+    const char *dtype = s->dtype_at ? pf_concrete_at(call, s->dtype_at) : "";
+    const char *to_float = s->float_at ? pf_concrete_at(call, s->float_at) : "";
+    int64_t code;
+    if (*dtype) {
+        if (pf_concrete_int(dtype, &code) < 0)
+            return -1;
+        *size = pf_scalar_type_size(code);
+        return *size > 0 ? 1 : -1;
+    }
+    if (*to_float) {
+        *size = 4;
+        return pf_concrete_bool(to_float);
+    }
+    return 0;
+}
+
+int pf_result_size(const pf_op_call *call, const pf_formula_spec *s, int dflt, int *size)
+{
+    int given = given_size(call, s, size);
+    if (given < 0)
+        return PF_FORMULA_BAD_ARGS;
+    if (!given)
+        *size = s->result == PF_RESULT_BOOL ? 1 : s->result == PF_RESULT_LONG ? 8 : dflt;
+    return *size > 0 ? PF_FORMULA_OK : PF_FORMULA_BAD_ARGS;
+}
+
+int pf_estimate_done(const pf_op_call *call, pf_work *w, double flop, double bytes)
+{
+    w->flop = flop;
+    w->bytes = bytes;
+    w->dtype = pf_dtype_of_largest(call->args, call->nargs);
+    w->matrix = 0;
+    w->source = "estimate";
+    return PF_FORMULA_OK;
+}
+
+/* Bytes of every tensor argument plus n elements of the given size written. */
+static double read_all_write(const pf_op_call *call, int64_t n, int size)
+{
+    return pf_bytes_add(pf_tensor_args_bytes(call), (double)n * size);
+}
+
+/* Out-of-place: the output has the broadcast shape of the inputs. */
+int pf_est_pointwise(const pf_op_call *call, pf_work *w)
+{
+    const pf_formula_spec *s = pf_spec_of(call);
+    int64_t n;
+    int size;
+    int rc = pf_broadcast_numel(call->args, call->nargs, &n);
+    if (rc == PF_FORMULA_OK)
+        rc = pf_result_size(call, s, promoted_size(call->args, call->nargs), &size);
+    if (rc != PF_FORMULA_OK)
+        return rc;
+    return pf_estimate_done(call, w, s->flop ? (double)n : 0, read_all_write(call, n, size));
+}
+
+/* self is argument 0, and an in-place op cannot change its shape: the others must
+ * broadcast to it. Returns self's element count through *n. */
+static int check_self(const pf_op_call *call, int64_t *n)
+{
+    int64_t all;
+    if (call->nargs < 1 || !pf_arg_is_tensor(&call->args[0]))
+        return PF_FORMULA_BAD_ARGS;
+    int rc = pf_broadcast_numel(call->args, call->nargs, &all);
+    if (rc != PF_FORMULA_OK)
+        return rc;
+    *n = pf_arg_numel(&call->args[0]);
+    return all == *n ? PF_FORMULA_OK : PF_FORMULA_MISMATCH;
+}
+
+/* add_, mul_, ...: reads self and the other inputs, writes self. */
+int pf_est_inplace(const pf_op_call *call, pf_work *w)
+{
+    int64_t n;
+    int rc = check_self(call, &n);
+    if (rc != PF_FORMULA_OK)
+        return rc;
+    double bytes = pf_bytes_add(pf_tensor_args_bytes(call), pf_tensor_bytes(&call->args[0]));
+    return pf_estimate_done(call, w, pf_spec_of(call)->flop ? (double)n : 0, bytes);
+}
+
+/* copy_, fill_, zero_, the random fills: self is written, never read, so the bytes of the
+ * tensor arguments (self's counted once, as the write) are the whole traffic. */
+int pf_est_overwrite(const pf_op_call *call, pf_work *w)
+{
+    int64_t n;
+    int rc = check_self(call, &n);
+    if (rc != PF_FORMULA_OK)
+        return rc;
+    return pf_estimate_done(call, w, 0, pf_tensor_args_bytes(call));
+}
+
+/* Normalisations, softmax, clone, _to_copy, scatter: the output has the shape of argument
+ * 0 (weights and statistics broadcast along other dims than element-wise ones would) and
+ * its type, unless a dtype= or half_to_float argument says otherwise. */
+int pf_est_like_input(const pf_op_call *call, pf_work *w)
+{
+    const pf_formula_spec *s = pf_spec_of(call);
+    int size;
+    if (call->nargs < 1 || !pf_arg_is_tensor(&call->args[0]))
+        return PF_FORMULA_BAD_ARGS;
+    int64_t n = pf_arg_numel(&call->args[0]);
+    int rc = pf_result_size(call, s, pf_type_size(call->args[0].type), &size);
+    if (rc == PF_FORMULA_OK && n < 0)
+        rc = PF_FORMULA_BAD_ARGS;
+    if (rc != PF_FORMULA_OK)
+        return rc;
+    return pf_estimate_done(call, w, s->flop ? (double)n : 0, read_all_write(call, n, size));
+}

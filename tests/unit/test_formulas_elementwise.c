@@ -1,0 +1,434 @@
+/* test_formulas_elementwise.c - unit tests of the byte estimates: element-wise, in-place, reductions, normalisation, copies, index ops, the generic fallback and Inductor launches. */
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "check.h"
+#include "profana/formulas.h"
+
+/* ---- fixtures ---- */
+
+static pf_arg tensor(const char *type, int ndim, ...)
+{
+    pf_arg a = {.ndim = ndim, .type = type, .concrete = ""};
+    va_list ap;
+    va_start(ap, ndim);
+    for (int i = 0; i < ndim; i++)
+        a.dims[i] = va_arg(ap, int);
+    va_end(ap);
+    return a;
+}
+
+static pf_arg scalar(const char *type, const char *text)
+{
+    pf_arg a = {.ndim = 0, .type = type, .concrete = text};
+    return a;
+}
+
+/* A TensorList as the trace records it: shapes summed, no element type. */
+static pf_arg tensor_list(int64_t numel)
+{
+    pf_arg a = {.is_list = 1, .list_numel = numel, .type = "TensorList", .concrete = ""};
+    return a;
+}
+
+#define NONE scalar("", "")
+#define VAL(text) scalar("Scalar", text)
+#define LIST(text) scalar("ScalarList", text)
+#define F32(...) tensor("float", __VA_ARGS__)
+#define F64(...) tensor("double", __VA_ARGS__)
+#define BF16(...) tensor("c10::BFloat16", __VA_ARGS__)
+#define I32(...) tensor("int", __VA_ARGS__)
+#define LONG(...) tensor("long int", __VA_ARGS__)
+#define BOOL(...) tensor("bool", __VA_ARGS__)
+
+static int run_args(const char *op, pf_work *w, const pf_arg *args, int nargs)
+{
+    pf_op_call call = {.name = op, .nargs = nargs, .args = args};
+    return pf_formula_apply(&call, w);
+}
+
+#define RUN(op, w, ...)                                                                  \
+    run_args((op), (w), (const pf_arg[]){__VA_ARGS__},                                  \
+             (int)(sizeof((const pf_arg[]){__VA_ARGS__}) / sizeof(pf_arg)))
+
+/* An estimate: source "estimate", no matrix units, not an upper bound. */
+static void check_est(const char *name, int rc, const pf_work *w, double flop, double bytes,
+                      pf_dtype dtype, int generic)
+{
+    char label[160];
+    snprintf(label, sizeof label, "%s: ok", name);
+    CHECK(label, rc == PF_FORMULA_OK);
+    snprintf(label, sizeof label, "%s: flop", name);
+    CHECK_NEAR(label, w->flop, flop);
+    snprintf(label, sizeof label, "%s: bytes", name);
+    CHECK_NEAR(label, w->bytes, bytes);
+    snprintf(label, sizeof label, "%s: dtype", name);
+    CHECK(label, w->dtype == dtype);
+    snprintf(label, sizeof label, "%s: no matrix, generic %d", name, generic);
+    CHECK(label, w->matrix == 0 && w->upper_bound == 0 && w->generic == generic);
+    snprintf(label, sizeof label, "%s: source", name);
+    CHECK_STR(label, w->source, "estimate");
+}
+
+#define CHECK_EST(name, rc, w, flop, bytes, dtype) check_est(name, rc, w, flop, bytes, dtype, 0)
+
+static void check_refused(const char *name, int rc, const pf_work *w, int want)
+{
+    char label[160];
+    snprintf(label, sizeof label, "%s: code", name);
+    CHECK(label, rc == want);
+    snprintf(label, sizeof label, "%s: no figures", name);
+    CHECK(label, w->flop == -1 && w->bytes == -1);
+}
+
+/* ---- element-wise, out of place ---- */
+
+static void test_broadcast_binary(void)
+{
+    pf_work w;
+    /* [32,64,64,64] + [1,64,1,1] (a bias over channels): output [32,64,64,64] = 8388608
+     * elements, one FLOP each. bytes: 8388608 x 4 = 33554432 read + 64 x 4 = 256 read +
+     * 33554432 written = 67109120 */
+    int rc = RUN("aten::add", &w, F32(4, 32, 64, 64, 64), F32(4, 1, 64, 1, 1), VAL("1"));
+    CHECK_EST("add broadcast", rc, &w, 8388608.0, 67109120.0, PF_DT_FP32);
+    /* [5] < [5, 1] broadcasts to [5, 5] = 25 bools: 5 x 8 + 5 x 8 + 25 x 1 = 105 */
+    rc = RUN("aten::lt", &w, LONG(1, 5), LONG(2, 5, 1));
+    CHECK_EST("lt broadcast to bool", rc, &w, 25.0, 105.0, PF_DT_UNKNOWN);
+    /* [1, 768] / [1, 1] (owlv2): 768 x 2 + 1 x 2 + 768 x 2 = 3074 */
+    rc = RUN("aten::div", &w, BF16(2, 1, 768), BF16(2, 1, 1));
+    CHECK_EST("div by a column", rc, &w, 768.0, 3074.0, PF_DT_BF16);
+    rc = RUN("aten::add", &w, F32(2, 4, 3), F32(2, 4, 2), VAL("1"));
+    check_refused("add shapes do not broadcast", rc, &w, PF_FORMULA_MISMATCH);
+    rc = RUN("aten::mul", &w, VAL("2"), VAL("3"));
+    check_refused("mul without a tensor", rc, &w, PF_FORMULA_BAD_ARGS);
+}
+
+static void test_type_promotion(void)
+{
+    pf_work w;
+    /* eager_bf16's mul: float [8,512,1024] by a 0-d double, which does not promote: the
+     * output is float. 4194304 x 4 = 16777216 read + 8 + 16777216 written = 33554440 */
+    int rc = RUN("aten::mul", &w, F32(3, 8, 512, 1024), F64(0));
+    CHECK_EST("mul by 0-d double stays float", rc, &w, 4194304.0, 33554440.0, PF_DT_FP32);
+    /* bf16 [4, 4] + float [4]: float wins among tensors with dims. 32 + 16 + 16 x 4 = 112 */
+    rc = RUN("aten::add", &w, BF16(2, 4, 4), F32(1, 4), VAL("1"));
+    CHECK_EST("bf16 + float gives float", rc, &w, 16.0, 112.0, PF_DT_BF16);
+    /* owlv2's where(bool [1,1,1], 0-d bf16, bf16 [1,5184,1]): bool is the lowest category,
+     * the output bf16 [1,5184,1]. 1 + 2 + 10368 read + 10368 written = 20739 */
+    rc = RUN("aten::where", &w, BOOL(3, 1, 1, 1), BF16(0), BF16(3, 1, 5184, 1));
+    CHECK_EST("where", rc, &w, 5184.0, 20739.0, PF_DT_BF16);
+    /* owlv2's sub(0-d double, bf16 [1,1,5,5], alpha): only 0-d tensors are wider, so bf16.
+     * 8 + 50 + 50 = 108 */
+    rc = RUN("aten::sub", &w, F64(0), BF16(4, 1, 1, 5, 5), VAL("1"));
+    CHECK_EST("0-d double minus bf16", rc, &w, 25.0, 108.0, PF_DT_BF16);
+    /* all 0-d: the 0-d types decide. exp of a 0-d bf16: 2 + 2 = 4 */
+    rc = RUN("aten::exp", &w, BF16(0));
+    CHECK_EST("exp of a 0-d tensor", rc, &w, 1.0, 4.0, PF_DT_BF16);
+}
+
+static void test_unary(void)
+{
+    pf_work w;
+    /* gelu(bf16 [8,512,4096], approximate): 16777216 elements, 33554432 B each way = 67108864 */
+    int rc = RUN("aten::gelu", &w, BF16(3, 8, 512, 4096), NONE);
+    CHECK_EST("gelu", rc, &w, 16777216.0, 67108864.0, PF_DT_BF16);
+    /* cnn_fp32's threshold_backward(grad, self, 0) on [32,256,16,16] = 2097152 elements:
+     * 2 x 8388608 read + 8388608 written = 25165824 */
+    rc = RUN("aten::threshold_backward", &w, F32(4, 32, 256, 16, 16), F32(4, 32, 256, 16, 16), VAL("0"));
+    CHECK_EST("threshold_backward", rc, &w, 2097152.0, 25165824.0, PF_DT_FP32);
+    /* clamp_min(self, 0) on [32,64,64,64]: 33554432 + 33554432 = 67108864 */
+    rc = RUN("aten::clamp_min", &w, F32(4, 32, 64, 64, 64), VAL("0"));
+    CHECK_EST("clamp_min", rc, &w, 8388608.0, 67108864.0, PF_DT_FP32);
+}
+
+/* ---- in place ---- */
+
+static void test_inplace(void)
+{
+    pf_work w;
+    /* cnn_fp32's add_ of the channel bias: reads self 33554432 and other 256, writes self
+     * 33554432: 67109120, the same as the out-of-place add */
+    int rc = RUN("aten::add_", &w, F32(4, 32, 64, 64, 64), F32(4, 1, 64, 1, 1), VAL("1"));
+    CHECK_EST("add_ broadcast", rc, &w, 8388608.0, 67109120.0, PF_DT_FP32);
+    /* eager_bf16's optimizer add_ [1024] + [1024]: 2048 + 2048 read + 2048 written = 6144 */
+    rc = RUN("aten::add_", &w, BF16(1, 1024), BF16(1, 1024), VAL("1"));
+    CHECK_EST("add_ same shape", rc, &w, 1024.0, 6144.0, PF_DT_BF16);
+    /* masked_fill_(float [5,5], bool [5,5], 0): 100 + 25 read + 100 written = 225 */
+    rc = RUN("aten::masked_fill_", &w, F32(2, 5, 5), BOOL(2, 5, 5), VAL("0"));
+    CHECK_EST("masked_fill_", rc, &w, 25.0, 225.0, PF_DT_FP32);
+    rc = RUN("aten::add_", &w, F32(4, 1, 64, 1, 1), F32(4, 32, 64, 64, 64), VAL("1"));
+    check_refused("add_ cannot grow self", rc, &w, PF_FORMULA_MISMATCH);
+    rc = RUN("aten::add_", &w, VAL("1"), F32(1, 4), VAL("1"));
+    check_refused("add_ self not a tensor", rc, &w, PF_FORMULA_BAD_ARGS);
+}
+
+static void test_overwrite(void)
+{
+    pf_work w;
+    /* fill_ writes self only: float [5, 5] = 100; the 0-d fill of the traces: 4 */
+    int rc = RUN("aten::fill_", &w, F32(2, 5, 5), VAL("-3.3895313892515355e+38"));
+    CHECK_EST("fill_", rc, &w, 0.0, 100.0, PF_DT_FP32);
+    rc = RUN("aten::fill_", &w, F32(0), VAL("1."));
+    CHECK_EST("fill_ 0-d", rc, &w, 0.0, 4.0, PF_DT_FP32);
+    /* zero_ bf16 [16]: 32 */
+    rc = RUN("aten::zero_", &w, BF16(1, 16));
+    CHECK_EST("zero_", rc, &w, 0.0, 32.0, PF_DT_BF16);
+    /* eager_bf16's copy_(float [8,512,1024], bf16 src): reads src 4194304 x 2 = 8388608,
+     * writes self 4194304 x 4 = 16777216: 25165824. dtype of the largest input: the first */
+    rc = RUN("aten::copy_", &w, F32(3, 8, 512, 1024), BF16(3, 8, 512, 1024), VAL("False"));
+    CHECK_EST("copy_ with a cast", rc, &w, 0.0, 25165824.0, PF_DT_FP32);
+    /* a broadcast copy_: src [64] into [4, 64]: 256 read + 1024 written = 1280 */
+    rc = RUN("aten::copy_", &w, F32(2, 4, 64), F32(1, 64), VAL("False"));
+    CHECK_EST("copy_ broadcast", rc, &w, 0.0, 1280.0, PF_DT_FP32);
+    rc = RUN("aten::copy_", &w, F32(1, 4), F32(1, 5), VAL("False"));
+    check_refused("copy_ sizes differ", rc, &w, PF_FORMULA_MISMATCH);
+}
+
+/* ---- reductions ---- */
+
+/* sum(self, dim, keepdim, dtype) */
+static int run_sum(pf_work *w, pf_arg self, const char *dim, const char *keepdim, const char *dtype)
+{
+    return RUN("aten::sum", w, self, LIST(dim), VAL(keepdim), scalar("", dtype));
+}
+
+static void test_reduce(void)
+{
+    pf_work w;
+    /* eager_bf16's bias gradient: sum over [0] of bf16 [4096, 1024], keepdim True -> [1, 1024]:
+     * 8388608 read + 1024 x 2 = 2048 written = 8390656; no FLOP for reductions */
+    int rc = run_sum(&w, BF16(2, 4096, 1024), "[0]", "True", "");
+    CHECK_EST("sum keepdim", rc, &w, 0.0, 8390656.0, PF_DT_BF16);
+    /* without keepdim the output is [1024]: the same count, the same bytes */
+    rc = run_sum(&w, BF16(2, 4096, 1024), "[0]", "False", "");
+    CHECK_EST("sum no keepdim", rc, &w, 0.0, 8390656.0, PF_DT_BF16);
+    /* cnn_fp32's loss: sum over [] reduces every dim of [32, 100]: 12800 + 4 = 12804 */
+    rc = run_sum(&w, F32(2, 32, 100), "[]", "False", "");
+    CHECK_EST("sum over []", rc, &w, 0.0, 12804.0, PF_DT_FP32);
+    /* dtype 6 (float) on bf16 [4, 8] over [1]: 64 read + 4 x 4 = 16 written = 80 */
+    rc = run_sum(&w, BF16(2, 4, 8), "[1]", "False", "6");
+    CHECK_EST("sum dtype float", rc, &w, 0.0, 80.0, PF_DT_BF16);
+    /* cnn_fp32's mean over [2, 3] of [32,256,16,16] -> [32, 256] = 8192:
+     * 8388608 + 32768 = 8421376 */
+    rc = RUN("aten::mean", &w, F32(4, 32, 256, 16, 16), LIST("[2, 3]"), VAL("False"), NONE);
+    CHECK_EST("mean over two dims", rc, &w, 0.0, 8421376.0, PF_DT_FP32);
+    /* owlv2's linalg_vector_norm(bf16 [1, 768], 2, [-1], True, dtype): 1536 + 2 = 1538 */
+    rc = RUN("aten::linalg_vector_norm", &w, BF16(2, 1, 768), VAL("2"), LIST("[-1]"), VAL("True"), NONE);
+    CHECK_EST("linalg_vector_norm dim -1", rc, &w, 0.0, 1538.0, PF_DT_BF16);
+    /* owlv2's argmax(int [1, 5], -1, False): 20 read + one int64 = 28 */
+    rc = RUN("aten::argmax", &w, I32(2, 1, 5), VAL("-1"), VAL("False"));
+    CHECK_EST("argmax writes int64", rc, &w, 0.0, 28.0, PF_DT_UNKNOWN);
+    /* sum(self, dtype) ends where the dims go: the overload without dims, every dim reduced.
+     * One element, counted at the input's size: 64 + 2 = 66 */
+    rc = RUN("aten::sum", &w, BF16(2, 4, 8), VAL("6"));
+    CHECK_EST("sum(self, dtype)", rc, &w, 0.0, 66.0, PF_DT_BF16);
+    /* norm.ScalarOpt_dim(float [4, 8], p, [1], keepdim): 128 + 4 x 4 = 144; the 3-argument
+     * norm(self, p, dtype) reduces every dim: 128 + 4 = 132 */
+    rc = RUN("aten::norm", &w, F32(2, 4, 8), VAL("2"), LIST("[1]"), VAL("False"));
+    CHECK_EST("norm over [1]", rc, &w, 0.0, 144.0, PF_DT_FP32);
+    rc = RUN("aten::norm", &w, F32(2, 4, 8), VAL("2"), VAL("6"));
+    CHECK_EST("norm(self, p, dtype)", rc, &w, 0.0, 132.0, PF_DT_FP32);
+    /* var(self, unbiased) likewise: 40 + 4 = 44 */
+    rc = RUN("aten::var", &w, F32(1, 10), VAL("True"));
+    CHECK_EST("var(self, unbiased)", rc, &w, 0.0, 44.0, PF_DT_FP32);
+}
+
+static void test_reduce_max(void)
+{
+    pf_work w;
+    /* max.dim(float [4, 6], 1, False): values 4 x 4 = 16 and int64 indices 4 x 8 = 32;
+     * 96 + 16 + 32 = 144 */
+    int rc = RUN("aten::max", &w, F32(2, 4, 6), VAL("1"), VAL("False"));
+    CHECK_EST("max.dim with indices", rc, &w, 0.0, 144.0, PF_DT_FP32);
+    /* max(self): one value, no indices: 96 + 4 = 100 */
+    rc = RUN("aten::max", &w, F32(2, 4, 6));
+    CHECK_EST("max of everything", rc, &w, 0.0, 100.0, PF_DT_FP32);
+    /* max.other(a, b) is element-wise: 96 + 96 + 96 = 288, one FLOP per element */
+    rc = RUN("aten::max", &w, F32(2, 4, 6), F32(2, 4, 6));
+    CHECK_EST("max.other element-wise", rc, &w, 24.0, 288.0, PF_DT_FP32);
+}
+
+static void test_reduce_refusals(void)
+{
+    pf_work w;
+    int rc = run_sum(&w, F32(2, 4, 8), "[2]", "False", "");
+    check_refused("sum dim out of range", rc, &w, PF_FORMULA_MISMATCH);
+    rc = run_sum(&w, F32(2, 4, 8), "[1, -1]", "False", "");
+    check_refused("sum dim twice", rc, &w, PF_FORMULA_MISMATCH);
+    rc = run_sum(&w, F32(2, 4, 8), "[x]", "False", "");
+    check_refused("sum garbage dims", rc, &w, PF_FORMULA_BAD_ARGS);
+    rc = run_sum(&w, F32(2, 4, 8), "[1]", "False", "99");
+    check_refused("sum unknown dtype code", rc, &w, PF_FORMULA_BAD_ARGS);
+}
+
+/* ---- normalisation and softmax ---- */
+
+static void test_norm(void)
+{
+    pf_work w;
+    /* eager_bf16's native_layer_norm(bf16 [8,512,1024], [1024], weight, bias, eps):
+     * 8388608 + 2048 + 2048 read + 8388608 written = 16781312; no FLOP */
+    int rc = RUN("aten::native_layer_norm", &w, BF16(3, 8, 512, 1024), LIST("[1024]"),
+                 BF16(1, 1024), BF16(1, 1024), VAL("1.0000000000000001e-05"));
+    CHECK_EST("native_layer_norm", rc, &w, 0.0, 16781312.0, PF_DT_BF16);
+    /* cnn_fp32's cudnn_batch_norm: [32,64,64,64] and four [64] (which would not broadcast
+     * element-wise against it): 33554432 + 4 x 256 read + 33554432 written = 67109888 */
+    rc = RUN("aten::cudnn_batch_norm", &w, F32(4, 32, 64, 64, 64), F32(1, 64), F32(1, 64),
+             F32(1, 64), F32(1, 64), VAL("True"), VAL("0.1"), VAL("1e-05"));
+    CHECK_EST("cudnn_batch_norm", rc, &w, 0.0, 67109888.0, PF_DT_FP32);
+    /* explicit_bf16's _softmax(bf16 [16,256,256], -1, half_to_float False): 1048576 x 2 each
+     * way = 4194304 */
+    rc = RUN("aten::_softmax", &w, BF16(3, 16, 256, 256), VAL("-1"), VAL("False"));
+    CHECK_EST("_softmax", rc, &w, 0.0, 4194304.0, PF_DT_BF16);
+    /* half_to_float True writes float: 2097152 + 4194304 = 6291456 */
+    rc = RUN("aten::_softmax", &w, BF16(3, 16, 256, 256), VAL("-1"), VAL("True"));
+    CHECK_EST("_softmax half_to_float", rc, &w, 0.0, 6291456.0, PF_DT_BF16);
+    /* _softmax_backward_data(grad float, out float, dim, input_dtype 15 = bf16): 2 x 4194304
+     * read + 1048576 x 2 written = 10485760 */
+    rc = RUN("aten::_softmax_backward_data", &w, F32(3, 16, 256, 256), F32(3, 16, 256, 256),
+             VAL("-1"), VAL("15"));
+    CHECK_EST("_softmax_backward_data to bf16", rc, &w, 0.0, 10485760.0, PF_DT_FP32);
+}
+
+/* ---- copies ---- */
+
+static void test_copies(void)
+{
+    pf_work w;
+    /* _to_copy(float [4, 8], dtype 15 = bf16, layout, device, pin_memory, non_blocking,
+     * memory_format): 128 read + 32 x 2 = 64 written = 192 */
+    int rc = RUN("aten::_to_copy", &w, F32(2, 4, 8), VAL("15"), NONE, NONE, NONE, VAL("False"), NONE);
+    CHECK_EST("_to_copy to bf16", rc, &w, 0.0, 192.0, PF_DT_FP32);
+    /* dtype 7 = double: 128 + 256 = 384 */
+    rc = RUN("aten::_to_copy", &w, F32(2, 4, 8), VAL("7"), NONE, NONE, NONE, VAL("False"), NONE);
+    CHECK_EST("_to_copy to double", rc, &w, 0.0, 384.0, PF_DT_FP32);
+    /* no dtype: the input's type, 128 + 128 = 256 */
+    rc = RUN("aten::_to_copy", &w, F32(2, 4, 8), NONE, NONE, NONE, NONE, VAL("False"), NONE);
+    CHECK_EST("_to_copy same type", rc, &w, 0.0, 256.0, PF_DT_FP32);
+    rc = RUN("aten::clone", &w, BF16(2, 4, 8), NONE);
+    CHECK_EST("clone", rc, &w, 0.0, 128.0, PF_DT_BF16);
+    rc = RUN("aten::_to_copy", &w, F32(2, 4, 8), VAL("bf16"), NONE, NONE, NONE, VAL("False"), NONE);
+    check_refused("_to_copy garbage dtype", rc, &w, PF_FORMULA_BAD_ARGS);
+}
+
+static void test_cat(void)
+{
+    pf_work w;
+    /* eager_bf16's cat of three [8,512,1024] along 2: 12582912 elements read and written.
+     * A TensorList records no element type, so an out= tensor gives it: bf16,
+     * 2 x 12582912 x 2 = 50331648 */
+    int rc = RUN("aten::cat", &w, tensor_list(12582912), VAL("2"), BF16(3, 8, 512, 3072));
+    CHECK_EST("cat with out=", rc, &w, 0.0, 50331648.0, PF_DT_BF16);
+    /* without it the bytes stay unknown rather than guessed */
+    rc = RUN("aten::cat", &w, tensor_list(12582912), VAL("2"));
+    CHECK_EST("cat, element size unknown", rc, &w, 0.0, -1.0, PF_DT_UNKNOWN);
+    rc = RUN("aten::cat", &w, tensor_list(0), VAL("0"));
+    CHECK_EST("cat of nothing", rc, &w, 0.0, 0.0, PF_DT_UNKNOWN);
+    rc = RUN("aten::cat", &w, F32(1, 4), VAL("0"));
+    check_refused("cat of a tensor, not a list", rc, &w, PF_FORMULA_BAD_ARGS);
+}
+
+/* ---- index ops: only the picked slices are read ---- */
+
+static void test_index(void)
+{
+    pf_work w;
+    /* owlv2's index_select(bf16 [49408, 768], 0, long [5]): 5 rows of 768 = 3840 elements,
+     * read and written: 40 + 2 x 3840 x 2 = 15400 */
+    int rc = RUN("aten::index_select", &w, BF16(2, 49408, 768), VAL("0"), LONG(1, 5));
+    CHECK_EST("index_select rows", rc, &w, 0.0, 15400.0, PF_DT_BF16);
+    /* along dim 1 of [6, 10] with 3 indices: 3 columns of 6 = 18: 24 + 2 x 18 x 4 = 168 */
+    rc = RUN("aten::index_select", &w, F32(2, 6, 10), VAL("1"), LONG(1, 3));
+    CHECK_EST("index_select columns", rc, &w, 0.0, 168.0, PF_DT_FP32);
+    /* embedding(float [1000, 16], long [4, 8], padding_idx, scale_grad_by_freq, sparse):
+     * 32 rows of 16 = 512: 256 + 2 x 512 x 4 = 4352 */
+    rc = RUN("aten::embedding", &w, F32(2, 1000, 16), LONG(2, 4, 8), VAL("-1"), VAL("False"),
+             VAL("False"));
+    CHECK_EST("embedding", rc, &w, 0.0, 4352.0, PF_DT_FP32);
+    /* gather(float [10, 20], 1, long [10, 5], sparse_grad): 50 elements: 400 + 2 x 50 x 4 = 800 */
+    rc = RUN("aten::gather", &w, F32(2, 10, 20), VAL("1"), LONG(2, 10, 5), VAL("False"));
+    CHECK_EST("gather", rc, &w, 0.0, 800.0, PF_DT_FP32);
+    rc = RUN("aten::index_select", &w, F32(2, 6, 10), VAL("2"), LONG(1, 3));
+    check_refused("index_select dim out of range", rc, &w, PF_FORMULA_MISMATCH);
+}
+
+/* ---- no formula: the generic estimate and Inductor launches ---- */
+
+static void test_generic(void)
+{
+    pf_work w;
+    /* cnn_fp32's max_pool2d_with_indices_backward(grad [32,64,32,32], self [32,64,64,64],
+     * kernel, stride, padding, dilation, ceil_mode, indices long [32,64,32,32]): every tensor
+     * read, 2097152 x 4 + 8388608 x 4 + 2097152 x 8 = 58720256, plus an output as large as
+     * self, 33554432: 92274688. FLOP unknown */
+    int rc = RUN("aten::max_pool2d_with_indices_backward", &w, F32(4, 32, 64, 32, 32),
+                 F32(4, 32, 64, 64, 64), LIST("[2, 2]"), LIST("[]"), LIST("[0, 0]"),
+                 LIST("[1, 1]"), VAL("False"), LONG(4, 32, 64, 32, 32));
+    check_est("generic", rc, &w, -1.0, 92274688.0, PF_DT_FP32, 1);
+    CHECK("generic op has no formula", pf_formula_lookup("aten::max_pool2d_with_indices_backward") == NULL);
+    /* a list of unknown element size leaves the bytes unknown, still generic */
+    rc = RUN("aten::_foreach_add_", &w, tensor_list(100), tensor_list(100));
+    check_est("generic with tensor lists", rc, &w, -1.0, -1.0, PF_DT_UNKNOWN, 1);
+    rc = RUN("aten::arange", &w, VAL("0"), VAL("5"), VAL("1"));
+    CHECK("no tensor argument: -1", rc == -1 && w.flop == -1 && w.bytes == -1 && !w.source);
+    rc = run_args("aten::relu", &w, NULL, 0);
+    CHECK("no arguments recorded: -1", rc == -1 && w.flop == -1 && w.bytes == -1 && !w.source);
+    rc = run_args("aten::mystery", &w, NULL, 0);
+    CHECK("unknown op, no arguments: -1", rc == -1 && w.bytes == -1 && !w.source);
+}
+
+static void test_triton(void)
+{
+    pf_work w;
+    /* compiled_bf16_b8's triton_poi_fused_gelu_view_2(bf16 [4096,4096], bf16 [8,512,4096],
+     * xnumel): the output is one of the arguments, so 2 x 16777216 x 2 = 67108864, no more */
+    int rc = RUN("triton_poi_fused_gelu_view_2", &w, BF16(2, 4096, 4096), BF16(3, 8, 512, 4096),
+                 VAL("16777216"));
+    check_est("triton launch", rc, &w, -1.0, 67108864.0, PF_DT_BF16, 0);
+}
+
+static void test_registered(void)
+{
+    static const char *const ops[] = {
+        "aten::add", "aten::sub", "aten::mul", "aten::div", "aten::pow", "aten::where",
+        "aten::maximum", "aten::minimum", "aten::neg", "aten::exp", "aten::log", "aten::sqrt",
+        "aten::rsqrt", "aten::sigmoid", "aten::tanh", "aten::relu", "aten::gelu", "aten::silu",
+        "aten::clamp_min", "aten::threshold_backward", "aten::gelu_backward", "aten::copy_",
+        "aten::fill_", "aten::zero_", "aten::native_layer_norm", "aten::native_layer_norm_backward",
+        "aten::native_batch_norm", "aten::native_batch_norm_backward", "aten::cudnn_batch_norm",
+        "aten::cudnn_batch_norm_backward", "aten::native_group_norm",
+        "aten::native_group_norm_backward", "aten::_fused_rms_norm", "aten::_fused_rms_norm_backward",
+        "aten::softmax", "aten::_softmax", "aten::_log_softmax", "aten::_softmax_backward_data",
+        "aten::_log_softmax_backward_data", "aten::sum", "aten::mean", "aten::amax", "aten::amin",
+        "aten::max", "aten::min", "aten::argmax", "aten::argmin", "aten::norm", "aten::var",
+        "aten::std", "aten::prod", "aten::cat", "aten::index_select", "aten::embedding",
+        "aten::gather", "aten::scatter", "aten::clone", "aten::_to_copy", "aten::contiguous",
+    };
+    int n = -1, sorted = 1;
+    const pf_formula *t = pf_formula_table(&n);
+    for (int i = 1; i < n; i++)
+        sorted &= strcmp(t[i - 1].op, t[i].op) < 0;
+    CHECK("table sorted with the estimate rows", sorted);
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        CHECK(ops[i], pf_formula_lookup(ops[i]) != NULL);
+}
+
+int main(void)
+{
+    test_broadcast_binary();
+    test_type_promotion();
+    test_unary();
+    test_inplace();
+    test_overwrite();
+    test_reduce();
+    test_reduce_max();
+    test_reduce_refusals();
+    test_norm();
+    test_copies();
+    test_cat();
+    test_index();
+    test_generic();
+    test_triton();
+    test_registered();
+    CHECK_DONE();
+}
