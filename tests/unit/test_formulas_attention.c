@@ -3,44 +3,12 @@
 #include <stdint.h>
 
 #include "check.h"
+#include "formula_fixtures.h"
 #include "profana/formulas.h"
 
 /* ---- fixtures ---- */
 
-static pf_arg tensor(const char *type, int ndim, ...)
-{
-    pf_arg a = {.ndim = ndim, .type = type, .concrete = ""};
-    va_list ap;
-    va_start(ap, ndim);
-    for (int i = 0; i < ndim; i++)
-        a.dims[i] = va_arg(ap, int);
-    va_end(ap);
-    return a;
-}
-
-static pf_arg scalar(const char *type, const char *text)
-{
-    pf_arg a = {.ndim = 0, .type = type, .concrete = text};
-    return a;
-}
-
-#define NONE scalar("", "")
-#define VAL(text) scalar("Scalar", text)
-#define F32(...) tensor("float", __VA_ARGS__)
-#define F16(...) tensor("c10::Half", __VA_ARGS__)
-#define BF16(...) tensor("c10::BFloat16", __VA_ARGS__)
-#define I32(...) tensor("int", __VA_ARGS__)
 #define LONG0 tensor("long int", 0)
-
-static int run_args(const char *op, pf_work *w, const pf_arg *args, int nargs)
-{
-    pf_op_call call = {.name = op, .nargs = nargs, .args = args};
-    return pf_formula_apply(&call, w);
-}
-
-#define RUN(op, w, ...)                                                                  \
-    run_args((op), (w), (const pf_arg[]){__VA_ARGS__},                                  \
-             (int)(sizeof((const pf_arg[]){__VA_ARGS__}) / sizeof(pf_arg)))
 
 static void check_attention(const char *name, int rc, const pf_work *w, double flop, double bytes,
                             pf_dtype dtype, int upper_bound)

@@ -3,53 +3,10 @@
 #include <stdint.h>
 
 #include "check.h"
+#include "formula_fixtures.h"
 #include "profana/formulas.h"
 
 /* ---- fixtures ---- */
-
-static pf_arg tensor(const char *type, int ndim, ...)
-{
-    pf_arg a = {.ndim = ndim, .type = type, .concrete = ""};
-    va_list ap;
-    va_start(ap, ndim);
-    for (int i = 0; i < ndim; i++)
-        a.dims[i] = va_arg(ap, int);
-    va_end(ap);
-    return a;
-}
-
-static pf_arg scalar(const char *type, const char *text)
-{
-    pf_arg a = {.ndim = 0, .type = type, .concrete = text};
-    return a;
-}
-
-/* A TensorList as the trace records it: shapes summed, no element type. */
-static pf_arg tensor_list(int64_t numel)
-{
-    pf_arg a = {.is_list = 1, .list_numel = numel, .type = "TensorList", .concrete = ""};
-    return a;
-}
-
-#define NONE scalar("", "")
-#define VAL(text) scalar("Scalar", text)
-#define LIST(text) scalar("ScalarList", text)
-#define F32(...) tensor("float", __VA_ARGS__)
-#define F64(...) tensor("double", __VA_ARGS__)
-#define BF16(...) tensor("c10::BFloat16", __VA_ARGS__)
-#define I32(...) tensor("int", __VA_ARGS__)
-#define LONG(...) tensor("long int", __VA_ARGS__)
-#define BOOL(...) tensor("bool", __VA_ARGS__)
-
-static int run_args(const char *op, pf_work *w, const pf_arg *args, int nargs)
-{
-    pf_op_call call = {.name = op, .nargs = nargs, .args = args};
-    return pf_formula_apply(&call, w);
-}
-
-#define RUN(op, w, ...)                                                                  \
-    run_args((op), (w), (const pf_arg[]){__VA_ARGS__},                                  \
-             (int)(sizeof((const pf_arg[]){__VA_ARGS__}) / sizeof(pf_arg)))
 
 /* An estimate: source "estimate", no matrix units, not an upper bound. */
 static void check_est(const char *name, int rc, const pf_work *w, double flop, double bytes,
