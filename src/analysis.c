@@ -19,6 +19,7 @@ typedef struct dev_acc {
     size_t cap_rows;
     group_map map;
     group_map cat_names[PF_CAT_COUNT]; /* distinct kernel names per category */
+    group_map missing_map;
 } dev_acc;
 
 static size_t ptr_hash(const void *p, size_t cap)
@@ -205,6 +206,24 @@ static dev_acc *device_acc(dev_acc *accs, int n, int id)
     return NULL;
 }
 
+/* Ops without a formula, by op name, so users see what to add. */
+static int add_missing(dev_acc *d, const char *op, const pf_activity *a, const pf_act_work *w)
+{
+    int added;
+    int64_t idx = map_find_or_add(&d->missing_map, op, d->rep.n_missing, &added);
+    if (idx < 0)
+        return -1;
+    if (added) {
+        pf_row *m = realloc(d->rep.missing, (d->rep.n_missing + 1) * sizeof *m);
+        if (!m)
+            return -1;
+        d->rep.missing = m;
+        row_init(&m[d->rep.n_missing++], op);
+    }
+    row_add(&d->rep.missing[idx], a, w, NULL, PF_CAT_OTHER);
+    return 0;
+}
+
 static int add_to_group(pf_analysis *an, dev_acc *d, size_t i)
 {
     const pf_activity *a = &an->trace->acts[i];
@@ -229,6 +248,12 @@ static int add_to_group(pf_analysis *an, dev_acc *d, size_t i)
     row_add(&d->rep.rows[idx], a, w, d->rep.info, cat);
     row_add(&d->rep.total, a, w, d->rep.info, cat);
     row_add(&d->rep.cats[cat], a, w, d->rep.info, cat);
+    if (w->bytes >= 0)
+        d->rep.bytes_known_ns = pf_sat_add(d->rep.bytes_known_ns, a->dur_ns);
+    if (w->flop >= 0)
+        d->rep.flop_known_ns = pf_sat_add(d->rep.flop_known_ns, a->dur_ns);
+    if (w->no_formula && add_missing(d, an->trace->ops[a->op].name, a, w))
+        return -1;
     int added_kernel;
     if (map_find_or_add(&d->cat_names[cat], a->name, 0, &added_kernel) < 0)
         return -1;
@@ -335,12 +360,17 @@ static void finish_devices(pf_analysis *an, dev_acc *accs)
             free(accs[i].cat_names[c].keys);
             free(accs[i].cat_names[c].vals);
         }
+        free(accs[i].missing_map.keys);
+        free(accs[i].missing_map.vals);
         if (!accs[i].rep.n_rows || !an->devices) {
             free(accs[i].rep.rows);
             free(accs[i].rep.busy.streams);
+            free(accs[i].rep.missing);
             continue;
         }
         qsort(accs[i].rep.rows, accs[i].rep.n_rows, sizeof(pf_row), cmp_row);
+        if (accs[i].rep.n_missing)
+            qsort(accs[i].rep.missing, accs[i].rep.n_missing, sizeof(pf_row), cmp_row);
         an->devices[an->n_devices++] = accs[i].rep;
     }
 }
@@ -448,6 +478,7 @@ void pf_analysis_free(pf_analysis *an)
     for (int i = 0; i < an->n_devices; i++) {
         free(an->devices[i].rows);
         free(an->devices[i].busy.streams);
+        free(an->devices[i].missing);
     }
     free(an->devices);
     free(an->work);

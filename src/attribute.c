@@ -58,8 +58,12 @@ static void op_work(const pf_trace *t, const pf_analysis_opts *o, const pf_cpu_o
     pf_work fw;
     int rc = pf_formula_apply(&op->call, &fw);
     (void)t;
-    if (rc < 0)
+    if (rc < 0) {
+        w->no_formula = 1;
         return;
+    }
+    w->no_formula = fw.generic;
+    w->upper_bound = fw.upper_bound;
     w->flop = fw.flop;
     w->bytes = fw.bytes;
     w->source = fw.source;
@@ -73,6 +77,7 @@ void pf_work_of(const pf_trace *t, const pf_analysis_opts *o, size_t i, int carr
     w->flop = w->bytes = -1;
     w->dtype = peak_dtype(o, PF_DT_UNKNOWN, 0);
     w->source = NULL;
+    w->no_formula = w->upper_bound = 0;
     if (a->kind != PF_ACT_KERNEL) {
         if (a->bytes >= 0) {
             w->flop = 0;

@@ -274,6 +274,46 @@ static void print_counts(FILE *out, const pf_analysis *an, const pf_device_repor
             n[0] + n[1] + n[2], n[0], n[1], n[2], unlinked, d->total.total_ns / 1e3);
 }
 
+#define MISSING_SHOWN 5
+
+static double known_pct(const pf_device_report *d, int64_t ns)
+{
+    return d->total.total_ns ? 100.0 * (double)ns / (double)d->total.total_ns : 0;
+}
+
+/* How much of the GPU time the figures cover, and the ops to write formulas for next. */
+static void print_coverage(FILE *out, const pf_device_report *d)
+{
+    fprintf(out, "Coverage: bytes known for %.2f%% of GPU time, FLOPs for %.2f%%", known_pct(d, d->bytes_known_ns),
+            known_pct(d, d->flop_known_ns));
+    for (size_t i = 0; i < d->n_missing && i < MISSING_SHOWN; i++)
+        fprintf(out, "%s%s %.3f us", i ? ", " : "; ops without a formula: ", d->missing[i].key,
+                d->missing[i].total_ns / 1e3);
+    fputc('\n', out);
+}
+
+static void json_coverage(pf_jw *w, const pf_device_report *d)
+{
+    pf_jw_key(w, "coverage");
+    pf_jw_obj_begin(w);
+    pf_jw_key(w, "bytes_pct");
+    pf_jw_num(w, known_pct(d, d->bytes_known_ns));
+    pf_jw_key(w, "flop_pct");
+    pf_jw_num(w, known_pct(d, d->flop_known_ns));
+    pf_jw_key(w, "missing");
+    pf_jw_arr_begin(w);
+    for (size_t i = 0; i < d->n_missing && i < MISSING_SHOWN; i++) {
+        pf_jw_obj_begin(w);
+        pf_jw_key(w, "op");
+        pf_jw_str(w, d->missing[i].key);
+        pf_jw_key(w, "total_us");
+        pf_jw_num(w, d->missing[i].total_ns / 1e3);
+        pf_jw_obj_end(w);
+    }
+    pf_jw_arr_end(w);
+    pf_jw_obj_end(w);
+}
+
 static void print_omitted(FILE *out, const pf_cli *cli, const pf_device_report *d)
 {
     size_t shown = shown_rows(cli, d);
@@ -301,6 +341,7 @@ static int print_text(const pf_cli *cli, const pf_analysis *an, pf_col *cols)
         if (md)
             fputc('\n', stdout);
         print_counts(stdout, an, d);
+        print_coverage(stdout, d);
         fputc('\n', stdout);
         if (md)
             pf_table_print_md(stdout, t, cli->name_limit);
@@ -412,6 +453,7 @@ static int json_device(pf_jw *w, const pf_cli *cli, const pf_device_report *d, p
     pf_table_json_row(w, t, pf_table_rows(t) - 1);
     pf_table_free(t);
     json_busy(w, &d->busy);
+    json_coverage(w, d);
     if (!(t = category_table(d)))
         return -1;
     pf_jw_key(w, "categories");

@@ -25,6 +25,8 @@ typedef struct pf_act_work {
     pf_dtype dtype;                    /* the peak that applies (default and --tf32 applied) */
     const char *source;                /* "gemm", "conv", "inductor", "memcpy", "memset",
                                           "mismatch", "bad-args"; NULL when none */
+    int no_formula;                    /* its op has no formula: nothing, or the generic estimate */
+    int upper_bound;                   /* the figures are a ceiling (variable-length attention) */
 } pf_act_work;
 
 #define PF_ROW_MAX_SOURCES 4
@@ -74,6 +76,9 @@ typedef struct pf_device_report {
     pf_row total;                      /* every activity of the device */
     pf_busy busy;
     pf_row cats[PF_CAT_COUNT];         /* per category: launches, time, work (sums of known) */
+    int64_t bytes_known_ns, flop_known_ns; /* GPU time whose bytes / FLOPs are known */
+    pf_row *missing;                   /* ops without a formula, by time, largest first */
+    size_t n_missing;
     int64_t cat_kernels[PF_CAT_COUNT]; /* distinct kernel names per category */
 } pf_device_report;
 
