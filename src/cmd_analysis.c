@@ -206,13 +206,63 @@ static pf_table *category_table(const pf_device_report *d)
     return t;
 }
 
+enum { B_NAME, B_TOTAL, B_COUNT, B_PCT, B_NCOLS };
+
+static const pf_col by_cat_cols[B_NCOLS] = {
+    [B_NAME] = {"Kernel Name", "name", 0, 0},
+    [B_TOTAL] = {"Total (us)", "total_us", 1, 0},
+    [B_COUNT] = {"Count", "count", 1, 0},
+    [B_PCT] = {"Percent", "pct", 1, 0},
+};
+
+static void by_cat_row(pf_table *t, const pf_row *row, const pf_device_report *d)
+{
+    int r = pf_table_add_row(t);
+    pf_table_str(t, r, B_NAME, row->key);
+    pf_table_num(t, r, B_TOTAL, row->total_ns / 1e3, 3);
+    pf_table_int(t, r, B_COUNT, row->count);
+    pf_table_num(t, r, B_PCT, d->total.total_ns ? 100.0 * row->total_ns / (double)d->total.total_ns : 0, 2);
+}
+
+/* Like the Inductor compiled module's -p report: per category its rows by time, and a Total. */
+static int print_by_category(FILE *out, const pf_cli *cli, const pf_device_report *d, const pf_col *cols)
+{
+    int order[PF_CAT_COUNT];
+    int n = sorted_categories(d, order);
+    pf_col bc[B_NCOLS];
+    memcpy(bc, by_cat_cols, sizeof bc);
+    bc[B_NAME].title = cols[C_NAME].title;
+    for (int k = 0; k < n; k++) {
+        pf_table *t = pf_table_new(bc, B_NCOLS);
+        for (size_t i = 0; t && i < d->n_rows; i++)
+            if (pf_row_category(&d->rows[i]) == (pf_category)order[k])
+                by_cat_row(t, &d->rows[i], d);
+        if (t) {
+            pf_row total = d->cats[order[k]];
+            total.key = "Total";
+            by_cat_row(t, &total, d);
+        }
+        if (!t || pf_table_status(t)) {
+            pf_table_free(t);
+            return -1;
+        }
+        fprintf(out, "\n== %s ==\n", pf_category_name((pf_category)order[k]));
+        if (cli->format == PF_FMT_MD)
+            pf_table_print_md(out, t, cli->name_limit);
+        else
+            pf_table_print_text(out, t, cli->name_limit);
+        pf_table_free(t);
+    }
+    return 0;
+}
+
 static size_t shown_rows(const pf_cli *cli, const pf_device_report *d)
 {
     return cli->top > 0 && (size_t)cli->top < d->n_rows ? (size_t)cli->top : d->n_rows;
 }
 
 /* Builds the device's table: its groups by time, then the Total row (a summary row). */
-static pf_table *device_table(const pf_cli *cli, const pf_device_report *d, pf_col *cols, int *over)
+static pf_table *device_table(const pf_cli *cli, const pf_device_report *d, const pf_col *cols, int *over)
 {
     pf_table *t = pf_table_new(cols, table_cols(cli));
     if (!t)
@@ -326,7 +376,7 @@ static void print_omitted(FILE *out, const pf_cli *cli, const pf_device_report *
             ns / 1e3, d->total.total_ns ? 100.0 * ns / (double)d->total.total_ns : 0);
 }
 
-static int print_text(const pf_cli *cli, const pf_analysis *an, pf_col *cols)
+static int print_text(const pf_cli *cli, const pf_analysis *an, const pf_col *cols)
 {
     int md = cli->format == PF_FMT_MD;
     for (int i = 0; i < an->n_devices; i++) {
@@ -360,6 +410,8 @@ static int print_text(const pf_cli *cli, const pf_analysis *an, pf_col *cols)
         else
             pf_table_print_text(stdout, t, 0);
         pf_table_free(t);
+        if (cli->by_category && print_by_category(stdout, cli, d, cols))
+            return -1;
         fputc('\n', stdout);
         print_busy(stdout, &d->busy);
         if (!(t = stream_table(&d->busy)))

@@ -36,6 +36,7 @@ static const option options[] = {
     {"--group", "kernel|op|shape", "group rows by kernel name (default), launching op, or op with input shapes"},
     {"--top", "N", "print only the N rows with the most GPU time (the Total row still counts all)"},
     {"--format", "text|csv|json|md", "output format (default text)"},
+    {"--by-category", NULL, "after the tables, one table per category with its rows by time, count and percent"},
     {"--tf32", NULL, "fp32 matrix work (GEMM, convolution) is measured against the TF32 peak"},
     {"--device", "NAME", "use this device-table entry for every device (see --list-devices)"},
     {"--help", NULL, "print this help"},
@@ -142,6 +143,10 @@ static int apply_option(pf_cli *cli, const option *o, const char *v)
         return parse_group(v, &cli->an.group);
     if (strcmp(o->name, "--format") == 0)
         return pf_format_parse(v, &cli->format) ? pf_cli_usage_error("--format wants text, csv, json or md, not '%s'", v) : 0;
+    if (strcmp(o->name, "--by-category") == 0) {
+        cli->by_category = 1;
+        return 0;
+    }
     if (strcmp(o->name, "--tf32") == 0) {
         cli->an.tf32 = 1;
         return 0;

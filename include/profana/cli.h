@@ -17,6 +17,7 @@ typedef struct pf_cli {
     pf_format format;          /* --format */
     pf_analysis_opts an;       /* --group, --tf32, --device, and the DTYPE positional */
     const char *device_name;   /* --device NAME as given */
+    int by_category;           /* --by-category: one table per category (text, Markdown) */
 } pf_cli;
 
 /* Each returns an exit status and prints its own errors (`profana: error: ...`). */

@@ -38,3 +38,16 @@ for f in "$TRACES"/*.json; do
         "$(json "sum(c['total_us'] for c in d['devices'][0]['categories'])" "$TMP/t.json")" \
         "$(json "d['devices'][0]['total']['total_us']" "$TMP/t.json")" 0.000001
 done
+
+# --by-category: one table per category, like the report's "== ... category kernels ==".
+"$PROFANA" --analysis "$TRACES/compiled_module_profile_0.json" bf16 --by-category --name_limit 0 >"$TMP/bc.txt"
+section() { awk -v h="== $1 ==" '$0 == h { on = 1; next } on && /^$/ { exit } on' "$TMP/bc.txt"; }
+check_eq "--by-category: persistent reduction lists 5 kernels + Total" "$(section triton_persistent_reduction | awk 'NR > 2' | wc -l | tr -d ' ')" "6"
+check_eq "--by-category: its Total is the category's time" \
+    "$(section triton_persistent_reduction | awk -F' [|] ' '$1 ~ /^Total/ { gsub(/ /, "", $2); print $2 }')" "4876.306"
+# Each kernel's time per run (/100) is the report's Self CUDA time for it (ms).
+awk '/^  == .* category kernels ==/ { cat = $2; next } cat != "" && $1 ~ /^triton_/ { print $1, $2 }' \
+    "$REFS/compiled_module_profile_0.inductor_report.txt" | while read -r kernel ms; do
+    us=$(awk -F' [|] ' -v k="$kernel" '/^== / { on = 1 } on { n = $1; sub(/ +$/, "", n); if (n == k) { gsub(/ /, "", $2); print $2; exit } }' "$TMP/bc.txt")
+    check_near "--by-category: $kernel per run = report's $ms ms" "$(awk -v u="$us" 'BEGIN { print u / 100 / 1000 }')" "$ms" 0.001
+done
