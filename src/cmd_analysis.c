@@ -61,6 +61,12 @@ static void set_rate(pf_table *t, int r, int col, double v, int decimals)
         pf_table_num(t, r, col, v, decimals);
 }
 
+/* A share of the device's summed GPU activity time, in percent. */
+static double time_pct(const pf_device_report *d, int64_t ns)
+{
+    return d->total.total_ns ? 100.0 * (double)ns / (double)d->total.total_ns : 0;
+}
+
 static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_report *d)
 {
     char src[128];
@@ -74,7 +80,7 @@ static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_repo
     pf_table_num(t, r, C_MEAN, row->count ? total_us / (double)row->count : 0, 3);
     pf_table_num(t, r, C_MIN, row->count ? row->min_ns / 1e3 : 0, 3);
     pf_table_num(t, r, C_MAX, row->max_ns / 1e3, 3);
-    pf_table_num(t, r, C_PCT, d->total.total_ns ? 100.0 * row->total_ns / (double)d->total.total_ns : 0, 2);
+    pf_table_num(t, r, C_PCT, time_pct(d, row->total_ns), 2);
     if (pf_row_has_flop(row)) {
         pf_table_num(t, r, C_GFLOP, row->flop / 1e9, 3);
         pf_table_num(t, r, C_FLOP, row->flop, 0);
@@ -117,9 +123,10 @@ static double span_ns(const pf_busy *b)
     return (double)(b->end_ns - b->start_ns);
 }
 
-static double busy_pct(const pf_busy *b)
+/* A share of the device's span (first start to last end), in percent. */
+static double span_pct(const pf_busy *b, int64_t ns)
 {
-    return span_ns(b) > 0 ? 100.0 * (double)b->busy_ns / span_ns(b) : 0;
+    return span_ns(b) > 0 ? 100.0 * (double)ns / span_ns(b) : 0;
 }
 
 static pf_table *stream_table(const pf_busy *b)
@@ -131,7 +138,7 @@ static pf_table *stream_table(const pf_busy *b)
         pf_table_int(t, r, S_STREAM, s->stream);
         pf_table_int(t, r, S_COUNT, s->count);
         pf_table_num(t, r, S_BUSY, s->busy_ns / 1e3, 3);
-        pf_table_num(t, r, S_PCT, span_ns(b) > 0 ? 100.0 * (double)s->busy_ns / span_ns(b) : 0, 2);
+        pf_table_num(t, r, S_PCT, span_pct(b, s->busy_ns), 2);
     }
     if (t && pf_table_status(t)) {
         pf_table_free(t);
@@ -144,7 +151,7 @@ static void print_busy(FILE *out, const pf_busy *b)
 {
     fprintf(out, "GPU busy: span %.3f us, busy %.3f us (%.2f%%), idle %.3f us; summed activity time %.3f us "
                  "(overlap %.3f us)\n",
-            span_ns(b) / 1e3, b->busy_ns / 1e3, busy_pct(b), (span_ns(b) - (double)b->busy_ns) / 1e3,
+            span_ns(b) / 1e3, b->busy_ns / 1e3, span_pct(b, b->busy_ns), (span_ns(b) - (double)b->busy_ns) / 1e3,
             b->sum_ns / 1e3, (b->sum_ns - b->busy_ns) / 1e3);
 }
 
@@ -195,7 +202,7 @@ static pf_table *category_table(const pf_device_report *d)
         pf_table_int(t, r, K_KERNELS, d->cat_kernels[order[i]]);
         pf_table_int(t, r, K_COUNT, c->count);
         pf_table_num(t, r, K_TOTAL, c->total_ns / 1e3, 3);
-        pf_table_num(t, r, K_PCT, d->total.total_ns ? 100.0 * c->total_ns / (double)d->total.total_ns : 0, 2);
+        pf_table_num(t, r, K_PCT, time_pct(d, c->total_ns), 2);
         set_rate(t, r, K_TFLOPS, pf_row_tflops(c), 2);
         set_rate(t, r, K_GBPS, pf_row_gbps(c), 1);
     }
@@ -221,7 +228,7 @@ static void by_cat_row(pf_table *t, const pf_row *row, const pf_device_report *d
     pf_table_str(t, r, B_NAME, row->key);
     pf_table_num(t, r, B_TOTAL, row->total_ns / 1e3, 3);
     pf_table_int(t, r, B_COUNT, row->count);
-    pf_table_num(t, r, B_PCT, d->total.total_ns ? 100.0 * row->total_ns / (double)d->total.total_ns : 0, 2);
+    pf_table_num(t, r, B_PCT, time_pct(d, row->total_ns), 2);
 }
 
 /* Like the Inductor compiled module's -p report: per category its rows by time, and a Total. */
@@ -326,16 +333,11 @@ static void print_counts(FILE *out, const pf_analysis *an, const pf_device_repor
 
 #define MISSING_SHOWN 5
 
-static double known_pct(const pf_device_report *d, int64_t ns)
-{
-    return d->total.total_ns ? 100.0 * (double)ns / (double)d->total.total_ns : 0;
-}
-
 /* How much of the GPU time the figures cover, and the ops to write formulas for next. */
 static void print_coverage(FILE *out, const pf_device_report *d)
 {
-    fprintf(out, "Coverage: bytes known for %.2f%% of GPU time, FLOPs for %.2f%%", known_pct(d, d->bytes_known_ns),
-            known_pct(d, d->flop_known_ns));
+    fprintf(out, "Coverage: bytes known for %.2f%% of GPU time, FLOPs for %.2f%%", time_pct(d, d->bytes_known_ns),
+            time_pct(d, d->flop_known_ns));
     for (size_t i = 0; i < d->n_missing && i < MISSING_SHOWN; i++)
         fprintf(out, "%s%s %.3f us", i ? ", " : "; ops without a formula: ", d->missing[i].key,
                 d->missing[i].total_ns / 1e3);
@@ -347,9 +349,9 @@ static void json_coverage(pf_jw *w, const pf_device_report *d)
     pf_jw_key(w, "coverage");
     pf_jw_obj_begin(w);
     pf_jw_key(w, "bytes_pct");
-    pf_jw_num(w, known_pct(d, d->bytes_known_ns));
+    pf_jw_num(w, time_pct(d, d->bytes_known_ns));
     pf_jw_key(w, "flop_pct");
-    pf_jw_num(w, known_pct(d, d->flop_known_ns));
+    pf_jw_num(w, time_pct(d, d->flop_known_ns));
     pf_jw_key(w, "missing");
     pf_jw_arr_begin(w);
     for (size_t i = 0; i < d->n_missing && i < MISSING_SHOWN; i++) {
@@ -373,7 +375,7 @@ static void print_omitted(FILE *out, const pf_cli *cli, const pf_device_report *
     for (size_t i = shown; i < d->n_rows; i++)
         ns += d->rows[i].total_ns;
     fprintf(out, "(%zu more rows: %.3f us, %.2f%% of GPU time; --top 0 shows all)\n", d->n_rows - shown,
-            ns / 1e3, d->total.total_ns ? 100.0 * ns / (double)d->total.total_ns : 0);
+            ns / 1e3, time_pct(d, ns));
 }
 
 static int print_text(const pf_cli *cli, const pf_analysis *an, const pf_col *cols)
@@ -468,7 +470,7 @@ static void json_busy(pf_jw *w, const pf_busy *b)
     pf_jw_key(w, "idle_us");
     pf_jw_num(w, (span_ns(b) - (double)b->busy_ns) / 1e3);
     pf_jw_key(w, "busy_pct");
-    pf_jw_num(w, busy_pct(b));
+    pf_jw_num(w, span_pct(b, b->busy_ns));
     pf_jw_key(w, "sum_us");
     pf_jw_num(w, b->sum_ns / 1e3);
     pf_jw_key(w, "overlap_us");
