@@ -296,6 +296,8 @@ static int group_all(pf_analysis *an, dev_acc *accs)
 {
     const pf_trace *t = an->trace;
     for (size_t i = 0; i < t->n_acts; i++) {
+        if (!pf_analysis_selected(an, i))
+            continue;
         dev_acc *d = device_acc(accs, t->n_devices, t->acts[i].device);
         if (!d || add_to_group(an, d, i))
             return -1;
@@ -303,22 +305,25 @@ static int group_all(pf_analysis *an, dev_acc *accs)
     return 0;
 }
 
+typedef struct device_ctx {
+    const pf_analysis *an;
+    int device;
+} device_ctx;
+
+static int on_device(const void *ctx, size_t i)
+{
+    const device_ctx *c = ctx;
+    return c->an->trace->acts[i].device == c->device && pf_analysis_selected(c->an, i);
+}
+
 static int compute_busy(pf_analysis *an, dev_acc *accs)
 {
-    const pf_trace *t = an->trace;
-    size_t *idx = malloc((t->n_acts ? t->n_acts : 1) * sizeof *idx);
-    if (!idx)
-        return -1;
-    int rc = 0;
-    for (int d = 0; d < t->n_devices && rc == 0; d++) {
-        size_t n = 0;
-        for (size_t i = 0; i < t->n_acts; i++)
-            if (t->acts[i].device == accs[d].rep.device->id)
-                idx[n++] = i;
-        rc = pf_busy_compute(t->acts, idx, n, &accs[d].rep.busy);
+    for (int d = 0; d < an->trace->n_devices; d++) {
+        device_ctx c = {an, accs[d].rep.device->id};
+        if (pf_busy_where(an->trace, on_device, &c, &accs[d].rep.busy))
+            return -1;
     }
-    free(idx);
-    return rc;
+    return 0;
 }
 
 /* --group op shows each op's CPU time beside its GPU time, like key_averages(). */
@@ -452,6 +457,10 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
         rc = compute_work(an);
     if (rc == 0)
         rc = compute_categories(an);
+    if (rc == 0 && pf_steps_compute(an, err)) {
+        pf_analysis_free(an);
+        return -1;
+    }
     if (rc == 0)
         rc = setup_devices(an, &accs);
     if (rc == 0)
@@ -483,6 +492,8 @@ void pf_analysis_free(pf_analysis *an)
     free(an->devices);
     free(an->work);
     free(an->cats);
+    free(an->selected);
+    free(an->steps);
     pf_strtab_free(an->keys);
     free(an);
 }

@@ -3,11 +3,11 @@
 
 #include "profana/cli.h"
 
-pf_trace *pf_cli_load(const char *path)
+pf_trace *pf_cli_load(const pf_cli *cli, const char *path)
 {
     pf_trace *t;
     pf_error err;
-    if (pf_trace_load(path, &t, &err)) {
+    if (pf_trace_load_opts(path, &cli->load, &t, &err)) {
         pf_cli_error(err.msg);
         return NULL;
     }

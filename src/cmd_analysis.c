@@ -321,7 +321,7 @@ static void print_counts(FILE *out, const pf_analysis *an, const pf_device_repor
     size_t n[3] = {0}, unlinked = 0;
     for (size_t i = 0; i < an->trace->n_acts; i++) {
         const pf_activity *a = &an->trace->acts[i];
-        if (a->device != d->device->id)
+        if (a->device != d->device->id || !pf_analysis_selected(an, i))
             continue;
         n[a->kind]++;
         unlinked += a->op < 0;
@@ -381,6 +381,11 @@ static void print_omitted(FILE *out, const pf_cli *cli, const pf_device_report *
 static int print_text(const pf_cli *cli, const pf_analysis *an, const pf_col *cols)
 {
     int md = cli->format == PF_FMT_MD;
+    pf_steps_print_line(stdout, an);
+    if (cli->steps)
+        return pf_steps_print_table(stdout, cli, an);
+    if (an->n_steps || an->trace->n_steps)
+        fputc('\n', stdout);
     for (int i = 0; i < an->n_devices; i++) {
         const pf_device_report *d = &an->devices[i];
         int over;
@@ -430,6 +435,8 @@ static int print_text(const pf_cli *cli, const pf_analysis *an, const pf_col *co
 
 static int print_csv(const pf_cli *cli, const pf_analysis *an, pf_col *cols)
 {
+    if (cli->steps)
+        return pf_steps_print_table(stdout, cli, an);
     for (int i = 0; i < an->n_devices; i++) {
         int over;
         pf_table *t = device_table(cli, &an->devices[i], cols, &over);
@@ -541,6 +548,8 @@ static int print_json(const pf_cli *cli, const pf_analysis *an, pf_col *cols)
     pf_jw_int(&w, (int64_t)tr->n_acts);
     pf_jw_key(&w, "unlinked");
     pf_jw_int(&w, (int64_t)tr->n_unlinked);
+    if (pf_steps_json(&w, an))
+        return -1;
     pf_jw_key(&w, "devices");
     pf_jw_arr_begin(&w);
     for (int i = 0; i < an->n_devices; i++)
@@ -564,7 +573,7 @@ static void warn_unknown_devices(const pf_analysis *an)
 
 int cmd_analysis(const pf_cli *cli)
 {
-    pf_trace *t = pf_cli_load(cli->pos[0]);
+    pf_trace *t = pf_cli_load(cli, cli->pos[0]);
     if (!t)
         return PF_EXIT_TRACE;
     pf_analysis *an;

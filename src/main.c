@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "profana/cli.h"
 
@@ -11,7 +12,7 @@
 typedef struct command {
     const char *name;
     const char *args;          /* positional arguments, for usage lines */
-    int npos;                  /* how many positionals it takes */
+    int npos;                  /* how many positionals it takes; -N: at least N */
     int dtype_pos;             /* index of the DTYPE positional, -1 when none */
     int (*run)(const pf_cli *);
     const char *help;
@@ -29,18 +30,21 @@ typedef struct option {
     const char *name;
     const char *arg;           /* NULL for a flag */
     const char *help;
+    int nvals;                 /* values it takes: 0 for a flag, 1, or 2 (--plot KIND FILE) */
 } option;
 
 static const option options[] = {
-    {"--name_limit", "N", "cut kernel names to N characters in text and Markdown (default 40; 0 = no cut)"},
-    {"--group", "kernel|op|shape", "group rows by kernel name (default), launching op, or op with input shapes"},
-    {"--top", "N", "print only the N rows with the most GPU time (the Total row still counts all)"},
-    {"--format", "text|csv|json|md", "output format (default text)"},
-    {"--by-category", NULL, "after the tables, one table per category with its rows by time, count and percent"},
-    {"--tf32", NULL, "fp32 matrix work (GEMM, convolution) is measured against the TF32 peak"},
-    {"--device", "NAME", "use this device-table entry for every device (see --list-devices)"},
-    {"--help", NULL, "print this help"},
-    {"--version", NULL, "print the version"},
+    {"--name_limit", "N", "cut kernel names to N characters in text and Markdown (default 40; 0 = no cut)", 1},
+    {"--group", "kernel|op|shape", "group rows by kernel name (default), launching op, or op with input shapes", 1},
+    {"--top", "N", "print only the N rows with the most GPU time (the Total row still counts all)", 1},
+    {"--format", "text|csv|json|md", "output format (default text)", 1},
+    {"--by-category", NULL, "after the tables, one table per category with its rows by time, count and percent", 0},
+    {"--tf32", NULL, "fp32 matrix work (GEMM, convolution) is measured against the TF32 peak", 0},
+    {"--device", "NAME", "use this device-table entry for every device (see --list-devices)", 1},
+    {"--step", "all|N", "only GPU activity inside the GPU-side ProfilerStep annotations (all, or step N)", 1},
+    {"--steps", NULL, "--analysis: one line per ProfilerStep (GPU time, busy %, top category)", 0},
+    {"--help", NULL, "print this help", 0},
+    {"--version", NULL, "print the version", 0},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -50,7 +54,8 @@ static void print_help(FILE *out)
     fprintf(out, "profana %s - where GPU time goes in a PyTorch profiler trace, and how close each\n"
                  "kernel runs to the hardware.\n\nUsage:\n", PROFANA_VERSION);
     for (size_t i = 0; i < COUNT(commands); i++)
-        fprintf(out, "  profana %s %s [options]\n", commands[i].name, commands[i].args);
+        fprintf(out, "  profana %s%s%s [options]\n", commands[i].name, *commands[i].args ? " " : "",
+                commands[i].args);
     fputs("\nCommands:\n", out);
     for (size_t i = 0; i < COUNT(commands); i++) {
         fprintf(out, "  %s %s\n", commands[i].name, commands[i].args);
@@ -68,12 +73,13 @@ static void print_help(FILE *out)
           out);
     fprintf(out, "%s\n\nOptions:\n", pf_dtype_cli_choices());
     for (size_t i = 0; i < COUNT(options); i++) {
-        char left[64];
+        char left[80];
         snprintf(left, sizeof left, "%s%s%s", options[i].name, options[i].arg ? " " : "",
                  options[i].arg ? options[i].arg : "");
-        fprintf(out, "  %-26s %s\n", left, options[i].help);
+        fprintf(out, "  %-30s %s\n", left, options[i].help);
     }
-    fputs("\nExit status: 0 ok, 1 unreadable trace or I/O error, 2 usage error.\n"
+    fputs("\nExit status: 0 ok, 1 unreadable trace or I/O error, 2 usage error,\n"
+          "3 --diff --fail-above: B slower than allowed.\n"
           "Columns and formulas: see README.md.\n",
           out);
 }
@@ -132,9 +138,31 @@ static int parse_group(const char *v, pf_group_by *g)
     return pf_cli_usage_error("--group wants kernel, op or shape, not '%s'", v);
 }
 
-/* Applies one option with its value (NULL for flags). Returns 0 or an exit status. */
-static int apply_option(pf_cli *cli, const option *o, const char *v)
+static int set_flag(int *f)
 {
+    *f = 1;
+    return 0;
+}
+
+static int parse_step(const char *v, int64_t *step)
+{
+    if (strcmp(v, "all") == 0) {
+        *step = PF_STEP_ALL;
+        return 0;
+    }
+    char *end;
+    long long n = strtoll(v, &end, 10);
+    if (!*v || *end || n < 0)
+        return pf_cli_usage_error("--step wants all or a step number N (of ProfilerStep#N), not '%s'", v);
+    *step = n;
+    return 0;
+}
+
+/* Applies one option with its values (NULL for flags; v2 only for two-valued options).
+ * Returns 0 or an exit status. */
+static int apply_option(pf_cli *cli, const option *o, const char *v, const char *v2)
+{
+    (void)v2;
     if (strcmp(o->name, "--name_limit") == 0)
         return parse_count(o->name, v, &cli->name_limit);
     if (strcmp(o->name, "--top") == 0)
@@ -143,14 +171,14 @@ static int apply_option(pf_cli *cli, const option *o, const char *v)
         return parse_group(v, &cli->an.group);
     if (strcmp(o->name, "--format") == 0)
         return pf_format_parse(v, &cli->format) ? pf_cli_usage_error("--format wants text, csv, json or md, not '%s'", v) : 0;
-    if (strcmp(o->name, "--by-category") == 0) {
-        cli->by_category = 1;
-        return 0;
-    }
-    if (strcmp(o->name, "--tf32") == 0) {
-        cli->an.tf32 = 1;
-        return 0;
-    }
+    if (strcmp(o->name, "--by-category") == 0)
+        return set_flag(&cli->by_category);
+    if (strcmp(o->name, "--tf32") == 0)
+        return set_flag(&cli->an.tf32);
+    if (strcmp(o->name, "--step") == 0)
+        return parse_step(v, &cli->an.step);
+    if (strcmp(o->name, "--steps") == 0)
+        return set_flag(&cli->steps);
     if (strcmp(o->name, "--device") == 0) {
         cli->device_name = v;
         cli->an.force_device = pf_devices_find(v);
@@ -168,22 +196,32 @@ static int parse_option(pf_cli *cli, int argc, char **argv, int *i)
     const option *o = find_option(a, n);
     if (!o)
         return -1;
-    const char *v = NULL;
-    if (o->arg) {
+    const char *v = NULL, *v2 = NULL;
+    if (o->nvals == 0 && eq)
+        return pf_cli_usage_error("%s takes no value", o->name);
+    if (o->nvals >= 1) {
         if (eq)
             v = eq + 1;
         else if (*i + 1 < argc)
             v = argv[++*i];
         else
             return pf_cli_usage_error("%s needs a value (%s)", o->name, o->arg);
-    } else if (eq) {
-        return pf_cli_usage_error("%s takes no value", o->name);
     }
-    return apply_option(cli, o, v);
+    if (o->nvals == 2) {
+        if (*i + 1 >= argc)
+            return pf_cli_usage_error("%s needs two values (%s)", o->name, o->arg);
+        v2 = argv[++*i];
+    }
+    return apply_option(cli, o, v, v2);
 }
 
 static int check_positionals(pf_cli *cli, const command *c)
 {
+    if (c->npos < 0 && cli->npos < -c->npos)
+        return pf_cli_usage_error("%s wants at least %d arguments (%s), got %d", c->name, -c->npos, c->args,
+                                  cli->npos);
+    if (c->npos < 0)
+        return 0;
     if (cli->npos != c->npos && c->npos == 0)
         return pf_cli_usage_error("%s takes no arguments, got %d", c->name, cli->npos);
     if (cli->npos != c->npos)
@@ -200,9 +238,11 @@ static int check_positionals(pf_cli *cli, const command *c)
 
 int main(int argc, char **argv)
 {
-    pf_cli cli = {.name_limit = 40, .format = PF_FMT_TEXT};
+    pf_cli cli = {.name_limit = 40, .format = PF_FMT_TEXT, .fail_above = -1};
     const command *cmd = NULL;
     cli.an.default_dtype = PF_DT_BF16;
+    cli.an.step = PF_STEP_EVERY;
+    cli.load.progress = isatty(STDERR_FILENO);
     cli.pos = calloc((size_t)argc + 1, sizeof *cli.pos);
     if (!cli.pos)
         return pf_cli_error("out of memory");

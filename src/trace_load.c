@@ -14,7 +14,7 @@ typedef struct loader {
     const char *s;
     size_t len;
     const char *path;
-    size_t cap_acts, cap_ops, cap_cpu;
+    size_t cap_acts, cap_ops, cap_cpu, cap_steps;
     size_t dev_props_start, dev_props_end; /* deviceProperties extent; 0,0 when absent */
     pf_error *err;
 } loader;
@@ -192,11 +192,22 @@ static int read_times(const loader *L, const event_fields *f, int64_t *ts, int64
     return 0;
 }
 
-static int add_activity(loader *L, const event_fields *f, pf_act_kind kind)
+/* The device of a GPU-side event: args.device, else pid (ROCm and annotations). */
+static int event_device(const loader *L, const event_fields *f, const act_args *aa, int64_t *dev)
+{
+    int64_t pid = 0;
+    *dev = aa->device;
+    if (!aa->has_device && f->pid[1] && pf_json_int(L->s, f->pid[0], f->pid[1], &pid) == 0)
+        *dev = pid;
+    return *dev < 0 || *dev > 65535 ? -1 : 0;
+}
+
+static int add_activity(loader *L, const event_fields *f, pf_act_kind kind, size_t start)
 {
     pf_trace *t = L->t;
     pf_activity a = {0};
     a.kind = kind;
+    a.src_off = (int64_t)start;
     if (read_times(L, f, &a.ts_ns, &a.dur_ns) || !f->name[1]) {
         t->n_bad_events++;
         return 0;
@@ -207,16 +218,13 @@ static int add_activity(loader *L, const event_fields *f, pf_act_kind kind)
         return 0;
     }
     act_args aa;
+    int64_t dev;
     scan_act_args(L, f->args, &aa);
-    int64_t pid = 0;
-    /* ROCm traces put the device in pid; CUDA traces put it in args.device too. */
-    if (!aa.has_device && f->pid[1] && pf_json_int(L->s, f->pid[0], f->pid[1], &pid) == 0)
-        aa.device = pid;
-    if (aa.device < 0 || aa.device > 65535) {
+    if (event_device(L, f, &aa, &dev)) {
         t->n_bad_events++;
         return 0;
     }
-    a.device = (int)aa.device;
+    a.device = (int)dev;
     a.stream = aa.stream;
     a.ext_id = aa.ext_id;
     a.correlation = aa.correlation;
@@ -248,7 +256,7 @@ static int64_t args_ext_id(const loader *L, const size_t sp[2])
 
 static int add_cpu_event(loader *L, const event_fields *f, const char *op_name);
 
-static int add_cpu_op(loader *L, const event_fields *f)
+static int add_cpu_op(loader *L, const event_fields *f, size_t start)
 {
     pf_trace *t = L->t;
     const char *name = f->name[1] ? intern_string(L, f->name) : NULL;
@@ -270,6 +278,7 @@ static int add_cpu_op(loader *L, const event_fields *f)
     op->kernel_flop = op->kernel_num_gb = -1;
     op->args_start = f->args[0];
     op->args_end = f->args[1];
+    op->src_off = (int64_t)start;
     return 0;
 }
 
@@ -313,6 +322,30 @@ static int is_profiler_step(const loader *L, const event_fields *f)
     return f->name[1] - f->name[0] > n && memcmp(L->s + f->name[0], prefix, n) == 0;
 }
 
+static int add_gpu_step(loader *L, const event_fields *f)
+{
+    pf_trace *t = L->t;
+    static const char prefix[] = "\"ProfilerStep#";
+    pf_step st = {0};
+    act_args aa;
+    int64_t dev;
+    scan_act_args(L, f->args, &aa);
+    size_t p = f->name[0] + sizeof prefix - 1;
+    int64_t n = 0;
+    for (; p + 1 < f->name[1] && L->s[p] >= '0' && L->s[p] <= '9' && n < INT64_C(1) << 40; p++)
+        n = n * 10 + (L->s[p] - '0');
+    if (p + 1 != f->name[1] || read_times(L, f, &st.ts_ns, &st.dur_ns) || event_device(L, f, &aa, &dev)) {
+        t->n_bad_events++;
+        return 0;
+    }
+    st.number = n;
+    st.device = (int)dev;
+    if (grow((void **)&t->gpu_steps, &L->cap_steps, t->n_gpu_steps + 1, sizeof *t->gpu_steps))
+        return pf_fail(L->err, "%s: out of memory", L->path);
+    t->gpu_steps[t->n_gpu_steps++] = st;
+    return 0;
+}
+
 static int load_event(loader *L, size_t start, size_t end)
 {
     (void)end;
@@ -327,9 +360,11 @@ static int load_event(loader *L, size_t start, size_t end)
         return 0;
     pf_act_kind kind;
     if (activity_kind(L, &f, &kind))
-        return add_activity(L, &f, kind);
+        return add_activity(L, &f, kind, start);
     if (span_is(L, f.cat, "\"cpu_op\""))
-        return add_cpu_op(L, &f);
+        return add_cpu_op(L, &f, start);
+    if (span_is(L, f.cat, "\"gpu_user_annotation\"") && is_profiler_step(L, &f))
+        return add_gpu_step(L, &f);
     if (is_host_interval(L, &f) && add_cpu_event(L, &f, NULL))
         return -1;
     if (span_is(L, f.cat, "\"user_annotation\"") && is_profiler_step(L, &f))
@@ -410,6 +445,12 @@ static int load_top(loader *L)
 
 int pf_trace_load(const char *path, pf_trace **out, pf_error *err)
 {
+    return pf_trace_load_opts(path, NULL, out, err);
+}
+
+int pf_trace_load_opts(const char *path, const pf_load_opts *opts, pf_trace **out, pf_error *err)
+{
+    (void)opts;
     *out = NULL;
     pf_trace *t = calloc(1, sizeof *t);
     if (!t || !(t->strings = pf_strtab_new())) {

@@ -45,6 +45,7 @@ void pf_trace_free(pf_trace *t)
     free(t->ops);
     free(t->acts);
     free(t->cpu);
+    free(t->gpu_steps);
     free(t->devices);
     pf_strtab_free(t->strings);
     free(t);

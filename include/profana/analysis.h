@@ -16,7 +16,11 @@ typedef struct pf_analysis_opts {
     int tf32;                          /* fp32 matrix work runs at the tf32 peak */
     pf_group_by group;
     const pf_device_info *force_device; /* --device: used for every device; NULL = match */
+    int64_t step;                      /* --step: PF_STEP_EVERY (no filter), PF_STEP_ALL
+                                          (inside any GPU ProfilerStep), or N */
 } pf_analysis_opts;
+
+enum { PF_STEP_EVERY = -1, PF_STEP_ALL = -2 };
 
 /* Figures of one GPU activity after attribution (an op's work goes to its longest kernel). */
 typedef struct pf_act_work {
@@ -34,6 +38,9 @@ typedef struct pf_act_work {
 /* One group of activities on one device. */
 typedef struct pf_row {
     const char *key;                   /* group name; owned by the analysis */
+    int32_t op;                        /* the cpu_op of its first launch (index into the
+                                          trace's ops), -1 none: --diff builds vendor-neutral
+                                          keys from it */
     int64_t count;
     int64_t total_ns, min_ns, max_ns;
     double flop, bytes;                /* totals over launches with known figures */
@@ -82,9 +89,24 @@ typedef struct pf_device_report {
     int64_t cat_kernels[PF_CAT_COUNT]; /* distinct kernel names per category */
 } pf_device_report;
 
+/* One GPU-side ProfilerStep#N annotation and the activities that start inside it. */
+typedef struct pf_step_report {
+    int64_t number;                    /* N */
+    int device;
+    int64_t ts_ns, dur_ns;             /* the annotation */
+    int64_t count;                     /* activities starting inside it */
+    int64_t sum_ns;                    /* their summed durations */
+    int64_t busy_ns;                   /* union of their intervals */
+    int64_t cat_ns[PF_CAT_COUNT];      /* their time per category */
+} pf_step_report;
+
 typedef struct pf_analysis {
     const pf_trace *trace;
     pf_analysis_opts opts;
+    unsigned char *selected;           /* per activity: inside the --step selection; NULL
+                                          when every activity counts (no --step) */
+    pf_step_report *steps;             /* GPU-side steps by start time */
+    size_t n_steps;
     pf_act_work *work;                 /* parallel to trace->acts */
     unsigned char *cats;               /* pf_category per activity, parallel to trace->acts */
     pf_device_report *devices;         /* one per trace device with activity, by id */
@@ -92,13 +114,26 @@ typedef struct pf_analysis {
     pf_strtab *keys;                   /* group keys built from shapes */
 } pf_analysis;
 
-/* Attributes work to every activity and groups them per device. The analysis borrows t
- * (keep it alive). Returns 0 and *out (free with pf_analysis_free), or -1 with err set
- * (out of memory only). */
+/* Attributes work to every activity and groups them per device (only the activities inside
+ * the --step selection when opts->step asks for one). The analysis borrows t (keep it
+ * alive). Returns 0 and *out (free with pf_analysis_free), or -1 with err set: out of
+ * memory, or a --step the trace has no GPU-side ProfilerStep annotation for. */
 int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **out, pf_error *err);
 
 /* Frees an analysis. NULL is a no-op. */
 void pf_analysis_free(pf_analysis *a);
+
+/* Fills a->steps from the trace's GPU-side ProfilerStep annotations (activities belong to
+ * the step whose annotation on their device holds their start) and, when a->opts.step asks
+ * for a selection, a->selected. Needs a->cats. Returns 0, or -1 with err set: the trace has
+ * no such step, or memory ran out. Called by pf_analysis_run. */
+int pf_steps_compute(pf_analysis *a, pf_error *err);
+
+/* Whether activity i counts in this analysis (inside the --step selection). */
+static inline int pf_analysis_selected(const pf_analysis *a, size_t i)
+{
+    return !a->selected || a->selected[i];
+}
 
 /* Work of one activity (used by the analysis and by --augment_trace): applies the formula or
  * Inductor's figures of its op when it is the op's longest kernel, memcpy/memset bytes
@@ -109,6 +144,11 @@ void pf_work_of(const pf_trace *t, const pf_analysis_opts *o, size_t i, int carr
 /* Marks, for every activity, whether it carries its op invocation's work: the longest
  * kernel among the activities linked to the same op (ties: the first). Caller frees. */
 unsigned char *pf_work_carriers(const pf_trace *t);
+
+/* Appends one cpu_op argument to buf[*len..n) as --group shape keys spell it: "[2048,512]bf16"
+ * (dims, then the dtype unless with_dtype is 0), "list[N]" for a TensorList, else its concrete
+ * value or "-". A value that does not fit sets *len to n. */
+void pf_key_append_arg(char *buf, size_t n, size_t *len, const pf_arg *a, int with_dtype);
 
 /* Whether a row shows a FLOP (bytes) figure: every launch has one, or it is the Total row. */
 int pf_row_has_flop(const pf_row *r);
@@ -128,6 +168,10 @@ int pf_cpu_op_times(const pf_trace *t, pf_op_cpu **out, size_t *n);
 /* Computes the busy time of the activities acts[idx[0..n)], in any order. Returns 0, or
  * -1 when memory runs out. b->streams is owned by the caller (free it). */
 int pf_busy_compute(const pf_activity *acts, const size_t *idx, size_t n, pf_busy *b);
+
+/* pf_busy_compute over the activities i of t for which keep(ctx, i) is true. Returns 0, or
+ * -1 when memory runs out. b->streams is owned by the caller. */
+int pf_busy_where(const pf_trace *t, int (*keep)(const void *ctx, size_t i), const void *ctx, pf_busy *b);
 
 /* The category with the most time in the row. */
 pf_category pf_row_category(const pf_row *r);

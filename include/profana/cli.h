@@ -18,11 +18,34 @@ typedef struct pf_cli {
     pf_analysis_opts an;       /* --group, --tf32, --device, and the DTYPE positional */
     const char *device_name;   /* --device NAME as given */
     int by_category;           /* --by-category: one table per category (text, Markdown) */
+    pf_load_opts load;         /* -j N, --strict, and progress unless --quiet */
+    double fail_above;         /* --diff --fail-above PCT; < 0 when not given */
+    int extra;                 /* --augment_trace --extra: rates, percents and category too */
+    int steps;                 /* --steps: one line per ProfilerStep */
+    const char *explain;       /* --explain OP_OR_KERNEL; NULL when not given */
+    const char *plot_roofline; /* --plot roofline FILE.svg; NULL when not asked */
+    const char *plot_breakdown;/* --plot breakdown FILE.svg */
+    const char *report;        /* --report FILE.html */
 } pf_cli;
 
 /* Each returns an exit status and prints its own errors (`profana: error: ...`). */
 int cmd_analysis(const pf_cli *cli);
+int cmd_diff(const pf_cli *cli);
+int cmd_augment(const pf_cli *cli);
+int cmd_combine(const pf_cli *cli);
 int cmd_list_devices(const pf_cli *cli);
+/* --analysis --explain NAME: the first invocation of an op or kernel, its inputs and formula. */
+int cmd_explain(const pf_cli *cli);
+
+/* Exit status of --diff --fail-above when B is slower than allowed. */
+enum { PF_EXIT_SLOWER = 3 };
+
+/* --analysis and profiler steps (src/steps_view.c): the line saying how many steps the
+ * trace has and what is analysed (nothing when it has none); the --steps table in the
+ * command line's format (-1 when memory runs out); the "steps" JSON member (likewise). */
+void pf_steps_print_line(FILE *out, const pf_analysis *an);
+int pf_steps_print_table(FILE *out, const pf_cli *cli, const pf_analysis *an);
+int pf_steps_json(pf_jw *w, const pf_analysis *an);
 
 /* Prints "profana: error: MSG" on stderr and returns PF_EXIT_TRACE. */
 int pf_cli_error(const char *msg);
@@ -33,8 +56,8 @@ int pf_cli_usage_error(const char *fmt, ...)
 #endif
     ;
 
-/* Loads a trace for a subcommand, printing the error and the trace's notes (on stderr).
- * Returns NULL after printing the error. */
-pf_trace *pf_cli_load(const char *path);
+/* Loads a trace for a subcommand with the command line's load options, printing the error
+ * and the trace's notes (on stderr). Returns NULL after printing the error. */
+pf_trace *pf_cli_load(const pf_cli *cli, const char *path);
 
 #endif

@@ -46,6 +46,7 @@ typedef struct pf_activity {
     int64_t correlation;       /* -1 when absent */
     int64_t bytes;             /* memcpy/memset args.bytes; -1 when absent */
     int32_t op;                /* index into pf_trace.ops of the launching cpu_op; -1 none */
+    int64_t src_off;           /* byte offset of the event's '{' in the (decompressed) text */
 } pf_activity;
 
 /* A cpu_op. Its args are parsed only when a GPU activity links to it (see call). */
@@ -57,7 +58,16 @@ typedef struct pf_cpu_op {
     double kernel_num_gb;
     int bad_args;              /* 1 when its args could not be read (counted warning) */
     size_t args_start, args_end; /* extent of "args" in the source text while loading */
+    int64_t src_off;           /* byte offset of the event's '{' in the (decompressed) text */
 } pf_cpu_op;
+
+/* A GPU-side ProfilerStep#N annotation (cat gpu_user_annotation): the span of one
+ * profiler step on one device, what --step restricts the analysis to. */
+typedef struct pf_step {
+    int64_t number;            /* N of ProfilerStep#N */
+    int device;
+    int64_t ts_ns, dur_ns;
+} pf_step;
 
 /* A host-side interval (cpu_op, CUDA runtime/driver call, annotation) on one thread: what
  * the per-op CPU times need. name is the interned op name for cpu_ops, NULL otherwise. */
@@ -84,13 +94,26 @@ typedef struct pf_trace {
     size_t n_duplicate_ids;    /* cpu_ops whose External id an earlier cpu_op had */
     size_t n_bad_events;       /* events skipped because a field could not be read */
     size_t n_steps;            /* ProfilerStep#N annotations on the CPU side */
+    pf_step *gpu_steps;        /* GPU-side ProfilerStep#N annotations in file order */
+    size_t n_gpu_steps;
     char **notes;              /* warnings worth one line each on stderr */
     int n_notes;
 } pf_trace;
 
+/* How to load: threads, progress on stderr, strictness about a trace cut short. */
+typedef struct pf_load_opts {
+    int jobs;                  /* parser threads; 0 = one per core */
+    int progress;              /* 1: a progress bar on stderr for large inputs (caller checks isatty) */
+    int strict;                /* 1: a trace cut inside its last event is an error, not a warning */
+} pf_load_opts;
+
 /* Loads a Kineto chrome trace from path ("-" = standard input). On success returns 0 and
  * *out owns the model (free with pf_trace_free). On error returns -1, *out is NULL and
- * err holds "PATH: byte N: what was expected" (or the I/O reason). */
+ * err holds "PATH: byte N: what was expected" (or the I/O reason). opts may be NULL
+ * (defaults: every core, no progress, not strict). */
+int pf_trace_load_opts(const char *path, const pf_load_opts *opts, pf_trace **out, pf_error *err);
+
+/* pf_trace_load_opts with the defaults. */
 int pf_trace_load(const char *path, pf_trace **out, pf_error *err);
 
 /* Frees a trace and everything it owns. NULL is a no-op. */

@@ -4,24 +4,14 @@
 # Per device and stream: span, union of [ts, ts+dur) and launch count, from Python's parser.
 raw_busy() {
     python3 - "$1" <<'PY'
-import json, sys
-from decimal import Decimal
-d = json.load(open(sys.argv[1]), parse_float=Decimal)
+import sys
+sys.path.insert(0, "tests/cli")
+from raw import load, gpu_acts, ns, union
 iv = {}
-for e in d["traceEvents"]:
-    if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset"):
-        s = int(Decimal(e["ts"]) * 1000)
-        key = (e["args"].get("device", e.get("pid")), e["args"].get("stream", 0))
-        iv.setdefault(key, []).append((s, s + int(Decimal(e["dur"]) * 1000)))
-def union(spans):
-    total, cur = 0, None
-    for s, e in sorted(spans):
-        if cur is None or s > cur[1]:
-            if cur: total += cur[1] - cur[0]
-            cur = [s, e]
-        else:
-            cur[1] = max(cur[1], e)
-    return total + (cur[1] - cur[0] if cur else 0)
+for e in gpu_acts(load(sys.argv[1])):
+    s = ns(e["ts"])
+    key = (e["args"].get("device", e.get("pid")), e["args"].get("stream", 0))
+    iv.setdefault(key, []).append((s, s + ns(e["dur"])))
 devs = sorted({k[0] for k in iv})
 for dev in devs:
     spans = [x for k, v in iv.items() if k[0] == dev for x in v]

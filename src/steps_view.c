@@ -1,0 +1,139 @@
+/* steps_view.c - what --analysis prints about profiler steps: the header line, the --steps table and its JSON. */
+#include <stdio.h>
+
+#include "profana/cli.h"
+
+enum { T_STEP, T_DEVICE, T_SPAN, T_COUNT, T_SUM, T_BUSY, T_PCT, T_TOP, T_TOP_PCT, T_NCOLS };
+
+static const pf_col step_cols[T_NCOLS] = {
+    [T_STEP] = {"Step", "step", 1, 0},
+    [T_DEVICE] = {"Device", "device", 1, 0},
+    [T_SPAN] = {"Span (us)", "span_us", 1, 0},
+    [T_COUNT] = {"Activities", "count", 1, 0},
+    [T_SUM] = {"GPU Time (us)", "gpu_time_us", 1, 0},
+    [T_BUSY] = {"Busy (us)", "busy_us", 1, 0},
+    [T_PCT] = {"Busy %", "busy_pct", 1, 0},
+    [T_TOP] = {"Top Category", "top_category", 0, 0},
+    [T_TOP_PCT] = {"Top %", "top_pct", 1, 0},
+};
+
+static pf_category top_category(const pf_step_report *s)
+{
+    int best = PF_CAT_OTHER;
+    for (int c = 0; c < PF_CAT_COUNT; c++)
+        if (s->cat_ns[c] > s->cat_ns[best])
+            best = c;
+    return (pf_category)best;
+}
+
+static double pct(int64_t part, int64_t whole)
+{
+    return whole > 0 ? 100.0 * (double)part / (double)whole : 0;
+}
+
+static pf_table *step_table(const pf_analysis *an)
+{
+    pf_table *t = pf_table_new(step_cols, T_NCOLS);
+    for (size_t k = 0; t && k < an->n_steps; k++) {
+        const pf_step_report *s = &an->steps[k];
+        pf_category top = top_category(s);
+        int r = pf_table_add_row(t);
+        pf_table_int(t, r, T_STEP, s->number);
+        pf_table_int(t, r, T_DEVICE, s->device);
+        pf_table_num(t, r, T_SPAN, s->dur_ns / 1e3, 3);
+        pf_table_int(t, r, T_COUNT, s->count);
+        pf_table_num(t, r, T_SUM, s->sum_ns / 1e3, 3);
+        pf_table_num(t, r, T_BUSY, s->busy_ns / 1e3, 3);
+        pf_table_num(t, r, T_PCT, pct(s->busy_ns, s->dur_ns), 2);
+        pf_table_str(t, r, T_TOP, s->count ? pf_category_name(top) : "-");
+        pf_table_num(t, r, T_TOP_PCT, pct(s->cat_ns[top], s->sum_ns), 2);
+    }
+    if (t && pf_table_status(t)) {
+        pf_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* The step numbers seen, as "#2..#4" (ascending by start on the first device). */
+static void step_range(const pf_analysis *an, char *buf, size_t n)
+{
+    int64_t lo = an->steps[0].number, hi = lo;
+    for (size_t k = 1; k < an->n_steps; k++) {
+        lo = an->steps[k].number < lo ? an->steps[k].number : lo;
+        hi = an->steps[k].number > hi ? an->steps[k].number : hi;
+    }
+    if (lo == hi)
+        snprintf(buf, n, "#%lld", (long long)lo);
+    else
+        snprintf(buf, n, "#%lld..#%lld", (long long)lo, (long long)hi);
+}
+
+void pf_steps_print_line(FILE *out, const pf_analysis *an)
+{
+    const pf_trace *t = an->trace;
+    char range[64];
+    if (an->n_steps == 0) {
+        if (t->n_steps)
+            fprintf(out, "Steps: %zu ProfilerStep annotation%s on the CPU, none on the GPU (--step needs GPU-side "
+                         "ones)\n",
+                    t->n_steps, t->n_steps == 1 ? "" : "s");
+        return;
+    }
+    step_range(an, range, sizeof range);
+    fprintf(out, "Steps: %zu GPU-side ProfilerStep annotation%s (%s); ", an->n_steps, an->n_steps == 1 ? "" : "s",
+            range);
+    if (an->opts.step == PF_STEP_EVERY)
+        fputs("analysing all GPU activity (--step all|N restricts it, --steps lists the steps)\n", out);
+    else if (an->opts.step == PF_STEP_ALL)
+        fputs("analysing the GPU activity inside them (--step all)\n", out);
+    else
+        fprintf(out, "analysing ProfilerStep#%lld only\n", (long long)an->opts.step);
+}
+
+int pf_steps_print_table(FILE *out, const pf_cli *cli, const pf_analysis *an)
+{
+    if (an->n_steps == 0) {
+        fputs("No GPU-side ProfilerStep annotations in this trace: record it with a torch.profiler schedule and "
+              "prof.step().\n",
+              out);
+        return 0;
+    }
+    pf_table *t = step_table(an);
+    if (!t)
+        return -1;
+    fputc('\n', out);
+    if (cli->format == PF_FMT_MD)
+        pf_table_print_md(out, t, 0);
+    else if (cli->format == PF_FMT_CSV)
+        pf_table_print_csv(out, t, 1);
+    else
+        pf_table_print_text(out, t, 0);
+    pf_table_free(t);
+    return 0;
+}
+
+int pf_steps_json(pf_jw *w, const pf_analysis *an)
+{
+    pf_table *t = step_table(an);
+    if (!t)
+        return -1;
+    pf_jw_key(w, "steps");
+    pf_jw_obj_begin(w);
+    pf_jw_key(w, "cpu");
+    pf_jw_int(w, (int64_t)an->trace->n_steps);
+    pf_jw_key(w, "gpu");
+    pf_jw_int(w, (int64_t)an->n_steps);
+    pf_jw_key(w, "selected");
+    if (an->opts.step == PF_STEP_EVERY)
+        pf_jw_null(w);
+    else if (an->opts.step == PF_STEP_ALL)
+        pf_jw_str(w, "all");
+    else
+        pf_jw_int(w, an->opts.step);
+    pf_jw_key(w, "rows");
+    pf_table_json_rows(w, t);
+    pf_jw_obj_end(w);
+    pf_table_free(t);
+    return 0;
+}
