@@ -15,7 +15,8 @@ HEADERS  = $(wildcard include/profana/*.h src/*.h src/formulas/*.h)
 
 DEMO_TRACE = testdata/traces/eager_bf16.json
 
-.PHONY: all demo check test units clean deps bench FORCE
+.PHONY: check-valgrind
+.PHONY: all demo check test units clean deps bench fuzz fuzz-build cppcheck FORCE
 
 all: deps profana
 
@@ -39,6 +40,42 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libprofana.
 
 units: $(UNITS)
 
+# make bench: traces of 100 MB and 1 GB generated from testdata/ into $$TMPDIR (removed
+# afterwards), profana timed on them against python3's json.load (README: Performance).
+$(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libprofana.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libprofana.a $(LDLIBS)
+
+bench: all $(BUILD)/bench/gen_trace $(BUILD)/bench/bench_run
+	./tests/bench/run.sh $(BUILD)
+
+# libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang into build-fuzz/ (README: Reliability).
+# The loader's source read is wrapped so that the parsed text sits in an exact-size heap block.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS = $(patsubst tests/fuzz/%.c,build-fuzz/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/common.c tests/fuzz/common.h $(BUILD)/libprofana.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/fuzz -fsanitize=fuzzer -Wl,--wrap=pf_source_read -o $@ $< \
+		tests/fuzz/common.c $(BUILD)/libprofana.a $(LDLIBS)
+
+fuzz-build:
+	@./tests/deps.sh fuzz
+	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link $(SAN)" $(FUZZ_TARGETS)
+
+# Runs each target for FUZZ_SECONDS from the seeds (tests/fuzz/seeds.py); fails on any finding.
+fuzz: fuzz-build
+	./tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
+# Static analysis with the build's defines; cJSON's header is read for its iteration macro.
+# (--library=posix is left out: its mmap rule rejects fd -1 with MAP_ANONYMOUS.)
+CPPCHECK = cppcheck -q --error-exitcode=1 --inline-suppr --std=c11 \
+	--enable=warning,style,performance,portability -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+	-Iinclude --include=/usr/include/cjson/cJSON.h
+
+cppcheck:
+	$(CPPCHECK) src include tests/fuzz
+
 # Installs what the build needs on a Debian machine when it is missing (README: quick start).
 deps:
 	@./tests/deps.sh
@@ -46,15 +83,22 @@ deps:
 demo: all
 	./profana --analysis $(DEMO_TRACE) bf16
 
-# The suite runs twice: once on the optimised build, once under AddressSanitizer and
-# UndefinedBehaviorSanitizer; tests/run.sh prints the combined "N passed, N failed".
+# The suite runs twice: on the optimised build, and under AddressSanitizer and
+# UndefinedBehaviorSanitizer; the unit tests once more under valgrind memcheck; cppcheck
+# counts as one more test; tests/run.sh prints the combined "N passed, N failed".
+# Under valgrind only the unit tests run by default: the CLI suite under valgrind runs the
+# binary some 800 times (most of an hour on two cores); `make check-valgrind` runs it all.
+CHECK_VALGRIND = --valgrind-units build
 check:
 	@./tests/deps.sh test
 	$(MAKE) --no-print-directory profana units
 	$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g $(SAN)" build-asan/profana units
-	./tests/run.sh build build-asan
+	./tests/run.sh build build-asan $(CHECK_VALGRIND) --cppcheck
 
 test: check
 
+check-valgrind:
+	$(MAKE) --no-print-directory check CHECK_VALGRIND="--valgrind build"
+
 clean:
-	rm -rf build build-asan profana
+	rm -rf build build-asan build-fuzz profana

@@ -104,7 +104,7 @@ static int append(char *buf, size_t n, size_t *len, const char *fmt, ...)
     return 0;
 }
 
-static void append_arg(char *buf, size_t n, size_t *len, const pf_arg *a)
+void pf_key_append_arg(char *buf, size_t n, size_t *len, const pf_arg *a, int with_dtype)
 {
     if (a->is_list) {
         append(buf, n, len, "list[%lld]", (long long)a->list_numel);
@@ -117,6 +117,8 @@ static void append_arg(char *buf, size_t n, size_t *len, const pf_arg *a)
         append(buf, n, len, "%s", a->concrete[0] ? a->concrete : "-");
         return;
     }
+    if (!with_dtype)
+        return;
     pf_dtype d = pf_dtype_from_type_string(a->type);
     append(buf, n, len, "%s", d != PF_DT_UNKNOWN ? pf_dtype_name(d) : a->type);
 }
@@ -130,7 +132,7 @@ static const char *shape_key(pf_analysis *an, const pf_cpu_op *op)
     for (int i = 0; i < op->call.nargs; i++) {
         if (i)
             append(buf, sizeof buf, &len, ", ");
-        append_arg(buf, sizeof buf, &len, &op->call.args[i]);
+        pf_key_append_arg(buf, sizeof buf, &len, &op->call.args[i], 1);
     }
     append(buf, sizeof buf, &len, ")");
     if (len >= sizeof buf)
@@ -166,6 +168,7 @@ static void row_init(pf_row *r, const char *key)
 {
     memset(r, 0, sizeof *r);
     r->key = key;
+    r->op = -1;
     r->min_ns = INT64_MAX;
     r->peak_ok = 1;
 }
@@ -196,6 +199,7 @@ static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const
             r->byte_peak_s += w->bytes / (info->peak_gbps * 1e9);
     }
     row_add_source(r, w->source);
+    r->upper_bound_n += w->upper_bound != 0;
 }
 
 static dev_acc *device_acc(dev_acc *accs, int n, int id)
@@ -243,7 +247,8 @@ static int add_to_group(pf_analysis *an, dev_acc *d, size_t i)
             d->rep.rows = rows;
             d->cap_rows = cap;
         }
-        row_init(&d->rep.rows[d->rep.n_rows++], key);
+        row_init(&d->rep.rows[d->rep.n_rows], key);
+        d->rep.rows[d->rep.n_rows++].op = a->op;
     }
     row_add(&d->rep.rows[idx], a, w, d->rep.info, cat);
     row_add(&d->rep.total, a, w, d->rep.info, cat);

@@ -56,7 +56,8 @@ static void op_work(const pf_trace *t, const pf_analysis_opts *o, const pf_cpu_o
         return;
     }
     pf_work fw;
-    int rc = pf_formula_apply(&op->call, &fw);
+    /* a TensorList has no element type in the trace: its bytes assume the default dtype */
+    int rc = pf_formula_apply_ex(&op->call, o->default_dtype, NULL, &fw);
     (void)t;
     if (rc < 0) {
         w->no_formula = 1;

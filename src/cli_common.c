@@ -11,6 +11,8 @@ pf_trace *pf_cli_load(const pf_cli *cli, const char *path)
         pf_cli_error(err.msg);
         return NULL;
     }
+    for (int i = 0; i < t->n_warnings; i++)
+        fprintf(stderr, "profana: warning: %s: %s\n", path, t->warnings[i]);
     for (int i = 0; i < t->n_notes; i++)
         fprintf(stderr, "profana: note: %s: %s\n", path, t->notes[i]);
     return t;

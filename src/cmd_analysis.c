@@ -4,10 +4,11 @@
 #include <string.h>
 
 #include "profana/cli.h"
+#include "profana/report.h"
 
 enum {
     C_DEVICE, C_NAME, C_CATEGORY, C_COUNT, C_TOTAL, C_MEAN, C_MIN, C_MAX, C_PCT, C_GFLOP, C_GB, C_FLOP,
-    C_BYTES, C_TFLOPS, C_GBPS, C_FLOPS_PCT, C_BW_PCT, C_BOUND, C_SOURCE, C_NOTE, C_CALLS, C_CPU_TOTAL,
+    C_BYTES, C_TFLOPS, C_GBPS, C_FLOPS_PCT, C_BW_PCT, C_BOUND, C_SOURCE, C_NOTE, C_UPPER, C_CALLS, C_CPU_TOTAL,
     C_SELF_CPU, C_NCOLS
 };
 
@@ -32,6 +33,7 @@ static const pf_col base_cols[C_NCOLS] = {
     [C_BOUND] = {"Bound", "bound", 0, 0},
     [C_SOURCE] = {"Source", "source", 0, 0},
     [C_NOTE] = {"Note", "note", 0, PF_IN_CSV | PF_IN_JSON},
+    [C_UPPER] = {"Upper bound", "upper_bound", 0, PF_IN_JSON},
     /* --group op only: the table is cut to C_CALLS columns otherwise. */
     [C_CALLS] = {"Calls", "calls", 1, 0},
     [C_CPU_TOTAL] = {"CPU Total (us)", "cpu_total_us", 1, 0},
@@ -95,6 +97,7 @@ static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_repo
     over |= set_pct(t, r, C_BW_PCT, pf_row_bw_pct(row, d->info));
     if (over)
         pf_table_str(t, r, C_NOTE, "over peak: a formula or a peak is wrong");
+    pf_table_bool(t, r, C_UPPER, row->upper_bound_n > 0);
     pf_table_str(t, r, C_BOUND, pf_row_bound(row, d->info));
     pf_table_str(t, r, C_SOURCE, pf_row_source(row, src, sizeof src));
     if (row->has_cpu) {
@@ -366,6 +369,25 @@ static void json_coverage(pf_jw *w, const pf_device_report *d)
     pf_jw_obj_end(w);
 }
 
+/* Footnotes for the source markers in the rows shown: figures that are a ceiling (~ub) and
+ * bytes that rest on the command line's DTYPE (~dtype). */
+static void print_source_notes(FILE *out, const pf_cli *cli, const pf_device_report *d)
+{
+    int ub = d->total.upper_bound_n > 0, dtype = 0;
+    size_t shown = shown_rows(cli, d);
+    for (size_t i = 0; i <= shown; i++) {
+        const pf_row *r = i < shown ? &d->rows[i] : &d->total;
+        for (int k = 0; k < r->n_sources; k++)
+            dtype |= strstr(r->sources[k], "~dtype") != NULL;
+    }
+    if (ub)
+        fputs("~ub: an upper bound: variable-length attention sized by its longest sequences (max_q, max_k); "
+              "its FLOPs, bytes, rates and percentages are ceilings\n", out);
+    if (dtype)
+        fputs("~dtype: bytes of a tensor list (cat, stack) at the element size of DTYPE: the trace records no "
+              "element type for it\n", out);
+}
+
 static void print_omitted(FILE *out, const pf_cli *cli, const pf_device_report *d)
 {
     size_t shown = shown_rows(cli, d);
@@ -408,6 +430,7 @@ static int print_text(const pf_cli *cli, const pf_analysis *an, const pf_col *co
         if (over)
             fputs(OVER_PEAK_MARK " above 100% of the device's peak: a formula or a peak is wrong (check --device, "
                   "--tf32), or a small kernel's data sat in L2 cache\n", stdout);
+        print_source_notes(stdout, cli, d);
         pf_table_free(t);
         fputc('\n', stdout);
         if (!(t = category_table(d)))
@@ -573,6 +596,8 @@ static void warn_unknown_devices(const pf_analysis *an)
 
 int cmd_analysis(const pf_cli *cli)
 {
+    if (cli->explain)
+        return cmd_explain(cli);
     pf_trace *t = pf_cli_load(cli, cli->pos[0]);
     if (!t)
         return PF_EXIT_TRACE;
@@ -589,6 +614,15 @@ int cmd_analysis(const pf_cli *cli)
         warn_unknown_devices(an);
     if (an->n_devices == 0)
         fprintf(stderr, "profana: %s: the trace has no GPU activity (no kernel, memcpy or memset events)\n", t->path);
+    /* --plot / --report files first: a bad output path stops the run before any table is printed. */
+    if (pf_plots_write(cli, an,
+                       &(pf_analysis_view){cols, device_table, category_table, stream_table, print_device_header,
+                                           print_counts, print_coverage, print_omitted, print_busy},
+                       &err)) {
+        pf_analysis_free(an);
+        pf_trace_free(t);
+        return pf_cli_error(err.msg);
+    }
     int rc;
     if (cli->format == PF_FMT_JSON)
         rc = print_json(cli, an, cols);

@@ -68,5 +68,7 @@ int cmd_list_devices(const pf_cli *cli)
         pf_table_print_text(stdout, t, 0);
     }
     pf_table_free(t);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return pf_cli_error("cannot write to standard output");
     return PF_EXIT_OK;
 }

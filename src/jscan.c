@@ -6,202 +6,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(pf_jerr *e, size_t pos, size_t len, const char *what)
-{
-    e->pos = pos;
-    e->truncated = pos >= len;
-    e->what = pos >= len ? "unexpected end of input" : what;
-    return -1;
-}
+#include "jscan_prim.h"
 
 size_t pf_json_ws(const char *s, size_t len, size_t pos)
 {
-    while (pos < len) {
-        char c = s[pos];
-        if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
-            break;
-        pos++;
-    }
-    return pos;
+    return js_ws(s, len, pos);
 }
 
-static int hexval(char c)
+int pf_json_plain_string(const char *s, size_t len, size_t *pos)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* Strings dominate trace bytes (kernel names), so the common run of plain bytes is
- * consumed in a tight loop; escapes and control bytes take the slow path. */
-static int skip_string(const char *s, size_t len, size_t *pos, pf_jerr *e)
-{
-    size_t p = *pos + 1;
-    for (;;) {
-        while (p < len) {
-            unsigned char c = (unsigned char)s[p];
-            if (c == '"' || c == '\\' || c < 0x20)
-                break;
-            p++;
-        }
-        if (p >= len)
-            return fail(e, len, len, "unterminated string");
-        if (s[p] == '"') {
-            *pos = p + 1;
-            return 0;
-        }
-        if ((unsigned char)s[p] < 0x20)
-            return fail(e, p, len, "control character in string");
-        if (p + 1 >= len)
-            return fail(e, len, len, "unterminated string");
-        char esc = s[p + 1];
-        if (esc == 'u') {
-            if (p + 6 > len)
-                return fail(e, len, len, "unterminated string");
-            for (int i = 2; i < 6; i++)
-                if (hexval(s[p + i]) < 0)
-                    return fail(e, p, len, "bad \\u escape in string");
-            p += 6;
-        } else if (strchr("\"\\/bfnrt", esc) && esc) {
-            p += 2;
-        } else {
-            return fail(e, p, len, "bad escape in string");
-        }
-    }
-}
-
-static int skip_number(const char *s, size_t len, size_t *pos, pf_jerr *e)
-{
-    size_t p = *pos;
-    if (p < len && s[p] == '-')
-        p++;
+    int ascii = 1;
+    size_t p = js_plain_run(s, len, *pos + 1, &ascii);
     if (p >= len)
-        return fail(e, p, len, "bad number");
-    if (s[p] == '0') {
-        p++;
-    } else if (s[p] >= '1' && s[p] <= '9') {
-        while (p < len && s[p] >= '0' && s[p] <= '9')
-            p++;
-    } else {
-        return fail(e, p, len, "bad number");
-    }
-    if (p < len && s[p] == '.') {
-        p++;
-        size_t d = p;
-        while (p < len && s[p] >= '0' && s[p] <= '9')
-            p++;
-        if (p == d)
-            return fail(e, p, len, "bad number: digit expected after '.'");
-    }
-    if (p < len && (s[p] == 'e' || s[p] == 'E')) {
-        p++;
-        if (p < len && (s[p] == '+' || s[p] == '-'))
-            p++;
-        size_t d = p;
-        while (p < len && s[p] >= '0' && s[p] <= '9')
-            p++;
-        if (p == d)
-            return fail(e, p, len, "bad number: digit expected in exponent");
-    }
-    *pos = p;
-    return 0;
-}
-
-static int skip_literal(const char *s, size_t len, size_t *pos, const char *lit, pf_jerr *e)
-{
-    size_t n = strlen(lit);
-    if (*pos + n > len) {
-        if (memcmp(s + *pos, lit, len - *pos) == 0)
-            return fail(e, len, len, "unexpected end of input");
-        return fail(e, *pos, len, "expected a JSON value");
-    }
-    if (memcmp(s + *pos, lit, n) != 0)
-        return fail(e, *pos, len, "expected a JSON value");
-    *pos += n;
-    return 0;
-}
-
-static int skip_value(const char *s, size_t len, size_t *pos, int depth, pf_jerr *e);
-
-static int skip_container(const char *s, size_t len, size_t *pos, int depth, pf_jerr *e)
-{
-    char close = s[*pos] == '{' ? '}' : ']';
-    int is_obj = close == '}';
-    if (depth > PF_JSON_MAX_DEPTH)
-        return fail(e, *pos, len, "nesting deeper than 512 levels");
-    size_t p = pf_json_ws(s, len, *pos + 1);
-    if (p < len && s[p] == close) {
-        *pos = p + 1;
+        return -1;
+    if (s[p] != '"' || !ascii)
         return 0;
-    }
-    for (;;) {
-        p = pf_json_ws(s, len, p);
-        if (is_obj) {
-            if (p >= len || s[p] != '"')
-                return fail(e, p, len, "expected a string key");
-            if (skip_string(s, len, &p, e))
-                return -1;
-            p = pf_json_ws(s, len, p);
-            if (p >= len || s[p] != ':')
-                return fail(e, p, len, "expected ':'");
-            p++;
-        }
-        if (skip_value(s, len, &p, depth + 1, e))
-            return -1;
-        p = pf_json_ws(s, len, p);
-        if (p < len && s[p] == ',') {
-            p = pf_json_ws(s, len, p + 1);
-            if (p < len && s[p] == close)
-                return fail(e, p, len, "trailing comma");
-            continue;
-        }
-        if (p < len && s[p] == close) {
-            *pos = p + 1;
-            return 0;
-        }
-        return fail(e, p, len, is_obj ? "expected ',' or '}'" : "expected ',' or ']'");
-    }
-}
-
-static int skip_value(const char *s, size_t len, size_t *pos, int depth, pf_jerr *e)
-{
-    size_t p = pf_json_ws(s, len, *pos);
-    *pos = p;
-    if (p >= len)
-        return fail(e, len, len, "unexpected end of input");
-    switch (s[p]) {
-    case '"':
-        return skip_string(s, len, pos, e);
-    case '{':
-    case '[':
-        return skip_container(s, len, pos, depth, e);
-    case 't':
-        return skip_literal(s, len, pos, "true", e);
-    case 'f':
-        return skip_literal(s, len, pos, "false", e);
-    case 'n':
-        return skip_literal(s, len, pos, "null", e);
-    default:
-        if (s[p] == '-' || (s[p] >= '0' && s[p] <= '9'))
-            return skip_number(s, len, pos, e);
-        return fail(e, p, len, "expected a JSON value");
-    }
+    *pos = p + 1;
+    return 1;
 }
 
 int pf_json_skip(const char *s, size_t len, size_t *pos, pf_jerr *e)
 {
-    return skip_value(s, len, pos, 1, e);
+    return js_skip_value(s, len, pos, 1, e);
+}
+
+int pf_json_skip_at(const char *s, size_t len, size_t *pos, int depth, pf_jerr *e)
+{
+    return js_skip_value(s, len, pos, depth, e);
 }
 
 static int container_begin(const char *s, size_t len, size_t *pos, char open, pf_jerr *e)
 {
-    size_t p = pf_json_ws(s, len, *pos);
+    size_t p = js_ws(s, len, *pos);
     if (p >= len || s[p] != open)
-        return fail(e, p, len, open == '{' ? "expected '{'" : "expected '['");
+        return js_fail(e, p, len, open == '{' ? "expected '{'" : "expected '['");
     *pos = p + 1;
     return 0;
 }
@@ -223,17 +61,17 @@ int pf_json_arr_begin(const char *s, size_t len, size_t *pos, pf_jerr *e)
 static int next_element(const char *s, size_t len, size_t *pos, char close, pf_jerr *e)
 {
     int first = *pos > 0 && (s[*pos - 1] == '{' || s[*pos - 1] == '[');
-    size_t p = pf_json_ws(s, len, *pos);
+    size_t p = js_ws(s, len, *pos);
     if (p < len && s[p] == close) {
         *pos = p + 1;
         return 0;
     }
     if (!first) {
         if (p >= len || s[p] != ',')
-            return fail(e, p, len, close == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
-        p = pf_json_ws(s, len, p + 1);
+            return js_fail(e, p, len, close == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
+        p = js_ws(s, len, p + 1);
         if (p < len && s[p] == close)
-            return fail(e, p, len, "trailing comma");
+            return js_fail(e, p, len, "trailing comma");
     }
     *pos = p;
     return 1;
@@ -246,17 +84,17 @@ int pf_json_obj_next(const char *s, size_t len, size_t *pos, pf_jmember *m, pf_j
         return r;
     size_t p = *pos;
     if (p >= len || s[p] != '"')
-        return fail(e, p, len, "expected a string key");
+        return js_fail(e, p, len, "expected a string key");
     m->key_start = p + 1;
-    if (skip_string(s, len, &p, e))
+    if (js_skip_string(s, len, &p, e))
         return -1;
     m->key_end = p - 1;
-    p = pf_json_ws(s, len, p);
+    p = js_ws(s, len, p);
     if (p >= len || s[p] != ':')
-        return fail(e, p, len, "expected ':'");
-    p = pf_json_ws(s, len, p + 1);
+        return js_fail(e, p, len, "expected ':'");
+    p = js_ws(s, len, p + 1);
     m->val_start = p;
-    if (skip_value(s, len, &p, 2, e))
+    if (js_skip_value(s, len, &p, 2, e))
         return -1;
     m->val_end = p;
     *pos = p;
@@ -271,7 +109,7 @@ int pf_json_arr_next(const char *s, size_t len, size_t *pos, size_t *val_start, 
         return r;
     size_t p = *pos;
     *val_start = p;
-    if (skip_value(s, len, &p, 2, e))
+    if (js_skip_value(s, len, &p, 2, e))
         return -1;
     *val_end = p;
     *pos = p;
@@ -303,7 +141,7 @@ int pf_json_double(const char *s, size_t start, size_t end, double *v)
     buf[n] = 0;
     size_t p = 0;
     pf_jerr e;
-    if (skip_number(buf, n, &p, &e) || p != n)
+    if (js_skip_number(buf, n, &p, &e) || p != n)
         return -1;
     errno = 0;
     double d = strtod(buf, NULL);
@@ -419,7 +257,7 @@ static size_t put_utf8(char *out, uint32_t cp)
 
 static uint32_t read_hex4(const char *s)
 {
-    return (uint32_t)(hexval(s[0]) << 12 | hexval(s[1]) << 8 | hexval(s[2]) << 4 | hexval(s[3]));
+    return (uint32_t)(js_hexval(s[0]) << 12 | js_hexval(s[1]) << 8 | js_hexval(s[2]) << 4 | js_hexval(s[3]));
 }
 
 /* Length of a valid UTF-8 sequence at s (at most n bytes), 0 when invalid. */

@@ -2,10 +2,63 @@
 #include "profana/outfile.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+/* Replacing a file syncs the new one first. Syncing 100 MB at the end costs as much as
+ * writing it, so a thread flushes what has been written so far while the rest is still
+ * being written, and the final fsync has little left to do. */
+struct pf_outfile_syncer {
+    pthread_t thread;
+    int fd;
+    atomic_int stop;
+    int error;                 /* errno of a failed flush: the final fsync would not see it */
+};
+
+static void *sync_loop(void *arg)
+{
+    struct pf_outfile_syncer *sy = arg;
+    const struct timespec pause = {0, 2000000};
+    while (!atomic_load(&sy->stop)) {
+        if (fdatasync(sy->fd) != 0 && errno != EINVAL && errno != EROFS && !sy->error)
+            sy->error = errno;
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+static void start_syncer(pf_outfile *o)
+{
+    struct pf_outfile_syncer *sy = calloc(1, sizeof *sy);
+    if (!sy)
+        return; /* the final fsync still runs, only later */
+    sy->fd = fileno(o->f);
+    if (pthread_create(&sy->thread, NULL, sync_loop, sy) != 0) {
+        free(sy);
+        return;
+    }
+    o->syncer = sy;
+}
+
+/* Stops the flushing thread; returns the errno of a flush that failed, or 0. */
+static int stop_syncer(pf_outfile *o)
+{
+    struct pf_outfile_syncer *sy = o->syncer;
+    if (!sy)
+        return 0;
+    atomic_store(&sy->stop, 1);
+    pthread_join(sy->thread, NULL);
+    int e = sy->error;
+    free(sy);
+    o->syncer = NULL;
+    return e;
+}
 
 int pf_same_file(const char *a, const char *b)
 {
@@ -26,6 +79,18 @@ static char *dup_str(const char *s)
     return d;
 }
 
+/* Large outputs (a whole trace) go out in few system calls. */
+#define PF_OUT_BUFFER (1 << 20)
+
+/* glibc ignores the size given with a NULL buffer: the buffer must be ours. Without
+ * memory the stream keeps its default buffer, which only costs speed. */
+static void use_buffer(pf_outfile *o)
+{
+    o->buf = malloc(PF_OUT_BUFFER);
+    if (o->buf)
+        setvbuf(o->f, o->buf, _IOFBF, PF_OUT_BUFFER);
+}
+
 /* A device or pipe (/dev/null, /dev/full, a FIFO) is written directly: renaming a file over
  * it would replace the node itself. */
 static int open_special(pf_outfile *o, const char *path, pf_error *err)
@@ -40,6 +105,33 @@ static int open_special(pf_outfile *o, const char *path, pf_error *err)
         o->path = NULL;
         return pf_fail(err, "%s: cannot open for writing: %s", path, strerror(e));
     }
+    use_buffer(o);
+    return 0;
+}
+
+/* Where the temporary file goes: beside the file a symbolic link points to, so that the
+ * rename replaces that file and the link stays a link. */
+static char *rename_target(const char *path)
+{
+    struct stat st;
+    char buf[PATH_MAX];
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, buf))
+        return dup_str(buf);
+    return dup_str(path);
+}
+
+/* An existing target keeps its permissions; a new one gets what the umask allows (mkstemp
+ * makes 0600). Returns whether the target exists. */
+static int set_mode(int fd, const char *target)
+{
+    struct stat st;
+    if (stat(target, &st) == 0) {
+        fchmod(fd, st.st_mode & 07777);
+        return 1;
+    }
+    mode_t um = umask(0);
+    umask(um);
+    fchmod(fd, 0666 & ~um);
     return 0;
 }
 
@@ -56,15 +148,15 @@ int pf_outfile_open(pf_outfile *o, const char *path, pf_error *err)
         return pf_fail(err, "%s: is a directory, not an output file", path);
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         return open_special(o, path, err);
-    size_t n = strlen(path);
-    o->path = dup_str(path);
+    o->path = rename_target(path);
+    size_t n = o->path ? strlen(o->path) : 0;
     o->tmp = malloc(n + 16);
     if (!o->path || !o->tmp) {
         free(o->path);
         free(o->tmp);
         return pf_fail(err, "%s: out of memory", path);
     }
-    snprintf(o->tmp, n + 16, "%s.tmp-XXXXXX", path);
+    snprintf(o->tmp, n + 16, "%s.tmp-XXXXXX", o->path);
     int fd = mkstemp(o->tmp);
     if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
         int e = errno;
@@ -77,17 +169,19 @@ int pf_outfile_open(pf_outfile *o, const char *path, pf_error *err)
         memset(o, 0, sizeof *o);
         return pf_fail(err, "%s: cannot create a file beside it: %s", path, strerror(e));
     }
-    /* mkstemp makes 0600; an output is an ordinary file, readable as the umask allows. */
-    mode_t um = umask(0);
-    umask(um);
-    fchmod(fd, 0666 & ~um);
+    o->replaces = set_mode(fd, o->path);
+    use_buffer(o);
+    if (o->replaces)
+        start_syncer(o);
     return 0;
 }
 
+/* After f is closed (it uses buf until then). */
 static void release(pf_outfile *o)
 {
     free(o->path);
     free(o->tmp);
+    free(o->buf);
     memset(o, 0, sizeof *o);
 }
 
@@ -96,10 +190,11 @@ int pf_outfile_commit(pf_outfile *o, pf_error *err)
     int rc = 0;
     if (!o->tmp) {
         int bad = fflush(o->f) != 0 || ferror(o->f);
-        if (o->f != stdout && fclose(o->f) != 0)
-            bad = 1;
+        int e = errno;
+        if (o->f != stdout && fclose(o->f) != 0 && !bad)
+            bad = 1, e = errno;
         if (bad)
-            rc = pf_fail(err, "%s: write failed", o->path);
+            rc = pf_fail(err, "%s: write failed: %s", o->path, strerror(e ? e : EIO));
         release(o);
         return rc;
     }
@@ -107,7 +202,10 @@ int pf_outfile_commit(pf_outfile *o, pf_error *err)
     int e = errno;
     if (fflush(o->f) != 0)
         bad = 1, e = errno;
-    if (!bad && fsync(fileno(o->f)) != 0 && errno != EINVAL && errno != EROFS)
+    int se = stop_syncer(o);
+    if (se && !bad)
+        bad = 1, e = se;
+    if (!bad && o->replaces && fsync(fileno(o->f)) != 0 && errno != EINVAL && errno != EROFS)
         bad = 1, e = errno;
     if (fclose(o->f) != 0 && !bad)
         bad = 1, e = errno;
@@ -126,9 +224,16 @@ void pf_outfile_abort(pf_outfile *o)
 {
     if (!o->f)
         return;
+    stop_syncer(o);
     if (o->f != stdout)
         fclose(o->f);
     if (o->tmp)
         unlink(o->tmp);
     release(o);
+}
+
+int pf_outfile_write_error(const pf_outfile *o, pf_error *err)
+{
+    int e = errno;
+    return pf_fail(err, "%s: write failed: %s", o->path, strerror(e ? e : EIO));
 }

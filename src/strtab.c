@@ -1,6 +1,7 @@
-/* strtab.c - string interning with an open-addressing hash table over an arena of blocks. */
+/* strtab.c - string interning with an open-addressing hash table over an arena of blocks, and per-thread caches in front of it. */
 #include "profana/strtab.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,22 +18,91 @@ typedef struct slot {
     uint64_t hash;
 } slot;
 
-struct pf_strtab {
+/* Open addressing over slots; capacity a power of two, at most half full. */
+typedef struct table {
     slot *slots;
     size_t cap, count;
+} table;
+
+struct pf_strtab {
+    table tab;
     block *blocks;
+    pthread_mutex_t lock;      /* taken by pf_strcache_intern only */
 };
 
-enum { BLOCK_SIZE = 1 << 16 };
+struct pf_strcache {
+    table tab;                 /* pointers into the shared table's strings */
+    pf_strtab *shared;
+};
 
+enum { BLOCK_SIZE = 1 << 16, FIRST_CAP = 1024 };
+
+/* Names are long (templated kernel names run to hundreds of bytes): hash 8 bytes a step. */
 static uint64_t hash_bytes(const char *s, size_t n)
 {
-    uint64_t h = UINT64_C(1469598103934665603);
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= UINT64_C(1099511628211);
+    const uint64_t k = UINT64_C(0xbf58476d1ce4e5b9);
+    uint64_t h = UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)n;
+    uint64_t w;
+    for (; n >= 8; s += 8, n -= 8) {
+        memcpy(&w, s, 8);
+        h = (h ^ w) * k;
+        h ^= h >> 31;
     }
-    return h;
+    if (n) {
+        w = 0;
+        memcpy(&w, s, n);
+        h = (h ^ w) * k;
+        h ^= h >> 31;
+    }
+    h *= UINT64_C(0x94d049bb133111eb);
+    return h ^ (h >> 29);
+}
+
+static int table_init(table *t)
+{
+    t->cap = FIRST_CAP;
+    t->count = 0;
+    t->slots = calloc(t->cap, sizeof *t->slots);
+    return t->slots ? 0 : -1;
+}
+
+static slot *table_find(const table *t, const char *s, size_t n, uint64_t h)
+{
+    size_t i = h & (t->cap - 1);
+    for (; t->slots[i].str; i = (i + 1) & (t->cap - 1)) {
+        slot *sl = &t->slots[i];
+        if (sl->hash == h && sl->len == n && memcmp(sl->str, s, n) == 0)
+            return sl;
+    }
+    return &t->slots[i];
+}
+
+static int table_grow(table *t)
+{
+    size_t cap = t->cap * 2;
+    slot *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->slots[i].str)
+            continue;
+        size_t j = t->slots[i].hash & (cap - 1);
+        while (slots[j].str)
+            j = (j + 1) & (cap - 1);
+        slots[j] = t->slots[i];
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+    return 0;
+}
+
+/* Fills the empty slot sl (from table_find) and keeps the table at most half full. */
+static int table_add(table *t, slot *sl, const char *str, size_t n, uint64_t h)
+{
+    *sl = (slot){str, n, h};
+    t->count++;
+    return t->count * 2 > t->cap ? table_grow(t) : 0;
 }
 
 pf_strtab *pf_strtab_new(void)
@@ -40,9 +110,8 @@ pf_strtab *pf_strtab_new(void)
     pf_strtab *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    t->cap = 1024;
-    t->slots = calloc(t->cap, sizeof *t->slots);
-    if (!t->slots) {
+    if (table_init(&t->tab) || pthread_mutex_init(&t->lock, NULL)) {
+        free(t->tab.slots);
         free(t);
         return NULL;
     }
@@ -57,7 +126,8 @@ void pf_strtab_free(pf_strtab *t)
         next = b->next;
         free(b);
     }
-    free(t->slots);
+    free(t->tab.slots);
+    pthread_mutex_destroy(&t->lock);
     free(t);
 }
 
@@ -79,48 +149,59 @@ static char *arena_alloc(pf_strtab *t, size_t n)
     return p;
 }
 
-static int grow(pf_strtab *t)
+static const char *intern_hashed(pf_strtab *t, const char *s, size_t n, uint64_t h)
 {
-    size_t cap = t->cap * 2;
-    slot *slots = calloc(cap, sizeof *slots);
-    if (!slots)
-        return -1;
-    for (size_t i = 0; i < t->cap; i++) {
-        if (!t->slots[i].str)
-            continue;
-        size_t j = t->slots[i].hash & (cap - 1);
-        while (slots[j].str)
-            j = (j + 1) & (cap - 1);
-        slots[j] = t->slots[i];
-    }
-    free(t->slots);
-    t->slots = slots;
-    t->cap = cap;
-    return 0;
-}
-
-const char *pf_strtab_intern(pf_strtab *t, const char *s, size_t n)
-{
-    uint64_t h = hash_bytes(s, n);
-    size_t i = h & (t->cap - 1);
-    for (; t->slots[i].str; i = (i + 1) & (t->cap - 1)) {
-        const slot *sl = &t->slots[i];
-        if (sl->hash == h && sl->len == n && memcmp(sl->str, s, n) == 0)
-            return sl->str;
-    }
+    slot *sl = table_find(&t->tab, s, n, h);
+    if (sl->str)
+        return sl->str;
     char *copy = arena_alloc(t, n + 1);
     if (!copy)
         return NULL;
     memcpy(copy, s, n);
     copy[n] = 0;
-    t->slots[i] = (slot){copy, n, h};
-    t->count++;
-    if (t->count * 2 > t->cap && grow(t))
-        return NULL;
-    return copy;
+    return table_add(&t->tab, sl, copy, n, h) ? NULL : copy;
+}
+
+const char *pf_strtab_intern(pf_strtab *t, const char *s, size_t n)
+{
+    return intern_hashed(t, s, n, hash_bytes(s, n));
 }
 
 size_t pf_strtab_count(const pf_strtab *t)
 {
-    return t->count;
+    return t->tab.count;
+}
+
+pf_strcache *pf_strcache_new(pf_strtab *shared)
+{
+    pf_strcache *c = calloc(1, sizeof *c);
+    if (!c || table_init(&c->tab)) {
+        free(c);
+        return NULL;
+    }
+    c->shared = shared;
+    return c;
+}
+
+void pf_strcache_free(pf_strcache *c)
+{
+    if (!c)
+        return;
+    free(c->tab.slots);
+    free(c);
+}
+
+const char *pf_strcache_intern(pf_strcache *c, const char *s, size_t n)
+{
+    uint64_t h = hash_bytes(s, n);
+    slot *sl = table_find(&c->tab, s, n, h);
+    if (sl->str)
+        return sl->str;
+    /* The shared copy never changes once made, so reading it later needs no lock. */
+    pthread_mutex_lock(&c->shared->lock);
+    const char *str = intern_hashed(c->shared, s, n, h);
+    pthread_mutex_unlock(&c->shared->lock);
+    if (!str || table_add(&c->tab, sl, str, n, h))
+        return NULL;
+    return str;
 }

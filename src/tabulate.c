@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum cell_kind { CELL_NULL = 0, CELL_STR, CELL_INT, CELL_NUM } cell_kind;
+typedef enum cell_kind { CELL_NULL = 0, CELL_STR, CELL_INT, CELL_NUM, CELL_BOOL } cell_kind;
 
 typedef struct cell {
     cell_kind kind;
@@ -130,6 +130,13 @@ void pf_table_int(pf_table *t, int row, int col, int64_t v)
     c->i = v;
 }
 
+void pf_table_bool(pf_table *t, int row, int col, int v)
+{
+    cell *c = cell_at(t, row, col);
+    if (c)
+        set_text(t, c, CELL_BOOL, v ? "true" : "false");
+}
+
 void pf_table_num(pf_table *t, int row, int col, double v, int decimals)
 {
     cell *c = cell_at(t, row, col);
@@ -166,6 +173,29 @@ int pf_table_status(const pf_table *t)
 int pf_table_rows(const pf_table *t)
 {
     return t->nrows;
+}
+
+int pf_table_ncols(const pf_table *t)
+{
+    return t->ncols;
+}
+
+const pf_col *pf_table_col(const pf_table *t, int col)
+{
+    return col >= 0 && col < t->ncols ? &t->cols[col] : NULL;
+}
+
+const char *pf_table_cell(const pf_table *t, int row, int col)
+{
+    if (row < 0 || row >= t->nrows || col < 0 || col >= t->ncols)
+        return NULL;
+    const cell *c = cell_get(t, row, col);
+    return c->kind == CELL_NULL ? NULL : c->text;
+}
+
+int pf_table_is_summary(const pf_table *t, int row)
+{
+    return row >= 0 && row < t->nrows && t->summary[row];
 }
 
 /* ---- text and Markdown ---- */
@@ -546,6 +576,9 @@ void pf_table_json_row(pf_jw *w, const pf_table *t, int row)
             break;
         case CELL_NUM:
             pf_jw_num(w, x->num);
+            break;
+        case CELL_BOOL:
+            pf_jw_bool(w, strcmp(x->text, "true") == 0);
             break;
         }
     }

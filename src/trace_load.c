@@ -1,446 +1,518 @@
-/* trace_load.c - the loader: scans the trace text event by event and fills the model without a JSON tree. */
+/* trace_load.c - the loader: reads a trace's top level through a window, has traceEvents parsed in chunks by several threads (or as a stream), and assembles the model. */
 #include "profana/trace.h"
 
-#include <cjson/cJSON.h>
-#include <stdio.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "profana/jscan.h"
+#include "profana/progress.h"
+#include "trace_event.h"
 #include "trace_internal.h"
+
+/* A chunk is at least this much text, so that small traces still split (and the splitting
+ * is tested on them) while each chunk's fixed costs stay negligible; each thread takes
+ * several chunks in turn, so uneven parts of a trace even out. */
+enum { CHUNK_MIN = 64 * 1024, CHUNKS_PER_JOB = 8 };
+
+/* Traces above this size (or of unknown size, once this much is read) show a progress bar. */
+#define PROGRESS_FROM (INT64_C(100) * 1000 * 1000)
 
 typedef struct loader {
     pf_trace *t;
-    const char *s;
-    size_t len;
     const char *path;
-    size_t cap_acts, cap_ops, cap_cpu, cap_steps;
-    size_t dev_props_start, dev_props_end; /* deviceProperties extent; 0,0 when absent */
+    pf_load_opts opts;
+    pf_reader *r;
+    pf_window w;               /* the top level, read in order */
+    pf_scanner sc;             /* the main thread's parser */
+    char *props;               /* a copy of the deviceProperties text */
+    size_t props_len;
+    pf_chunk *chunks;          /* traceEvents, in parts */
+    size_t n_chunks;
+    size_t *kept;              /* the chunks whose events count, in file order */
+    size_t n_kept;
     pf_error *err;
 } loader;
 
-/* Extents of the event fields the model needs, found in one pass over the members. */
-typedef struct event_fields {
-    size_t ph[2], cat[2], name[2], ts[2], dur[2], pid[2], tid[2], args[2];
-} event_fields;
+/* How the top level goes on after traceEvents. */
+enum { GO_ON = 0, FINISHED = 1 };
 
-/* Fields of a GPU activity's args. */
-typedef struct act_args {
-    int64_t ext_id, device, stream, correlation, bytes;
-    int has_device;
-} act_args;
+/* ---- errors and the cut-off warning ---- */
 
-static int syntax_error(loader *L, const pf_jerr *e)
+static int syntax_error(loader *L, size_t pos, const char *what, int truncated)
 {
-    if (e->truncated)
-        return pf_fail(L->err, "%s: byte %zu: trace is cut off (unexpected end of input)", L->path,
-                       e->pos);
-    return pf_fail(L->err, "%s: byte %zu: %s", L->path, e->pos, e->what);
+    long long at = (long long)(L->w.base + (int64_t)pos);
+    if (truncated)
+        return pf_fail(L->err, "%s: byte %lld: trace is cut off (unexpected end of input)", L->path, at);
+    return pf_fail(L->err, "%s: byte %lld: %s", L->path, at, what);
 }
 
-static int span_is(const loader *L, const size_t sp[2], const char *quoted)
+/* A trace cut off after its events began: the complete events are analysed, with one
+ * warning; with --strict, the error that the cut always was. FINISHED or -1. */
+static int cut_off(loader *L, int64_t at, int inside)
 {
-    size_t n = strlen(quoted);
-    return sp[1] - sp[0] == n && memcmp(L->s + sp[0], quoted, n) == 0;
+    if (L->opts.strict)
+        return pf_fail(L->err, "%s: byte %lld: trace is cut off (unexpected end of input)", L->path, (long long)at);
+    size_t n = 0;
+    for (size_t i = 0; i < L->n_kept; i++)
+        n += L->chunks[L->kept[i]].n_events;
+    if (pf_trace_warn(L->t, "byte %lld: trace is cut off %s; analysed the %zu complete events", (long long)at,
+                      inside ? "inside an event" : "after the last complete event", n))
+        return pf_fail(L->err, "%s: out of memory", L->path);
+    return FINISHED;
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+/* ---- traceEvents: one chunk, or several on several threads ---- */
+
+static int scanner_init(pf_scanner *sc, pf_window *w, pf_strtab *strings, const char *path, int depth)
 {
-    if (need <= *cap)
-        return 0;
-    size_t nc = *cap ? *cap * 2 : 1024;
-    while (nc < need)
-        nc *= 2;
-    void *p = realloc(*arr, nc * elem);
-    if (!p)
-        return -1;
-    *arr = p;
-    *cap = nc;
+    memset(sc, 0, sizeof *sc);
+    sc->w = w;
+    sc->path = path;
+    sc->depth = depth;
+    sc->strs = pf_strcache_new(strings);
+    sc->shapes = pf_shapes_new();
+    return sc->strs && sc->shapes ? 0 : -1;
+}
+
+static void scanner_free(pf_scanner *sc)
+{
+    pf_shapes_free(sc->shapes);
+    pf_strcache_free(sc->strs);
+    free(sc->key);
+}
+
+static int alloc_chunks(loader *L, size_t n)
+{
+    L->chunks = calloc(n, sizeof *L->chunks);
+    L->kept = calloc(n, sizeof *L->kept);
+    if (!L->chunks || !L->kept)
+        return pf_fail(L->err, "%s: out of memory", L->path);
+    L->n_chunks = n;
+    for (size_t i = 0; i < n; i++)
+        pf_chunk_init(&L->chunks[i]);
     return 0;
 }
 
-/* Interns a JSON string value, decoding escapes only when there are any. */
-static const char *intern_string(loader *L, const size_t sp[2])
+/* A stream, or a trace too small to split: the main thread parses it all in its window. */
+static int events_in_order(loader *L, size_t at)
 {
-    const char *s = L->s;
-    if (sp[1] - sp[0] < 2 || s[sp[0]] != '"')
-        return NULL;
-    if (!memchr(s + sp[0] + 1, '\\', sp[1] - sp[0] - 2)) {
-        int plain = 1;
-        for (size_t i = sp[0] + 1; i + 1 < sp[1] && plain; i++)
-            plain = (unsigned char)s[i] < 0x80;
-        if (plain)
-            return pf_strtab_intern(L->t->strings, s + sp[0] + 1, sp[1] - sp[0] - 2);
-    }
-    size_t n;
-    char *dec = pf_json_string(s, sp[0], sp[1], &n);
-    if (!dec)
-        return NULL;
-    const char *r = pf_strtab_intern(L->t->strings, dec, n);
-    free(dec);
-    return r;
+    if (alloc_chunks(L, 1))
+        return -1;
+    L->chunks[0].start = L->w.base + (int64_t)at;
+    pf_scan_events(&L->sc, &L->chunks[0], at, PF_FROM_OPEN, INT64_MAX);
+    L->kept[L->n_kept++] = 0;
+    return 0;
 }
 
-static void set_span(size_t sp[2], const pf_jmember *m)
-{
-    sp[0] = m->val_start;
-    sp[1] = m->val_end;
-}
+/* The work of the parsing threads: chunk k covers the elements that start in
+ * [lo[k], lo[k + 1]); chunk 0 starts right after '[', the others at a guessed event start. */
+typedef struct plan {
+    loader *L;
+    int64_t *lo;
+    atomic_size_t next;
+} plan;
 
-/* Records the extent of each field the model reads; the rest are validated and skipped. */
-static int scan_event_fields(loader *L, size_t start, event_fields *f)
-{
-    pf_jerr e;
-    pf_jmember m;
-    size_t p = start;
-    memset(f, 0, sizeof *f);
-    if (pf_json_obj_begin(L->s, L->len, &p, &e))
-        return syntax_error(L, &e);
-    int r;
-    while ((r = pf_json_obj_next(L->s, L->len, &p, &m, &e)) == 1) {
-        const char *k = L->s + m.key_start;
-        switch (m.key_end - m.key_start) {
-        case 2:
-            if (k[0] == 'p' && k[1] == 'h')
-                set_span(f->ph, &m);
-            else if (k[0] == 't' && k[1] == 's')
-                set_span(f->ts, &m);
-            break;
-        case 3:
-            if (memcmp(k, "cat", 3) == 0)
-                set_span(f->cat, &m);
-            else if (memcmp(k, "dur", 3) == 0)
-                set_span(f->dur, &m);
-            else if (memcmp(k, "pid", 3) == 0)
-                set_span(f->pid, &m);
-            else if (memcmp(k, "tid", 3) == 0)
-                set_span(f->tid, &m);
-            break;
-        case 4:
-            if (memcmp(k, "name", 4) == 0)
-                set_span(f->name, &m);
-            else if (memcmp(k, "args", 4) == 0)
-                set_span(f->args, &m);
-            break;
-        default:
-            break;
-        }
-    }
-    return r < 0 ? syntax_error(L, &e) : 0;
-}
+typedef struct worker {
+    plan *pl;
+    pthread_t thread;
+    int started;
+    pf_window w;
+    pf_scanner sc;
+} worker;
 
-static void read_int_member(const loader *L, const pf_jmember *m, int64_t *v, int *ok)
+static void run_chunk(worker *wk, size_t k)
 {
-    int64_t x;
-    if (pf_json_int(L->s, m->val_start, m->val_end, &x) == 0) {
-        *v = x;
-        if (ok)
-            *ok = 1;
-    }
-}
-
-static void scan_act_args(loader *L, const size_t sp[2], act_args *a)
-{
-    a->ext_id = a->correlation = a->bytes = -1;
-    a->device = a->stream = 0;
-    a->has_device = 0;
-    if (sp[1] == sp[0] || L->s[sp[0]] != '{')
+    const plan *pl = wk->pl;
+    pf_chunk *c = &pl->L->chunks[k];
+    int64_t start = pl->lo[k];
+    if (k == 0) {
+        pf_window_seek(&wk->w, start);
+    } else if (pf_scan_find_start(&wk->w, start, &start, &c->err) || start < 0) {
+        c->end = PF_END_ERROR; /* never kept: the chunk before goes on through this part */
         return;
-    pf_jerr e;
-    pf_jmember m;
-    size_t p = sp[0];
-    pf_json_obj_begin(L->s, L->len, &p, &e);
-    /* The extent was validated by scan_event_fields, so iteration cannot fail here. */
-    while (pf_json_obj_next(L->s, L->len, &p, &m, &e) == 1) {
-        if (pf_json_key_is(L->s, &m, "External id"))
-            read_int_member(L, &m, &a->ext_id, NULL);
-        else if (pf_json_key_is(L->s, &m, "device"))
-            read_int_member(L, &m, &a->device, &a->has_device);
-        else if (pf_json_key_is(L->s, &m, "stream"))
-            read_int_member(L, &m, &a->stream, NULL);
-        else if (pf_json_key_is(L->s, &m, "correlation"))
-            read_int_member(L, &m, &a->correlation, NULL);
-        else if (pf_json_key_is(L->s, &m, "bytes"))
-            read_int_member(L, &m, &a->bytes, NULL);
     }
+    c->start = start;
+    pf_scan_events(&wk->sc, c, (size_t)(start - wk->w.base), k == 0 ? PF_FROM_OPEN : PF_FROM_ELEMENT,
+                   pl->lo[k + 1]);
 }
 
-static int activity_kind(const loader *L, const event_fields *f, pf_act_kind *kind)
+static void *worker_main(void *arg)
 {
-    if (span_is(L, f->cat, "\"kernel\""))
-        *kind = PF_ACT_KERNEL;
-    else if (span_is(L, f->cat, "\"gpu_memcpy\""))
-        *kind = PF_ACT_MEMCPY;
-    else if (span_is(L, f->cat, "\"gpu_memset\""))
-        *kind = PF_ACT_MEMSET;
-    else
-        return 0;
-    return 1;
+    worker *wk = arg;
+    size_t k;
+    while ((k = atomic_fetch_add(&wk->pl->next, 1)) < wk->pl->L->n_chunks)
+        run_chunk(wk, k);
+    return NULL;
 }
 
-/* Times beyond these are not from a profiler (2^50 ns is 13 days): refusing them keeps
- * every sum and every ts + dur far from int64 overflow. */
-#define PF_MAX_DUR_NS (INT64_C(1) << 50)
-#define PF_MAX_TS_NS (INT64_C(1) << 61)
-
-static int read_times(const loader *L, const event_fields *f, int64_t *ts, int64_t *dur)
+/* Each chunk but the first began at a guess; it counts when the chunk before it ended
+ * exactly there. Otherwise its work is dropped and the chunk before parses on through its
+ * part, so the events and their order are those of one thread reading the whole array. */
+static void keep_verified(loader *L, const int64_t *lo)
 {
-    if (pf_json_us_to_ns(L->s, f->ts[0], f->ts[1], ts) || pf_json_us_to_ns(L->s, f->dur[0], f->dur[1], dur))
-        return -1;
-    if (*dur < 0 || *dur > PF_MAX_DUR_NS || *ts > PF_MAX_TS_NS || *ts < -PF_MAX_TS_NS)
-        return -1;
-    return 0;
-}
-
-/* The device of a GPU-side event: args.device, else pid (ROCm and annotations). */
-static int event_device(const loader *L, const event_fields *f, const act_args *aa, int64_t *dev)
-{
-    int64_t pid = 0;
-    *dev = aa->device;
-    if (!aa->has_device && f->pid[1] && pf_json_int(L->s, f->pid[0], f->pid[1], &pid) == 0)
-        *dev = pid;
-    return *dev < 0 || *dev > 65535 ? -1 : 0;
-}
-
-static int add_activity(loader *L, const event_fields *f, pf_act_kind kind, size_t start)
-{
-    pf_trace *t = L->t;
-    pf_activity a = {0};
-    a.kind = kind;
-    a.src_off = (int64_t)start;
-    if (read_times(L, f, &a.ts_ns, &a.dur_ns) || !f->name[1]) {
-        t->n_bad_events++;
-        return 0;
-    }
-    a.name = intern_string(L, f->name);
-    if (!a.name) {
-        t->n_bad_events++;
-        return 0;
-    }
-    act_args aa;
-    int64_t dev;
-    scan_act_args(L, f->args, &aa);
-    if (event_device(L, f, &aa, &dev)) {
-        t->n_bad_events++;
-        return 0;
-    }
-    a.device = (int)dev;
-    a.stream = aa.stream;
-    a.ext_id = aa.ext_id;
-    a.correlation = aa.correlation;
-    a.bytes = aa.bytes;
-    a.op = -1;
-    if (grow((void **)&t->acts, &L->cap_acts, t->n_acts + 1, sizeof *t->acts))
-        return pf_fail(L->err, "%s: out of memory", L->path);
-    t->acts[t->n_acts++] = a;
-    return 0;
-}
-
-static int64_t args_ext_id(const loader *L, const size_t sp[2])
-{
-    if (sp[1] == sp[0] || L->s[sp[0]] != '{')
-        return -1;
-    pf_jerr e;
-    pf_jmember m;
-    size_t p = sp[0];
-    int64_t id = -1;
-    pf_json_obj_begin(L->s, L->len, &p, &e);
-    while (pf_json_obj_next(L->s, L->len, &p, &m, &e) == 1) {
-        if (pf_json_key_is(L->s, &m, "External id")) {
-            read_int_member(L, &m, &id, NULL);
-            break;
+    size_t cur = 0;
+    L->kept[L->n_kept++] = 0;
+    for (size_t k = 1; k < L->n_chunks; k++) {
+        pf_chunk *c = &L->chunks[cur], *next = &L->chunks[k];
+        if (c->end == PF_END_STOPPED && next->start >= 0 && c->next == next->start) {
+            L->kept[L->n_kept++] = cur = k;
+            continue;
         }
+        pf_chunk_free(next);
+        if (c->end != PF_END_STOPPED)
+            continue;
+        pf_window_seek(&L->w, c->next);
+        pf_scan_events(&L->sc, c, (size_t)(c->next - L->w.base), PF_FROM_ELEMENT, lo[k + 1]);
     }
-    return id;
 }
 
-static int add_cpu_event(loader *L, const event_fields *f, const char *op_name);
-
-static int add_cpu_op(loader *L, const event_fields *f, size_t start)
+static int start_workers(loader *L, plan *pl, worker *wk, size_t n)
 {
-    pf_trace *t = L->t;
-    const char *name = f->name[1] ? intern_string(L, f->name) : NULL;
-    if (!name) {
-        t->n_bad_events++;
-        return 0;
+    for (size_t i = 0; i < n; i++) {
+        wk[i].pl = pl;
+        if (pf_window_init(&wk[i].w, L->r, 0) ||
+            scanner_init(&wk[i].sc, &wk[i].w, L->t->strings, L->path, L->sc.depth))
+            return pf_fail(L->err, "%s: out of memory", L->path);
     }
-    if (add_cpu_event(L, f, name))
+    /* Worker 0 is this thread; a thread that cannot start leaves its chunks to the others. */
+    for (size_t i = 1; i < n; i++)
+        wk[i].started = pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]) == 0;
+    worker_main(&wk[0]);
+    for (size_t i = 1; i < n; i++)
+        if (wk[i].started)
+            pthread_join(wk[i].thread, NULL);
+    return 0;
+}
+
+static int events_in_parallel(loader *L, int64_t arr, size_t n, size_t jobs)
+{
+    int64_t span = pf_reader_size(L->r) - arr;
+    int64_t *lo = malloc((n + 1) * sizeof *lo);
+    worker *wk = calloc(jobs, sizeof *wk);
+    int rc = !lo || !wk ? pf_fail(L->err, "%s: out of memory", L->path) : alloc_chunks(L, n);
+    if (rc == 0) {
+        for (size_t k = 0; k < n; k++)
+            lo[k] = arr + (int64_t)((double)span * (double)k / (double)n);
+        lo[n] = INT64_MAX;
+        plan pl = {.L = L, .lo = lo};
+        atomic_init(&pl.next, 0);
+        rc = start_workers(L, &pl, wk, jobs);
+    }
+    if (rc == 0)
+        keep_verified(L, lo);
+    for (size_t i = 0; wk && i < jobs; i++) {
+        pf_window_free(&wk[i].w);
+        scanner_free(&wk[i].sc);
+    }
+    free(wk);
+    free(lo);
+    return rc;
+}
+
+static size_t job_count(const loader *L)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return L->opts.jobs > 0 ? (size_t)L->opts.jobs : cores > 0 ? (size_t)cores : 1;
+}
+
+/* traceEvents' array at *p ('['): parses it and leaves *p after its ']'. bare: the array is
+ * the whole trace, which the Trace Event Format lets end without ']'. */
+static int load_events(loader *L, size_t *p, int bare)
+{
+    int64_t arr = L->w.base + (int64_t)*p + 1;
+    size_t jobs = job_count(L), n = 1;
+    if (pf_reader_seekable(L->r) && jobs > 1) {
+        int64_t span = pf_reader_size(L->r) - arr;
+        n = span / CHUNK_MIN > (int64_t)(jobs * CHUNKS_PER_JOB) ? jobs * CHUNKS_PER_JOB : (size_t)(span / CHUNK_MIN);
+    }
+    L->sc.depth = bare ? 2 : 3;
+    int rc = n >= 2 ? events_in_parallel(L, arr, n, jobs < n ? jobs : n) : events_in_order(L, *p + 1);
+    if (rc)
         return -1;
-    int64_t id = args_ext_id(L, f->args);
-    if (id < 0)
-        return 0; /* cannot be linked: only its CPU time counts */
-    if (grow((void **)&t->ops, &L->cap_ops, t->n_ops + 1, sizeof *t->ops))
-        return pf_fail(L->err, "%s: out of memory", L->path);
-    pf_cpu_op *op = &t->ops[t->n_ops++];
-    memset(op, 0, sizeof *op);
-    op->name = name;
-    op->ext_id = id;
-    op->kernel_flop = op->kernel_num_gb = -1;
-    op->args_start = f->args[0];
-    op->args_end = f->args[1];
-    op->src_off = (int64_t)start;
-    return 0;
-}
-
-static uint64_t hash_span(const loader *L, const size_t sp[2], uint64_t h)
-{
-    for (size_t i = sp[0]; i < sp[1]; i++) {
-        h ^= (unsigned char)L->s[i];
-        h *= UINT64_C(1099511628211);
-    }
-    return h;
-}
-
-/* Host-side intervals nest on their thread; the per-op CPU times come from that nesting. */
-static int is_host_interval(const loader *L, const event_fields *f)
-{
-    static const char *const cats[] = {"\"cpu_op\"", "\"cuda_runtime\"", "\"cuda_driver\"", "\"overhead\"",
-                                       "\"user_annotation\"", "\"python_function\""};
-    for (size_t i = 0; i < sizeof cats / sizeof cats[0]; i++)
-        if (span_is(L, f->cat, cats[i]))
-            return 1;
-    return 0;
-}
-
-static int add_cpu_event(loader *L, const event_fields *f, const char *op_name)
-{
-    pf_trace *t = L->t;
-    pf_cpu_event c = {.name = op_name};
-    if (read_times(L, f, &c.ts_ns, &c.dur_ns))
-        return 0;
-    c.thread = hash_span(L, f->tid, hash_span(L, f->pid, UINT64_C(1469598103934665603)));
-    if (grow((void **)&t->cpu, &L->cap_cpu, t->n_cpu + 1, sizeof *t->cpu))
-        return pf_fail(L->err, "%s: out of memory", L->path);
-    t->cpu[t->n_cpu++] = c;
-    return 0;
-}
-
-static int is_profiler_step(const loader *L, const event_fields *f)
-{
-    static const char prefix[] = "\"ProfilerStep#";
-    size_t n = sizeof prefix - 1;
-    return f->name[1] - f->name[0] > n && memcmp(L->s + f->name[0], prefix, n) == 0;
-}
-
-static int add_gpu_step(loader *L, const event_fields *f)
-{
-    pf_trace *t = L->t;
-    static const char prefix[] = "\"ProfilerStep#";
-    pf_step st = {0};
-    act_args aa;
-    int64_t dev;
-    scan_act_args(L, f->args, &aa);
-    size_t p = f->name[0] + sizeof prefix - 1;
-    int64_t n = 0;
-    for (; p + 1 < f->name[1] && L->s[p] >= '0' && L->s[p] <= '9' && n < INT64_C(1) << 40; p++)
-        n = n * 10 + (L->s[p] - '0');
-    if (p + 1 != f->name[1] || read_times(L, f, &st.ts_ns, &st.dur_ns) || event_device(L, f, &aa, &dev)) {
-        t->n_bad_events++;
-        return 0;
-    }
-    st.number = n;
-    st.device = (int)dev;
-    if (grow((void **)&t->gpu_steps, &L->cap_steps, t->n_gpu_steps + 1, sizeof *t->gpu_steps))
-        return pf_fail(L->err, "%s: out of memory", L->path);
-    t->gpu_steps[t->n_gpu_steps++] = st;
-    return 0;
-}
-
-static int load_event(loader *L, size_t start, size_t end)
-{
-    (void)end;
-    if (L->s[start] != '{') {
-        L->t->n_bad_events++;
-        return 0;
-    }
-    event_fields f;
-    if (scan_event_fields(L, start, &f))
+    const pf_chunk *last = &L->chunks[L->kept[L->n_kept - 1]];
+    switch (last->end) {
+    case PF_END_ARRAY:
+        if (last->next < L->w.base || last->next > L->w.base + (int64_t)L->w.len)
+            pf_window_seek(&L->w, last->next);
+        *p = (size_t)(last->next - L->w.base);
+        return GO_ON;
+    case PF_END_CUT:
+        return bare && !last->cut_inside ? FINISHED : cut_off(L, last->cut_at, last->cut_inside);
+    default:
+        *L->err = last->err;
         return -1;
-    if (f.ph[1] && !span_is(L, f.ph, "\"X\""))
-        return 0;
-    pf_act_kind kind;
-    if (activity_kind(L, &f, &kind))
-        return add_activity(L, &f, kind, start);
-    if (span_is(L, f.cat, "\"cpu_op\""))
-        return add_cpu_op(L, &f, start);
-    if (span_is(L, f.cat, "\"gpu_user_annotation\"") && is_profiler_step(L, &f))
-        return add_gpu_step(L, &f);
-    if (is_host_interval(L, &f) && add_cpu_event(L, &f, NULL))
-        return -1;
-    if (span_is(L, f.cat, "\"user_annotation\"") && is_profiler_step(L, &f))
-        L->t->n_steps++;
-    return 0;
+    }
 }
 
-static int load_events(loader *L, size_t *pos)
+/* ---- the top level, through the window ---- */
+
+enum { TOP_OK, TOP_END, TOP_MORE, TOP_ERROR };
+
+/* Skips whitespace, reading on as needed (nothing before *p is kept). */
+static int top_ws(loader *L, size_t *p)
 {
-    pf_jerr e;
-    size_t vs, ve;
-    if (pf_json_arr_begin(L->s, L->len, pos, &e))
-        return pf_fail(L->err, "%s: byte %zu: traceEvents is not an array", L->path, e.pos);
-    int r;
-    while ((r = pf_json_arr_next(L->s, L->len, pos, &vs, &ve, &e)) == 1) {
-        L->t->n_events++;
-        if (load_event(L, vs, ve))
+    for (;;) {
+        *p = pf_json_ws(L->w.buf, L->w.len, *p);
+        if (*p < L->w.len || L->w.eof)
+            return 0;
+        if (pf_window_more(&L->w, *p, L->err))
             return -1;
+        *p = 0;
     }
-    return r < 0 ? syntax_error(L, &e) : 0;
 }
 
-static int load_object(loader *L, size_t pos)
+/* An error at pos, or TOP_MORE when the window merely ended before the text did. */
+static int top_fail(loader *L, size_t pos, const char *what, int *truncated)
 {
-    pf_jerr e;
-    pf_jmember m;
-    int have_events = 0;
-    if (pf_json_obj_begin(L->s, L->len, &pos, &e))
-        return syntax_error(L, &e);
-    int r;
-    while ((r = pf_json_obj_next(L->s, L->len, &pos, &m, &e)) == 1) {
-        if (pf_json_key_is(L->s, &m, "traceEvents")) {
-            size_t p = m.val_start;
-            if (have_events)
-                return pf_fail(L->err, "%s: byte %zu: traceEvents appears twice", L->path, m.key_start);
-            have_events = 1;
-            if (load_events(L, &p))
-                return -1;
-        } else if (pf_json_key_is(L->s, &m, "deviceProperties")) {
-            L->dev_props_start = m.val_start;
-            L->dev_props_end = m.val_end;
+    if (pos >= L->w.len && !L->w.eof)
+        return TOP_MORE;
+    *truncated = pos >= L->w.len;
+    syntax_error(L, pos, what, *truncated);
+    return TOP_ERROR;
+}
+
+/* Skips the value at *p (depth 2), reading on as needed. TOP_OK with *start where it began
+ * (the window may have moved), or TOP_ERROR. */
+static int top_value(loader *L, size_t *p, size_t *start, int *truncated)
+{
+    for (;;) {
+        pf_jerr e;
+        size_t q = *p;
+        int r = pf_json_skip_at(L->w.buf, L->w.len, &q, 2, &e);
+        r = r ? top_fail(L, e.pos, e.what, truncated) : q >= L->w.len && !L->w.eof ? TOP_MORE : TOP_OK;
+        if (r == TOP_OK) {
+            *start = *p;
+            *p = q;
         }
+        if (r != TOP_MORE)
+            return r;
+        if (pf_window_more(&L->w, *p, L->err))
+            return TOP_ERROR;
+        *p = 0;
     }
-    if (r < 0)
-        return syntax_error(L, &e);
-    pos = pf_json_ws(L->s, L->len, pos);
-    if (pos < L->len)
-        return pf_fail(L->err, "%s: byte %zu: unexpected data after the trace object", L->path, pos);
+}
+
+/* The separator, key and ':' of the next member of the top-level object, read as the
+ * scanner's member iteration reads them: TOP_OK with the key in [*ks, *ke) and *p at the
+ * value; TOP_END with *p past '}'; TOP_MORE; or TOP_ERROR. */
+static int member_head(loader *L, size_t *p, int first, size_t *ks, size_t *ke, int *truncated)
+{
+    const char *s = L->w.buf;
+    size_t len = L->w.len, q = pf_json_ws(s, len, *p);
+    pf_jerr e;
+    if (q < len && s[q] == '}') {
+        *p = q + 1;
+        return TOP_END;
+    }
+    if (!first) {
+        if (q >= len || s[q] != ',')
+            return top_fail(L, q, "expected ',' or '}'", truncated);
+        q = pf_json_ws(s, len, q + 1);
+        if (q < len && s[q] == '}')
+            return top_fail(L, q, "trailing comma", truncated);
+    }
+    if (q >= len || s[q] != '"')
+        return top_fail(L, q, "expected a string key", truncated);
+    *ks = q + 1;
+    if (pf_json_skip_at(s, len, &q, 2, &e))
+        return top_fail(L, e.pos, e.what, truncated);
+    *ke = q - 1;
+    q = pf_json_ws(s, len, q);
+    if (q >= len || s[q] != ':')
+        return top_fail(L, q, "expected ':'", truncated);
+    q = pf_json_ws(s, len, q + 1);
+    if (q >= len)
+        return top_fail(L, q, "unexpected end of input", truncated);
+    *p = q;
+    return TOP_OK;
+}
+
+static int key_is(const loader *L, size_t ks, size_t ke, const char *lit)
+{
+    size_t n = strlen(lit);
+    return ke - ks == n && memcmp(L->w.buf + ks, lit, n) == 0;
+}
+
+/* One member's value at *p. GO_ON, FINISHED (cut off after the events) or -1. */
+static int load_member(loader *L, size_t *p, size_t ks, size_t ke, int *have_events)
+{
+    int is_events = key_is(L, ks, ke, "traceEvents"), is_props = key_is(L, ks, ke, "deviceProperties");
+    long long key_at = (long long)(L->w.base + (int64_t)ks);
+    if (is_events && !*have_events && L->w.buf[*p] == '[') {
+        *have_events = 1;
+        return load_events(L, p, 0);
+    }
+    size_t vs;
+    int truncated;
+    if (top_value(L, p, &vs, &truncated) != TOP_OK)
+        return truncated && *have_events ? cut_off(L, L->w.base + (int64_t)L->w.len, 0) : -1;
+    if (is_events && *have_events)
+        return pf_fail(L->err, "%s: byte %lld: traceEvents appears twice", L->path, key_at);
+    if (is_events)
+        return pf_fail(L->err, "%s: byte %lld: traceEvents is not an array", L->path,
+                       (long long)(L->w.base + (int64_t)vs));
+    if (is_props) {
+        free(L->props);
+        L->props_len = *p - vs;
+        if (!(L->props = malloc(L->props_len)))
+            return pf_fail(L->err, "%s: out of memory", L->path);
+        memcpy(L->props, L->w.buf + vs, L->props_len);
+    }
+    return GO_ON;
+}
+
+static int load_object(loader *L, size_t p)
+{
+    int first = 1, have_events = 0;
+    p++;
+    for (;;) {
+        size_t at = p, ks = 0, ke = 0;
+        int truncated = 0, r = member_head(L, &p, first, &ks, &ke, &truncated);
+        if (r == TOP_MORE) {
+            if (pf_window_more(&L->w, at, L->err))
+                return -1;
+            p = 0;
+            continue;
+        }
+        if (r == TOP_ERROR)
+            return truncated && have_events ? cut_off(L, L->w.base + (int64_t)L->w.len, 0) : -1;
+        if (r == TOP_END)
+            break;
+        first = 0;
+        if ((r = load_member(L, &p, ks, ke, &have_events)) != GO_ON)
+            return r;
+    }
+    if (top_ws(L, &p))
+        return -1;
+    if (p < L->w.len)
+        return syntax_error(L, p, "unexpected data after the trace object", 0);
     if (!have_events)
-        return pf_fail(L->err, "%s: byte %zu: no \"traceEvents\" array: not a Kineto/chrome trace",
-                       L->path, L->len);
-    return 0;
+        return pf_fail(L->err, "%s: byte %lld: no \"traceEvents\" array: not a Kineto/chrome trace", L->path,
+                       (long long)(L->w.base + (int64_t)L->w.len));
+    return FINISHED;
+}
+
+static int load_bare_array(loader *L, size_t p)
+{
+    int r = load_events(L, &p, 1);
+    if (r != GO_ON)
+        return r;
+    if (top_ws(L, &p))
+        return -1;
+    if (p < L->w.len)
+        return syntax_error(L, p, "unexpected data after the event array", 0);
+    return FINISHED;
 }
 
 static int load_top(loader *L)
 {
-    size_t pos = 0;
-    if (L->len >= 3 && memcmp(L->s, "\xEF\xBB\xBF", 3) == 0)
-        pos = 3; /* a UTF-8 byte order mark: harmless, some editors write it */
-    pos = pf_json_ws(L->s, L->len, pos);
-    if (pos >= L->len)
-        return pf_fail(L->err, "%s: byte %zu: empty file, expected a JSON trace object", L->path,
-                       pos);
-    if (L->s[pos] == '{')
-        return load_object(L, pos);
-    if (L->s[pos] == '[') {
-        if (load_events(L, &pos))
-            return -1;
-        pos = pf_json_ws(L->s, L->len, pos);
-        if (pos < L->len)
-            return pf_fail(L->err, "%s: byte %zu: unexpected data after the event array", L->path,
-                           pos);
-        return 0;
+    if (pf_window_more(&L->w, 0, L->err))
+        return -1;
+    size_t p = 0;
+    if (L->w.len >= 3 && memcmp(L->w.buf, "\xEF\xBB\xBF", 3) == 0)
+        p = 3; /* a UTF-8 byte order mark: harmless, some editors write it */
+    if (top_ws(L, &p))
+        return -1;
+    if (p >= L->w.len)
+        return syntax_error(L, p, "empty file, expected a JSON trace object", 0);
+    if (L->w.buf[p] == '{')
+        return load_object(L, p);
+    if (L->w.buf[p] == '[')
+        return load_bare_array(L, p);
+    return syntax_error(L, p, "expected '{' (a Kineto trace object) or '[' (an event array)", 0);
+}
+
+/* ---- the model ---- */
+
+static int move_events(pf_segvec *(*pick)(pf_chunk *), loader *L, void **dst, size_t *n, size_t elem)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < L->n_kept; i++)
+        total += pick(&L->chunks[L->kept[i]])->n;
+    if (!(*dst = pf_model_alloc(total * elem)))
+        return pf_fail(L->err, "%s: out of memory", L->path);
+    for (size_t i = 0; i < L->n_kept; i++) {
+        pf_segvec *v = pick(&L->chunks[L->kept[i]]);
+        size_t k = v->n;
+        pf_segvec_drain(v, (char *)*dst + *n * elem);
+        *n += k;
     }
-    return pf_fail(L->err, "%s: byte %zu: expected '{' (a Kineto trace object) or '[' (an event array)",
-                   L->path, pos);
+    return 0;
+}
+
+static pf_segvec *acts_of(pf_chunk *c)
+{
+    return &c->acts;
+}
+
+static pf_segvec *cpu_of(pf_chunk *c)
+{
+    return &c->cpu;
+}
+
+static pf_segvec *steps_of(pf_chunk *c)
+{
+    return &c->steps;
+}
+
+static int assemble(loader *L)
+{
+    pf_trace *t = L->t;
+    for (size_t i = 0; i < L->n_kept; i++) {
+        const pf_chunk *c = &L->chunks[L->kept[i]];
+        t->n_events += c->n_events;
+        t->n_bad_events += c->n_bad_events;
+        t->n_steps += c->n_steps;
+    }
+    if (move_events(acts_of, L, (void **)&t->acts, &t->n_acts, sizeof *t->acts) ||
+        move_events(cpu_of, L, (void **)&t->cpu, &t->n_cpu, sizeof *t->cpu) ||
+        move_events(steps_of, L, (void **)&t->gpu_steps, &t->n_gpu_steps, sizeof *t->gpu_steps))
+        return -1;
+    if (pf_trace_devices_from_props(t, L->props, L->props_len, L->err))
+        return -1;
+    pf_segvec **ops = malloc((L->n_kept ? L->n_kept : 1) * sizeof *ops);
+    if (!ops)
+        return pf_fail(L->err, "%s: out of memory", L->path);
+    for (size_t i = 0; i < L->n_kept; i++)
+        ops[i] = &L->chunks[L->kept[i]].ops;
+    int rc = pf_trace_link(t, ops, L->n_kept, L->err);
+    free(ops);
+    return rc;
+}
+
+static int64_t poll_reader(const void *r)
+{
+    return pf_reader_progress(r);
+}
+
+static pf_progress *start_progress(const loader *L)
+{
+    int64_t size = pf_reader_size(L->r);
+    if (!L->opts.progress || (size >= 0 && size < PROGRESS_FROM))
+        return NULL;
+    return pf_progress_start(size, size < 0 ? PROGRESS_FROM : 0, poll_reader, L->r);
+}
+
+/* Parses the whole input into L->t. A corrupt gzip stream outranks what the parser saw
+ * before the corruption: the error is the one decompressing it whole would give. */
+static int load(loader *L)
+{
+    if (pf_window_init(&L->w, L->r, 0) || scanner_init(&L->sc, &L->w, L->t->strings, L->path, 3))
+        return pf_fail(L->err, "%s: out of memory", L->path);
+    pf_progress *bar = start_progress(L);
+    int rc = load_top(L);
+    if ((rc < 0 || L->t->n_warnings) && !pf_reader_seekable(L->r)) {
+        pf_error gz;
+        if (pf_reader_drain(L->r, &gz)) {
+            *L->err = gz;
+            rc = -1;
+        }
+    }
+    pf_progress_stop(bar);
+    return rc < 0 ? -1 : assemble(L);
 }
 
 int pf_trace_load(const char *path, pf_trace **out, pf_error *err)
@@ -450,33 +522,30 @@ int pf_trace_load(const char *path, pf_trace **out, pf_error *err)
 
 int pf_trace_load_opts(const char *path, const pf_load_opts *opts, pf_trace **out, pf_error *err)
 {
-    (void)opts;
     *out = NULL;
-    pf_trace *t = calloc(1, sizeof *t);
-    if (!t || !(t->strings = pf_strtab_new())) {
-        free(t);
+    loader L = {.path = path, .err = err};
+    if (opts)
+        L.opts = *opts;
+    if (!(L.t = calloc(1, sizeof *L.t)) || !(L.t->strings = pf_strtab_new())) {
+        free(L.t);
         return pf_fail(err, "%s: out of memory", path);
     }
-    t->path = path;
-    char *buf = NULL;
-    size_t len = 0;
-    int mapped = 0;
-    if (pf_source_read(path, &buf, &len, &mapped, err)) {
-        pf_trace_free(t);
-        return -1;
-    }
-    loader L = {.t = t, .s = buf, .len = len, .path = path, .err = err};
-    int rc = load_top(&L);
+    L.t->path = path;
+    int rc = pf_reader_open(path, &L.r, err);
     if (rc == 0)
-        rc = pf_trace_devices_from_props(t, buf + L.dev_props_start,
-                                         L.dev_props_end - L.dev_props_start, err);
-    if (rc == 0)
-        rc = pf_trace_link(t, buf, err);
-    pf_source_release(buf, len, mapped);
+        rc = load(&L);
+    for (size_t i = 0; i < L.n_chunks; i++)
+        pf_chunk_free(&L.chunks[i]);
+    free(L.chunks);
+    free(L.kept);
+    free(L.props);
+    scanner_free(&L.sc);
+    pf_window_free(&L.w);
+    pf_reader_close(L.r);
     if (rc) {
-        pf_trace_free(t);
+        pf_trace_free(L.t);
         return -1;
     }
-    *out = t;
+    *out = L.t;
     return 0;
 }

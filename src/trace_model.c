@@ -11,37 +11,91 @@ int pf_fail(pf_error *err, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    /* cppcheck-suppress ctuuninitvar ; vsnprintf only writes err->msg: callers pass fresh errors */
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
     return -1;
 }
 
+static int add_line(char ***lines, int *n, const char *fmt, va_list ap)
+{
+    char buf[1024];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    char **l = realloc(*lines, (size_t)(*n + 1) * sizeof *l);
+    if (!l)
+        return -1;
+    *lines = l;
+    if (!(l[*n] = strdup(buf)))
+        return -1;
+    ++*n;
+    return 0;
+}
+
 int pf_trace_note(pf_trace *t, const char *fmt, ...)
 {
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    int rc = add_line(&t->notes, &t->n_notes, fmt, ap);
     va_end(ap);
-    char **notes = realloc(t->notes, (size_t)(t->n_notes + 1) * sizeof *notes);
-    if (!notes)
+    return rc;
+}
+
+int pf_trace_warn(pf_trace *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = add_line(&t->warnings, &t->n_warnings, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* Arg arrays that ops share (one per distinct args text). */
+struct pf_trace_store {
+    pf_arg **arrays;
+    size_t n, cap;
+};
+
+static int store_add(pf_trace *t, pf_arg *a)
+{
+    struct pf_trace_store *st = t->store;
+    if (!st && !(st = t->store = calloc(1, sizeof *st)))
         return -1;
-    t->notes = notes;
-    if (!(notes[t->n_notes] = strdup(buf)))
-        return -1;
-    t->n_notes++;
+    if (st->n == st->cap) {
+        size_t cap = st->cap ? st->cap * 2 : 64;
+        pf_arg **na = realloc(st->arrays, cap * sizeof *na);
+        if (!na)
+            return -1;
+        st->arrays = na;
+        st->cap = cap;
+    }
+    st->arrays[st->n++] = a;
     return 0;
+}
+
+static void store_free(struct pf_trace_store *st)
+{
+    if (!st)
+        return;
+    for (size_t i = 0; i < st->n; i++)
+        free(st->arrays[i]);
+    free(st->arrays);
+    free(st);
+}
+
+static void free_lines(char **lines, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(lines[i]);
+    free(lines);
 }
 
 void pf_trace_free(pf_trace *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < t->n_ops; i++)
-        free((void *)t->ops[i].call.args);
-    for (int i = 0; i < t->n_notes; i++)
-        free(t->notes[i]);
-    free(t->notes);
+    store_free(t->store);
+    free_lines(t->notes, t->n_notes);
+    free_lines(t->warnings, t->n_warnings);
     free(t->ops);
     free(t->acts);
     free(t->cpu);
@@ -176,6 +230,8 @@ int pf_trace_devices_from_props(pf_trace *t, const char *text, size_t len, pf_er
 
 /* ---- External id links ---- */
 
+/* Open addressing, at most 70% full (it holds every cpu_op's id, so it is sized tight); keys
+ * -1 mark empty slots. */
 typedef struct id_map {
     int64_t *keys;
     int32_t *vals;
@@ -191,14 +247,13 @@ static size_t id_hash(int64_t k, size_t cap)
 static int id_map_init(id_map *m, size_t n)
 {
     m->cap = 16;
-    while (m->cap < n * 2)
+    while (m->cap * 7 < n * 10)
         m->cap *= 2;
     m->keys = malloc(m->cap * sizeof *m->keys);
     m->vals = malloc(m->cap * sizeof *m->vals);
     if (!m->keys || !m->vals)
         return -1;
-    for (size_t i = 0; i < m->cap; i++)
-        m->keys[i] = -1;
+    memset(m->keys, 0xff, m->cap * sizeof *m->keys);
     return 0;
 }
 
@@ -228,36 +283,138 @@ static int32_t id_map_get(const id_map *m, int64_t k)
     return -1;
 }
 
-static int resolve_op(pf_trace *t, pf_cpu_op *op, const char *src)
+/* Parsed args by interned args text: ops with equal args share one parse. */
+typedef struct parsed {
+    const char *key;
+    pf_cpu_op op;              /* call, Inductor figures, bad_args */
+} parsed;
+
+typedef struct args_cache {
+    parsed *slots;
+    size_t cap, count;
+} args_cache;
+
+static int cache_grow(args_cache *c)
 {
-    if (op->call.name)
-        return 0;
-    op->call.name = op->name;
-    if (op->args_end <= op->args_start)
-        return 0;
-    /* Malformed args only cost this op its figures (counted), never the run. */
-    pf_trace_parse_op_args(t, op, src + op->args_start, op->args_end - op->args_start);
+    size_t cap = c->cap ? c->cap * 2 : 256;
+    parsed *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t i = 0; i < c->cap; i++) {
+        if (!c->slots[i].key)
+            continue;
+        size_t j = id_hash((int64_t)(uintptr_t)c->slots[i].key, cap);
+        while (slots[j].key)
+            j = (j + 1) & (cap - 1);
+        slots[j] = c->slots[i];
+    }
+    free(c->slots);
+    c->slots = slots;
+    c->cap = cap;
     return 0;
 }
 
-int pf_trace_link(pf_trace *t, const char *src, pf_error *err)
+/* The parse of key, made on first use. NULL when memory runs out. */
+static const parsed *cache_get(pf_trace *t, args_cache *c, const char *key)
+{
+    if ((c->count + 1) * 2 > c->cap && cache_grow(c))
+        return NULL;
+    size_t i = id_hash((int64_t)(uintptr_t)key, c->cap);
+    for (; c->slots[i].key; i = (i + 1) & (c->cap - 1))
+        if (c->slots[i].key == key)
+            return &c->slots[i];
+    parsed *p = &c->slots[i];
+    p->key = key;
+    p->op.kernel_flop = p->op.kernel_num_gb = -1;
+    /* Malformed args only cost the ops their figures (counted), never the run. */
+    pf_trace_parse_op_args(t, &p->op, key, strlen(key));
+    if (p->op.call.args && store_add(t, (pf_arg *)p->op.call.args)) {
+        free((void *)p->op.call.args);
+        p->key = NULL;
+        return NULL;
+    }
+    c->count++;
+    return p;
+}
+
+/* While linking, a linked op's call.name holds its args text (what the parse is looked up
+ * by); resolving puts the parse and the op's name there. Unlinked ops keep call.name NULL. */
+static int resolve_op(pf_trace *t, args_cache *c, pf_cpu_op *op)
+{
+    if (op->call.name == op->name)
+        return 0; /* resolved before */
+    const char *key = op->call.name;
+    op->call.name = op->name;
+    if (!key)
+        return 0;
+    const parsed *p = cache_get(t, c, key);
+    if (!p)
+        return -1;
+    op->call.nargs = p->op.call.nargs;
+    op->call.args = p->op.call.args;
+    op->kernel_flop = p->op.kernel_flop;
+    op->kernel_num_gb = p->op.kernel_num_gb;
+    op->bad_args = p->op.bad_args;
+    return 0;
+}
+
+/* t->ops from the records, in order, each op's args text parked in call.name (see
+ * resolve_op). Frees the records block by block. */
+static int build_ops(pf_trace *t, pf_segvec *const *vecs, size_t n_vecs)
+{
+    size_t n = 0;
+    for (size_t v = 0; v < n_vecs; v++)
+        n += vecs[v]->n;
+    if (n > INT32_MAX || !(t->ops = pf_model_alloc(n * sizeof *t->ops)))
+        return -1;
+    for (size_t v = 0; v < n_vecs; v++) {
+        for (size_t i = 0; i < vecs[v]->n; i++) {
+            const pf_op_rec *r = pf_segvec_at(vecs[v], i);
+            pf_cpu_op *op = &t->ops[t->n_ops++];
+            memset(op, 0, sizeof *op);
+            op->name = r->name;
+            op->ext_id = r->ext_id;
+            op->src_off = r->src_off;
+            op->kernel_flop = op->kernel_num_gb = -1;
+            op->call.name = r->key;
+        }
+        pf_segvec_free(vecs[v]);
+    }
+    return 0;
+}
+
+/* Links activities to the first op of their External id and resolves those ops; the others
+ * drop their parked args text. */
+static int link_acts(pf_trace *t)
 {
     id_map m = {0};
-    if (t->n_ops > INT32_MAX || id_map_init(&m, t->n_ops)) {
-        id_map_free(&m);
-        return pf_fail(err, "%s: out of memory", t->path);
-    }
-    for (size_t i = 0; i < t->n_ops; i++)
+    args_cache c = {0};
+    int rc = id_map_init(&m, t->n_ops);
+    for (size_t i = 0; rc == 0 && i < t->n_ops; i++)
         t->n_duplicate_ids += (size_t)id_map_put(&m, t->ops[i].ext_id, (int32_t)i);
-    for (size_t i = 0; i < t->n_acts; i++) {
+    for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
         pf_activity *a = &t->acts[i];
         a->op = a->ext_id >= 0 ? id_map_get(&m, a->ext_id) : -1;
         if (a->op < 0)
             t->n_unlinked++;
         else
-            resolve_op(t, &t->ops[a->op], src);
+            rc = resolve_op(t, &c, &t->ops[a->op]);
     }
+    for (size_t i = 0; i < t->n_ops; i++)
+        if (t->ops[i].call.name != t->ops[i].name)
+            t->ops[i].call.name = NULL;
     id_map_free(&m);
+    free(c.slots);
+    return rc;
+}
+
+int pf_trace_link(pf_trace *t, pf_segvec *const *vecs, size_t n_vecs, pf_error *err)
+{
+    int rc = build_ops(t, vecs, n_vecs);
+    if (rc == 0)
+        rc = link_acts(t);
+    if (rc)
+        return pf_fail(err, "%s: out of memory", t->path);
     size_t bad = 0;
     for (size_t i = 0; i < t->n_ops; i++)
         bad += (size_t)t->ops[i].bad_args;

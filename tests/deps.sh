@@ -1,7 +1,9 @@
 #!/bin/sh
 # deps.sh - installs the compiler, make and libraries profana needs, with apt-get, when missing.
 # "deps.sh test" also installs what the tests need: python3, whose json module reads the
-# traces independently of profana to derive the expected figures.
+# traces independently of profana to derive the expected figures, and rsvg-convert
+# (librsvg2-bin), which renders every chart to PNG; valgrind (the suite runs once under
+# memcheck) and cppcheck. "deps.sh fuzz" installs clang and its libFuzzer runtime.
 need=""
 command -v cc >/dev/null 2>&1 || need="$need gcc libc6-dev"
 command -v make >/dev/null 2>&1 || need="$need make"
@@ -9,6 +11,18 @@ command -v make >/dev/null 2>&1 || need="$need make"
 [ -f /usr/include/zlib.h ] || need="$need zlib1g-dev"
 if [ "${1:-}" = test ]; then
     command -v python3 >/dev/null 2>&1 || need="$need python3"
+    command -v rsvg-convert >/dev/null 2>&1 || need="$need librsvg2-bin"
+    command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
+    command -v cppcheck >/dev/null 2>&1 || need="$need cppcheck"
+fi
+if [ "${1:-}" = fuzz ]; then
+    command -v python3 >/dev/null 2>&1 || need="$need python3"
+    command -v clang >/dev/null 2>&1 || need="$need clang"
+    # the runtime is a package of its own; clang prints a bare name when it has no such file
+    case $(clang -print-file-name="libclang_rt.fuzzer-$(uname -m).a" 2>/dev/null) in
+    /*) ;;
+    *) need="$need libclang-rt-dev" ;;
+    esac
 fi
 [ -z "$need" ] && exit 0
 echo "profana: installing:$need" >&2

@@ -1,37 +1,129 @@
 #!/bin/sh
 # run.sh - runs the C unit tests and the CLI tests against each build directory given, prints "N passed, N failed".
+# Usage: tests/run.sh [-j N] BUILD... [--valgrind BUILD]... [--cppcheck]
+#   BUILD            its tests/test_* programs and tests/cli/test_*.sh with PROFANA=BUILD/profana
+#   --valgrind BUILD the same, every program run under valgrind memcheck (tests/valgrind.sh);
+#                    any error or definite/indirect leak fails the test file that caused it
+#   --valgrind-units BUILD  only BUILD's unit test programs under valgrind
+#   --cppcheck       `make cppcheck`: one PASS, or one FAIL per finding
+#   -j N             test files run N at a time (default: one per core); results print in order
 # Each test prints lines "PASS name" / "FAIL name (why)"; a test program that exits non-zero
 # without a FAIL line counts as one failure, so a crash is never silent.
 cd "$(dirname "$0")/.." || exit 2
-pass=0
-fail=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
 
-tally() { # $1 = label, $2 = exit status; reads the test's output from $log
-    p=$(grep -c '^PASS ' "$log")
-    f=$(grep -c '^FAIL ' "$log")
-    grep '^FAIL ' "$log" | sed "s|^|  $1: |"
-    if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
-        echo "  $1: FAIL exited with status $2"
-        tail -n 5 "$log" | sed "s|^|    |"
-        f=1
+# ---- one test file (run by xargs below): run.sh --one DIR IDX MODE BUILD TEST ----
+if [ "${1:-}" = --one ]; then
+    dir=$2 idx=$3 mode=$4 build=$5 t=$6
+    log=$dir/$idx
+    date +%s >"$log.start"
+    if [ "$mode" = cppcheck ]; then
+        make --no-print-directory -s cppcheck >"$log.raw" 2>&1
+        st=$?
+        grep -E '^[^ ]+:[0-9]+:[0-9]+: ' "$log.raw" | sed 's/^/FAIL cppcheck: /' >"$log.out"
+        if [ "$st" -eq 0 ]; then
+            echo "PASS cppcheck: no findings" >>"$log.out"
+        elif [ ! -s "$log.out" ]; then
+            cat "$log.raw" >"$log.out"
+        fi
+        echo "$st" >"$log.rc"
+        date +%s >"$log.end"
+        exit 0
     fi
-    printf '%-44s %4d passed, %d failed\n' "$1" "$p" "$f"
-    pass=$((pass + p))
-    fail=$((fail + f))
-}
+    if [ "$mode" = valgrind ]; then
+        # tests may run profana as another user (test_outputs.sh: a read-only directory)
+        mkdir -p "$log.vg" && chmod 1777 "$log.vg"
+        export PF_VALGRIND_LOG="$log.vg" PF_VALGRIND_BIN="$build/profana"
+        case $t in
+        *.sh) PROFANA=tests/valgrind.sh sh "$t" >"$log.out" 2>&1 ;;
+        *) PF_VALGRIND_BIN=$t tests/valgrind.sh >"$log.out" 2>&1 ;;
+        esac
+    else
+        case $t in
+        *.sh) PROFANA="$build/profana" sh "$t" >"$log.out" 2>&1 ;;
+        *) "$t" >"$log.out" 2>&1 ;;
+        esac
+    fi
+    echo $? >"$log.rc"
+    date +%s >"$log.end"
+    exit 0
+fi
 
-for build in "$@"; do
-    for t in "$build"/tests/test_*; do
-        [ -x "$t" ] || continue
-        "$t" >"$log" 2>&1
-        tally "$build/$(basename "$t")" $?
+jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+chmod 711 "$dir"
+list=$dir/list
+: >"$list"
+mode=plain
+n=0
+add() { # MODE BUILD TEST
+    n=$((n + 1))
+    printf '%s %s %s %s\n' "$n" "$1" "$2" "$3" >>"$list"
+}
+while [ $# -gt 0 ]; do
+    case $1 in
+    -j) jobs=$2; shift 2; continue ;;
+    --valgrind) mode=valgrind; shift; continue ;;
+    --valgrind-units)
+        for t in "$2"/tests/test_*; do
+            [ -x "$t" ] && add valgrind "$2" "$t"
+        done
+        shift 2
+        continue
+        ;;
+    --cppcheck) add cppcheck - cppcheck; shift; continue ;;
+    esac
+    for t in "$1"/tests/test_*; do
+        [ -x "$t" ] && add "$mode" "$1" "$t"
     done
     for t in tests/cli/test_*.sh; do
-        PROFANA="$build/profana" sh "$t" >"$log" 2>&1
-        tally "$build/$(basename "$t")" $?
+        add "$mode" "$1" "$t"
     done
+    mode=plain
+    shift
 done
+if [ "$n" -eq 0 ]; then
+    echo "run.sh: no tests (usage: tests/run.sh [-j N] BUILD... [--valgrind BUILD]...)" >&2
+    exit 2
+fi
+for tool in valgrind cppcheck; do
+    if grep -q " $tool " "$list" && ! command -v $tool >/dev/null 2>&1; then
+        echo "run.sh: $tool is not installed (tests/deps.sh test installs it)" >&2
+        exit 2
+    fi
+done
+
+# The slowest first (valgrind, then CLI tests), so that no long file starts last.
+awk '{ p = ($2 == "valgrind") ? 0 : 2; if ($4 ~ /\.sh$/) p--; print p, $0 }' "$list" | sort -s -n -k1,1 | cut -d' ' -f2- |
+    xargs -P "$jobs" -n 4 sh tests/run.sh --one "$dir"
+
+pass=0
+fail=0
+while read -r idx mode build t; do
+    label=$build/$(basename "$t")
+    [ "$mode" = valgrind ] && label="valgrind:$label"
+    [ "$mode" = cppcheck ] && label=cppcheck
+    log=$dir/$idx
+    st=$(cat "$log.rc" 2>/dev/null || echo 127)
+    p=$(grep -c '^PASS ' "$log.out")
+    f=$(grep -c '^FAIL ' "$log.out")
+    grep '^FAIL ' "$log.out" | sed "s|^|  $label: |"
+    if [ "$st" -ne 0 ] && [ "$f" -eq 0 ]; then
+        echo "  $label: FAIL exited with status $st"
+        tail -n 5 "$log.out" | sed "s|^|    |"
+        f=1
+    fi
+    # valgrind writes nothing with -q unless it found an error or a leak.
+    for v in "$log".vg/*; do
+        [ -s "$v" ] || continue
+        echo "  $label: FAIL valgrind: $(grep -m 1 -v '^==[0-9]*== *$' "$v" | sed 's/^==[0-9]*== //')"
+        sed -n '1,12p' "$v" | sed "s|^|    |"
+        f=$((f + 1))
+    done
+    secs=$(($(cat "$log.end" 2>/dev/null || echo 0) - $(cat "$log.start" 2>/dev/null || echo 0)))
+    printf '%-44s %4d passed, %d failed  (%d s)\n' "$label" "$p" "$f" "$secs"
+    pass=$((pass + p))
+    fail=$((fail + f))
+done <"$list"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -56,6 +56,7 @@ typedef struct pf_row {
     int has_cpu;
     const char *sources[PF_ROW_MAX_SOURCES];
     int n_sources;
+    int64_t upper_bound_n;             /* launches whose figures are a ceiling (pf_act_work.upper_bound) */
 } pf_row;
 
 /* Launches and busy time (union of activity intervals) of one stream. */

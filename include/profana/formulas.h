@@ -23,7 +23,22 @@ typedef struct pf_op_call {
     const char *name;          /* full op name, "aten::mm" */
     int nargs;
     const pf_arg *args;
+    int assumed_size;          /* element size to assume for tensors the trace records without
+                                * a type (a TensorList): the command line's DTYPE, set by
+                                * pf_formula_apply_ex; 0 = none, their bytes stay unknown */
 } pf_op_call;
+
+/* How a formula got its figures, for --explain: the expressions with the values read from
+ * the call substituted. Filled only when the caller passes one (pf_formula_apply_ex), so the
+ * analysis pays nothing for it. Texts are cut (ending "...") when they do not fit. */
+enum { PF_EXPLAIN_LEN = 512 };
+typedef struct pf_explain {
+    const char *module;          /* the formula's file under src/formulas/, "gemm.c" */
+    const char *dtype_rule;      /* whose type sets the peak: "the largest tensor input" */
+    char sizes[PF_EXPLAIN_LEN];  /* sizes and flags read: "M=512 K=2048 N=512" */
+    char flop[PF_EXPLAIN_LEN];   /* "2*M*N*K = 2*512*512*2048"; "" when the formula counts none */
+    char bytes[PF_EXPLAIN_LEN];  /* "A + B + out = 512*2048*2 + 2048*512*2 + 512*512*2" */
+} pf_explain;
 
 /* Work of one op invocation. A figure below 0 is unknown. */
 typedef struct pf_work {
@@ -33,9 +48,12 @@ typedef struct pf_work {
     int matrix;                /* 1 when the work runs on matrix units (GEMM, conv): fp32 uses tf32 with --tf32 */
     const char *source;        /* "gemm", "conv", ... static string */
     int upper_bound;           /* 1 when flop and bytes are a ceiling (variable-length attention
-                                * sized by its longest sequences), not the work done */
+                                * sized by its longest sequences, source "attention~ub"), not
+                                * the work done */
     int generic;               /* 1 when no formula knows the op: bytes are the generic estimate
                                 * (inputs plus an output the size of the largest), flop unknown */
+    int assumed_dtype;         /* 1 when the bytes rest on call->assumed_size (source "...~dtype") */
+    pf_explain *explain;       /* where the formula explains itself; NULL = not asked */
 } pf_work;
 
 /* Result of a formula. */
@@ -46,7 +64,8 @@ enum {
 };
 
 /* A formula fills *w (flop, bytes, dtype, matrix, source) from the call and returns one of
- * the PF_FORMULA_* codes. It never prints and never keeps pointers into call. */
+ * the PF_FORMULA_* codes; when w->explain is set it also writes there how (pf_explain). It
+ * never prints and never keeps pointers into call. */
 typedef int (*pf_formula_fn)(const pf_op_call *call, pf_work *w);
 
 /* Parameters some families read from their registry row (positions of arguments, result
@@ -71,6 +90,11 @@ const pf_formula *pf_formula_lookup(const char *op_name);
  * flop and bytes are -1 and source is NULL. On MISMATCH/BAD_ARGS, w->flop and w->bytes are
  * -1 and w->source says "mismatch" / "bad-args". upper_bound and generic are 0 unless set. */
 int pf_formula_apply(const pf_op_call *call, pf_work *w);
+
+/* pf_formula_apply, with assumed as the dtype of tensors the trace records without a type
+ * (PF_DT_UNKNOWN: none; their bytes stay unknown) and, when ex is not NULL, the explanation
+ * of the figures written into *ex (cleared first; w->explain points to it). */
+int pf_formula_apply_ex(const pf_op_call *call, pf_dtype assumed, pf_explain *ex, pf_work *w);
 
 /* The whole registry, for --help and tests; *count receives its size. Static storage. */
 const pf_formula *pf_formula_table(int *count);

@@ -28,6 +28,15 @@ size_t pf_json_ws(const char *s, size_t len, size_t pos);
  * On success sets *pos just past the value and returns 0; on error fills *e, returns -1. */
 int pf_json_skip(const char *s, size_t len, size_t *pos, pf_jerr *e);
 
+/* pf_json_skip for a value nested depth levels deep (the top-level value is depth 1), so
+ * that the nesting limit counts from the top of the document. */
+int pf_json_skip_at(const char *s, size_t len, size_t *pos, int depth, pf_jerr *e);
+
+/* A string at *pos ('"') of printable ASCII with no escape: returns 1 and sets *pos past its
+ * closing quote; 0 when it holds an escape, a control byte or a non-ASCII byte (read it
+ * with pf_json_skip and pf_json_string); -1 when it runs past len. */
+int pf_json_plain_string(const char *s, size_t len, size_t *pos);
+
 /* Iterates an object or array. begin expects '{' (or '[' for arrays) at *pos after
  * whitespace and leaves *pos inside the container. next returns 1 with the next member
  * (for arrays, key_start == key_end == value start), 0 at the closing bracket (*pos past

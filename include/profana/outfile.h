@@ -8,20 +8,32 @@
 
 typedef struct pf_outfile {
     FILE *f;                   /* write here */
-    char *path;                /* the target, as given; "-" = standard output */
+    char *path;                /* the target ("-" = standard output; a symbolic link resolved) */
     char *tmp;                 /* the temporary file; NULL for standard output */
+    char *buf;                 /* f's buffer (large, so a whole trace goes out in few writes) */
+    int replaces;              /* the target existed when opened */
+    struct pf_outfile_syncer *syncer; /* flushes to disk while writing (replacing only) */
 } pf_outfile;
 
 /* Opens a temporary file in the target's directory (standard output for "-"; a device or
- * FIFO such as /dev/full is opened directly, since a rename would replace it). Refuses a
- * target that is a directory. Returns 0, or -1 with err set ("PATH: reason") and nothing
- * created. */
+ * FIFO such as /dev/full is opened directly, since a rename would replace it). A target that
+ * is a symbolic link is written where it points, so the link stays; an existing target
+ * keeps its permission bits. Refuses a target that is a directory. Returns 0, or -1 with
+ * err set ("PATH: reason") and nothing created. */
 int pf_outfile_open(pf_outfile *o, const char *path, pf_error *err);
 
 /* Flushes and closes the temporary file and renames it over the target (the target's old
- * contents stay until then). On any write error returns -1 with err set, the temporary file
+ * contents stay until then). When the rename replaces an existing file, the data is synced
+ * to disk first (most of it while it is written, by a thread that pf_outfile_open starts),
+ * so that a crash leaves the old file or the new one, never an empty one; a new file is not
+ * synced (a crash can only lose the new output, and syncing 100 MB costs
+ * as much as writing it). On any write error returns -1 with err set, the temporary file
  * removed and the target untouched. Frees o's strings either way. */
 int pf_outfile_commit(pf_outfile *o, pf_error *err);
+
+/* Sets err to "PATH: write failed: REASON" from errno after a failed write to o->f and
+ * returns -1. */
+int pf_outfile_write_error(const pf_outfile *o, pf_error *err);
 
 /* Closes and removes the temporary file; the target is untouched. NULL f is a no-op. */
 void pf_outfile_abort(pf_outfile *o);

@@ -37,12 +37,21 @@ void pf_table_str(pf_table *t, int row, int col, const char *s);
 void pf_table_int(pf_table *t, int row, int col, int64_t v);
 /* A number printed with `decimals` decimals in text/CSV/Markdown, and at full precision in JSON. */
 void pf_table_num(pf_table *t, int row, int col, double v, int decimals);
+/* A boolean: "true"/"false" in text and CSV, a JSON true/false. */
+void pf_table_bool(pf_table *t, int row, int col, int v);
 /* Appends a marker to the text of a cell (e.g. "!" for a figure over 100% of peak). */
 void pf_table_mark(pf_table *t, int row, int col, const char *marker);
 
 /* 0 while every allocation succeeded, -1 after one failed. */
 int pf_table_status(const pf_table *t);
 int pf_table_rows(const pf_table *t);
+/* Read access for renderers outside this file (the HTML report): the number of columns, a
+ * column, the text a cell shows in text output (with its marker; NULL for an empty cell;
+ * NULL outside the table), and whether a row is a summary row. */
+int pf_table_ncols(const pf_table *t);
+const pf_col *pf_table_col(const pf_table *t, int col);
+const char *pf_table_cell(const pf_table *t, int row, int col);
+int pf_table_is_summary(const pf_table *t, int row);
 
 /* Renders in the text layout of the old tool: cells padded, " | " between columns, a
  * dashed rule under the header; numbers right-aligned; the first column cut to

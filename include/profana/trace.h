@@ -49,7 +49,8 @@ typedef struct pf_activity {
     int64_t src_off;           /* byte offset of the event's '{' in the (decompressed) text */
 } pf_activity;
 
-/* A cpu_op. Its args are parsed only when a GPU activity links to it (see call). */
+/* A cpu_op with an External id. Its args are parsed only when a GPU activity links to it
+ * (see call); ops whose args read the same share one parse (call.args is shared). */
 typedef struct pf_cpu_op {
     const char *name;          /* interned: "aten::mm" */
     int64_t ext_id;
@@ -57,7 +58,6 @@ typedef struct pf_cpu_op {
     double kernel_flop;        /* Inductor's figures; < 0 when absent */
     double kernel_num_gb;
     int bad_args;              /* 1 when its args could not be read (counted warning) */
-    size_t args_start, args_end; /* extent of "args" in the source text while loading */
     int64_t src_off;           /* byte offset of the event's '{' in the (decompressed) text */
 } pf_cpu_op;
 
@@ -96,8 +96,11 @@ typedef struct pf_trace {
     size_t n_steps;            /* ProfilerStep#N annotations on the CPU side */
     pf_step *gpu_steps;        /* GPU-side ProfilerStep#N annotations in file order */
     size_t n_gpu_steps;
-    char **notes;              /* warnings worth one line each on stderr */
+    char **notes;              /* remarks worth one line each on stderr ("profana: note:") */
     int n_notes;
+    char **warnings;           /* "byte N: trace is cut off ..." ("profana: warning:") */
+    int n_warnings;
+    struct pf_trace_store *store; /* what the loader allocated for the ops (shared args) */
 } pf_trace;
 
 /* How to load: threads, progress on stderr, strictness about a trace cut short. */
@@ -107,10 +110,16 @@ typedef struct pf_load_opts {
     int strict;                /* 1: a trace cut inside its last event is an error, not a warning */
 } pf_load_opts;
 
-/* Loads a Kineto chrome trace from path ("-" = standard input). On success returns 0 and
- * *out owns the model (free with pf_trace_free). On error returns -1, *out is NULL and
- * err holds "PATH: byte N: what was expected" (or the I/O reason). opts may be NULL
- * (defaults: every core, no progress, not strict). */
+/* Loads a Kineto chrome trace from path ("-" = standard input; plain JSON or gzip, told by
+ * its content). On success returns 0 and *out owns the model (free with pf_trace_free). On
+ * error returns -1, *out is NULL and err holds "PATH: byte N: what was expected" (or the I/O
+ * reason). opts may be NULL (defaults: every core, no progress, not strict).
+ * A plain file is parsed by opts->jobs threads, each taking a stretch of traceEvents; their
+ * results join in file order, so the model is the same for every number of threads. A
+ * stream (gzip, standard input) is read by one thread while another parses it. Memory
+ * follows the model, not the file: the text passes through a window of about a megabyte.
+ * A trace cut off inside traceEvents keeps its complete events, with one entry in warnings
+ * (opts->strict: an error instead); a bare event array may lack its closing ']'. */
 int pf_trace_load_opts(const char *path, const pf_load_opts *opts, pf_trace **out, pf_error *err);
 
 /* pf_trace_load_opts with the defaults. */
@@ -124,16 +133,17 @@ const pf_device *pf_trace_device(const pf_trace *t, int id);
 
 /* ---- used by the loader's parts (src/trace_*.c) ---- */
 
-/* Reads the whole input (file via mmap, or stdin) into *buf. *mapped says whether it must
- * be released with pf_source_release. Returns 0 or -1 with err set. */
+/* Reads the whole input (file via mmap, or stdin; gzip decompressed) into *buf: the text
+ * that every src_off points into. *mapped says how pf_source_release frees it. Returns 0 or
+ * -1 with err set. */
 int pf_source_read(const char *path, char **buf, size_t *len, int *mapped, pf_error *err);
 
 /* Releases what pf_source_read returned. */
 void pf_source_release(char *buf, size_t len, int mapped);
 
 /* Parses the args object text of a linked cpu_op into op->call and its Inductor figures,
- * allocating arg arrays that the trace owns. Returns 0, or -1 when the args are malformed
- * (op->bad_args set; the op then has no figures). */
+ * allocating an arg array (op->call.args) that the caller frees. Returns 0, or -1 when the
+ * args are malformed (op->bad_args set; the op then has no figures). */
 int pf_trace_parse_op_args(pf_trace *t, pf_cpu_op *op, const char *text, size_t len);
 
 /* Appends a note (printf-style) to t->notes. Returns 0 or -1 when memory runs out. */

@@ -1,6 +1,8 @@
 /* args.c - reading op arguments for the formulas: element counts, bytes, and the Concrete Inputs texts. */
 #include "families.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 int64_t pf_mul_nonneg(int64_t a, int64_t b)
@@ -149,7 +151,7 @@ static int broadcast_into(const pf_arg *a, int64_t *out, int *rank)
     return PF_FORMULA_OK;
 }
 
-int pf_broadcast_numel(const pf_arg *args, int n, int64_t *numel)
+int pf_broadcast_shape(const pf_arg *args, int n, pf_arg *shape)
 {
     int64_t out[PF_MAX_DIMS];
     int rank = 0, tensors = 0;
@@ -165,9 +167,20 @@ int pf_broadcast_numel(const pf_arg *args, int n, int64_t *numel)
     }
     if (!tensors)
         return PF_FORMULA_BAD_ARGS;
+    *shape = (pf_arg){.ndim = rank, .type = "", .concrete = ""};
+    memcpy(shape->dims, out + PF_MAX_DIMS - rank, (size_t)rank * sizeof out[0]);
+    return PF_FORMULA_OK;
+}
+
+int pf_broadcast_numel(const pf_arg *args, int n, int64_t *numel)
+{
+    pf_arg shape;
+    int rc = pf_broadcast_shape(args, n, &shape);
+    if (rc != PF_FORMULA_OK)
+        return rc;
     *numel = 1;
-    for (int i = PF_MAX_DIMS - rank; i < PF_MAX_DIMS; i++)
-        *numel = pf_mul_nonneg(*numel, out[i]);
+    for (int i = 0; i < shape.ndim; i++)
+        *numel = pf_mul_nonneg(*numel, shape.dims[i]);
     return *numel < 0 ? PF_FORMULA_BAD_ARGS : PF_FORMULA_OK;
 }
 
@@ -298,4 +311,94 @@ int pf_concrete_bool(const char *s)
 int pf_concrete_bool_list(const char *s, int *out, int max)
 {
     return parse_list(s, span_bool, NULL, out, max);
+}
+
+/* ---- explanations ---- */
+
+static char *ex_field(pf_work *w, int field)
+{
+    if (!w->explain)
+        return NULL;
+    switch (field) {
+    case PF_EX_SIZES:
+        return w->explain->sizes;
+    case PF_EX_FLOP:
+        return w->explain->flop;
+    default:
+        return w->explain->bytes;
+    }
+}
+
+/* A text that does not fit ends in "..." so a cut expression is never read as whole. */
+void pf_ex(pf_work *w, int field, const char *fmt, ...)
+{
+    char *buf = ex_field(w, field);
+    if (!buf)
+        return;
+    size_t len = strlen(buf);
+    if (len + 1 >= PF_EXPLAIN_LEN)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + len, PF_EXPLAIN_LEN - len, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < PF_EXPLAIN_LEN - len)
+        return;
+    memcpy(buf + PF_EXPLAIN_LEN - 4, "...", 4);
+}
+
+void pf_ex_rule(pf_work *w, const char *module, const char *dtype_rule)
+{
+    if (!w->explain)
+        return;
+    w->explain->module = module;
+    w->explain->dtype_rule = dtype_rule;
+}
+
+static void ex_size(pf_work *w, int field, int size)
+{
+    if (size > 0)
+        pf_ex(w, field, "%d", size);
+    else
+        pf_ex(w, field, "?");
+}
+
+void pf_ex_tensor(pf_work *w, int field, const pf_arg *a)
+{
+    if (!w->explain)
+        return;
+    if (a->is_list) {
+        pf_ex(w, field, "%lld*", (long long)a->list_numel);
+    } else {
+        for (int i = 0; i < a->ndim && i < PF_MAX_DIMS; i++)
+            pf_ex(w, field, "%lld*", (long long)a->dims[i]);
+    }
+    ex_size(w, field, pf_type_size(a->type));
+}
+
+void pf_ex_tensor_args(pf_work *w, int field, const pf_op_call *call)
+{
+    int terms = 0;
+    if (!w->explain)
+        return;
+    for (int i = 0; i < call->nargs; i++) {
+        const pf_arg *a = &call->args[i];
+        if (!a->is_list && !pf_arg_is_tensor(a))
+            continue;
+        if (terms++)
+            pf_ex(w, field, " + ");
+        pf_ex_tensor(w, field, a);
+    }
+    if (!terms)
+        pf_ex(w, field, "0");
+}
+
+void pf_ex_shape(pf_work *w, int field, const pf_arg *a)
+{
+    if (!w->explain)
+        return;
+    pf_ex(w, field, "[");
+    for (int i = 0; i < a->ndim && i < PF_MAX_DIMS; i++)
+        pf_ex(w, field, i ? ", %lld" : "%lld", (long long)a->dims[i]);
+    pf_ex(w, field, "]");
 }

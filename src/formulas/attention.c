@@ -219,6 +219,102 @@ static double backward_bytes(const pf_op_call *call, const attn_layout *l, const
     return pf_bytes_add(bytes, qkv);
 }
 
+/* ---- explanation (--explain) ---- */
+
+static void ex_causal(pf_work *w, const pf_op_call *call, const attn_layout *l, int causal)
+{
+    int pos = l->causal != NA ? l->causal : l->mask_type;
+    const char *text = pf_concrete_at(call, pos);
+    pf_ex(w, PF_EX_SIZES, "; %s %s (arg %d): %s", l->causal != NA ? "is_causal" : "custom_mask_type",
+          *text ? text : "not recorded", pos, causal ? "causal, FLOPs halved" : "not causal");
+}
+
+static void attention_ex_sizes(pf_work *w, const pf_op_call *call, const attn_layout *l,
+                               const attn_geom *g, int causal)
+{
+    pf_ex_rule(w, "attention.c", "q");
+    pf_ex(w, PF_EX_SIZES, "q %s ", g->varlen ? "packed" : l->seq_first ? "[B,S,H,D]" : "[B,H,S,D]");
+    pf_ex_shape(w, PF_EX_SIZES, g->q);
+    pf_ex(w, PF_EX_SIZES, ": B=%lld H=%lld Hkv=%lld Sq=%lld Sk=%lld D=%lld Dv=%lld", (long long)g->b,
+          (long long)g->h, (long long)g->hkv, (long long)g->sq, (long long)g->sk, (long long)g->d,
+          (long long)g->dv);
+    if (g->varlen)
+        pf_ex(w, PF_EX_SIZES, "; variable-length: B from cum_seq_q (arg %d), Sq = max_q (arg %d), "
+              "Sk = max_k: an upper bound", l->cum_q, l->max_q);
+    ex_causal(w, call, l, causal);
+}
+
+static void attention_ex_flop(pf_work *w, const attn_geom *g, int backward, int causal)
+{
+    const char *half = causal ? "/2" : "";
+    if (backward)
+        pf_ex(w, PF_EX_FLOP, "2*B*H*Sq*Sk*(3*D + 2*Dv)%s = 2*%lld*%lld*%lld*%lld*(3*%lld + 2*%lld)%s", half,
+              (long long)g->b, (long long)g->h, (long long)g->sq, (long long)g->sk, (long long)g->d,
+              (long long)g->dv, half);
+    else
+        pf_ex(w, PF_EX_FLOP, "2*B*H*Sq*Sk*(D + Dv)%s = 2*%lld*%lld*%lld*%lld*(%lld + %lld)%s", half,
+              (long long)g->b, (long long)g->h, (long long)g->sq, (long long)g->sk, (long long)g->d,
+              (long long)g->dv, half);
+}
+
+static void ex_plus_tensor(pf_work *w, const pf_arg *a)
+{
+    pf_ex(w, PF_EX_BYTES, " + ");
+    pf_ex_tensor(w, PF_EX_BYTES, a);
+}
+
+static void ex_qkv(pf_work *w, const attn_geom *g)
+{
+    ex_plus_tensor(w, g->q);
+    ex_plus_tensor(w, g->k);
+    ex_plus_tensor(w, g->v);
+}
+
+/* The computed logsumexp: B*H*Sq fp32 values. */
+static void ex_lse(pf_work *w, const attn_geom *g)
+{
+    pf_ex(w, PF_EX_BYTES, " + %lld*%lld*%lld*4", (long long)g->b, (long long)g->h, (long long)g->sq);
+}
+
+static void attention_ex_forward(pf_work *w, const pf_op_call *call, const attn_layout *l,
+                                 const attn_geom *g)
+{
+    const char *want_lse = pf_concrete_at(call, l->want_lse);
+    int lse = *want_lse ? pf_concrete_bool(want_lse) == 1 : 1;
+    const pf_arg *bias = tensor_at(call, l->bias);
+    pf_ex(w, PF_EX_BYTES, "q + k + v + out%s%s = ", lse ? " + logsumexp" : "", bias ? " + bias" : "");
+    pf_ex_tensor(w, PF_EX_BYTES, g->q);
+    pf_ex(w, PF_EX_BYTES, " + ");
+    pf_ex_tensor(w, PF_EX_BYTES, g->k);
+    ex_plus_tensor(w, g->v);
+    /* out: q's shape with D replaced by Dv */
+    pf_ex(w, PF_EX_BYTES, " + ");
+    for (int i = 0; i + 1 < g->q->ndim; i++)
+        pf_ex(w, PF_EX_BYTES, "%lld*", (long long)g->q->dims[i]);
+    pf_ex(w, PF_EX_BYTES, "%lld*%d", (long long)g->dv, pf_type_size(g->q->type));
+    if (lse)
+        ex_lse(w, g);
+    if (bias)
+        ex_plus_tensor(w, bias);
+}
+
+static void attention_ex_backward(pf_work *w, const pf_op_call *call, const attn_layout *l,
+                                  const attn_geom *g)
+{
+    const pf_arg *lse = tensor_at(call, l->lse), *bias = tensor_at(call, l->bias);
+    pf_ex(w, PF_EX_BYTES, "grad_out + q + k + v + out + logsumexp%s + dq + dk + dv = ", bias ? " + bias" : "");
+    pf_ex_tensor(w, PF_EX_BYTES, &call->args[l->grad_out]);
+    ex_qkv(w, g);
+    ex_plus_tensor(w, &call->args[l->out]);
+    if (lse)
+        ex_plus_tensor(w, lse);
+    else
+        ex_lse(w, g);
+    if (bias)
+        ex_plus_tensor(w, bias);
+    ex_qkv(w, g);
+}
+
 int pf_attention(const pf_op_call *call, pf_work *w)
 {
     const attn_layout *l = find_layout(call->name);
@@ -237,7 +333,13 @@ int pf_attention(const pf_op_call *call, pf_work *w)
     w->bytes = l->backward ? backward_bytes(call, l, &g) : forward_bytes(call, l, &g);
     w->dtype = pf_dtype_from_type_string(g.q->type);
     w->matrix = 1;
-    w->source = "attention";
+    w->source = g.varlen ? "attention~ub" : "attention";
     w->upper_bound = g.varlen;
+    attention_ex_sizes(w, call, l, &g, causal);
+    attention_ex_flop(w, &g, l->backward, causal);
+    if (l->backward)
+        attention_ex_backward(w, call, l, &g);
+    else
+        attention_ex_forward(w, call, l, &g);
     return PF_FORMULA_OK;
 }

@@ -212,6 +212,64 @@ static int conv_geometry(const pf_op_call *call, const conv_layout *l, conv_geom
     return rc;
 }
 
+/* ---- explanation (--explain) ---- */
+
+static void ex_list(pf_work *w, const char *name, const int64_t *v, int n)
+{
+    pf_ex(w, PF_EX_SIZES, " %s [", name);
+    for (int i = 0; i < n; i++)
+        pf_ex(w, PF_EX_SIZES, i ? ", %lld" : "%lld", (long long)v[i]);
+    pf_ex(w, PF_EX_SIZES, "]");
+}
+
+static void conv_ex_sizes(pf_work *w, const conv_geom *g)
+{
+    pf_ex_rule(w, "conv.c", "the input");
+    pf_ex(w, PF_EX_SIZES, "N=%lld Cin=%lld Cout=%lld groups=%lld%s; input ", (long long)g->out[0],
+          (long long)g->input->dims[1], (long long)g->out[1], (long long)g->groups,
+          g->transposed ? " transposed" : "");
+    pf_ex_shape(w, PF_EX_SIZES, g->input);
+    pf_ex(w, PF_EX_SIZES, " weight ");
+    pf_ex_shape(w, PF_EX_SIZES, g->weight);
+    ex_list(w, "stride", g->stride, g->nsp);
+    ex_list(w, "padding", g->padding, g->nsp);
+    ex_list(w, "dilation", g->dilation, g->nsp);
+    if (g->transposed)
+        ex_list(w, "output_padding", g->output_padding, g->nsp);
+    ex_list(w, "-> output", g->out, g->nsp + 2);
+}
+
+/* 2 x (output, or input when transposed, elements) x (C/g) x prod(k), as compute_output:
+ * the symbols, then (values) the numbers they stand for. */
+static void conv_ex_flop(pf_work *w, const conv_geom *g, int values)
+{
+    const int64_t *points = g->transposed ? g->input->dims : g->out;
+    if (!values) {
+        pf_ex(w, PF_EX_FLOP, g->transposed ? "2*N*Cin*prod(in)*(Cout/g)*prod(k)"
+                                           : "2*N*Cout*prod(out)*(Cin/g)*prod(k)");
+        return;
+    }
+    pf_ex(w, PF_EX_FLOP, "2");
+    for (int i = 0; i < g->nsp + 2; i++)
+        pf_ex(w, PF_EX_FLOP, "*%lld", (long long)points[i]);
+    for (int i = 1; i < g->nsp + 2; i++)
+        pf_ex(w, PF_EX_FLOP, "*%lld", (long long)g->weight->dims[i]);
+}
+
+/* n elements, written out as dims when given, at the input's size: what output_bytes counts. */
+static void conv_ex_written(pf_work *w, const conv_geom *g, const int64_t *dims, int ndims, int64_t n)
+{
+    for (int i = 0; i < ndims; i++)
+        pf_ex(w, PF_EX_BYTES, "%lld*", (long long)dims[i]);
+    if (!ndims)
+        pf_ex(w, PF_EX_BYTES, "%lld*", (long long)n);
+    int size = pf_type_size(g->input->type);
+    if (size > 0)
+        pf_ex(w, PF_EX_BYTES, "%d", size);
+    else
+        pf_ex(w, PF_EX_BYTES, "?");
+}
+
 static void set_work(pf_work *w, const conv_geom *g, double flop, double bytes)
 {
     w->flop = flop;
@@ -238,9 +296,24 @@ int pf_conv_forward(const pf_op_call *call, pf_work *w)
     double bytes = pf_bytes_add(pf_tensor_bytes(g.input), pf_tensor_bytes(g.weight));
     bytes = pf_bytes_add(bytes, output_bytes(&g, g.out_numel));
     int bias = l->pos[POS_BIAS];
-    if (bias != NO_ARG && pf_arg_is_tensor(&call->args[bias]))
+    int has_bias = bias != NO_ARG && pf_arg_is_tensor(&call->args[bias]);
+    if (has_bias)
         bytes = pf_bytes_add(bytes, pf_tensor_bytes(&call->args[bias]));
     set_work(w, &g, g.flop, bytes);
+    conv_ex_sizes(w, &g);
+    conv_ex_flop(w, &g, 0);
+    pf_ex(w, PF_EX_FLOP, " = ");
+    conv_ex_flop(w, &g, 1);
+    pf_ex(w, PF_EX_BYTES, "input + weight + output%s = ", has_bias ? " + bias" : "");
+    pf_ex_tensor(w, PF_EX_BYTES, g.input);
+    pf_ex(w, PF_EX_BYTES, " + ");
+    pf_ex_tensor(w, PF_EX_BYTES, g.weight);
+    pf_ex(w, PF_EX_BYTES, " + ");
+    conv_ex_written(w, &g, g.out, g.nsp + 2, 0);
+    if (has_bias) {
+        pf_ex(w, PF_EX_BYTES, " + ");
+        pf_ex_tensor(w, PF_EX_BYTES, &call->args[bias]);
+    }
     return PF_FORMULA_OK;
 }
 
@@ -271,6 +344,41 @@ static int64_t bias_numel(const pf_arg *bias_sizes, const conv_geom *g)
     return n;
 }
 
+/* output_mask [grad_input, grad_weight, grad_bias]: each true one is computed and written. */
+static void conv_backward_explain(pf_work *w, const pf_op_call *call, const conv_geom *g,
+                                  const int *mask, int64_t nbias)
+{
+    static const char *const grads[] = {" + grad_input", " + grad_weight", " + grad_bias"};
+    conv_ex_sizes(w, g);
+    pf_ex(w, PF_EX_SIZES, "; output_mask [%s, %s, %s]", mask[0] ? "True" : "False",
+          mask[1] ? "True" : "False", mask[2] ? "True" : "False");
+    pf_ex(w, PF_EX_FLOP, "(grad_input + grad_weight)*");
+    conv_ex_flop(w, g, 0);
+    pf_ex(w, PF_EX_FLOP, " = (%d + %d)*", mask[0], mask[1]);
+    conv_ex_flop(w, g, 1);
+    pf_ex(w, PF_EX_BYTES, "grad_output + input + weight");
+    for (int i = 0; i < 3; i++)
+        if (mask[i])
+            pf_ex(w, PF_EX_BYTES, "%s", grads[i]);
+    pf_ex(w, PF_EX_BYTES, " = ");
+    pf_ex_tensor(w, PF_EX_BYTES, &call->args[BWD_GRAD_OUTPUT]);
+    const pf_arg *read[] = {g->input, g->weight};
+    for (int i = 0; i < 2; i++) {
+        pf_ex(w, PF_EX_BYTES, " + ");
+        pf_ex_tensor(w, PF_EX_BYTES, read[i]);
+    }
+    for (int i = 0; i < 2; i++) {
+        if (!mask[i])
+            continue;
+        pf_ex(w, PF_EX_BYTES, " + ");
+        pf_ex_tensor(w, PF_EX_BYTES, read[i]);
+    }
+    if (mask[2]) {
+        pf_ex(w, PF_EX_BYTES, " + ");
+        conv_ex_written(w, g, NULL, 0, nbias);
+    }
+}
+
 /* Each of grad_input and grad_weight costs one forward convolution; grad_bias is a sum. */
 int pf_conv_backward(const pf_op_call *call, pf_work *w)
 {
@@ -295,5 +403,6 @@ int pf_conv_backward(const pf_op_call *call, pf_work *w)
     bytes = pf_bytes_add(bytes, mask[1] ? wt : 0);
     bytes = pf_bytes_add(bytes, output_bytes(&g, nbias));
     set_work(w, &g, g.flop * (mask[0] + mask[1]), bytes);
+    conv_backward_explain(w, call, &g, mask, nbias);
     return PF_FORMULA_OK;
 }

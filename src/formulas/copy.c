@@ -1,20 +1,47 @@
 /* copy.c - byte estimates of the ops that move data without arithmetic: cat and stack of a tensor list, and the index lookups (index_select, embedding, gather). */
 #include "families.h"
 
-/* cat(tensors, dim) and stack read the list and write as many elements. The trace records
- * no element type for a TensorList: the size comes from an out= tensor when there is one,
- * and without it the bytes stay unknown rather than guessed. */
+/* cat(tensors, dim[, out]) and stack read the list and write as many elements. PyTorch 2.11
+ * records the TensorList as "Input Dims" [[8, 512, 1024], [8, 512, 1024], ...] with the
+ * type "TensorList" and no element type, and not the output; cat promotes its inputs, so
+ * no other argument tells the type either. The element size comes from an out= tensor when
+ * there is one (exact); without it from the command line's DTYPE (call->assumed_size),
+ * which the source marks "estimate~dtype" so it is never read as measured; with neither,
+ * the bytes stay unknown rather than guessed. */
 int pf_est_cat(const pf_op_call *call, pf_work *w)
 {
     enum { OUT = 2 };
     const pf_arg *list = call->nargs > 0 ? &call->args[0] : NULL;
     if (!list || !list->is_list || list->list_numel < 0)
         return PF_FORMULA_BAD_ARGS;
-    int size = pf_type_size(list->type);
-    if (size <= 0 && call->nargs > OUT && pf_arg_is_tensor(&call->args[OUT]))
+    const char *from = "the list's type";
+    int size = pf_type_size(list->type), assumed = 0;
+    if (size <= 0 && call->nargs > OUT && pf_arg_is_tensor(&call->args[OUT])) {
         size = pf_type_size(call->args[OUT].type);
+        from = "the out= tensor's type";
+    }
+    if (size <= 0 && call->assumed_size > 0) {
+        size = call->assumed_size;
+        from = "assumed: the command line's DTYPE (the trace records no element type for a TensorList)";
+        assumed = 1;
+    }
     double n = (double)list->list_numel;
-    return pf_estimate_done(call, w, 0, n == 0 ? 0 : size > 0 ? 2.0 * n * size : -1);
+    pf_estimate_done(call, w, 0, n == 0 ? 0 : size > 0 ? 2.0 * n * size : -1);
+    w->assumed_dtype = assumed && n > 0;
+    if (w->assumed_dtype)
+        w->source = "estimate~dtype";
+    pf_ex_rule(w, "copy.c", "the largest tensor input");
+    pf_ex(w, PF_EX_SIZES, "TensorList of %lld elements; ", (long long)list->list_numel);
+    if (size > 0)
+        pf_ex(w, PF_EX_SIZES, "element size %d bytes, from %s", size, from);
+    else
+        pf_ex(w, PF_EX_SIZES, "element size unknown (no out= tensor, no DTYPE given)");
+    pf_ex(w, PF_EX_BYTES, "2*numel(list)*s = 2*%lld*", (long long)list->list_numel);
+    if (size > 0)
+        pf_ex(w, PF_EX_BYTES, "%d", size);
+    else
+        pf_ex(w, PF_EX_BYTES, "?");
+    return PF_FORMULA_OK;
 }
 
 /* The table (argument 0) and the index tensor of a lookup. */
@@ -39,6 +66,15 @@ static int lookup_done(const pf_op_call *call, pf_work *w, const pf_arg *src,
     if (n < 0)
         return PF_FORMULA_BAD_ARGS;
     double bytes = size > 0 ? pf_bytes_add(pf_tensor_bytes(index), 2.0 * (double)n * size) : -1;
+    pf_ex_rule(w, "copy.c", "the largest tensor input");
+    pf_ex(w, PF_EX_SIZES, "table ");
+    pf_ex_shape(w, PF_EX_SIZES, src);
+    pf_ex(w, PF_EX_SIZES, ", index ");
+    pf_ex_shape(w, PF_EX_SIZES, index);
+    pf_ex(w, PF_EX_SIZES, ": %lld elements picked, read once and written once", (long long)n);
+    pf_ex(w, PF_EX_BYTES, "index + 2*picked*s = ");
+    pf_ex_tensor(w, PF_EX_BYTES, index);
+    pf_ex(w, PF_EX_BYTES, " + 2*%lld*%d", (long long)n, size);
     return pf_estimate_done(call, w, 0, bytes);
 }
 

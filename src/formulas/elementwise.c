@@ -70,6 +70,34 @@ static double read_all_write(const pf_op_call *call, int64_t n, int size)
     return pf_bytes_add(pf_tensor_args_bytes(call), (double)n * size);
 }
 
+/* "inputs + what = <each tensor argument> + " : the start of most estimates' byte texts. */
+static void ex_inputs_plus(pf_work *w, const pf_op_call *call, const char *what)
+{
+    pf_ex(w, PF_EX_BYTES, "inputs + %s = ", what);
+    pf_ex_tensor_args(w, PF_EX_BYTES, call);
+    pf_ex(w, PF_EX_BYTES, " + ");
+}
+
+/* One FLOP per element written, when the op's row says it does arithmetic. */
+static void ex_flop_per_element(pf_work *w, const pf_formula_spec *s, const char *what, const pf_arg *shape)
+{
+    if (!s->flop)
+        return;
+    pf_ex(w, PF_EX_FLOP, "numel(%s) = ", what);
+    for (int i = 0; i < shape->ndim; i++)
+        pf_ex(w, PF_EX_FLOP, i ? "*%lld" : "%lld", (long long)shape->dims[i]);
+    if (!shape->ndim)
+        pf_ex(w, PF_EX_FLOP, "1");
+}
+
+/* The elements of a shape at an element size: "8*512*1024*2". */
+static void ex_written(pf_work *w, const pf_arg *shape, int size)
+{
+    for (int i = 0; i < shape->ndim; i++)
+        pf_ex(w, PF_EX_BYTES, "%lld*", (long long)shape->dims[i]);
+    pf_ex(w, PF_EX_BYTES, "%d", size);
+}
+
 /* Out-of-place: the output has the broadcast shape of the inputs. */
 int pf_est_pointwise(const pf_op_call *call, pf_work *w)
 {
@@ -81,6 +109,17 @@ int pf_est_pointwise(const pf_op_call *call, pf_work *w)
         rc = pf_result_size(call, s, promoted_size(call->args, call->nargs), &size);
     if (rc != PF_FORMULA_OK)
         return rc;
+    if (w->explain) {
+        pf_arg shape;
+        pf_broadcast_shape(call->args, call->nargs, &shape);
+        pf_ex_rule(w, "elementwise.c", "the largest tensor input");
+        pf_ex(w, PF_EX_SIZES, "output: the inputs' broadcast shape ");
+        pf_ex_shape(w, PF_EX_SIZES, &shape);
+        pf_ex(w, PF_EX_SIZES, ", %lld elements of %d bytes (the result type)", (long long)n, size);
+        ex_flop_per_element(w, s, "output", &shape);
+        ex_inputs_plus(w, call, "output");
+        ex_written(w, &shape, size);
+    }
     return pf_estimate_done(call, w, s->flop ? (double)n : 0, read_all_write(call, n, size));
 }
 
@@ -106,6 +145,13 @@ int pf_est_inplace(const pf_op_call *call, pf_work *w)
     if (rc != PF_FORMULA_OK)
         return rc;
     double bytes = pf_bytes_add(pf_tensor_args_bytes(call), pf_tensor_bytes(&call->args[0]));
+    pf_ex_rule(w, "elementwise.c", "the largest tensor input");
+    pf_ex(w, PF_EX_SIZES, "in place: self ");
+    pf_ex_shape(w, PF_EX_SIZES, &call->args[0]);
+    pf_ex(w, PF_EX_SIZES, " is read and written, %lld elements", (long long)n);
+    ex_flop_per_element(w, pf_spec_of(call), "self", &call->args[0]);
+    ex_inputs_plus(w, call, "self written");
+    pf_ex_tensor(w, PF_EX_BYTES, &call->args[0]);
     return pf_estimate_done(call, w, pf_spec_of(call)->flop ? (double)n : 0, bytes);
 }
 
@@ -117,6 +163,12 @@ int pf_est_overwrite(const pf_op_call *call, pf_work *w)
     int rc = check_self(call, &n);
     if (rc != PF_FORMULA_OK)
         return rc;
+    pf_ex_rule(w, "elementwise.c", "the largest tensor input");
+    pf_ex(w, PF_EX_SIZES, "self ");
+    pf_ex_shape(w, PF_EX_SIZES, &call->args[0]);
+    pf_ex(w, PF_EX_SIZES, " is written, not read; %lld elements", (long long)n);
+    pf_ex(w, PF_EX_BYTES, "self written + other inputs = ");
+    pf_ex_tensor_args(w, PF_EX_BYTES, call);
     return pf_estimate_done(call, w, 0, pf_tensor_args_bytes(call));
 }
 
@@ -135,5 +187,12 @@ int pf_est_like_input(const pf_op_call *call, pf_work *w)
         rc = PF_FORMULA_BAD_ARGS;
     if (rc != PF_FORMULA_OK)
         return rc;
+    pf_ex_rule(w, "elementwise.c", "the largest tensor input");
+    pf_ex(w, PF_EX_SIZES, "output: the shape of argument 0 ");
+    pf_ex_shape(w, PF_EX_SIZES, &call->args[0]);
+    pf_ex(w, PF_EX_SIZES, ", %lld elements of %d bytes", (long long)n, size);
+    ex_flop_per_element(w, s, "output", &call->args[0]);
+    ex_inputs_plus(w, call, "output");
+    ex_written(w, &call->args[0], size);
     return pf_estimate_done(call, w, s->flop ? (double)n : 0, read_all_write(call, n, size));
 }

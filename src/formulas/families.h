@@ -47,6 +47,35 @@ int pf_type_category(const char *type);
  * shapes do not broadcast, BAD_ARGS when there is no tensor or a size is unreadable. */
 int pf_broadcast_numel(const pf_arg *args, int n, int64_t *numel);
 
+/* The same broadcast, giving the result's shape (dims only; type and concrete ""). */
+int pf_broadcast_shape(const pf_arg *args, int n, pf_arg *shape);
+
+/* ---- explanations (--explain): each writes only when w->explain is set ---- */
+
+enum { PF_EX_SIZES, PF_EX_FLOP, PF_EX_BYTES };
+
+/* Appends printf-style text to one field of w->explain (PF_EX_*). */
+void pf_ex(pf_work *w, int field, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Names the formula's file and the rule that picks the peak dtype. */
+void pf_ex_rule(pf_work *w, const char *module, const char *dtype_rule);
+
+/* Appends a tensor argument's bytes as the product that gives them: "8*512*1024*2" (dims
+ * times element size, "?" for an unknown size), a 0-d tensor as its size, a TensorList as
+ * "numel*size". */
+void pf_ex_tensor(pf_work *w, int field, const pf_arg *a);
+
+/* Appends the bytes of every tensor and tensor list among the call's arguments, joined by
+ * " + " ("0" when there is none): the terms of pf_tensor_args_bytes. */
+void pf_ex_tensor_args(pf_work *w, int field, const pf_op_call *call);
+
+/* Appends a shape as "[8, 512, 1024]". */
+void pf_ex_shape(pf_work *w, int field, const pf_arg *a);
+
 /* ---- the estimate families (elementwise.c, reduce.c, copy.c, generic.c) ---- */
 
 /* What an estimated op writes, when not its family's default type. */

@@ -80,6 +80,43 @@ static int gemm_out_size(const pf_op_call *call, const gemm_layout *l, int out_s
     return out_size > 0 ? out_size : pf_type_size(call->args[l->a].type);
 }
 
+/* flop 2*[b*]M*N*K; bytes: A, B (and C) as recorded, the output [b,]M,N at its size. */
+static void gemm_explain(const pf_op_call *call, const gemm_layout *l, const gemm_dims *g, int size,
+                         pf_work *w)
+{
+    int batched = l->rank == 3;
+    pf_ex_rule(w, "gemm.c", "the largest tensor input");
+    if (batched)
+        pf_ex(w, PF_EX_SIZES, "b=%lld ", (long long)g->batch);
+    pf_ex(w, PF_EX_SIZES, "M=%lld K=%lld N=%lld", (long long)g->m, (long long)g->k, (long long)g->n);
+    if (l->self >= 0) {
+        pf_ex(w, PF_EX_SIZES, "; C ");
+        pf_ex_shape(w, PF_EX_SIZES, &call->args[l->self]);
+    }
+    if (batched)
+        pf_ex(w, PF_EX_FLOP, "2*b*M*N*K = 2*%lld*", (long long)g->batch);
+    else
+        pf_ex(w, PF_EX_FLOP, "2*M*N*K = 2*");
+    pf_ex(w, PF_EX_FLOP, "%lld*%lld*%lld", (long long)g->m, (long long)g->n, (long long)g->k);
+    pf_ex(w, PF_EX_BYTES, "%s + out = ", l->self >= 0 ? "C + A + B" : "A + B");
+    if (l->self >= 0) {
+        pf_ex_tensor(w, PF_EX_BYTES, &call->args[l->self]);
+        pf_ex(w, PF_EX_BYTES, " + ");
+    }
+    pf_ex_tensor(w, PF_EX_BYTES, &call->args[l->a]);
+    pf_ex(w, PF_EX_BYTES, " + ");
+    pf_ex_tensor(w, PF_EX_BYTES, &call->args[l->a + 1]);
+    if (batched)
+        pf_ex(w, PF_EX_BYTES, " + %lld*", (long long)g->batch);
+    else
+        pf_ex(w, PF_EX_BYTES, " + ");
+    pf_ex(w, PF_EX_BYTES, "%lld*%lld*", (long long)g->m, (long long)g->n);
+    if (size > 0)
+        pf_ex(w, PF_EX_BYTES, "%d", size);
+    else
+        pf_ex(w, PF_EX_BYTES, "? (output type unknown)");
+}
+
 static int gemm_apply(const pf_op_call *call, const gemm_layout *l, int out_size, pf_work *w)
 {
     const pf_arg *args = call->args;
@@ -105,6 +142,7 @@ static int gemm_apply(const pf_op_call *call, const gemm_layout *l, int out_size
     w->dtype = pf_dtype_of_largest(args, call->nargs < l->n_inputs ? call->nargs : l->n_inputs);
     w->matrix = 1;
     w->source = "gemm";
+    gemm_explain(call, l, &g, size, w);
     return PF_FORMULA_OK;
 }
 

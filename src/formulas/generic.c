@@ -29,5 +29,14 @@ int pf_estimate_unlisted(const pf_op_call *call, pf_work *w)
         bytes = pf_bytes_add(bytes, pf_tensor_bytes(largest));
     pf_estimate_done(call, w, -1, bytes);
     w->generic = !triton;
+    pf_ex_rule(w, "generic.c", "the largest tensor input");
+    pf_ex(w, PF_EX_SIZES, triton ? "no formula: an Inductor launch, its outputs among its arguments"
+                                 : "no formula: every tensor argument read, an output as large as the largest");
+    pf_ex(w, PF_EX_BYTES, triton ? "tensor arguments = " : "tensor arguments + largest = ");
+    pf_ex_tensor_args(w, PF_EX_BYTES, call);
+    if (!triton) {
+        pf_ex(w, PF_EX_BYTES, " + ");
+        pf_ex_tensor(w, PF_EX_BYTES, largest);
+    }
     return PF_FORMULA_OK;
 }

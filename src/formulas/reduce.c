@@ -64,6 +64,21 @@ int pf_est_reduce(const pf_op_call *call, pf_work *w)
         rc = pf_result_size(call, s, pf_type_size(call->args[0].type), &size);
     if (rc != PF_FORMULA_OK)
         return rc;
-    double out = (double)n * (size + (s->indices && listed ? 8 : 0));
+    int indices = s->indices && listed;
+    double out = (double)n * (size + (indices ? 8 : 0));
+    pf_ex_rule(w, "reduce.c", "the largest tensor input");
+    pf_ex(w, PF_EX_SIZES, "input ");
+    pf_ex_shape(w, PF_EX_SIZES, &call->args[0]);
+    pf_ex(w, PF_EX_SIZES, " reduced over dims %s (arg %d)", *dims ? dims : "[] (all)", s->dim_at);
+    if (*dims)
+        pf_ex(w, PF_EX_SIZES, ", keepdim %s (the same element count either way)",
+              *pf_concrete_at(call, s->dim_at + 1) ? pf_concrete_at(call, s->dim_at + 1) : "not recorded");
+    pf_ex(w, PF_EX_SIZES, ": output %lld elements of %d bytes%s", (long long)n, size,
+          indices ? ", and int64 indices" : "");
+    pf_ex(w, PF_EX_BYTES, "inputs + output%s = ", indices ? " + indices" : "");
+    pf_ex_tensor_args(w, PF_EX_BYTES, call);
+    pf_ex(w, PF_EX_BYTES, " + %lld*%d", (long long)n, size);
+    if (indices)
+        pf_ex(w, PF_EX_BYTES, " + %lld*8", (long long)n);
     return pf_estimate_done(call, w, 0, pf_bytes_add(pf_tensor_args_bytes(call), out));
 }

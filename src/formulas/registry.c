@@ -260,12 +260,25 @@ const pf_formula_spec *pf_spec_of(const pf_op_call *call)
     return f && f->spec ? f->spec : &no_spec;
 }
 
-/* An op that recorded no arguments (shapes were off) has no figures, formula or not. */
-int pf_formula_apply(const pf_op_call *call, pf_work *w)
+/* Element size of a precision, for tensors whose type the trace does not record. */
+static int dtype_size(pf_dtype d)
 {
-    if (!call || !w)
-        return -1;
-    *w = (pf_work){.flop = -1, .bytes = -1, .dtype = PF_DT_UNKNOWN, .source = NULL};
+    static const unsigned char sizes[PF_DT_COUNT] = {
+        [PF_DT_FP64] = 8, [PF_DT_FP32] = 4, [PF_DT_TF32] = 4, [PF_DT_BF16] = 2,
+        [PF_DT_FP16] = 2, [PF_DT_FP8] = 1,  [PF_DT_INT8] = 1,
+    };
+    return d >= 0 && d < PF_DT_COUNT ? sizes[d] : 0;
+}
+
+static void reset_work(pf_work *w, pf_explain *ex, const char *source)
+{
+    *w = (pf_work){.flop = -1, .bytes = -1, .dtype = PF_DT_UNKNOWN, .source = source, .explain = ex};
+}
+
+/* An op that recorded no arguments (shapes were off) has no figures, formula or not. */
+static int apply(const pf_op_call *call, pf_work *w)
+{
+    pf_explain *ex = w->explain;
     if (call->nargs == 0)
         return -1;
     const pf_formula *f = pf_formula_lookup(call->name);
@@ -277,9 +290,28 @@ int pf_formula_apply(const pf_op_call *call, pf_work *w)
         return rc;
     if (rc != PF_FORMULA_MISMATCH)
         rc = PF_FORMULA_BAD_ARGS;
-    *w = (pf_work){.flop = -1, .bytes = -1, .dtype = PF_DT_UNKNOWN,
-                   .source = rc == PF_FORMULA_MISMATCH ? "mismatch" : "bad-args"};
+    reset_work(w, ex, rc == PF_FORMULA_MISMATCH ? "mismatch" : "bad-args");
+    /* a refused call has no figures: only the sizes read stay, to show why */
+    if (ex)
+        ex->flop[0] = ex->bytes[0] = 0;
     return rc;
+}
+
+int pf_formula_apply(const pf_op_call *call, pf_work *w)
+{
+    return pf_formula_apply_ex(call, PF_DT_UNKNOWN, NULL, w);
+}
+
+int pf_formula_apply_ex(const pf_op_call *call, pf_dtype assumed, pf_explain *ex, pf_work *w)
+{
+    if (!call || !w)
+        return -1;
+    if (ex)
+        memset(ex, 0, sizeof *ex);
+    reset_work(w, ex, NULL);
+    pf_op_call c = *call;
+    c.assumed_size = dtype_size(assumed);
+    return apply(&c, w);
 }
 
 const pf_formula *pf_formula_table(int *count)

@@ -242,6 +242,15 @@ check_usage "--top -3" "'-3'" --analysis "$GOOD" bf16 --top -3
 check_usage "--name_limit abc" "'abc'" --analysis "$GOOD" bf16 --name_limit abc
 check_usage "--device NoSuchGPU" "NoSuchGPU" --analysis "$GOOD" bf16 --device NoSuchGPU
 check_usage "--top without a value" "--top needs a value" --analysis "$GOOD" bf16 --top
+check_usage "--top with --diff" "--top does not apply to --diff" --diff "$GOOD" A "$GOOD" B bf16 --top 3
+check_usage "--extra with --analysis" "--extra does not apply to --analysis" --analysis "$GOOD" bf16 --extra
+check_usage "--fail-above with --analysis" "--fail-above does not apply to --analysis" --analysis "$GOOD" bf16 --fail-above 5
+check_usage "--group with --augment_trace" "--group does not apply to --augment_trace" --augment_trace "$GOOD" "$TMP/aug.json" bf16 --group op
+check_usage "-j0" "-j wants a number of threads" --analysis "$GOOD" bf16 -j0
+check_usage "--step banana" "--step wants all or a step number" --analysis "$GOOD" bf16 --step banana
+check_usage "--plot pie" "--plot wants roofline or breakdown" --analysis "$GOOD" bf16 --plot pie "$TMP/x.svg"
+check_usage "--plot without a file" "--plot needs two values" --analysis "$GOOD" bf16 --plot roofline
+check_usage "--combine with one input" "--combine wants at least 3 arguments" --combine "$GOOD" "$TMP/c.json"
 
 run --help </dev/null
 check_status "--help" 0

@@ -51,6 +51,20 @@ static inline int run_args(const char *op, pf_work *w, const pf_arg *args, int n
     return pf_formula_apply(&call, w);
 }
 
+static inline int run_args_ex(const char *op, pf_dtype assumed, pf_explain *ex, pf_work *w, const pf_arg *args,
+                              int nargs)
+{
+    pf_op_call call = {.name = op, .nargs = nargs, .args = args};
+    return pf_formula_apply_ex(&call, assumed, ex, w);
+}
+
+#define NARGS(...) (int)(sizeof((const pf_arg[]){__VA_ARGS__}) / sizeof(pf_arg))
+
+/* RUN_EX("aten::cat", PF_DT_BF16, &ex, &w, ...): the same with an assumed dtype for untyped
+ * tensors and the explanation written into ex (NULL: none). */
+#define RUN_EX(op, assumed, ex, w, ...)                                                  \
+    run_args_ex((op), (assumed), (ex), (w), (const pf_arg[]){__VA_ARGS__}, NARGS(__VA_ARGS__))
+
 /* RUN("aten::mm", &w, BF16(2, 64, 32), BF16(2, 32, 16)): applies the op's formula. */
 #define RUN(op, w, ...)                                                                  \
     run_args((op), (w), (const pf_arg[]){__VA_ARGS__},                                  \

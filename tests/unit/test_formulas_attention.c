@@ -25,7 +25,7 @@ static void check_attention(const char *name, int rc, const pf_work *w, double f
     snprintf(label, sizeof label, "%s: matrix, upper bound, not generic", name);
     CHECK(label, w->matrix == 1 && w->upper_bound == upper_bound && w->generic == 0);
     snprintf(label, sizeof label, "%s: source", name);
-    CHECK_STR(label, w->source, "attention");
+    CHECK_STR(label, w->source, upper_bound ? "attention~ub" : "attention");
 }
 
 static void check_refused(const char *name, int rc, const pf_work *w, int want)
@@ -196,6 +196,41 @@ static void test_flash_seq_first(void)
     check_attention("flash forward [B,S,H,D] GQA", rc, &w, 67108864.0, 794624.0, PF_DT_BF16, 0);
 }
 
+/* ---- the remaining combinations: dense flash backward, cuDNN backward with everything
+ * at once, efficient forward with a bias ---- */
+
+static void test_combinations(void)
+{
+    pf_work w;
+    /* _flash_attention_backward, dense [B, S, H, D]: q [2, 128, 8, 64], k and v [2, 256, 2, 64]
+     * (GQA, Sq 128 != Sk 256), not causal. 2 x 8 x 128 x 256 = 524288 pairs; FLOP
+     * 2 x 524288 x (3 x 64 + 2 x 64) = 335544320. bytes: grad_out 131072 elements x 2 =
+     * 262144; q 262144; k, v 65536 x 2 = 131072 each; out 262144; logsumexp [2, 8, 128] x 4 =
+     * 8192; dq, dk, dv 524288. 262144 + 524288 + 262144 + 8192 + 524288 = 1581056 */
+    int rc = RUN("aten::_flash_attention_backward", &w, BF16(4, 2, 128, 8, 64), BF16(4, 2, 128, 8, 64),
+                 BF16(4, 2, 256, 2, 64), BF16(4, 2, 256, 2, 64), BF16(4, 2, 128, 8, 64), F32(3, 2, 8, 128),
+                 NONE, NONE, VAL("128"), VAL("256"), VAL("0."), VAL("False"), tensor("long int", 1, 2),
+                 NONE, NONE);
+    check_attention("flash backward dense GQA Sq != Sk", rc, &w, 335544320.0, 1581056.0, PF_DT_BF16, 0);
+    /* _cudnn_attention_backward [B, H, S, D] with GQA (8 over 2 heads), Sq 128 != Sk 256,
+     * Dv 32 != D 64, causal: 524288 pairs, FLOP 2 x 524288 x (3 x 64 + 2 x 32) / 2 = 134217728.
+     * bytes: grad_out [2,8,128,32] 65536 x 2 = 131072; q 262144; k 131072; v [2,2,256,32]
+     * 32768 x 2 = 65536; out 131072; logsumexp [2,8,128,1] x 4 = 8192; dq, dk, dv 458752.
+     * 131072 + 458752 + 131072 + 8192 + 458752 = 1187840 */
+    rc = RUN("aten::_cudnn_attention_backward", &w, BF16(4, 2, 8, 128, 32), BF16(4, 2, 8, 128, 64),
+             BF16(4, 2, 2, 256, 64), BF16(4, 2, 2, 256, 32), BF16(4, 2, 8, 128, 32), F32(4, 2, 8, 128, 1),
+             LONG0, LONG0, NONE, NONE, NONE, VAL("128"), VAL("256"), VAL("0."), VAL("True"), NONE);
+    check_attention("cudnn backward GQA causal Sq != Sk Dv != D", rc, &w, 134217728.0, 1187840.0, PF_DT_BF16, 0);
+    /* _efficient_attention_forward [B, S, H, D] fp16 with a bias [1, 4, 64, 96], Dv 16 != D 32,
+     * Sq 64 != Sk 96, no mask, no logsumexp: 1 x 4 x 64 x 96 = 24576 pairs, FLOP
+     * 2 x 24576 x (32 + 16) = 2359296. bytes: q 8192 x 2 = 16384; k 12288 x 2 = 24576;
+     * v 6144 x 2 = 12288; out [1,64,4,16] 4096 x 2 = 8192; bias 24576 x 2 = 49152: 110592 */
+    rc = RUN("aten::_efficient_attention_forward", &w, F16(4, 1, 64, 4, 32), F16(4, 1, 96, 4, 32),
+             F16(4, 1, 96, 4, 16), F16(4, 1, 4, 64, 96), NONE, NONE, NONE, NONE, VAL("0."), VAL("0"),
+             VAL("False"), NONE, NONE, NONE);
+    check_attention("efficient forward with bias, Dv != D", rc, &w, 2359296.0, 110592.0, PF_DT_FP16, 0);
+}
+
 /* ---- variable-length batches: sized by max_q / max_k, an upper bound ---- */
 
 static void test_varlen(void)
@@ -292,6 +327,7 @@ int main(void)
     test_sdpa_efficient_gqa();
     test_sdpa_flash();
     test_flash_seq_first();
+    test_combinations();
     test_varlen();
     test_refusals();
     test_registered();

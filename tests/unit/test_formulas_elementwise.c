@@ -285,6 +285,68 @@ static void test_cat(void)
     check_refused("cat of a tensor, not a list", rc, &w, PF_FORMULA_BAD_ARGS);
 }
 
+/* The trace records cat's TensorList as "Input Dims" [[8, 512, 1024] x 3], type "TensorList",
+ * and not the output: the analysis passes DTYPE as the assumed element size, and the source
+ * says so ("estimate~dtype"). */
+static void test_cat_assumed(void)
+{
+    pf_work w;
+    /* eager_bf16's cat with DTYPE bf16: 2 x 12582912 x 2 = 50331648 (what its
+     * CatArrayBatchedCopy<OpaqueType<2u>> kernel moves) */
+    int rc = RUN_EX("aten::cat", PF_DT_BF16, NULL, &w, tensor_list(12582912), VAL("2"));
+    CHECK("cat assumed bf16: ok", rc == PF_FORMULA_OK);
+    CHECK_NEAR("cat assumed bf16: bytes", w.bytes, 50331648.0);
+    CHECK_NEAR("cat assumed bf16: no flop", w.flop, 0.0);
+    CHECK_STR("cat assumed bf16: source marked", w.source, "estimate~dtype");
+    CHECK("cat assumed bf16: flagged, not generic", w.assumed_dtype == 1 && w.generic == 0);
+    /* eager_fp32's cat of three [4, 256, 1024] = 3145728 elements with DTYPE fp32:
+     * 2 x 3145728 x 4 = 25165824 */
+    rc = RUN_EX("aten::cat", PF_DT_FP32, NULL, &w, tensor_list(3145728), VAL("2"));
+    CHECK_NEAR("cat assumed fp32: bytes", w.bytes, 25165824.0);
+    /* an out= tensor is the real type and wins over DTYPE: fp32 out, DTYPE bf16 -> 4 bytes,
+     * 2 x 3145728 x 4 = 25165824, not marked */
+    rc = RUN_EX("aten::cat", PF_DT_BF16, NULL, &w, tensor_list(3145728), VAL("2"), F32(3, 4, 256, 3072));
+    CHECK_NEAR("cat out= over DTYPE: bytes", w.bytes, 25165824.0);
+    CHECK_STR("cat out= over DTYPE: source", w.source, "estimate");
+    CHECK("cat out= over DTYPE: not flagged", w.assumed_dtype == 0);
+    /* stack(tensors, dim) the same way: two [16] fp16 with DTYPE fp16: 2 x 32 x 2 = 128 */
+    rc = RUN_EX("aten::stack", PF_DT_FP16, NULL, &w, tensor_list(32), VAL("0"));
+    CHECK_NEAR("stack assumed fp16: bytes", w.bytes, 128.0);
+    CHECK_STR("stack assumed fp16: source", w.source, "estimate~dtype");
+    /* an empty list moves nothing and assumes nothing */
+    rc = RUN_EX("aten::cat", PF_DT_BF16, NULL, &w, tensor_list(0), VAL("0"));
+    CHECK("empty cat: 0 bytes, unmarked", rc == PF_FORMULA_OK && w.bytes == 0 && strcmp(w.source, "estimate") == 0);
+    /* other ops with lists keep their unknown bytes: the assumption is cat's and stack's */
+    rc = RUN_EX("aten::_foreach_add_", PF_DT_BF16, NULL, &w, tensor_list(100), tensor_list(100));
+    CHECK("generic list op stays unknown", rc == PF_FORMULA_OK && w.bytes == -1 && w.assumed_dtype == 0);
+}
+
+/* Broadcasting both ways, keepdim on a middle dim, in-place by a scalar. */
+static void test_more_shapes(void)
+{
+    pf_work w;
+    /* [4, 1, 8] * [1, 6, 1] -> [4, 6, 8] = 192 elements, larger than either input.
+     * bytes 32 x 4 + 6 x 4 + 192 x 4 = 128 + 24 + 768 = 920 */
+    int rc = RUN("aten::mul", &w, F32(3, 4, 1, 8), F32(3, 1, 6, 1));
+    CHECK_EST("mul broadcast both ways", rc, &w, 192.0, 920.0, PF_DT_FP32);
+    /* amax(bf16 [8, 512, 1024], [1], keepdim True) -> [8, 1, 1024] = 8192 elements:
+     * 8388608 + 16384 = 8404992; keepdim False -> [8, 1024], the same count and bytes */
+    rc = RUN("aten::amax", &w, BF16(3, 8, 512, 1024), LIST("[1]"), VAL("True"));
+    CHECK_EST("amax keepdim True", rc, &w, 0.0, 8404992.0, PF_DT_BF16);
+    rc = RUN("aten::amax", &w, BF16(3, 8, 512, 1024), LIST("[1]"), VAL("False"));
+    CHECK_EST("amax keepdim False", rc, &w, 0.0, 8404992.0, PF_DT_BF16);
+    /* mean(float [32, 256, 16, 16], [-1, -2], keepdim True, dtype) -> [32, 256, 1, 1]:
+     * 8388608 + 8192 x 4 = 8421376 */
+    rc = RUN("aten::mean", &w, F32(4, 32, 256, 16, 16), LIST("[-1, -2]"), VAL("True"), NONE);
+    CHECK_EST("mean keepdim negative dims", rc, &w, 0.0, 8421376.0, PF_DT_FP32);
+    /* mul_(bf16 [2048], Scalar 0.5): reads self 4096, writes self 4096 = 8192, 2048 FLOP */
+    rc = RUN("aten::mul_", &w, BF16(1, 2048), VAL("0.5"));
+    CHECK_EST("mul_ by a scalar", rc, &w, 2048.0, 8192.0, PF_DT_BF16);
+    /* sigmoid_ of float [10, 10]: 400 read + 400 written = 800, 100 FLOP */
+    rc = RUN("aten::sigmoid_", &w, F32(2, 10, 10));
+    CHECK_EST("sigmoid_ unary in place", rc, &w, 100.0, 800.0, PF_DT_FP32);
+}
+
 /* ---- index ops: only the picked slices are read ---- */
 
 static void test_index(void)
@@ -383,6 +445,8 @@ int main(void)
     test_norm();
     test_copies();
     test_cat();
+    test_cat_assumed();
+    test_more_shapes();
     test_index();
     test_generic();
     test_triton();

@@ -1,0 +1,99 @@
+/* diff.h - pairs the rows of two analyses (exact key, normalised kernel name, op family with shapes) and summarises the change per device pair. */
+#ifndef PROFANA_DIFF_H
+#define PROFANA_DIFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profana/analysis.h"
+
+/* How a pair of rows was matched, tried in this order; each row is matched at most once. */
+typedef enum pf_match {
+    PF_MATCH_EXACT = 0,        /* the same group key */
+    PF_MATCH_NORMALISED,       /* --group kernel: pf_diff_normalise_kernel, without then with
+                                  fold_lists; --group op: the op's family */
+    PF_MATCH_SHAPE,            /* --group shape: op family, canonical arguments, shapes and dtypes */
+    PF_MATCH_SHAPE_ANY_DTYPE,  /* the same without dtypes (a bf16 run against an fp16 run) */
+    PF_MATCH_LEVELS,
+    PF_MATCH_NONE = -1         /* a row found on one side only */
+} pf_match;
+
+/* "exact", "normalised", "shape", "shape-any-dtype"; NULL for PF_MATCH_NONE. */
+const char *pf_match_name(pf_match m);
+
+/* One line of a diff: a matched pair, or a row of one side (the other is NULL). */
+typedef struct pf_diff_row {
+    const pf_row *a, *b;
+    pf_match match;
+} pf_diff_row;
+
+typedef struct pf_diff_summary {
+    int64_t a_total_ns, b_total_ns;    /* every activity of each device */
+    double ratio;                      /* b_total / a_total; < 0 when A ran nothing */
+    double geomean;                    /* geometric mean of b_mean / a_mean over matched rows
+                                          whose means are both above 0; < 0 when none */
+    size_t geomean_rows;               /* the rows it covers */
+    size_t matched_rows, only_a, only_b;
+    size_t matched_at[PF_MATCH_LEVELS]; /* matched rows per level */
+    int64_t a_matched_ns, b_matched_ns; /* time of the matched rows on each side */
+    double a_matched_pct, b_matched_pct; /* their share of each side's time (0 when none) */
+} pf_diff_summary;
+
+/* Device i of A against device i of B. */
+typedef struct pf_diff_device {
+    const pf_device_report *a, *b;     /* borrowed from the two analyses */
+    pf_diff_row *rows;                 /* matched rows by |B total - A total| (largest first),
+                                          then A's unmatched rows, then B's, each by time */
+    size_t n_rows;
+    pf_diff_summary summary;
+} pf_diff_device;
+
+typedef struct pf_diff {
+    pf_diff_device *devices;           /* min(A's, B's devices with activity) pairs */
+    int n_devices;
+    const pf_device_report *left_out;  /* the devices of the side with more of them that have no
+                                          counterpart: n_left_out, contiguous in its analysis */
+    int n_left_out;
+    int left_out_side;                 /* 0: they are A's, 1: B's */
+} pf_diff;
+
+/* Pairs device i of A with device i of B (position among the devices that ran something,
+ * not the id: an AMD trace's GPU may be device 2) and matches their rows. group says which
+ * keys the rows carry (the --group both analyses ran with). The diff borrows a and b (keep
+ * them alive). Returns 0 and *out (free with pf_diff_free), or -1 with err set (out of
+ * memory only). */
+int pf_diff_run(const pf_analysis *a, const pf_analysis *b, pf_group_by group, pf_diff **out, pf_error *err);
+
+/* Frees a diff. NULL is a no-op. */
+void pf_diff_free(pf_diff *d);
+
+/* Matches the rows of one device pair (ta / tb: the traces whose ops the rows' op fields index,
+ * used by the shape levels; may be NULL for --group kernel and op) into out (rows allocated,
+ * summary filled). Returns 0 or -1 when memory runs out. */
+int pf_diff_device_run(const pf_device_report *a, const pf_trace *ta, const pf_device_report *b,
+                       const pf_trace *tb, pf_group_by group, pf_diff_device *out);
+
+/* Frees what pf_diff_device_run allocated. */
+void pf_diff_device_free(pf_diff_device *d);
+
+/* The key a kernel name matches on after an exact match failed, written into buf (n bytes,
+ * cut to fit): trailing "_<number>" indices (Inductor numbers its kernels per graph) and
+ * hash-like "_<hex>" suffixes (8+ lowercase hex digits mixing digits and letters) removed,
+ * tile shapes such as 256x128 (also after letters: MT128x128x64) folded to "#", then element
+ * types (c10::BFloat16, float, bf16, ...) to "T" and other standalone integers (3ul) to "#".
+ * With fold_lists, C++ template arguments and parameter lists are first emptied to "<>" and
+ * "()" (the matcher tries that second, as it merges more kernels). Returns buf. Pure. */
+const char *pf_diff_normalise_kernel(const char *name, int fold_lists, char *buf, size_t n);
+
+/* The vendor-neutral key of a cpu_op's call into buf: its family ("gemm", "convolution",
+ * "attention", ...; the op's own name when it has none) and the arguments the family table
+ * lists, in the family's order (every argument for ops of no family), as --group shape
+ * spells them, with dtypes unless with_dtype is 0; [B, S, H, D] attention tensors shown as
+ * [B, H, S, D]. Returns buf. Pure. */
+const char *pf_diff_shape_key(const pf_cpu_op *op, int with_dtype, char *buf, size_t n);
+
+/* The levels tried for a grouping, in order, into levels; returns how many (2 or 3):
+ * kernel and op: exact, normalised; shape: exact, shape, shape-any-dtype. */
+int pf_diff_levels(pf_group_by group, pf_match levels[PF_MATCH_LEVELS]);
+
+#endif

@@ -1,0 +1,91 @@
+/* plot.h - the SVG charts: a roofline per device, and a bar of each device's GPU span split into categories and idle time. */
+#ifndef PROFANA_PLOT_H
+#define PROFANA_PLOT_H
+
+#include <stddef.h>
+
+#include "profana/analysis.h"
+#include "profana/svg.h"
+
+/* One roofline chart: a device's rows against its roofs. */
+typedef struct pf_roofline_panel {
+    const char *title;                 /* above the chart, e.g. "Device 0: NVIDIA H100 80GB HBM3 (H100 SXM)" */
+    const pf_device_report *d;         /* rows, info (NULL: unknown device, no roofs) */
+    unsigned dtypes;                   /* bit per pf_dtype: the compute roofs to draw (pf_dtypes_used) */
+    pf_group_by group;                 /* how row keys are shortened for labels */
+} pf_roofline_panel;
+
+/* Writes one <svg> holding the panels one under the other. Per panel: log-log axes with
+ * decade ticks (x FLOP/byte, y TFLOP/s), the memory roof (peak GB/s x intensity) and a
+ * compute roof per dtype in p->dtypes (equal peaks share one labelled line); one circle of
+ * class "dot" per row whose FLOPs and bytes are known and above zero, area proportional to
+ * its total time, filled by category, with data-name, data-category, data-x (FLOP/byte),
+ * data-y (TFLOP/s) and data-us (total time); the 10 heaviest labelled with pf_short_name;
+ * a legend of the categories drawn; a dot above a roof (FLOPS % or BW % over 100) drawn in
+ * the warning colour, with class "dot over", and listed under the chart; a line counting the
+ * rows left off. The plot area is a <g class="plot"> with data-x0/-x1 (decade exponents at
+ * its left/right edge), data-y0/-y1 (bottom/top) and data-left/-top/-width/-height (pixels
+ * in the panel's coordinates, the panel being translated by data-dy), so a test can map a
+ * dot's figures to its position. Returns 0, or -1 when memory runs out (the output is then
+ * incomplete). */
+int pf_plot_roofline(pf_xw *w, const pf_roofline_panel *p, size_t n);
+
+/* One bar of the breakdown. */
+typedef struct pf_breakdown_bar {
+    const char *group;                 /* heading above this bar and the next ones of the same
+                                          group (a --diff device pair); NULL: none */
+    const char *label;                 /* the bar's title, e.g. "Device 0: NVIDIA H100 80GB HBM3" */
+    const pf_device_report *d;
+} pf_breakdown_bar;
+
+/* Writes one <svg> with a horizontal bar per entry, on one time scale (the longest span):
+ * the device's GPU span split into its categories, largest first, and idle time last, each
+ * a <rect class="seg"> with data-category ("idle" for idle time), data-ns (the time it
+ * stands for) and data-pct (percent of the span), labelled when wide enough and listed with
+ * percentages under the bar. Categories fill the busy time: when activities overlap
+ * (concurrent streams) their summed times exceed it and they are scaled down to it, which a
+ * line under the bar says. Then a time axis and a legend. Returns 0, or -1 when memory runs
+ * out. */
+int pf_plot_breakdown(pf_xw *w, const pf_breakdown_bar *bars, size_t n);
+
+/* The dtypes (bit per pf_dtype) of the device's activities with FLOPs above zero: the compute
+ * roofs its roofline needs. */
+unsigned pf_dtypes_used(const pf_analysis *an, const pf_device_report *d);
+
+/* A group key short enough for a chart label, into buf (n bytes, never ending inside a UTF-8
+ * character). A kernel signature becomes its function name and, when it has one, the name of
+ * its first template argument that is not a number (ATen's functor): "void
+ * at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>,
+ * ...>(int, ...)" -> "vectorized_elementwise_kernel<CUDAFunctor_add>"; op keys stay as they
+ * are. Past `limit` characters the middle is cut to "...", since kernel variants differ at
+ * the end (..._NNT, ..._TNT). Returns buf. */
+const char *pf_short_name(const char *key, pf_group_by g, int limit, char *buf, size_t n);
+
+/* The fill colour of a category ("#rrggbb"), and of the warning and idle marks. */
+const char *pf_category_color(pf_category c);
+#define PF_COLOR_WARN "#d62728"
+#define PF_COLOR_IDLE "#e6e6e6"
+
+/* ---- shared by the charts ---- */
+
+#define PF_PLOT_FONT_PX 11.0
+
+/* Estimated width in pixels of s at the charts' font size (characters x 0.58 em): used to
+ * keep labels apart and inside the chart, so it errs wide. */
+double pf_plot_text_width(const char *s, double font_px);
+
+/* One legend entry: a swatch of colour and its label. */
+typedef struct pf_legend_item {
+    const char *label;
+    const char *color;
+} pf_legend_item;
+
+/* Lays out items in rows from (x, y) within width, drawing them when w is not NULL, and
+ * returns the height used. */
+double pf_plot_legend(pf_xw *w, double x, double y, double width, const pf_legend_item *items, size_t n);
+
+/* Opens the chart's <svg> root (width x height px, white background, the charts' font);
+ * close it with pf_xw_end. cls is its class attribute ("roofline", "breakdown"). */
+void pf_plot_svg_begin(pf_xw *w, const char *cls, double width, double height);
+
+#endif

@@ -1,0 +1,116 @@
+/* splice.h - edits planned against the original bytes of a JSON text and written out applied: how --augment_trace and --combine change a trace without re-serialising it. */
+#ifndef PROFANA_SPLICE_H
+#define PROFANA_SPLICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "profana/jscan.h"
+
+/* Replace source bytes [start, end) with text[off, off + len) of the splice's arena; an
+ * insertion has start == end. */
+typedef struct pf_edit {
+    size_t start, end;
+    size_t off, len;
+} pf_edit;
+
+/* Planned edits, sorted by position and never overlapping, and the text they insert. */
+typedef struct pf_splice {
+    pf_edit *edits;
+    size_t n, cap;
+    char *text;
+    size_t text_len, text_cap;
+} pf_splice;
+
+/* A pair to put into an object. key is plain text written between quotes as it is (no
+ * characters that need escaping); val is the value's JSON text. When has_num, num is the
+ * value as a number: an existing value that reads as exactly that number keeps its text. */
+typedef struct pf_kv {
+    const char *key;
+    const char *val;
+    double num;
+    int has_num;
+} pf_kv;
+
+/* At most this many pairs per pf_splice_obj_pairs / pf_splice_event_args call. */
+#define PF_SPLICE_MAX_PAIRS 32
+
+/* An empty plan. */
+void pf_splice_init(pf_splice *sp);
+
+/* Frees the plan's memory; sp is left empty and reusable. */
+void pf_splice_free(pf_splice *sp);
+
+/* Plans replacing s[start, end) with text[0, len); start == end inserts. Edits may be
+ * planned in any order; insertions at one offset keep the order they were planned in and
+ * come before a replacement starting there. Returns 0, or -1 when memory runs out or the
+ * edit overlaps one already planned (the plan is then unchanged). */
+int pf_splice_put(pf_splice *sp, size_t start, size_t end, const char *text, size_t len);
+
+/* Writes s from *cursor to the end of the last planned edit to f with the edits applied,
+ * forgets the edits and moves *cursor there. Every planned edit must start at or after
+ * *cursor. Returns 0, or -1 when an edit lies before *cursor or a write fails. */
+int pf_splice_flush(pf_splice *sp, const char *s, size_t *cursor, FILE *f);
+
+/* Plans putting kv[0, n) into the object whose '{' is at s[obj] (after optional
+ * whitespace): each member whose key equals a pair's key (every such member, if the key is
+ * repeated) gets the pair's value in place of its own; the other pairs are appended after
+ * the last member as `, "key": val` (after the '{' and without the comma when the object
+ * is empty). Returns 0; or -1 with e filled when the text at obj is not a valid object, or
+ * with e->what "out of memory" (and e->pos = obj) when the plan cannot grow; n must not
+ * exceed PF_SPLICE_MAX_PAIRS. */
+int pf_splice_obj_pairs(pf_splice *sp, const char *s, size_t len, size_t obj, const pf_kv *kv,
+                        size_t n, pf_jerr *e);
+
+/* Plans putting kv[0, n) into the "args" object of the event object at s[ev]: as
+ * pf_splice_obj_pairs when its args are an object; a new member `, "args": {"key": val,
+ * ...}` after the event's last member when it has none. Returns 0; 1 when the event's
+ * args exist but are not an object (nothing planned); -1 as pf_splice_obj_pairs. */
+int pf_splice_event_args(pf_splice *sp, const char *s, size_t len, size_t ev, const pf_kv *kv,
+                         size_t n, pf_jerr *e);
+
+/* A caller's list of n items (events) in text order, for pf_splice_write_parallel. start
+ * gives where item k's edits may begin (nondecreasing in k; its edits lie before the next
+ * item's start). plan puts item k's edits into sp and returns 0, or -1 with e filled (e->pos:
+ * the byte where the text stops making sense). Both are called from several threads at
+ * once, each with its own sp: they must only read shared state. */
+typedef struct pf_splice_items {
+    size_t n;
+    size_t (*start)(void *ctx, size_t item);
+    int (*plan)(void *ctx, size_t item, pf_splice *sp, pf_jerr *e);
+    void *ctx;
+} pf_splice_items;
+
+/* Writes s[from, to) to f with the items' edits applied (item 0 starts at or after from; the
+ * last item's edits end by to). Runs of consecutive items are planned, and their text
+ * assembled, by `jobs` threads at once (0: one per core), in rounds written in order, so
+ * memory stays bounded whatever the size. Returns 0; -1 with *e from the first failing item
+ * (in item order) or e->what "out of memory" (the output is then incomplete); -2 when a
+ * write fails (errno says why). */
+int pf_splice_write_parallel(const char *s, size_t from, size_t to, const pf_splice_items *it, int jobs,
+                             FILE *f, pf_jerr *e);
+
+/* The number of threads `jobs` asks for (0: one per core), at most 64. */
+size_t pf_parallel_workers(int jobs);
+
+/* Calls fn(ctx, lo, hi, r) for r = 0 .. workers - 1 on that many threads at once (inline
+ * when a thread cannot start), range r being the r-th of `workers` consecutive, nearly equal
+ * ranges covering [0, n) (possibly empty); so fn can keep per-range state that the caller
+ * then merges in range order. workers must be 1 .. 64. */
+void pf_parallel_ranges(size_t n, size_t workers, void (*fn)(void *ctx, size_t lo, size_t hi, size_t r),
+                        void *ctx);
+
+/* Writes the exact decimal text of units / 10^decimals (0 <= decimals <= 18) into buf, which
+ * must hold PF_NUM_TEXT_MAX bytes: "0.004718592" for 4718592 and 9, trailing zeros dropped.
+ * For |units| < 2^53 it reads back as exactly the double units / 1e`decimals` (both are the
+ * double nearest the same number), without printf's cost. Returns its length. */
+size_t pf_decimal_text(char *buf, int64_t units, int decimals);
+
+/* Writes the shortest decimal text that reads back as exactly v (at most 17 significant
+ * digits, a valid JSON number) into buf, which must hold PF_NUM_TEXT_MAX bytes. Returns its
+ * length, or 0 (buf "") when v is infinite or NaN, which JSON cannot hold. */
+#define PF_NUM_TEXT_MAX 32
+size_t pf_num_text(char *buf, double v);
+
+#endif

@@ -1,0 +1,378 @@
+/* cmd_augment.c - `--augment_trace IN OUT DTYPE`: writes FLOPs and bytes (with --extra: rates, percent of peak, category) into the args of each GPU activity and op, splicing into the original text. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "profana/cli.h"
+#include "profana/outfile.h"
+#include "profana/splice.h"
+
+/* The figures written for one event: an activity's own, or an op's (see op_sum). */
+typedef struct figures {
+    double flop, gb, bytes;            /* < 0 unknown */
+    int64_t dur_ns;
+    double flop_peak_s, byte_peak_s;   /* time the work takes at peak; < 0 when no peak */
+    int category;                      /* pf_category; -1 none */
+} figures;
+
+/* An op's figures: its formula's work (what its carrier kernel holds) over the time of
+ * all its activities; an op that launched only copies and fills: their sums. */
+typedef struct op_sum {
+    figures f;
+    int n_acts;
+    int has_carrier;
+    size_t longest;                    /* its longest activity: the op's category without a carrier */
+} op_sum;
+
+/* One event to change, in text order. */
+typedef struct target {
+    int64_t off;
+    int is_op;
+    size_t index;
+} target;
+
+typedef struct augment {
+    const pf_trace *t;
+    pf_analysis_opts opts;
+    const pf_analysis *an;             /* --extra only: categories and device peaks */
+    pf_act_work *work;                 /* per activity (attributed) */
+    int extra;
+    int jobs;                          /* threads for the splice (-j); 0 = one per core */
+    figures *acts;                     /* per activity */
+    op_sum *ops;                       /* per op */
+    target *targets;
+    size_t n_targets;
+} augment;
+
+static const pf_device_info *device_info(const pf_analysis *an, int id)
+{
+    for (int i = 0; i < an->n_devices; i++)
+        if (an->devices[i].device && an->devices[i].device->id == id)
+            return an->devices[i].info;
+    return NULL;
+}
+
+/* Seconds the work takes at a peak (per second); 0 work takes none even without a peak. */
+static double at_peak(double work, double peak_per_s)
+{
+    if (work < 0)
+        return -1;
+    if (work == 0)
+        return 0;
+    return peak_per_s > 0 ? work / peak_per_s : -1;
+}
+
+static void activity_figures(const augment *g, size_t i, figures *f)
+{
+    const pf_activity *a = &g->t->acts[i];
+    const pf_act_work *w = &g->work[i];
+    const pf_device_info *info = g->an ? device_info(g->an, a->device) : NULL;
+    f->flop = w->flop;
+    f->bytes = w->bytes;
+    f->gb = w->bytes >= 0 ? w->bytes / 1e9 : -1;
+    /* Inductor's own figure is kept as it is, not rounded through bytes. */
+    if (w->source && strcmp(w->source, "inductor") == 0 && w->bytes > 0)
+        f->gb = g->t->ops[a->op].kernel_num_gb;
+    f->dur_ns = a->dur_ns;
+    f->flop_peak_s = at_peak(w->flop, pf_peak_flops(info, w->dtype));
+    f->byte_peak_s = at_peak(w->bytes, info ? info->peak_gbps * 1e9 : 0);
+    f->category = g->an ? g->an->cats[i] : -1;
+}
+
+/* Adds x to *sum when both are known; an unknown x makes the sum unknown. */
+static void add_known(double *sum, double x)
+{
+    *sum = *sum < 0 || x < 0 ? -1 : *sum + x;
+}
+
+/* Adds activity i to its op. Reading an augmented trace back, profana takes an op's
+ * kernel_flop / kernel_num_gb as Inductor's figures and gives them to the op's longest
+ * kernel: so the op must carry its formula's work only, never its copies' and fills' bytes,
+ * which they carry themselves (that would count them twice). */
+static void add_to_op(augment *g, size_t i, int carrier)
+{
+    const pf_activity *a = &g->t->acts[i];
+    const figures *af = &g->acts[i];
+    op_sum *o = &g->ops[a->op];
+    figures *f = &o->f;
+    int64_t dur = o->n_acts ? f->dur_ns + af->dur_ns : af->dur_ns;
+    if (carrier) {
+        *f = *af;
+        o->has_carrier = 1;
+    } else if (o->n_acts == 0) {
+        *f = *af;
+        o->longest = i;
+    } else if (!o->has_carrier) {
+        add_known(&f->flop, af->flop);
+        add_known(&f->gb, af->gb);
+        add_known(&f->bytes, af->bytes);
+        add_known(&f->flop_peak_s, af->flop_peak_s);
+        add_known(&f->byte_peak_s, af->byte_peak_s);
+        if (a->dur_ns > g->t->acts[o->longest].dur_ns) {
+            o->longest = i;
+            f->category = af->category;
+        }
+    }
+    f->dur_ns = dur;
+    o->n_acts++;
+}
+
+static int has_figures(const figures *f)
+{
+    return f->flop >= 0 || f->bytes >= 0;
+}
+
+static int cmp_target(const void *pa, const void *pb)
+{
+    const target *a = pa, *b = pb;
+    return (a->off > b->off) - (a->off < b->off);
+}
+
+static int sorted(const target *t, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (t[i].off < t[i - 1].off)
+            return 0;
+    return 1;
+}
+
+/* Activities and ops are each in file order: one merge puts them in text order (a sort
+ * only if a list is not). */
+static void merge_targets(target *dst, target *a, size_t na, target *b, size_t nb)
+{
+    if (!sorted(a, na))
+        qsort(a, na, sizeof *a, cmp_target);
+    if (!sorted(b, nb))
+        qsort(b, nb, sizeof *b, cmp_target);
+    size_t i = 0, j = 0, k = 0;
+    while (i < na || j < nb)
+        dst[k++] = j == nb || (i < na && a[i].off <= b[j].off) ? a[i++] : b[j++];
+}
+
+typedef struct work_ctx {
+    augment *g;
+    const unsigned char *carrier;
+} work_ctx;
+
+static void work_range(void *ctx, size_t lo, size_t hi, size_t r)
+{
+    work_ctx *c = ctx;
+    (void)r;
+    for (size_t i = lo; i < hi; i++)
+        pf_work_of(c->g->t, &c->g->opts, i, c->carrier[i], &c->g->work[i]);
+}
+
+/* Work of every activity when no analysis ran (without --extra nothing else is needed);
+ * the formulas run on every core. */
+static int own_work(augment *g, const unsigned char *carrier)
+{
+    g->work = malloc((g->t->n_acts ? g->t->n_acts : 1) * sizeof *g->work);
+    if (!g->work)
+        return -1;
+    work_ctx c = {g, carrier};
+    pf_parallel_ranges(g->t->n_acts, g->t->n_acts < 4096 ? 1 : pf_parallel_workers(g->jobs), work_range, &c);
+    return 0;
+}
+
+/* Figures for every activity and op, and the events to change in text order. */
+static int plan_targets(augment *g)
+{
+    const pf_trace *t = g->t;
+    size_t na = 0, no = 0;
+    g->acts = calloc(t->n_acts ? t->n_acts : 1, sizeof *g->acts);
+    g->ops = calloc(t->n_ops ? t->n_ops : 1, sizeof *g->ops);
+    g->targets = malloc((t->n_acts + t->n_ops + 1) * sizeof *g->targets);
+    target *ta = malloc((t->n_acts + 1) * sizeof *ta), *to = malloc((t->n_ops + 1) * sizeof *to);
+    unsigned char *carrier = pf_work_carriers(t);
+    int rc = g->acts && g->ops && g->targets && ta && to && carrier ? 0 : -1;
+    if (rc == 0 && !g->work)
+        rc = own_work(g, carrier);
+    for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
+        activity_figures(g, i, &g->acts[i]);
+        if (t->acts[i].op >= 0)
+            add_to_op(g, i, carrier[i]);
+        if (has_figures(&g->acts[i]) || g->extra)
+            ta[na++] = (target){t->acts[i].src_off, 0, i};
+    }
+    for (size_t j = 0; rc == 0 && j < t->n_ops; j++)
+        if (g->ops[j].n_acts > 0 && has_figures(&g->ops[j].f))
+            to[no++] = (target){t->ops[j].src_off, 1, j};
+    if (rc == 0)
+        merge_targets(g->targets, ta, na, to, no);
+    g->n_targets = na + no;
+    free(carrier);
+    free(ta);
+    free(to);
+    return rc;
+}
+
+/* Text of the pairs for one event. */
+typedef struct pairs {
+    pf_kv kv[7];
+    char text[7][64];
+    size_t n;
+} pairs;
+
+/* Whole numbers below 2^53 are written by integer formatting (printf's floating point
+ * costs more than the splice itself). */
+static int is_small_whole(double v)
+{
+    return v >= 0 && v < 9007199254740992.0 && v == floor(v);
+}
+
+static void add_num(pairs *p, const char *key, double v, int integer)
+{
+    char *buf = p->text[p->n];
+    if (v < 0)
+        return;
+    if (is_small_whole(v))
+        pf_decimal_text(buf, (int64_t)v, 0);
+    else if (integer)
+        snprintf(buf, sizeof p->text[0], "%.0f", v);
+    else if (!pf_num_text(buf, v))
+        return;
+    p->kv[p->n++] = (pf_kv){key, buf, integer ? strtod(buf, NULL) : v, 1};
+}
+
+/* GB of a whole number of bytes: the exact decimal, which reads back as bytes / 1e9. */
+static void add_gb(pairs *p, const figures *f)
+{
+    if (!is_small_whole(f->bytes) || f->gb != f->bytes / 1e9) {
+        add_num(p, "kernel_num_gb", f->gb, 0);
+        return;
+    }
+    pf_decimal_text(p->text[p->n], (int64_t)f->bytes, 9);
+    p->kv[p->n] = (pf_kv){"kernel_num_gb", p->text[p->n], f->gb, 1};
+    p->n++;
+}
+
+/* A rate or percentage over the event's time; unknown when the work or the time is. */
+static double per_time(double work, int64_t dur_ns, double scale)
+{
+    return work >= 0 && dur_ns > 0 ? work / (dur_ns * 1e-9) * scale : -1;
+}
+
+static void make_pairs(const figures *f, int extra, pairs *p)
+{
+    p->n = 0;
+    add_num(p, "kernel_flop", f->flop, 1);
+    add_gb(p, f);
+    if (!extra)
+        return;
+    add_num(p, "achieved_tflops", per_time(f->flop, f->dur_ns, 1e-12), 0);
+    add_num(p, "achieved_gbps", per_time(f->bytes, f->dur_ns, 1e-9), 0);
+    add_num(p, "flops_pct", per_time(f->flop_peak_s, f->dur_ns, 100), 0);
+    add_num(p, "bw_pct", per_time(f->byte_peak_s, f->dur_ns, 100), 0);
+    if (f->category >= 0) {
+        snprintf(p->text[p->n], sizeof p->text[0], "\"%s\"", pf_category_name((pf_category)f->category));
+        p->kv[p->n] = (pf_kv){"kernel_category", p->text[p->n], 0, 0};
+        p->n++;
+    }
+}
+
+/* The text the targets' pairs go into. */
+typedef struct source {
+    const augment *g;
+    const char *s;
+    size_t len;
+} source;
+
+/* Where target k's edits begin: its event's '{'. */
+static size_t target_start(void *ctx, size_t k)
+{
+    const source *src = ctx;
+    int64_t off = src->g->targets[k].off;
+    return off < 0 ? 0 : (size_t)off > src->len ? src->len : (size_t)off;
+}
+
+/* Plans target k's pairs (runs on several threads at once). */
+static int plan_target(void *ctx, size_t k, pf_splice *sp, pf_jerr *e)
+{
+    const source *src = ctx;
+    const target *tg = &src->g->targets[k];
+    if (tg->off < 0 || (size_t)tg->off >= src->len || src->s[tg->off] != '{') {
+        e->pos = tg->off < 0 ? 0 : (size_t)tg->off;
+        e->truncated = 0;
+        e->what = "no event here on the second read (did the file change?)";
+        return -1;
+    }
+    pairs p;
+    make_pairs(tg->is_op ? &src->g->ops[tg->index].f : &src->g->acts[tg->index], src->g->extra, &p);
+    return pf_splice_event_args(sp, src->s, src->len, (size_t)tg->off, p.kv, p.n, e) < 0 ? -1 : 0;
+}
+
+/* Writes the source with the pairs spliced into each target's args. */
+static int write_augmented(const augment *g, const char *path, const char *s, size_t len,
+                           const pf_outfile *out, pf_error *err)
+{
+    source src = {g, s, len};
+    pf_splice_items items = {g->n_targets, target_start, plan_target, &src};
+    pf_jerr e;
+    int rc = pf_splice_write_parallel(s, 0, len, &items, g->jobs, out->f, &e);
+    if (rc == -2)
+        return pf_outfile_write_error(out, err);
+    if (rc && strcmp(e.what, "out of memory") == 0)
+        return pf_fail(err, "out of memory");
+    return rc ? pf_fail(err, "%s: byte %zu: %s", path, e.pos, e.what) : 0;
+}
+
+/* Reads IN again (mapped) and writes OUT through a temporary file. */
+static int write_out(const augment *g, const char *in, const char *outp, pf_error *err)
+{
+    char *s;
+    size_t len;
+    int mapped;
+    if (pf_source_read(in, &s, &len, &mapped, err))
+        return -1;
+    pf_outfile of;
+    int rc = pf_outfile_open(&of, outp, err);
+    if (rc == 0) {
+        rc = write_augmented(g, in, s, len, &of, err);
+        if (rc == 0)
+            rc = pf_outfile_commit(&of, err);
+        else
+            pf_outfile_abort(&of);
+    }
+    pf_source_release(s, len, mapped);
+    return rc;
+}
+
+static void augment_free(augment *g)
+{
+    if (!g->an)
+        free(g->work);
+    free(g->acts);
+    free(g->ops);
+    free(g->targets);
+}
+
+int cmd_augment(const pf_cli *cli)
+{
+    const char *in = cli->pos[0], *outp = cli->pos[1];
+    struct stat st;
+    /* The trace is read twice (model, then splice), which a pipe cannot do. */
+    if (strcmp(in, "-") == 0 || (stat(in, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+        return pf_cli_usage_error("--augment_trace reads IN twice: give a regular file, not '%s'", in);
+    pf_trace *t = pf_cli_load(cli, in);
+    if (!t)
+        return PF_EXIT_TRACE;
+    pf_analysis *an = NULL;
+    pf_error err;
+    augment g = {.t = t, .opts = cli->an, .extra = cli->extra, .jobs = cli->load.jobs};
+    g.opts.step = PF_STEP_EVERY;
+    /* Categories and device peaks come from the analysis; FLOPs and bytes alone do not
+     * need it. */
+    int rc = cli->extra ? pf_analysis_run(t, &g.opts, &an, &err) : 0;
+    g.an = an;
+    g.work = an ? an->work : NULL;
+    if (rc == 0 && plan_targets(&g))
+        rc = pf_fail(&err, "out of memory");
+    if (rc == 0)
+        rc = write_out(&g, in, outp, &err);
+    augment_free(&g);
+    pf_analysis_free(an);
+    pf_trace_free(t);
+    return rc ? pf_cli_error(err.msg) : PF_EXIT_OK;
+}

@@ -1,0 +1,558 @@
+/* report_html.c - writes the --plot SVG files and the --report HTML page (header lines, tables, inline charts) of an --analysis or --diff run. */
+#include "profana/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "profana/diff.h"
+#include "profana/outfile.h"
+#include "profana/plot.h"
+#include "profana/svg.h"
+
+/* Inline, so the page needs nothing but itself: no fonts, styles or scripts from elsewhere. */
+static const char page_style[] =
+    "body{font:14px/1.4 \"DejaVu Sans\",Helvetica,Arial,sans-serif;margin:24px;color:#222}"
+    "h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}h3{font-size:15px}"
+    "pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:12px}"
+    "table{border-collapse:collapse;font-size:12px;margin:8px 0 16px}"
+    "caption{text-align:left;font-weight:bold;padding:4px 0}"
+    "th,td{border:1px solid #ccc;padding:2px 6px}"
+    "th{background:#dde6f3;cursor:pointer;white-space:nowrap}"
+    "th.n,td.n{text-align:right}"
+    "td.name{max-width:40em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}"
+    "tfoot td{font-weight:bold;background:#f3f3f3}"
+    "th[data-dir=asc]::after{content:\" \\25B2\"}th[data-dir=desc]::after{content:\" \\25BC\"}"
+    ".chart,.scroll{overflow-x:auto}";
+
+/* A click on a header sorts the body rows by that column: numbers by value, largest first,
+ * "-" last; text A to Z; a second click reverses. */
+static const char sort_script[] =
+    "document.querySelectorAll('table.sortable th').forEach(function (th) {\n"
+    "  th.addEventListener('click', function () {\n"
+    "    var body = th.closest('table').tBodies[0], col = th.cellIndex, num = th.classList.contains('n');\n"
+    "    var dir = th.dataset.dir ? (th.dataset.dir === 'desc' ? 1 : -1) : (num ? -1 : 1);\n"
+    "    th.parentNode.querySelectorAll('th').forEach(function (h) { delete h.dataset.dir; });\n"
+    "    th.dataset.dir = dir > 0 ? 'asc' : 'desc';\n"
+    "    var key = function (r) { var s = r.cells[col].textContent; if (!num) return s;\n"
+    "      var v = parseFloat(s); return isNaN(v) ? (dir > 0 ? Infinity : -Infinity) : v; };\n"
+    "    Array.from(body.rows).sort(function (a, b) { var x = key(a), y = key(b);\n"
+    "      return dir * (x < y ? -1 : x > y ? 1 : 0); }).forEach(function (r) { body.appendChild(r); });\n"
+    "  });\n"
+    "});\n";
+
+/* ---- the HTML page, piece by piece ---- */
+
+/* Starts the page: doctype, <head> with its title and inline style, <body>, and an <h1>. */
+static void html_begin(pf_xw *w, FILE *out, const char *title)
+{
+    pf_xw_init(w, out, 1);
+    pf_xw_raw(w, "<!DOCTYPE html>\n");
+    pf_xw_begin(w, "html");
+    pf_xw_attr(w, "lang", "en");
+    pf_xw_begin(w, "head");
+    pf_xw_begin(w, "meta");
+    pf_xw_attr(w, "charset", "utf-8");
+    pf_xw_end(w);
+    pf_xw_elem(w, "title", title);
+    pf_xw_begin(w, "style");
+    pf_xw_raw(w, page_style);
+    pf_xw_end(w);
+    pf_xw_end(w);
+    pf_xw_raw(w, "\n");
+    pf_xw_begin(w, "body");
+    pf_xw_elem(w, "h1", title);
+    pf_xw_raw(w, "\n");
+}
+
+static void html_h2(pf_xw *w, const char *text)
+{
+    pf_xw_elem(w, "h2", text);
+    pf_xw_raw(w, "\n");
+}
+
+static void html_para(pf_xw *w, const char *text)
+{
+    pf_xw_elem(w, "p", text);
+    pf_xw_raw(w, "\n");
+}
+
+static void html_pre(pf_xw *w, const char *text)
+{
+    pf_xw_elem(w, "pre", text);
+    pf_xw_raw(w, "\n");
+}
+
+static int shown_in_text(const pf_col *c)
+{
+    return !c->show || (c->show & PF_IN_TEXT);
+}
+
+static int first_text_col(const pf_table *t)
+{
+    for (int c = 0; c < pf_table_ncols(t); c++)
+        if (shown_in_text(pf_table_col(t, c)))
+            return c;
+    return -1;
+}
+
+static void table_row(pf_xw *w, const pf_table *t, int r, int name_col)
+{
+    pf_xw_begin(w, "tr");
+    for (int c = 0; c < pf_table_ncols(t); c++) {
+        const pf_col *col = pf_table_col(t, c);
+        if (!shown_in_text(col))
+            continue;
+        const char *s = pf_table_cell(t, r, c);
+        pf_xw_begin(w, "td");
+        pf_xw_attr(w, "class", col->numeric ? "n" : c == name_col ? "name" : NULL);
+        if (c == name_col)
+            pf_xw_attr(w, "title", s);
+        pf_xw_text(w, s ? s : "-");
+        pf_xw_end(w);
+    }
+    pf_xw_end(w);
+    pf_xw_raw(w, "\n");
+}
+
+/* Body rows first, then the summary rows in a <tfoot>, so sorting never moves the Total. */
+static void table_section(pf_xw *w, const pf_table *t, const char *tag, int summary, int name_col)
+{
+    pf_xw_begin(w, tag);
+    pf_xw_raw(w, "\n");
+    for (int r = 0; r < pf_table_rows(t); r++)
+        if (pf_table_is_summary(t, r) == summary)
+            table_row(w, t, r, name_col);
+    pf_xw_end(w);
+}
+
+/* A table as a sortable HTML table: the columns text output shows, each cell as text output
+ * shows it but names whole (cut by CSS, whole in a tooltip), summary rows (Total) in a
+ * <tfoot> that sorting leaves in place. caption may be NULL. */
+static void html_table(pf_xw *w, const pf_table *t, const char *caption)
+{
+    int name_col = first_text_col(t);
+    pf_xw_begin(w, "div");
+    pf_xw_attr(w, "class", "scroll");
+    pf_xw_begin(w, "table");
+    pf_xw_attr(w, "class", "sortable");
+    if (caption)
+        pf_xw_elem(w, "caption", caption);
+    pf_xw_begin(w, "thead");
+    pf_xw_begin(w, "tr");
+    for (int c = 0; c < pf_table_ncols(t); c++) {
+        const pf_col *col = pf_table_col(t, c);
+        if (!shown_in_text(col))
+            continue;
+        pf_xw_begin(w, "th");
+        pf_xw_attr(w, "class", col->numeric ? "n" : NULL);
+        pf_xw_attr(w, "title", "click to sort");
+        pf_xw_text(w, col->title);
+        pf_xw_end(w);
+    }
+    pf_xw_end(w);
+    pf_xw_end(w);
+    table_section(w, t, "tbody", 0, name_col);
+    table_section(w, t, "tfoot", 1, name_col);
+    pf_xw_end(w);
+    pf_xw_end(w);
+    pf_xw_raw(w, "\n");
+}
+
+/* Ends the page: the sorting script, </body>, </html>. */
+static void html_end(pf_xw *w)
+{
+    pf_xw_begin(w, "script");
+    pf_xw_raw(w, sort_script);
+    pf_xw_end(w);
+    pf_xw_raw(w, "\n");
+    pf_xw_end(w); /* body */
+    pf_xw_end(w); /* html */
+    pf_xw_raw(w, "\n");
+}
+
+/* Runs print(out, ctx) into memory and returns what it wrote (caller frees), or NULL when
+ * memory runs out: how a command's text lines reach the page. */
+static char *capture(void (*print)(FILE *out, const void *ctx), const void *ctx)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    print(f, ctx);
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* ---- the charts ---- */
+
+#define TITLE_MAX 320
+
+/* The chart panels of a run: one per device (--analysis) or two per device pair (--diff),
+ * with the titles they carry. */
+typedef struct chart_set {
+    pf_roofline_panel *panels;
+    pf_breakdown_bar *bars;
+    char (*titles)[TITLE_MAX];
+    char (*groups)[TITLE_MAX];
+    int n;
+} chart_set;
+
+static int charts_alloc(chart_set *cs, int n)
+{
+    size_t k = n ? (size_t)n : 1;
+    memset(cs, 0, sizeof *cs);
+    cs->panels = calloc(k, sizeof *cs->panels);
+    cs->bars = calloc(k, sizeof *cs->bars);
+    cs->titles = calloc(k, sizeof *cs->titles);
+    cs->groups = calloc(k, sizeof *cs->groups);
+    return cs->panels && cs->bars && cs->titles && cs->groups ? 0 : -1;
+}
+
+static void charts_free(chart_set *cs)
+{
+    free(cs->panels);
+    free(cs->bars);
+    free(cs->titles);
+    free(cs->groups);
+}
+
+/* Adds a device's panel and bar; side names the run it belongs to (--diff), or is NULL. */
+static void charts_add(chart_set *cs, const pf_analysis *an, const pf_device_report *d, const char *side,
+                       const char *group)
+{
+    int i = cs->n++;
+    snprintf(cs->titles[i], TITLE_MAX, "%s%sDevice %d: %s (%s)", side ? side : "", side ? ": " : "",
+             d->device->id, d->device->name[0] ? d->device->name : "no name in trace", d->info ? d->info->key : "unknown");
+    snprintf(cs->groups[i], TITLE_MAX, "%s", group ? group : "");
+    cs->panels[i] = (pf_roofline_panel){cs->titles[i], d, pf_dtypes_used(an, d), an->opts.group};
+    cs->bars[i] = (pf_breakdown_bar){group ? cs->groups[i] : NULL, cs->titles[i], d};
+}
+
+static int charts_section(pf_xw *w, const chart_set *cs)
+{
+    html_h2(w, "Charts");
+    pf_xw_begin(w, "div");
+    pf_xw_attr(w, "class", "chart");
+    int rc = pf_plot_roofline(w, cs->panels, (size_t)cs->n);
+    pf_xw_end(w);
+    pf_xw_raw(w, "\n");
+    pf_xw_begin(w, "div");
+    pf_xw_attr(w, "class", "chart");
+    rc |= pf_plot_breakdown(w, cs->bars, (size_t)cs->n);
+    pf_xw_end(w);
+    pf_xw_raw(w, "\n");
+    return rc;
+}
+
+/* Writes a built table (NULL: memory ran out) and frees it. */
+static int put_table(pf_xw *w, pf_table *t, const char *caption)
+{
+    if (!t)
+        return -1;
+    html_table(w, t, caption);
+    pf_table_free(t);
+    return 0;
+}
+
+/* What one run writes: its charts, and how its report is written. */
+typedef struct job {
+    const pf_cli *cli;
+    chart_set cs;
+    int (*report)(pf_xw *w, const struct job *j);
+    const pf_analysis *an[2];          /* --analysis: an[0]; --diff: A and B */
+    const pf_analysis_view *av;
+    const pf_diff *diff;
+    const pf_diff_view *dv;
+} job;
+
+/* ---- the report of an analysis ---- */
+
+typedef struct device_ctx {
+    const pf_cli *cli;
+    const pf_analysis *an;
+    const pf_analysis_view *v;
+    const pf_device_report *d;
+} device_ctx;
+
+static void print_head_lines(FILE *out, const void *p)
+{
+    const device_ctx *c = p;
+    if (c->v->header)
+        c->v->header(out, c->an, c->d, "");
+    if (c->v->counts)
+        c->v->counts(out, c->an, c->d);
+    if (c->v->coverage)
+        c->v->coverage(out, c->d);
+}
+
+static void print_omitted_line(FILE *out, const void *p)
+{
+    const device_ctx *c = p;
+    if (c->v->omitted)
+        c->v->omitted(out, c->cli, c->d);
+}
+
+static void print_busy_line(FILE *out, const void *p)
+{
+    const device_ctx *c = p;
+    if (c->v->busy)
+        c->v->busy(out, &c->d->busy);
+}
+
+/* Captured lines as a <pre>; nothing when the printer wrote nothing. */
+static int pre_of(pf_xw *w, void (*print)(FILE *, const void *), const void *ctx)
+{
+    char *s = capture(print, ctx);
+    if (!s)
+        return -1;
+    if (*s)
+        html_pre(w, s);
+    free(s);
+    return 0;
+}
+
+static int report_device(pf_xw *w, const device_ctx *c, const char *title)
+{
+    const pf_analysis_view *v = c->v;
+    int over = 0;
+    html_h2(w, title);
+    if (pre_of(w, print_head_lines, c))
+        return -1;
+    if (v->rows && put_table(w, v->rows(c->cli, c->d, v->cols, &over), "Rows by GPU time"))
+        return -1;
+    if (pre_of(w, print_omitted_line, c))
+        return -1;
+    if (over)
+        html_para(w, "! above 100% of the device's peak: a formula or a peak is wrong (check --device, --tf32), "
+                        "or a small kernel's data sat in L2 cache.");
+    if (v->categories && put_table(w, v->categories(c->d), "Categories"))
+        return -1;
+    if (pre_of(w, print_busy_line, c))
+        return -1;
+    if (v->streams && put_table(w, v->streams(&c->d->busy), "Streams"))
+        return -1;
+    return 0;
+}
+
+static const char *const group_names[] = {"kernel", "op", "shape"};
+
+static int analysis_report(pf_xw *w, const job *j)
+{
+    const pf_analysis *an = j->an[0];
+    char s[1024];
+    snprintf(s, sizeof s, "Trace %s: %zu events, %zu GPU activities on %d device%s; DTYPE %s; --group %s.",
+             an->trace->path, an->trace->n_events, an->trace->n_acts, an->n_devices, an->n_devices == 1 ? "" : "s",
+             pf_dtype_name(an->opts.default_dtype), group_names[an->opts.group]);
+    html_para(w, s);
+    if (charts_section(w, &j->cs))
+        return -1;
+    for (int i = 0; i < an->n_devices; i++) {
+        device_ctx c = {j->cli, an, j->av, &an->devices[i]};
+        if (report_device(w, &c, j->cs.titles[i]))
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- the report of a diff ---- */
+
+typedef struct pair_ctx {
+    const pf_diff_view *v;
+    int i;
+    const pf_diff_device *d;
+} pair_ctx;
+
+static void print_pair_header(FILE *out, const void *p)
+{
+    const pair_ctx *c = p;
+    if (c->v->header)
+        c->v->header(out, c->v->o, c->i, c->d, "");
+}
+
+static void print_pair_levels(FILE *out, const void *p)
+{
+    const pair_ctx *c = p;
+    if (c->v->levels)
+        c->v->levels(out, c->v->o, &c->d->summary);
+}
+
+static void print_pair_summary(FILE *out, const void *p)
+{
+    const pair_ctx *c = p;
+    if (c->v->summary)
+        c->v->summary(out, c->v->o, &c->d->summary);
+}
+
+static void print_diff_left_out(FILE *out, const void *p)
+{
+    const job *j = p;
+    if (j->dv->left_out)
+        j->dv->left_out(out, j->dv->o, j->diff, "");
+}
+
+static int report_pair(pf_xw *w, const pair_ctx *c)
+{
+    char *head = capture(print_pair_header, c);
+    if (!head)
+        return -1;
+    head[strcspn(head, "\n")] = 0;
+    html_h2(w, *head ? head : "Device pair");
+    free(head);
+    if (pre_of(w, print_pair_levels, c))
+        return -1;
+    if (c->v->rows && put_table(w, c->v->rows(c->v->o, c->d), "Rows by change"))
+        return -1;
+    if (pre_of(w, print_pair_summary, c))
+        return -1;
+    if (c->v->categories && put_table(w, c->v->categories(c->v->o, c->d), "Categories"))
+        return -1;
+    return 0;
+}
+
+static int diff_report(pf_xw *w, const job *j)
+{
+    const pf_cli *cli = j->cli;
+    char s[2048];
+    snprintf(s, sizeof s, "A (%s): %s, %zu GPU activities. B (%s): %s, %zu GPU activities. DTYPE %s; --group %s.",
+             cli->pos[1], j->an[0]->trace->path, j->an[0]->trace->n_acts, cli->pos[3], j->an[1]->trace->path,
+             j->an[1]->trace->n_acts, pf_dtype_name(j->an[0]->opts.default_dtype), group_names[j->an[0]->opts.group]);
+    html_para(w, s);
+    if (pre_of(w, print_diff_left_out, j))
+        return -1;
+    if (charts_section(w, &j->cs))
+        return -1;
+    for (int i = 0; i < j->diff->n_devices; i++) {
+        pair_ctx c = {j->dv, i, &j->diff->devices[i]};
+        if (report_pair(w, &c))
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- the files ---- */
+
+enum { F_ROOFLINE, F_BREAKDOWN, F_REPORT, F_COUNT };
+
+static int write_one(int which, FILE *out, const job *j, const char *title)
+{
+    pf_xw w;
+    int rc;
+    if (which == F_REPORT) {
+        html_begin(&w, out, title);
+        rc = j->report(&w, j);
+        html_end(&w);
+        return rc;
+    }
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+    pf_xw_init(&w, out, 0);
+    if (which == F_ROOFLINE)
+        rc = pf_plot_roofline(&w, j->cs.panels, (size_t)j->cs.n);
+    else
+        rc = pf_plot_breakdown(&w, j->cs.bars, (size_t)j->cs.n);
+    fputc('\n', out);
+    return rc;
+}
+
+/* Why path may not be written: it names another output or an input trace (NULL when it
+ * may be). */
+static const char *refused(const char *const *paths, int i, const job *j)
+{
+    for (int k = 0; k < i; k++)
+        if (paths[k] && (strcmp(paths[i], paths[k]) == 0 || pf_same_file(paths[i], paths[k])))
+            return "named for two outputs";
+    for (int k = 0; k < 2; k++)
+        if (j->an[k] && pf_same_file(paths[i], j->an[k]->trace->path))
+            return "is an input trace; write to another file";
+    return NULL;
+}
+
+/* Opens every file asked for; on a failure closes (and removes) the ones opened. */
+static int open_all(const char *const *paths, pf_outfile *files, const job *j, pf_error *err)
+{
+    for (int i = 0; i < F_COUNT; i++) {
+        if (!paths[i])
+            continue;
+        const char *why = refused(paths, i, j);
+        if (why) {
+            pf_fail(err, "%s: %s", paths[i], why);
+            goto fail;
+        }
+        if (pf_outfile_open(&files[i], paths[i], err))
+            goto fail;
+    }
+    return 0;
+fail:
+    for (int i = 0; i < F_COUNT; i++)
+        pf_outfile_abort(&files[i]);
+    return -1;
+}
+
+/* Opens every file first, so a bad path costs none of them; then writes and renames each. */
+static int write_files(const job *j, const char *title, pf_error *err)
+{
+    const char *paths[F_COUNT] = {j->cli->plot_roofline, j->cli->plot_breakdown, j->cli->report};
+    pf_outfile files[F_COUNT];
+    memset(files, 0, sizeof files);
+    int rc = open_all(paths, files, j, err);
+    for (int i = 0; i < F_COUNT && rc == 0; i++)
+        if (paths[i] && write_one(i, files[i].f, j, title))
+            rc = pf_fail(err, "out of memory");
+    for (int i = 0; i < F_COUNT; i++) {
+        if (rc)
+            pf_outfile_abort(&files[i]);
+        else if (paths[i] && pf_outfile_commit(&files[i], err))
+            rc = -1;
+    }
+    return rc;
+}
+
+static int nothing_asked(const pf_cli *cli)
+{
+    return !cli->plot_roofline && !cli->plot_breakdown && !cli->report;
+}
+
+int pf_plots_write(const pf_cli *cli, const pf_analysis *an, const pf_analysis_view *v, pf_error *err)
+{
+    if (nothing_asked(cli))
+        return 0;
+    job j = {.cli = cli, .report = analysis_report, .an = {an, NULL}, .av = v};
+    if (charts_alloc(&j.cs, an->n_devices)) {
+        charts_free(&j.cs);
+        return pf_fail(err, "out of memory");
+    }
+    for (int i = 0; i < an->n_devices; i++)
+        charts_add(&j.cs, an, &an->devices[i], NULL, NULL);
+    char title[1024];
+    snprintf(title, sizeof title, "profana --analysis %s", an->trace->path);
+    int rc = write_files(&j, title, err);
+    charts_free(&j.cs);
+    return rc;
+}
+
+int pf_plots_write_diff(const pf_cli *cli, const pf_analysis *a, const pf_analysis *b, const pf_diff *d,
+                        const pf_diff_view *v, pf_error *err)
+{
+    if (nothing_asked(cli))
+        return 0;
+    job j = {.cli = cli, .report = diff_report, .an = {a, b}, .diff = d, .dv = v};
+    if (charts_alloc(&j.cs, 2 * d->n_devices)) {
+        charts_free(&j.cs);
+        return pf_fail(err, "out of memory");
+    }
+    for (int i = 0; i < d->n_devices; i++) {
+        char group[64];
+        snprintf(group, sizeof group, "Device pair %d", i);
+        charts_add(&j.cs, a, d->devices[i].a, cli->pos[1], group);
+        charts_add(&j.cs, b, d->devices[i].b, cli->pos[3], group);
+    }
+    char title[2048];
+    snprintf(title, sizeof title, "profana --diff %s (%s) vs %s (%s)", a->trace->path, cli->pos[1], b->trace->path,
+             cli->pos[3]);
+    int rc = write_files(&j, title, err);
+    charts_free(&j.cs);
+    return rc;
+}

@@ -1,0 +1,440 @@
+/* splice.c - plans edits (replacements and insertions) against a JSON text and writes the text with them applied, byte for byte elsewhere. */
+#include "profana/splice.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void pf_splice_init(pf_splice *sp)
+{
+    memset(sp, 0, sizeof *sp);
+}
+
+void pf_splice_free(pf_splice *sp)
+{
+    free(sp->edits);
+    free(sp->text);
+    pf_splice_init(sp);
+}
+
+static int reserve(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t nc = *cap ? *cap : 64;
+    while (nc < need)
+        nc *= 2;
+    void *np = realloc(*p, nc * elem);
+    if (!np)
+        return -1;
+    *p = np;
+    *cap = nc;
+    return 0;
+}
+
+/* Whether edit a is written before an edit planned later at [start, end): insertions at
+ * one offset keep their order and precede a replacement that starts there. */
+static int goes_before(const pf_edit *a, size_t start, size_t end)
+{
+    if (a->start != start)
+        return a->start < start;
+    return a->start == a->end || start != end;
+}
+
+int pf_splice_put(pf_splice *sp, size_t start, size_t end, const char *text, size_t len)
+{
+    if (end < start || reserve((void **)&sp->edits, &sp->cap, sp->n + 1, sizeof *sp->edits) ||
+        reserve((void **)&sp->text, &sp->text_cap, sp->text_len + len + 1, 1))
+        return -1;
+    /* Plans are built in text order, so the place is almost always the end. */
+    size_t at = sp->n;
+    while (at > 0 && !goes_before(&sp->edits[at - 1], start, end))
+        at--;
+    if (at > 0 && sp->edits[at - 1].end > start)
+        return -1;
+    if (at < sp->n && sp->edits[at].start < end)
+        return -1;
+    memmove(sp->edits + at + 1, sp->edits + at, (sp->n - at) * sizeof *sp->edits);
+    sp->edits[at] = (pf_edit){start, end, sp->text_len, len};
+    memcpy(sp->text + sp->text_len, text, len);
+    sp->text_len += len;
+    sp->n++;
+    return 0;
+}
+
+static int write_all(const char *p, size_t n, FILE *f)
+{
+    return n == 0 || fwrite(p, 1, n, f) == n ? 0 : -1;
+}
+
+int pf_splice_flush(pf_splice *sp, const char *s, size_t *cursor, FILE *f)
+{
+    int rc = 0;
+    size_t cur = *cursor;
+    for (size_t i = 0; i < sp->n && rc == 0; i++) {
+        const pf_edit *ed = &sp->edits[i];
+        if (ed->start < cur) {
+            rc = -1;
+            break;
+        }
+        rc = write_all(s + cur, ed->start - cur, f);
+        if (rc == 0)
+            rc = write_all(sp->text + ed->off, ed->len, f);
+        cur = ed->end;
+    }
+    *cursor = cur;
+    sp->n = 0;
+    sp->text_len = 0;
+    return rc;
+}
+
+static int oom(pf_jerr *e, size_t pos)
+{
+    e->pos = pos;
+    e->truncated = 0;
+    e->what = "out of memory";
+    return -1;
+}
+
+/* Whether the existing value s[start, end) already says the pair's number. */
+static int same_number(const char *s, size_t start, size_t end, const pf_kv *kv)
+{
+    double v;
+    if (!kv->has_num || start == end || (s[start] != '-' && (s[start] < '0' || s[start] > '9')))
+        return 0;
+    return pf_json_double(s, start, end, &v) == 0 && v == kv->num;
+}
+
+/* Appends `"key": val` pairs (each preceded by ", " unless first) to the splice as one
+ * insertion at `at`. */
+static int put_pairs(pf_splice *sp, size_t at, const char *lead, const pf_kv *kv, size_t n,
+                     const unsigned char *skip, int comma, const char *trail)
+{
+    size_t need = strlen(lead) + strlen(trail) + 1;
+    for (size_t i = 0; i < n; i++)
+        need += strlen(kv[i].key) + strlen(kv[i].val) + 6;
+    char *buf = malloc(need);
+    if (!buf)
+        return -1;
+    size_t o = (size_t)snprintf(buf, need, "%s", lead);
+    for (size_t i = 0; i < n; i++) {
+        if (skip && skip[i])
+            continue;
+        o += (size_t)snprintf(buf + o, need - o, "%s\"%s\": %s", comma ? ", " : "", kv[i].key,
+                              kv[i].val);
+        comma = 1;
+    }
+    o += (size_t)snprintf(buf + o, need - o, "%s", trail);
+    int rc = pf_splice_put(sp, at, at, buf, o);
+    free(buf);
+    return rc;
+}
+
+int pf_splice_obj_pairs(pf_splice *sp, const char *s, size_t len, size_t obj, const pf_kv *kv,
+                        size_t n, pf_jerr *e)
+{
+    unsigned char found[PF_SPLICE_MAX_PAIRS] = {0};
+    size_t pos = obj, after = 0, nfound = 0;
+    pf_jmember m;
+    int r;
+    if (n > PF_SPLICE_MAX_PAIRS) {
+        oom(e, obj);
+        e->what = "too many pairs for one object";
+        return -1;
+    }
+    if (pf_json_obj_begin(s, len, &pos, e))
+        return -1;
+    after = pos; /* just past '{' */
+    int empty = 1;
+    while ((r = pf_json_obj_next(s, len, &pos, &m, e)) == 1) {
+        empty = 0;
+        after = m.val_end;
+        for (size_t i = 0; i < n; i++) {
+            if (!pf_json_key_is(s, &m, kv[i].key))
+                continue;
+            nfound += !found[i];
+            found[i] = 1;
+            if (!same_number(s, m.val_start, m.val_end, &kv[i]) &&
+                pf_splice_put(sp, m.val_start, m.val_end, kv[i].val, strlen(kv[i].val)))
+                return oom(e, m.val_start);
+        }
+    }
+    if (r < 0)
+        return -1;
+    if (nfound == n)
+        return 0;
+    return put_pairs(sp, after, "", kv, n, found, !empty, "") ? oom(e, after) : 0;
+}
+
+int pf_splice_event_args(pf_splice *sp, const char *s, size_t len, size_t ev, const pf_kv *kv,
+                         size_t n, pf_jerr *e)
+{
+    size_t pos = ev, after, args = SIZE_MAX;
+    pf_jmember m;
+    int r, empty = 1;
+    if (pf_json_obj_begin(s, len, &pos, e))
+        return -1;
+    after = pos;
+    while ((r = pf_json_obj_next(s, len, &pos, &m, e)) == 1) {
+        empty = 0;
+        after = m.val_end;
+        if (pf_json_key_is(s, &m, "args"))
+            args = m.val_start;
+    }
+    if (r < 0)
+        return -1;
+    if (args != SIZE_MAX)
+        return s[args] == '{' ? pf_splice_obj_pairs(sp, s, len, args, kv, n, e) : 1;
+    if (n == 0)
+        return 0;
+    return put_pairs(sp, after, empty ? "\"args\": {" : ", \"args\": {", kv, n, NULL, 0, "}")
+               ? oom(e, after)
+               : 0;
+}
+
+size_t pf_num_text(char *buf, double v)
+{
+    buf[0] = '\0';
+    if (!isfinite(v))
+        return 0;
+    /* The shortest of 15, 16 or 17 significant digits that reads back exactly: 17 always
+     * does, fewer avoid printing 0.1 as 0.10000000000000001. */
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, PF_NUM_TEXT_MAX, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return strlen(buf);
+}
+
+size_t pf_decimal_text(char *buf, int64_t units, int decimals)
+{
+    char digits[24];
+    size_t nd = 0, o = 0;
+    /* Magnitude as unsigned, so INT64_MIN has one too. */
+    uint64_t u = units < 0 ? (uint64_t)0 - (uint64_t)units : (uint64_t)units;
+    do {
+        digits[nd++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (units < 0)
+        buf[o++] = '-';
+    size_t whole = nd > (size_t)decimals ? nd - (size_t)decimals : 0;
+    for (size_t i = 0; i < whole; i++)
+        buf[o++] = digits[nd - 1 - i];
+    if (whole == 0)
+        buf[o++] = '0';
+    /* The fraction, most significant first, without its trailing zeros. */
+    size_t frac_end = o;
+    buf[o++] = '.';
+    for (int i = decimals - 1; i >= 0; i--) {
+        buf[o++] = (size_t)i < nd ? digits[i] : '0';
+        if (buf[o - 1] != '0')
+            frac_end = o;
+    }
+    buf[frac_end] = '\0';
+    return frac_end;
+}
+
+/* One thread's run of consecutive items: its edits, and the text from the first item's
+ * start to the next run's with them applied (built in parallel, written in order). */
+typedef struct splice_job {
+    const pf_splice_items *it;
+    const char *s;
+    size_t lo, hi;             /* items */
+    size_t a, b;               /* source bytes */
+    pf_splice sp;
+    char *out;
+    size_t out_len, out_cap;
+    int rc;
+    pf_jerr e;
+} splice_job;
+
+/* s[a, b) with the job's edits applied, into j->out. */
+static int apply_job(splice_job *j)
+{
+    pf_splice *sp = &j->sp;
+    size_t need = j->b - j->a, cur = j->a, o = 0;
+    for (size_t i = 0; i < sp->n; i++) {
+        const pf_edit *ed = &sp->edits[i];
+        if (ed->start < cur || ed->end > j->b)
+            return -1;
+        need += ed->len - (ed->end - ed->start);
+        cur = ed->end;
+    }
+    if (reserve((void **)&j->out, &j->out_cap, need + 1, 1))
+        return -1;
+    cur = j->a;
+    for (size_t i = 0; i < sp->n; i++) {
+        const pf_edit *ed = &sp->edits[i];
+        memcpy(j->out + o, j->s + cur, ed->start - cur);
+        o += ed->start - cur;
+        memcpy(j->out + o, sp->text + ed->off, ed->len);
+        o += ed->len;
+        cur = ed->end;
+    }
+    memcpy(j->out + o, j->s + cur, j->b - cur);
+    j->out_len = o + j->b - cur;
+    sp->n = sp->text_len = 0;
+    return 0;
+}
+
+static void *run_job(void *arg)
+{
+    splice_job *j = arg;
+    j->rc = 0;
+    j->out_len = 0;
+    for (size_t i = j->lo; i < j->hi && j->rc == 0; i++)
+        if (j->it->plan(j->it->ctx, i, &j->sp, &j->e))
+            j->rc = -1;
+    if (j->rc == 0 && apply_job(j)) {
+        oom(&j->e, j->a);
+        j->rc = -1;
+    }
+    return NULL;
+}
+
+size_t pf_parallel_workers(int jobs)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t w = jobs > 0 ? (size_t)jobs : cores > 0 ? (size_t)cores : 1;
+    return w > 64 ? 64 : w;
+}
+
+typedef struct range_job {
+    void (*fn)(void *ctx, size_t lo, size_t hi, size_t r);
+    void *ctx;
+    size_t lo, hi, r;
+} range_job;
+
+static void *run_range(void *arg)
+{
+    range_job *j = arg;
+    j->fn(j->ctx, j->lo, j->hi, j->r);
+    return NULL;
+}
+
+void pf_parallel_ranges(size_t n, size_t workers, void (*fn)(void *ctx, size_t lo, size_t hi, size_t r),
+                        void *ctx)
+{
+    range_job jb[64];
+    pthread_t th[64];
+    int started[64] = {0};
+    for (size_t r = 0; r < workers && r < 64; r++) {
+        jb[r] = (range_job){fn, ctx, n * r / workers, n * (r + 1) / workers, r};
+        if (r > 0)
+            started[r] = pthread_create(&th[r], NULL, run_range, &jb[r]) == 0;
+    }
+    run_range(&jb[0]);
+    for (size_t r = 1; r < workers && r < 64; r++) {
+        if (started[r])
+            pthread_join(th[r], NULL);
+        else
+            run_range(&jb[r]);
+    }
+}
+
+/* A round of jobs in flight: started on their own threads (run inline, at join, when a
+ * thread cannot start). */
+typedef struct splice_round {
+    splice_job *jb;
+    size_t used;
+    pthread_t th[64];
+    int started[64];
+} splice_round;
+
+static void start_round(splice_round *r)
+{
+    for (size_t w = 0; w < r->used; w++)
+        r->started[w] = pthread_create(&r->th[w], NULL, run_job, &r->jb[w]) == 0;
+}
+
+static void join_round(splice_round *r)
+{
+    for (size_t w = 0; w < r->used; w++) {
+        if (r->started[w])
+            pthread_join(r->th[w], NULL);
+        else
+            run_job(&r->jb[w]);
+    }
+}
+
+/* Items per job and round: enough to keep a thread busy, few enough to bound memory. */
+#define SPLICE_RUN 4096
+
+/* Sets up the round of items from `base`: job w takes the next SPLICE_RUN of them and the
+ * source from its first item's start (`from` for item 0) to the next job's. */
+static size_t setup_round(splice_job *jb, size_t workers, size_t base, const pf_splice_items *it,
+                          const char *s, size_t from, size_t to)
+{
+    size_t used = 0;
+    for (size_t w = 0; w < workers; w++) {
+        size_t lo = base + w * SPLICE_RUN < it->n ? base + w * SPLICE_RUN : it->n;
+        size_t hi = lo + SPLICE_RUN < it->n ? lo + SPLICE_RUN : it->n;
+        if (lo == hi)
+            break;
+        jb[w].it = it;
+        jb[w].s = s;
+        jb[w].lo = lo;
+        jb[w].hi = hi;
+        jb[w].a = lo == 0 ? from : it->start(it->ctx, lo);
+        jb[w].b = hi == it->n ? to : it->start(it->ctx, hi);
+        used++;
+    }
+    return used;
+}
+
+/* Writes a finished round in order; the first failed job's error stops it. */
+static int write_round(const splice_round *r, FILE *f, pf_jerr *e)
+{
+    for (size_t w = 0; w < r->used; w++) {
+        if (r->jb[w].rc) {
+            *e = r->jb[w].e;
+            return -1;
+        }
+        if (write_all(r->jb[w].out, r->jb[w].out_len, f))
+            return -2;
+    }
+    return 0;
+}
+
+int pf_splice_write_parallel(const char *s, size_t from, size_t to, const pf_splice_items *it, int jobs,
+                             FILE *f, pf_jerr *e)
+{
+    size_t workers = pf_parallel_workers(jobs), step;
+    if (it->n == 0)
+        return write_all(s + from, to - from, f) ? -2 : 0;
+    /* Two sets of jobs: one round is planned on threads while the last one is written. */
+    splice_job *jb = calloc(2 * workers, sizeof *jb);
+    splice_round *r = calloc(2, sizeof *r);
+    if (!jb || !r) {
+        free(jb);
+        free(r);
+        return oom(e, from);
+    }
+    step = workers * SPLICE_RUN;
+    r[0].jb = jb;
+    r[1].jb = jb + workers;
+    r[0].used = setup_round(r[0].jb, workers, 0, it, s, from, to);
+    start_round(&r[0]);
+    join_round(&r[0]);
+    int rc = 0, cur = 0;
+    for (size_t base = 0; base < it->n; base += step, cur ^= 1) {
+        splice_round *next = &r[cur ^ 1];
+        next->used = base + step < it->n ? setup_round(next->jb, workers, base + step, it, s, from, to) : 0;
+        start_round(next);
+        if (rc == 0)
+            rc = write_round(&r[cur], f, e);
+        join_round(next);
+    }
+    for (size_t w = 0; w < 2 * workers; w++) {
+        pf_splice_free(&jb[w].sp);
+        free(jb[w].out);
+    }
+    free(jb);
+    free(r);
+    return rc;
+}

@@ -1,0 +1,56 @@
+/* trace_event.h - one event's members as the loader's event parsers find them, and the per-thread cache of event shapes (not a public interface). */
+#ifndef PROFANA_TRACE_EVENT_H
+#define PROFANA_TRACE_EVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Members of an event and of its args that the model reads. */
+enum { E_PH, E_TS, E_CAT, E_DUR, E_PID, E_TID, E_NAME, E_ARGS, N_EV };
+enum { A_EXT, A_DEVICE, A_STREAM, A_CORR, A_BYTES, A_DIMS, A_TYPES, A_CONC, A_KFLOP, A_KGB, N_ARG };
+
+/* A field id in records and shapes: E_* for the event's members, ARG_FIELD(A_*) for args'. */
+#define ARG_FIELD(a) (N_EV + (a))
+
+/* Extents (in the window) of the members found; [0, 0) when absent. slow: found by the
+ * validating scanner, whose rules for repeated keys the args readers then follow. */
+typedef struct ev_fields {
+    size_t ev[N_EV][2];
+    size_t arg[N_ARG][2];
+    int slow;
+    int plain_name;            /* the name is printable ASCII without escapes */
+} ev_fields;
+
+/* What a fast parser says of an event: parsed; unusual (let a slower one decide); the
+ * window ends inside it. */
+enum { FAST_OK, FAST_SLOW, FAST_TRUNC };
+
+/* Every member value of one event in order (args' members in place of the args object),
+ * which is what an event shape is learnt from. n is -1 when the event has too many. */
+enum { REC_MAX = 48 };
+typedef struct ev_record {
+    int n;
+    size_t vs[REC_MAX], ve[REC_MAX];
+    int8_t field[REC_MAX];     /* E_*, ARG_FIELD(A_*), or -1 */
+    uint8_t depth[REC_MAX];    /* nesting depth of the value */
+} ev_record;
+
+/* Event shapes: the text of an event between its variable values (keys, punctuation, the
+ * spacing, and the ph and cat values, which tell event kinds apart). Kineto writes a few
+ * dozen shapes over and over, so most events match one: a comparison of the constant text
+ * and a scan of each value replace reading every key. The text that matches was valid
+ * JSON when the shape was learnt, so a match validates the event as the scanner would. */
+typedef struct pf_shapes pf_shapes;
+
+pf_shapes *pf_shapes_new(void);
+void pf_shapes_free(pf_shapes *sh);
+
+/* Matches the event at s[p] ('{') against the known shapes. FAST_OK with f filled (as
+ * fast_event fills it) and *end past the event; FAST_SLOW when no shape fits; FAST_TRUNC
+ * when the text ends while one still fits. */
+int pf_shapes_match(pf_shapes *sh, const char *s, size_t len, size_t p, ev_fields *f, size_t *end);
+
+/* Learns the shape of the event s[start, end) whose values rec lists. */
+void pf_shapes_learn(pf_shapes *sh, const char *s, size_t start, size_t end, const ev_record *rec);
+
+#endif

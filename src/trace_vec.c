@@ -1,0 +1,89 @@
+/* trace_vec.c - growable arrays in system-mapped blocks, so that a chunk's events can move into the model without a second copy in memory. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "trace_internal.h"
+
+/* Big enough that the mapping calls do not matter, small enough that a half-filled last
+ * block per array and chunk costs little (untouched pages cost nothing). */
+enum { BLOCK_BYTES = 1 << 20 };
+
+void pf_segvec_init(pf_segvec *v, size_t elem)
+{
+    memset(v, 0, sizeof *v);
+    v->elem = elem;
+    v->per_block = BLOCK_BYTES / elem;
+}
+
+static char *block_new(void)
+{
+    void *p = mmap(NULL, BLOCK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void *pf_segvec_push(pf_segvec *v)
+{
+    size_t b = v->n / v->per_block, i = v->n % v->per_block;
+    if (b == v->n_blocks) {
+        if (v->n_blocks == v->cap_blocks) {
+            size_t cap = v->cap_blocks ? v->cap_blocks * 2 : 16;
+            char **nb = realloc(v->blocks, cap * sizeof *nb);
+            if (!nb)
+                return NULL;
+            v->blocks = nb;
+            v->cap_blocks = cap;
+        }
+        if (!(v->blocks[v->n_blocks] = block_new()))
+            return NULL;
+        v->n_blocks++;
+    }
+    v->n++;
+    return v->blocks[b] + i * v->elem; /* fresh mappings are zeroed */
+}
+
+void *pf_segvec_at(const pf_segvec *v, size_t i)
+{
+    return v->blocks[i / v->per_block] + (i % v->per_block) * v->elem;
+}
+
+void pf_segvec_drain(pf_segvec *v, void *dst)
+{
+    char *d = dst;
+    for (size_t b = 0; b < v->n_blocks; b++) {
+        size_t k = v->n - b * v->per_block;
+        if (k > v->per_block)
+            k = v->per_block;
+        memcpy(d, v->blocks[b], k * v->elem);
+        d += k * v->elem;
+        munmap(v->blocks[b], BLOCK_BYTES);
+        v->blocks[b] = NULL;
+    }
+    pf_segvec_free(v);
+}
+
+void pf_segvec_free(pf_segvec *v)
+{
+    for (size_t b = 0; b < v->n_blocks; b++)
+        if (v->blocks[b])
+            munmap(v->blocks[b], BLOCK_BYTES);
+    free(v->blocks);
+    pf_segvec_init(v, v->elem);
+}
+
+void *pf_model_alloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+#ifdef MADV_HUGEPAGE
+    /* Large arrays fill completely: whole 2 MB pages mean a fault per 2 MB, not per 4 KB. */
+    enum { HUGE = 2 << 20 };
+    if (p && n >= 4 * (size_t)HUGE) {
+        uintptr_t a = ((uintptr_t)p + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
+        uintptr_t b = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE - 1);
+        if (b > a)
+            madvise((void *)a, b - a, MADV_HUGEPAGE);
+    }
+#endif
+    return p;
+}

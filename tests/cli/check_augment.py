@@ -1,0 +1,167 @@
+# check_augment.py - checks an --augment_trace output against its input with Python's own JSON parser: bytes kept, keys present, GEMM FLOPs by hand formula.
+# Usage: check_augment.py NAME INPUT OUTPUT [--extra]; prints PASS/FAIL lines for tests/run.sh.
+import gzip
+import json
+import re
+import sys
+from decimal import Decimal
+
+name, inp, outp = sys.argv[1:4]
+extra = "--extra" in sys.argv[4:]
+
+KEYS = "kernel_flop|kernel_num_gb|achieved_tflops|achieved_gbps|flops_pct|bw_pct|kernel_category"
+INSERTED = re.compile(rb', "(?:' + KEYS.encode() + rb')": (?:-?[0-9][0-9.eE+-]*|"[a-z_]+")')
+ANY_PAIR = re.compile(rb'"(' + KEYS.encode() + rb')": (?:-?[0-9][0-9.eE+-]*|"[a-z_]+")')
+GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset")
+SIZES = {"c10::BFloat16": 2, "c10::Half": 2, "float": 4, "double": 8}
+# Ops with a FLOP formula (README "Formulas"): their kernels must carry both keys.
+FORMULA_OPS = {"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::_scaled_mm",
+               "aten::convolution", "aten::_convolution", "aten::cudnn_convolution",
+               "aten::convolution_backward", "aten::_scaled_dot_product_flash_attention",
+               "aten::_scaled_dot_product_efficient_attention",
+               "aten::_scaled_dot_product_cudnn_attention", "aten::_flash_attention_forward",
+               "aten::_efficient_attention_forward", "aten::_cudnn_attention_forward",
+               "aten::_cudnn_attention_backward", "aten::_efficient_attention_backward",
+               "aten::_flash_attention_backward"}
+fails = 0
+
+
+def check(what, ok, why=""):
+    global fails
+    if ok:
+        print("PASS %s: %s" % (name, what))
+    else:
+        fails += 1
+        print("FAIL %s: %s (%s)" % (name, what, why))
+
+
+def read(path):
+    raw = open(path, "rb").read()
+    return gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+
+
+def near(a, b, rel=1e-12):
+    return abs(a - b) <= rel * max(abs(b), 1e-300)
+
+
+src = read(inp)
+out = read(outp)
+# 1. Byte preservation: drop the pairs profana appends, and blank the values of those keys
+# that the input already had (replaced in place); what remains must be the input.
+stripped = ANY_PAIR.sub(rb'"\1": #', INSERTED.sub(b"", out))
+check("removing the inserted pairs gives back the input byte for byte",
+      stripped == ANY_PAIR.sub(rb'"\1": #', INSERTED.sub(b"", src)),
+      "outputs differ in length %d vs %d" % (len(stripped), len(src)))
+check("something was inserted", len(out) > len(src))
+
+d = json.loads(out, parse_float=Decimal)
+check("output parses as JSON", True)
+orig = json.loads(src, parse_float=Decimal)
+ev = d["traceEvents"] if isinstance(d, dict) else d
+oev = orig["traceEvents"] if isinstance(orig, dict) else orig
+check("same number of events", len(ev) == len(oev))
+
+ops = {}
+for e in ev:
+    if e.get("cat") == "cpu_op" and "External id" in e.get("args", {}):
+        ops.setdefault(e["args"]["External id"], e)
+acts = [e for e in ev if e.get("ph") == "X" and e.get("cat") in GPU_CATS]
+by_op = {}
+for a in acts:
+    op = ops.get(a["args"].get("External id"))
+    if op is not None:
+        by_op.setdefault(id(op), (op, []))[1].append(a)
+
+# 2. Every kernel of an op with a formula carries both keys; memcpy/memset carry their bytes.
+missing = [a["name"] for a in acts if a["cat"] == "kernel" and
+           ops.get(a["args"].get("External id"), {}).get("name") in FORMULA_OPS and
+           not ("kernel_flop" in a["args"] and "kernel_num_gb" in a["args"])]
+n_formula = sum(1 for a in acts if ops.get(a["args"].get("External id"), {}).get("name") in FORMULA_OPS)
+check("every kernel of an op with a formula carries both keys (%d kernels)" % n_formula,
+      not missing, "missing on %s" % missing[:3])
+bad = [a["name"] for a in acts if a["cat"] != "kernel" and "bytes" in a["args"] and
+       not (a["args"].get("kernel_flop") == 0 and
+            near(float(a["args"].get("kernel_num_gb", -1)), a["args"]["bytes"] / 1e9))]
+check("memcpy/memset: kernel_flop 0, kernel_num_gb = bytes / 1e9", not bad, str(bad[:3]))
+
+
+def numel(shape):
+    n = 1
+    for x in shape:
+        n *= x
+    return n
+
+
+def gemm(op):
+    """(FLOP, bytes) of a GEMM op from its Input Dims, README formulas."""
+    a = op["args"]
+    dims, types = a["Input Dims"], a["Input type"]
+    bias = op["name"] in ("aten::addmm", "aten::baddbmm")
+    A, B = dims[1:3] if bias else dims[0:2]
+    s = SIZES[types[1 if bias else 0]]
+    M, K, N = A[-2], A[-1], B[-1]
+    b = numel(A[:-2])
+    flop = 2 * b * M * N * K
+    nbytes = b * (M * K + K * N + M * N) * s
+    if bias:
+        nbytes += numel(dims[0]) * SIZES[types[0]]
+    return flop, nbytes
+
+
+# 3. GEMM: the op's longest kernel carries 2*b*M*N*K, its other kernels 0; the cpu_op
+# carries the same FLOPs and bytes (its memsets carry their own bytes).
+n_gemm = 0
+gbad = []
+for op, its in by_op.values():
+    if op["name"] not in ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm"):
+        continue
+    flop, nbytes = gemm(op)
+    kernels = [a for a in its if a["cat"] == "kernel"]
+    carrier = max(kernels, key=lambda a: a["dur"])  # first of the longest, as max keeps it
+    n_gemm += 1
+    for a in kernels:
+        want = flop if a is carrier else 0
+        if a["args"].get("kernel_flop") != want:
+            gbad.append("%s kernel %s: kernel_flop %s, want %s" % (op["name"], a["name"][:40], a["args"].get("kernel_flop"), want))
+    if not near(float(carrier["args"]["kernel_num_gb"]), nbytes / 1e9):
+        gbad.append("%s: kernel_num_gb %s, want %s" % (op["name"], carrier["args"]["kernel_num_gb"], nbytes / 1e9))
+    if op["args"].get("kernel_flop") != flop or not near(float(op["args"]["kernel_num_gb"]), nbytes / 1e9):
+        gbad.append("%s cpu_op: %s %s" % (op["name"], op["args"].get("kernel_flop"), op["args"].get("kernel_num_gb")))
+check("GEMM kernels and ops carry 2bMNK FLOPs and the formula's bytes (%d ops)" % n_gemm, not gbad, "; ".join(gbad[:3]))
+
+# 4. Inductor's own figures on its ops stay what they were.
+changed = []
+for o, e in zip(oev, ev):
+    a = o.get("args") if isinstance(o, dict) else None
+    if isinstance(a, dict) and "kernel_flop" in a and o.get("cat") == "cpu_op":
+        b = e["args"]
+        if b["kernel_flop"] != a["kernel_flop"] or not near(float(b["kernel_num_gb"]), float(a["kernel_num_gb"])):
+            changed.append(o["name"])
+check("Inductor's kernel_flop / kernel_num_gb on its ops kept", not changed, str(changed[:3]))
+
+# 5. --extra: rates from the event's own figures and time, percent of the H100's dense
+# datasheet peaks (bf16 989.5 TFLOP/s, fp32 67 TFLOP/s, 3350 GB/s).
+if extra:
+    bad = []
+    peaks = {"c10::BFloat16": 989.5e12, "c10::Half": 989.5e12, "float": 67e12}
+    for op, its in by_op.values():
+        if op["name"] not in ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm"):
+            continue
+        flop, nbytes = gemm(op)
+        t = op["args"]["Input type"][1 if op["name"] in ("aten::addmm", "aten::baddbmm") else 0]
+        carrier = max((a for a in its if a["cat"] == "kernel"), key=lambda a: a["dur"])
+        x = carrier["args"]
+        dur = float(carrier["dur"]) * 1e-6
+        if not (near(float(x["achieved_tflops"]), flop / dur / 1e12, 1e-9) and
+                near(float(x["achieved_gbps"]), nbytes / dur / 1e9, 1e-9) and
+                near(float(x["flops_pct"]), 100 * flop / dur / peaks[t], 1e-9) and
+                near(float(x["bw_pct"]), 100 * nbytes / dur / 3350e9, 1e-9) and
+                x["kernel_category"] == "gemm"):
+            bad.append((op["name"], x))
+        tot = sum(float(a["dur"]) for a in its) * 1e-6
+        if not near(float(op["args"]["achieved_tflops"]), flop / tot / 1e12, 1e-9):
+            bad.append((op["name"], "op", op["args"]["achieved_tflops"]))
+    check("--extra: GEMM rates, percent of peak and category", not bad, str(bad[:2]))
+    nocat = [a["name"] for a in acts if "kernel_category" not in a["args"]]
+    check("--extra: every GPU activity has kernel_category", not nocat, str(nocat[:3]))
+sys.exit(0)

@@ -1,0 +1,42 @@
+#!/bin/sh
+# run.sh - runs each libFuzzer target of a fuzz build for N seconds from the seed corpora; exits 1 on any finding.
+# Usage: tests/fuzz/run.sh BUILD SECONDS [TARGET...]   (make fuzz FUZZ_SECONDS=N runs it on build-fuzz)
+# The corpus grows in BUILD/corpus/TARGET (kept between runs); a crash, a leak, a contract
+# violation or an input slower than 10 s is written to BUILD/crashes/TARGET-* and reported.
+# Replay one: BUILD/fuzz/TARGET FILE.
+cd "$(dirname "$0")/../.." || exit 2
+build=${1:?usage: tests/fuzz/run.sh BUILD SECONDS [TARGET...]}
+secs=${2:?usage: tests/fuzz/run.sh BUILD SECONDS [TARGET...]}
+shift 2
+targets=$*
+[ -n "$targets" ] || targets=$(cd "$build/fuzz" && ls fuzz_*)
+python3 tests/fuzz/seeds.py "$build/seeds" || exit 2
+mkdir -p "$build/crashes"
+failed=0
+for t in $targets; do
+    case $t in
+    fuzz_args) seeds=$build/seeds/args ;;
+    *) seeds=$build/seeds/trace ;;
+    esac
+    mkdir -p "$build/corpus/$t"
+    log=$build/$t.log
+    start=$(date +%s)
+    # -close_fd_mask=3: the targets' own stdout/stderr (tables, notes) are dropped; libFuzzer
+    # and the sanitizers still report on a saved stderr.
+    "$build/fuzz/$t" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+        -close_fd_mask=3 -print_final_stats=1 -dict=tests/fuzz/trace.dict \
+        -artifact_prefix="$build/crashes/$t-" "$build/corpus/$t" "$seeds" >"$log" 2>&1
+    st=$?
+    took=$(($(date +%s) - start))
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
+    if [ "$st" -eq 0 ]; then
+        echo "$t: ${took} s, ${runs:-?} runs, ${cov:-cov: ?}, $(ls "$build/corpus/$t" | wc -l) corpus files: nothing found"
+    else
+        failed=1
+        echo "$t: FOUND after ${took} s (exit $st):"
+        grep -E 'ERROR|SUMMARY|contract broken|Test unit written|runtime error' "$log" | head -n 8 | sed 's/^/    /'
+        echo "    log: $log"
+    fi
+done
+exit $failed
