@@ -51,28 +51,34 @@ static int check_selection(const pf_analysis *an, pf_error *err)
                    (long long)an->opts.step, (long long)an->opts.step);
 }
 
-typedef struct step_ctx {
-    const long *owner;
-    long step;
-} step_ctx;
-
-static int in_step(const void *ctx, size_t i)
-{
-    const step_ctx *c = ctx;
-    return c->owner[i] == c->step;
-}
-
+/* Busy time of each step: one counting sort groups the activities by step, so the cost is
+ * one pass over the activities, not one per step (a long trace has hundreds of steps). */
 static int steps_busy(pf_analysis *an, const long *owner)
 {
-    for (size_t k = 0; k < an->n_steps; k++) {
-        step_ctx c = {owner, (long)k};
+    const pf_trace *t = an->trace;
+    size_t *start = calloc(an->n_steps + 1, sizeof *start);
+    size_t *idx = malloc((t->n_acts ? t->n_acts : 1) * sizeof *idx);
+    int rc = start && idx ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < t->n_acts; i++)
+        if (owner[i] >= 0)
+            start[owner[i] + 1]++;
+    for (size_t k = 0; rc == 0 && k < an->n_steps; k++)
+        start[k + 1] += start[k];
+    for (size_t i = 0; rc == 0 && i < t->n_acts; i++)
+        if (owner[i] >= 0)
+            idx[start[owner[i]]++] = i; /* start[k] ends at the end of step k's slice */
+    for (size_t k = 0; rc == 0 && k < an->n_steps; k++) {
+        size_t lo = k ? start[k - 1] : 0;
         pf_busy b;
-        if (pf_busy_where(an->trace, in_step, &c, &b))
-            return -1;
-        an->steps[k].busy_ns = b.busy_ns;
-        free(b.streams);
+        rc = pf_busy_compute(t->acts, idx + lo, start[k] - lo, &b);
+        if (rc == 0) {
+            an->steps[k].busy_ns = b.busy_ns;
+            free(b.streams);
+        }
     }
-    return 0;
+    free(start);
+    free(idx);
+    return rc;
 }
 
 int pf_steps_compute(pf_analysis *an, pf_error *err)
