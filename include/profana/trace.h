@@ -117,7 +117,8 @@ typedef struct pf_load_opts {
  * A plain file is parsed by opts->jobs threads, each taking a stretch of traceEvents; their
  * results join in file order, so the model is the same for every number of threads. A
  * stream (gzip, standard input) is read by one thread while another parses it. Memory
- * follows the model, not the file: the text passes through a window of about a megabyte.
+ * follows the model, not the file: a plain file is mapped and its pages are handed back
+ * behind the parser; a stream passes through a window that grows to its largest event.
  * A trace cut off inside traceEvents keeps its complete events, with one entry in warnings
  * (opts->strict: an error instead); a bare event array may lack its closing ']'. */
 int pf_trace_load_opts(const char *path, const pf_load_opts *opts, pf_trace **out, pf_error *err);
