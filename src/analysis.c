@@ -442,10 +442,9 @@ static int compute_work(pf_analysis *an)
         free(carrier);
         return -1;
     }
-    for (size_t i = 0; i < t->n_acts; i++)
-        pf_work_of(t, &an->opts, i, carrier[i], &an->work[i]);
+    int rc = pf_work_all(t, &an->opts, carrier, an->work);
     free(carrier);
-    return 0;
+    return rc;
 }
 
 int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **out, pf_error *err)

@@ -1,4 +1,5 @@
 /* attribute.c - decides which activity carries each op invocation's work, and what that work is. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "profana/analysis.h"
@@ -71,29 +72,146 @@ static void op_work(const pf_trace *t, const pf_analysis_opts *o, const pf_cpu_o
     w->dtype = peak_dtype(o, fw.dtype, fw.matrix);
 }
 
-void pf_work_of(const pf_trace *t, const pf_analysis_opts *o, size_t i, int carries_op_work,
-                pf_act_work *w)
+static void work_init(const pf_analysis_opts *o, pf_act_work *w)
 {
-    const pf_activity *a = &t->acts[i];
     w->flop = w->bytes = -1;
     w->dtype = peak_dtype(o, PF_DT_UNKNOWN, 0);
     w->source = NULL;
     w->no_formula = w->upper_bound = 0;
-    if (a->kind != PF_ACT_KERNEL) {
-        if (a->bytes >= 0) {
-            w->flop = 0;
-            w->bytes = (double)a->bytes;
-            w->source = a->kind == PF_ACT_MEMCPY ? "memcpy" : "memset";
-        }
-        return;
+}
+
+/* A copy's or fill's own bytes; 1 when a is not a kernel (its work is then complete). */
+static int transfer_work(const pf_activity *a, pf_act_work *w)
+{
+    if (a->kind == PF_ACT_KERNEL)
+        return 0;
+    if (a->bytes >= 0) {
+        w->flop = 0;
+        w->bytes = (double)a->bytes;
+        w->source = a->kind == PF_ACT_MEMCPY ? "memcpy" : "memset";
     }
-    if (a->op < 0)
-        return;
-    op_work(t, o, &t->ops[a->op], w);
-    /* The op's other kernels (a split-K reduction, a helper) are known to carry none of
-     * its work: zero, not unknown, so the op's group still shows its figures. */
+    return 1;
+}
+
+/* The op's other kernels (a split-K reduction, a helper) are known to carry none of its
+ * work: zero, not unknown, so the op's group still shows its figures. */
+static void share(int carries_op_work, pf_act_work *w)
+{
     if (!carries_op_work && w->source) {
         w->flop = w->flop >= 0 ? 0 : -1;
         w->bytes = w->bytes >= 0 ? 0 : -1;
     }
+}
+
+void pf_work_of(const pf_trace *t, const pf_analysis_opts *o, size_t i, int carries_op_work,
+                pf_act_work *w)
+{
+    const pf_activity *a = &t->acts[i];
+    work_init(o, w);
+    if (transfer_work(a, w) || a->op < 0)
+        return;
+    op_work(t, o, &t->ops[a->op], w);
+    share(carries_op_work, w);
+}
+
+/* ---- every activity at once: one formula run per distinct op invocation ---- */
+
+/* What op_work reads of an op. Ops whose args read the same share one parse (call.args),
+ * so a training loop's thousands of invocations are a few hundred distinct keys. */
+typedef struct work_key {
+    const char *name;
+    const pf_arg *args;
+    int nargs, bad_args;
+    double kernel_flop, kernel_num_gb;
+} work_key;
+
+typedef struct memo_slot {
+    work_key k;
+    pf_act_work w;
+    int used;
+} memo_slot;
+
+typedef struct work_memo {
+    memo_slot *slots;
+    size_t cap, n;
+} work_memo;
+
+static work_key key_of(const pf_cpu_op *op)
+{
+    return (work_key){op->call.name, op->call.args, op->call.nargs, op->bad_args, op->kernel_flop,
+                      op->kernel_num_gb};
+}
+
+static int same_key(const work_key *a, const work_key *b)
+{
+    return a->name == b->name && a->args == b->args && a->nargs == b->nargs && a->bad_args == b->bad_args &&
+           a->kernel_flop == b->kernel_flop && a->kernel_num_gb == b->kernel_num_gb;
+}
+
+static size_t key_hash(const work_key *k, size_t cap)
+{
+    uint64_t h = (uint64_t)(uintptr_t)k->name * UINT64_C(0x9E3779B97F4A7C15);
+    h ^= (uint64_t)(uintptr_t)k->args * UINT64_C(0xC2B2AE3D27D4EB4F);
+    h ^= (uint64_t)k->nargs;
+    return (size_t)(h >> 20) & (cap - 1);
+}
+
+static memo_slot *memo_find(work_memo *m, const work_key *k)
+{
+    size_t i = key_hash(k, m->cap);
+    while (m->slots[i].used && !same_key(&m->slots[i].k, k))
+        i = (i + 1) & (m->cap - 1);
+    return &m->slots[i];
+}
+
+static int memo_grow(work_memo *m)
+{
+    work_memo bigger = {calloc(m->cap ? m->cap * 2 : 256, sizeof(memo_slot)), m->cap ? m->cap * 2 : 256, m->n};
+    if (!bigger.slots)
+        return -1;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->slots[i].used)
+            *memo_find(&bigger, &m->slots[i].k) = m->slots[i];
+    free(m->slots);
+    *m = bigger;
+    return 0;
+}
+
+/* The op's work (before share), computed on its key's first use; NULL when memory runs out. */
+static const pf_act_work *memo_work(work_memo *m, const pf_trace *t, const pf_analysis_opts *o,
+                                    const pf_cpu_op *op)
+{
+    if ((m->n + 1) * 2 > m->cap && memo_grow(m))
+        return NULL;
+    work_key k = key_of(op);
+    memo_slot *s = memo_find(m, &k);
+    if (!s->used) {
+        s->used = 1;
+        s->k = k;
+        work_init(o, &s->w);
+        op_work(t, o, op, &s->w);
+        m->n++;
+    }
+    return &s->w;
+}
+
+int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const unsigned char *carrier, pf_act_work *w)
+{
+    work_memo m = {0};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
+        const pf_activity *a = &t->acts[i];
+        work_init(o, &w[i]);
+        if (transfer_work(a, &w[i]) || a->op < 0)
+            continue;
+        const pf_act_work *ow = memo_work(&m, t, o, &t->ops[a->op]);
+        if (!ow) {
+            rc = -1;
+            break;
+        }
+        w[i] = *ow;
+        share(carrier[i], &w[i]);
+    }
+    free(m.slots);
+    return rc;
 }

@@ -1,13 +1,71 @@
 /* busy.c - GPU busy time: the union of activity intervals per device and per stream. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "profana/analysis.h"
 #include "profana/satmath.h"
 
-/* qsort has no context argument, so the comparators sort interval copies, not indices. */
+/* Interval copies: sorted in place, they keep the union pass sequential in memory. */
 typedef struct span {
     int64_t stream, start, end;
 } span;
+
+enum { DIGIT_BITS = 11, MAX_STREAMS = 4096 };
+
+/* Sorts s by start, stably: least significant digit first, DIGIT_BITS a pass, as many
+ * passes as the spread of the starts needs (a trace of minutes: 3 or 4). tmp holds n. */
+static void sort_by_start(span *s, span *tmp, size_t n)
+{
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        lo = s[i].start < lo ? s[i].start : lo;
+        hi = s[i].start > hi ? s[i].start : hi;
+    }
+    uint64_t spread = (uint64_t)hi - (uint64_t)lo;
+    for (int shift = 0; shift < 64 && (spread >> shift) != 0; shift += DIGIT_BITS) {
+        size_t count[(1 << DIGIT_BITS) + 1] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[(((uint64_t)s[i].start - (uint64_t)lo) >> shift & ((1u << DIGIT_BITS) - 1)) + 1]++;
+        for (size_t d = 1; d <= (1u << DIGIT_BITS); d++)
+            count[d] += count[d - 1];
+        for (size_t i = 0; i < n; i++)
+            tmp[count[((uint64_t)s[i].start - (uint64_t)lo) >> shift & ((1u << DIGIT_BITS) - 1)]++] = s[i];
+        memcpy(s, tmp, n * sizeof *s);
+    }
+}
+
+/* The rank of stream x among the sorted distinct streams ids[0, n). */
+static size_t stream_rank(const int64_t *ids, size_t n, int64_t x)
+{
+    size_t l = 0, h = n;
+    while (l < h) {
+        size_t m = l + (h - l) / 2;
+        if (ids[m] < x)
+            l = m + 1;
+        else
+            h = m;
+    }
+    return l;
+}
+
+/* The distinct streams of s in order, into ids (room for MAX_STREAMS); 0 when there are more. */
+static size_t distinct_streams(const span *s, size_t n, int64_t *ids)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && s[i].stream == s[i - 1].stream)
+            continue; /* runs of one stream are the common case */
+        size_t r = stream_rank(ids, k, s[i].stream);
+        if (r < k && ids[r] == s[i].stream)
+            continue;
+        if (k == MAX_STREAMS)
+            return 0;
+        memmove(ids + r + 1, ids + r, (k - r) * sizeof *ids);
+        ids[r] = s[i].stream;
+        k++;
+    }
+    return k;
+}
 
 static int by_start(const void *x, const void *y)
 {
@@ -39,9 +97,33 @@ static int64_t union_ns(const span *s, size_t n)
     return pf_sat_add(total, cur_e - cur_s);
 }
 
-static int per_stream(span *s, size_t n, pf_busy *b)
+/* Sorts s (sorted by start) by stream, keeping start order within a stream: a counting
+ * sort over the streams' ranks, or qsort when there are very many streams. */
+static int sort_by_stream(span *s, span *tmp, size_t n)
 {
-    qsort(s, n, sizeof *s, by_stream_start);
+    int64_t *ids = malloc(MAX_STREAMS * sizeof *ids);
+    size_t *count = calloc(MAX_STREAMS + 1, sizeof *count);
+    size_t k = ids && count ? distinct_streams(s, n, ids) : 0;
+    if (ids && count && k == 0)
+        qsort(s, n, sizeof *s, by_stream_start);
+    for (size_t i = 0; k && i < n; i++)
+        count[stream_rank(ids, k, s[i].stream) + 1]++;
+    for (size_t r = 1; k && r <= k; r++)
+        count[r] += count[r - 1];
+    for (size_t i = 0; k && i < n; i++)
+        tmp[count[stream_rank(ids, k, s[i].stream)]++] = s[i];
+    if (k)
+        memcpy(s, tmp, n * sizeof *s);
+    int rc = ids && count ? 0 : -1;
+    free(ids);
+    free(count);
+    return rc;
+}
+
+static int per_stream(span *s, span *tmp, size_t n, pf_busy *b)
+{
+    if (sort_by_stream(s, tmp, n))
+        return -1;
     size_t groups = 0;
     for (size_t i = 0; i < n; i++)
         groups += i == 0 || s[i].stream != s[i - 1].stream;
@@ -64,9 +146,12 @@ int pf_busy_compute(const pf_activity *acts, const size_t *idx, size_t n, pf_bus
     *b = (pf_busy){0};
     if (n == 0)
         return 0;
-    span *s = malloc(n * sizeof *s);
-    if (!s)
+    span *s = malloc(n * sizeof *s), *tmp = malloc(n * sizeof *tmp);
+    if (!s || !tmp) {
+        free(s);
+        free(tmp);
         return -1;
+    }
     b->start_ns = INT64_MAX;
     b->end_ns = INT64_MIN;
     for (size_t i = 0; i < n; i++) {
@@ -78,10 +163,11 @@ int pf_busy_compute(const pf_activity *acts, const size_t *idx, size_t n, pf_bus
         if (s[i].end > b->end_ns)
             b->end_ns = s[i].end;
     }
-    qsort(s, n, sizeof *s, by_start);
+    sort_by_start(s, tmp, n);
     b->busy_ns = union_ns(s, n);
-    int rc = per_stream(s, n, b);
+    int rc = per_stream(s, tmp, n, b);
     free(s);
+    free(tmp);
     return rc;
 }
 

@@ -29,6 +29,7 @@ typedef struct op_sum {
 /* One event to change, in text order. */
 typedef struct target {
     int64_t off;
+    pf_src_args args;          /* where the loader saw its args */
     int is_op;
     size_t index;
 } target;
@@ -151,29 +152,11 @@ static void merge_targets(target *dst, target *a, size_t na, target *b, size_t n
         dst[k++] = j == nb || (i < na && a[i].off <= b[j].off) ? a[i++] : b[j++];
 }
 
-typedef struct work_ctx {
-    augment *g;
-    const unsigned char *carrier;
-} work_ctx;
-
-static void work_range(void *ctx, size_t lo, size_t hi, size_t r)
-{
-    work_ctx *c = ctx;
-    (void)r;
-    for (size_t i = lo; i < hi; i++)
-        pf_work_of(c->g->t, &c->g->opts, i, c->carrier[i], &c->g->work[i]);
-}
-
-/* Work of every activity when no analysis ran (without --extra nothing else is needed);
- * the formulas run on every core. */
+/* Work of every activity when no analysis ran (without --extra nothing else is needed). */
 static int own_work(augment *g, const unsigned char *carrier)
 {
     g->work = malloc((g->t->n_acts ? g->t->n_acts : 1) * sizeof *g->work);
-    if (!g->work)
-        return -1;
-    work_ctx c = {g, carrier};
-    pf_parallel_ranges(g->t->n_acts, g->t->n_acts < 4096 ? 1 : pf_parallel_workers(g->jobs), work_range, &c);
-    return 0;
+    return g->work ? pf_work_all(g->t, &g->opts, carrier, g->work) : -1;
 }
 
 /* Figures for every activity and op, and the events to change in text order. */
@@ -194,11 +177,11 @@ static int plan_targets(augment *g)
         if (t->acts[i].op >= 0)
             add_to_op(g, i, carrier[i]);
         if (has_figures(&g->acts[i]) || g->extra)
-            ta[na++] = (target){t->acts[i].src_off, 0, i};
+            ta[na++] = (target){t->acts[i].src_off, t->acts[i].args, 0, i};
     }
     for (size_t j = 0; rc == 0 && j < t->n_ops; j++)
         if (g->ops[j].n_acts > 0 && has_figures(&g->ops[j].f))
-            to[no++] = (target){t->ops[j].src_off, 1, j};
+            to[no++] = (target){t->ops[j].src_off, t->ops[j].args, 1, j};
     if (rc == 0)
         merge_targets(g->targets, ta, na, to, no);
     g->n_targets = na + no;
@@ -277,7 +260,14 @@ typedef struct source {
     const augment *g;
     const char *s;
     size_t len;
+    int mapped;
 } source;
+
+static void source_written(void *ctx, size_t upto)
+{
+    const source *src = ctx;
+    pf_source_done(src->s, src->len, src->mapped, upto);
+}
 
 /* Where target k's edits begin: its event's '{'. */
 static size_t target_start(void *ctx, size_t k)
@@ -300,15 +290,18 @@ static int plan_target(void *ctx, size_t k, pf_splice *sp, pf_jerr *e)
     }
     pairs p;
     make_pairs(tg->is_op ? &src->g->ops[tg->index].f : &src->g->acts[tg->index], src->g->extra, &p);
+    if (tg->args.len)
+        return pf_splice_obj_pairs_at(sp, src->s, src->len, (size_t)tg->off + tg->args.at, tg->args.len, p.kv, p.n, e);
     return pf_splice_event_args(sp, src->s, src->len, (size_t)tg->off, p.kv, p.n, e) < 0 ? -1 : 0;
 }
 
 /* Writes the source with the pairs spliced into each target's args. */
-static int write_augmented(const augment *g, const char *path, const char *s, size_t len,
-                           const pf_outfile *out, pf_error *err)
+static int write_augmented(const augment *g, const char *path, const source *src, const pf_outfile *out,
+                           pf_error *err)
 {
-    source src = {g, s, len};
-    pf_splice_items items = {g->n_targets, target_start, plan_target, &src};
+    pf_splice_items items = {g->n_targets, target_start, plan_target, (void *)src, source_written};
+    const char *s = src->s;
+    size_t len = src->len;
     pf_jerr e;
     int rc = pf_splice_write_parallel(s, 0, len, &items, g->jobs, out->f, &e);
     if (rc == -2)
@@ -329,7 +322,8 @@ static int write_out(const augment *g, const char *in, const char *outp, pf_erro
     pf_outfile of;
     int rc = pf_outfile_open(&of, outp, err);
     if (rc == 0) {
-        rc = write_augmented(g, in, s, len, &of, err);
+        source src = {g, s, len, mapped};
+        rc = write_augmented(g, in, &src, &of, err);
         if (rc == 0)
             rc = pf_outfile_commit(&of, err);
         else

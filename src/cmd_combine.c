@@ -811,6 +811,12 @@ static size_t event_start(void *ctx, size_t k)
     return in->starts[k];
 }
 
+static void input_written(void *ctx, size_t upto)
+{
+    const input *in = ctx;
+    pf_source_done(in->s, in->len, in->mapped, upto);
+}
+
 static int write_bytes(FILE *f, const char *p, size_t n)
 {
     return n == 0 || fwrite(p, 1, n, f) == n ? 0 : -1;
@@ -820,7 +826,7 @@ static int write_bytes(FILE *f, const char *p, size_t n)
  * (at or before the first event) to the end of the last. */
 static int write_events(const combine *c, const input *in, size_t *cursor)
 {
-    pf_splice_items items = {in->n_events, event_start, plan_event, (void *)in};
+    pf_splice_items items = {in->n_events, event_start, plan_event, (void *)in, input_written};
     pf_jerr e;
     int rc = pf_splice_write_parallel(in->s, *cursor, in->end_ev, &items, c->jobs, c->of->f, &e);
     *cursor = in->end_ev;

@@ -791,7 +791,10 @@ int cmd_explain(const pf_cli *cli)
         return pf_cli_usage_error("--explain prints text, md or json, not csv");
     if (!cli->explain[0])
         return pf_cli_usage_error("--explain wants an op or kernel name");
-    pf_trace *t = pf_cli_load(cli, cli->pos[0]);
+    /* "invocation N of M" counts the op's invocations that launched nothing too */
+    pf_cli all = *cli;
+    all.load.all_ops = 1;
+    pf_trace *t = pf_cli_load(&all, cli->pos[0]);
     if (!t)
         return PF_EXIT_TRACE;
     explain e = {.cli = cli, .t = t, .op = -1, .carrier = -1};

@@ -1,6 +1,8 @@
 /* splice.c - plans edits (replacements and insertions) against a JSON text and writes the text with them applied, byte for byte elsewhere. */
 #include "profana/splice.h"
 
+#include "profana/cpus.h"
+
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -108,28 +110,40 @@ static int same_number(const char *s, size_t start, size_t end, const pf_kv *kv)
     return pf_json_double(s, start, end, &v) == 0 && v == kv->num;
 }
 
+static void append(char *buf, size_t *o, const char *text)
+{
+    size_t n = strlen(text);
+    memcpy(buf + *o, text, n);
+    *o += n;
+}
+
 /* Appends `"key": val` pairs (each preceded by ", " unless first) to the splice as one
- * insertion at `at`. */
+ * insertion at `at`. Called once per event: the text is built on the stack when it fits. */
 static int put_pairs(pf_splice *sp, size_t at, const char *lead, const pf_kv *kv, size_t n,
                      const unsigned char *skip, int comma, const char *trail)
 {
+    char small[512];
     size_t need = strlen(lead) + strlen(trail) + 1;
     for (size_t i = 0; i < n; i++)
         need += strlen(kv[i].key) + strlen(kv[i].val) + 6;
-    char *buf = malloc(need);
+    char *buf = need <= sizeof small ? small : malloc(need);
     if (!buf)
         return -1;
-    size_t o = (size_t)snprintf(buf, need, "%s", lead);
+    size_t o = 0;
+    append(buf, &o, lead);
     for (size_t i = 0; i < n; i++) {
         if (skip && skip[i])
             continue;
-        o += (size_t)snprintf(buf + o, need - o, "%s\"%s\": %s", comma ? ", " : "", kv[i].key,
-                              kv[i].val);
+        append(buf, &o, comma ? ", \"" : "\"");
+        append(buf, &o, kv[i].key);
+        append(buf, &o, "\": ");
+        append(buf, &o, kv[i].val);
         comma = 1;
     }
-    o += (size_t)snprintf(buf + o, need - o, "%s", trail);
+    append(buf, &o, trail);
     int rc = pf_splice_put(sp, at, at, buf, o);
-    free(buf);
+    if (buf != small)
+        free(buf);
     return rc;
 }
 
@@ -167,6 +181,31 @@ int pf_splice_obj_pairs(pf_splice *sp, const char *s, size_t len, size_t obj, co
     if (nfound == n)
         return 0;
     return put_pairs(sp, after, "", kv, n, found, !empty, "") ? oom(e, after) : 0;
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int pf_splice_obj_pairs_at(pf_splice *sp, const char *s, size_t len, size_t obj, size_t n, const pf_kv *kv,
+                           size_t nkv, pf_jerr *e)
+{
+    if (n < 2 || obj > len || n > len - obj || s[obj] != '{' || s[obj + n - 1] != '}') {
+        e->pos = obj;
+        e->truncated = 0;
+        e->what = "no args object here on the second read (did the file change?)";
+        return -1;
+    }
+    if (memchr(s + obj, '_', n) || memchr(s + obj, '\\', n))
+        return pf_splice_obj_pairs(sp, s, len, obj, kv, nkv, e);
+    /* No member is one of ours: the pairs go after the last member's value, which is where
+     * the whitespace before '}' begins. */
+    size_t at = obj + n - 1;
+    while (at > obj + 1 && is_space(s[at - 1]))
+        at--;
+    int empty = s[at - 1] == '{';
+    return put_pairs(sp, at, "", kv, nkv, NULL, !empty, "") ? oom(e, at) : 0;
 }
 
 int pf_splice_event_args(pf_splice *sp, const char *s, size_t len, size_t ev, const pf_kv *kv,
@@ -299,8 +338,7 @@ static void *run_job(void *arg)
 
 size_t pf_parallel_workers(int jobs)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t w = jobs > 0 ? (size_t)jobs : cores > 0 ? (size_t)cores : 1;
+    size_t w = jobs > 0 ? (size_t)jobs : pf_cpu_count();
     return w > 64 ? 64 : w;
 }
 
@@ -362,20 +400,36 @@ static void join_round(splice_round *r)
     }
 }
 
-/* Items per job and round: enough to keep a thread busy, few enough to bound memory. */
+/* Items and source bytes per job and round: enough to keep a thread busy, few enough to
+ * bound memory (a job holds a copy of its text; the source it covers stays mapped). */
 #define SPLICE_RUN 4096
+#define SPLICE_BYTES ((size_t)2 << 20)
 
-/* Sets up the round of items from `base`: job w takes the next SPLICE_RUN of them and the
- * source from its first item's start (`from` for item 0) to the next job's. */
-static size_t setup_round(splice_job *jb, size_t workers, size_t base, const pf_splice_items *it,
-                          const char *s, size_t from, size_t to)
+/* The end of the job that begins at item lo: at most SPLICE_RUN items, and the first item
+ * that starts SPLICE_BYTES or more after item lo's start (at least one item). */
+static size_t job_end(const pf_splice_items *it, size_t lo, size_t from)
 {
-    size_t used = 0;
-    for (size_t w = 0; w < workers; w++) {
-        size_t lo = base + w * SPLICE_RUN < it->n ? base + w * SPLICE_RUN : it->n;
-        size_t hi = lo + SPLICE_RUN < it->n ? lo + SPLICE_RUN : it->n;
-        if (lo == hi)
-            break;
+    size_t hi = lo + SPLICE_RUN < it->n ? lo + SPLICE_RUN : it->n;
+    size_t a = lo == 0 ? from : it->start(it->ctx, lo), l = lo + 1;
+    while (l < hi) { /* the first item in (lo, hi] that starts too far; hi when none */
+        size_t mid = l + (hi - l) / 2;
+        if (it->start(it->ctx, mid) - a >= SPLICE_BYTES)
+            hi = mid;
+        else
+            l = mid + 1;
+    }
+    return hi;
+}
+
+/* Sets up the round of items from `base`: job w takes the next items (see job_end) and the
+ * source from its first item's start (`from` for item 0) to the next job's. Returns the
+ * number of jobs; *next is the first item of the next round. */
+static size_t setup_round(splice_job *jb, size_t workers, size_t base, const pf_splice_items *it,
+                          const char *s, size_t from, size_t to, size_t *next)
+{
+    size_t used = 0, lo = base;
+    for (size_t w = 0; w < workers && lo < it->n; w++) {
+        size_t hi = job_end(it, lo, from);
         jb[w].it = it;
         jb[w].s = s;
         jb[w].lo = lo;
@@ -383,7 +437,9 @@ static size_t setup_round(splice_job *jb, size_t workers, size_t base, const pf_
         jb[w].a = lo == 0 ? from : it->start(it->ctx, lo);
         jb[w].b = hi == it->n ? to : it->start(it->ctx, hi);
         used++;
+        lo = hi;
     }
+    *next = lo;
     return used;
 }
 
@@ -404,7 +460,7 @@ static int write_round(const splice_round *r, FILE *f, pf_jerr *e)
 int pf_splice_write_parallel(const char *s, size_t from, size_t to, const pf_splice_items *it, int jobs,
                              FILE *f, pf_jerr *e)
 {
-    size_t workers = pf_parallel_workers(jobs), step;
+    size_t workers = pf_parallel_workers(jobs), base = 0, next = 0;
     if (it->n == 0)
         return write_all(s + from, to - from, f) ? -2 : 0;
     /* Two sets of jobs: one round is planned on threads while the last one is written. */
@@ -415,20 +471,23 @@ int pf_splice_write_parallel(const char *s, size_t from, size_t to, const pf_spl
         free(r);
         return oom(e, from);
     }
-    step = workers * SPLICE_RUN;
     r[0].jb = jb;
     r[1].jb = jb + workers;
-    r[0].used = setup_round(r[0].jb, workers, 0, it, s, from, to);
+    r[0].used = setup_round(r[0].jb, workers, 0, it, s, from, to, &next);
     start_round(&r[0]);
     join_round(&r[0]);
     int rc = 0, cur = 0;
-    for (size_t base = 0; base < it->n; base += step, cur ^= 1) {
-        splice_round *next = &r[cur ^ 1];
-        next->used = base + step < it->n ? setup_round(next->jb, workers, base + step, it, s, from, to) : 0;
-        start_round(next);
+    while (base < it->n) {
+        splice_round *later = &r[cur ^ 1];
+        base = next;
+        later->used = base < it->n ? setup_round(later->jb, workers, base, it, s, from, to, &next) : 0;
+        start_round(later);
         if (rc == 0)
             rc = write_round(&r[cur], f, e);
-        join_round(next);
+        if (rc == 0 && it->written && r[cur].used)
+            it->written(it->ctx, r[cur].jb[r[cur].used - 1].b);
+        join_round(later);
+        cur ^= 1;
     }
     for (size_t w = 0; w < 2 * workers; w++) {
         pf_splice_free(&jb[w].sp);

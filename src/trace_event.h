@@ -33,6 +33,7 @@ typedef struct ev_record {
     size_t vs[REC_MAX], ve[REC_MAX];
     int8_t field[REC_MAX];     /* E_*, ARG_FIELD(A_*), or -1 */
     uint8_t depth[REC_MAX];    /* nesting depth of the value */
+    size_t args_open, args_close; /* the args object's '{' and '}'; args_close 0: none */
 } ev_record;
 
 /* Event shapes: the text of an event between its variable values (keys, punctuation, the

@@ -129,6 +129,7 @@ typedef struct pf_op_rec {
     const char *key;
     int64_t ext_id;
     int64_t src_off;
+    pf_src_args args;
 } pf_op_rec;
 
 typedef enum pf_chunk_end {
@@ -182,10 +183,11 @@ int pf_scan_find_start(pf_window *w, int64_t from, int64_t *start, pf_error *err
  * the activities run on. Returns 0 or -1 with err set. */
 int pf_trace_devices_from_props(pf_trace *t, const char *text, size_t len, pf_error *err);
 
-/* Builds t->ops from the op records of the chunks (in order), links activities to them by
- * External id and parses the args of linked ops once per distinct args text. Returns 0 or
- * -1 with err set (out of memory only). */
-int pf_trace_link(pf_trace *t, pf_segvec *const *ops, size_t n_vecs, pf_error *err);
+/* Links activities to the op records of the chunks (in order) by External id, builds
+ * t->ops from the linked records (all_ops: from all of them), in file order, and parses the
+ * args of linked ops once per distinct args text. Frees the records. Returns 0 or -1 with
+ * err set (out of memory only). */
+int pf_trace_link(pf_trace *t, pf_segvec *const *ops, size_t n_vecs, int all_ops, pf_error *err);
 
 /* Appends a warning (printf-style) to t->warnings. Returns 0 or -1 when memory runs out. */
 int pf_trace_warn(pf_trace *t, const char *fmt, ...)

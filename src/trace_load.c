@@ -7,8 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "profana/cpus.h"
 #include "profana/jscan.h"
 #include "profana/progress.h"
+#include "profana/splice.h"
 #include "trace_event.h"
 #include "trace_internal.h"
 
@@ -214,8 +216,7 @@ static int events_in_parallel(loader *L, int64_t arr, size_t n, size_t jobs)
 
 static size_t job_count(const loader *L)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    return L->opts.jobs > 0 ? (size_t)L->opts.jobs : cores > 0 ? (size_t)cores : 1;
+    return L->opts.jobs > 0 ? (size_t)L->opts.jobs : pf_cpu_count();
 }
 
 /* traceEvents' array at *p ('['): parses it and leaves *p after its ']'. bare: the array is
@@ -427,19 +428,40 @@ static int load_top(loader *L)
 
 /* ---- the model ---- */
 
+/* One array's move: each kept chunk's part drains into its place, chunks on -j threads. */
+typedef struct move {
+    loader *L;
+    pf_segvec *(*pick)(pf_chunk *);
+    char *dst;
+    size_t *at;                /* element offset of each kept chunk's part */
+    size_t elem;
+} move;
+
+static void move_range(void *ctx, size_t lo, size_t hi, size_t r)
+{
+    const move *mv = ctx;
+    (void)r;
+    for (size_t i = lo; i < hi; i++)
+        pf_segvec_drain(mv->pick(&mv->L->chunks[mv->L->kept[i]]), mv->dst + mv->at[i] * mv->elem);
+}
+
 static int move_events(pf_segvec *(*pick)(pf_chunk *), loader *L, void **dst, size_t *n, size_t elem)
 {
-    size_t total = 0;
-    for (size_t i = 0; i < L->n_kept; i++)
-        total += pick(&L->chunks[L->kept[i]])->n;
-    if (!(*dst = pf_model_alloc(total * elem)))
+    size_t *at = malloc((L->n_kept + 1) * sizeof *at);
+    if (!at)
         return pf_fail(L->err, "%s: out of memory", L->path);
-    for (size_t i = 0; i < L->n_kept; i++) {
-        pf_segvec *v = pick(&L->chunks[L->kept[i]]);
-        size_t k = v->n;
-        pf_segvec_drain(v, (char *)*dst + *n * elem);
-        *n += k;
+    at[0] = 0;
+    for (size_t i = 0; i < L->n_kept; i++)
+        at[i + 1] = at[i] + pick(&L->chunks[L->kept[i]])->n;
+    *n = at[L->n_kept];
+    if (!(*dst = pf_model_alloc(*n * elem))) {
+        free(at);
+        return pf_fail(L->err, "%s: out of memory", L->path);
     }
+    move mv = {L, pick, *dst, at, elem};
+    size_t jobs = job_count(L);
+    pf_parallel_ranges(L->n_kept, jobs < L->n_kept ? jobs : L->n_kept ? L->n_kept : 1, move_range, &mv);
+    free(at);
     return 0;
 }
 
@@ -478,7 +500,7 @@ static int assemble(loader *L)
         return pf_fail(L->err, "%s: out of memory", L->path);
     for (size_t i = 0; i < L->n_kept; i++)
         ops[i] = &L->chunks[L->kept[i]].ops;
-    int rc = pf_trace_link(t, ops, L->n_kept, L->err);
+    int rc = pf_trace_link(t, ops, L->n_kept, L->opts.all_ops, L->err);
     free(ops);
     return rc;
 }

@@ -231,11 +231,16 @@ int pf_trace_devices_from_props(pf_trace *t, const char *text, size_t len, pf_er
 /* ---- External id links ---- */
 
 /* Open addressing, at most 70% full (it holds every cpu_op's id, so it is sized tight); keys
- * -1 mark empty slots. */
+ * -1 mark empty slots. Kineto numbers External ids consecutively, so when the ids are dense
+ * the map is a plain array indexed by id - base instead (direct != NULL): filled and read
+ * in file order, it stays in cache where hashed slots would miss on every id. */
 typedef struct id_map {
     int64_t *keys;
     int32_t *vals;
     size_t cap;
+    int32_t *direct;           /* value of id base + i; -1 none */
+    int64_t base;
+    size_t range;
 } id_map;
 
 static size_t id_hash(int64_t k, size_t cap)
@@ -257,15 +262,39 @@ static int id_map_init(id_map *m, size_t n)
     return 0;
 }
 
+/* A dense map for ids in [lo, hi) when there are at least a quarter as many ids as
+ * values in the range; 1 when made, 0 when the hashed map suits better, -1 out of memory. */
+static int id_map_init_dense(id_map *m, int64_t lo, int64_t hi, size_t n)
+{
+    uint64_t range = (uint64_t)hi - (uint64_t)lo;
+    if (hi <= lo || range / 4 > n)
+        return 0;
+    m->direct = malloc((size_t)range * sizeof *m->direct);
+    if (!m->direct)
+        return -1;
+    memset(m->direct, 0xff, (size_t)range * sizeof *m->direct);
+    m->base = lo;
+    m->range = (size_t)range;
+    return 1;
+}
+
 static void id_map_free(id_map *m)
 {
     free(m->keys);
     free(m->vals);
+    free(m->direct);
 }
 
 /* Inserts k -> v unless k is there; returns 1 when k was already present. */
 static int id_map_put(id_map *m, int64_t k, int32_t v)
 {
+    if (m->direct) {
+        int32_t *slot = &m->direct[k - m->base];
+        if (*slot >= 0)
+            return 1;
+        *slot = v;
+        return 0;
+    }
     size_t i = id_hash(k, m->cap);
     for (; m->keys[i] != -1; i = (i + 1) & (m->cap - 1))
         if (m->keys[i] == k)
@@ -277,6 +306,8 @@ static int id_map_put(id_map *m, int64_t k, int32_t v)
 
 static int32_t id_map_get(const id_map *m, int64_t k)
 {
+    if (m->direct)
+        return k >= m->base && (uint64_t)k - (uint64_t)m->base < m->range ? m->direct[k - m->base] : -1;
     for (size_t i = id_hash(k, m->cap); m->keys[i] != -1; i = (i + 1) & (m->cap - 1))
         if (m->keys[i] == k)
             return m->vals[i];
@@ -337,12 +368,10 @@ static const parsed *cache_get(pf_trace *t, args_cache *c, const char *key)
     return p;
 }
 
-/* While linking, a linked op's call.name holds its args text (what the parse is looked up
- * by); resolving puts the parse and the op's name there. Unlinked ops keep call.name NULL. */
+/* A kept op's call.name holds its args text (what the parse is looked up by) until it is
+ * resolved: then the parse and the op's name are there. */
 static int resolve_op(pf_trace *t, args_cache *c, pf_cpu_op *op)
 {
-    if (op->call.name == op->name)
-        return 0; /* resolved before */
     const char *key = op->call.name;
     op->call.name = op->name;
     if (!key)
@@ -358,61 +387,130 @@ static int resolve_op(pf_trace *t, args_cache *c, pf_cpu_op *op)
     return 0;
 }
 
-/* t->ops from the records, in order, each op's args text parked in call.name (see
- * resolve_op). Frees the records block by block. */
-static int build_ops(pf_trace *t, pf_segvec *const *vecs, size_t n_vecs)
+/* The op records of every chunk as one sequence, in file order. */
+typedef struct op_recs {
+    pf_segvec *const *vecs;
+    size_t n_vecs, n;
+} op_recs;
+
+/* Maps each record's External id to its index in the sequence (the first of a repeated id
+ * wins; the repeats are counted). */
+static int map_ids(pf_trace *t, const op_recs *r, id_map *m)
 {
-    size_t n = 0;
-    for (size_t v = 0; v < n_vecs; v++)
-        n += vecs[v]->n;
-    if (n > INT32_MAX || !(t->ops = pf_model_alloc(n * sizeof *t->ops)))
-        return -1;
-    for (size_t v = 0; v < n_vecs; v++) {
-        for (size_t i = 0; i < vecs[v]->n; i++) {
-            const pf_op_rec *r = pf_segvec_at(vecs[v], i);
-            pf_cpu_op *op = &t->ops[t->n_ops++];
-            memset(op, 0, sizeof *op);
-            op->name = r->name;
-            op->ext_id = r->ext_id;
-            op->src_off = r->src_off;
-            op->kernel_flop = op->kernel_num_gb = -1;
-            op->call.name = r->key;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t v = 0; v < r->n_vecs; v++)
+        for (size_t i = 0; i < r->vecs[v]->n; i++) {
+            const pf_op_rec *rec = pf_segvec_at(r->vecs[v], i);
+            lo = rec->ext_id < lo ? rec->ext_id : lo;
+            hi = rec->ext_id > hi ? rec->ext_id : hi;
         }
-        pf_segvec_free(vecs[v]);
+    int dense = r->n && hi < INT64_MAX ? id_map_init_dense(m, lo, hi + 1, r->n) : 0;
+    if (r->n > INT32_MAX || dense < 0 || (dense == 0 && id_map_init(m, r->n)))
+        return -1;
+    int32_t g = 0;
+    for (size_t v = 0; v < r->n_vecs; v++)
+        for (size_t i = 0; i < r->vecs[v]->n; i++, g++) {
+            const pf_op_rec *rec = pf_segvec_at(r->vecs[v], i);
+            t->n_duplicate_ids += (size_t)id_map_put(m, rec->ext_id, g);
+        }
+    return 0;
+}
+
+/* t->ops from the records that `keep` marks, in order; renum[g] becomes record g's op index.
+ * Frees the records block by block. */
+static int build_ops(pf_trace *t, const op_recs *r, const unsigned char *keep, int32_t *renum)
+{
+    size_t n = 0, g = 0;
+    for (size_t i = 0; i < r->n; i++)
+        n += keep[i];
+    if (!(t->ops = pf_model_alloc((n ? n : 1) * sizeof *t->ops)))
+        return -1;
+    for (size_t v = 0; v < r->n_vecs; v++) {
+        for (size_t i = 0; i < r->vecs[v]->n; i++, g++) {
+            renum[g] = -1;
+            if (!keep[g])
+                continue;
+            const pf_op_rec *rec = pf_segvec_at(r->vecs[v], i);
+            pf_cpu_op *op = &t->ops[t->n_ops];
+            memset(op, 0, sizeof *op);
+            op->name = rec->name;
+            op->ext_id = rec->ext_id;
+            op->src_off = rec->src_off;
+            op->args = rec->args;
+            op->kernel_flop = op->kernel_num_gb = -1;
+            op->call.name = rec->key;
+            renum[g] = (int32_t)t->n_ops++;
+        }
+        pf_segvec_free(r->vecs[v]);
     }
     return 0;
 }
 
-/* Links activities to the first op of their External id and resolves those ops; the others
- * drop their parked args text. */
-static int link_acts(pf_trace *t)
+/* Links each activity to the first op of its External id (a->op holds the record's index
+ * until build_ops numbers the kept ones) and marks the ops to keep: the linked ones, or all. */
+static void link_acts(pf_trace *t, const id_map *m, unsigned char *keep)
 {
-    id_map m = {0};
-    args_cache c = {0};
-    int rc = id_map_init(&m, t->n_ops);
-    for (size_t i = 0; rc == 0 && i < t->n_ops; i++)
-        t->n_duplicate_ids += (size_t)id_map_put(&m, t->ops[i].ext_id, (int32_t)i);
-    for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
+    for (size_t i = 0; i < t->n_acts; i++) {
         pf_activity *a = &t->acts[i];
-        a->op = a->ext_id >= 0 ? id_map_get(&m, a->ext_id) : -1;
+        a->op = a->ext_id >= 0 ? id_map_get(m, a->ext_id) : -1;
         if (a->op < 0)
             t->n_unlinked++;
         else
-            rc = resolve_op(t, &c, &t->ops[a->op]);
+            keep[a->op] = 1;
     }
-    for (size_t i = 0; i < t->n_ops; i++)
-        if (t->ops[i].call.name != t->ops[i].name)
+}
+
+/* Every kept op gets its args parsed (once per distinct args text); only linked ops need
+ * them, so the others (kept for --explain) go without. */
+static int resolve_ops(pf_trace *t, const int32_t *renum)
+{
+    args_cache c = {0};
+    unsigned char *linked = calloc(t->n_ops ? t->n_ops : 1, 1);
+    int rc = linked ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
+        pf_activity *a = &t->acts[i];
+        if (a->op < 0)
+            continue;
+        a->op = renum[a->op];
+        linked[a->op] = 1;
+    }
+    for (size_t i = 0; rc == 0 && i < t->n_ops; i++) {
+        if (linked[i])
+            rc = resolve_op(t, &c, &t->ops[i]);
+        else
             t->ops[i].call.name = NULL;
-    id_map_free(&m);
+    }
+    free(linked);
     free(c.slots);
     return rc;
 }
 
-int pf_trace_link(pf_trace *t, pf_segvec *const *vecs, size_t n_vecs, pf_error *err)
+static int link(pf_trace *t, const op_recs *r, int all_ops)
 {
-    int rc = build_ops(t, vecs, n_vecs);
+    id_map m = {0};
+    unsigned char *keep = malloc(r->n ? r->n : 1);
+    int32_t *renum = malloc((r->n ? r->n : 1) * sizeof *renum);
+    int rc = keep && renum ? map_ids(t, r, &m) : -1;
+    if (rc == 0) {
+        memset(keep, all_ops ? 1 : 0, r->n);
+        link_acts(t, &m, keep);
+    }
+    id_map_free(&m);
     if (rc == 0)
-        rc = link_acts(t);
+        rc = build_ops(t, r, keep, renum);
+    free(keep);
+    if (rc == 0)
+        rc = resolve_ops(t, renum);
+    free(renum);
+    return rc;
+}
+
+int pf_trace_link(pf_trace *t, pf_segvec *const *vecs, size_t n_vecs, int all_ops, pf_error *err)
+{
+    op_recs r = {vecs, n_vecs, 0};
+    for (size_t v = 0; v < n_vecs; v++)
+        r.n += vecs[v]->n;
+    int rc = link(t, &r, all_ops);
     if (rc)
         return pf_fail(err, "%s: out of memory", t->path);
     size_t bad = 0;

@@ -348,6 +348,7 @@ static int fast_event(const char *s, size_t len, size_t p, int depth, ev_fields 
 {
     memset(f, 0, sizeof *f);
     rec->n = 0;
+    rec->args_open = rec->args_close = 0;
     unsigned seen = 0;
     int r = fast_open(s, len, &p), closed = 0;
     if (r) {
@@ -370,8 +371,12 @@ static int fast_event(const char *s, size_t len, size_t p, int depth, ev_fields 
             f->ev[k][0] = vs;
             f->ev[k][1] = p;
         }
-        if (!args_object) /* args' members were recorded in its place */
+        if (!args_object) { /* args' members were recorded in its place */
             record(rec, vs, p, k, depth + 1);
+        } else {
+            rec->args_open = vs;
+            rec->args_close = p - 1;
+        }
         if ((r = fast_next(s, len, &p, &closed)) != FAST_OK)
             return r;
     }
@@ -566,12 +571,25 @@ static int out_of_memory(pf_scanner *sc, pf_chunk *c)
     return pf_fail(&c->err, "%s: out of memory", sc->path);
 }
 
+/* Where the event's args object is, relative to the event's start (see pf_src_args). */
+static pf_src_args src_args(const char *s, const ev_fields *f, size_t start)
+{
+    const size_t *sp = f->ev[E_ARGS];
+    pf_src_args a = {0, 0};
+    if (sp[1] > sp[0] && s[sp[0]] == '{' && sp[0] - start <= UINT32_MAX && sp[1] - sp[0] <= UINT32_MAX) {
+        a.at = (uint32_t)(sp[0] - start);
+        a.len = (uint32_t)(sp[1] - sp[0]);
+    }
+    return a;
+}
+
 static int add_activity(pf_scanner *sc, pf_chunk *c, const ev_fields *f, pf_act_kind kind, size_t start)
 {
     const char *s = sc->w->buf;
     pf_activity a = {0};
     a.kind = kind;
     a.src_off = sc->w->base + (int64_t)start;
+    a.args = src_args(s, f, start);
     if (read_times(s, f, &a.ts_ns, &a.dur_ns) || !f->ev[E_NAME][1] ||
         !(a.name = intern_string(sc, f->ev[E_NAME], f->plain_name))) {
         c->n_bad_events++;
@@ -673,7 +691,8 @@ static int add_cpu_op(pf_scanner *sc, pf_chunk *c, const ev_fields *f, size_t st
     int64_t id = op_ext_id(sc->w, f);
     if (id < 0)
         return 0; /* cannot be linked: only its CPU time counts */
-    pf_op_rec rec = {.name = name, .ext_id = id, .src_off = sc->w->base + (int64_t)start};
+    pf_op_rec rec = {.name = name, .ext_id = id, .src_off = sc->w->base + (int64_t)start,
+                     .args = src_args(sc->w->buf, f, start)};
     pf_op_rec *slot;
     if (op_key(sc, f, &rec.key) || !(slot = pf_segvec_push(&c->ops)))
         return out_of_memory(sc, c);

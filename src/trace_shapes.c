@@ -25,6 +25,13 @@ typedef struct embed {
     uint16_t off, len;
 } embed;
 
+/* A byte of the constant text that a field's extent starts or ends at: the args object's
+ * braces, which lie between its members' values. */
+typedef struct mark {
+    int8_t step;               /* in this step's text (n_steps: the tail); -1 none */
+    uint16_t off;
+} mark;
+
 /* The first bytes of a shape's text (up to its first value, at most PREFIX): events of
  * other shapes mostly differ there, so they are told apart by one comparison. */
 enum { PREFIX = 32 };
@@ -38,6 +45,7 @@ typedef struct shape {
     uint16_t tail_at, tail_len; /* after the last value: the closing braces */
     embed embeds[2];
     int n_embeds;
+    mark args_open, args_close;
     uint64_t embed_steps;      /* bit k: an embed lies in step k's text */
 } shape;
 
@@ -147,6 +155,15 @@ static void put_embeds(const shape *sh, int k, size_t at, ev_fields *f)
             set_field(f, sh->embeds[i].field, at + sh->embeds[i].off, at + sh->embeds[i].off + sh->embeds[i].len);
 }
 
+/* The args object's extent, from its braces in the constant text of steps k. */
+static void put_marks(const shape *sh, int k, size_t at, ev_fields *f)
+{
+    if (sh->args_open.step == k)
+        f->ev[E_ARGS][0] = at + sh->args_open.off;
+    if (sh->args_close.step == k)
+        f->ev[E_ARGS][1] = at + sh->args_close.off + 1;
+}
+
 /* The event at s[p] read with shape sh; f must be all zero. *wrote: f was written to. */
 static int match_shape(const shape *sh, const char *s, size_t len, size_t p, ev_fields *f, size_t *end, int *wrote)
 {
@@ -161,6 +178,7 @@ static int match_shape(const shape *sh, const char *s, size_t len, size_t p, ev_
             return r;
         *wrote = 1;
         put_embeds(sh, k, at, f);
+        put_marks(sh, k, at, f);
         if (!st)
             break;
         if (p >= len)
@@ -222,11 +240,29 @@ static int is_embedded(const char *s, const ev_record *rec, int i)
     return (f == E_PH || f == E_CAT) && s[rec->vs[i]] == '"' && rec->ve[i] - rec->vs[i] < 64;
 }
 
+/* Notes x as a mark when it lies in the constant text s[a, b) of step k. */
+static void place_mark(mark *m, size_t x, int k, size_t a, size_t b)
+{
+    if (x >= a && x < b) {
+        m->step = (int8_t)k;
+        m->off = (uint16_t)(x - a);
+    }
+}
+
+static void place_marks(shape *sh, const ev_record *rec, int k, size_t a, size_t b)
+{
+    if (!rec->args_close)
+        return;
+    place_mark(&sh->args_open, rec->args_open, k, a, b);
+    place_mark(&sh->args_close, rec->args_close, k, a, b);
+}
+
 static int build(shape *sh, const char *s, size_t start, size_t end, const ev_record *rec)
 {
     size_t used = 0, prev = start;
     sh->n_steps = sh->n_embeds = 0;
     sh->embed_steps = 0;
+    sh->args_open.step = sh->args_close.step = -1;
     for (int i = 0; i < rec->n; i++) {
         if (is_embedded(s, rec, i)) {
             sh->embeds[sh->n_embeds++] = (embed){rec->field[i], (uint8_t)sh->n_steps, (uint16_t)(rec->vs[i] - prev),
@@ -237,12 +273,14 @@ static int build(shape *sh, const char *s, size_t start, size_t end, const ev_re
         step *st = &sh->steps[sh->n_steps++];
         if (add_text(sh, &used, s, prev, rec->vs[i], &st->at, &st->len))
             return -1;
+        place_marks(sh, rec, sh->n_steps - 1, prev, rec->vs[i]);
         st->field = rec->field[i];
         st->depth = rec->depth[i];
         prev = rec->ve[i];
     }
     if (add_text(sh, &used, s, prev, end, &sh->tail_at, &sh->tail_len))
         return -1;
+    place_marks(sh, rec, sh->n_steps, prev, end);
     size_t first = sh->n_steps ? sh->steps[0].len : sh->tail_len;
     sh->prefix_len = first < PREFIX ? first : PREFIX;
     memcpy(sh->prefix, sh->text, sh->prefix_len);

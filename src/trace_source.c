@@ -162,6 +162,15 @@ int pf_source_read(const char *path, char **buf, size_t *len, int *mapped, pf_er
     return maybe_inflate(strcmp(path, "-") == 0 ? "<stdin>" : path, buf, len, mapped, err);
 }
 
+void pf_source_done(const char *buf, size_t len, int mapped, size_t upto)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t end = (uintptr_t)buf + (upto < len ? upto : len);
+    end &= ~(page - 1);
+    if (mapped && end > (uintptr_t)buf)
+        madvise((void *)buf, end - (uintptr_t)buf, MADV_DONTNEED);
+}
+
 void pf_source_release(char *buf, size_t len, int mapped)
 {
     if (mapped)

@@ -142,6 +142,11 @@ static inline int pf_analysis_selected(const pf_analysis *a, size_t i)
 void pf_work_of(const pf_trace *t, const pf_analysis_opts *o, size_t i, int carries_op_work,
                 pf_act_work *w);
 
+/* pf_work_of for every activity into w[0, t->n_acts) (carrier from pf_work_carriers), with
+ * one formula run per distinct op invocation (name, args, Inductor figures): the same
+ * figures, a fraction of the time. Returns 0, or -1 when memory runs out. */
+int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const unsigned char *carrier, pf_act_work *w);
+
 /* Marks, for every activity, whether it carries its op invocation's work: the longest
  * kernel among the activities linked to the same op (ties: the first). Caller frees. */
 unsigned char *pf_work_carriers(const pf_trace *t);

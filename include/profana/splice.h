@@ -70,6 +70,14 @@ int pf_splice_obj_pairs(pf_splice *sp, const char *s, size_t len, size_t obj, co
 int pf_splice_event_args(pf_splice *sp, const char *s, size_t len, size_t ev, const pf_kv *kv,
                          size_t n, pf_jerr *e);
 
+/* pf_splice_obj_pairs for an object already known to span s[obj, obj + n) (the loader
+ * notes where each event's args are): the object is read member by member only when a key
+ * could be one of kv's (it holds a '_' or an escape); otherwise the pairs go straight
+ * before its '}'. Returns 0; -1 as pf_splice_obj_pairs, or when s[obj, obj + n) does not
+ * begin with '{' and end with '}' (the text is not the one the extent was taken from). */
+int pf_splice_obj_pairs_at(pf_splice *sp, const char *s, size_t len, size_t obj, size_t n, const pf_kv *kv,
+                           size_t nkv, pf_jerr *e);
+
 /* A caller's list of n items (events) in text order, for pf_splice_write_parallel. start
  * gives where item k's edits may begin (nondecreasing in k; its edits lie before the next
  * item's start). plan puts item k's edits into sp and returns 0, or -1 with e filled (e->pos:
@@ -80,6 +88,9 @@ typedef struct pf_splice_items {
     size_t (*start)(void *ctx, size_t item);
     int (*plan)(void *ctx, size_t item, pf_splice *sp, pf_jerr *e);
     void *ctx;
+    /* Optional (NULL): told, on the writing thread, that s[from, upto) is written and will
+     * not be read again, so that a mapped source can hand those pages back. */
+    void (*written)(void *ctx, size_t upto);
 } pf_splice_items;
 
 /* Writes s[from, to) to f with the items' edits applied (item 0 starts at or after from; the

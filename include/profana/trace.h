@@ -35,6 +35,13 @@ typedef struct pf_device {
     int inherited;             /* 1 when it took the single declared model (ROCm id quirk) */
 } pf_device;
 
+/* Where an event's args object lies in the text, so that a writer (--augment_trace) can
+ * go straight to it instead of parsing the event again: its '{' is at src_off + at, its
+ * '}' at src_off + at + len - 1. len 0: unknown (no args object, or too far to note). */
+typedef struct pf_src_args {
+    uint32_t at, len;
+} pf_src_args;
+
 /* One GPU activity: a kernel, memcpy or memset ("X" event). */
 typedef struct pf_activity {
     const char *name;          /* interned */
@@ -46,11 +53,14 @@ typedef struct pf_activity {
     int64_t correlation;       /* -1 when absent */
     int64_t bytes;             /* memcpy/memset args.bytes; -1 when absent */
     int32_t op;                /* index into pf_trace.ops of the launching cpu_op; -1 none */
+    pf_src_args args;          /* where its args object is in the text */
     int64_t src_off;           /* byte offset of the event's '{' in the (decompressed) text */
 } pf_activity;
 
-/* A cpu_op with an External id. Its args are parsed only when a GPU activity links to it
- * (see call); ops whose args read the same share one parse (call.args is shared). */
+/* A cpu_op that launched GPU activity (a GPU activity's External id is its own); with
+ * pf_load_opts.all_ops, every cpu_op with an External id. Its args are parsed only when a
+ * GPU activity links to it (see call); ops whose args read the same share one parse
+ * (call.args is shared). Memory then follows the launches, not every host-side op. */
 typedef struct pf_cpu_op {
     const char *name;          /* interned: "aten::mm" */
     int64_t ext_id;
@@ -58,6 +68,7 @@ typedef struct pf_cpu_op {
     double kernel_flop;        /* Inductor's figures; < 0 when absent */
     double kernel_num_gb;
     int bad_args;              /* 1 when its args could not be read (counted warning) */
+    pf_src_args args;          /* where its args object is in the text */
     int64_t src_off;           /* byte offset of the event's '{' in the (decompressed) text */
 } pf_cpu_op;
 
@@ -108,6 +119,8 @@ typedef struct pf_load_opts {
     int jobs;                  /* parser threads; 0 = one per core */
     int progress;              /* 1: a progress bar on stderr for large inputs (caller checks isatty) */
     int strict;                /* 1: a trace cut inside its last event is an error, not a warning */
+    int all_ops;               /* 1: keep every cpu_op with an External id in ops, not only
+                                  those that launched GPU activity (--explain counts them) */
 } pf_load_opts;
 
 /* Loads a Kineto chrome trace from path ("-" = standard input; plain JSON or gzip, told by
@@ -138,6 +151,11 @@ const pf_device *pf_trace_device(const pf_trace *t, int id);
  * that every src_off points into. *mapped says how pf_source_release frees it. Returns 0 or
  * -1 with err set. */
 int pf_source_read(const char *path, char **buf, size_t *len, int *mapped, pf_error *err);
+
+/* Says that buf[0, upto) of what pf_source_read returned will not be read again: a mapped
+ * file hands those pages back (memory then follows the reading, not the file); the text
+ * stays readable (it would be read from the file again). */
+void pf_source_done(const char *buf, size_t len, int mapped, size_t upto);
 
 /* Releases what pf_source_read returned. */
 void pf_source_release(char *buf, size_t len, int mapped);

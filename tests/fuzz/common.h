@@ -7,10 +7,12 @@
 
 /* Puts data into an anonymous in-memory file (memfd) and writes its path ("/dev/fd/N") into
  * path. Returns the descriptor (close it when done), or -1 when the file cannot be made.
- * The loader reads it through its ordinary pf_source_read; the fuzz build links with
- * -Wl,--wrap=pf_source_read so that the text it parses then sits in a heap block of exactly
- * its size, where AddressSanitizer catches a read one byte past the end (a mapped file
- * would hide such a read up to the end of its page). */
+ * A read one byte past the text is caught either way: the loader, built with
+ * AddressSanitizer, reads files into buffers whose unfilled end is poisoned instead of
+ * mapping them (PF_ASAN in src/trace_internal.h); --augment_trace and --combine read the
+ * whole text with pf_source_read, which the fuzz build wraps (-Wl,--wrap=pf_source_read,
+ * common.c) to move the text into a heap block of exactly its size (a mapped file would
+ * hide such a read up to the end of its page). */
 int fuzz_input_file(const uint8_t *data, size_t size, char *path, size_t path_size);
 
 /* The entry points libFuzzer calls (each target defines the first; Initialize is optional). */

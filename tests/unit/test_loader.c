@@ -78,6 +78,83 @@ static int offsets_point_at_events(const char *path, const pf_trace *t)
     return ok;
 }
 
+/* The args extent the loader noted equals the "args" member found by reading the event with
+ * the validating scanner; counts the events with one (*known) and without (*unknown). */
+static int args_match(const char *s, size_t len, int64_t off, pf_src_args a, size_t *known, size_t *unknown)
+{
+    size_t pos = (size_t)off, at = 0, end = 0;
+    pf_jmember m;
+    pf_jerr e;
+    if (pf_json_obj_begin(s, len, &pos, &e))
+        return 0;
+    while (pf_json_obj_next(s, len, &pos, &m, &e) == 1)
+        if (pf_json_key_is(s, &m, "args") && s[m.val_start] == '{') {
+            at = m.val_start;
+            end = m.val_end;
+        }
+    if (a.len == 0) {
+        (*unknown)++;
+        return end == 0;
+    }
+    (*known)++;
+    return at == (size_t)off + a.at && end == at + a.len;
+}
+
+/* Every activity's and op's args extent (what --augment_trace writes into), by both readers
+ * of events: the shape matcher (most events) and the general parser (the first of a shape). */
+static void check_args_extents(const char *path, const pf_trace *t)
+{
+    char *buf, name[256];
+    size_t len, known = 0, unknown = 0;
+    int mapped, ok = 1;
+    pf_error err;
+    if (pf_source_read(path, &buf, &len, &mapped, &err)) {
+        CHECK(path, 0);
+        return;
+    }
+    for (size_t i = 0; ok && i < t->n_acts; i++)
+        ok = args_match(buf, len, t->acts[i].src_off, t->acts[i].args, &known, &unknown);
+    for (size_t i = 0; ok && i < t->n_ops; i++)
+        ok = args_match(buf, len, t->ops[i].src_off, t->ops[i].args, &known, &unknown);
+    snprintf(name, sizeof name, "%s: the args extents of %zu events are their args objects", path, known);
+    CHECK(name, ok && known == t->n_acts + t->n_ops && unknown == 0);
+    pf_source_release(buf, len, mapped);
+}
+
+/* By default the model keeps the ops that launched GPU activity, and only those; with
+ * all_ops every cpu_op with an External id. Each activity links to the same op (by
+ * External id and name) either way. */
+static void test_linked_ops(void)
+{
+    for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++) {
+        pf_load_opts all = {.jobs = 2, .all_ops = 1}, linked = {.jobs = 2};
+        pf_trace *a = NULL, *l = NULL;
+        pf_error err;
+        char name[256];
+        int ok = pf_trace_load_opts(traces[i], &all, &a, &err) == 0 && pf_trace_load_opts(traces[i], &linked, &l, &err) == 0;
+        unsigned char *used = ok ? calloc(l->n_ops + 1, 1) : NULL;
+        ok = ok && used && a->n_acts == l->n_acts && a->n_unlinked == l->n_unlinked;
+        for (size_t k = 0; ok && k < l->n_acts; k++) {
+            int32_t x = a->acts[k].op, y = l->acts[k].op;
+            ok = (x < 0) == (y < 0);
+            if (ok && y >= 0) {
+                ok = a->ops[x].ext_id == l->ops[y].ext_id && strcmp(a->ops[x].name, l->ops[y].name) == 0 &&
+                     a->ops[x].call.nargs == l->ops[y].call.nargs && a->ops[x].src_off == l->ops[y].src_off;
+                used[y] = 1;
+            }
+        }
+        size_t n_used = 0;
+        for (size_t k = 0; ok && k < l->n_ops; k++)
+            n_used += used[k];
+        snprintf(name, sizeof name, "%s: the model keeps the %zu linked ops of %zu, links unchanged", traces[i],
+                 ok ? l->n_ops : 0, ok ? a->n_ops : 0);
+        CHECK(name, ok && n_used == l->n_ops && l->n_ops <= a->n_ops);
+        free(used);
+        pf_trace_free(a);
+        pf_trace_free(l);
+    }
+}
+
 static void test_threads_same_model(void)
 {
     for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++) {
@@ -90,6 +167,8 @@ static void test_threads_same_model(void)
         CHECK(name, ok && same_model(a, b));
         snprintf(name, sizeof name, "%s: src_off points at each event's '{'", traces[i]);
         CHECK(name, ok && offsets_point_at_events(traces[i], b));
+        if (ok)
+            check_args_extents(traces[i], b);
         pf_trace_free(a);
         pf_trace_free(b);
     }
@@ -216,6 +295,7 @@ static void test_progress_thread(void)
 
 int main(void)
 {
+    test_linked_ops();
     test_threads_same_model();
     test_shared_interning();
     test_scanner_steps();

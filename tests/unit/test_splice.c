@@ -194,6 +194,9 @@ typedef struct items {
     size_t len;
     size_t *starts;
     size_t fail_at;
+    int written;               /* 1: ask to be told what is written */
+    size_t calls, upto;
+    int ordered;
 } items;
 
 static int plan_item(void *ctx, size_t k, pf_splice *sp, pf_jerr *e)
@@ -216,12 +219,21 @@ static size_t item_start(void *ctx, size_t k)
     return it->starts[k];
 }
 
+/* The written callback: what it says must only grow, and never pass the text. */
+static void note_written(void *ctx, size_t upto)
+{
+    items *it = ctx;
+    it->calls++;
+    it->ordered &= upto >= it->upto && upto <= it->len;
+    it->upto = upto;
+}
+
 static char *write_items(items *it, size_t n, int jobs, int *rc, pf_jerr *e)
 {
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
-    pf_splice_items list = {n, item_start, plan_item, it};
+    pf_splice_items list = {n, item_start, plan_item, it, it->written ? note_written : NULL};
     *rc = pf_splice_write_parallel(it->s, 0, it->len, &list, jobs, f, e);
     fclose(f);
     return out;
@@ -240,7 +252,7 @@ static void test_parallel(void)
     /* starts[k] points at the ',' before item k > 0: the object begins one byte later. */
     for (size_t k = 1; k < N; k++)
         starts[k]++;
-    items it = {src, o, starts, (size_t)-1};
+    items it = {src, o, starts, (size_t)-1, 0, 0, 0, 1};
     pf_jerr e;
     int rc;
     int jobs[] = {1, 2, 3, 16};
@@ -274,7 +286,7 @@ static void test_parallel(void)
     it.fail_at = (size_t)-1;
     FILE *full = fopen("/dev/full", "w");
     if (full) {
-        pf_splice_items list = {N, item_start, plan_item, &it};
+        pf_splice_items list = {N, item_start, plan_item, &it, NULL};
         rc = pf_splice_write_parallel(src, 0, o, &list, 2, full, &e);
         rc = rc ? rc : fflush(full) ? -2 : 0;
         CHECK("a failing write: -2", rc == -2);
@@ -285,6 +297,77 @@ static void test_parallel(void)
     free(starts);
 }
 
+/* Items of 1 KB: a job stops at 2 MB of text, not at its count of items; the written
+ * callback then follows the rounds and ends at the end of the text. */
+static void test_parallel_large(void)
+{
+    enum { N = 6000, PAD = 1000 };
+    char *src = malloc(N * (PAD + 40)), *want = malloc(N * (PAD + 60));
+    size_t *starts = malloc(N * sizeof *starts), o = 0, w = 0;
+    char pad[PAD + 1];
+    memset(pad, 'x', PAD);
+    pad[PAD] = '\0';
+    for (size_t k = 0; k < N; k++) {
+        starts[k] = o + (k ? 1 : 0);
+        o += (size_t)sprintf(src + o, "%s{\"i\": \"%s\"}", k ? "," : "", pad);
+        w += (size_t)sprintf(want + w, "%s{\"i\": \"%s\", \"k\": %zu}", k ? "," : "", pad, k * 3);
+    }
+    int jobs[] = {1, 2, 5};
+    for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
+        items it = {src, o, starts, (size_t)-1, 1, 0, 0, 1};
+        pf_jerr e;
+        int rc;
+        char *got = write_items(&it, N, jobs[j], &rc, &e);
+        char name[96];
+        snprintf(name, sizeof name, "parallel splice of 6 MB in 2 MB jobs, %d threads: same as by hand", jobs[j]);
+        CHECK(name, rc == 0 && got && strcmp(got, want) == 0);
+        snprintf(name, sizeof name, "%d threads: one written call per round, in order, ending at the end", jobs[j]);
+        /* 6 MB of text is three jobs (of 4096 items it would be two): ceil(3 / threads) rounds */
+        CHECK(name, it.ordered && it.calls == (3 + (size_t)jobs[j] - 1) / (size_t)jobs[j] && it.upto == o);
+        free(got);
+    }
+    free(src);
+    free(want);
+    free(starts);
+}
+
+/* pf_splice_obj_pairs_at gives what pf_splice_obj_pairs gives for the same object. */
+static void check_at(const char *name, const char *s, const pf_kv *kv, size_t n)
+{
+    pf_splice a, b;
+    pf_jerr e;
+    pf_splice_init(&a);
+    pf_splice_init(&b);
+    size_t len = strlen(s);
+    int ra = pf_splice_obj_pairs_at(&a, s, len, 0, len, kv, n, &e);
+    int rb = pf_splice_obj_pairs(&b, s, len, 0, kv, n, &e);
+    char *ga = ra ? NULL : applied(&a, s), *gb = rb ? NULL : applied(&b, s);
+    CHECK(name, ra == 0 && rb == 0 && ga && gb && strcmp(ga, gb) == 0);
+    free(ga);
+    free(gb);
+    pf_splice_free(&a);
+    pf_splice_free(&b);
+}
+
+static void test_at(void)
+{
+    check_at("known extent: appended after the last member", "{\"External id\": 7, \"stream\": 7}", two, 2);
+    check_at("known extent: spacing before '}' kept", "{\n  \"a\": [1, 2]\n  \t}", two, 2);
+    check_at("known extent: empty object", "{}", two, 2);
+    check_at("known extent: empty object with spacing", "{ \n }", two, 2);
+    check_at("known extent: an existing key is replaced", "{\"kernel_flop\": 1, \"x\": 2}", two, 2);
+    check_at("known extent: an escaped existing key is replaced", "{\"kernel\\u005fflop\": 1}", two, 2);
+    check_at("known extent: the same value is left alone", "{\"kernel_flop\": 2048 }", two, 1);
+    pf_splice sp;
+    pf_jerr e;
+    pf_splice_init(&sp);
+    const char *s = "{\"a\": 1}, {\"b\": 2}";
+    CHECK("known extent that is not an object: -1", pf_splice_obj_pairs_at(&sp, s, strlen(s), 0, 7, two, 2, &e) == -1 &&
+                                                      e.pos == 0 && sp.n == 0);
+    CHECK("known extent past the text: -1", pf_splice_obj_pairs_at(&sp, s, strlen(s), 10, 100, two, 2, &e) == -1);
+    pf_splice_free(&sp);
+}
+
 int main(void)
 {
     test_events();
@@ -292,5 +375,7 @@ int main(void)
     test_numbers();
     test_decimal();
     test_parallel();
+    test_parallel_large();
+    test_at();
     CHECK_DONE();
 }
