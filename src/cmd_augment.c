@@ -205,25 +205,32 @@ static int is_small_whole(double v)
     return v >= 0 && v < 9007199254740992.0 && v == floor(v);
 }
 
-static void add_num(pairs *p, const char *key, double v, int integer)
+/* How a figure is written: an integer; the shortest text that reads back as the same
+ * double (figures taken from the trace, such as Inductor's GB); or a derived rate, to 12
+ * significant digits (one printf, where the shortest exact text takes up to six calls). */
+typedef enum num_kind { NUM_INTEGER, NUM_EXACT, NUM_RATE } num_kind;
+
+static void add_num(pairs *p, const char *key, double v, num_kind kind)
 {
     char *buf = p->text[p->n];
-    if (v < 0)
+    if (v < 0 || !isfinite(v))
         return;
     if (is_small_whole(v))
         pf_decimal_text(buf, (int64_t)v, 0);
-    else if (integer)
+    else if (kind == NUM_INTEGER)
         snprintf(buf, sizeof p->text[0], "%.0f", v);
+    else if (kind == NUM_RATE)
+        snprintf(buf, sizeof p->text[0], "%.12g", v);
     else if (!pf_num_text(buf, v))
         return;
-    p->kv[p->n++] = (pf_kv){key, buf, integer ? strtod(buf, NULL) : v, 1};
+    p->kv[p->n++] = (pf_kv){key, buf, kind == NUM_INTEGER ? strtod(buf, NULL) : v, 1};
 }
 
 /* GB of a whole number of bytes: the exact decimal, which reads back as bytes / 1e9. */
 static void add_gb(pairs *p, const figures *f)
 {
     if (!is_small_whole(f->bytes) || f->gb != f->bytes / 1e9) {
-        add_num(p, "kernel_num_gb", f->gb, 0);
+        add_num(p, "kernel_num_gb", f->gb, NUM_EXACT);
         return;
     }
     pf_decimal_text(p->text[p->n], (int64_t)f->bytes, 9);
@@ -240,14 +247,14 @@ static double per_time(double work, int64_t dur_ns, double scale)
 static void make_pairs(const figures *f, int extra, pairs *p)
 {
     p->n = 0;
-    add_num(p, "kernel_flop", f->flop, 1);
+    add_num(p, "kernel_flop", f->flop, NUM_INTEGER);
     add_gb(p, f);
     if (!extra)
         return;
-    add_num(p, "achieved_tflops", per_time(f->flop, f->dur_ns, 1e-12), 0);
-    add_num(p, "achieved_gbps", per_time(f->bytes, f->dur_ns, 1e-9), 0);
-    add_num(p, "flops_pct", per_time(f->flop_peak_s, f->dur_ns, 100), 0);
-    add_num(p, "bw_pct", per_time(f->byte_peak_s, f->dur_ns, 100), 0);
+    add_num(p, "achieved_tflops", per_time(f->flop, f->dur_ns, 1e-12), NUM_RATE);
+    add_num(p, "achieved_gbps", per_time(f->bytes, f->dur_ns, 1e-9), NUM_RATE);
+    add_num(p, "flops_pct", per_time(f->flop_peak_s, f->dur_ns, 100), NUM_RATE);
+    add_num(p, "bw_pct", per_time(f->byte_peak_s, f->dur_ns, 100), NUM_RATE);
     if (f->category >= 0) {
         snprintf(p->text[p->n], sizeof p->text[0], "\"%s\"", pf_category_name((pf_category)f->category));
         p->kv[p->n] = (pf_kv){"kernel_category", p->text[p->n], 0, 0};
@@ -352,6 +359,7 @@ int cmd_augment(const pf_cli *cli)
     pf_trace *t = pf_cli_load(cli, in);
     if (!t)
         return PF_EXIT_TRACE;
+    pf_trace_drop_host(t); /* no figure written here depends on host-side time */
     pf_analysis *an = NULL;
     pf_error err;
     augment g = {.t = t, .opts = cli->an, .extra = cli->extra, .jobs = cli->load.jobs};

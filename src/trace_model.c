@@ -105,6 +105,13 @@ void pf_trace_free(pf_trace *t)
     free(t);
 }
 
+void pf_trace_drop_host(pf_trace *t)
+{
+    free(t->cpu);
+    t->cpu = NULL;
+    t->n_cpu = 0;
+}
+
 const pf_device *pf_trace_device(const pf_trace *t, int id)
 {
     for (int i = 0; i < t->n_devices; i++)

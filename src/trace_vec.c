@@ -17,9 +17,13 @@ void pf_segvec_init(pf_segvec *v, size_t elem)
     v->per_block = BLOCK_BYTES / elem;
 }
 
-static char *block_new(void)
+/* A vector that outgrew its first block will fill the next ones: those are mapped with
+ * their pages present (one call, not a page fault every 4 KB); a first block, often the
+ * only one of a small part, gets its pages as they are touched. */
+static char *block_new(int populate)
 {
-    void *p = mmap(NULL, BLOCK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0);
+    void *p = mmap(NULL, BLOCK_BYTES, PROT_READ | PROT_WRITE, flags, -1, 0);
     return p == MAP_FAILED ? NULL : p;
 }
 
@@ -35,7 +39,7 @@ void *pf_segvec_push(pf_segvec *v)
             v->blocks = nb;
             v->cap_blocks = cap;
         }
-        if (!(v->blocks[v->n_blocks] = block_new()))
+        if (!(v->blocks[v->n_blocks] = block_new(v->n_blocks > 0)))
             return NULL;
         v->n_blocks++;
     }

@@ -142,6 +142,11 @@ int pf_trace_load(const char *path, pf_trace **out, pf_error *err);
 /* Frees a trace and everything it owns. NULL is a no-op. */
 void pf_trace_free(pf_trace *t);
 
+/* Frees the host intervals (t->cpu; n_cpu becomes 0) of a trace whose per-op CPU times
+ * will not be asked for: a caller that goes on to hold much else (--augment_trace writing
+ * a copy of the trace) gives their memory back early. */
+void pf_trace_drop_host(pf_trace *t);
+
 /* The device record with this id, or NULL. */
 const pf_device *pf_trace_device(const pf_trace *t, int id);
 
