@@ -90,10 +90,11 @@ demo: all
 # more test; tests/run.sh prints the combined "N passed, N failed".
 # `make check-fast` leaves valgrind out (for iterating; `make check` is what CI runs).
 CHECK_VALGRIND = --valgrind build
+JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 check:
 	@./tests/deps.sh test
-	$(MAKE) --no-print-directory profana units
-	$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g $(SAN)" build-asan/profana units
+	$(MAKE) --no-print-directory -j$(JOBS) profana units
+	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan CFLAGS="-O1 -g $(SAN)" build-asan/profana units
 	./tests/run.sh build build-asan $(CHECK_VALGRIND) --cppcheck
 
 test: check

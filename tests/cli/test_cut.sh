@@ -4,12 +4,6 @@ set -u
 
 CUTS=20
 STRICT=5 # of them also with --strict
-# Under valgrind (tests/run.sh --valgrind) a run costs a second or more: a few cuts per
-# trace there; the plain and sanitizer passes run them all.
-if [ -n "${PF_VALGRIND_BIN:-}" ]; then
-    CUTS=3
-    STRICT=1
-fi
 
 # offsets FILE N: N offsets in [1, size-1], the same on every run (seeded by the size).
 offsets() {
