@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jscan_prim.h"
+
 void pf_splice_init(pf_splice *sp)
 {
     memset(sp, 0, sizeof *sp);
@@ -183,11 +185,6 @@ int pf_splice_obj_pairs(pf_splice *sp, const char *s, size_t len, size_t obj, co
     return put_pairs(sp, after, "", kv, n, found, !empty, "") ? oom(e, after) : 0;
 }
 
-static int is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
 int pf_splice_obj_pairs_at(pf_splice *sp, const char *s, size_t len, size_t obj, size_t n, const pf_kv *kv,
                            size_t nkv, pf_jerr *e)
 {
@@ -202,7 +199,7 @@ int pf_splice_obj_pairs_at(pf_splice *sp, const char *s, size_t len, size_t obj,
     /* No member is one of ours: the pairs go after the last member's value, which is where
      * the whitespace before '}' begins. */
     size_t at = obj + n - 1;
-    while (at > obj + 1 && is_space(s[at - 1]))
+    while (at > obj + 1 && js_is_ws(s[at - 1]))
         at--;
     int empty = s[at - 1] == '{';
     return put_pairs(sp, at, "", kv, nkv, NULL, !empty, "") ? oom(e, at) : 0;

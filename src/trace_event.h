@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jscan_prim.h"
+
 /* Members of an event and of its args that the model reads. */
 enum { E_PH, E_TS, E_CAT, E_DUR, E_PID, E_TID, E_NAME, E_ARGS, N_EV };
 enum { A_EXT, A_DEVICE, A_STREAM, A_CORR, A_BYTES, A_DIMS, A_TYPES, A_CONC, A_KFLOP, A_KGB, N_ARG };
@@ -24,6 +26,22 @@ typedef struct ev_fields {
 /* What a fast parser says of an event: parsed; unusual (let a slower one decide); the
  * window ends inside it. */
 enum { FAST_OK, FAST_SLOW, FAST_TRUNC };
+
+/* The name value at s[*p] ('"'), read by both event parsers: a name of printable ASCII
+ * without escapes (the common case) is noted in f and *p moves past it: FAST_OK. FAST_TRUNC
+ * when the text ends inside it; FAST_SLOW when the general string reader must take it. */
+static inline int ev_plain_name(const char *s, size_t len, size_t *p, ev_fields *f)
+{
+    int ascii = 1;
+    size_t q = js_plain_run(s, len, *p + 1, &ascii);
+    if (q >= len)
+        return FAST_TRUNC;
+    f->plain_name = s[q] == '"' && ascii;
+    if (!f->plain_name)
+        return FAST_SLOW;
+    *p = q + 1;
+    return FAST_OK;
+}
 
 /* Every member value of one event in order (args' members in place of the args object),
  * which is what an event shape is learnt from. n is -1 when the event has too many. */

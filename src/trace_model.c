@@ -474,7 +474,7 @@ static int resolve_ops(pf_trace *t, const int32_t *renum)
     args_cache c = {0};
     unsigned char *linked = calloc(t->n_ops ? t->n_ops : 1, 1);
     int rc = linked ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
+    for (size_t i = 0; linked && i < t->n_acts; i++) {
         pf_activity *a = &t->acts[i];
         if (a->op < 0)
             continue;

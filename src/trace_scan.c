@@ -329,15 +329,9 @@ static int fast_value(const char *s, size_t len, size_t *p, int k, int depth, ev
     if (k == E_ARGS && s[*p] == '{')
         return fast_args(s, len, p, depth + 1, f, rec);
     if (k == E_NAME && s[*p] == '"') {
-        int ascii = 1;
-        size_t q = js_plain_run(s, len, *p + 1, &ascii);
-        if (q >= len)
-            return FAST_TRUNC;
-        f->plain_name = s[q] == '"' && ascii;
-        if (f->plain_name) {
-            *p = q + 1;
-            return FAST_OK;
-        }
+        int r = ev_plain_name(s, len, p, f);
+        if (r != FAST_SLOW)
+            return r;
     }
     return fast_skip(s, len, p, depth);
 }

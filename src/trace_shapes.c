@@ -117,17 +117,8 @@ static int match_value(const char *s, size_t len, size_t *p, const step *st, ev_
     int r;
     if (js_is_ws(c))
         return FAST_SLOW; /* spacing the shape does not have: its constant text ends at the value */
-    if (c == '"' && st->field == E_NAME) {
-        int ascii = 1;
-        size_t q = js_plain_run(s, len, *p + 1, &ascii);
-        if (q >= len)
-            return FAST_TRUNC;
-        f->plain_name = s[q] == '"' && ascii;
-        if (f->plain_name) {
-            *p = q + 1;
-            return FAST_OK;
-        }
-    }
+    if (c == '"' && st->field == E_NAME && (r = ev_plain_name(s, len, p, f)) != FAST_SLOW)
+        return r;
     if (c == '"')
         r = js_skip_string(s, len, p, &e);
     else if (c == '-' || (c >= '0' && c <= '9'))

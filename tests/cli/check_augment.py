@@ -1,10 +1,12 @@
 # check_augment.py - checks an --augment_trace output against its input with Python's own JSON parser: bytes kept, keys present, GEMM FLOPs by hand formula.
 # Usage: check_augment.py NAME INPUT OUTPUT [--extra]; prints PASS/FAIL lines for tests/run.sh.
-import gzip
+import functools
 import json
 import re
 import sys
 from decimal import Decimal
+
+import raw
 
 name, inp, outp = sys.argv[1:4]
 extra = "--extra" in sys.argv[4:]
@@ -23,21 +25,8 @@ FORMULA_OPS = {"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::_
                "aten::_efficient_attention_forward", "aten::_cudnn_attention_forward",
                "aten::_cudnn_attention_backward", "aten::_efficient_attention_backward",
                "aten::_flash_attention_backward"}
-fails = 0
-
-
-def check(what, ok, why=""):
-    global fails
-    if ok:
-        print("PASS %s: %s" % (name, what))
-    else:
-        fails += 1
-        print("FAIL %s: %s (%s)" % (name, what, why))
-
-
-def read(path):
-    raw = open(path, "rb").read()
-    return gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+check = functools.partial(raw.check, name)
+read = raw.read_bytes
 
 
 def near(a, b, rel=1e-12):

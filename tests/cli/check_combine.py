@@ -1,29 +1,18 @@
 # check_combine.py - checks a --combine output against its inputs with Python's own JSON parser: every event in input order, fields changed only as README's rules say, bytes kept.
 # Usage: check_combine.py [--light] NAME OUT IN1 IN2 [IN...]; prints PASS/FAIL lines for tests/run.sh.
 # --light (inputs not in Kineto's layout): no byte-level and deviceProperties checks.
-import gzip
+import functools
 import json
 import re
 import sys
 from decimal import Decimal
 
+import raw
+
 light = sys.argv[1] == "--light"
 name, outp, inputs = sys.argv[1 + light], sys.argv[2 + light], sys.argv[3 + light:]
-fails = 0
-
-
-def check(what, ok, why=""):
-    global fails
-    if ok:
-        print("PASS %s: %s" % (name, what))
-    else:
-        fails += 1
-        print("FAIL %s: %s (%s)" % (name, what, why))
-
-
-def read(path):
-    raw = open(path, "rb").read()
-    return gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+check = functools.partial(raw.check, name)
+read = raw.read_bytes
 
 
 def events(doc):

@@ -14,6 +14,17 @@ def load(path):
     return d["traceEvents"] if isinstance(d, dict) else d
 
 
+def read_bytes(path):
+    """The file's bytes, decompressed when it is gzip (told by its magic, as profana does)."""
+    data = open(path, "rb").read()
+    return gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+
+
+def check(name, what, ok, why=""):
+    """One PASS or FAIL line, which tests/run.sh counts."""
+    print("PASS %s: %s" % (name, what) if ok else "FAIL %s: %s (%s)" % (name, what, why))
+
+
 def ns(v):
     return int(Decimal(v) * 1000)
 
