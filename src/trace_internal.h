@@ -59,11 +59,29 @@ int pf_reader_drain(pf_reader *r, pf_error *err);
 /* Stops a decompressing thread and frees everything. NULL is a no-op. */
 void pf_reader_close(pf_reader *r);
 
+/* gzip is normally inflated into a growing mapping: offset x of the text at text[x] once
+ * inflated, so that several threads parse it in place. Sets *text and *cap (the longest
+ * text it can hold) and returns 1 when so; such a reader is read with pf_reader_wait,
+ * never pf_reader_read. */
+int pf_reader_growing(const pf_reader *r, const char **text, int64_t *cap);
+
+/* Waits until text beyond offset have is inflated, or the text ended. Returns how many bytes
+ * after have are ready, 0 at the end of the text, or -1 with the inflater's error. */
+long pf_reader_wait(pf_reader *r, int64_t have, pf_error *err);
+
+/* Text below upto will not be read again: its memory goes back to the inflater. Any thread. */
+void pf_reader_release(pf_reader *r, int64_t upto);
+
+/* Adds delta to the number of threads that parse the growing text (one, the opener, at
+ * first). The inflater runs only a little ahead of them, except while all of them wait. */
+void pf_reader_consumers(pf_reader *r, int delta);
+
 /* ---- a window of the text (trace_scan.c) ---- */
 
 /* buf[0..len) is the text from offset base on; the parser refills it one element at a time,
  * so memory follows the largest event, not the file. Over a mapped file the window is the
- * whole file (base 0, eof set) and the parser hands back pages it has passed instead. */
+ * whole file (base 0, eof set) and the parser hands back pages it has passed instead; over
+ * growing gzip text it moves through the mapping and waits for more, copying nothing. */
 typedef struct pf_window {
     pf_reader *r;
     char *buf;
@@ -71,13 +89,15 @@ typedef struct pf_window {
     int64_t base;
     int eof;                   /* buf[len] is the end of the text */
     int mapped;                /* buf is the reader's mapping: read-only, never refilled */
+    const char *growing;       /* the growing mapping's text (buf = growing + base); else NULL */
+    int releases;              /* a growing window that gives back the text it has passed */
 } pf_window;
 
 /* An empty window that reads from offset at. Returns 0 or -1 (out of memory). */
 int pf_window_init(pf_window *w, pf_reader *r, int64_t at);
 
-/* Empties the window and moves it to offset at (seekable readers only; a mapped window
- * already holds every offset). */
+/* Empties the window and moves it to offset at (seekable and growing readers only; a mapped
+ * window already holds every offset). */
 void pf_window_seek(pf_window *w, int64_t at);
 
 /* The text in [from, upto) is parsed: a mapped window returns its whole pages to the system
@@ -97,7 +117,10 @@ void pf_window_free(pf_window *w);
 typedef struct pf_segvec {
     char **blocks;
     size_t n_blocks, cap_blocks;
-    size_t elem, per_block, n;
+    size_t elem, n;
+    size_t per_block;          /* a power of two (1 << shift): no division per element */
+    size_t block_bytes;
+    unsigned shift;
 } pf_segvec;
 
 void pf_segvec_init(pf_segvec *v, size_t elem);
@@ -106,7 +129,10 @@ void pf_segvec_init(pf_segvec *v, size_t elem);
 void *pf_segvec_push(pf_segvec *v);
 
 /* Element i (< v->n). */
-void *pf_segvec_at(const pf_segvec *v, size_t i);
+static inline void *pf_segvec_at(const pf_segvec *v, size_t i)
+{
+    return v->blocks[i >> v->shift] + (i & (v->per_block - 1)) * v->elem;
+}
 
 /* Copies the elements in order to dst (room for v->n) and empties v, block by block. */
 void pf_segvec_drain(pf_segvec *v, void *dst);
@@ -176,6 +202,9 @@ void pf_scan_events(pf_scanner *sc, pf_chunk *c, size_t at, pf_scan_from from, i
  * before '"'), in *start; -1 when none. A guess that the chunk before confirms (it must
  * end exactly there), so a false one costs time, never correctness. 0 or -1 on a read error. */
 int pf_scan_find_start(pf_window *w, int64_t from, int64_t *start, pf_error *err);
+
+/* How far before from pf_scan_find_start reads (the "}," before an event at from). */
+enum { PF_SCAN_BACK = 64 };
 
 /* ---- the model (trace_model.c) ---- */
 

@@ -19,6 +19,10 @@
  * several chunks in turn, so uneven parts of a trace even out. */
 enum { CHUNK_MIN = 64 * 1024, CHUNKS_PER_JOB = 8 };
 
+/* Growing gzip text is parsed in parts of this size: small enough to spread a trace of a few
+ * megabytes over the threads and to keep little text in memory, large for fixed costs. */
+#define GROW_PART (INT64_C(2) << 20)
+
 /* Traces above this size (or of unknown size, once this much is read) show a progress bar. */
 #define PROGRESS_FROM (INT64_C(100) * 1000 * 1000)
 
@@ -31,7 +35,7 @@ typedef struct loader {
     pf_scanner sc;             /* the main thread's parser */
     char *props;               /* a copy of the deviceProperties text */
     size_t props_len;
-    pf_chunk *chunks;          /* traceEvents, in parts */
+    pf_chunk **chunks;         /* traceEvents, in parts (NULL: a part never parsed) */
     size_t n_chunks;
     size_t *kept;              /* the chunks whose events count, in file order */
     size_t n_kept;
@@ -59,7 +63,7 @@ static int cut_off(loader *L, int64_t at, int inside)
         return pf_fail(L->err, "%s: byte %lld: trace is cut off (unexpected end of input)", L->path, (long long)at);
     size_t n = 0;
     for (size_t i = 0; i < L->n_kept; i++)
-        n += L->chunks[L->kept[i]].n_events;
+        n += L->chunks[L->kept[i]]->n_events;
     if (pf_trace_warn(L->t, "byte %lld: trace is cut off %s; analysed the %zu complete events", (long long)at,
                       inside ? "inside an event" : "after the last complete event", n))
         return pf_fail(L->err, "%s: out of memory", L->path);
@@ -79,6 +83,14 @@ static int scanner_init(pf_scanner *sc, pf_window *w, pf_strtab *strings, const 
     return sc->strs && sc->shapes ? 0 : -1;
 }
 
+static pf_chunk *new_chunk(loader *L, size_t k)
+{
+    pf_chunk *c = malloc(sizeof *c);
+    if (c)
+        pf_chunk_init(c);
+    return L->chunks[k] = c;
+}
+
 static void scanner_free(pf_scanner *sc)
 {
     pf_shapes_free(sc->shapes);
@@ -86,35 +98,45 @@ static void scanner_free(pf_scanner *sc)
     free(sc->key);
 }
 
-static int alloc_chunks(loader *L, size_t n)
+/* Room for n chunks, of which the first made are made now (the others when parsed). */
+static int alloc_chunks(loader *L, size_t n, size_t made)
 {
     L->chunks = calloc(n, sizeof *L->chunks);
     L->kept = calloc(n, sizeof *L->kept);
     if (!L->chunks || !L->kept)
         return pf_fail(L->err, "%s: out of memory", L->path);
     L->n_chunks = n;
-    for (size_t i = 0; i < n; i++)
-        pf_chunk_init(&L->chunks[i]);
+    for (size_t i = 0; i < made; i++)
+        if (!new_chunk(L, i))
+            return pf_fail(L->err, "%s: out of memory", L->path);
     return 0;
 }
 
 /* A stream, or a trace too small to split: the main thread parses it all in its window. */
 static int events_in_order(loader *L, size_t at)
 {
-    if (alloc_chunks(L, 1))
+    if (alloc_chunks(L, 1, 1))
         return -1;
-    L->chunks[0].start = L->w.base + (int64_t)at;
-    pf_scan_events(&L->sc, &L->chunks[0], at, PF_FROM_OPEN, INT64_MAX);
+    L->chunks[0]->start = L->w.base + (int64_t)at;
+    pf_scan_events(&L->sc, L->chunks[0], at, PF_FROM_OPEN, INT64_MAX);
     L->kept[L->n_kept++] = 0;
     return 0;
 }
 
 /* The work of the parsing threads: chunk k covers the elements that start in
- * [lo[k], lo[k + 1]); chunk 0 starts right after '[', the others at a guessed event start. */
+ * [lo(k), lo(k + 1)); chunk 0 starts right after '[', the others at a guessed event start.
+ * A file's parts are fixed in advance; growing gzip text is cut into parts of `step` bytes,
+ * handed out as it arrives. Either way, parts are checked in order as they finish, and over
+ * growing text what lies before the last part kept goes back to the inflater. */
 typedef struct plan {
     loader *L;
-    int64_t *lo;
-    atomic_size_t next;
+    int64_t *lo;               /* a file: the bounds of its parts (n_chunks + 1) */
+    int64_t arr, step;         /* growing text: part k starts at arr + k * step */
+    pthread_mutex_t lock;
+    size_t next;               /* the next part to hand out */
+    size_t front, cur;         /* the next part to check; the last one kept */
+    unsigned char *done;       /* per part: parsed */
+    int checking, stop, oom;
 } plan;
 
 typedef struct worker {
@@ -125,11 +147,31 @@ typedef struct worker {
     pf_scanner sc;
 } worker;
 
-static void run_chunk(worker *wk, size_t k)
+static int64_t part_lo(const plan *pl, size_t k)
+{
+    return pl->lo ? pl->lo[k] : pl->arr + (int64_t)k * pl->step;
+}
+
+/* The next part to parse, made; NULL when there is none (or no memory for it). */
+static pf_chunk *claim(plan *pl, size_t *k)
+{
+    pthread_mutex_lock(&pl->lock);
+    int none = pl->stop || pl->next >= pl->L->n_chunks;
+    *k = none ? 0 : pl->next++;
+    pthread_mutex_unlock(&pl->lock);
+    pf_chunk *c = none ? NULL : new_chunk(pl->L, *k);
+    if (!none && !c) {
+        pthread_mutex_lock(&pl->lock);
+        pl->oom = pl->stop = 1; /* the check stops before this part: nothing after it counts */
+        pthread_mutex_unlock(&pl->lock);
+    }
+    return c;
+}
+
+static void run_chunk(worker *wk, pf_chunk *c, size_t k)
 {
     const plan *pl = wk->pl;
-    pf_chunk *c = &pl->L->chunks[k];
-    int64_t start = pl->lo[k];
+    int64_t start = part_lo(pl, k);
     if (k == 0) {
         pf_window_seek(&wk->w, start);
     } else if (pf_scan_find_start(&wk->w, start, &start, &c->err) || start < 0) {
@@ -138,37 +180,69 @@ static void run_chunk(worker *wk, size_t k)
     }
     c->start = start;
     pf_scan_events(&wk->sc, c, (size_t)(start - wk->w.base), k == 0 ? PF_FROM_OPEN : PF_FROM_ELEMENT,
-                   pl->lo[k + 1]);
+                   part_lo(pl, k + 1));
+}
+
+/* Chunk k began at a guess; it counts when the chunk kept before it (*cur) ended exactly
+ * there. Otherwise its work is dropped and that chunk parses on through k's part with sc,
+ * so the events and their order are those of one thread reading the whole array. */
+static void check_chunk(loader *L, pf_scanner *sc, size_t *cur, size_t k, int64_t stop_at)
+{
+    pf_chunk *c = L->chunks[*cur], *next = L->chunks[k];
+    if (k == 0 || (c->end == PF_END_STOPPED && next->start >= 0 && c->next == next->start)) {
+        L->kept[L->n_kept++] = *cur = k;
+        return;
+    }
+    pf_chunk_free(next);
+    if (c->end != PF_END_STOPPED)
+        return;
+    pf_window_seek(sc->w, c->next);
+    pf_scan_events(sc, c, (size_t)(c->next - sc->w->base), PF_FROM_ELEMENT, stop_at);
+}
+
+/* Part k is parsed: the thread that finds the part to check next parsed checks parts in
+ * order for as long as they are ready; the others go on parsing. */
+static void finish(worker *wk, size_t k)
+{
+    plan *pl = wk->pl;
+    loader *L = pl->L;
+    pthread_mutex_lock(&pl->lock);
+    pl->done[k] = 1;
+    if (L->chunks[k]->start < 0)
+        pl->stop = 1; /* the text ended before this part: so it does before every later one */
+    int mine = !pl->checking;
+    pl->checking = 1;
+    while (mine && pl->front < pl->next && pl->done[pl->front]) {
+        size_t f = pl->front++;
+        pthread_mutex_unlock(&pl->lock);
+        check_chunk(L, &wk->sc, &pl->cur, f, part_lo(pl, f + 1));
+        const pf_chunk *c = L->chunks[pl->cur];
+        /* Parts still being parsed read from PF_SCAN_BACK before their bound on, which can
+         * lie before the start of the part kept last (a long event spans several bounds). */
+        int64_t low = part_lo(pl, f + 1) - PF_SCAN_BACK;
+        if (!pl->lo)
+            pf_reader_release(L->r, c->start < low ? c->start : low);
+        pthread_mutex_lock(&pl->lock);
+        if (c->end != PF_END_STOPPED)
+            pl->stop = 1; /* the array, or the text, ended in the part kept last */
+    }
+    if (mine)
+        pl->checking = 0;
+    pthread_mutex_unlock(&pl->lock);
 }
 
 static void *worker_main(void *arg)
 {
     worker *wk = arg;
     size_t k;
-    while ((k = atomic_fetch_add(&wk->pl->next, 1)) < wk->pl->L->n_chunks)
-        run_chunk(wk, k);
-    return NULL;
-}
-
-/* Each chunk but the first began at a guess; it counts when the chunk before it ended
- * exactly there. Otherwise its work is dropped and the chunk before parses on through its
- * part, so the events and their order are those of one thread reading the whole array. */
-static void keep_verified(loader *L, const int64_t *lo)
-{
-    size_t cur = 0;
-    L->kept[L->n_kept++] = 0;
-    for (size_t k = 1; k < L->n_chunks; k++) {
-        pf_chunk *c = &L->chunks[cur], *next = &L->chunks[k];
-        if (c->end == PF_END_STOPPED && next->start >= 0 && c->next == next->start) {
-            L->kept[L->n_kept++] = cur = k;
-            continue;
-        }
-        pf_chunk_free(next);
-        if (c->end != PF_END_STOPPED)
-            continue;
-        pf_window_seek(&L->w, c->next);
-        pf_scan_events(&L->sc, c, (size_t)(c->next - L->w.base), PF_FROM_ELEMENT, lo[k + 1]);
+    pf_chunk *c;
+    while ((c = claim(wk->pl, &k))) {
+        run_chunk(wk, c, k);
+        finish(wk, k);
     }
+    if (!wk->pl->lo)
+        pf_reader_consumers(wk->pl->L->r, -1);
+    return NULL;
 }
 
 static int start_workers(loader *L, plan *pl, worker *wk, size_t n)
@@ -180,38 +254,63 @@ static int start_workers(loader *L, plan *pl, worker *wk, size_t n)
             return pf_fail(L->err, "%s: out of memory", L->path);
     }
     /* Worker 0 is this thread; a thread that cannot start leaves its chunks to the others. */
+    if (!pl->lo)
+        pf_reader_consumers(L->r, (int)n - 1);
     for (size_t i = 1; i < n; i++)
-        wk[i].started = pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]) == 0;
+        if (!(wk[i].started = pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]) == 0) && !pl->lo)
+            pf_reader_consumers(L->r, -1);
     worker_main(&wk[0]);
     for (size_t i = 1; i < n; i++)
         if (wk[i].started)
             pthread_join(wk[i].thread, NULL);
-    return 0;
+    if (!pl->lo)
+        pf_reader_consumers(L->r, 1); /* this thread reads on after the array */
+    return pl->oom ? pf_fail(L->err, "%s: out of memory", L->path) : 0;
 }
 
-static int events_in_parallel(loader *L, int64_t arr, size_t n, size_t jobs)
+/* n parts (growing text: at most n) parsed by jobs threads; lo NULL for growing text. */
+static int events_in_parallel(loader *L, int64_t *lo, int64_t arr, int64_t step, size_t n, size_t jobs)
 {
-    int64_t span = pf_reader_size(L->r) - arr;
-    int64_t *lo = malloc((n + 1) * sizeof *lo);
+    plan pl = {.L = L, .lo = lo, .arr = arr, .step = step};
     worker *wk = calloc(jobs, sizeof *wk);
-    int rc = !lo || !wk ? pf_fail(L->err, "%s: out of memory", L->path) : alloc_chunks(L, n);
+    pl.done = calloc(n, 1);
+    int rc = !wk || !pl.done ? pf_fail(L->err, "%s: out of memory", L->path) : alloc_chunks(L, n, 0);
     if (rc == 0) {
-        for (size_t k = 0; k < n; k++)
-            lo[k] = arr + (int64_t)((double)span * (double)k / (double)n);
-        lo[n] = INT64_MAX;
-        plan pl = {.L = L, .lo = lo};
-        atomic_init(&pl.next, 0);
+        pthread_mutex_init(&pl.lock, NULL);
         rc = start_workers(L, &pl, wk, jobs);
+        pthread_mutex_destroy(&pl.lock);
     }
-    if (rc == 0)
-        keep_verified(L, lo);
     for (size_t i = 0; wk && i < jobs; i++) {
         pf_window_free(&wk[i].w);
         scanner_free(&wk[i].sc);
     }
     free(wk);
+    free(pl.done);
+    return rc;
+}
+
+/* A file's parts: n of equal size from arr on. */
+static int events_in_file(loader *L, int64_t arr, size_t n, size_t jobs)
+{
+    int64_t span = pf_reader_size(L->r) - arr;
+    int64_t *lo = malloc((n + 1) * sizeof *lo);
+    if (!lo)
+        return pf_fail(L->err, "%s: out of memory", L->path);
+    for (size_t k = 0; k < n; k++)
+        lo[k] = arr + (int64_t)((double)span * (double)k / (double)n);
+    lo[n] = INT64_MAX;
+    int rc = events_in_parallel(L, lo, arr, 0, n, jobs < n ? jobs : n);
     free(lo);
     return rc;
+}
+
+/* Growing gzip text: parts of GROW_PART bytes, as many as the text can hold. */
+static int events_in_growing(loader *L, int64_t arr, size_t jobs)
+{
+    const char *text;
+    int64_t cap;
+    pf_reader_growing(L->r, &text, &cap);
+    return events_in_parallel(L, NULL, arr, GROW_PART, (size_t)((cap - arr) / GROW_PART + 2), jobs);
 }
 
 static size_t job_count(const loader *L)
@@ -225,18 +324,24 @@ static int load_events(loader *L, size_t *p, int bare)
 {
     int64_t arr = L->w.base + (int64_t)*p + 1;
     size_t jobs = job_count(L), n = 1;
+    const char *text;
+    int64_t cap;
+    int growing = pf_reader_growing(L->r, &text, &cap);
     if (pf_reader_seekable(L->r) && jobs > 1) {
         int64_t span = pf_reader_size(L->r) - arr;
         n = span / CHUNK_MIN > (int64_t)(jobs * CHUNKS_PER_JOB) ? jobs * CHUNKS_PER_JOB : (size_t)(span / CHUNK_MIN);
     }
     L->sc.depth = bare ? 2 : 3;
-    int rc = n >= 2 ? events_in_parallel(L, arr, n, jobs < n ? jobs : n) : events_in_order(L, *p + 1);
+    /* gzip: the inflating thread takes one of the jobs */
+    int rc = growing && jobs > 2 ? events_in_growing(L, arr, jobs - 1)
+             : n >= 2            ? events_in_file(L, arr, n, jobs)
+                                 : events_in_order(L, *p + 1);
     if (rc)
         return -1;
-    const pf_chunk *last = &L->chunks[L->kept[L->n_kept - 1]];
+    const pf_chunk *last = L->chunks[L->kept[L->n_kept - 1]];
     switch (last->end) {
     case PF_END_ARRAY:
-        if (last->next < L->w.base || last->next > L->w.base + (int64_t)L->w.len)
+        if (growing || last->next < L->w.base || last->next > L->w.base + (int64_t)L->w.len)
             pf_window_seek(&L->w, last->next);
         *p = (size_t)(last->next - L->w.base);
         return GO_ON;
@@ -442,7 +547,7 @@ static void move_range(void *ctx, size_t lo, size_t hi, size_t r)
     const move *mv = ctx;
     (void)r;
     for (size_t i = lo; i < hi; i++)
-        pf_segvec_drain(mv->pick(&mv->L->chunks[mv->L->kept[i]]), mv->dst + mv->at[i] * mv->elem);
+        pf_segvec_drain(mv->pick(mv->L->chunks[mv->L->kept[i]]), mv->dst + mv->at[i] * mv->elem);
 }
 
 static int move_events(pf_segvec *(*pick)(pf_chunk *), loader *L, void **dst, size_t *n, size_t elem)
@@ -452,7 +557,7 @@ static int move_events(pf_segvec *(*pick)(pf_chunk *), loader *L, void **dst, si
         return pf_fail(L->err, "%s: out of memory", L->path);
     at[0] = 0;
     for (size_t i = 0; i < L->n_kept; i++)
-        at[i + 1] = at[i] + pick(&L->chunks[L->kept[i]])->n;
+        at[i + 1] = at[i] + pick(L->chunks[L->kept[i]])->n;
     *n = at[L->n_kept];
     if (!(*dst = pf_model_alloc(*n * elem))) {
         free(at);
@@ -484,7 +589,7 @@ static int assemble(loader *L)
 {
     pf_trace *t = L->t;
     for (size_t i = 0; i < L->n_kept; i++) {
-        const pf_chunk *c = &L->chunks[L->kept[i]];
+        const pf_chunk *c = L->chunks[L->kept[i]];
         t->n_events += c->n_events;
         t->n_bad_events += c->n_bad_events;
         t->n_steps += c->n_steps;
@@ -499,7 +604,7 @@ static int assemble(loader *L)
     if (!ops)
         return pf_fail(L->err, "%s: out of memory", L->path);
     for (size_t i = 0; i < L->n_kept; i++)
-        ops[i] = &L->chunks[L->kept[i]].ops;
+        ops[i] = &L->chunks[L->kept[i]]->ops;
     int rc = pf_trace_link(t, ops, L->n_kept, L->opts.all_ops, L->err);
     free(ops);
     return rc;
@@ -524,6 +629,7 @@ static int load(loader *L)
 {
     if (pf_window_init(&L->w, L->r, 0) || scanner_init(&L->sc, &L->w, L->t->strings, L->path, 3))
         return pf_fail(L->err, "%s: out of memory", L->path);
+    L->w.releases = 1; /* growing text: this window is the only reader but while the workers run */
     pf_progress *bar = start_progress(L);
     int rc = load_top(L);
     if ((rc < 0 || L->t->n_warnings) && !pf_reader_seekable(L->r)) {
@@ -557,7 +663,10 @@ int pf_trace_load_opts(const char *path, const pf_load_opts *opts, pf_trace **ou
     if (rc == 0)
         rc = load(&L);
     for (size_t i = 0; i < L.n_chunks; i++)
-        pf_chunk_free(&L.chunks[i]);
+        if (L.chunks[i]) {
+            pf_chunk_free(L.chunks[i]);
+            free(L.chunks[i]);
+        }
     free(L.chunks);
     free(L.kept);
     free(L.props);

@@ -1,5 +1,5 @@
-/* trace_reader.c - reads a trace's text piece by piece: a plain file at any offset (for parallel parsing), or a stream; gzip is inflated on its own thread. */
-#define _GNU_SOURCE /* F_SETPIPE_SZ */
+/* trace_reader.c - reads a trace's text piece by piece: a plain file at any offset (for parallel parsing), or a stream; gzip is inflated on its own thread, into a growing mapping that several threads parse. */
+#define _GNU_SOURCE /* F_SETPIPE_SZ, memfd_create */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -13,21 +13,58 @@
 
 #include "trace_internal.h"
 
-/* gzip output travels in a few large blocks: enough to keep both threads busy, little memory. */
+#ifdef PF_ASAN
+#include <sanitizer/asan_interface.h>
+#else
+#define ASAN_POISON_MEMORY_REGION(a, n) ((void)(a), (void)(n))
+#define ASAN_UNPOISON_MEMORY_REGION(a, n) ((void)(a), (void)(n))
+#endif
+
+/* Without a growing mapping (see gz_area), gzip output travels in a few large blocks: enough
+ * to keep both threads busy, little memory. */
 enum { GZ_BLOCK = 128 << 10, GZ_BLOCKS = 4, GZ_IN = 64 << 10, SNIFF = 1 << 16 };
+
+/* The growing mapping: text offset x lives at text[x] of one large reservation of address
+ * space, so that several threads parse inflated text as they parse a mapped file. Each
+ * segment borrows a slot of a memory file while its text is in use and gives it back once
+ * parsed: the same few megabytes serve the whole stream, with no fresh page to fault in and
+ * zero per megabyte. The inflater stays at most AREA_SLOTS segments ahead of the parsers,
+ * unless every parser waits for text (an event longer than that): then it takes more. */
+enum { AREA_SEG = 1 << 20, AREA_SLOTS = 16, AREA_STEP = 256 << 10 };
+
+/* Inflated text is at most 1032 times the deflate data (its densest code); a pipe's size is
+ * unknown, so it gets a terabyte of address space, which costs nothing until used. */
+#define AREA_RATIO 1032
+#define AREA_PIPE_CAP (INT64_C(1) << 40)
 
 typedef struct gz_block {
     char *data;
     size_t len, at;
 } gz_block;
 
-/* The inflating thread and the ring of blocks it fills. */
+typedef struct gz_area {
+    char *text;                /* the reservation; PROT_NONE where no slot is mapped */
+    int64_t cap;               /* its size (a multiple of AREA_SEG) */
+    int fd;                    /* the memory file whose slots back the segments */
+    uint32_t *slot_of;         /* per segment: its slot + 1, 0 when none */
+    uint32_t *free_slots;
+    size_t n_free, n_slots, cap_free;
+    int64_t produced;          /* text[0..produced) is inflated */
+    size_t room;               /* the inflater writes text[produced..produced + room) */
+    int64_t mapped;            /* segments below this offset have slots... */
+    int64_t released;          /* ...unless below this one */
+    int consumers, waiting;    /* threads that parse it; those waiting for text */
+} gz_area;
+
+/* The inflating thread and where its output goes: the area, or else a ring of blocks. */
 typedef struct gz_pipe {
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t changed;
+    gz_area *area;
     gz_block ring[GZ_BLOCKS];
     size_t head, count;        /* blocks ready for the parser, from head on */
+    gz_block *filling;         /* the block being inflated into */
     int done, failed, stop;
     int started;               /* the thread runs (and must be joined) */
     pf_error err;
@@ -63,30 +100,210 @@ static long read_some(pf_reader *r, int fd, char *buf, size_t n, pf_error *err)
     }
 }
 
-/* ---- gzip: the inflating thread ---- */
+/* ---- gzip: where the inflated text goes ---- */
 
-/* Waits for a free block; NULL when the parser asked to stop. */
-static gz_block *gz_free_block(gz_pipe *g)
+/* Each sink hands the inflater room to write (0, or 1 when the parser stopped listening,
+ * or -1 with err) and takes what was written. */
+typedef struct gz_sink {
+    int (*room)(pf_reader *r, char **out, size_t *n, pf_error *err);
+    void (*wrote)(pf_reader *r, size_t n);
+    void (*end)(pf_reader *r);
+} gz_sink;
+
+/* The ring: waits for a free block; 1 when the parser asked to stop. */
+static int ring_room(pf_reader *r, char **out, size_t *n, pf_error *err)
 {
-    pthread_mutex_lock(&g->lock);
-    while (g->count == GZ_BLOCKS && !g->stop)
-        pthread_cond_wait(&g->changed, &g->lock);
-    gz_block *b = g->stop ? NULL : &g->ring[(g->head + g->count) % GZ_BLOCKS];
-    pthread_mutex_unlock(&g->lock);
-    if (b) {
-        b->len = 0;
-        b->at = 0;
+    gz_pipe *g = r->gz;
+    (void)err;
+    if (!g->filling) {
+        pthread_mutex_lock(&g->lock);
+        while (g->count == GZ_BLOCKS && !g->stop)
+            pthread_cond_wait(&g->changed, &g->lock);
+        g->filling = g->stop ? NULL : &g->ring[(g->head + g->count) % GZ_BLOCKS];
+        pthread_mutex_unlock(&g->lock);
+        if (!g->filling)
+            return 1;
+        g->filling->len = g->filling->at = 0;
     }
-    return b;
+    *out = g->filling->data + g->filling->len;
+    *n = GZ_BLOCK - g->filling->len;
+    return 0;
 }
 
-static void gz_publish(gz_pipe *g)
+static void ring_publish(gz_pipe *g)
 {
     pthread_mutex_lock(&g->lock);
     g->count++;
+    g->filling = NULL;
     pthread_cond_broadcast(&g->changed);
     pthread_mutex_unlock(&g->lock);
 }
+
+static void ring_wrote(pf_reader *r, size_t n)
+{
+    gz_pipe *g = r->gz;
+    g->filling->len += n;
+    if (g->filling->len == GZ_BLOCK)
+        ring_publish(g);
+}
+
+static void ring_end(pf_reader *r)
+{
+    if (r->gz->filling && r->gz->filling->len)
+        ring_publish(r->gz);
+}
+
+/* Whether the inflater may map another segment now (called with the lock held). */
+static int area_may_map(const gz_pipe *g)
+{
+    const gz_area *a = g->area;
+    return g->stop || a->n_free > 0 || a->n_slots < AREA_SLOTS || a->waiting >= a->consumers;
+}
+
+/* Grows the memory file by one slot, with room for it in the free list. */
+static int area_new_slot(pf_reader *r, pf_error *err)
+{
+    gz_pipe *g = r->gz;
+    gz_area *a = g->area;
+    size_t n = a->n_slots + 1;
+    if (ftruncate(a->fd, (off_t)n * AREA_SEG) != 0)
+        return pf_fail(err, "%s: out of memory while decompressing", r->name);
+    pthread_mutex_lock(&g->lock);
+    uint32_t *list = n > a->cap_free ? realloc(a->free_slots, 2 * n * sizeof *list) : a->free_slots;
+    if (list) {
+        a->cap_free = n > a->cap_free ? 2 * n : a->cap_free;
+        a->free_slots = list;
+        a->free_slots[a->n_free++] = (uint32_t)a->n_slots++;
+    }
+    pthread_mutex_unlock(&g->lock);
+    return list ? 0 : pf_fail(err, "%s: out of memory while decompressing", r->name);
+}
+
+/* A slot for the segment at a->mapped: a free one, or a new one at the memory file's end. */
+static int area_map_next(pf_reader *r, pf_error *err)
+{
+    gz_pipe *g = r->gz;
+    gz_area *a = g->area;
+    if (a->mapped + AREA_SEG > a->cap)
+        return pf_fail(err, "%s: decompressed text longer than %lld bytes", r->name, (long long)a->cap);
+    pthread_mutex_lock(&g->lock);
+    while (!area_may_map(g))
+        pthread_cond_wait(&g->changed, &g->lock);
+    int stopped = g->stop, fresh = a->n_free == 0;
+    pthread_mutex_unlock(&g->lock);
+    if (stopped)
+        return 1;
+    if (fresh && area_new_slot(r, err))
+        return -1;
+    pthread_mutex_lock(&g->lock);
+    uint32_t slot = a->free_slots[--a->n_free];
+    pthread_mutex_unlock(&g->lock);
+    char *seg = a->text + a->mapped;
+    if (mmap(seg, AREA_SEG, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED | MAP_POPULATE, a->fd,
+             (off_t)slot * AREA_SEG) == MAP_FAILED)
+        return pf_fail(err, "%s: out of memory while decompressing", r->name);
+    ASAN_POISON_MEMORY_REGION(seg, AREA_SEG);
+    a->slot_of[a->mapped / AREA_SEG] = slot + 1;
+    a->mapped += AREA_SEG;
+    return 0;
+}
+
+static int area_room(pf_reader *r, char **out, size_t *n, pf_error *err)
+{
+    gz_area *a = r->gz->area;
+    if (a->produced == a->mapped) {
+        int rc = area_map_next(r, err);
+        if (rc)
+            return rc;
+    }
+    *out = a->text + a->produced;
+    *n = a->mapped - a->produced < AREA_STEP ? (size_t)(a->mapped - a->produced) : AREA_STEP;
+    ASAN_UNPOISON_MEMORY_REGION(*out, *n); /* zlib reads back what it wrote (its window) */
+    a->room = *n;
+    return 0;
+}
+
+static void area_wrote(pf_reader *r, size_t n)
+{
+    gz_pipe *g = r->gz;
+    gz_area *a = g->area;
+    ASAN_POISON_MEMORY_REGION(a->text + a->produced + n, a->room - n);
+    pthread_mutex_lock(&g->lock);
+    a->produced += (int64_t)n;
+    if (a->waiting)
+        pthread_cond_broadcast(&g->changed);
+    pthread_mutex_unlock(&g->lock);
+}
+
+static void area_end(pf_reader *r)
+{
+    (void)r;
+}
+
+static const gz_sink ring_sink = {ring_room, ring_wrote, ring_end};
+static const gz_sink area_sink = {area_room, area_wrote, area_end};
+
+/* Reserves the address space and opens the memory file; 0 leaves the ring to be used (the
+ * reservation can fail under an address-space limit or a memory checker). */
+static int area_open(pf_reader *r)
+{
+    int64_t cap = r->size > 0 && r->size < AREA_PIPE_CAP / AREA_RATIO ? r->size * AREA_RATIO + AREA_SEG
+                                                                       : AREA_PIPE_CAP;
+    cap = (cap + AREA_SEG - 1) / AREA_SEG * AREA_SEG;
+    gz_area *a = calloc(1, sizeof *a);
+    if (!a)
+        return 0;
+    a->fd = memfd_create("profana-gzip", MFD_CLOEXEC);
+    a->slot_of = calloc((size_t)(cap / AREA_SEG), sizeof *a->slot_of);
+    void *m = mmap(NULL, (size_t)cap, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (a->fd < 0 || !a->slot_of || m == MAP_FAILED) {
+        if (m != MAP_FAILED)
+            munmap(m, (size_t)cap);
+        if (a->fd >= 0)
+            close(a->fd);
+        free(a->slot_of);
+        free(a);
+        return 0;
+    }
+    a->text = m;
+    a->cap = cap;
+    a->consumers = 1;
+    r->gz->area = a;
+    return 1;
+}
+
+/* Gives the slots of the segments in [from, upto) back (both multiples of AREA_SEG). */
+static void area_unmap(pf_reader *r, int64_t from, int64_t upto)
+{
+    gz_pipe *g = r->gz;
+    gz_area *a = g->area;
+    if (upto <= from)
+        return;
+    ASAN_UNPOISON_MEMORY_REGION(a->text + from, (size_t)(upto - from));
+    mmap(a->text + from, (size_t)(upto - from), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE,
+         -1, 0);
+    pthread_mutex_lock(&g->lock);
+    for (int64_t s = from / AREA_SEG; s < upto / AREA_SEG; s++) {
+        a->free_slots[a->n_free++] = a->slot_of[s] - 1; /* the list has room for every slot */
+        a->slot_of[s] = 0;
+    }
+    pthread_cond_broadcast(&g->changed);
+    pthread_mutex_unlock(&g->lock);
+}
+
+static void area_close(gz_area *a)
+{
+    if (!a)
+        return;
+    ASAN_UNPOISON_MEMORY_REGION(a->text + a->released, (size_t)(a->mapped - a->released));
+    munmap(a->text, (size_t)a->cap);
+    close(a->fd);
+    free(a->slot_of);
+    free(a->free_slots);
+    free(a);
+}
+
+/* ---- gzip: the inflating thread ---- */
 
 static void gz_finish(gz_pipe *g, int failed)
 {
@@ -114,13 +331,11 @@ static long gz_input(pf_reader *r, unsigned char *buf, pf_error *err)
 
 /* Inflates member after member, as gunzip does, with the messages and compressed offsets
  * the whole-buffer decompression gives. Returns 0 at the end of the input, -1 with err. */
-static int gz_inflate(pf_reader *r, z_stream *z, unsigned char *in, pf_error *err)
+static int gz_inflate(pf_reader *r, const gz_sink *sink, z_stream *z, unsigned char *in, pf_error *err)
 {
-    gz_pipe *g = r->gz;
     int64_t in_base = 0;       /* compressed offset of in[0] */
     int ended = 0, in_eof = 0;
-    gz_block *b = gz_free_block(g);
-    while (b) {
+    for (;;) {
         if (z->avail_in == 0 && !in_eof) {
             in_base += z->next_in ? (int64_t)(z->next_in - in) : 0;
             long n = gz_input(r, in, err);
@@ -132,28 +347,27 @@ static int gz_inflate(pf_reader *r, z_stream *z, unsigned char *in, pf_error *er
         }
         int64_t at = in_base + (int64_t)(z->next_in - in);
         if (z->avail_in == 0 && in_eof) {
-            if (b->len)
-                gz_publish(g);
+            sink->end(r);
             return ended ? 0 : pf_fail(err, "%s: compressed byte %lld: gzip data is cut off", r->name, (long long)at);
         }
         if (ended && inflateReset(z) == Z_OK)
             ended = 0; /* another gzip member follows */
-        z->next_out = (unsigned char *)b->data + b->len;
-        z->avail_out = (uInt)(GZ_BLOCK - b->len);
+        char *out;
+        size_t room;
+        int got = sink->room(r, &out, &room, err);
+        if (got)
+            return got < 0 ? -1 : 0; /* 1: the parser stopped listening */
+        z->next_out = (unsigned char *)out;
+        z->avail_out = (uInt)room;
         int rc = inflate(z, Z_NO_FLUSH);
-        b->len = GZ_BLOCK - z->avail_out;
+        sink->wrote(r, room - z->avail_out);
         if (rc == Z_MEM_ERROR)
             return pf_fail(err, "%s: out of memory while decompressing", r->name);
         if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
             return pf_fail(err, "%s: compressed byte %lld: corrupt or truncated gzip data", r->name,
                            (long long)(in_base + (z->next_in - in)));
         ended = rc == Z_STREAM_END;
-        if (b->len == GZ_BLOCK) {
-            gz_publish(g);
-            b = gz_free_block(g);
-        }
     }
-    return 0; /* the parser stopped listening */
 }
 
 static void *gz_main(void *arg)
@@ -167,7 +381,7 @@ static void *gz_main(void *arg)
     if (!in || inflateInit2(&z, 15 + 32) != Z_OK)
         rc = pf_fail(&g->err, "%s: cannot start gzip decompression", r->name);
     else
-        rc = gz_inflate(r, &z, in, &g->err);
+        rc = gz_inflate(r, g->area ? &area_sink : &ring_sink, &z, in, &g->err);
     inflateEnd(&z);
     free(in);
     gz_finish(g, rc != 0);
@@ -182,16 +396,17 @@ static int gz_start(pf_reader *r, pf_error *err)
     r->gz = g;
     pthread_mutex_init(&g->lock, NULL);
     pthread_cond_init(&g->changed, NULL);
-    for (int i = 0; i < GZ_BLOCKS; i++)
-        if (!(g->ring[i].data = malloc(GZ_BLOCK)))
-            return pf_fail(err, "%s: out of memory", r->name);
+    if (!area_open(r))
+        for (int i = 0; i < GZ_BLOCKS; i++)
+            if (!(g->ring[i].data = malloc(GZ_BLOCK)))
+                return pf_fail(err, "%s: out of memory", r->name);
     if (pthread_create(&g->thread, NULL, gz_main, r) != 0)
         return pf_fail(err, "%s: cannot start the decompression thread", r->name);
     g->started = 1;
     return 0;
 }
 
-/* Copies the next inflated bytes; 0 at the end, -1 with the inflater's error. */
+/* Copies the next inflated bytes from the ring; 0 at the end, -1 with the inflater's error. */
 static long gz_read(pf_reader *r, char *buf, size_t n, pf_error *err)
 {
     gz_pipe *g = r->gz;
@@ -218,6 +433,60 @@ static long gz_read(pf_reader *r, char *buf, size_t n, pf_error *err)
     }
     pthread_mutex_unlock(&g->lock);
     return got;
+}
+
+/* ---- gzip: the growing mapping, for the parsers ---- */
+
+int pf_reader_growing(const pf_reader *r, const char **text, int64_t *cap)
+{
+    const gz_area *a = r->gz ? r->gz->area : NULL;
+    *text = a ? a->text : NULL;
+    *cap = a ? a->cap : 0;
+    return a != NULL;
+}
+
+long pf_reader_wait(pf_reader *r, int64_t have, pf_error *err)
+{
+    gz_pipe *g = r->gz;
+    gz_area *a = g->area;
+    pthread_mutex_lock(&g->lock);
+    if (a->produced <= have && !g->done) {
+        a->waiting++;
+        pthread_cond_broadcast(&g->changed); /* the inflater may be waiting for all of us */
+        while (a->produced <= have && !g->done)
+            pthread_cond_wait(&g->changed, &g->lock);
+        a->waiting--;
+    }
+    long n = a->produced > have ? (long)(a->produced - have) : 0;
+    if (n == 0 && g->failed) {
+        *err = g->err;
+        n = -1;
+    }
+    pthread_mutex_unlock(&g->lock);
+    return n;
+}
+
+void pf_reader_release(pf_reader *r, int64_t upto)
+{
+    gz_pipe *g = r->gz;
+    gz_area *a = g->area;
+    pthread_mutex_lock(&g->lock);
+    int64_t from = a->released, to = upto / AREA_SEG * AREA_SEG;
+    if (to > a->produced / AREA_SEG * AREA_SEG)
+        to = a->produced / AREA_SEG * AREA_SEG;
+    if (to > from)
+        a->released = to;
+    pthread_mutex_unlock(&g->lock);
+    area_unmap(r, from, to);
+}
+
+void pf_reader_consumers(pf_reader *r, int delta)
+{
+    gz_pipe *g = r->gz;
+    pthread_mutex_lock(&g->lock);
+    g->area->consumers += delta;
+    pthread_cond_broadcast(&g->changed);
+    pthread_mutex_unlock(&g->lock);
 }
 
 /* ---- opening ---- */
@@ -390,6 +659,16 @@ int pf_reader_drain(pf_reader *r, pf_error *err)
         return 0;
     char buf[1 << 14];
     long k;
+    const char *text;
+    int64_t cap;
+    if (pf_reader_growing(r, &text, &cap)) { /* what was inflated is no longer needed */
+        int64_t have = 0;
+        while ((k = pf_reader_wait(r, have, err)) > 0) {
+            have += k;
+            pf_reader_release(r, have);
+        }
+        return k < 0 ? -1 : 0;
+    }
     while ((k = stream_read(r, buf, sizeof buf, err)) > 0)
         ;
     return k < 0 ? -1 : 0;
@@ -412,6 +691,7 @@ void pf_reader_close(pf_reader *r)
         pthread_cond_destroy(&g->changed);
         for (int i = 0; i < GZ_BLOCKS; i++)
             free(g->ring[i].data);
+        area_close(g->area);
         free(g);
     }
     if (r->map)

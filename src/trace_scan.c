@@ -46,6 +46,11 @@ int pf_window_init(pf_window *w, pf_reader *r, int64_t at)
         return 0;
     }
     w->base = at;
+    int64_t cap;
+    if (pf_reader_growing(r, &w->growing, &cap)) {
+        w->buf = (char *)w->growing + at;
+        return 0;
+    }
     w->cap = WINDOW_READ;
     w->buf = malloc(w->cap);
     if (!w->buf)
@@ -61,6 +66,10 @@ void pf_window_seek(pf_window *w, int64_t at)
     w->base = at;
     w->len = 0;
     w->eof = 0;
+    if (w->growing) {
+        w->buf = (char *)w->growing + at;
+        return;
+    }
     window_guard(w, 0);
     window_guard(w, 1);
 }
@@ -86,10 +95,30 @@ static int window_room(pf_window *w, size_t keep, pf_error *err)
 
 static int window_fill(pf_window *w, size_t keep, pf_error *err);
 
+/* Growing text: the window slides over it and takes in whatever is inflated by now. */
+static int window_grow(pf_window *w, size_t keep, pf_error *err)
+{
+    w->base += (int64_t)keep;
+    w->buf += keep;
+    w->len -= keep;
+    if (w->releases)
+        pf_reader_release(w->r, w->base);
+    if (w->eof)
+        return 0;
+    long n = pf_reader_wait(w->r, w->base + (int64_t)w->len, err);
+    if (n < 0)
+        return -1;
+    w->eof = n == 0;
+    w->len += (size_t)n;
+    return 0;
+}
+
 int pf_window_more(pf_window *w, size_t keep, pf_error *err)
 {
     if (w->mapped)
         return 0;
+    if (w->growing)
+        return window_grow(w, keep, err);
     window_guard(w, 0);
     int rc = window_fill(w, keep, err);
     window_guard(w, 1);
@@ -124,7 +153,7 @@ static int window_fill(pf_window *w, size_t keep, pf_error *err)
 
 void pf_window_free(pf_window *w)
 {
-    if (!w->mapped && w->buf) {
+    if (!w->mapped && !w->growing && w->buf) {
         window_guard(w, 0);
         free(w->buf);
     }
@@ -133,6 +162,8 @@ void pf_window_free(pf_window *w)
 
 void pf_window_done(pf_window *w, int64_t from, int64_t upto)
 {
+    if (w->growing && w->releases)
+        pf_reader_release(w->r, upto);
     if (!w->mapped || upto <= from)
         return;
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -955,7 +986,7 @@ static int between_events(const pf_window *w, size_t q)
 
 int pf_scan_find_start(pf_window *w, int64_t from, int64_t *start, pf_error *err)
 {
-    enum { BACK = 64 };
+    enum { BACK = PF_SCAN_BACK };
     /* Start reading a little early: the "}," before an event at from lies before it. */
     int64_t back = from > BACK ? from - BACK : 0;
     pf_window_seek(w, back);

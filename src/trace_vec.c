@@ -14,22 +14,25 @@ void pf_segvec_init(pf_segvec *v, size_t elem)
 {
     memset(v, 0, sizeof *v);
     v->elem = elem;
-    v->per_block = BLOCK_BYTES / elem;
+    while (((size_t)2 << v->shift) * elem <= BLOCK_BYTES)
+        v->shift++;
+    v->per_block = (size_t)1 << v->shift;
+    v->block_bytes = v->per_block * elem;
 }
 
 /* A vector that outgrew its first block will fill the next ones: those are mapped with
  * their pages present (one call, not a page fault every 4 KB); a first block, often the
  * only one of a small part, gets its pages as they are touched. */
-static char *block_new(int populate)
+static char *block_new(size_t bytes, int populate)
 {
     int flags = MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0);
-    void *p = mmap(NULL, BLOCK_BYTES, PROT_READ | PROT_WRITE, flags, -1, 0);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
     return p == MAP_FAILED ? NULL : p;
 }
 
 void *pf_segvec_push(pf_segvec *v)
 {
-    size_t b = v->n / v->per_block, i = v->n % v->per_block;
+    size_t b = v->n >> v->shift, i = v->n & (v->per_block - 1);
     if (b == v->n_blocks) {
         if (v->n_blocks == v->cap_blocks) {
             size_t cap = v->cap_blocks ? v->cap_blocks * 2 : 16;
@@ -39,17 +42,12 @@ void *pf_segvec_push(pf_segvec *v)
             v->blocks = nb;
             v->cap_blocks = cap;
         }
-        if (!(v->blocks[v->n_blocks] = block_new(v->n_blocks > 0)))
+        if (!(v->blocks[v->n_blocks] = block_new(v->block_bytes, v->n_blocks > 0)))
             return NULL;
         v->n_blocks++;
     }
     v->n++;
     return v->blocks[b] + i * v->elem; /* fresh mappings are zeroed */
-}
-
-void *pf_segvec_at(const pf_segvec *v, size_t i)
-{
-    return v->blocks[i / v->per_block] + (i % v->per_block) * v->elem;
 }
 
 void pf_segvec_drain(pf_segvec *v, void *dst)
@@ -61,7 +59,7 @@ void pf_segvec_drain(pf_segvec *v, void *dst)
             k = v->per_block;
         memcpy(d, v->blocks[b], k * v->elem);
         d += k * v->elem;
-        munmap(v->blocks[b], BLOCK_BYTES);
+        munmap(v->blocks[b], v->block_bytes);
         v->blocks[b] = NULL;
     }
     pf_segvec_free(v);
@@ -71,7 +69,7 @@ void pf_segvec_free(pf_segvec *v)
 {
     for (size_t b = 0; b < v->n_blocks; b++)
         if (v->blocks[b])
-            munmap(v->blocks[b], BLOCK_BYTES);
+            munmap(v->blocks[b], v->block_bytes);
     free(v->blocks);
     pf_segvec_init(v, v->elem);
 }
