@@ -65,7 +65,7 @@ static const option options[] = {
     {"--extra", NULL, "--augment_trace: also achieved_tflops, achieved_gbps, flops_pct, bw_pct, kernel_category", 0, ON_AUGMENT},
     {"--plot", "roofline|breakdown FILE.svg", "write a roofline chart or a GPU-time breakdown as SVG (repeatable)", 2, ON_ANALYSIS | ON_DIFF},
     {"--report", "FILE.html", "write a self-contained HTML report (tables and charts)", 1, ON_ANALYSIS | ON_DIFF},
-    {"-j", "N", "parser threads (default: one per CPU this process may use); output is the same for every N", 1, ON_LOADERS},
+    {"-j", "N", "parser threads (default: one per CPU this process may use; for .json.gz one of them inflates); output is the same for every N", 1, ON_LOADERS},
     {"--quiet", NULL, "no progress bar on stderr", 0, ON_LOADERS},
     {"--strict", NULL, "a trace cut inside its last event is an error (exit 1), not a warning", 0, ON_LOADERS},
     {"--help", NULL, "print this help", 0, ~0u},
