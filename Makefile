@@ -2,7 +2,7 @@
 CC      ?= cc
 CSTD     = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-CFLAGS  ?= -O2 -g
+CFLAGS  ?= -O3 -g
 ALL_CFLAGS = $(CSTD) $(WARN) -Iinclude $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS   = -lcjson -lz -lm
 SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

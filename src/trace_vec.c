@@ -1,8 +1,10 @@
 /* trace_vec.c - growable arrays in system-mapped blocks, so that a chunk's events can move into the model without a second copy in memory. */
+#define _GNU_SOURCE /* mremap */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "trace_internal.h"
 
@@ -50,6 +52,19 @@ void *pf_segvec_push(pf_segvec *v)
     return v->blocks[b] + i * v->elem; /* fresh mappings are zeroed */
 }
 
+/* A full block that lands on a page boundary of dst moves there by remapping its pages:
+ * no copy, and no fresh zeroed pages for dst (a trace read by one thread has all its events
+ * in one part, so only its last block is copied). Anything else, or a failed remap, is copied. */
+static void block_drain(char *block, size_t bytes, size_t used, char *d)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (used == bytes && bytes % page == 0 && (uintptr_t)d % page == 0 &&
+        mremap(block, bytes, bytes, MREMAP_MAYMOVE | MREMAP_FIXED, d) != MAP_FAILED)
+        return;
+    memcpy(d, block, used);
+    munmap(block, bytes);
+}
+
 void pf_segvec_drain(pf_segvec *v, void *dst)
 {
     char *d = dst;
@@ -57,9 +72,8 @@ void pf_segvec_drain(pf_segvec *v, void *dst)
         size_t k = v->n - b * v->per_block;
         if (k > v->per_block)
             k = v->per_block;
-        memcpy(d, v->blocks[b], k * v->elem);
+        block_drain(v->blocks[b], v->block_bytes, k * v->elem, d);
         d += k * v->elem;
-        munmap(v->blocks[b], v->block_bytes);
         v->blocks[b] = NULL;
     }
     pf_segvec_free(v);
@@ -76,11 +90,14 @@ void pf_segvec_free(pf_segvec *v)
 
 void *pf_model_alloc(size_t n)
 {
-    void *p = malloc(n ? n : 1);
+    enum { HUGE = 2 << 20 };
+    /* Page-aligned when large, so that the blocks of a segment vector can be remapped into it. */
+    void *p = NULL;
+    if (n < HUGE ? !(p = malloc(n ? n : 1)) : posix_memalign(&p, (size_t)sysconf(_SC_PAGESIZE), n) != 0)
+        return NULL;
 #ifdef MADV_HUGEPAGE
     /* Large arrays fill completely: whole 2 MB pages mean a fault per 2 MB, not per 4 KB. */
-    enum { HUGE = 2 << 20 };
-    if (p && n >= 4 * (size_t)HUGE) {
+    if (n >= 4 * (size_t)HUGE) {
         uintptr_t a = ((uintptr_t)p + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
         uintptr_t b = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE - 1);
         if (b > a)

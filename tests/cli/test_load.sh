@@ -160,6 +160,60 @@ for f in tests/broken/gzip_*.json.gz; do
     same "$(basename "$f") -j 4: message of -j 1" "$TMP/gz_e1" "$TMP/gz_e4"
 done
 
+# Once a member's header is read, profana checks its CRC and length against the trailer
+# itself (zlib's check is switched off). Members of eager_bf16.json (1.2 MB of text, so the
+# check changes hands inside each member), made here: valid ones whose trailer straddles two
+# 64 KB reads (a file name in the header of the right length moves it), and ones with a
+# wrong CRC or length. zlib reports a wrong CRC after reading it (the trailer's start + 4)
+# and a wrong length after that (the member's end): so must profana.
+python3 - "$TRACES/eager_bf16.json" "$TMP" <<'EOF'
+import struct, sys, zlib
+text = open(sys.argv[1], "rb").read()
+def member(data, name=0, crc=0, size=0):
+    """A gzip member; name: length of the file name field; crc, size: xored into the trailer."""
+    head = b"\x1f\x8b\x08" + (b"\x08" if name else b"\0") + b"\0\0\0\0\0\xff"
+    head += b"n" * (name - 1) + b"\0" if name else b""
+    c = zlib.compressobj(1, zlib.DEFLATED, -15)
+    body = c.compress(data) + c.flush()
+    return head + body + struct.pack("<II", zlib.crc32(data) ^ crc, (len(data) & 0xffffffff) ^ size)
+def write(name, data):
+    open(sys.argv[2] + "/" + name, "wb").write(data)
+plain = len(member(text))
+for s in range(1, 8):  # s bytes of the trailer in the last read, 8 - s in the one before
+    name = (s - plain) % 65536
+    write("split%d.json.gz" % s, member(text, name=name + (65536 if name < 2 else 0)))
+write("bad_crc.json.gz", member(text, crc=1))
+write("bad_crc_split.json.gz", member(text, name=(3 - plain) % 65536, crc=0x80000000))
+write("bad_length.json.gz", member(text, size=4))
+write("bad_second.json.gz", member(text[:400000]) + member(text[400000:], crc=0x100))
+EOF
+for s in 1 2 3 4 5 6 7; do
+    f=$TMP/split$s.json.gz
+    check_eq "a member whose trailer straddles two reads ($s bytes in the last): $(($(wc -c <"$f") % 65536)) bytes past 64 KB" \
+        "$(($(wc -c <"$f") % 65536))" "$s"
+    "$PROFANA" --analysis "$f" bf16 >"$TMP/split" 2>/dev/null
+    same "split$s.json.gz read whole: output = the plain file" "$TMP/plain" "$TMP/split"
+done
+# gz_fail NAME FILE OFFSET: FILE fails at compressed byte OFFSET, as a file at -j 1 and 4 and
+# through a pipe.
+gz_fail() {
+    for how in "-j 1" "-j 4" pipe; do
+        if [ "$how" = pipe ]; then
+            cat "$2" | "$PROFANA" --analysis - bf16 >/dev/null 2>"$TMP/gzc_err"
+        else
+            "$PROFANA" --analysis "$2" bf16 $how >/dev/null 2>"$TMP/gzc_err"
+        fi
+        check_eq "$1 ($how): exit 1" "$?" 1
+        check_grep "$1 ($how): compressed byte $3" "^profana: error: .*: compressed byte $3: corrupt or truncated gzip data$" \
+            "$TMP/gzc_err"
+    done
+}
+for f in bad_crc bad_crc_split bad_second; do
+    n=$(wc -c <"$TMP/$f.json.gz")
+    gz_fail "$f.json.gz: a wrong CRC" "$TMP/$f.json.gz" $((n - 4))
+done
+gz_fail "bad_length.json.gz: a wrong length" "$TMP/bad_length.json.gz" "$(wc -c <"$TMP/bad_length.json.gz")"
+
 # ---- cut off: a warning and the complete events; --strict makes it an error ----
 
 BROKEN=tests/broken
