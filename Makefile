@@ -93,8 +93,9 @@ CHECK_VALGRIND = --valgrind build
 JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 check:
 	@./tests/deps.sh test
-	$(MAKE) --no-print-directory -j$(JOBS) profana units
-	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan CFLAGS="-O1 -g $(SAN)" build-asan/profana units
+	$(MAKE) --no-print-directory -j$(JOBS) profana units $(BUILD)/bench/gen_trace $(BUILD)/bench/bench_run
+	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan CFLAGS="-O1 -g $(SAN)" build-asan/profana units \
+		build-asan/bench/gen_trace build-asan/bench/bench_run
 	./tests/run.sh build build-asan $(CHECK_VALGRIND) --cppcheck
 
 test: check

@@ -61,8 +61,8 @@ void pf_reader_close(pf_reader *r);
 
 /* gzip is normally inflated into a growing mapping: offset x of the text at text[x] once
  * inflated, so that several threads parse it in place. Sets *text and *cap (the longest
- * text it can hold) and returns 1 when so; such a reader is read with pf_reader_wait,
- * never pf_reader_read. */
+ * text it can hold; cap may be NULL) and returns 1 when so; such a reader is read with
+ * pf_reader_wait, never pf_reader_read. */
 int pf_reader_growing(const pf_reader *r, const char **text, int64_t *cap);
 
 /* Waits until text beyond offset have is inflated, or the text ended. Returns how many bytes

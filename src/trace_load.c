@@ -304,12 +304,9 @@ static int events_in_file(loader *L, int64_t arr, size_t n, size_t jobs)
     return rc;
 }
 
-/* Growing gzip text: parts of GROW_PART bytes, as many as the text can hold. */
-static int events_in_growing(loader *L, int64_t arr, size_t jobs)
+/* Growing gzip text of at most cap bytes: parts of GROW_PART bytes, as many as it can hold. */
+static int events_in_growing(loader *L, int64_t arr, int64_t cap, size_t jobs)
 {
-    const char *text;
-    int64_t cap;
-    pf_reader_growing(L->r, &text, &cap);
     return events_in_parallel(L, NULL, arr, GROW_PART, (size_t)((cap - arr) / GROW_PART + 2), jobs);
 }
 
@@ -333,7 +330,7 @@ static int load_events(loader *L, size_t *p, int bare)
     }
     L->sc.depth = bare ? 2 : 3;
     /* gzip: the inflating thread takes one of the jobs */
-    int rc = growing && jobs > 2 ? events_in_growing(L, arr, jobs - 1)
+    int rc = growing && jobs > 2 ? events_in_growing(L, arr, cap, jobs - 1)
              : n >= 2            ? events_in_file(L, arr, n, jobs)
                                  : events_in_order(L, *p + 1);
     if (rc)

@@ -104,7 +104,7 @@ static long read_some(pf_reader *r, int fd, char *buf, size_t n, pf_error *err)
 /* ---- gzip: where the inflated text goes ---- */
 
 /* Each sink hands the inflater room to write (0, or 1 when the parser stopped listening,
- * or -1 with err) and takes what was written. */
+ * or -1 with err), takes what was written and (end, if any) the end of the text. */
 typedef struct gz_sink {
     int (*room)(pf_reader *r, char **out, size_t *n, pf_error *err);
     void (*wrote)(pf_reader *r, size_t n);
@@ -236,13 +236,8 @@ static void area_wrote(pf_reader *r, size_t n)
     pthread_mutex_unlock(&g->lock);
 }
 
-static void area_end(pf_reader *r)
-{
-    (void)r;
-}
-
 static const gz_sink ring_sink = {ring_room, ring_wrote, ring_end};
-static const gz_sink area_sink = {area_room, area_wrote, area_end};
+static const gz_sink area_sink = {area_room, area_wrote, NULL}; /* its text is published as written */
 
 /* Reserves the address space and opens the memory file; 0 leaves the ring to be used (the
  * reservation can fail under an address-space limit or a memory checker). */
@@ -415,7 +410,8 @@ static int gz_inflate(pf_reader *r, const gz_sink *sink, z_stream *z, unsigned c
         }
         int64_t at = in_base + (int64_t)(z->next_in - in);
         if (z->avail_in == 0 && in_eof) {
-            sink->end(r);
+            if (sink->end)
+                sink->end(r);
             return ended ? 0 : pf_fail(err, "%s: compressed byte %lld: gzip data is cut off", r->name, (long long)at);
         }
         if (ended && inflateReset(z) == Z_OK) {
@@ -517,7 +513,8 @@ int pf_reader_growing(const pf_reader *r, const char **text, int64_t *cap)
 {
     const gz_area *a = r->gz ? r->gz->area : NULL;
     *text = a ? a->text : NULL;
-    *cap = a ? a->cap : 0;
+    if (cap)
+        *cap = a ? a->cap : 0;
     return a != NULL;
 }
 
@@ -735,9 +732,7 @@ int pf_reader_drain(pf_reader *r, pf_error *err)
         return 0;
     char buf[1 << 14];
     long k;
-    const char *text;
-    int64_t cap;
-    if (pf_reader_growing(r, &text, &cap)) { /* what was inflated is no longer needed */
+    if (r->gz->area) { /* what was inflated is no longer needed */
         int64_t have = 0;
         while ((k = pf_reader_wait(r, have, err)) > 0) {
             have += k;

@@ -46,8 +46,7 @@ int pf_window_init(pf_window *w, pf_reader *r, int64_t at)
         return 0;
     }
     w->base = at;
-    int64_t cap;
-    if (pf_reader_growing(r, &w->growing, &cap)) {
+    if (pf_reader_growing(r, &w->growing, NULL)) {
         w->buf = (char *)w->growing + at;
         return 0;
     }
