@@ -285,20 +285,23 @@ typedef struct splice_job {
     pf_splice sp;
     char *out;
     size_t out_len, out_cap;
+    size_t rest;               /* s[rest, b), after the last edit, is written from the source */
     int rc;
     pf_jerr e;
 } splice_job;
 
-/* s[a, b) with the job's edits applied, into j->out. */
+/* s[a, b) with the job's edits applied: up to the end of the last edit into j->out, the rest
+ * left in the source (a job can span a long stretch without edits: copying it would cost
+ * memory in proportion to it). */
 static int apply_job(splice_job *j)
 {
     pf_splice *sp = &j->sp;
-    size_t need = j->b - j->a, cur = j->a, o = 0;
+    size_t need = 0, cur = j->a, o = 0;
     for (size_t i = 0; i < sp->n; i++) {
         const pf_edit *ed = &sp->edits[i];
         if (ed->start < cur || ed->end > j->b)
             return -1;
-        need += ed->len - (ed->end - ed->start);
+        need += ed->start - cur + ed->len;
         cur = ed->end;
     }
     if (reserve((void **)&j->out, &j->out_cap, need + 1, 1))
@@ -312,8 +315,8 @@ static int apply_job(splice_job *j)
         o += ed->len;
         cur = ed->end;
     }
-    memcpy(j->out + o, j->s + cur, j->b - cur);
-    j->out_len = o + j->b - cur;
+    j->out_len = o;
+    j->rest = cur;
     sp->n = sp->text_len = 0;
     return 0;
 }
@@ -448,7 +451,8 @@ static int write_round(const splice_round *r, FILE *f, pf_jerr *e)
             *e = r->jb[w].e;
             return -1;
         }
-        if (write_all(r->jb[w].out, r->jb[w].out_len, f))
+        const splice_job *j = &r->jb[w];
+        if (write_all(j->out, j->out_len, f) || write_all(j->s + j->rest, j->b - j->rest, f))
             return -2;
     }
     return 0;
