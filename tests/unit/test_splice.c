@@ -297,8 +297,9 @@ static void test_parallel(void)
     free(starts);
 }
 
-/* Items of 1 KB: a job stops at 2 MB of text, not at its count of items; the written
- * callback then follows the rounds and ends at the end of the text. */
+/* Items of 1 KB: a job stops at its share of the text (256 KB for 6 MB: a 400th of the
+ * text, at least 256 KB), not at its count of items; the written callback then follows the
+ * rounds and ends at the end of the text. */
 static void test_parallel_large(void)
 {
     enum { N = 6000, PAD = 1000 };
@@ -312,6 +313,15 @@ static void test_parallel_large(void)
         o += (size_t)sprintf(src + o, "%s{\"i\": \"%s\"}", k ? "," : "", pad);
         w += (size_t)sprintf(want + w, "%s{\"i\": \"%s\", \"k\": %zu}", k ? "," : "", pad, k * 3);
     }
+    /* The jobs by that rule: from an item on, the items that start within 256 KB of it. */
+    size_t n_jobs = 0;
+    for (size_t lo = 0; lo < N; n_jobs++) {
+        size_t hi = lo + 1;
+        while (hi < N && hi - lo < 4096 && starts[hi] - starts[lo] < (256 << 10))
+            hi++;
+        lo = hi;
+    }
+    CHECK("6 MB of 1 KB items make 24 jobs of 256 KB", n_jobs == 24);
     int jobs[] = {1, 2, 5};
     for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
         items it = {src, o, starts, (size_t)-1, 1, 0, 0, 1};
@@ -319,11 +329,11 @@ static void test_parallel_large(void)
         int rc;
         char *got = write_items(&it, N, jobs[j], &rc, &e);
         char name[96];
-        snprintf(name, sizeof name, "parallel splice of 6 MB in 2 MB jobs, %d threads: same as by hand", jobs[j]);
+        snprintf(name, sizeof name, "parallel splice of 6 MB in 256 KB jobs, %d threads: same as by hand", jobs[j]);
         CHECK(name, rc == 0 && got && strcmp(got, want) == 0);
         snprintf(name, sizeof name, "%d threads: one written call per round, in order, ending at the end", jobs[j]);
-        /* 6 MB of text is three jobs (of 4096 items it would be two): ceil(3 / threads) rounds */
-        CHECK(name, it.ordered && it.calls == (3 + (size_t)jobs[j] - 1) / (size_t)jobs[j] && it.upto == o);
+        /* ceil(jobs / threads) rounds */
+        CHECK(name, it.ordered && it.calls == (n_jobs + (size_t)jobs[j] - 1) / (size_t)jobs[j] && it.upto == o);
         free(got);
     }
     free(src);
