@@ -437,9 +437,9 @@ static size_t job_end(const pf_splice_items *it, size_t lo, size_t from, size_t 
 static size_t setup_round(splice_job *jb, size_t workers, size_t base, const pf_splice_items *it,
                           const char *s, size_t from, size_t to, size_t *next)
 {
-    size_t used = 0, lo = base;
+    size_t used = 0, lo = base, bytes = job_bytes(to - from);
     for (size_t w = 0; w < workers && lo < it->n; w++) {
-        size_t hi = job_end(it, lo, from, job_bytes(to - from));
+        size_t hi = job_end(it, lo, from, bytes);
         jb[w].it = it;
         jb[w].s = s;
         jb[w].lo = lo;

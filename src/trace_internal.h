@@ -134,14 +134,16 @@ static inline void *pf_segvec_at(const pf_segvec *v, size_t i)
     return v->blocks[i >> v->shift] + (i & (v->per_block - 1)) * v->elem;
 }
 
-/* Copies the elements in order to dst (room for v->n) and empties v, block by block. */
+/* Moves the elements in order to dst (room for v->n) and empties v, block by block: a full
+ * block that lands on a page boundary of dst (a large array from pf_model_alloc starts on
+ * one) is remapped there, the others are copied. */
 void pf_segvec_drain(pf_segvec *v, void *dst);
 
 /* Frees everything; v is then empty (and reusable). */
 void pf_segvec_free(pf_segvec *v);
 
-/* malloc for one of the model's arrays (freed with free); large ones are backed by huge
- * pages where the system offers them. */
+/* malloc for one of the model's arrays (freed with free); large ones (2 MB and more) are
+ * page-aligned, for pf_segvec_drain, and backed by huge pages where the system offers them. */
 void *pf_model_alloc(size_t n);
 
 /* ---- one part of traceEvents, parsed by one thread (trace_scan.c) ---- */
