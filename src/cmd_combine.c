@@ -5,6 +5,7 @@
 
 #include "profana/cli.h"
 #include "profana/jscan.h"
+#include "profana/mem.h"
 #include "profana/outfile.h"
 #include "profana/splice.h"
 
@@ -71,17 +72,7 @@ typedef struct combine {
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
-    if (need <= *cap)
-        return 0;
-    size_t nc = *cap ? *cap * 2 : 16;
-    while (nc < need)
-        nc *= 2;
-    void *np = realloc(*p, nc * elem);
-    if (!np)
-        return -1;
-    *p = np;
-    *cap = nc;
-    return 0;
+    return pf_grow(p, cap, need, elem, 16);
 }
 
 /* *r = a + b; -1 when that overflows int64 (a crafted trace must not make it undefined). */

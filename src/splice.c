@@ -2,6 +2,7 @@
 #include "profana/splice.h"
 
 #include "profana/cpus.h"
+#include "profana/mem.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -26,17 +27,7 @@ void pf_splice_free(pf_splice *sp)
 
 static int reserve(void **p, size_t *cap, size_t need, size_t elem)
 {
-    if (need <= *cap)
-        return 0;
-    size_t nc = *cap ? *cap : 64;
-    while (nc < need)
-        nc *= 2;
-    void *np = realloc(*p, nc * elem);
-    if (!np)
-        return -1;
-    *p = np;
-    *cap = nc;
-    return 0;
+    return pf_grow(p, cap, need, elem, 64);
 }
 
 /* Whether edit a is written before an edit planned later at [start, end): insertions at

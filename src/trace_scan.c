@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "jscan_prim.h"
+#include "profana/mem.h"
 #include "trace_event.h"
 #include "trace_internal.h"
 
@@ -165,11 +166,7 @@ void pf_window_done(pf_window *w, int64_t from, int64_t upto)
         pf_reader_release(w->r, upto);
     if (!w->mapped || upto <= from)
         return;
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t a = ((uintptr_t)(w->buf + from) + page - 1) & ~(page - 1);
-    uintptr_t b = (uintptr_t)(w->buf + upto) & ~(page - 1);
-    if (b > a)
-        madvise((void *)a, b - a, MADV_DONTNEED);
+    pf_pages_drop(w->buf + from, w->buf + upto);
     pf_reader_count(w->r, (size_t)(upto - from));
 }
 

@@ -1,5 +1,6 @@
 /* trace_source.c - gets the bytes of a trace: a mapped regular file, or standard input read whole. */
 #include "profana/trace.h"
+#include "profana/mem.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -164,11 +165,8 @@ int pf_source_read(const char *path, char **buf, size_t *len, int *mapped, pf_er
 
 void pf_source_done(const char *buf, size_t len, int mapped, size_t upto)
 {
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t end = (uintptr_t)buf + (upto < len ? upto : len);
-    end &= ~(page - 1);
-    if (mapped && end > (uintptr_t)buf)
-        madvise((void *)buf, end - (uintptr_t)buf, MADV_DONTNEED);
+    if (mapped)
+        pf_pages_drop(buf, buf + (upto < len ? upto : len));
 }
 
 void pf_source_release(char *buf, size_t len, int mapped)

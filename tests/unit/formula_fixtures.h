@@ -5,7 +5,42 @@
 #include <stdarg.h>
 #include <stdint.h>
 
+#include "check.h"
 #include "profana/formulas.h"
+
+/* Checks one formula result: the figures, the dtype, and how they were reached (matrix
+ * units, an upper bound, the generic fallback, the source label). */
+static inline void check_work(const char *name, int rc, const pf_work *w, double flop, double bytes,
+                              pf_dtype dtype, int matrix, int upper_bound, int generic,
+                              const char *source)
+{
+    char label[160];
+    snprintf(label, sizeof label, "%s: ok", name);
+    CHECK(label, rc == PF_FORMULA_OK);
+    snprintf(label, sizeof label, "%s: flop", name);
+    CHECK_NEAR(label, w->flop, flop);
+    snprintf(label, sizeof label, "%s: bytes", name);
+    CHECK_NEAR(label, w->bytes, bytes);
+    snprintf(label, sizeof label, "%s: dtype", name);
+    CHECK(label, w->dtype == dtype);
+    snprintf(label, sizeof label, "%s: matrix %d, upper bound %d, generic %d", name, matrix,
+             upper_bound, generic);
+    CHECK(label, w->matrix == matrix && w->upper_bound == upper_bound && w->generic == generic);
+    snprintf(label, sizeof label, "%s: source", name);
+    CHECK_STR(label, w->source, source);
+}
+
+/* Checks a refusal: the code wanted, no figures, and the source label that says why. */
+static inline void check_refused(const char *name, int rc, const pf_work *w, int want)
+{
+    char label[160];
+    snprintf(label, sizeof label, "%s: code", name);
+    CHECK(label, rc == want);
+    snprintf(label, sizeof label, "%s: no figures", name);
+    CHECK(label, w->flop == -1 && w->bytes == -1);
+    snprintf(label, sizeof label, "%s: source", name);
+    CHECK_STR(label, w->source, want == PF_FORMULA_MISMATCH ? "mismatch" : "bad-args");
+}
 
 /* A tensor argument: its type string and its dims. */
 static inline pf_arg tensor(const char *type, int ndim, ...)
@@ -67,7 +102,6 @@ static inline int run_args_ex(const char *op, pf_dtype assumed, pf_explain *ex, 
 
 /* RUN("aten::mm", &w, BF16(2, 64, 32), BF16(2, 32, 16)): applies the op's formula. */
 #define RUN(op, w, ...)                                                                  \
-    run_args((op), (w), (const pf_arg[]){__VA_ARGS__},                                  \
-             (int)(sizeof((const pf_arg[]){__VA_ARGS__}) / sizeof(pf_arg)))
+    run_args((op), (w), (const pf_arg[]){__VA_ARGS__}, NARGS(__VA_ARGS__))
 
 #endif

@@ -8,33 +8,11 @@
 
 /* ---- fixtures ---- */
 
+/* GEMM and convolution: matrix units, exact figures. */
 static void check_ok(const char *name, int rc, const pf_work *w, double flop, double bytes,
                      pf_dtype dtype, const char *source)
 {
-    char label[160];
-    snprintf(label, sizeof label, "%s: ok", name);
-    CHECK(label, rc == PF_FORMULA_OK);
-    snprintf(label, sizeof label, "%s: flop", name);
-    CHECK_NEAR(label, w->flop, flop);
-    snprintf(label, sizeof label, "%s: bytes", name);
-    CHECK_NEAR(label, w->bytes, bytes);
-    snprintf(label, sizeof label, "%s: dtype", name);
-    CHECK(label, w->dtype == dtype);
-    snprintf(label, sizeof label, "%s: matrix", name);
-    CHECK(label, w->matrix == 1);
-    snprintf(label, sizeof label, "%s: source", name);
-    CHECK_STR(label, w->source, source);
-}
-
-static void check_refused(const char *name, int rc, const pf_work *w, int want)
-{
-    char label[160];
-    snprintf(label, sizeof label, "%s: code", name);
-    CHECK(label, rc == want);
-    snprintf(label, sizeof label, "%s: no figures", name);
-    CHECK(label, w->flop == -1 && w->bytes == -1);
-    snprintf(label, sizeof label, "%s: source", name);
-    CHECK_STR(label, w->source, want == PF_FORMULA_MISMATCH ? "mismatch" : "bad-args");
+    check_work(name, rc, w, flop, bytes, dtype, 1, 0, 0, source);
 }
 
 /* ---- args.c ---- */

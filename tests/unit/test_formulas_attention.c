@@ -13,28 +13,8 @@
 static void check_attention(const char *name, int rc, const pf_work *w, double flop, double bytes,
                             pf_dtype dtype, int upper_bound)
 {
-    char label[160];
-    snprintf(label, sizeof label, "%s: ok", name);
-    CHECK(label, rc == PF_FORMULA_OK);
-    snprintf(label, sizeof label, "%s: flop", name);
-    CHECK_NEAR(label, w->flop, flop);
-    snprintf(label, sizeof label, "%s: bytes", name);
-    CHECK_NEAR(label, w->bytes, bytes);
-    snprintf(label, sizeof label, "%s: dtype", name);
-    CHECK(label, w->dtype == dtype);
-    snprintf(label, sizeof label, "%s: matrix, upper bound, not generic", name);
-    CHECK(label, w->matrix == 1 && w->upper_bound == upper_bound && w->generic == 0);
-    snprintf(label, sizeof label, "%s: source", name);
-    CHECK_STR(label, w->source, upper_bound ? "attention~ub" : "attention");
-}
-
-static void check_refused(const char *name, int rc, const pf_work *w, int want)
-{
-    char label[160];
-    snprintf(label, sizeof label, "%s: code", name);
-    CHECK(label, rc == want);
-    snprintf(label, sizeof label, "%s: no figures", name);
-    CHECK(label, w->flop == -1 && w->bytes == -1);
+    check_work(name, rc, w, flop, bytes, dtype, 1, upper_bound, 0,
+               upper_bound ? "attention~ub" : "attention");
 }
 
 /* ---- cuDNN: eager_bf16.json's calls, [B, H, S, D] = [8, 16, 512, 64] ---- */

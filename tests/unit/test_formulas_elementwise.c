@@ -12,31 +12,10 @@
 static void check_est(const char *name, int rc, const pf_work *w, double flop, double bytes,
                       pf_dtype dtype, int generic)
 {
-    char label[160];
-    snprintf(label, sizeof label, "%s: ok", name);
-    CHECK(label, rc == PF_FORMULA_OK);
-    snprintf(label, sizeof label, "%s: flop", name);
-    CHECK_NEAR(label, w->flop, flop);
-    snprintf(label, sizeof label, "%s: bytes", name);
-    CHECK_NEAR(label, w->bytes, bytes);
-    snprintf(label, sizeof label, "%s: dtype", name);
-    CHECK(label, w->dtype == dtype);
-    snprintf(label, sizeof label, "%s: no matrix, generic %d", name, generic);
-    CHECK(label, w->matrix == 0 && w->upper_bound == 0 && w->generic == generic);
-    snprintf(label, sizeof label, "%s: source", name);
-    CHECK_STR(label, w->source, "estimate");
+    check_work(name, rc, w, flop, bytes, dtype, 0, 0, generic, "estimate");
 }
 
 #define CHECK_EST(name, rc, w, flop, bytes, dtype) check_est(name, rc, w, flop, bytes, dtype, 0)
-
-static void check_refused(const char *name, int rc, const pf_work *w, int want)
-{
-    char label[160];
-    snprintf(label, sizeof label, "%s: code", name);
-    CHECK(label, rc == want);
-    snprintf(label, sizeof label, "%s: no figures", name);
-    CHECK(label, w->flop == -1 && w->bytes == -1);
-}
 
 /* ---- element-wise, out of place ---- */
 
