@@ -29,9 +29,12 @@ enum { GZ_BLOCK = 128 << 10, GZ_BLOCKS = 4, GZ_IN = 64 << 10, SNIFF = 1 << 16 };
  * space, so that several threads parse inflated text as they parse a mapped file. Each
  * segment borrows a slot of a memory file while its text is in use and gives it back once
  * parsed: the same few megabytes serve the whole stream, with no fresh page to fault in and
- * zero per megabyte. The inflater stays at most AREA_SLOTS segments ahead of the parsers,
- * unless every parser waits for text (an event longer than that): then it takes more. */
-enum { AREA_SEG = 1 << 20, AREA_SLOTS = 16, AREA_STEP = 256 << 10 };
+ * zero per megabyte. The inflater holds at most AREA_SLOTS_BASE segments, and
+ * AREA_SLOTS_EACH more per parsing thread (each may hold a 2 MB part), unless every parser
+ * waits for text (an event longer than that): then it takes more. A few megabytes of lead
+ * absorb the threads' jitter; more only cost memory (16 slots were a sixth of a 100 MB
+ * trace), since the slower side sets the pace either way. */
+enum { AREA_SEG = 1 << 20, AREA_SLOTS_BASE = 4, AREA_SLOTS_EACH = 2, AREA_STEP = 256 << 10 };
 
 /* Inflated text is at most 1032 times the deflate data (its densest code); a pipe's size is
  * unknown, so it gets a terabyte of address space, which costs nothing until used. */
@@ -158,7 +161,8 @@ static void ring_end(pf_reader *r)
 static int area_may_map(const gz_pipe *g)
 {
     const gz_area *a = g->area;
-    return g->stop || a->n_free > 0 || a->n_slots < AREA_SLOTS || a->waiting >= a->consumers;
+    size_t most = AREA_SLOTS_BASE + AREA_SLOTS_EACH * (size_t)(a->consumers > 0 ? a->consumers : 0);
+    return g->stop || a->n_free > 0 || a->n_slots < most || a->waiting >= a->consumers;
 }
 
 /* Grows the memory file by one slot, with room for it in the free list. */
