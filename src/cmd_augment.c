@@ -140,7 +140,8 @@ static int sorted(const target *t, size_t n)
 }
 
 /* Activities and ops are each in file order: one merge puts them in text order (a sort
- * only if a list is not). */
+ * only if a list is not). b may lie inside dst, at dst + na: the merge writes dst[i + j],
+ * below b[j] while a has elements left, so nothing of b is overwritten before it is read. */
 static void merge_targets(target *dst, target *a, size_t na, target *b, size_t nb)
 {
     if (!sorted(a, na))
@@ -159,36 +160,55 @@ static int own_work(augment *g, const unsigned char *carrier)
     return g->work ? pf_work_all(g->t, &g->opts, carrier, g->work) : -1;
 }
 
-/* Figures for every activity and op, and the events to change in text order. */
-static int plan_targets(augment *g)
+/* Figures for every activity and op. The work it computed itself is freed here: the
+ * figures hold all that is written, and the targets are allocated next (a lower peak). */
+static int plan_figures(augment *g)
 {
     const pf_trace *t = g->t;
-    size_t na = 0, no = 0;
     g->acts = calloc(t->n_acts ? t->n_acts : 1, sizeof *g->acts);
     g->ops = calloc(t->n_ops ? t->n_ops : 1, sizeof *g->ops);
-    g->targets = malloc((t->n_acts + t->n_ops + 1) * sizeof *g->targets);
-    target *ta = malloc((t->n_acts + 1) * sizeof *ta), *to = malloc((t->n_ops + 1) * sizeof *to);
     unsigned char *carrier = pf_work_carriers(t);
-    int rc = g->acts && g->ops && g->targets && ta && to && carrier ? 0 : -1;
+    int rc = g->acts && g->ops && carrier ? 0 : -1;
     if (rc == 0 && !g->work)
         rc = own_work(g, carrier);
     for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
         activity_figures(g, i, &g->acts[i]);
         if (t->acts[i].op >= 0)
             add_to_op(g, i, carrier[i]);
+    }
+    free(carrier);
+    if (!g->an) {
+        free(g->work);
+        g->work = NULL;
+    }
+    return rc;
+}
+
+/* The events to change, in text order: the ops go straight to their place behind the
+ * activities in g->targets and are merged there with the activities' list. */
+static int plan_targets(augment *g)
+{
+    const pf_trace *t = g->t;
+    if (plan_figures(g))
+        return -1;
+    g->targets = malloc((t->n_acts + t->n_ops + 1) * sizeof *g->targets);
+    target *ta = malloc((t->n_acts + 1) * sizeof *ta);
+    if (!g->targets || !ta) {
+        free(ta);
+        return -1;
+    }
+    size_t na = 0, no = 0;
+    for (size_t i = 0; i < t->n_acts; i++)
         if (has_figures(&g->acts[i]) || g->extra)
             ta[na++] = (target){t->acts[i].src_off, t->acts[i].args, 0, i};
-    }
-    for (size_t j = 0; rc == 0 && j < t->n_ops; j++)
+    target *to = g->targets + na;
+    for (size_t j = 0; j < t->n_ops; j++)
         if (g->ops[j].n_acts > 0 && has_figures(&g->ops[j].f))
             to[no++] = (target){t->ops[j].src_off, t->ops[j].args, 1, j};
-    if (rc == 0)
-        merge_targets(g->targets, ta, na, to, no);
+    merge_targets(g->targets, ta, na, to, no);
     g->n_targets = na + no;
-    free(carrier);
     free(ta);
-    free(to);
-    return rc;
+    return 0;
 }
 
 /* Text of the pairs for one event. */

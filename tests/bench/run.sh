@@ -3,7 +3,8 @@
 # Usage: tests/bench/run.sh BUILD_DIR (with profana, bench/gen_trace and bench/bench_run built).
 # BENCH_SIZES overrides the sizes in MB ("100 1000"); BENCH_DIFF_MB the size of each --diff
 # input (500); BENCH_JSON=0 skips json.load (slow: minutes and gigabytes for 1 GB);
-# BENCH_RUNS the runs of each profana row (and of zlib's inflate), of which the fastest counts (3).
+# BENCH_RUNS the runs of each profana row (and of zlib's inflate), of which the fastest counts (3);
+# BENCH_GAP the seconds between those runs (1).
 # Every row: wall seconds, MB/s and events/s of the input, the peak resident memory of the
 # process, and how many times faster than json.load of the same file it ran.
 set -u
@@ -16,7 +17,13 @@ SIZES=${BENCH_SIZES:-"100 1000"}
 DIFF_MB=${BENCH_DIFF_MB:-500}
 # Each profana row is the fastest of BEST runs: on a shared machine one run can lose a
 # tenth or more to a neighbour. json.load runs once (its minute on 1 GB would be three).
+# Before each run, sync: the kernel's writeback of the trace just generated, the .gz just
+# made or the last --augment_trace output would otherwise take CPU from the run measured.
+# And the runs are GAP seconds apart: on the 2-core virtual machine this was measured on,
+# two-thread runs slow down by a third for spells of a second or more (consecutive runs
+# alike), and runs back to back would all land in one spell.
 BEST=${BENCH_RUNS:-3}
+GAP=${BENCH_GAP:-1}
 TEMPLATES=$(ls testdata/traces/*.json)
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/profana-bench.XXXXXX") || exit 1
 trap 'rm -rf "$DIR"' EXIT INT TERM
@@ -31,7 +38,11 @@ echo
 fastest() {
     n=$1
     shift
-    for i in $(seq "$n"); do "$RUN" "$@"; done | sort -n | head -n 1
+    for i in $(seq "$n"); do
+        [ "$i" -gt 1 ] && sleep "$GAP"
+        sync
+        "$RUN" "$@"
+    done | sort -n | head -n 1
 }
 
 # measure LABEL NAME BYTES EVENTS JSON_SECS CMD...: times CMD (stdout to $DIR/out) and
