@@ -1,44 +1,198 @@
 /* cpu_time.c - per-op CPU time from the nesting of host intervals on each thread, as key_averages() reports it. */
+#define _GNU_SOURCE /* qsort_r */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "profana/analysis.h"
+#include "profana/mem.h"
 #include "profana/satmath.h"
 
-typedef struct item {
-    const pf_cpu_event *e;
-    int64_t child_ns;
-} item;
+/* Threads numbered in order of first appearance. A trace holds few threads and millions of
+ * intervals: the intervals are grouped by thread with a counting pass, not sorted whole. */
+typedef struct threads {
+    uint64_t *key;             /* slot: a thread's hash */
+    uint32_t *rank1;           /* slot: its number + 1; 0 for an empty slot */
+    size_t cap, n;             /* cap: a power of two */
+    size_t *count;             /* per thread: its intervals, then where its next one goes */
+    size_t cap_count;
+} threads;
 
-static int by_thread_time(const void *x, const void *y)
+static size_t slot_of(const threads *m, uint64_t h)
 {
-    const pf_cpu_event *a = ((const item *)x)->e, *b = ((const item *)y)->e;
-    if (a->thread != b->thread)
-        return (a->thread > b->thread) - (a->thread < b->thread);
+    size_t i = (size_t)((h ^ (h >> 29)) * UINT64_C(0x9E3779B97F4A7C15) >> 17) & (m->cap - 1);
+    while (m->rank1[i] && m->key[i] != h)
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+static int threads_grow(threads *m)
+{
+    threads bigger = {.cap = m->cap ? m->cap * 2 : 64};
+    bigger.key = malloc(bigger.cap * sizeof *bigger.key);
+    bigger.rank1 = calloc(bigger.cap, sizeof *bigger.rank1);
+    if (!bigger.key || !bigger.rank1) {
+        free(bigger.key);
+        free(bigger.rank1);
+        return -1;
+    }
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->rank1[i])
+            continue;
+        size_t j = slot_of(&bigger, m->key[i]);
+        bigger.key[j] = m->key[i];
+        bigger.rank1[j] = m->rank1[i];
+    }
+    free(m->key);
+    free(m->rank1);
+    m->key = bigger.key;
+    m->rank1 = bigger.rank1;
+    m->cap = bigger.cap;
+    return 0;
+}
+
+/* The number of thread h, numbering it when new. Returns 0, or -1 when memory runs out. */
+static int thread_number(threads *m, uint64_t h, size_t *rank)
+{
+    size_t i = m->cap ? slot_of(m, h) : 0;
+    if (!m->cap || !m->rank1[i]) {
+        if ((m->n + 1) * 2 > m->cap && threads_grow(m))
+            return -1;
+        if (m->n >= UINT32_MAX - 1 ||
+            pf_grow((void **)&m->count, &m->cap_count, m->n + 1, sizeof *m->count, 16))
+            return -1;
+        i = slot_of(m, h);
+        m->count[m->n] = 0;
+        m->key[i] = h;
+        m->rank1[i] = (uint32_t)++m->n;
+    }
+    *rank = m->rank1[i] - 1;
+    return 0;
+}
+
+static void threads_free(threads *m)
+{
+    free(m->key);
+    free(m->rank1);
+    free(m->count);
+}
+
+/* Parent (earlier start, then longer) first. */
+static int by_time(const void *x, const void *y, void *ctx)
+{
+    const pf_cpu_event *cpu = ctx, *a = &cpu[*(const size_t *)x], *b = &cpu[*(const size_t *)y];
     if (a->ts_ns != b->ts_ns)
         return (a->ts_ns > b->ts_ns) - (a->ts_ns < b->ts_ns);
-    return (a->dur_ns < b->dur_ns) - (a->dur_ns > b->dur_ns); /* parent (longer) first */
+    return (a->dur_ns < b->dur_ns) - (a->dur_ns > b->dur_ns);
+}
+
+static int sorted(const pf_cpu_event *cpu, const size_t *ord, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (by_time(&ord[i - 1], &ord[i], (void *)cpu) > 0)
+            return 0;
+    return 1;
+}
+
+/* ord: the intervals grouped by thread, each thread's in time order. Within a thread they
+ * keep file order, which Kineto writes nearly sorted: a thread is sorted only when it is
+ * not (qsort_r is a stable merge sort here, so equal intervals keep file order). */
+static int order_by_thread(const pf_trace *t, size_t *ord)
+{
+    threads m = {0};
+    size_t rank;
+    for (size_t i = 0; i < t->n_cpu; i++) {
+        if (thread_number(&m, t->cpu[i].thread, &rank)) {
+            threads_free(&m);
+            return -1;
+        }
+        m.count[rank]++;
+    }
+    for (size_t r = 0, at = 0; r < m.n; r++) {
+        size_t c = m.count[r];
+        m.count[r] = at;
+        at += c;
+    }
+    for (size_t i = 0; i < t->n_cpu; i++) {
+        thread_number(&m, t->cpu[i].thread, &rank); /* every thread is numbered: no failure */
+        ord[m.count[rank]++] = i;
+    }
+    for (size_t r = 0, from = 0; r < m.n; from = m.count[r++]) {
+        size_t n = m.count[r] - from;
+        if (!sorted(t->cpu, ord + from, n))
+            qsort_r(ord + from, n, sizeof *ord, by_time, (void *)t->cpu);
+    }
+    threads_free(&m);
+    return 0;
 }
 
 /* Adds each interval's duration to its innermost enclosing interval on the same thread:
- * self time is duration minus the children's, as the profiler computes it. */
-static int nest(item *it, size_t n)
+ * self time is duration minus the children's, as the profiler computes it. child[i] is the
+ * children's time of interval ord[i]. */
+static int nest(const pf_cpu_event *cpu, const size_t *ord, size_t n, int64_t *child)
 {
-    size_t *stack = malloc((n ? n : 1) * sizeof *stack), top = 0;
-    if (!stack)
-        return -1;
+    size_t *stack = NULL, cap = 0, top = 0;
     for (size_t i = 0; i < n; i++) {
-        const pf_cpu_event *e = it[i].e;
+        const pf_cpu_event *e = &cpu[ord[i]];
         while (top > 0) {
-            const pf_cpu_event *p = it[stack[top - 1]].e;
+            const pf_cpu_event *p = &cpu[ord[stack[top - 1]]];
             if (p->thread == e->thread && e->ts_ns < p->ts_ns + p->dur_ns)
                 break;
             top--;
         }
         if (top > 0)
-            it[stack[top - 1]].child_ns = pf_sat_add(it[stack[top - 1]].child_ns, e->dur_ns);
+            child[stack[top - 1]] = pf_sat_add(child[stack[top - 1]], e->dur_ns);
+        if (pf_grow((void **)&stack, &cap, top + 1, sizeof *stack, 64)) {
+            free(stack);
+            return -1;
+        }
         stack[top++] = i;
     }
     free(stack);
+    return 0;
+}
+
+/* Where each name's sums go: names are interned, so a pointer identifies one. */
+static size_t name_slot(const char **names, size_t cap, const char *name)
+{
+    uintptr_t h = (uintptr_t)name;
+    size_t i = (size_t)((h >> 4) * UINT64_C(0x9E3779B97F4A7C15) >> 20) & (cap - 1);
+    while (names[i] && names[i] != name)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+/* Sums calls, total and self time per name into res (room for every distinct name). */
+static int sum_by_name(const pf_trace *t, const size_t *ord, const int64_t *child, pf_op_cpu *res,
+                       size_t *n_res)
+{
+    size_t cap = 64;
+    while (cap < 2 * (pf_strtab_count(t->strings) + 1))
+        cap *= 2;
+    const char **names = calloc(cap, sizeof *names);
+    size_t *where = malloc(cap * sizeof *where), n = 0;
+    if (!names || !where) {
+        free(names);
+        free(where);
+        return -1;
+    }
+    for (size_t i = 0; i < t->n_cpu; i++) {
+        const pf_cpu_event *e = &t->cpu[ord[i]];
+        if (!e->name)
+            continue;
+        size_t s = name_slot(names, cap, e->name);
+        if (!names[s]) {
+            names[s] = e->name;
+            where[s] = n;
+            res[n++].name = e->name;
+        }
+        pf_op_cpu *r = &res[where[s]];
+        r->calls++;
+        r->total_ns = pf_sat_add(r->total_ns, e->dur_ns);
+        r->self_ns = pf_sat_add(r->self_ns, e->dur_ns - child[i]);
+    }
+    free(names);
+    free(where);
+    *n_res = n;
     return 0;
 }
 
@@ -46,38 +200,24 @@ int pf_cpu_op_times(const pf_trace *t, pf_op_cpu **out, size_t *n_out)
 {
     *out = NULL;
     *n_out = 0;
-    item *it = malloc((t->n_cpu ? t->n_cpu : 1) * sizeof *it);
-    if (!it)
-        return -1;
-    for (size_t i = 0; i < t->n_cpu; i++)
-        it[i] = (item){&t->cpu[i], 0};
-    qsort(it, t->n_cpu, sizeof *it, by_thread_time);
-    int rc = nest(it, t->n_cpu);
+    size_t n = t->n_cpu ? t->n_cpu : 1;
+    size_t *ord = malloc(n * sizeof *ord);
+    int64_t *child = calloc(n, sizeof *child);
     pf_op_cpu *res = calloc(pf_strtab_count(t->strings) + 1, sizeof *res);
-    size_t n = 0;
-    if (rc == 0 && !res)
-        rc = -1;
-    /* Few distinct op names: a linear search per name keeps this simple; the results are
-     * looked up once per row. */
-    for (size_t i = 0; rc == 0 && i < t->n_cpu; i++) {
-        const pf_cpu_event *e = it[i].e;
-        if (!e->name)
-            continue;
-        size_t k = 0;
-        while (k < n && res[k].name != e->name)
-            k++;
-        if (k == n)
-            res[n++].name = e->name;
-        res[k].calls++;
-        res[k].total_ns = pf_sat_add(res[k].total_ns, e->dur_ns);
-        res[k].self_ns = pf_sat_add(res[k].self_ns, e->dur_ns - it[i].child_ns);
-    }
-    free(it);
+    int rc = ord && child && res ? 0 : -1;
+    if (rc == 0)
+        rc = order_by_thread(t, ord);
+    if (rc == 0)
+        rc = nest(t->cpu, ord, t->n_cpu, child);
+    if (rc == 0)
+        rc = sum_by_name(t, ord, child, res, n_out);
+    free(ord);
+    free(child);
     if (rc) {
         free(res);
+        *n_out = 0;
         return -1;
     }
     *out = res;
-    *n_out = n;
     return 0;
 }
