@@ -17,7 +17,7 @@ static inline int pf_grow(void **p, size_t *cap, size_t need, size_t elem, size_
 {
     if (need <= *cap)
         return 0;
-    size_t nc = *cap ? *cap : first;
+    size_t nc = *cap ? *cap : first ? first : 1;
     while (nc < need) {
         if (nc > SIZE_MAX / 2)
             return -1;

@@ -22,6 +22,11 @@ static void test_grow(void)
     for (int i = 0; i < 16; i++)
         kept &= a[i] == i * 7;
     CHECK("the elements survive growing", kept);
+    size_t c0 = 0;
+    char *z = NULL;
+    CHECK("a first capacity of 0 still grows (to 1, then doubling)",
+          pf_grow((void **)&z, &c0, 3, 1, 0) == 0 && z && c0 == 4);
+    free(z);
     int *before = a;
     CHECK("a need whose byte size overflows size_t is refused", pf_grow((void **)&a, &cap, SIZE_MAX / 2, sizeof *a, 16) == -1);
     CHECK("a need past SIZE_MAX/2 elements is refused", pf_grow((void **)&a, &cap, SIZE_MAX, 1, 16) == -1);
