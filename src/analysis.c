@@ -1,5 +1,6 @@
 /* analysis.c - groups GPU activities per device (by kernel, op or op+shape) with totals, rates and peaks. */
 #include "profana/analysis.h"
+#include "profana/ptrmap.h"
 #include "profana/satmath.h"
 
 #include <stdarg.h>
@@ -7,71 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Group lookup by interned key pointer: keys are unique pointers, so hashing the pointer is enough. */
-typedef struct group_map {
-    const char **keys;
-    size_t *vals;
-    size_t cap, n;
-} group_map;
-
 typedef struct dev_acc {
     pf_device_report rep;
     size_t cap_rows;
-    group_map map;
-    group_map cat_names[PF_CAT_COUNT]; /* distinct kernel names per category */
-    group_map missing_map;
+    pf_ptrmap map;
+    pf_ptrmap cat_names[PF_CAT_COUNT]; /* distinct kernel names per category */
+    pf_ptrmap missing_map;
 } dev_acc;
-
-static size_t ptr_hash(const void *p, size_t cap)
-{
-    uint64_t h = (uint64_t)(uintptr_t)p * UINT64_C(0x9E3779B97F4A7C15);
-    return (size_t)(h >> 20) & (cap - 1);
-}
-
-static int map_grow(group_map *m)
-{
-    size_t cap = m->cap ? m->cap * 2 : 64;
-    const char **keys = calloc(cap, sizeof *keys);
-    size_t *vals = malloc(cap * sizeof *vals);
-    if (!keys || !vals) {
-        free(keys);
-        free(vals);
-        return -1;
-    }
-    for (size_t i = 0; i < m->cap; i++) {
-        if (!m->keys[i])
-            continue;
-        size_t j = ptr_hash(m->keys[i], cap);
-        while (keys[j])
-            j = (j + 1) & (cap - 1);
-        keys[j] = m->keys[i];
-        vals[j] = m->vals[i];
-    }
-    free(m->keys);
-    free(m->vals);
-    m->keys = keys;
-    m->vals = vals;
-    m->cap = cap;
-    return 0;
-}
-
-/* Finds the row index of key, or adds key with the index next_row. Returns -1 on OOM. */
-static int64_t map_find_or_add(group_map *m, const char *key, size_t next_row, int *added)
-{
-    if ((m->n + 1) * 2 > m->cap && map_grow(m))
-        return -1;
-    size_t i = ptr_hash(key, m->cap);
-    for (; m->keys[i]; i = (i + 1) & (m->cap - 1))
-        if (m->keys[i] == key) {
-            *added = 0;
-            return (int64_t)m->vals[i];
-        }
-    m->keys[i] = key;
-    m->vals[i] = next_row;
-    m->n++;
-    *added = 1;
-    return (int64_t)next_row;
-}
 
 double pf_peak_flops(const pf_device_info *info, pf_dtype d)
 {
@@ -214,7 +157,7 @@ static dev_acc *device_acc(dev_acc *accs, int n, int id)
 static int add_missing(dev_acc *d, const char *op, const pf_activity *a, const pf_act_work *w)
 {
     int added;
-    int64_t idx = map_find_or_add(&d->missing_map, op, d->rep.n_missing, &added);
+    int64_t idx = pf_ptrmap_find_or_add(&d->missing_map, op, d->rep.n_missing, &added);
     if (idx < 0)
         return -1;
     if (added) {
@@ -235,7 +178,7 @@ static int add_to_group(pf_analysis *an, dev_acc *d, size_t i)
     pf_category cat = (pf_category)an->cats[i];
     const char *key = group_key(an, a);
     int added;
-    int64_t idx = key ? map_find_or_add(&d->map, key, d->rep.n_rows, &added) : -1;
+    int64_t idx = key ? pf_ptrmap_find_or_add(&d->map, key, d->rep.n_rows, &added) : -1;
     if (idx < 0)
         return -1;
     if (added) {
@@ -260,7 +203,7 @@ static int add_to_group(pf_analysis *an, dev_acc *d, size_t i)
     if (w->no_formula && add_missing(d, an->trace->ops[a->op].name, a, w))
         return -1;
     int added_kernel;
-    if (map_find_or_add(&d->cat_names[cat], a->name, 0, &added_kernel) < 0)
+    if (pf_ptrmap_find_or_add(&d->cat_names[cat], a->name, 0, &added_kernel) < 0)
         return -1;
     d->rep.cat_kernels[cat] += added_kernel;
     return 0;
@@ -364,14 +307,10 @@ static void finish_devices(pf_analysis *an, dev_acc *accs)
     const pf_trace *t = an->trace;
     an->devices = calloc((size_t)(t->n_devices ? t->n_devices : 1), sizeof *an->devices);
     for (int i = 0; i < t->n_devices; i++) {
-        free(accs[i].map.keys);
-        free(accs[i].map.vals);
-        for (int c = 0; c < PF_CAT_COUNT; c++) {
-            free(accs[i].cat_names[c].keys);
-            free(accs[i].cat_names[c].vals);
-        }
-        free(accs[i].missing_map.keys);
-        free(accs[i].missing_map.vals);
+        pf_ptrmap_free(&accs[i].map);
+        for (int c = 0; c < PF_CAT_COUNT; c++)
+            pf_ptrmap_free(&accs[i].cat_names[c]);
+        pf_ptrmap_free(&accs[i].missing_map);
         if (!accs[i].rep.n_rows || !an->devices) {
             free(accs[i].rep.rows);
             free(accs[i].rep.busy.streams);

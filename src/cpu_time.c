@@ -5,6 +5,7 @@
 
 #include "profana/analysis.h"
 #include "profana/mem.h"
+#include "profana/ptrmap.h"
 #include "profana/satmath.h"
 
 /* Threads numbered in order of first appearance. A trace holds few threads and millions of
@@ -151,47 +152,30 @@ static int nest(const pf_cpu_event *cpu, const size_t *ord, size_t n, int64_t *c
     return 0;
 }
 
-/* Where each name's sums go: names are interned, so a pointer identifies one. */
-static size_t name_slot(const char **names, size_t cap, const char *name)
-{
-    uintptr_t h = (uintptr_t)name;
-    size_t i = (size_t)((h >> 4) * UINT64_C(0x9E3779B97F4A7C15) >> 20) & (cap - 1);
-    while (names[i] && names[i] != name)
-        i = (i + 1) & (cap - 1);
-    return i;
-}
-
 /* Sums calls, total and self time per name into res (room for every distinct name). */
 static int sum_by_name(const pf_trace *t, const size_t *ord, const int64_t *child, pf_op_cpu *res,
                        size_t *n_res)
 {
-    size_t cap = 64;
-    while (cap < 2 * (pf_strtab_count(t->strings) + 1))
-        cap *= 2;
-    const char **names = calloc(cap, sizeof *names);
-    size_t *where = malloc(cap * sizeof *where), n = 0;
-    if (!names || !where) {
-        free(names);
-        free(where);
-        return -1;
-    }
+    pf_ptrmap where = {0};
+    size_t n = 0;
     for (size_t i = 0; i < t->n_cpu; i++) {
         const pf_cpu_event *e = &t->cpu[ord[i]];
         if (!e->name)
             continue;
-        size_t s = name_slot(names, cap, e->name);
-        if (!names[s]) {
-            names[s] = e->name;
-            where[s] = n;
-            res[n++].name = e->name;
+        int added;
+        int64_t k = pf_ptrmap_find_or_add(&where, e->name, n, &added);
+        if (k < 0) {
+            pf_ptrmap_free(&where);
+            return -1;
         }
-        pf_op_cpu *r = &res[where[s]];
+        if (added)
+            res[n++].name = e->name;
+        pf_op_cpu *r = &res[k];
         r->calls++;
         r->total_ns = pf_sat_add(r->total_ns, e->dur_ns);
         r->self_ns = pf_sat_add(r->self_ns, e->dur_ns - child[i]);
     }
-    free(names);
-    free(where);
+    pf_ptrmap_free(&where);
     *n_res = n;
     return 0;
 }

@@ -65,6 +65,10 @@ void pf_reader_close(pf_reader *r);
  * pf_reader_wait, never pf_reader_read. */
 int pf_reader_growing(const pf_reader *r, const char **text, int64_t *cap);
 
+/* The growing text is mapped, and handed back by pf_reader_release, in segments of this many
+ * bytes: parsers release it in steps of one segment. */
+#define PF_GROWING_SEGMENT (1 << 20)
+
 /* Waits until text beyond offset have is inflated, or the text ended. Returns how many bytes
  * after have are ready, 0 at the end of the text, or -1 with the inflater's error. */
 long pf_reader_wait(pf_reader *r, int64_t have, pf_error *err);

@@ -34,7 +34,7 @@ enum { GZ_BLOCK = 128 << 10, GZ_BLOCKS = 4, GZ_IN = 64 << 10, SNIFF = 1 << 16 };
  * waits for text (an event longer than that): then it takes more. A few megabytes of lead
  * absorb the threads' jitter; more only cost memory (16 slots were a sixth of a 100 MB
  * trace), since the slower side sets the pace either way. */
-enum { AREA_SEG = 1 << 20, AREA_SLOTS_BASE = 4, AREA_SLOTS_EACH = 2, AREA_STEP = 256 << 10 };
+enum { AREA_SEG = PF_GROWING_SEGMENT, AREA_SLOTS_BASE = 4, AREA_SLOTS_EACH = 2, AREA_STEP = 256 << 10 };
 
 /* Inflated text is at most 1032 times the deflate data (its densest code); a pipe's size is
  * unknown, so it gets a terabyte of address space, which costs nothing until used. */
@@ -370,12 +370,16 @@ static uint32_t le32(const unsigned char *b)
  * gzip header is behind. */
 static void check_text(z_stream *z, gz_check *c, const char *out, size_t n)
 {
-    c->crc = pf_crc32(c->crc, out, n);
-    c->len += (uint32_t)n;
+    /* No text comes before the header is done, and a call that reads the header may also
+     * inflate: take over first, then count. A zlib-format member stays zlib's to check. */
     if (!c->ours && c->head.done == 1) {
         inflateValidate(z, 0);
         c->ours = 1;
     }
+    if (!c->ours)
+        return;
+    c->crc = pf_crc32(c->crc, out, n);
+    c->len += (uint32_t)n;
 }
 
 /* The member ended, its trailer being the 8 bytes before in[k] (some perhaps in the buffer

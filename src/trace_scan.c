@@ -35,7 +35,6 @@ static void window_guard(const pf_window *w, int on)
 /* A mapped window gives its pages back in steps of this many bytes; growing gzip text in
  * steps of its segments, so that the inflater, which holds only a few, need not wait. */
 #define DONE_STEP (INT64_C(4) << 20)
-#define GROWING_DONE_STEP (INT64_C(1) << 20)
 
 int pf_window_init(pf_window *w, pf_reader *r, int64_t at)
 {
@@ -913,7 +912,7 @@ static void parse_events(pf_scanner *sc, pf_chunk *c, size_t at, pf_scan_from fr
 {
     pf_window *w = sc->w;
     int first = from == PF_FROM_OPEN, at_element = from == PF_FROM_ELEMENT;
-    int64_t step = w->growing ? GROWING_DONE_STEP : DONE_STEP;
+    int64_t step = w->growing ? PF_GROWING_SEGMENT : DONE_STEP;
     for (;;) {
         if (w->base + (int64_t)at - *done >= step) {
             pf_window_done(w, *done, w->base + (int64_t)at);
