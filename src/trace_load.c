@@ -312,7 +312,7 @@ static int events_in_growing(loader *L, int64_t arr, int64_t cap, size_t jobs)
 
 static size_t job_count(const loader *L)
 {
-    return L->opts.jobs > 0 ? (size_t)L->opts.jobs : pf_cpu_count();
+    return pf_parallel_workers(L->opts.jobs);
 }
 
 /* traceEvents' array at *p ('['): parses it and leaves *p after its ']'. bare: the array is

@@ -22,6 +22,10 @@ for f in $TRACE_SET; do
             same "$b --format $fmt: -j $j stderr = -j 1" "$TMP/e1" "$TMP/en"
         done
     done
+    # More threads than PF_THREADS_MAX (64): every range still runs (once corrupted the model)
+    "$PROFANA" --analysis "$f" bf16 --group op --format json -j 100 >"$TMP/jn" 2>"$TMP/en"
+    same "$b: -j 100 output = -j 1" "$TMP/j1" "$TMP/jn"
+    same "$b: -j 100 stderr = -j 1" "$TMP/e1" "$TMP/en"
     "$PROFANA" --analysis "$f" bf16 -j2 >"$TMP/j2" 2>/dev/null
     "$PROFANA" --analysis - bf16 -j2 <"$f" >"$TMP/stdin" 2>/dev/null
     same "$b: standard input = the file" "$TMP/j2" "$TMP/stdin"
