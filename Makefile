@@ -8,10 +8,13 @@ LDLIBS   = -lcjson -lz -lm
 SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 BUILD   ?= build
-LIB_SRCS = $(sort $(filter-out src/main.c,$(wildcard src/*.c src/formulas/*.c)))
+# Layers, lowest first (README: Where things are); a file includes only its own layer's or
+# lower layers' headers (tests/cli/test_layers.sh).
+LAYERS   = util json catalog trace formulas analysis render rewrite cmd
+LIB_SRCS = $(sort $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 OBJS     = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 UNITS    = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(sort $(wildcard tests/unit/test_*.c)))
-HEADERS  = $(wildcard include/profana/*.h src/*.h src/formulas/*.h)
+HEADERS  = $(wildcard include/profana/*.h $(foreach l,$(LAYERS),src/$(l)/*.h))
 
 DEMO_TRACE = testdata/traces/eager_bf16.json
 

@@ -1,4 +1,5 @@
 /* cli.h - parsed command-line options and the subcommand entry points that main dispatches to. */
+/* layer: cmd (README: Where things are) */
 #ifndef PROFANA_CLI_H
 #define PROFANA_CLI_H
 
@@ -40,7 +41,7 @@ int cmd_explain(const pf_cli *cli);
 /* Exit status of --diff --fail-above when B is slower than allowed. */
 enum { PF_EXIT_SLOWER = 3 };
 
-/* --analysis and profiler steps (src/steps_view.c): the line saying how many steps the
+/* --analysis and profiler steps (src/render/steps_view.c): the line saying how many steps the
  * trace has and what is analysed (nothing when it has none); the --steps table in the
  * command line's format (-1 when memory runs out); the "steps" JSON member (likewise). */
 void pf_steps_print_line(FILE *out, const pf_analysis *an);

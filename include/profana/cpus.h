@@ -1,4 +1,5 @@
 /* cpus.h - how many CPUs this process may run on: the default thread count for -j. */
+/* layer: util (README: Where things are) */
 #ifndef PROFANA_CPUS_H
 #define PROFANA_CPUS_H
 

@@ -1,4 +1,5 @@
 /* devices.h - the GPU device table (datasheet peaks) and matching of trace device names to it. */
+/* layer: catalog (README: Where things are) */
 #ifndef PROFANA_DEVICES_H
 #define PROFANA_DEVICES_H
 

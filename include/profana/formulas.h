@@ -1,4 +1,5 @@
 /* formulas.h - FLOP and byte formulas per ATen op family, registered by op name in one table. */
+/* layer: formulas (README: Where things are) */
 #ifndef PROFANA_FORMULAS_H
 #define PROFANA_FORMULAS_H
 

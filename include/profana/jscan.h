@@ -1,4 +1,5 @@
 /* jscan.h - a validating JSON scanner over a byte buffer: finds value extents without building trees. */
+/* layer: json (README: Where things are) */
 #ifndef PROFANA_JSCAN_H
 #define PROFANA_JSCAN_H
 

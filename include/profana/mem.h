@@ -1,4 +1,5 @@
 /* mem.h - two memory chores shared by the loader and the writers: growing an array, and handing a mapped file's read pages back. */
+/* layer: util (README: Where things are) */
 #ifndef PROFANA_MEM_H
 #define PROFANA_MEM_H
 

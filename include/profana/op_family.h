@@ -1,4 +1,5 @@
 /* op_family.h - ATen op name -> the family named by what it computes (gemm, convolution, attention), with the argument positions that describe one call on any backend. */
+/* layer: catalog (README: Where things are) */
 #ifndef PROFANA_OP_FAMILY_H
 #define PROFANA_OP_FAMILY_H
 

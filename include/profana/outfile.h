@@ -1,10 +1,11 @@
 /* outfile.h - output files written whole or not at all: a temporary file beside the target, renamed into place. */
+/* layer: util (README: Where things are) */
 #ifndef PROFANA_OUTFILE_H
 #define PROFANA_OUTFILE_H
 
 #include <stdio.h>
 
-#include "profana/trace.h"
+#include "profana/error.h"
 
 typedef struct pf_outfile {
     FILE *f;                   /* write here */

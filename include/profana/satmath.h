@@ -1,4 +1,5 @@
 /* satmath.h - saturating int64 sums: a crafted trace must not overflow a time total (undefined behaviour). */
+/* layer: util (README: Where things are) */
 #ifndef PROFANA_SATMATH_H
 #define PROFANA_SATMATH_H
 

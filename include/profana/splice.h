@@ -1,4 +1,5 @@
 /* splice.h - edits planned against the original bytes of a JSON text and written out applied: how --augment_trace and --combine change a trace without re-serialising it. */
+/* layer: rewrite (README: Where things are) */
 #ifndef PROFANA_SPLICE_H
 #define PROFANA_SPLICE_H
 
@@ -101,32 +102,5 @@ typedef struct pf_splice_items {
  * write fails (errno says why). */
 int pf_splice_write_parallel(const char *s, size_t from, size_t to, const pf_splice_items *it, int jobs,
                              FILE *f, pf_jerr *e);
-
-/* The most threads profana runs at once in one parallel step; -j asks for at most this many. */
-#define PF_THREADS_MAX 64
-
-/* The number of threads `jobs` asks for (0: one per CPU this process may use), at most
- * PF_THREADS_MAX. */
-size_t pf_parallel_workers(int jobs);
-
-/* Calls fn(ctx, lo, hi, r) for r = 0 .. workers - 1 on that many threads at once (inline
- * when a thread cannot start), range r being the r-th of `workers` consecutive, nearly equal
- * ranges covering [0, n) (possibly empty); so fn can keep per-range state that the caller
- * then merges in range order. workers must be at least 1; every range runs, on at most
- * PF_THREADS_MAX threads (a thread then takes several ranges in turn). */
-void pf_parallel_ranges(size_t n, size_t workers, void (*fn)(void *ctx, size_t lo, size_t hi, size_t r),
-                        void *ctx);
-
-/* Writes the exact decimal text of units / 10^decimals (0 <= decimals <= 18) into buf, which
- * must hold PF_NUM_TEXT_MAX bytes: "0.004718592" for 4718592 and 9, trailing zeros dropped.
- * For |units| < 2^53 it reads back as exactly the double units / 1e`decimals` (both are the
- * double nearest the same number), without printf's cost. Returns its length. */
-size_t pf_decimal_text(char *buf, int64_t units, int decimals);
-
-/* Writes the shortest decimal text that reads back as exactly v (at most 17 significant
- * digits, a valid JSON number) into buf, which must hold PF_NUM_TEXT_MAX bytes. Returns its
- * length, or 0 (buf "") when v is infinite or NaN, which JSON cannot hold. */
-#define PF_NUM_TEXT_MAX 32
-size_t pf_num_text(char *buf, double v);
 
 #endif

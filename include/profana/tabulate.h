@@ -1,4 +1,5 @@
 /* tabulate.h - the one table printer every subcommand renders through: text, CSV, JSON and Markdown. */
+/* layer: render (README: Where things are) */
 #ifndef PROFANA_TABULATE_H
 #define PROFANA_TABULATE_H
 

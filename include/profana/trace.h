@@ -1,4 +1,5 @@
 /* trace.h - the trace-event model (devices, GPU activities, cpu_ops) and the loader that fills it. */
+/* layer: trace (README: Where things are) */
 #ifndef PROFANA_TRACE_H
 #define PROFANA_TRACE_H
 
@@ -6,20 +7,8 @@
 #include <stdint.h>
 
 #include "profana/formulas.h"
+#include "profana/error.h"
 #include "profana/strtab.h"
-
-/* An error below main: a one-line message ("FILE: byte 12: expected ','") that main
- * prints after "profana: error: ". */
-typedef struct pf_error {
-    char msg[1024];
-} pf_error;
-
-/* Fills err with a printf-style message; returns -1 so callers can `return pf_fail(...)`. */
-int pf_fail(pf_error *err, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
 
 typedef enum pf_act_kind { PF_ACT_KERNEL = 0, PF_ACT_MEMCPY, PF_ACT_MEMSET } pf_act_kind;
 

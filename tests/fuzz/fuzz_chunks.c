@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t h = UINT64_C(1469598103934665603);
     for (size_t i = 0; i < size; i++)
         h = (h ^ data[i]) * UINT64_C(1099511628211);
-    /* The loader (src/trace_load.c) cuts the span after '[' into span / 64 KB stretches
+    /* The loader (src/trace/trace_load.c) cuts the span after '[' into span / 64 KB stretches
      * of equal length: the first boundary goes k bytes into the input. */
     size_t total = sizeof head - 1 + FILLER + size + sizeof tail - 1;
     size_t span = 1 + FILLER + size + sizeof tail - 1;

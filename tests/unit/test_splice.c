@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "profana/numtext.h"
+#include "profana/parallel.h"
 #include "profana/splice.h"
 
 /* Applies the plan for s to a fresh string (caller frees). */

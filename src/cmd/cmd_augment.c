@@ -7,6 +7,7 @@
 
 #include "profana/cli.h"
 #include "profana/outfile.h"
+#include "profana/numtext.h"
 #include "profana/splice.h"
 
 /* The figures written for one event: an activity's own, or an op's (see op_sum). */

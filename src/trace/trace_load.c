@@ -10,7 +10,7 @@
 #include "profana/cpus.h"
 #include "profana/jscan.h"
 #include "profana/progress.h"
-#include "profana/splice.h"
+#include "profana/parallel.h"
 #include "trace_event.h"
 #include "trace_internal.h"
 

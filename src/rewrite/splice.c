@@ -1,7 +1,7 @@
 /* splice.c - plans edits (replacements and insertions) against a JSON text and writes the text with them applied, byte for byte elsewhere. */
 #include "profana/splice.h"
 
-#include "profana/cpus.h"
+#include "profana/parallel.h"
 #include "profana/mem.h"
 
 #include <assert.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jscan_prim.h"
+#include "../json/jscan_prim.h"
 
 void pf_splice_init(pf_splice *sp)
 {
@@ -223,50 +223,6 @@ int pf_splice_event_args(pf_splice *sp, const char *s, size_t len, size_t ev, co
                : 0;
 }
 
-size_t pf_num_text(char *buf, double v)
-{
-    buf[0] = '\0';
-    if (!isfinite(v))
-        return 0;
-    /* The shortest of 15, 16 or 17 significant digits that reads back exactly: 17 always
-     * does, fewer avoid printing 0.1 as 0.10000000000000001. */
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, PF_NUM_TEXT_MAX, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    return strlen(buf);
-}
-
-size_t pf_decimal_text(char *buf, int64_t units, int decimals)
-{
-    char digits[24];
-    size_t nd = 0, o = 0;
-    /* Magnitude as unsigned, so INT64_MIN has one too. */
-    uint64_t u = units < 0 ? (uint64_t)0 - (uint64_t)units : (uint64_t)units;
-    do {
-        digits[nd++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (units < 0)
-        buf[o++] = '-';
-    size_t whole = nd > (size_t)decimals ? nd - (size_t)decimals : 0;
-    for (size_t i = 0; i < whole; i++)
-        buf[o++] = digits[nd - 1 - i];
-    if (whole == 0)
-        buf[o++] = '0';
-    /* The fraction, most significant first, without its trailing zeros. */
-    size_t frac_end = o;
-    buf[o++] = '.';
-    for (int i = decimals - 1; i >= 0; i--) {
-        buf[o++] = (size_t)i < nd ? digits[i] : '0';
-        if (buf[o - 1] != '0')
-            frac_end = o;
-    }
-    buf[frac_end] = '\0';
-    return frac_end;
-}
-
 /* One thread's run of consecutive items: its edits, and the text from the first item's
  * start to the next run's with them applied (built in parallel, written in order). */
 typedef struct splice_job {
@@ -326,50 +282,6 @@ static void *run_job(void *arg)
         j->rc = -1;
     }
     return NULL;
-}
-
-size_t pf_parallel_workers(int jobs)
-{
-    size_t w = jobs > 0 ? (size_t)jobs : pf_cpu_count();
-    return w > PF_THREADS_MAX ? PF_THREADS_MAX : w;
-}
-
-typedef struct range_job {
-    void (*fn)(void *ctx, size_t lo, size_t hi, size_t r);
-    void *ctx;
-    size_t n, workers, first; /* this thread runs ranges first, first + PF_THREADS_MAX, ... */
-} range_job;
-
-static void *run_range(void *arg)
-{
-    const range_job *j = arg;
-    for (size_t r = j->first; r < j->workers; r += PF_THREADS_MAX)
-        j->fn(j->ctx, j->n * r / j->workers, j->n * (r + 1) / j->workers, r);
-    return NULL;
-}
-
-void pf_parallel_ranges(size_t n, size_t workers, void (*fn)(void *ctx, size_t lo, size_t hi, size_t r),
-                        void *ctx)
-{
-    assert(workers >= 1 && fn);
-    /* More ranges than threads: each thread takes every PF_THREADS_MAX-th range, so every
-     * range runs (a caller's per-range state is always filled) on at most that many threads. */
-    size_t threads = workers < PF_THREADS_MAX ? workers : PF_THREADS_MAX;
-    range_job jb[PF_THREADS_MAX];
-    pthread_t th[PF_THREADS_MAX];
-    int started[PF_THREADS_MAX] = {0};
-    for (size_t t = 0; t < threads; t++) {
-        jb[t] = (range_job){fn, ctx, n, workers, t};
-        if (t > 0)
-            started[t] = pthread_create(&th[t], NULL, run_range, &jb[t]) == 0;
-    }
-    run_range(&jb[0]);
-    for (size_t t = 1; t < threads; t++) {
-        if (started[t])
-            pthread_join(th[t], NULL);
-        else
-            run_range(&jb[t]);
-    }
 }
 
 /* A round of jobs in flight: started on their own threads (run inline, at join, when a

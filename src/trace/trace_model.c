@@ -7,16 +7,6 @@
 
 #include "trace_internal.h"
 
-int pf_fail(pf_error *err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    /* cppcheck-suppress ctuuninitvar ; vsnprintf only writes err->msg: callers pass fresh errors */
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 static int add_line(char ***lines, int *n, const char *fmt, va_list ap)
 {
     char buf[1024];

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jscan_prim.h"
+#include "../json/jscan_prim.h"
 #include "trace_event.h"
 
 enum {

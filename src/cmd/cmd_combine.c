@@ -7,6 +7,8 @@
 #include "profana/jscan.h"
 #include "profana/mem.h"
 #include "profana/outfile.h"
+#include "profana/numtext.h"
+#include "profana/parallel.h"
 #include "profana/splice.h"
 
 /* Kineto reserves pids 0..15 for GPUs ("GPU N" process labels) and puts device N's events

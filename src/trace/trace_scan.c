@@ -5,7 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "jscan_prim.h"
+#include "../json/jscan_prim.h"
 #include "profana/mem.h"
 #include "trace_event.h"
 #include "trace_internal.h"

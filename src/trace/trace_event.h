@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jscan_prim.h"
+#include "../json/jscan_prim.h"
 
 /* Members of an event and of its args that the model reads. */
 enum { E_PH, E_TS, E_CAT, E_DUR, E_PID, E_TID, E_NAME, E_ARGS, N_EV };
