@@ -1,6 +1,7 @@
 /* tabulate.c - renders tables of cells as text, CSV, JSON and Markdown; knows nothing of traces. */
 #include "profana/tabulate.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -92,6 +93,7 @@ static cell *cell_at(pf_table *t, int row, int col)
 
 static const cell *cell_get(const pf_table *t, int row, int col)
 {
+    assert(row >= 0 && row < t->nrows && col >= 0 && col < t->ncols);
     return &t->cells[(size_t)row * (size_t)t->ncols + (size_t)col];
 }
 

@@ -1,6 +1,7 @@
 /* numtext.c - exact decimal text of numbers for JSON written back into traces: shortest round-trip doubles and fixed-point integers. */
 #include "profana/numtext.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@ size_t pf_num_text(char *buf, double v)
 
 size_t pf_decimal_text(char *buf, int64_t units, int decimals)
 {
+    assert(buf && decimals >= 0 && decimals <= 18);
     char digits[24];
     size_t nd = 0, o = 0;
     /* Magnitude as unsigned, so INT64_MIN has one too. */

@@ -1,6 +1,7 @@
 /* ptrmap.c - open-addressing map from interned string pointers to indexes (include/profana/ptrmap.h). */
 #include "profana/ptrmap.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 static size_t ptr_hash(const void *p, size_t cap)
@@ -38,6 +39,7 @@ static int map_grow(pf_ptrmap *m)
 
 int64_t pf_ptrmap_find_or_add(pf_ptrmap *m, const char *key, size_t next, int *added)
 {
+    assert(m && key); /* NULL marks an empty slot */
     if ((m->n + 1) * 2 > m->cap && map_grow(m))
         return -1;
     size_t i = ptr_hash(key, m->cap);
