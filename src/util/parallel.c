@@ -32,7 +32,7 @@ void pf_parallel_ranges(size_t n, size_t workers, void (*fn)(void *ctx, size_t l
     assert(workers >= 1 && fn);
     /* More ranges than threads: each thread takes every PF_THREADS_MAX-th range, so every
      * range runs (a caller's per-range state is always filled) on at most that many threads. */
-    size_t threads = workers < PF_THREADS_MAX ? workers : PF_THREADS_MAX;
+    size_t threads = workers < 1 ? 1 : workers < PF_THREADS_MAX ? workers : PF_THREADS_MAX;
     range_job jb[PF_THREADS_MAX];
     pthread_t th[PF_THREADS_MAX];
     int started[PF_THREADS_MAX] = {0};
