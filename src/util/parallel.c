@@ -36,10 +36,10 @@ void pf_parallel_ranges(size_t n, size_t workers, void (*fn)(void *ctx, size_t l
     range_job jb[PF_THREADS_MAX];
     pthread_t th[PF_THREADS_MAX];
     int started[PF_THREADS_MAX] = {0};
-    for (size_t t = 0; t < threads; t++) {
+    jb[0] = (range_job){fn, ctx, n, workers, 0}; /* run by this thread */
+    for (size_t t = 1; t < threads; t++) {
         jb[t] = (range_job){fn, ctx, n, workers, t};
-        if (t > 0)
-            started[t] = pthread_create(&th[t], NULL, run_range, &jb[t]) == 0;
+        started[t] = pthread_create(&th[t], NULL, run_range, &jb[t]) == 0;
     }
     run_range(&jb[0]);
     for (size_t t = 1; t < threads; t++) {
