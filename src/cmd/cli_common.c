@@ -17,3 +17,19 @@ pf_trace *pf_cli_load(const pf_cli *cli, const char *path)
         fprintf(stderr, "profana: note: %s: %s\n", path, t->notes[i]);
     return t;
 }
+
+pf_view_opts pf_cli_view_opts(const pf_cli *cli)
+{
+    pf_view_opts v = {
+        .format = cli->format,
+        .name_limit = cli->name_limit,
+        .top = cli->top,
+        .group = cli->an.group,
+        .by_category = cli->by_category,
+        .steps = cli->steps,
+        .plot_roofline = cli->plot_roofline,
+        .plot_breakdown = cli->plot_breakdown,
+        .report = cli->report,
+    };
+    return v;
+}

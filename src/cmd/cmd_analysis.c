@@ -107,9 +107,9 @@ static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_repo
     }
 }
 
-static int table_cols(const pf_cli *cli)
+static int table_cols(const pf_view_opts *v)
 {
-    return cli->an.group == PF_GROUP_OP ? C_NCOLS : C_CALLS;
+    return v->group == PF_GROUP_OP ? C_NCOLS : C_CALLS;
 }
 
 enum { S_STREAM, S_COUNT, S_BUSY, S_PCT, S_NCOLS };
@@ -235,7 +235,7 @@ static void by_cat_row(pf_table *t, const pf_row *row, const pf_device_report *d
 }
 
 /* Like the Inductor compiled module's -p report: per category its rows by time, and a Total. */
-static int print_by_category(FILE *out, const pf_cli *cli, const pf_device_report *d, const pf_col *cols)
+static int print_by_category(FILE *out, const pf_view_opts *v, const pf_device_report *d, const pf_col *cols)
 {
     int order[PF_CAT_COUNT];
     int n = sorted_categories(d, order);
@@ -257,28 +257,28 @@ static int print_by_category(FILE *out, const pf_cli *cli, const pf_device_repor
             return -1;
         }
         fprintf(out, "\n== %s ==\n", pf_category_name((pf_category)order[k]));
-        if (cli->format == PF_FMT_MD)
-            pf_table_print_md(out, t, cli->name_limit);
+        if (v->format == PF_FMT_MD)
+            pf_table_print_md(out, t, v->name_limit);
         else
-            pf_table_print_text(out, t, cli->name_limit);
+            pf_table_print_text(out, t, v->name_limit);
         pf_table_free(t);
     }
     return 0;
 }
 
-static size_t shown_rows(const pf_cli *cli, const pf_device_report *d)
+static size_t shown_rows(const pf_view_opts *v, const pf_device_report *d)
 {
-    return cli->top > 0 && (size_t)cli->top < d->n_rows ? (size_t)cli->top : d->n_rows;
+    return v->top > 0 && (size_t)v->top < d->n_rows ? (size_t)v->top : d->n_rows;
 }
 
 /* Builds the device's table: its groups by time, then the Total row (a summary row). */
-static pf_table *device_table(const pf_cli *cli, const pf_device_report *d, const pf_col *cols, int *over)
+static pf_table *device_table(const pf_view_opts *v, const pf_device_report *d, const pf_col *cols, int *over)
 {
-    pf_table *t = pf_table_new(cols, table_cols(cli));
+    pf_table *t = pf_table_new(cols, table_cols(v));
     if (!t)
         return NULL;
     *over = 0;
-    for (size_t i = 0; i < shown_rows(cli, d); i++) {
+    for (size_t i = 0; i < shown_rows(v, d); i++) {
         int r = pf_table_add_row(t);
         fill_row(t, r, &d->rows[i], d);
         *over |= pf_row_flops_pct(&d->rows[i], d->info) > 100 || pf_row_bw_pct(&d->rows[i], d->info) > 100;
@@ -371,10 +371,10 @@ static void json_coverage(pf_jw *w, const pf_device_report *d)
 
 /* Footnotes for the source markers in the rows shown: figures that are a ceiling (~ub) and
  * bytes that rest on the command line's DTYPE (~dtype). */
-static void print_source_notes(FILE *out, const pf_cli *cli, const pf_device_report *d)
+static void print_source_notes(FILE *out, const pf_view_opts *v, const pf_device_report *d)
 {
     int ub = d->total.upper_bound_n > 0, dtype = 0;
-    size_t shown = shown_rows(cli, d);
+    size_t shown = shown_rows(v, d);
     for (size_t i = 0; i <= shown; i++) {
         const pf_row *r = i < shown ? &d->rows[i] : &d->total;
         for (int k = 0; k < r->n_sources; k++)
@@ -388,9 +388,9 @@ static void print_source_notes(FILE *out, const pf_cli *cli, const pf_device_rep
               "element type for it\n", out);
 }
 
-static void print_omitted(FILE *out, const pf_cli *cli, const pf_device_report *d)
+static void print_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *d)
 {
-    size_t shown = shown_rows(cli, d);
+    size_t shown = shown_rows(v, d);
     if (shown == d->n_rows)
         return;
     int64_t ns = 0;
@@ -400,18 +400,18 @@ static void print_omitted(FILE *out, const pf_cli *cli, const pf_device_report *
             ns / 1e3, time_pct(d, ns));
 }
 
-static int print_text(const pf_cli *cli, const pf_analysis *an, const pf_col *cols)
+static int print_text(const pf_view_opts *v, const pf_analysis *an, const pf_col *cols)
 {
-    int md = cli->format == PF_FMT_MD;
+    int md = v->format == PF_FMT_MD;
     pf_steps_print_line(stdout, an);
-    if (cli->steps)
-        return pf_steps_print_table(stdout, cli, an);
+    if (v->steps)
+        return pf_steps_print_table(stdout, v->format, an);
     if (an->n_steps || an->trace->n_steps)
         fputc('\n', stdout);
     for (int i = 0; i < an->n_devices; i++) {
         const pf_device_report *d = &an->devices[i];
         int over;
-        pf_table *t = device_table(cli, d, cols, &over);
+        pf_table *t = device_table(v, d, cols, &over);
         if (!t)
             return -1;
         if (i)
@@ -423,14 +423,14 @@ static int print_text(const pf_cli *cli, const pf_analysis *an, const pf_col *co
         print_coverage(stdout, d);
         fputc('\n', stdout);
         if (md)
-            pf_table_print_md(stdout, t, cli->name_limit);
+            pf_table_print_md(stdout, t, v->name_limit);
         else
-            pf_table_print_text(stdout, t, cli->name_limit);
-        print_omitted(stdout, cli, d);
+            pf_table_print_text(stdout, t, v->name_limit);
+        print_omitted(stdout, v, d);
         if (over)
             fputs(OVER_PEAK_MARK " above 100% of the device's peak: a formula or a peak is wrong (check --device, "
                   "--tf32), or a small kernel's data sat in L2 cache\n", stdout);
-        print_source_notes(stdout, cli, d);
+        print_source_notes(stdout, v, d);
         pf_table_free(t);
         fputc('\n', stdout);
         if (!(t = category_table(d)))
@@ -440,7 +440,7 @@ static int print_text(const pf_cli *cli, const pf_analysis *an, const pf_col *co
         else
             pf_table_print_text(stdout, t, 0);
         pf_table_free(t);
-        if (cli->by_category && print_by_category(stdout, cli, d, cols))
+        if (v->by_category && print_by_category(stdout, v, d, cols))
             return -1;
         fputc('\n', stdout);
         print_busy(stdout, &d->busy);
@@ -456,13 +456,13 @@ static int print_text(const pf_cli *cli, const pf_analysis *an, const pf_col *co
     return 0;
 }
 
-static int print_csv(const pf_cli *cli, const pf_analysis *an, pf_col *cols)
+static int print_csv(const pf_view_opts *v, const pf_analysis *an, pf_col *cols)
 {
-    if (cli->steps)
-        return pf_steps_print_table(stdout, cli, an);
+    if (v->steps)
+        return pf_steps_print_table(stdout, v->format, an);
     for (int i = 0; i < an->n_devices; i++) {
         int over;
-        pf_table *t = device_table(cli, &an->devices[i], cols, &over);
+        pf_table *t = device_table(v, &an->devices[i], cols, &over);
         if (!t)
             return -1;
         pf_table_print_csv(stdout, t, i == 0);
@@ -508,10 +508,10 @@ static void json_busy(pf_jw *w, const pf_busy *b)
     pf_jw_obj_end(w);
 }
 
-static int json_device(pf_jw *w, const pf_cli *cli, const pf_device_report *d, pf_col *cols)
+static int json_device(pf_jw *w, const pf_view_opts *v, const pf_device_report *d, pf_col *cols)
 {
     int over;
-    pf_table *t = device_table(cli, d, cols, &over);
+    pf_table *t = device_table(v, d, cols, &over);
     if (!t)
         return -1;
     pf_jw_obj_begin(w);
@@ -532,7 +532,7 @@ static int json_device(pf_jw *w, const pf_cli *cli, const pf_device_report *d, p
     pf_jw_key(w, "rows");
     pf_table_json_rows(w, t);
     pf_jw_key(w, "rows_omitted");
-    pf_jw_int(w, (int64_t)(d->n_rows - shown_rows(cli, d)));
+    pf_jw_int(w, (int64_t)(d->n_rows - shown_rows(v, d)));
     pf_jw_key(w, "total");
     pf_table_json_row(w, t, pf_table_rows(t) - 1);
     pf_table_free(t);
@@ -552,7 +552,7 @@ static int json_device(pf_jw *w, const pf_cli *cli, const pf_device_report *d, p
     return 0;
 }
 
-static int print_json(const pf_cli *cli, const pf_analysis *an, pf_col *cols)
+static int print_json(const pf_view_opts *v, const pf_analysis *an, pf_col *cols)
 {
     static const char *const groups[] = {"kernel", "op", "shape"};
     const pf_trace *tr = an->trace;
@@ -576,7 +576,7 @@ static int print_json(const pf_cli *cli, const pf_analysis *an, pf_col *cols)
     pf_jw_key(&w, "devices");
     pf_jw_arr_begin(&w);
     for (int i = 0; i < an->n_devices; i++)
-        if (json_device(&w, cli, &an->devices[i], cols))
+        if (json_device(&w, v, &an->devices[i], cols))
             return -1;
     pf_jw_arr_end(&w);
     pf_jw_obj_end(&w);
@@ -607,15 +607,16 @@ int cmd_analysis(const pf_cli *cli)
         pf_trace_free(t);
         return pf_cli_error(err.msg);
     }
+    pf_view_opts v = pf_cli_view_opts(cli);
     pf_col cols[C_NCOLS];
     memcpy(cols, base_cols, sizeof cols);
-    cols[C_NAME].title = group_titles[cli->an.group];
+    cols[C_NAME].title = group_titles[v.group];
     if (!cli->an.force_device)
         warn_unknown_devices(an);
     if (an->n_devices == 0)
         fprintf(stderr, "profana: %s: the trace has no GPU activity (no kernel, memcpy or memset events)\n", t->path);
     /* --plot / --report files first: a bad output path stops the run before any table is printed. */
-    if (pf_plots_write(cli, an,
+    if (pf_plots_write(&v, an,
                        &(pf_analysis_view){cols, device_table, category_table, stream_table, print_device_header,
                                            print_counts, print_coverage, print_omitted, print_busy},
                        &err)) {
@@ -624,12 +625,12 @@ int cmd_analysis(const pf_cli *cli)
         return pf_cli_error(err.msg);
     }
     int rc;
-    if (cli->format == PF_FMT_JSON)
-        rc = print_json(cli, an, cols);
-    else if (cli->format == PF_FMT_CSV)
-        rc = print_csv(cli, an, cols);
+    if (v.format == PF_FMT_JSON)
+        rc = print_json(&v, an, cols);
+    else if (v.format == PF_FMT_CSV)
+        rc = print_csv(&v, an, cols);
     else
-        rc = print_text(cli, an, cols);
+        rc = print_text(&v, an, cols);
     pf_analysis_free(an);
     pf_trace_free(t);
     if (rc)

@@ -63,7 +63,7 @@ typedef struct titled_cols {
 } titled_cols;
 
 typedef struct diff_out {
-    const pf_cli *cli;
+    const pf_view_opts *v;
     const char *names[2];              /* NAME_A, NAME_B */
     titled_cols rows, cats;
 } diff_out;
@@ -204,7 +204,7 @@ static void print_pair_header(FILE *out, const diff_out *o, int i, const pf_diff
 static void print_levels(FILE *out, const diff_out *o, const pf_diff_summary *s)
 {
     pf_match levels[PF_MATCH_LEVELS];
-    int n = pf_diff_levels(o->cli->an.group, levels);
+    int n = pf_diff_levels(o->v->group, levels);
     fprintf(out, "Matched rows: %zu (", s->matched_rows);
     for (int l = 0; l < n; l++)
         fprintf(out, "%s%s %zu", l ? ", " : "", pf_match_name(levels[l]), s->matched_at[levels[l]]);
@@ -229,7 +229,7 @@ static void print_summary(FILE *out, const diff_out *o, const pf_diff_summary *s
 
 static void print_table(FILE *out, const diff_out *o, const pf_table *t, int name_limit)
 {
-    if (o->cli->format == PF_FMT_MD)
+    if (o->v->format == PF_FMT_MD)
         pf_table_print_md(out, t, name_limit);
     else
         pf_table_print_text(out, t, name_limit);
@@ -249,7 +249,7 @@ static void print_left_out(FILE *out, const diff_out *o, const pf_diff *d, const
 
 static int print_text(const diff_out *o, const pf_diff *d)
 {
-    int md = o->cli->format == PF_FMT_MD;
+    int md = o->v->format == PF_FMT_MD;
     for (int i = 0; i < d->n_devices; i++) {
         const pf_diff_device *dd = &d->devices[i];
         pf_table *t = pair_table(o, dd);
@@ -262,7 +262,7 @@ static int print_text(const diff_out *o, const pf_diff *d)
             fputc('\n', stdout);
         print_levels(stdout, o, &dd->summary);
         fputc('\n', stdout);
-        print_table(stdout, o, t, o->cli->name_limit);
+        print_table(stdout, o, t, o->v->name_limit);
         pf_table_free(t);
         fputc('\n', stdout);
         print_summary(stdout, o, &dd->summary);
@@ -364,14 +364,13 @@ static int print_json(const diff_out *o, const pf_diff *d)
 }
 
 /* --fail-above: B's GPU time over the compared devices against A's, for CI. */
-static int gate(const diff_out *o, const pf_diff *d)
+static int gate(const diff_out *o, const pf_diff *d, double limit)
 {
     int64_t a = 0, b = 0;
     for (int i = 0; i < d->n_devices; i++) {
         a += d->devices[i].summary.a_total_ns;
         b += d->devices[i].summary.b_total_ns;
     }
-    double limit = o->cli->fail_above;
     if (limit < 0 || (double)b <= (double)a * (1 + limit / 100))
         return PF_EXIT_OK;
     fprintf(stderr, "profana: %s's GPU time %.3f us is ", o->names[1], b / 1e3);
@@ -387,9 +386,9 @@ static int render(const diff_out *o, const pf_diff *d)
 {
     if (d->n_devices == 0)
         fprintf(stderr, "profana: no device ran something in both traces: nothing to compare\n");
-    if (o->cli->format == PF_FMT_JSON)
+    if (o->v->format == PF_FMT_JSON)
         return print_json(o, d);
-    if (o->cli->format == PF_FMT_CSV)
+    if (o->v->format == PF_FMT_CSV)
         return print_csv(o, d);
     return print_text(o, d);
 }
@@ -407,9 +406,12 @@ static int analyse(const pf_cli *cli, const char *path, pf_trace **t, pf_analysi
 
 int cmd_diff(const pf_cli *cli)
 {
-    diff_out o = {.cli = cli, .names = {cli->pos[1], cli->pos[3]}};
+    pf_view_opts v = pf_cli_view_opts(cli);
+    v.names[0] = cli->pos[1];
+    v.names[1] = cli->pos[3];
+    diff_out o = {.v = &v, .names = {v.names[0], v.names[1]}};
     title_cols(&o.rows, diff_cols, diff_col_side, D_NCOLS, o.names);
-    o.rows.cols[D_NAME].title = group_titles[cli->an.group];
+    o.rows.cols[D_NAME].title = group_titles[v.group];
     title_cols(&o.cats, cat_cols, cat_col_side, K_NCOLS, o.names);
     pf_trace *t[2] = {NULL, NULL};
     pf_analysis *an[2] = {NULL, NULL};
@@ -420,7 +422,7 @@ int cmd_diff(const pf_cli *cli)
         rc = analyse(cli, cli->pos[2], &t[1], &an[1]);
     if (rc == 0 && pf_diff_run(an[0], an[1], cli->an.group, &d, &err))
         rc = pf_cli_error(err.msg);
-    if (rc == 0 && pf_plots_write_diff(cli, an[0], an[1], d,
+    if (rc == 0 && pf_plots_write_diff(&v, an[0], an[1], d,
                                        &(pf_diff_view){&o, pair_table, category_table, print_pair_header, print_levels,
                                                        print_summary, print_left_out},
                                        &err))
@@ -430,7 +432,7 @@ int cmd_diff(const pf_cli *cli)
     if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
         rc = pf_cli_error("cannot write to standard output");
     if (rc == 0)
-        rc = gate(&o, d);
+        rc = gate(&o, d, cli->fail_above);
     pf_diff_free(d);
     for (int i = 0; i < 2; i++) {
         pf_analysis_free(an[i]);

@@ -260,7 +260,7 @@ static int put_table(pf_xw *w, pf_table *t, const char *caption)
 
 /* What one run writes: its charts, and how its report is written. */
 typedef struct job {
-    const pf_cli *cli;
+    const pf_view_opts *v;
     chart_set cs;
     int (*report)(pf_xw *w, const struct job *j);
     const pf_analysis *an[2];          /* --analysis: an[0]; --diff: A and B */
@@ -272,7 +272,7 @@ typedef struct job {
 /* ---- the report of an analysis ---- */
 
 typedef struct device_ctx {
-    const pf_cli *cli;
+    const pf_view_opts *opts;
     const pf_analysis *an;
     const pf_analysis_view *v;
     const pf_device_report *d;
@@ -293,7 +293,7 @@ static void print_omitted_line(FILE *out, const void *p)
 {
     const device_ctx *c = p;
     if (c->v->omitted)
-        c->v->omitted(out, c->cli, c->d);
+        c->v->omitted(out, c->opts, c->d);
 }
 
 static void print_busy_line(FILE *out, const void *p)
@@ -322,7 +322,7 @@ static int report_device(pf_xw *w, const device_ctx *c, const char *title)
     html_h2(w, title);
     if (pre_of(w, print_head_lines, c))
         return -1;
-    if (v->rows && put_table(w, v->rows(c->cli, c->d, v->cols, &over), "Rows by GPU time"))
+    if (v->rows && put_table(w, v->rows(c->opts, c->d, v->cols, &over), "Rows by GPU time"))
         return -1;
     if (pre_of(w, print_omitted_line, c))
         return -1;
@@ -351,7 +351,7 @@ static int analysis_report(pf_xw *w, const job *j)
     if (charts_section(w, &j->cs))
         return -1;
     for (int i = 0; i < an->n_devices; i++) {
-        device_ctx c = {j->cli, an, j->av, &an->devices[i]};
+        device_ctx c = {j->v, an, j->av, &an->devices[i]};
         if (report_device(w, &c, j->cs.titles[i]))
             return -1;
     }
@@ -415,10 +415,10 @@ static int report_pair(pf_xw *w, const pair_ctx *c)
 
 static int diff_report(pf_xw *w, const job *j)
 {
-    const pf_cli *cli = j->cli;
+    const pf_view_opts *v = j->v;
     char s[2048];
     snprintf(s, sizeof s, "A (%s): %s, %zu GPU activities. B (%s): %s, %zu GPU activities. DTYPE %s; --group %s.",
-             cli->pos[1], j->an[0]->trace->path, j->an[0]->trace->n_acts, cli->pos[3], j->an[1]->trace->path,
+             v->names[0], j->an[0]->trace->path, j->an[0]->trace->n_acts, v->names[1], j->an[1]->trace->path,
              j->an[1]->trace->n_acts, pf_dtype_name(j->an[0]->opts.default_dtype), group_names[j->an[0]->opts.group]);
     html_para(w, s);
     if (pre_of(w, print_diff_left_out, j))
@@ -494,7 +494,7 @@ fail:
 /* Opens every file first, so a bad path costs none of them; then writes and renames each. */
 static int write_files(const job *j, const char *title, pf_error *err)
 {
-    const char *paths[F_COUNT] = {j->cli->plot_roofline, j->cli->plot_breakdown, j->cli->report};
+    const char *paths[F_COUNT] = {j->v->plot_roofline, j->v->plot_breakdown, j->v->report};
     pf_outfile files[F_COUNT];
     memset(files, 0, sizeof files);
     int rc = open_all(paths, files, j, err);
@@ -510,16 +510,16 @@ static int write_files(const job *j, const char *title, pf_error *err)
     return rc;
 }
 
-static int nothing_asked(const pf_cli *cli)
+static int nothing_asked(const pf_view_opts *v)
 {
-    return !cli->plot_roofline && !cli->plot_breakdown && !cli->report;
+    return !v->plot_roofline && !v->plot_breakdown && !v->report;
 }
 
-int pf_plots_write(const pf_cli *cli, const pf_analysis *an, const pf_analysis_view *v, pf_error *err)
+int pf_plots_write(const pf_view_opts *v, const pf_analysis *an, const pf_analysis_view *av, pf_error *err)
 {
-    if (nothing_asked(cli))
+    if (nothing_asked(v))
         return 0;
-    job j = {.cli = cli, .report = analysis_report, .an = {an, NULL}, .av = v};
+    job j = {.v = v, .report = analysis_report, .an = {an, NULL}, .av = av};
     if (charts_alloc(&j.cs, an->n_devices)) {
         charts_free(&j.cs);
         return pf_fail(err, "out of memory");
@@ -533,12 +533,12 @@ int pf_plots_write(const pf_cli *cli, const pf_analysis *an, const pf_analysis_v
     return rc;
 }
 
-int pf_plots_write_diff(const pf_cli *cli, const pf_analysis *a, const pf_analysis *b, const pf_diff *d,
-                        const pf_diff_view *v, pf_error *err)
+int pf_plots_write_diff(const pf_view_opts *v, const pf_analysis *a, const pf_analysis *b, const pf_diff *d,
+                        const pf_diff_view *dv, pf_error *err)
 {
-    if (nothing_asked(cli))
+    if (nothing_asked(v))
         return 0;
-    job j = {.cli = cli, .report = diff_report, .an = {a, b}, .diff = d, .dv = v};
+    job j = {.v = v, .report = diff_report, .an = {a, b}, .diff = d, .dv = dv};
     if (charts_alloc(&j.cs, 2 * d->n_devices)) {
         charts_free(&j.cs);
         return pf_fail(err, "out of memory");
@@ -546,12 +546,12 @@ int pf_plots_write_diff(const pf_cli *cli, const pf_analysis *a, const pf_analys
     for (int i = 0; i < d->n_devices; i++) {
         char group[64];
         snprintf(group, sizeof group, "Device pair %d", i);
-        charts_add(&j.cs, a, d->devices[i].a, cli->pos[1], group);
-        charts_add(&j.cs, b, d->devices[i].b, cli->pos[3], group);
+        charts_add(&j.cs, a, d->devices[i].a, v->names[0], group);
+        charts_add(&j.cs, b, d->devices[i].b, v->names[1], group);
     }
     char title[2048];
-    snprintf(title, sizeof title, "profana --diff %s (%s) vs %s (%s)", a->trace->path, cli->pos[1], b->trace->path,
-             cli->pos[3]);
+    snprintf(title, sizeof title, "profana --diff %s (%s) vs %s (%s)", a->trace->path, v->names[0], b->trace->path,
+             v->names[1]);
     int rc = write_files(&j, title, err);
     charts_free(&j.cs);
     return rc;
