@@ -24,6 +24,24 @@ typedef struct pf_view_opts {
     const char *report;        /* --report FILE.html; NULL when not asked */
 } pf_view_opts;
 
+/* --analysis in v->format on out: per device a header, counts, coverage, the rows table,
+ * footnotes, categories (and per category with v->by_category), busy time and streams in
+ * text and Markdown; the rows tables in CSV; one JSON document; or, with v->steps, the step
+ * table. Returns 0, or -1 when memory runs out (out then holds part of it). */
+int pf_view_analysis(FILE *out, const pf_view_opts *v, const pf_analysis *an);
+
+/* --diff in v->format on out: per device pair a header, match levels, the rows table, the
+ * summary and categories (text, Markdown), the rows tables (CSV) or one JSON document. The
+ * devices one side had and the other lacked are named on out in text and Markdown, and on
+ * notes (as "profana: note: ...") in CSV and JSON, so that out stays one table or document.
+ * Returns 0, or -1 when memory runs out. */
+int pf_view_diff(FILE *out, FILE *notes, const pf_view_opts *v, const pf_diff *d);
+
+/* --list-devices in format on out: the device table, names matched, dense peaks per dtype,
+ * bandwidth and sources (text adds two lines saying what the figures are). Returns 0, or -1
+ * when memory runs out (nothing written then). */
+int pf_view_devices(FILE *out, pf_format format);
+
 /* --analysis and profiler steps (src/render/steps_view.c): the line saying how many steps the
  * trace has and what is analysed (nothing when it has none); the --steps table in format
  * (text, CSV or Markdown; -1 when memory runs out); the "steps" JSON member (likewise). */

@@ -8,6 +8,7 @@
 #include "profana/outfile.h"
 #include "profana/plot.h"
 #include "profana/svg.h"
+#include "view_parts.h"
 
 /* Inline, so the page needs nothing but itself: no fonts, styles or scripts from elsewhere. */
 static const char page_style[] =
@@ -264,44 +265,10 @@ typedef struct job {
     chart_set cs;
     int (*report)(pf_xw *w, const struct job *j);
     const pf_analysis *an[2];          /* --analysis: an[0]; --diff: A and B */
-    const pf_analysis_view *av;
-    const pf_diff *diff;
-    const pf_diff_view *dv;
+    const pf_aview *av;                /* --analysis */
+    const pf_diff *diff;               /* --diff */
+    const pf_dview *dv;                /* --diff */
 } job;
-
-/* ---- the report of an analysis ---- */
-
-typedef struct device_ctx {
-    const pf_view_opts *opts;
-    const pf_analysis *an;
-    const pf_analysis_view *v;
-    const pf_device_report *d;
-} device_ctx;
-
-static void print_head_lines(FILE *out, const void *p)
-{
-    const device_ctx *c = p;
-    if (c->v->header)
-        c->v->header(out, c->an, c->d, "");
-    if (c->v->counts)
-        c->v->counts(out, c->an, c->d);
-    if (c->v->coverage)
-        c->v->coverage(out, c->d);
-}
-
-static void print_omitted_line(FILE *out, const void *p)
-{
-    const device_ctx *c = p;
-    if (c->v->omitted)
-        c->v->omitted(out, c->opts, c->d);
-}
-
-static void print_busy_line(FILE *out, const void *p)
-{
-    const device_ctx *c = p;
-    if (c->v->busy)
-        c->v->busy(out, &c->d->busy);
-}
 
 /* Captured lines as a <pre>; nothing when the printer wrote nothing. */
 static int pre_of(pf_xw *w, void (*print)(FILE *, const void *), const void *ctx)
@@ -315,25 +282,52 @@ static int pre_of(pf_xw *w, void (*print)(FILE *, const void *), const void *ctx
     return 0;
 }
 
+/* ---- the report of an analysis ---- */
+
+typedef struct device_ctx {
+    const pf_aview *av;
+    const pf_analysis *an;
+    const pf_device_report *d;
+} device_ctx;
+
+static void print_head_lines(FILE *out, const void *p)
+{
+    const device_ctx *c = p;
+    pf_aview_header(out, c->an, c->d, "");
+    pf_aview_counts(out, c->an, c->d);
+    pf_aview_coverage(out, c->d);
+}
+
+static void print_omitted_line(FILE *out, const void *p)
+{
+    const device_ctx *c = p;
+    pf_aview_omitted(out, c->av->v, c->d);
+}
+
+static void print_busy_line(FILE *out, const void *p)
+{
+    const device_ctx *c = p;
+    pf_aview_busy(out, &c->d->busy);
+}
+
 static int report_device(pf_xw *w, const device_ctx *c, const char *title)
 {
-    const pf_analysis_view *v = c->v;
     int over = 0;
     html_h2(w, title);
     if (pre_of(w, print_head_lines, c))
         return -1;
-    if (v->rows && put_table(w, v->rows(c->opts, c->d, v->cols, &over), "Rows by GPU time"))
+    if (put_table(w, pf_aview_rows(c->av, c->d, &over), "Rows by GPU time"))
         return -1;
     if (pre_of(w, print_omitted_line, c))
         return -1;
     if (over)
         html_para(w, "! above 100% of the device's peak: a formula or a peak is wrong (check --device, --tf32), "
                         "or a small kernel's data sat in L2 cache.");
-    if (v->categories && put_table(w, v->categories(c->d), "Categories"))
+    if (put_table(w, pf_aview_categories(c->d), "Categories"))
         return -1;
     if (pre_of(w, print_busy_line, c))
         return -1;
-    if (v->streams && put_table(w, v->streams(&c->d->busy), "Streams"))
+    if (put_table(w, pf_aview_streams(&c->d->busy), "Streams"))
         return -1;
     return 0;
 }
@@ -351,7 +345,7 @@ static int analysis_report(pf_xw *w, const job *j)
     if (charts_section(w, &j->cs))
         return -1;
     for (int i = 0; i < an->n_devices; i++) {
-        device_ctx c = {j->v, an, j->av, &an->devices[i]};
+        device_ctx c = {j->av, an, &an->devices[i]};
         if (report_device(w, &c, j->cs.titles[i]))
             return -1;
     }
@@ -361,7 +355,7 @@ static int analysis_report(pf_xw *w, const job *j)
 /* ---- the report of a diff ---- */
 
 typedef struct pair_ctx {
-    const pf_diff_view *v;
+    const pf_dview *dv;
     int i;
     const pf_diff_device *d;
 } pair_ctx;
@@ -369,29 +363,25 @@ typedef struct pair_ctx {
 static void print_pair_header(FILE *out, const void *p)
 {
     const pair_ctx *c = p;
-    if (c->v->header)
-        c->v->header(out, c->v->o, c->i, c->d, "");
+    pf_dview_header(out, c->dv, c->i, c->d, "");
 }
 
 static void print_pair_levels(FILE *out, const void *p)
 {
     const pair_ctx *c = p;
-    if (c->v->levels)
-        c->v->levels(out, c->v->o, &c->d->summary);
+    pf_dview_levels(out, c->dv, &c->d->summary);
 }
 
 static void print_pair_summary(FILE *out, const void *p)
 {
     const pair_ctx *c = p;
-    if (c->v->summary)
-        c->v->summary(out, c->v->o, &c->d->summary);
+    pf_dview_summary(out, c->dv, &c->d->summary);
 }
 
 static void print_diff_left_out(FILE *out, const void *p)
 {
     const job *j = p;
-    if (j->dv->left_out)
-        j->dv->left_out(out, j->dv->o, j->diff, "");
+    pf_dview_left_out(out, j->dv, j->diff, "");
 }
 
 static int report_pair(pf_xw *w, const pair_ctx *c)
@@ -404,11 +394,11 @@ static int report_pair(pf_xw *w, const pair_ctx *c)
     free(head);
     if (pre_of(w, print_pair_levels, c))
         return -1;
-    if (c->v->rows && put_table(w, c->v->rows(c->v->o, c->d), "Rows by change"))
+    if (put_table(w, pf_dview_rows(c->dv, c->d), "Rows by change"))
         return -1;
     if (pre_of(w, print_pair_summary, c))
         return -1;
-    if (c->v->categories && put_table(w, c->v->categories(c->v->o, c->d), "Categories"))
+    if (put_table(w, pf_dview_categories(c->dv, c->d), "Categories"))
         return -1;
     return 0;
 }
@@ -515,11 +505,13 @@ static int nothing_asked(const pf_view_opts *v)
     return !v->plot_roofline && !v->plot_breakdown && !v->report;
 }
 
-int pf_plots_write(const pf_view_opts *v, const pf_analysis *an, const pf_analysis_view *av, pf_error *err)
+int pf_plots_write(const pf_view_opts *v, const pf_analysis *an, pf_error *err)
 {
     if (nothing_asked(v))
         return 0;
-    job j = {.v = v, .report = analysis_report, .an = {an, NULL}, .av = av};
+    pf_aview av;
+    pf_aview_init(&av, v);
+    job j = {.v = v, .report = analysis_report, .an = {an, NULL}, .av = &av};
     if (charts_alloc(&j.cs, an->n_devices)) {
         charts_free(&j.cs);
         return pf_fail(err, "out of memory");
@@ -534,11 +526,13 @@ int pf_plots_write(const pf_view_opts *v, const pf_analysis *an, const pf_analys
 }
 
 int pf_plots_write_diff(const pf_view_opts *v, const pf_analysis *a, const pf_analysis *b, const pf_diff *d,
-                        const pf_diff_view *dv, pf_error *err)
+                        pf_error *err)
 {
     if (nothing_asked(v))
         return 0;
-    job j = {.v = v, .report = diff_report, .an = {a, b}, .diff = d, .dv = dv};
+    pf_dview dv;
+    pf_dview_init(&dv, v);
+    job j = {.v = v, .report = diff_report, .an = {a, b}, .diff = d, .dv = &dv};
     if (charts_alloc(&j.cs, 2 * d->n_devices)) {
         charts_free(&j.cs);
         return pf_fail(err, "out of memory");
