@@ -1,5 +1,4 @@
 /* main.c - parses the command line and dispatches to a subcommand from one table that also writes --help. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,23 +106,6 @@ static void print_help(FILE *out)
           "3 --diff --fail-above: B slower than allowed.\n"
           "Columns and formulas: see README.md.\n",
           out);
-}
-
-int pf_cli_error(const char *msg)
-{
-    fprintf(stderr, "profana: error: %s\n", msg);
-    return PF_EXIT_TRACE;
-}
-
-int pf_cli_usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("profana: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\nTry 'profana --help'.\n", stderr);
-    return PF_EXIT_USAGE;
 }
 
 static const command *find_command(const char *s)
