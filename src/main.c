@@ -1,5 +1,6 @@
-/* main.c - parses the command line and dispatches to a subcommand from one table that also writes --help. */
-#include <stdarg.h>
+/* main.c - parses the command line and dispatches to a subcommand: one table of commands and one of options, whose rows carry their actions and defaults and also write --help. */
+#include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,37 +43,121 @@ static const command commands[] = {
      "print the device table: names matched, dense peaks per dtype, bandwidth, source"},
 };
 
-typedef struct option {
+/* What an option does with its values. Every row names one: there is no zero kind, the rows
+ * are written with the OPT_* macros below, each of which asks for what its kind needs, and
+ * apply_option's switch has a case per kind (-Wswitch). */
+typedef enum opt_kind {
+    ACT_SET = 1,               /* a flag: the int at off becomes 1 */
+    ACT_CLEAR,                 /* a flag: the int at off becomes 0 */
+    ACT_COUNT,                 /* N: a whole number from 0 to 1000000 into the int at off */
+    ACT_STRING,                /* a non-empty value: the const char * at off points at it */
+    ACT_ENUM,                  /* one of choices: its index into the int-sized enum at off */
+    ACT_CALLBACK,              /* cb(cli, option, value, second value) */
+    ACT_EXIT,                  /* cb(...) is the exit status, and nothing more is parsed */
+} opt_kind;
+
+typedef struct option option;
+typedef int (*opt_cb)(pf_cli *cli, const option *o, const char *v, const char *v2);
+
+struct option {
     const char *name;
     const char *arg;           /* NULL for a flag */
-    const char *help;
+    const char *help;          /* "{default}" in it stands for def; without one, --help appends
+                                  " (default DEF)" when there is a def */
     int nvals;                 /* values it takes: 0 for a flag, 1, or 2 (--plot KIND FILE) */
     unsigned on;               /* ON_* of the commands it applies to */
-} option;
+    opt_kind kind;
+    size_t off;                /* offsetof the pf_cli member it sets (SET, CLEAR, COUNT, STRING, ENUM) */
+    const char *const *choices;/* ACT_ENUM: the names by value, NULL-terminated */
+    opt_cb cb;                 /* ACT_CALLBACK, ACT_EXIT */
+    const char *def;           /* the default as one would type it: applied before parsing and
+                                  shown by --help; NULL when there is none to show */
+};
+
+/* offsetof(pf_cli, field), refusing to compile when the member is not of type `type`, so an
+ * action never writes through a pointer of the wrong type. */
+#define CLI_FIELD(type, field)                                                                     \
+    (offsetof(pf_cli, field) +                                                                     \
+     0 * sizeof(struct {                                                                           \
+         _Static_assert(_Generic(((pf_cli *)0)->field, type: 1, default: 0), "pf_cli." #field " is not " #type); \
+         int unused;                                                                               \
+     }))
+
+#define OPT_FLAG(name, help, on, field) {name, NULL, help, 0, on, ACT_SET, CLI_FIELD(int, field), NULL, NULL, NULL}
+#define OPT_FLAG_OFF(name, help, on, field) {name, NULL, help, 0, on, ACT_CLEAR, CLI_FIELD(int, field), NULL, NULL, NULL}
+#define OPT_COUNT(name, arg, help, on, field, def) {name, arg, help, 1, on, ACT_COUNT, CLI_FIELD(int, field), NULL, NULL, def}
+#define OPT_STRING(name, arg, help, on, field) {name, arg, help, 1, on, ACT_STRING, CLI_FIELD(const char *, field), NULL, NULL, NULL}
+#define OPT_ENUM(name, arg, help, on, type, field, choices, def) {name, arg, help, 1, on, ACT_ENUM, CLI_FIELD(type, field), choices, NULL, def}
+#define OPT_CALLBACK(name, arg, help, nvals, on, cb, def) {name, arg, help, nvals, on, ACT_CALLBACK, 0, NULL, cb, def}
+#define OPT_EXIT(name, help, cb) {name, NULL, help, 0, ~0u, ACT_EXIT, 0, NULL, cb, NULL}
+
+/* An enum is set through an int (ACT_ENUM): the ones it sets must be int-sized. */
+_Static_assert(sizeof(pf_group_by) == sizeof(int), "--group's enum is set as an int");
+
+static const char *const group_names[] = {"kernel", "op", "shape", NULL};
+
+static int set_format(pf_cli *cli, const option *o, const char *v, const char *v2);
+static int set_device(pf_cli *cli, const option *o, const char *v, const char *v2);
+static int set_step(pf_cli *cli, const option *o, const char *v, const char *v2);
+static int set_fail_above(pf_cli *cli, const option *o, const char *v, const char *v2);
+static int set_plot(pf_cli *cli, const option *o, const char *v, const char *v2);
+static int set_jobs(pf_cli *cli, const option *o, const char *v, const char *v2);
+static int show_help(pf_cli *cli, const option *o, const char *v, const char *v2);
+static int show_version(pf_cli *cli, const option *o, const char *v, const char *v2);
 
 static const option options[] = {
-    {"--name_limit", "N", "cut kernel names to N characters in text and Markdown (default 40; 0 = no cut)", 1, ON_ANALYSIS | ON_DIFF},
-    {"--group", "kernel|op|shape", "group rows by kernel name (default), launching op, or op with input shapes", 1, ON_ANALYSIS | ON_DIFF},
-    {"--top", "N", "print only the N rows with the most GPU time (the Total row still counts all)", 1, ON_ANALYSIS},
-    {"--format", "text|csv|json|md", "output format (default text)", 1, ON_ANALYSIS | ON_DIFF | ON_DEVICES},
-    {"--by-category", NULL, "after the tables, one table per category with its rows by time, count and percent", 0, ON_ANALYSIS},
-    {"--tf32", NULL, "fp32 matrix work (GEMM, convolution) is measured against the TF32 peak", 0, ON_ANALYSIS | ON_DIFF | ON_AUGMENT},
-    {"--device", "NAME", "use this device-table entry for every device (see --list-devices)", 1, ON_ANALYSIS | ON_DIFF | ON_AUGMENT},
-    {"--step", "all|N", "only GPU activity inside the GPU-side ProfilerStep annotations (all, or step N)", 1, ON_ANALYSIS},
-    {"--steps", NULL, "--analysis: one line per ProfilerStep (GPU time, busy %, top category)", 0, ON_ANALYSIS},
-    {"--explain", "OP_OR_KERNEL", "--analysis: shapes, dtypes, inputs, formula and figures of its first invocation", 1, ON_ANALYSIS},
-    {"--fail-above", "PCT", "--diff: exit 3 when B's GPU time exceeds A's by more than PCT percent", 1, ON_DIFF},
-    {"--extra", NULL, "--augment_trace: also achieved_tflops, achieved_gbps, flops_pct, bw_pct, kernel_category", 0, ON_AUGMENT},
-    {"--plot", "roofline|breakdown FILE.svg", "write a roofline chart or a GPU-time breakdown as SVG (repeatable)", 2, ON_ANALYSIS | ON_DIFF},
-    {"--report", "FILE.html", "write a self-contained HTML report (tables and charts)", 1, ON_ANALYSIS | ON_DIFF},
-    {"-j", "N", "parser threads (default: one per CPU this process may use; for .json.gz one of them inflates); output is the same for every N", 1, ON_LOADERS},
-    {"--quiet", NULL, "no progress bar on stderr", 0, ON_LOADERS},
-    {"--strict", NULL, "a trace cut inside its last event is an error (exit 1), not a warning", 0, ON_LOADERS},
-    {"--help", NULL, "print this help", 0, ~0u},
-    {"--version", NULL, "print the version", 0, ~0u},
+    OPT_COUNT("--name_limit", "N", "cut kernel names to N characters in text and Markdown (default {default}; 0 = no cut)",
+              ON_ANALYSIS | ON_DIFF, name_limit, "40"),
+    OPT_ENUM("--group", "kernel|op|shape", "group rows by {default} name (default), launching op, or op with input shapes",
+             ON_ANALYSIS | ON_DIFF, pf_group_by, an.group, group_names, "kernel"),
+    OPT_COUNT("--top", "N", "print only the N rows with the most GPU time (the Total row still counts all)",
+              ON_ANALYSIS, top, "0"),
+    OPT_CALLBACK("--format", "text|csv|json|md", "output format (default {default})", 1,
+                 ON_ANALYSIS | ON_DIFF | ON_DEVICES, set_format, "text"),
+    OPT_FLAG("--by-category", "after the tables, one table per category with its rows by time, count and percent",
+             ON_ANALYSIS, by_category),
+    OPT_FLAG("--tf32", "fp32 matrix work (GEMM, convolution) is measured against the TF32 peak",
+             ON_ANALYSIS | ON_DIFF | ON_AUGMENT, an.tf32),
+    OPT_CALLBACK("--device", "NAME", "use this device-table entry for every device (see --list-devices)", 1,
+                 ON_ANALYSIS | ON_DIFF | ON_AUGMENT, set_device, NULL),
+    OPT_CALLBACK("--step", "all|N", "only GPU activity inside the GPU-side ProfilerStep annotations (all, or step N)", 1,
+                 ON_ANALYSIS, set_step, NULL),
+    OPT_FLAG("--steps", "--analysis: one line per ProfilerStep (GPU time, busy %, top category)", ON_ANALYSIS, steps),
+    OPT_STRING("--explain", "OP_OR_KERNEL", "--analysis: shapes, dtypes, inputs, formula and figures of its first invocation",
+               ON_ANALYSIS, explain),
+    OPT_CALLBACK("--fail-above", "PCT", "--diff: exit 3 when B's GPU time exceeds A's by more than PCT percent", 1,
+                 ON_DIFF, set_fail_above, NULL),
+    OPT_FLAG("--extra", "--augment_trace: also achieved_tflops, achieved_gbps, flops_pct, bw_pct, kernel_category",
+             ON_AUGMENT, extra),
+    OPT_CALLBACK("--plot", "roofline|breakdown FILE.svg", "write a roofline chart or a GPU-time breakdown as SVG (repeatable)", 2,
+                 ON_ANALYSIS | ON_DIFF, set_plot, NULL),
+    OPT_STRING("--report", "FILE.html", "write a self-contained HTML report (tables and charts)", ON_ANALYSIS | ON_DIFF, report),
+    OPT_CALLBACK("-j", "N", "parser threads (default: one per CPU this process may use; for .json.gz one of them inflates); "
+                 "output is the same for every N", 1, ON_LOADERS, set_jobs, NULL),
+    OPT_FLAG_OFF("--quiet", "no progress bar on stderr", ON_LOADERS, load.progress),
+    OPT_FLAG("--strict", "a trace cut inside its last event is an error (exit 1), not a warning", ON_LOADERS, load.strict),
+    OPT_EXIT("--help", "print this help", show_help),
+    OPT_EXIT("--version", "print the version", show_version),
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+#define DEFAULT_MARK "{default}"
+
+/* One option's line: its help with its default in place of {default}, or appended. */
+static void print_option_help(FILE *out, const option *o)
+{
+    char left[80];
+    snprintf(left, sizeof left, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    const char *mark = strstr(o->help, DEFAULT_MARK);
+    assert(!mark || o->def); /* a {default} without a default would print as is */
+    if (mark)
+        fprintf(out, "  %-30s %.*s%s%s\n", left, (int)(mark - o->help), o->help, o->def, mark + strlen(DEFAULT_MARK));
+    else if (o->def)
+        fprintf(out, "  %-30s %s (default %s)\n", left, o->help, o->def);
+    else
+        fprintf(out, "  %-30s %s\n", left, o->help);
+}
 
 static void print_help(FILE *out)
 {
@@ -97,33 +182,12 @@ static void print_help(FILE *out)
           "  DTYPE   dtype of work whose dtype the trace does not show: ",
           out);
     fprintf(out, "%s\n\nOptions:\n", pf_dtype_cli_choices());
-    for (size_t i = 0; i < COUNT(options); i++) {
-        char left[80];
-        snprintf(left, sizeof left, "%s%s%s", options[i].name, options[i].arg ? " " : "",
-                 options[i].arg ? options[i].arg : "");
-        fprintf(out, "  %-30s %s\n", left, options[i].help);
-    }
+    for (size_t i = 0; i < COUNT(options); i++)
+        print_option_help(out, &options[i]);
     fputs("\nExit status: 0 ok, 1 unreadable trace or I/O error, 2 usage error,\n"
           "3 --diff --fail-above: B slower than allowed.\n"
           "Columns and formulas: see README.md.\n",
           out);
-}
-
-int pf_cli_error(const char *msg)
-{
-    fprintf(stderr, "profana: error: %s\n", msg);
-    return PF_EXIT_TRACE;
-}
-
-int pf_cli_usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("profana: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\nTry 'profana --help'.\n", stderr);
-    return PF_EXIT_USAGE;
 }
 
 static const command *find_command(const char *s)
@@ -144,6 +208,8 @@ static const option *find_option(const char *s, size_t n)
     return NULL;
 }
 
+/* ---- the actions ---- */
+
 static int parse_count(const char *opt, const char *v, int *out)
 {
     char *end;
@@ -151,23 +217,6 @@ static int parse_count(const char *opt, const char *v, int *out)
     if (!*v || *end || n < 0 || n > 1000000)
         return pf_cli_usage_error("%s wants a whole number from 0 to 1000000, not '%s'", opt, v);
     *out = (int)n;
-    return 0;
-}
-
-static int parse_group(const char *v, pf_group_by *g)
-{
-    static const char *const names[] = {"kernel", "op", "shape"};
-    for (int i = 0; i < 3; i++)
-        if (strcmp(v, names[i]) == 0) {
-            *g = (pf_group_by)i;
-            return 0;
-        }
-    return pf_cli_usage_error("--group wants kernel, op or shape, not '%s'", v);
-}
-
-static int set_flag(int *f)
-{
-    *f = 1;
     return 0;
 }
 
@@ -179,42 +228,76 @@ static int set_string(const char **dst, const char *opt, const char *v)
     return 0;
 }
 
-static int parse_step(const char *v, int64_t *step)
+/* "--group wants kernel, op or shape, not 'x'": the choices as the table lists them. */
+static int parse_enum(const option *o, const char *v, int *out)
 {
+    char list[256] = "";
+    for (int k = 0; o->choices[k]; k++) {
+        if (strcmp(v, o->choices[k]) == 0) {
+            *out = k;
+            return 0;
+        }
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%s%s", k == 0 ? "" : o->choices[k + 1] ? ", " : " or ",
+                 o->choices[k]);
+    }
+    return pf_cli_usage_error("%s wants %s, not '%s'", o->name, list, v);
+}
+
+static int set_format(pf_cli *cli, const option *o, const char *v, const char *v2)
+{
+    (void)o, (void)v2;
+    return pf_format_parse(v, &cli->format) ? pf_cli_usage_error("--format wants text, csv, json or md, not '%s'", v) : 0;
+}
+
+static int set_device(pf_cli *cli, const option *o, const char *v, const char *v2)
+{
+    (void)o, (void)v2;
+    cli->device_name = v;
+    cli->an.force_device = pf_devices_find(v);
+    return cli->an.force_device ? 0 : pf_cli_usage_error("--device: no entry named '%s' (see profana --list-devices)", v);
+}
+
+static int set_step(pf_cli *cli, const option *o, const char *v, const char *v2)
+{
+    (void)o, (void)v2;
     if (strcmp(v, "all") == 0) {
-        *step = PF_STEP_ALL;
+        cli->an.step = PF_STEP_ALL;
         return 0;
     }
     char *end;
     long long n = strtoll(v, &end, 10);
     if (!*v || *end || n < 0)
         return pf_cli_usage_error("--step wants all or a step number N (of ProfilerStep#N), not '%s'", v);
-    *step = n;
+    cli->an.step = n;
     return 0;
 }
 
-static int parse_percent(const char *opt, const char *v, double *out)
+static int set_fail_above(pf_cli *cli, const option *o, const char *v, const char *v2)
 {
+    (void)v2;
     char *end;
     double x = strtod(v, &end);
     if (!*v || *end || !(x >= 0) || x > 1e9)
-        return pf_cli_usage_error("%s wants a percentage, 0 or more, not '%s'", opt, v);
-    *out = x;
+        return pf_cli_usage_error("%s wants a percentage, 0 or more, not '%s'", o->name, v);
+    cli->fail_above = x;
     return 0;
 }
 
-static int parse_jobs(const char *v, int *jobs)
+static int set_jobs(pf_cli *cli, const option *o, const char *v, const char *v2)
 {
+    (void)o, (void)v2;
     char *end;
     long n = strtol(v, &end, 10);
     if (!*v || *end || n < 1 || n > 1024)
         return pf_cli_usage_error("-j wants a number of threads from 1 to 1024, not '%s'", v);
-    *jobs = (int)n;
+    cli->load.jobs = (int)n;
     return 0;
 }
 
-static int parse_plot(pf_cli *cli, const char *kind, const char *file)
+static int set_plot(pf_cli *cli, const option *o, const char *kind, const char *file)
 {
+    (void)o;
     if (!*file)
         return pf_cli_usage_error("--plot %s wants a file name", kind);
     if (strcmp(kind, "roofline") == 0)
@@ -226,61 +309,79 @@ static int parse_plot(pf_cli *cli, const char *kind, const char *file)
     return 0;
 }
 
+/* --help and --version on a full disk fail like every other output (exit 1). */
+static int stdout_status(void)
+{
+    return fflush(stdout) != 0 || ferror(stdout) ? pf_cli_error("cannot write to standard output") : PF_EXIT_OK;
+}
+
+static int show_help(pf_cli *cli, const option *o, const char *v, const char *v2)
+{
+    (void)cli, (void)o, (void)v, (void)v2;
+    print_help(stdout);
+    return stdout_status();
+}
+
+static int show_version(pf_cli *cli, const option *o, const char *v, const char *v2)
+{
+    (void)cli, (void)o, (void)v, (void)v2;
+    printf("profana %s\n", PROFANA_VERSION);
+    return stdout_status();
+}
+
 /* Applies one option with its values (NULL for flags; v2 only for two-valued options).
  * Returns 0 or an exit status. */
 static int apply_option(pf_cli *cli, const option *o, const char *v, const char *v2)
 {
-    if (strcmp(o->name, "--name_limit") == 0)
-        return parse_count(o->name, v, &cli->name_limit);
-    if (strcmp(o->name, "--top") == 0)
-        return parse_count(o->name, v, &cli->top);
-    if (strcmp(o->name, "--group") == 0)
-        return parse_group(v, &cli->an.group);
-    if (strcmp(o->name, "--format") == 0)
-        return pf_format_parse(v, &cli->format) ? pf_cli_usage_error("--format wants text, csv, json or md, not '%s'", v) : 0;
-    if (strcmp(o->name, "--by-category") == 0)
-        return set_flag(&cli->by_category);
-    if (strcmp(o->name, "--tf32") == 0)
-        return set_flag(&cli->an.tf32);
-    if (strcmp(o->name, "--step") == 0)
-        return parse_step(v, &cli->an.step);
-    if (strcmp(o->name, "--steps") == 0)
-        return set_flag(&cli->steps);
-    if (strcmp(o->name, "--explain") == 0)
-        return set_string(&cli->explain, o->name, v);
-    if (strcmp(o->name, "--fail-above") == 0)
-        return parse_percent(o->name, v, &cli->fail_above);
-    if (strcmp(o->name, "--extra") == 0)
-        return set_flag(&cli->extra);
-    if (strcmp(o->name, "--plot") == 0)
-        return parse_plot(cli, v, v2);
-    if (strcmp(o->name, "--report") == 0)
-        return set_string(&cli->report, o->name, v);
-    if (strcmp(o->name, "-j") == 0)
-        return parse_jobs(v, &cli->load.jobs);
-    if (strcmp(o->name, "--quiet") == 0) {
-        cli->load.progress = 0;
+    void *field = (char *)cli + o->off;
+    switch (o->kind) {
+    case ACT_SET:
+        *(int *)field = 1;
         return 0;
+    case ACT_CLEAR:
+        *(int *)field = 0;
+        return 0;
+    case ACT_COUNT:
+        return parse_count(o->name, v, field);
+    case ACT_STRING:
+        return set_string(field, o->name, v);
+    case ACT_ENUM: /* an int-sized enum, written as its int (the signed twin of its type) */
+        return parse_enum(o, v, field);
+    case ACT_CALLBACK:
+    case ACT_EXIT:
+        return o->cb(cli, o, v, v2);
     }
-    if (strcmp(o->name, "--strict") == 0)
-        return set_flag(&cli->load.strict);
-    if (strcmp(o->name, "--device") == 0) {
-        cli->device_name = v;
-        cli->an.force_device = pf_devices_find(v);
-        return cli->an.force_device ? 0 : pf_cli_usage_error("--device: no entry named '%s' (see profana --list-devices)", v);
-    }
-    return 0;
+    assert(!"an option row without an action");
+    return PF_EXIT_USAGE;
 }
 
-/* Handles argv[*i] as an option, marking it in *given (bit = its index in options);
- * returns -1 when it is not one, else 0 or an exit status. */
-static int parse_option(pf_cli *cli, int argc, char **argv, int *i, unsigned long *given)
+/* Every option's default, set as if typed, so what --help shows is what runs. Also where a
+ * row written without the OPT_* macros, and so without an action, is caught on any run. */
+static void apply_defaults(pf_cli *cli)
+{
+    for (size_t i = 0; i < COUNT(options); i++) {
+        assert(options[i].kind != 0 && (options[i].kind != ACT_CALLBACK && options[i].kind != ACT_EXIT) == !options[i].cb);
+        if (options[i].def) {
+            int rc = apply_option(cli, &options[i], options[i].def, NULL);
+            assert(rc == 0); /* a default its own option refuses is a bug in the table */
+            (void)rc;
+        }
+    }
+}
+
+/* Handles argv[*i] as an option, marking it in *given (bit = its index in options) and
+ * setting *done for an option that ends the run (--help, --version); returns -1 when it is
+ * not an option, else 0 or an exit status. */
+static int parse_option(pf_cli *cli, int argc, char **argv, int *i, unsigned long *given, int *done)
 {
     const char *a = argv[*i];
     if (a[0] == '-' && a[1] == 'j' && a[2] >= '0' && a[2] <= '9') {
-        *given |= 1ul << (find_option("-j", 2) - options);
-        return parse_jobs(a + 2, &cli->load.jobs); /* -j4, as make takes it */
+        const option *j = find_option("-j", 2);
+        *given |= 1ul << (j - options);
+        return apply_option(cli, j, a + 2, NULL); /* -j4, as make takes it */
     }
+    if (strcmp(a, "-h") == 0)
+        a = "--help"; /* only as a whole word: -h=x is an unknown option */
     const char *eq = strchr(a, '=');
     size_t n = eq ? (size_t)(eq - a) : strlen(a);
     const option *o = find_option(a, n);
@@ -303,6 +404,7 @@ static int parse_option(pf_cli *cli, int argc, char **argv, int *i, unsigned lon
             return pf_cli_usage_error("%s needs two values (%s)", o->name, o->arg);
         v2 = argv[++*i];
     }
+    *done = o->kind == ACT_EXIT;
     return apply_option(cli, o, v, v2);
 }
 
@@ -336,51 +438,46 @@ static int check_positionals(pf_cli *cli, const command *c)
     return 0;
 }
 
-/* --help and --version on a full disk fail like every other output (exit 1). */
-static int stdout_status(void)
+/* One pass over argv: commands, options (each applied by its row of the table) and
+ * positionals. Stops at the first error or at an option that ends the run (*done). Returns 0
+ * or an exit status. */
+static int parse_args(pf_cli *cli, int argc, char **argv, const command **cmd, unsigned long *given, int *done)
 {
-    return fflush(stdout) != 0 || ferror(stdout) ? pf_cli_error("cannot write to standard output") : PF_EXIT_OK;
+    int rc = 0;
+    for (int i = 1; i < argc && rc == 0 && !*done; i++) {
+        const char *a = argv[i];
+        const command *c = find_command(a);
+        if (c && *cmd)
+            rc = pf_cli_usage_error("%s and %s cannot be combined", (*cmd)->name, c->name);
+        else if (c)
+            *cmd = c;
+        else if ((rc = parse_option(cli, argc, argv, &i, given, done)) == -1)
+            rc = a[0] == '-' && a[1] ? pf_cli_usage_error("unknown option '%s'", a) : (cli->pos[cli->npos++] = a, 0);
+    }
+    return rc;
 }
 
 int main(int argc, char **argv)
 {
-    pf_cli cli = {.name_limit = 40, .format = PF_FMT_TEXT, .fail_above = -1};
+    pf_cli cli = {.fail_above = -1};
     const command *cmd = NULL;
+    apply_defaults(&cli);
     cli.an.default_dtype = PF_DT_BF16;
     cli.an.step = PF_STEP_EVERY;
     cli.load.progress = isatty(STDERR_FILENO);
     cli.pos = calloc((size_t)argc + 1, sizeof *cli.pos);
     if (!cli.pos)
         return pf_cli_error("out of memory");
-    int rc = 0;
     unsigned long given = 0;
-    for (int i = 1; i < argc && rc == 0; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            print_help(stdout);
-            free(cli.pos);
-            return stdout_status();
-        }
-        if (strcmp(a, "--version") == 0) {
-            printf("profana %s\n", PROFANA_VERSION);
-            free(cli.pos);
-            return stdout_status();
-        }
-        const command *c = find_command(a);
-        if (c && cmd)
-            rc = pf_cli_usage_error("%s and %s cannot be combined", cmd->name, c->name);
-        else if (c)
-            cmd = c;
-        else if ((rc = parse_option(&cli, argc, argv, &i, &given)) == -1)
-            rc = a[0] == '-' && a[1] ? pf_cli_usage_error("unknown option '%s'", a) : (cli.pos[cli.npos++] = a, 0);
-    }
-    if (rc == 0 && !cmd)
+    int done = 0;
+    int rc = parse_args(&cli, argc, argv, &cmd, &given, &done);
+    if (rc == 0 && !done && !cmd)
         rc = pf_cli_usage_error("no command given: use --analysis FILE DTYPE (or see --help)");
-    if (rc == 0)
+    if (rc == 0 && !done)
         rc = check_options_apply(given, cmd);
-    if (rc == 0)
+    if (rc == 0 && !done)
         rc = check_positionals(&cli, cmd);
-    if (rc == 0) {
+    if (rc == 0 && !done) {
         cli.command = cmd->name;
         rc = cmd->run(&cli);
     }

@@ -5,6 +5,7 @@
 
 #include "profana/analysis.h"
 #include "profana/tabulate.h"
+#include "profana/view.h"
 
 /* Exit statuses (README "Exit status"). */
 enum { PF_EXIT_OK = 0, PF_EXIT_TRACE = 1, PF_EXIT_USAGE = 2 };
@@ -41,13 +42,6 @@ int cmd_explain(const pf_cli *cli);
 /* Exit status of --diff --fail-above when B is slower than allowed. */
 enum { PF_EXIT_SLOWER = 3 };
 
-/* --analysis and profiler steps (src/render/steps_view.c): the line saying how many steps the
- * trace has and what is analysed (nothing when it has none); the --steps table in the
- * command line's format (-1 when memory runs out); the "steps" JSON member (likewise). */
-void pf_steps_print_line(FILE *out, const pf_analysis *an);
-int pf_steps_print_table(FILE *out, const pf_cli *cli, const pf_analysis *an);
-int pf_steps_json(pf_jw *w, const pf_analysis *an);
-
 /* Prints "profana: error: MSG" on stderr and returns PF_EXIT_TRACE. */
 int pf_cli_error(const char *msg);
 /* Prints "profana: MSG" and a hint to run --help on stderr, returns PF_EXIT_USAGE. */
@@ -60,5 +54,10 @@ int pf_cli_usage_error(const char *fmt, ...)
 /* Loads a trace for a subcommand with the command line's load options, printing the error
  * and the trace's notes (on stderr). Returns NULL after printing the error. */
 pf_trace *pf_cli_load(const pf_cli *cli, const char *path);
+
+/* The rendering options of the command line: format, --name_limit, --top, --group,
+ * --by-category, --steps, and the --plot and --report files (names left NULL: --diff sets
+ * them). */
+pf_view_opts pf_cli_view_opts(const pf_cli *cli);
 
 #endif

@@ -8,6 +8,7 @@
 #include "profana/outfile.h"
 #include "profana/plot.h"
 #include "profana/svg.h"
+#include "view_parts.h"
 
 /* Inline, so the page needs nothing but itself: no fonts, styles or scripts from elsewhere. */
 static const char page_style[] =
@@ -260,48 +261,14 @@ static int put_table(pf_xw *w, pf_table *t, const char *caption)
 
 /* What one run writes: its charts, and how its report is written. */
 typedef struct job {
-    const pf_cli *cli;
+    const pf_view_opts *v;
     chart_set cs;
     int (*report)(pf_xw *w, const struct job *j);
     const pf_analysis *an[2];          /* --analysis: an[0]; --diff: A and B */
-    const pf_analysis_view *av;
-    const pf_diff *diff;
-    const pf_diff_view *dv;
+    const pf_aview *av;                /* --analysis */
+    const pf_diff *diff;               /* --diff */
+    const pf_dview *dv;                /* --diff */
 } job;
-
-/* ---- the report of an analysis ---- */
-
-typedef struct device_ctx {
-    const pf_cli *cli;
-    const pf_analysis *an;
-    const pf_analysis_view *v;
-    const pf_device_report *d;
-} device_ctx;
-
-static void print_head_lines(FILE *out, const void *p)
-{
-    const device_ctx *c = p;
-    if (c->v->header)
-        c->v->header(out, c->an, c->d, "");
-    if (c->v->counts)
-        c->v->counts(out, c->an, c->d);
-    if (c->v->coverage)
-        c->v->coverage(out, c->d);
-}
-
-static void print_omitted_line(FILE *out, const void *p)
-{
-    const device_ctx *c = p;
-    if (c->v->omitted)
-        c->v->omitted(out, c->cli, c->d);
-}
-
-static void print_busy_line(FILE *out, const void *p)
-{
-    const device_ctx *c = p;
-    if (c->v->busy)
-        c->v->busy(out, &c->d->busy);
-}
 
 /* Captured lines as a <pre>; nothing when the printer wrote nothing. */
 static int pre_of(pf_xw *w, void (*print)(FILE *, const void *), const void *ctx)
@@ -315,25 +282,52 @@ static int pre_of(pf_xw *w, void (*print)(FILE *, const void *), const void *ctx
     return 0;
 }
 
+/* ---- the report of an analysis ---- */
+
+typedef struct device_ctx {
+    const pf_aview *av;
+    const pf_analysis *an;
+    const pf_device_report *d;
+} device_ctx;
+
+static void print_head_lines(FILE *out, const void *p)
+{
+    const device_ctx *c = p;
+    pf_aview_header(out, c->an, c->d, "");
+    pf_aview_counts(out, c->an, c->d);
+    pf_aview_coverage(out, c->d);
+}
+
+static void print_omitted_line(FILE *out, const void *p)
+{
+    const device_ctx *c = p;
+    pf_aview_omitted(out, c->av->v, c->d);
+}
+
+static void print_busy_line(FILE *out, const void *p)
+{
+    const device_ctx *c = p;
+    pf_aview_busy(out, &c->d->busy);
+}
+
 static int report_device(pf_xw *w, const device_ctx *c, const char *title)
 {
-    const pf_analysis_view *v = c->v;
     int over = 0;
     html_h2(w, title);
     if (pre_of(w, print_head_lines, c))
         return -1;
-    if (v->rows && put_table(w, v->rows(c->cli, c->d, v->cols, &over), "Rows by GPU time"))
+    if (put_table(w, pf_aview_rows(c->av, c->d, &over), "Rows by GPU time"))
         return -1;
     if (pre_of(w, print_omitted_line, c))
         return -1;
     if (over)
         html_para(w, "! above 100% of the device's peak: a formula or a peak is wrong (check --device, --tf32), "
                         "or a small kernel's data sat in L2 cache.");
-    if (v->categories && put_table(w, v->categories(c->d), "Categories"))
+    if (put_table(w, pf_aview_categories(c->d), "Categories"))
         return -1;
     if (pre_of(w, print_busy_line, c))
         return -1;
-    if (v->streams && put_table(w, v->streams(&c->d->busy), "Streams"))
+    if (put_table(w, pf_aview_streams(&c->d->busy), "Streams"))
         return -1;
     return 0;
 }
@@ -351,7 +345,7 @@ static int analysis_report(pf_xw *w, const job *j)
     if (charts_section(w, &j->cs))
         return -1;
     for (int i = 0; i < an->n_devices; i++) {
-        device_ctx c = {j->cli, an, j->av, &an->devices[i]};
+        device_ctx c = {j->av, an, &an->devices[i]};
         if (report_device(w, &c, j->cs.titles[i]))
             return -1;
     }
@@ -361,7 +355,7 @@ static int analysis_report(pf_xw *w, const job *j)
 /* ---- the report of a diff ---- */
 
 typedef struct pair_ctx {
-    const pf_diff_view *v;
+    const pf_dview *dv;
     int i;
     const pf_diff_device *d;
 } pair_ctx;
@@ -369,29 +363,25 @@ typedef struct pair_ctx {
 static void print_pair_header(FILE *out, const void *p)
 {
     const pair_ctx *c = p;
-    if (c->v->header)
-        c->v->header(out, c->v->o, c->i, c->d, "");
+    pf_dview_header(out, c->dv, c->i, c->d, "");
 }
 
 static void print_pair_levels(FILE *out, const void *p)
 {
     const pair_ctx *c = p;
-    if (c->v->levels)
-        c->v->levels(out, c->v->o, &c->d->summary);
+    pf_dview_levels(out, c->dv, &c->d->summary);
 }
 
 static void print_pair_summary(FILE *out, const void *p)
 {
     const pair_ctx *c = p;
-    if (c->v->summary)
-        c->v->summary(out, c->v->o, &c->d->summary);
+    pf_dview_summary(out, c->dv, &c->d->summary);
 }
 
 static void print_diff_left_out(FILE *out, const void *p)
 {
     const job *j = p;
-    if (j->dv->left_out)
-        j->dv->left_out(out, j->dv->o, j->diff, "");
+    pf_dview_left_out(out, j->dv, j->diff, "");
 }
 
 static int report_pair(pf_xw *w, const pair_ctx *c)
@@ -404,21 +394,21 @@ static int report_pair(pf_xw *w, const pair_ctx *c)
     free(head);
     if (pre_of(w, print_pair_levels, c))
         return -1;
-    if (c->v->rows && put_table(w, c->v->rows(c->v->o, c->d), "Rows by change"))
+    if (put_table(w, pf_dview_rows(c->dv, c->d), "Rows by change"))
         return -1;
     if (pre_of(w, print_pair_summary, c))
         return -1;
-    if (c->v->categories && put_table(w, c->v->categories(c->v->o, c->d), "Categories"))
+    if (put_table(w, pf_dview_categories(c->dv, c->d), "Categories"))
         return -1;
     return 0;
 }
 
 static int diff_report(pf_xw *w, const job *j)
 {
-    const pf_cli *cli = j->cli;
+    const pf_view_opts *v = j->v;
     char s[2048];
     snprintf(s, sizeof s, "A (%s): %s, %zu GPU activities. B (%s): %s, %zu GPU activities. DTYPE %s; --group %s.",
-             cli->pos[1], j->an[0]->trace->path, j->an[0]->trace->n_acts, cli->pos[3], j->an[1]->trace->path,
+             v->names[0], j->an[0]->trace->path, j->an[0]->trace->n_acts, v->names[1], j->an[1]->trace->path,
              j->an[1]->trace->n_acts, pf_dtype_name(j->an[0]->opts.default_dtype), group_names[j->an[0]->opts.group]);
     html_para(w, s);
     if (pre_of(w, print_diff_left_out, j))
@@ -494,7 +484,7 @@ fail:
 /* Opens every file first, so a bad path costs none of them; then writes and renames each. */
 static int write_files(const job *j, const char *title, pf_error *err)
 {
-    const char *paths[F_COUNT] = {j->cli->plot_roofline, j->cli->plot_breakdown, j->cli->report};
+    const char *paths[F_COUNT] = {j->v->plot_roofline, j->v->plot_breakdown, j->v->report};
     pf_outfile files[F_COUNT];
     memset(files, 0, sizeof files);
     int rc = open_all(paths, files, j, err);
@@ -510,16 +500,18 @@ static int write_files(const job *j, const char *title, pf_error *err)
     return rc;
 }
 
-static int nothing_asked(const pf_cli *cli)
+static int nothing_asked(const pf_view_opts *v)
 {
-    return !cli->plot_roofline && !cli->plot_breakdown && !cli->report;
+    return !v->plot_roofline && !v->plot_breakdown && !v->report;
 }
 
-int pf_plots_write(const pf_cli *cli, const pf_analysis *an, const pf_analysis_view *v, pf_error *err)
+int pf_plots_write(const pf_view_opts *v, const pf_analysis *an, pf_error *err)
 {
-    if (nothing_asked(cli))
+    if (nothing_asked(v))
         return 0;
-    job j = {.cli = cli, .report = analysis_report, .an = {an, NULL}, .av = v};
+    pf_aview av;
+    pf_aview_init(&av, v);
+    job j = {.v = v, .report = analysis_report, .an = {an, NULL}, .av = &av};
     if (charts_alloc(&j.cs, an->n_devices)) {
         charts_free(&j.cs);
         return pf_fail(err, "out of memory");
@@ -533,12 +525,14 @@ int pf_plots_write(const pf_cli *cli, const pf_analysis *an, const pf_analysis_v
     return rc;
 }
 
-int pf_plots_write_diff(const pf_cli *cli, const pf_analysis *a, const pf_analysis *b, const pf_diff *d,
-                        const pf_diff_view *v, pf_error *err)
+int pf_plots_write_diff(const pf_view_opts *v, const pf_analysis *a, const pf_analysis *b, const pf_diff *d,
+                        pf_error *err)
 {
-    if (nothing_asked(cli))
+    if (nothing_asked(v))
         return 0;
-    job j = {.cli = cli, .report = diff_report, .an = {a, b}, .diff = d, .dv = v};
+    pf_dview dv;
+    pf_dview_init(&dv, v);
+    job j = {.v = v, .report = diff_report, .an = {a, b}, .diff = d, .dv = &dv};
     if (charts_alloc(&j.cs, 2 * d->n_devices)) {
         charts_free(&j.cs);
         return pf_fail(err, "out of memory");
@@ -546,12 +540,12 @@ int pf_plots_write_diff(const pf_cli *cli, const pf_analysis *a, const pf_analys
     for (int i = 0; i < d->n_devices; i++) {
         char group[64];
         snprintf(group, sizeof group, "Device pair %d", i);
-        charts_add(&j.cs, a, d->devices[i].a, cli->pos[1], group);
-        charts_add(&j.cs, b, d->devices[i].b, cli->pos[3], group);
+        charts_add(&j.cs, a, d->devices[i].a, v->names[0], group);
+        charts_add(&j.cs, b, d->devices[i].b, v->names[1], group);
     }
     char title[2048];
-    snprintf(title, sizeof title, "profana --diff %s (%s) vs %s (%s)", a->trace->path, cli->pos[1], b->trace->path,
-             cli->pos[3]);
+    snprintf(title, sizeof title, "profana --diff %s (%s) vs %s (%s)", a->trace->path, v->names[0], b->trace->path,
+             v->names[1]);
     int rc = write_files(&j, title, err);
     charts_free(&j.cs);
     return rc;

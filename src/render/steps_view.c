@@ -1,7 +1,7 @@
 /* steps_view.c - what --analysis prints about profiler steps: the header line, the --steps table and its JSON. */
 #include <stdio.h>
 
-#include "profana/cli.h"
+#include "profana/view.h"
 
 enum { T_STEP, T_DEVICE, T_SPAN, T_COUNT, T_SUM, T_BUSY, T_PCT, T_TOP, T_TOP_PCT, T_NCOLS };
 
@@ -91,7 +91,7 @@ void pf_steps_print_line(FILE *out, const pf_analysis *an)
         fprintf(out, "analysing ProfilerStep#%lld only\n", (long long)an->opts.step);
 }
 
-int pf_steps_print_table(FILE *out, const pf_cli *cli, const pf_analysis *an)
+int pf_steps_print_table(FILE *out, pf_format format, const pf_analysis *an)
 {
     if (an->n_steps == 0) {
         fputs("No GPU-side ProfilerStep annotations in this trace: record it with a torch.profiler schedule and "
@@ -103,9 +103,9 @@ int pf_steps_print_table(FILE *out, const pf_cli *cli, const pf_analysis *an)
     if (!t)
         return -1;
     fputc('\n', out);
-    if (cli->format == PF_FMT_MD)
+    if (format == PF_FMT_MD)
         pf_table_print_md(out, t, 0);
-    else if (cli->format == PF_FMT_CSV)
+    else if (format == PF_FMT_CSV)
         pf_table_print_csv(out, t, 1);
     else
         pf_table_print_text(out, t, 0);

@@ -257,6 +257,18 @@ check_status "--help" 0
 for word in --analysis --list-devices --group --format; do
     check_has "--help mentions $word" "$word" "$TMP/out"
 done
+# the defaults --help shows come from the option table, which also applies them
+check_has "--help: --name_limit's default" "(default 40; 0 = no cut)" "$TMP/out"
+check_has "--help: --group's default" "group rows by kernel name (default)" "$TMP/out"
+check_has "--help: --top's default" "counts all) (default 0)" "$TMP/out"
+check_has "--help: --format's default" "output format (default text)" "$TMP/out"
+check_eq "--help: no {default} left" "$(grep -c '{default}' "$TMP/out")" 0
+run -h </dev/null
+check_status "-h" 0
+check_has "-h is --help" "(default 40; 0 = no cut)" "$TMP/out"
+check_usage "-h=x" "unknown option '-h=x'" -h=x
+check_usage "--help=x" "--help takes no value" --help=x
+check_usage "--group typo lists the table's choices" "--group wants kernel, op or shape, not 'ops'" --analysis "$GOOD" bf16 --group ops
 run --version </dev/null
 check_status "--version" 0
 check_has "--version prints the version" "profana " "$TMP/out"

@@ -2,14 +2,12 @@
 #define _GNU_SOURCE
 #include "common.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "profana/cli.h"
 #include "profana/trace.h"
 
 int fuzz_input_file(const uint8_t *data, size_t size, char *path, size_t path_size)
@@ -50,22 +48,4 @@ int __wrap_pf_source_read(const char *path, char **buf, size_t *len, int *mapped
     *buf = exact;
     *mapped = 0;
     return 0;
-}
-
-/* main.c's error printers, which the cmd_* functions call; weak, so that a library copy wins. */
-__attribute__((weak)) int pf_cli_error(const char *msg)
-{
-    fprintf(stderr, "profana: error: %s\n", msg);
-    return PF_EXIT_TRACE;
-}
-
-__attribute__((weak)) int pf_cli_usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("profana: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\n", stderr);
-    return PF_EXIT_USAGE;
 }

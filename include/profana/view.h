@@ -1,0 +1,52 @@
+/* view.h - how --analysis, --diff and --list-devices print: the rendering options the command line picks, and each subcommand's view. */
+/* layer: render (README: Where things are) */
+#ifndef PROFANA_VIEW_H
+#define PROFANA_VIEW_H
+
+#include <stdio.h>
+
+#include "profana/analysis.h"
+#include "profana/diff.h"
+#include "profana/tabulate.h"
+
+/* What the views need to know of the command line; src/cmd fills it from pf_cli
+ * (pf_cli_view_opts), so nothing here depends on how options are spelled or parsed. */
+typedef struct pf_view_opts {
+    pf_format format;          /* --format */
+    int name_limit;            /* --name_limit: names cut to N characters in text and Markdown; 0 = no cut */
+    int top;                   /* --top: rows shown per device; 0 = every row */
+    pf_group_by group;         /* --group: which keys the rows carry (titles the name column) */
+    int by_category;           /* --by-category: one table per category (text, Markdown) */
+    int steps;                 /* --steps: the step table instead of the device tables */
+    const char *names[2];      /* --diff: NAME_A and NAME_B; NULL for --analysis */
+    const char *plot_roofline; /* --plot roofline FILE.svg; NULL when not asked */
+    const char *plot_breakdown;/* --plot breakdown FILE.svg; NULL when not asked */
+    const char *report;        /* --report FILE.html; NULL when not asked */
+} pf_view_opts;
+
+/* --analysis in v->format on out: per device a header, counts, coverage, the rows table,
+ * footnotes, categories (and per category with v->by_category), busy time and streams in
+ * text and Markdown; the rows tables in CSV; one JSON document; or, with v->steps, the step
+ * table. Returns 0, or -1 when memory runs out (out then holds part of it). */
+int pf_view_analysis(FILE *out, const pf_view_opts *v, const pf_analysis *an);
+
+/* --diff in v->format on out: per device pair a header, match levels, the rows table, the
+ * summary and categories (text, Markdown), the rows tables (CSV) or one JSON document. The
+ * devices one side had and the other lacked are named on out in text and Markdown, and on
+ * notes (as "profana: note: ...") in CSV and JSON, so that out stays one table or document.
+ * Returns 0, or -1 when memory runs out. */
+int pf_view_diff(FILE *out, FILE *notes, const pf_view_opts *v, const pf_diff *d);
+
+/* --list-devices in format on out: the device table, names matched, dense peaks per dtype,
+ * bandwidth and sources (text adds two lines saying what the figures are). Returns 0, or -1
+ * when memory runs out (nothing written then). */
+int pf_view_devices(FILE *out, pf_format format);
+
+/* --analysis and profiler steps (src/render/steps_view.c): the line saying how many steps the
+ * trace has and what is analysed (nothing when it has none); the --steps table in format
+ * (text, CSV or Markdown; -1 when memory runs out); the "steps" JSON member (likewise). */
+void pf_steps_print_line(FILE *out, const pf_analysis *an);
+int pf_steps_print_table(FILE *out, pf_format format, const pf_analysis *an);
+int pf_steps_json(pf_jw *w, const pf_analysis *an);
+
+#endif

@@ -1,0 +1,629 @@
+/* analysis_view.c - how --analysis prints a device: its rows table, header lines, footnotes, categories, busy time and streams, in text, Markdown, CSV and JSON. */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profana/view.h"
+#include "view_parts.h"
+
+enum {
+    C_DEVICE, C_NAME, C_CATEGORY, C_COUNT, C_TOTAL, C_MEAN, C_MIN, C_MAX, C_PCT, C_GFLOP, C_GB, C_FLOP,
+    C_BYTES, C_TFLOPS, C_GBPS, C_FLOPS_PCT, C_BW_PCT, C_BOUND, C_SOURCE, C_NOTE, C_UPPER, C_CALLS, C_CPU_TOTAL,
+    C_SELF_CPU, C_NCOLS
+};
+
+static const pf_col base_cols[C_NCOLS] = {
+    [C_DEVICE] = {"Device", NULL, 1, PF_IN_CSV},
+    [C_NAME] = {"Kernel Name", "name", 0, 0},
+    [C_CATEGORY] = {"Category", "category", 0, 0},
+    [C_COUNT] = {"Count", "count", 1, 0},
+    [C_TOTAL] = {"Total (us)", "total_us", 1, 0},
+    [C_MEAN] = {"Mean (us)", "mean_us", 1, 0},
+    [C_MIN] = {"Min (us)", "min_us", 1, PF_IN_CSV | PF_IN_JSON},
+    [C_MAX] = {"Max (us)", "max_us", 1, PF_IN_CSV | PF_IN_JSON},
+    [C_PCT] = {"Time %", "pct", 1, 0},
+    [C_GFLOP] = {"GFLOP", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
+    [C_GB] = {"GB", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
+    [C_FLOP] = {"FLOP", "flop", 1, PF_IN_JSON},
+    [C_BYTES] = {"Bytes", "bytes", 1, PF_IN_JSON},
+    [C_TFLOPS] = {"TFLOP/s", "tflops", 1, 0},
+    [C_GBPS] = {"GB/s", "gbps", 1, 0},
+    [C_FLOPS_PCT] = {"FLOPS %", "flops_pct", 1, 0},
+    [C_BW_PCT] = {"BW %", "bw_pct", 1, 0},
+    [C_BOUND] = {"Bound", "bound", 0, 0},
+    [C_SOURCE] = {"Source", "source", 0, 0},
+    [C_NOTE] = {"Note", "note", 0, PF_IN_CSV | PF_IN_JSON},
+    [C_UPPER] = {"Upper bound", "upper_bound", 0, PF_IN_JSON},
+    /* --group op only: the table is cut to C_CALLS columns otherwise. */
+    [C_CALLS] = {"Calls", "calls", 1, 0},
+    [C_CPU_TOTAL] = {"CPU Total (us)", "cpu_total_us", 1, 0},
+    [C_SELF_CPU] = {"Self CPU (us)", "self_cpu_us", 1, 0},
+};
+
+static const char *const group_titles[] = {"Kernel Name", "Op", "Op (input shapes)"};
+
+_Static_assert((int)C_NCOLS == (int)PF_AVIEW_NCOLS, "pf_aview holds the device table's columns");
+
+void pf_aview_init(pf_aview *a, const pf_view_opts *v)
+{
+    assert(v && (unsigned)v->group < sizeof group_titles / sizeof group_titles[0]);
+    a->v = v;
+    memcpy(a->cols, base_cols, sizeof base_cols);
+    a->cols[C_NAME].title = group_titles[v->group];
+}
+
+#define OVER_PEAK_MARK "!"
+
+/* Sets a percentage cell; over 100% means a formula or a peak is wrong, so it is marked. */
+static int set_pct(pf_table *t, int r, int col, double pct)
+{
+    if (pct < 0)
+        return 0;
+    pf_table_num(t, r, col, pct, 1);
+    if (pct <= 100.0)
+        return 0;
+    pf_table_mark(t, r, col, OVER_PEAK_MARK);
+    return 1;
+}
+
+/* A rate over zero time does not exist: the cell stays '-'. */
+static void set_rate(pf_table *t, int r, int col, double v, int decimals)
+{
+    if (v >= 0)
+        pf_table_num(t, r, col, v, decimals);
+}
+
+/* A share of the device's summed GPU activity time, in percent. */
+static double time_pct(const pf_device_report *d, int64_t ns)
+{
+    return d->total.total_ns ? 100.0 * (double)ns / (double)d->total.total_ns : 0;
+}
+
+static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_report *d)
+{
+    char src[128];
+    double total_us = row->total_ns / 1e3;
+    pf_table_int(t, r, C_DEVICE, d->device->id);
+    pf_table_str(t, r, C_NAME, row->key);
+    if (!row->is_total)
+        pf_table_str(t, r, C_CATEGORY, pf_category_name(pf_row_category(row)));
+    pf_table_int(t, r, C_COUNT, row->count);
+    pf_table_num(t, r, C_TOTAL, total_us, 3);
+    pf_table_num(t, r, C_MEAN, row->count ? total_us / (double)row->count : 0, 3);
+    pf_table_num(t, r, C_MIN, row->count ? row->min_ns / 1e3 : 0, 3);
+    pf_table_num(t, r, C_MAX, row->max_ns / 1e3, 3);
+    pf_table_num(t, r, C_PCT, time_pct(d, row->total_ns), 2);
+    if (pf_row_has_flop(row)) {
+        pf_table_num(t, r, C_GFLOP, row->flop / 1e9, 3);
+        pf_table_num(t, r, C_FLOP, row->flop, 0);
+        set_rate(t, r, C_TFLOPS, pf_row_tflops(row), 2);
+    }
+    if (pf_row_has_bytes(row)) {
+        pf_table_num(t, r, C_GB, row->bytes / 1e9, 6);
+        pf_table_num(t, r, C_BYTES, row->bytes, 0);
+        set_rate(t, r, C_GBPS, pf_row_gbps(row), 1);
+    }
+    int over = set_pct(t, r, C_FLOPS_PCT, pf_row_flops_pct(row, d->info));
+    over |= set_pct(t, r, C_BW_PCT, pf_row_bw_pct(row, d->info));
+    if (over)
+        pf_table_str(t, r, C_NOTE, "over peak: a formula or a peak is wrong");
+    pf_table_bool(t, r, C_UPPER, row->upper_bound_n > 0);
+    pf_table_str(t, r, C_BOUND, pf_row_bound(row, d->info));
+    pf_table_str(t, r, C_SOURCE, pf_row_source(row, src, sizeof src));
+    if (row->has_cpu) {
+        pf_table_int(t, r, C_CALLS, row->calls);
+        pf_table_num(t, r, C_CPU_TOTAL, row->cpu_total_ns / 1e3, 3);
+        pf_table_num(t, r, C_SELF_CPU, row->self_cpu_ns / 1e3, 3);
+    }
+}
+
+static int table_cols(const pf_view_opts *v)
+{
+    return v->group == PF_GROUP_OP ? C_NCOLS : C_CALLS;
+}
+
+enum { S_STREAM, S_COUNT, S_BUSY, S_PCT, S_NCOLS };
+
+static const pf_col stream_cols[S_NCOLS] = {
+    [S_STREAM] = {"Stream", "stream", 1, 0},
+    [S_COUNT] = {"Launches", "count", 1, 0},
+    [S_BUSY] = {"Busy (us)", "busy_us", 1, 0},
+    [S_PCT] = {"Busy % of span", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
+};
+
+static double span_ns(const pf_busy *b)
+{
+    return (double)(b->end_ns - b->start_ns);
+}
+
+/* A share of the device's span (first start to last end), in percent. */
+static double span_pct(const pf_busy *b, int64_t ns)
+{
+    return span_ns(b) > 0 ? 100.0 * (double)ns / span_ns(b) : 0;
+}
+
+pf_table *pf_aview_streams(const pf_busy *b)
+{
+    pf_table *t = pf_table_new(stream_cols, S_NCOLS);
+    for (size_t i = 0; t && i < b->n_streams; i++) {
+        const pf_stream_busy *s = &b->streams[i];
+        int r = pf_table_add_row(t);
+        pf_table_int(t, r, S_STREAM, s->stream);
+        pf_table_int(t, r, S_COUNT, s->count);
+        pf_table_num(t, r, S_BUSY, s->busy_ns / 1e3, 3);
+        pf_table_num(t, r, S_PCT, span_pct(b, s->busy_ns), 2);
+    }
+    if (t && pf_table_status(t)) {
+        pf_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void pf_aview_busy(FILE *out, const pf_busy *b)
+{
+    fprintf(out, "GPU busy: span %.3f us, busy %.3f us (%.2f%%), idle %.3f us; summed activity time %.3f us "
+                 "(overlap %.3f us)\n",
+            span_ns(b) / 1e3, b->busy_ns / 1e3, span_pct(b, b->busy_ns), (span_ns(b) - (double)b->busy_ns) / 1e3,
+            b->sum_ns / 1e3, (b->sum_ns - b->busy_ns) / 1e3);
+}
+
+enum { K_CATEGORY, K_KERNELS, K_COUNT, K_TOTAL, K_PCT, K_TFLOPS, K_GBPS, K_NCOLS };
+
+static const pf_col cat_cols[K_NCOLS] = {
+    [K_CATEGORY] = {"Category", "category", 0, 0},
+    [K_KERNELS] = {"Kernels", "kernels", 1, 0},
+    [K_COUNT] = {"Launches", "count", 1, 0},
+    [K_TOTAL] = {"Total (us)", "total_us", 1, 0},
+    [K_PCT] = {"Time %", "pct", 1, 0},
+    [K_TFLOPS] = {"TFLOP/s", "tflops", 1, 0},
+    [K_GBPS] = {"GB/s", "gbps", 1, 0},
+};
+
+static int cmp_cat_time(const void *x, const void *y, const pf_device_report *d)
+{
+    const pf_row *a = &d->cats[*(const int *)x], *b = &d->cats[*(const int *)y];
+    if (a->total_ns != b->total_ns)
+        return a->total_ns < b->total_ns ? 1 : -1;
+    return *(const int *)x - *(const int *)y;
+}
+
+/* Categories that ran, by time: an insertion sort, as there are at most PF_CAT_COUNT. */
+static int sorted_categories(const pf_device_report *d, int *order)
+{
+    int n = 0;
+    for (int c = 0; c < PF_CAT_COUNT; c++) {
+        if (!d->cats[c].count)
+            continue;
+        int j = n++;
+        for (; j > 0 && cmp_cat_time(&order[j - 1], &c, d) > 0; j--)
+            order[j] = order[j - 1];
+        order[j] = c;
+    }
+    return n;
+}
+
+pf_table *pf_aview_categories(const pf_device_report *d)
+{
+    int order[PF_CAT_COUNT];
+    int n = sorted_categories(d, order);
+    pf_table *t = pf_table_new(cat_cols, K_NCOLS);
+    for (int i = 0; t && i < n; i++) {
+        const pf_row *c = &d->cats[order[i]];
+        int r = pf_table_add_row(t);
+        pf_table_str(t, r, K_CATEGORY, c->key);
+        pf_table_int(t, r, K_KERNELS, d->cat_kernels[order[i]]);
+        pf_table_int(t, r, K_COUNT, c->count);
+        pf_table_num(t, r, K_TOTAL, c->total_ns / 1e3, 3);
+        pf_table_num(t, r, K_PCT, time_pct(d, c->total_ns), 2);
+        set_rate(t, r, K_TFLOPS, pf_row_tflops(c), 2);
+        set_rate(t, r, K_GBPS, pf_row_gbps(c), 1);
+    }
+    if (t && pf_table_status(t)) {
+        pf_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+enum { B_NAME, B_TOTAL, B_COUNT, B_PCT, B_NCOLS };
+
+static const pf_col by_cat_cols[B_NCOLS] = {
+    [B_NAME] = {"Kernel Name", "name", 0, 0},
+    [B_TOTAL] = {"Total (us)", "total_us", 1, 0},
+    [B_COUNT] = {"Count", "count", 1, 0},
+    [B_PCT] = {"Percent", "pct", 1, 0},
+};
+
+static void by_cat_row(pf_table *t, const pf_row *row, const pf_device_report *d)
+{
+    int r = pf_table_add_row(t);
+    pf_table_str(t, r, B_NAME, row->key);
+    pf_table_num(t, r, B_TOTAL, row->total_ns / 1e3, 3);
+    pf_table_int(t, r, B_COUNT, row->count);
+    pf_table_num(t, r, B_PCT, time_pct(d, row->total_ns), 2);
+}
+
+/* Like the Inductor compiled module's -p report: per category its rows by time, and a Total. */
+static int print_by_category(FILE *out, const pf_aview *a, const pf_device_report *d)
+{
+    int order[PF_CAT_COUNT];
+    int n = sorted_categories(d, order);
+    pf_col bc[B_NCOLS];
+    memcpy(bc, by_cat_cols, sizeof bc);
+    bc[B_NAME].title = a->cols[C_NAME].title;
+    for (int k = 0; k < n; k++) {
+        pf_table *t = pf_table_new(bc, B_NCOLS);
+        for (size_t i = 0; t && i < d->n_rows; i++)
+            if (pf_row_category(&d->rows[i]) == (pf_category)order[k])
+                by_cat_row(t, &d->rows[i], d);
+        if (t) {
+            pf_row total = d->cats[order[k]];
+            total.key = "Total";
+            by_cat_row(t, &total, d);
+        }
+        if (!t || pf_table_status(t)) {
+            pf_table_free(t);
+            return -1;
+        }
+        fprintf(out, "\n== %s ==\n", pf_category_name((pf_category)order[k]));
+        if (a->v->format == PF_FMT_MD)
+            pf_table_print_md(out, t, a->v->name_limit);
+        else
+            pf_table_print_text(out, t, a->v->name_limit);
+        pf_table_free(t);
+    }
+    return 0;
+}
+
+static size_t shown_rows(const pf_view_opts *v, const pf_device_report *d)
+{
+    return v->top > 0 && (size_t)v->top < d->n_rows ? (size_t)v->top : d->n_rows;
+}
+
+/* Builds the device's table: its groups by time, then the Total row (a summary row). */
+pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
+{
+    pf_table *t = pf_table_new(a->cols, table_cols(a->v));
+    if (!t)
+        return NULL;
+    *over = 0;
+    for (size_t i = 0; i < shown_rows(a->v, d); i++) {
+        int r = pf_table_add_row(t);
+        fill_row(t, r, &d->rows[i], d);
+        *over |= pf_row_flops_pct(&d->rows[i], d->info) > 100 || pf_row_bw_pct(&d->rows[i], d->info) > 100;
+    }
+    int r = pf_table_add_row(t);
+    fill_row(t, r, &d->total, d);
+    pf_table_row_summary(t, r);
+    if (pf_table_status(t)) {
+        pf_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* The dtypes whose peaks the device's work was measured against, as a mask. */
+static unsigned dtypes_used(const pf_analysis *an, const pf_device_report *d)
+{
+    unsigned mask = 1u << an->opts.default_dtype;
+    for (size_t i = 0; i < an->trace->n_acts; i++)
+        if (an->trace->acts[i].device == d->device->id && an->work[i].flop > 0 && an->work[i].dtype >= 0)
+            mask |= 1u << an->work[i].dtype;
+    return mask;
+}
+
+void pf_aview_header(FILE *out, const pf_analysis *an, const pf_device_report *d, const char *lead)
+{
+    const pf_device *dev = d->device;
+    fprintf(out, "%sDevice %d: %s", lead, dev->id, dev->name[0] ? dev->name : "(no name in trace)");
+    if (!d->info) {
+        fputs(" | matched: unknown (percentages shown as -)\n", out);
+        return;
+    }
+    fprintf(out, " | matched: %s | peaks:", d->info->key);
+    unsigned mask = dtypes_used(an, d);
+    for (int k = 0; k < PF_DT_COUNT; k++)
+        if (mask & (1u << k))
+            fprintf(out, " %s %.1f TFLOP/s,", pf_dtype_name((pf_dtype)k), d->info->peak_tflops[k]);
+    fprintf(out, " DRAM %.0f GB/s\n", d->info->peak_gbps);
+}
+
+void pf_aview_counts(FILE *out, const pf_analysis *an, const pf_device_report *d)
+{
+    size_t n[3] = {0}, unlinked = 0;
+    for (size_t i = 0; i < an->trace->n_acts; i++) {
+        const pf_activity *a = &an->trace->acts[i];
+        if (a->device != d->device->id || !pf_analysis_selected(an, i))
+            continue;
+        n[a->kind]++;
+        unlinked += a->op < 0;
+    }
+    fprintf(out, "GPU activities: %zu (kernels %zu, memcpy %zu, memset %zu); %zu without a launching op; "
+                 "GPU time %.3f us\n",
+            n[0] + n[1] + n[2], n[0], n[1], n[2], unlinked, d->total.total_ns / 1e3);
+}
+
+#define MISSING_SHOWN 5
+
+/* How much of the GPU time the figures cover, and the ops to write formulas for next. */
+void pf_aview_coverage(FILE *out, const pf_device_report *d)
+{
+    fprintf(out, "Coverage: bytes known for %.2f%% of GPU time, FLOPs for %.2f%%", time_pct(d, d->bytes_known_ns),
+            time_pct(d, d->flop_known_ns));
+    for (size_t i = 0; i < d->n_missing && i < MISSING_SHOWN; i++)
+        fprintf(out, "%s%s %.3f us", i ? ", " : "; ops without a formula: ", d->missing[i].key,
+                d->missing[i].total_ns / 1e3);
+    fputc('\n', out);
+}
+
+static void json_coverage(pf_jw *w, const pf_device_report *d)
+{
+    pf_jw_key(w, "coverage");
+    pf_jw_obj_begin(w);
+    pf_jw_key(w, "bytes_pct");
+    pf_jw_num(w, time_pct(d, d->bytes_known_ns));
+    pf_jw_key(w, "flop_pct");
+    pf_jw_num(w, time_pct(d, d->flop_known_ns));
+    pf_jw_key(w, "missing");
+    pf_jw_arr_begin(w);
+    for (size_t i = 0; i < d->n_missing && i < MISSING_SHOWN; i++) {
+        pf_jw_obj_begin(w);
+        pf_jw_key(w, "op");
+        pf_jw_str(w, d->missing[i].key);
+        pf_jw_key(w, "total_us");
+        pf_jw_num(w, d->missing[i].total_ns / 1e3);
+        pf_jw_obj_end(w);
+    }
+    pf_jw_arr_end(w);
+    pf_jw_obj_end(w);
+}
+
+/* Footnotes for the source markers in the rows shown: figures that are a ceiling (~ub) and
+ * bytes that rest on the command line's DTYPE (~dtype). */
+static void print_source_notes(FILE *out, const pf_view_opts *v, const pf_device_report *d)
+{
+    int ub = d->total.upper_bound_n > 0, dtype = 0;
+    size_t shown = shown_rows(v, d);
+    for (size_t i = 0; i <= shown; i++) {
+        const pf_row *r = i < shown ? &d->rows[i] : &d->total;
+        for (int k = 0; k < r->n_sources; k++)
+            dtype |= strstr(r->sources[k], "~dtype") != NULL;
+    }
+    if (ub)
+        fputs("~ub: an upper bound: variable-length attention sized by its longest sequences (max_q, max_k); "
+              "its FLOPs, bytes, rates and percentages are ceilings\n", out);
+    if (dtype)
+        fputs("~dtype: bytes of a tensor list (cat, stack) at the element size of DTYPE: the trace records no "
+              "element type for it\n", out);
+}
+
+void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *d)
+{
+    size_t shown = shown_rows(v, d);
+    if (shown == d->n_rows)
+        return;
+    int64_t ns = 0;
+    for (size_t i = shown; i < d->n_rows; i++)
+        ns += d->rows[i].total_ns;
+    fprintf(out, "(%zu more rows: %.3f us, %.2f%% of GPU time; --top 0 shows all)\n", d->n_rows - shown,
+            ns / 1e3, time_pct(d, ns));
+}
+
+static void print_table(FILE *out, const pf_view_opts *v, const pf_table *t, int name_limit)
+{
+    if (v->format == PF_FMT_MD)
+        pf_table_print_md(out, t, name_limit);
+    else
+        pf_table_print_text(out, t, name_limit);
+}
+
+/* The device's header lines (after a blank line but for the first device), its rows and
+ * their footnotes. */
+static int text_rows(FILE *out, const pf_aview *a, const pf_analysis *an, int i)
+{
+    const pf_device_report *d = &an->devices[i];
+    int md = a->v->format == PF_FMT_MD, over;
+    pf_table *t = pf_aview_rows(a, d, &over);
+    if (!t)
+        return -1;
+    if (i)
+        fputc('\n', out);
+    pf_aview_header(out, an, d, md ? "### " : "");
+    if (md)
+        fputc('\n', out);
+    pf_aview_counts(out, an, d);
+    pf_aview_coverage(out, d);
+    fputc('\n', out);
+    print_table(out, a->v, t, a->v->name_limit);
+    pf_aview_omitted(out, a->v, d);
+    if (over)
+        fputs(OVER_PEAK_MARK " above 100% of the device's peak: a formula or a peak is wrong (check --device, "
+              "--tf32), or a small kernel's data sat in L2 cache\n", out);
+    print_source_notes(out, a->v, d);
+    pf_table_free(t);
+    return 0;
+}
+
+/* One device in text or Markdown: rows, categories, busy time and streams. */
+static int text_device(FILE *out, const pf_aview *a, const pf_analysis *an, int i)
+{
+    const pf_device_report *d = &an->devices[i];
+    if (text_rows(out, a, an, i))
+        return -1;
+    fputc('\n', out);
+    pf_table *t = pf_aview_categories(d);
+    if (!t)
+        return -1;
+    print_table(out, a->v, t, 0);
+    pf_table_free(t);
+    if (a->v->by_category && print_by_category(out, a, d))
+        return -1;
+    fputc('\n', out);
+    pf_aview_busy(out, &d->busy);
+    if (!(t = pf_aview_streams(&d->busy)))
+        return -1;
+    fputc('\n', out);
+    print_table(out, a->v, t, 0);
+    pf_table_free(t);
+    return 0;
+}
+
+static int print_text(FILE *out, const pf_aview *a, const pf_analysis *an)
+{
+    pf_steps_print_line(out, an);
+    if (a->v->steps)
+        return pf_steps_print_table(out, a->v->format, an);
+    if (an->n_steps || an->trace->n_steps)
+        fputc('\n', out);
+    for (int i = 0; i < an->n_devices; i++)
+        if (text_device(out, a, an, i))
+            return -1;
+    return 0;
+}
+
+static int print_csv(FILE *out, const pf_aview *a, const pf_analysis *an)
+{
+    if (a->v->steps)
+        return pf_steps_print_table(out, a->v->format, an);
+    for (int i = 0; i < an->n_devices; i++) {
+        int over;
+        pf_table *t = pf_aview_rows(a, &an->devices[i], &over);
+        if (!t)
+            return -1;
+        pf_table_print_csv(out, t, i == 0);
+        pf_table_free(t);
+    }
+    return 0;
+}
+
+static void json_peaks(pf_jw *w, const pf_device_info *info)
+{
+    pf_jw_key(w, "peak_tflops");
+    if (!info) {
+        pf_jw_null(w);
+        return;
+    }
+    pf_jw_obj_begin(w);
+    for (int k = 0; k < PF_DT_COUNT; k++) {
+        pf_jw_key(w, pf_dtype_name((pf_dtype)k));
+        if (info->peak_tflops[k] > 0)
+            pf_jw_num(w, info->peak_tflops[k]);
+        else
+            pf_jw_null(w);
+    }
+    pf_jw_obj_end(w);
+}
+
+static void json_busy(pf_jw *w, const pf_busy *b)
+{
+    pf_jw_key(w, "busy");
+    pf_jw_obj_begin(w);
+    pf_jw_key(w, "span_us");
+    pf_jw_num(w, span_ns(b) / 1e3);
+    pf_jw_key(w, "busy_us");
+    pf_jw_num(w, b->busy_ns / 1e3);
+    pf_jw_key(w, "idle_us");
+    pf_jw_num(w, (span_ns(b) - (double)b->busy_ns) / 1e3);
+    pf_jw_key(w, "busy_pct");
+    pf_jw_num(w, span_pct(b, b->busy_ns));
+    pf_jw_key(w, "sum_us");
+    pf_jw_num(w, b->sum_ns / 1e3);
+    pf_jw_key(w, "overlap_us");
+    pf_jw_num(w, (b->sum_ns - b->busy_ns) / 1e3);
+    pf_jw_obj_end(w);
+}
+
+/* The device's identity, matched entry and peaks. */
+static void json_device_head(pf_jw *w, const pf_device_report *d)
+{
+    pf_jw_key(w, "id");
+    pf_jw_int(w, d->device->id);
+    pf_jw_key(w, "name");
+    pf_jw_str(w, d->device->name);
+    pf_jw_key(w, "matched");
+    pf_jw_str(w, d->info ? d->info->key : NULL);
+    json_peaks(w, d->info);
+    pf_jw_key(w, "peak_gbps");
+    if (d->info)
+        pf_jw_num(w, d->info->peak_gbps);
+    else
+        pf_jw_null(w);
+    pf_jw_key(w, "activities");
+    pf_jw_int(w, d->total.count);
+}
+
+static int json_device(pf_jw *w, const pf_aview *a, const pf_device_report *d)
+{
+    int over;
+    pf_table *t = pf_aview_rows(a, d, &over);
+    if (!t)
+        return -1;
+    pf_jw_obj_begin(w);
+    json_device_head(w, d);
+    pf_jw_key(w, "rows");
+    pf_table_json_rows(w, t);
+    pf_jw_key(w, "rows_omitted");
+    pf_jw_int(w, (int64_t)(d->n_rows - shown_rows(a->v, d)));
+    pf_jw_key(w, "total");
+    pf_table_json_row(w, t, pf_table_rows(t) - 1);
+    pf_table_free(t);
+    json_busy(w, &d->busy);
+    json_coverage(w, d);
+    if (!(t = pf_aview_categories(d)))
+        return -1;
+    pf_jw_key(w, "categories");
+    pf_table_json_rows(w, t);
+    pf_table_free(t);
+    if (!(t = pf_aview_streams(&d->busy)))
+        return -1;
+    pf_jw_key(w, "streams");
+    pf_table_json_rows(w, t);
+    pf_table_free(t);
+    pf_jw_obj_end(w);
+    return 0;
+}
+
+static int print_json(FILE *out, const pf_aview *a, const pf_analysis *an)
+{
+    static const char *const groups[] = {"kernel", "op", "shape"};
+    const pf_trace *tr = an->trace;
+    pf_jw w;
+    pf_jw_init(&w, out);
+    pf_jw_obj_begin(&w);
+    pf_jw_key(&w, "trace");
+    pf_jw_str(&w, tr->path);
+    pf_jw_key(&w, "dtype");
+    pf_jw_str(&w, pf_dtype_name(an->opts.default_dtype));
+    pf_jw_key(&w, "group");
+    pf_jw_str(&w, groups[an->opts.group]);
+    pf_jw_key(&w, "events");
+    pf_jw_int(&w, (int64_t)tr->n_events);
+    pf_jw_key(&w, "gpu_activities");
+    pf_jw_int(&w, (int64_t)tr->n_acts);
+    pf_jw_key(&w, "unlinked");
+    pf_jw_int(&w, (int64_t)tr->n_unlinked);
+    if (pf_steps_json(&w, an))
+        return -1;
+    pf_jw_key(&w, "devices");
+    pf_jw_arr_begin(&w);
+    for (int i = 0; i < an->n_devices; i++)
+        if (json_device(&w, a, &an->devices[i]))
+            return -1;
+    pf_jw_arr_end(&w);
+    pf_jw_obj_end(&w);
+    fputc('\n', out);
+    return 0;
+}
+
+int pf_view_analysis(FILE *out, const pf_view_opts *v, const pf_analysis *an)
+{
+    pf_aview a;
+    pf_aview_init(&a, v);
+    if (v->format == PF_FMT_JSON)
+        return print_json(out, &a, an);
+    if (v->format == PF_FMT_CSV)
+        return print_csv(out, &a, an);
+    return print_text(out, &a, an);
+}

@@ -1,0 +1,373 @@
+/* diff_view.c - how --diff prints a device pair: its rows table with ratios, header and summary lines, categories, in text, Markdown, CSV and JSON. */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profana/view.h"
+#include "view_parts.h"
+
+enum {
+    D_DEV_A, D_DEV_B, D_NAME, D_A_COUNT, D_A_MEAN, D_A_TOTAL, D_B_COUNT, D_B_MEAN, D_B_TOTAL, D_RATIO,
+    D_DELTA, D_A_TFLOPS, D_A_GBPS, D_B_TFLOPS, D_B_GBPS, D_MATCH, D_NCOLS
+};
+
+/* Titles with "%s" take the run's name (NAME_A or NAME_B). */
+static const pf_col diff_cols[D_NCOLS] = {
+    [D_DEV_A] = {"%s Device", NULL, 1, PF_IN_CSV},
+    [D_DEV_B] = {"%s Device", NULL, 1, PF_IN_CSV},
+    [D_NAME] = {"Kernel Name", "name", 0, 0},
+    [D_A_COUNT] = {"%s Count", "a_count", 1, 0},
+    [D_A_MEAN] = {"%s Mean (us)", "a_mean_us", 1, 0},
+    [D_A_TOTAL] = {"%s Total (us)", "a_total_us", 1, 0},
+    [D_B_COUNT] = {"%s Count", "b_count", 1, 0},
+    [D_B_MEAN] = {"%s Mean (us)", "b_mean_us", 1, 0},
+    [D_B_TOTAL] = {"%s Total (us)", "b_total_us", 1, 0},
+    [D_RATIO] = {"B/A", "ratio", 1, 0},
+    [D_DELTA] = {"Delta (us)", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
+    [D_A_TFLOPS] = {"%s TFLOP/s", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
+    [D_A_GBPS] = {"%s GB/s", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
+    [D_B_TFLOPS] = {"%s TFLOP/s", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
+    [D_B_GBPS] = {"%s GB/s", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
+    [D_MATCH] = {"Match", "match", 0, 0},
+};
+
+/* Which run each column's title names: 0 A, 1 B, -1 none. */
+static const signed char diff_col_side[D_NCOLS] = {
+    [D_DEV_A] = 0, [D_A_COUNT] = 0, [D_A_MEAN] = 0, [D_A_TOTAL] = 0, [D_A_TFLOPS] = 0, [D_A_GBPS] = 0,
+    [D_DEV_B] = 1, [D_B_COUNT] = 1, [D_B_MEAN] = 1, [D_B_TOTAL] = 1, [D_B_TFLOPS] = 1, [D_B_GBPS] = 1,
+    [D_NAME] = -1, [D_RATIO] = -1, [D_DELTA] = -1, [D_MATCH] = -1,
+};
+
+enum { K_CATEGORY, K_A_TOTAL, K_B_TOTAL, K_RATIO, K_DELTA, K_NCOLS };
+
+static const pf_col cat_cols[K_NCOLS] = {
+    [K_CATEGORY] = {"Category", "category", 0, 0},
+    [K_A_TOTAL] = {"%s Total (us)", "a_total_us", 1, 0},
+    [K_B_TOTAL] = {"%s Total (us)", "b_total_us", 1, 0},
+    [K_RATIO] = {"B/A", "ratio", 1, 0},
+    [K_DELTA] = {"Delta (us)", "delta_us", 1, 0},
+};
+
+static const signed char cat_col_side[K_NCOLS] = {[K_CATEGORY] = -1, [K_A_TOTAL] = 0, [K_B_TOTAL] = 1,
+                                                  [K_RATIO] = -1, [K_DELTA] = -1};
+
+static const char *const group_titles[] = {"Kernel Name", "Op", "Op (input shapes)"};
+
+_Static_assert((int)D_NCOLS == (int)PF_DVIEW_NCOLS && (int)K_NCOLS == (int)PF_DVIEW_CAT_NCOLS, "pf_dview holds the tables' columns");
+
+static void title_cols(pf_dview_cols *tc, const pf_col *cols, const signed char *side, int n, const char *const *names)
+{
+    memcpy(tc->cols, cols, (size_t)n * sizeof *cols);
+    for (int c = 0; c < n; c++) {
+        if (side[c] < 0)
+            continue;
+        snprintf(tc->titles[c], PF_DVIEW_TITLE_MAX, cols[c].title, names[side[c]]);
+        tc->cols[c].title = tc->titles[c];
+    }
+}
+
+void pf_dview_init(pf_dview *o, const pf_view_opts *v)
+{
+    assert(v->names[0] && v->names[1]);
+    assert((unsigned)v->group < sizeof group_titles / sizeof group_titles[0]);
+    o->v = v;
+    title_cols(&o->rows, diff_cols, diff_col_side, D_NCOLS, v->names);
+    o->rows.cols[D_NAME].title = group_titles[v->group];
+    title_cols(&o->cats, cat_cols, cat_col_side, K_NCOLS, v->names);
+}
+
+static double mean_us(const pf_row *r)
+{
+    return r->count ? r->total_ns / 1e3 / (double)r->count : 0;
+}
+
+/* A rate over zero time does not exist: the cell stays '-'. */
+static void set_rate(pf_table *t, int r, int col, double v, int decimals)
+{
+    if (v >= 0)
+        pf_table_num(t, r, col, v, decimals);
+}
+
+/* One side's cells; a side that lacks the row keeps '-'. */
+static void fill_side(pf_table *t, int r, const pf_row *row, int count_col, int tflops_col)
+{
+    if (!row)
+        return;
+    pf_table_int(t, r, count_col, row->count);
+    pf_table_num(t, r, count_col + 1, mean_us(row), 3);
+    pf_table_num(t, r, count_col + 2, row->total_ns / 1e3, 3);
+    set_rate(t, r, tflops_col, pf_row_tflops(row), 2);
+    set_rate(t, r, tflops_col + 1, pf_row_gbps(row), 1);
+}
+
+/* The row's name: the key both sides share, or "A vs B" when they matched under different keys. */
+static int set_name(pf_table *t, int r, const pf_diff_row *dr)
+{
+    if (!dr->a || !dr->b || strcmp(dr->a->key, dr->b->key) == 0) {
+        pf_table_str(t, r, D_NAME, dr->a ? dr->a->key : dr->b->key);
+        return 0;
+    }
+    size_t n = strlen(dr->a->key) + strlen(dr->b->key) + 5;
+    char *s = malloc(n);
+    if (!s)
+        return -1;
+    snprintf(s, n, "%s vs %s", dr->a->key, dr->b->key);
+    pf_table_str(t, r, D_NAME, s);
+    free(s);
+    return 0;
+}
+
+static int fill_row(pf_table *t, int r, const pf_diff_device *d, const pf_diff_row *dr)
+{
+    int64_t a_ns = dr->a ? dr->a->total_ns : 0, b_ns = dr->b ? dr->b->total_ns : 0;
+    pf_table_int(t, r, D_DEV_A, d->a->device->id);
+    pf_table_int(t, r, D_DEV_B, d->b->device->id);
+    fill_side(t, r, dr->a, D_A_COUNT, D_A_TFLOPS);
+    fill_side(t, r, dr->b, D_B_COUNT, D_B_TFLOPS);
+    if (dr->a && dr->b && mean_us(dr->a) > 0)
+        pf_table_num(t, r, D_RATIO, mean_us(dr->b) / mean_us(dr->a), 3);
+    pf_table_num(t, r, D_DELTA, (double)(b_ns - a_ns) / 1e3, 3);
+    pf_table_str(t, r, D_MATCH, pf_match_name(dr->match));
+    return set_name(t, r, dr);
+}
+
+static pf_table *checked(pf_table *t, int failed)
+{
+    if (t && !failed && !pf_table_status(t))
+        return t;
+    pf_table_free(t);
+    return NULL;
+}
+
+pf_table *pf_dview_rows(const pf_dview *o, const pf_diff_device *d)
+{
+    pf_table *t = pf_table_new(o->rows.cols, D_NCOLS);
+    int failed = 0;
+    for (size_t i = 0; t && i < d->n_rows && !failed; i++)
+        failed = fill_row(t, pf_table_add_row(t), d, &d->rows[i]);
+    return checked(t, failed);
+}
+
+static int64_t cat_sum(const pf_diff_device *d, int c)
+{
+    return d->a->cats[c].total_ns + d->b->cats[c].total_ns;
+}
+
+/* Categories either side ran, by their combined time (an insertion sort: at most PF_CAT_COUNT). */
+static int sorted_categories(const pf_diff_device *d, int *order)
+{
+    int n = 0;
+    for (int c = 0; c < PF_CAT_COUNT; c++) {
+        if (!d->a->cats[c].count && !d->b->cats[c].count)
+            continue;
+        int j = n++;
+        for (; j > 0 && cat_sum(d, order[j - 1]) < cat_sum(d, c); j--)
+            order[j] = order[j - 1];
+        order[j] = c;
+    }
+    return n;
+}
+
+pf_table *pf_dview_categories(const pf_dview *o, const pf_diff_device *d)
+{
+    int order[PF_CAT_COUNT];
+    int n = sorted_categories(d, order);
+    pf_table *t = pf_table_new(o->cats.cols, K_NCOLS);
+    for (int i = 0; t && i < n; i++) {
+        const pf_row *a = &d->a->cats[order[i]], *b = &d->b->cats[order[i]];
+        int r = pf_table_add_row(t);
+        pf_table_str(t, r, K_CATEGORY, a->key);
+        pf_table_num(t, r, K_A_TOTAL, a->total_ns / 1e3, 3);
+        pf_table_num(t, r, K_B_TOTAL, b->total_ns / 1e3, 3);
+        if (a->total_ns > 0)
+            pf_table_num(t, r, K_RATIO, (double)b->total_ns / (double)a->total_ns, 3);
+        pf_table_num(t, r, K_DELTA, (double)(b->total_ns - a->total_ns) / 1e3, 3);
+    }
+    return checked(t, 0);
+}
+
+static const char *device_name(const pf_device_report *r)
+{
+    return r->device->name[0] ? r->device->name : "no name in trace";
+}
+
+void pf_dview_header(FILE *out, const pf_dview *o, int i, const pf_diff_device *d, const char *lead)
+{
+    fprintf(out, "%sDevice pair %d: %s device %d (%s) vs %s device %d (%s)\n", lead, i, o->v->names[0],
+            d->a->device->id, device_name(d->a), o->v->names[1], d->b->device->id, device_name(d->b));
+}
+
+/* How many rows matched at each level the grouping tries, and how many stayed alone. */
+void pf_dview_levels(FILE *out, const pf_dview *o, const pf_diff_summary *s)
+{
+    pf_match levels[PF_MATCH_LEVELS];
+    int n = pf_diff_levels(o->v->group, levels);
+    fprintf(out, "Matched rows: %zu (", s->matched_rows);
+    for (int l = 0; l < n; l++)
+        fprintf(out, "%s%s %zu", l ? ", " : "", pf_match_name(levels[l]), s->matched_at[levels[l]]);
+    fprintf(out, "); only in %s: %zu, only in %s: %zu\n", o->v->names[0], s->only_a, o->v->names[1], s->only_b);
+}
+
+void pf_dview_summary(FILE *out, const pf_dview *o, const pf_diff_summary *s)
+{
+    fprintf(out, "GPU time: %s %.3f us, %s %.3f us", o->v->names[0], s->a_total_ns / 1e3, o->v->names[1],
+            s->b_total_ns / 1e3);
+    if (s->ratio >= 0)
+        fprintf(out, ", B/A %.3f (%+.2f%%)", s->ratio, 100.0 * (s->ratio - 1));
+    fputc('\n', out);
+    if (s->geomean >= 0)
+        fprintf(out, "Geomean of per-row mean-time ratios B/A: %.3f over %zu matched rows\n", s->geomean,
+                s->geomean_rows);
+    else
+        fputs("Geomean of per-row mean-time ratios B/A: - (no matched rows with time on both sides)\n", out);
+    fprintf(out, "Matched time: %.2f%% of %s's GPU time, %.2f%% of %s's\n", s->a_matched_pct, o->v->names[0],
+            s->b_matched_pct, o->v->names[1]);
+}
+
+static void print_table(FILE *out, const pf_dview *o, const pf_table *t, int name_limit)
+{
+    if (o->v->format == PF_FMT_MD)
+        pf_table_print_md(out, t, name_limit);
+    else
+        pf_table_print_text(out, t, name_limit);
+}
+
+/* One line naming the devices that had no counterpart on the other side. */
+void pf_dview_left_out(FILE *out, const pf_dview *o, const pf_diff *d, const char *lead)
+{
+    if (!d->n_left_out)
+        return;
+    fprintf(out, "%s%s has more devices than %s; left out:", lead, o->v->names[d->left_out_side],
+            o->v->names[!d->left_out_side]);
+    for (int i = 0; i < d->n_left_out; i++)
+        fprintf(out, "%s device %d (%s)", i ? "," : "", d->left_out[i].device->id, device_name(&d->left_out[i]));
+    fputc('\n', out);
+}
+
+static int print_text(FILE *out, const pf_dview *o, const pf_diff *d)
+{
+    int md = o->v->format == PF_FMT_MD;
+    for (int i = 0; i < d->n_devices; i++) {
+        const pf_diff_device *dd = &d->devices[i];
+        pf_table *t = pf_dview_rows(o, dd);
+        if (!t)
+            return -1;
+        if (i)
+            fputc('\n', out);
+        pf_dview_header(out, o, i, dd, md ? "### " : "");
+        if (md)
+            fputc('\n', out);
+        pf_dview_levels(out, o, &dd->summary);
+        fputc('\n', out);
+        print_table(out, o, t, o->v->name_limit);
+        pf_table_free(t);
+        fputc('\n', out);
+        pf_dview_summary(out, o, &dd->summary);
+        if (!(t = pf_dview_categories(o, dd)))
+            return -1;
+        fputc('\n', out);
+        print_table(out, o, t, 0);
+        pf_table_free(t);
+    }
+    if (d->n_left_out)
+        fputc('\n', out);
+    pf_dview_left_out(out, o, d, "");
+    return 0;
+}
+
+static int print_csv(FILE *out, FILE *notes, const pf_dview *o, const pf_diff *d)
+{
+    for (int i = 0; i < d->n_devices; i++) {
+        pf_table *t = pf_dview_rows(o, &d->devices[i]);
+        if (!t)
+            return -1;
+        pf_table_print_csv(out, t, i == 0);
+        pf_table_free(t);
+    }
+    pf_dview_left_out(notes, o, d, "profana: note: ");
+    return 0;
+}
+
+static void json_device_ref(pf_jw *w, const char *key, const pf_device_report *r)
+{
+    pf_jw_key(w, key);
+    pf_jw_obj_begin(w);
+    pf_jw_key(w, "id");
+    pf_jw_int(w, r->device->id);
+    pf_jw_key(w, "name");
+    pf_jw_str(w, r->device->name);
+    pf_jw_obj_end(w);
+}
+
+/* A figure that may not exist (< 0): null in JSON. */
+static void json_opt(pf_jw *w, const char *key, double v)
+{
+    pf_jw_key(w, key);
+    if (v >= 0)
+        pf_jw_num(w, v);
+    else
+        pf_jw_null(w);
+}
+
+static void json_summary(pf_jw *w, const pf_diff_summary *s)
+{
+    pf_jw_key(w, "summary");
+    pf_jw_obj_begin(w);
+    pf_jw_key(w, "a_total_us");
+    pf_jw_num(w, s->a_total_ns / 1e3);
+    pf_jw_key(w, "b_total_us");
+    pf_jw_num(w, s->b_total_ns / 1e3);
+    json_opt(w, "ratio", s->ratio);
+    json_opt(w, "geomean", s->geomean);
+    pf_jw_key(w, "matched_rows");
+    pf_jw_int(w, (int64_t)s->matched_rows);
+    pf_jw_key(w, "only_a");
+    pf_jw_int(w, (int64_t)s->only_a);
+    pf_jw_key(w, "only_b");
+    pf_jw_int(w, (int64_t)s->only_b);
+    pf_jw_key(w, "a_matched_pct");
+    pf_jw_num(w, s->a_matched_pct);
+    pf_jw_key(w, "b_matched_pct");
+    pf_jw_num(w, s->b_matched_pct);
+    pf_jw_obj_end(w);
+}
+
+static int print_json(FILE *out, FILE *notes, const pf_dview *o, const pf_diff *d)
+{
+    pf_jw w;
+    pf_jw_init(&w, out);
+    pf_jw_obj_begin(&w);
+    pf_jw_key(&w, "devices");
+    pf_jw_arr_begin(&w);
+    for (int i = 0; i < d->n_devices; i++) {
+        const pf_diff_device *dd = &d->devices[i];
+        pf_table *t = pf_dview_rows(o, dd);
+        if (!t)
+            return -1;
+        pf_jw_obj_begin(&w);
+        json_device_ref(&w, "a", dd->a);
+        json_device_ref(&w, "b", dd->b);
+        pf_jw_key(&w, "rows");
+        pf_table_json_rows(&w, t);
+        pf_table_free(t);
+        json_summary(&w, &dd->summary);
+        pf_jw_obj_end(&w);
+    }
+    pf_jw_arr_end(&w);
+    pf_jw_obj_end(&w);
+    fputc('\n', out);
+    pf_dview_left_out(notes, o, d, "profana: note: ");
+    return 0;
+}
+
+int pf_view_diff(FILE *out, FILE *notes, const pf_view_opts *v, const pf_diff *d)
+{
+    pf_dview o;
+    pf_dview_init(&o, v);
+    if (v->format == PF_FMT_JSON)
+        return print_json(out, notes, &o, d);
+    if (v->format == PF_FMT_CSV)
+        return print_csv(out, notes, &o, d);
+    return print_text(out, &o, d);
+}

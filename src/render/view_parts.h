@@ -1,0 +1,70 @@
+/* view_parts.h - the pieces of the --analysis and --diff views (tables and line printers) that the HTML report reuses, so the page shows exactly what text output shows. */
+#ifndef PROFANA_RENDER_VIEW_PARTS_H
+#define PROFANA_RENDER_VIEW_PARTS_H
+
+#include <stdio.h>
+
+#include "profana/view.h"
+
+/* ---- --analysis (analysis_view.c) ---- */
+
+enum { PF_AVIEW_NCOLS = 24 };
+
+/* The device table's columns, the name column titled per --group. */
+typedef struct pf_aview {
+    const pf_view_opts *v;             /* borrowed */
+    pf_col cols[PF_AVIEW_NCOLS];
+} pf_aview;
+
+/* Sets a up for v (which must outlive it). */
+void pf_aview_init(pf_aview *a, const pf_view_opts *v);
+/* The device's table: its first v->top groups by time (all with 0), then the Total row (a
+ * summary row); *over is set when a row shown runs above 100% of a peak. NULL when memory
+ * runs out. */
+pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over);
+/* The categories that ran, by time; NULL when memory runs out. */
+pf_table *pf_aview_categories(const pf_device_report *d);
+/* The streams with their launches and busy time; NULL when memory runs out. */
+pf_table *pf_aview_streams(const pf_busy *b);
+/* "Device N: NAME | matched: KEY | peaks: ..." after lead ("### " in Markdown). */
+void pf_aview_header(FILE *out, const pf_analysis *an, const pf_device_report *d, const char *lead);
+/* "GPU activities: ..." counts by kind, unlinked ones, and the GPU time. */
+void pf_aview_counts(FILE *out, const pf_analysis *an, const pf_device_report *d);
+/* "Coverage: ..." how much GPU time has known bytes and FLOPs, and the ops to write formulas for. */
+void pf_aview_coverage(FILE *out, const pf_device_report *d);
+/* "(N more rows: ...)" when --top left rows out; nothing otherwise. */
+void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *d);
+/* "GPU busy: span ..., busy ..., idle ..." */
+void pf_aview_busy(FILE *out, const pf_busy *b);
+
+/* ---- --diff (diff_view.c) ---- */
+
+enum { PF_DVIEW_NCOLS = 16, PF_DVIEW_CAT_NCOLS = 5, PF_DVIEW_TITLE_MAX = 160 };
+
+/* Columns whose titles name the runs ("NAME_A Total (us)"). */
+typedef struct pf_dview_cols {
+    pf_col cols[PF_DVIEW_NCOLS];
+    char titles[PF_DVIEW_NCOLS][PF_DVIEW_TITLE_MAX];
+} pf_dview_cols;
+
+typedef struct pf_dview {
+    const pf_view_opts *v;             /* borrowed; v->names are NAME_A and NAME_B */
+    pf_dview_cols rows, cats;
+} pf_dview;
+
+/* Sets o up for v (which must outlive it, with both names set). */
+void pf_dview_init(pf_dview *o, const pf_view_opts *v);
+/* The pair's rows: matched by change, then each side's own; NULL when memory runs out. */
+pf_table *pf_dview_rows(const pf_dview *o, const pf_diff_device *d);
+/* The categories either side ran, by combined time; NULL when memory runs out. */
+pf_table *pf_dview_categories(const pf_dview *o, const pf_diff_device *d);
+/* "Device pair I: NAME_A device N (...) vs NAME_B device M (...)" after lead. */
+void pf_dview_header(FILE *out, const pf_dview *o, int pair, const pf_diff_device *d, const char *lead);
+/* "Matched rows: N (exact N, ...); only in A: N, only in B: N" */
+void pf_dview_levels(FILE *out, const pf_dview *o, const pf_diff_summary *s);
+/* The GPU times, their ratio, the geomean and the matched shares (three lines). */
+void pf_dview_summary(FILE *out, const pf_dview *o, const pf_diff_summary *s);
+/* One line after lead naming the devices without a counterpart; nothing when there are none. */
+void pf_dview_left_out(FILE *out, const pf_dview *o, const pf_diff *d, const char *lead);
+
+#endif
