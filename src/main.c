@@ -110,7 +110,7 @@ static const option options[] = {
               ON_ANALYSIS | ON_DIFF, name_limit, "40"),
     OPT_ENUM("--group", "kernel|op|shape", "group rows by {default} name (default), launching op, or op with input shapes",
              ON_ANALYSIS | ON_DIFF, pf_group_by, an.group, group_names, "kernel"),
-    OPT_COUNT("--top", "N", "print only the N rows with the most GPU time (the Total row still counts all)",
+    OPT_COUNT("--top", "N", "print only the N rows with the most GPU time (the Total row still counts all; default {default} = all)",
               ON_ANALYSIS, top, "0"),
     OPT_CALLBACK("--format", "text|csv|json|md", "output format (default {default})", 1,
                  ON_ANALYSIS | ON_DIFF | ON_DEVICES, set_format, "text"),
