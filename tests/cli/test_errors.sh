@@ -260,7 +260,7 @@ done
 # the defaults --help shows come from the option table, which also applies them
 check_has "--help: --name_limit's default" "(default 40; 0 = no cut)" "$TMP/out"
 check_has "--help: --group's default" "group rows by kernel name (default)" "$TMP/out"
-check_has "--help: --top's default" "counts all) (default 0)" "$TMP/out"
+check_has "--help: --top's default" "counts all; default 0 = all)" "$TMP/out"
 check_has "--help: --format's default" "output format (default text)" "$TMP/out"
 check_eq "--help: no {default} left" "$(grep -c '{default}' "$TMP/out")" 0
 run -h </dev/null
