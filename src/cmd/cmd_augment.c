@@ -8,6 +8,7 @@
 #include "profana/cli.h"
 #include "profana/outfile.h"
 #include "profana/numtext.h"
+#include "profana/rates.h"
 #include "profana/splice.h"
 
 /* The figures written for one event: an activity's own, or an op's (see op_sum). */
@@ -56,16 +57,6 @@ static const pf_device_info *device_info(const pf_analysis *an, int id)
     return NULL;
 }
 
-/* Seconds the work takes at a peak (per second); 0 work takes none even without a peak. */
-static double at_peak(double work, double peak_per_s)
-{
-    if (work < 0)
-        return -1;
-    if (work == 0)
-        return 0;
-    return peak_per_s > 0 ? work / peak_per_s : -1;
-}
-
 static void activity_figures(const augment *g, size_t i, figures *f)
 {
     const pf_activity *a = &g->t->acts[i];
@@ -78,8 +69,8 @@ static void activity_figures(const augment *g, size_t i, figures *f)
     if (w->source && strcmp(w->source, "inductor") == 0 && w->bytes > 0)
         f->gb = g->t->ops[a->op].kernel_num_gb;
     f->dur_ns = a->dur_ns;
-    f->flop_peak_s = at_peak(w->flop, pf_peak_flops(info, w->dtype));
-    f->byte_peak_s = at_peak(w->bytes, info ? info->peak_gbps * 1e9 : 0);
+    f->flop_peak_s = pf_at_peak_s(w->flop, pf_peak_flops(info, w->dtype));
+    f->byte_peak_s = pf_at_peak_s(w->bytes, pf_peak_bytes(info));
     f->category = g->an ? g->an->cats[i] : -1;
 }
 
@@ -259,12 +250,6 @@ static void add_gb(pairs *p, const figures *f)
     p->n++;
 }
 
-/* A rate or percentage over the event's time; unknown when the work or the time is. */
-static double per_time(double work, int64_t dur_ns, double scale)
-{
-    return work >= 0 && dur_ns > 0 ? work / (dur_ns * 1e-9) * scale : -1;
-}
-
 static void make_pairs(const figures *f, int extra, pairs *p)
 {
     p->n = 0;
@@ -272,10 +257,13 @@ static void make_pairs(const figures *f, int extra, pairs *p)
     add_gb(p, f);
     if (!extra)
         return;
-    add_num(p, "achieved_tflops", per_time(f->flop, f->dur_ns, 1e-12), NUM_RATE);
-    add_num(p, "achieved_gbps", per_time(f->bytes, f->dur_ns, 1e-9), NUM_RATE);
-    add_num(p, "flops_pct", per_time(f->flop_peak_s, f->dur_ns, 100), NUM_RATE);
-    add_num(p, "bw_pct", per_time(f->byte_peak_s, f->dur_ns, 100), NUM_RATE);
+    /* Rates over the event's time; the seconds at peak are sums over the op's activities,
+     * hence a peak of 1 per second. */
+    double ns = (double)f->dur_ns;
+    add_num(p, "achieved_tflops", pf_rate(f->flop, ns, 1e12, PF_RATE_SCALE), NUM_RATE);
+    add_num(p, "achieved_gbps", pf_rate(f->bytes, ns, 1e9, PF_RATE_SCALE), NUM_RATE);
+    add_num(p, "flops_pct", pf_pct_of_peak(f->flop_peak_s, 1, ns, PF_RATE_SCALE), NUM_RATE);
+    add_num(p, "bw_pct", pf_pct_of_peak(f->byte_peak_s, 1, ns, PF_RATE_SCALE), NUM_RATE);
     if (f->category >= 0) {
         snprintf(p->text[p->n], sizeof p->text[0], "\"%s\"", pf_category_name((pf_category)f->category));
         p->kv[p->n] = (pf_kv){"kernel_category", p->text[p->n], 0, 0};

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "profana/cli.h"
+#include "profana/rates.h"
 
 /* How NAME found the invocation: an op name, a whole kernel name, or part of one. */
 typedef enum match_kind { M_OP = 0, M_KERNEL, M_KERNEL_PART } match_kind;
@@ -387,18 +388,20 @@ typedef struct rates {
     const char *bound;
 } rates;
 
+/* The figures are measured against one peak (dtype's), and say a bound only on a device
+ * with both peaks and only over some time. */
 static rates compute_rates(const explain *e, double flop, double bytes, double ns, pf_dtype dtype)
 {
     rates r = {flop, bytes, ns, -1, -1, -1, -1, NULL};
-    double peak = pf_peak_flops(e->info, dtype), bw = e->info ? e->info->peak_gbps * 1e9 : 0;
+    double peak = pf_peak_flops(e->info, dtype), bw = pf_peak_bytes(e->info);
     if (ns <= 0)
         return r;
-    r.tflops = flop >= 0 ? flop / (ns * 1e-9) / 1e12 : -1;
-    r.gbps = bytes >= 0 ? bytes / (ns * 1e-9) / 1e9 : -1;
-    r.flops_pct = flop >= 0 && peak > 0 ? 100.0 * flop / peak / (ns * 1e-9) : -1;
-    r.bw_pct = bytes >= 0 && bw > 0 ? 100.0 * bytes / bw / (ns * 1e-9) : -1;
-    if (flop >= 0 && bytes >= 0 && peak > 0 && bw > 0 && (flop > 0 || bytes > 0))
-        r.bound = flop / peak > bytes / bw ? "compute" : "memory";
+    r.tflops = pf_rate(flop, ns, 1e12, PF_RATE_DIVIDE);
+    r.gbps = pf_rate(bytes, ns, 1e9, PF_RATE_DIVIDE);
+    r.flops_pct = pf_pct_of_peak(flop, peak, ns, PF_RATE_DIVIDE);
+    r.bw_pct = pf_pct_of_peak(bytes, bw, ns, PF_RATE_DIVIDE);
+    if (peak > 0 && bw > 0)
+        r.bound = pf_bound(pf_at_peak_s(flop, peak), pf_at_peak_s(bytes, bw));
     return r;
 }
 
@@ -434,10 +437,7 @@ static pf_act_work op_work(const explain *e)
         return e->work[e->carrier >= 0 ? e->carrier : 0];
     pf_act_work w = {.flop = e->fw.flop, .bytes = e->fw.bytes, .dtype = e->fw.dtype, .source = e->fw.source,
                      .upper_bound = e->fw.upper_bound};
-    if (w.dtype == PF_DT_UNKNOWN)
-        w.dtype = e->cli->an.default_dtype;
-    if (w.dtype == PF_DT_FP32 && e->fw.matrix && e->cli->an.tf32)
-        w.dtype = PF_DT_TF32;
+    w.dtype = pf_peak_dtype(w.dtype, e->fw.matrix, e->cli->an.default_dtype, e->cli->an.tf32);
     return w;
 }
 
