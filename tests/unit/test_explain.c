@@ -193,13 +193,13 @@ int main(void)
     CHECK("the hand-written trace loads", ok);
     if (in)
         unlink(in);
+    if (ok) {
+        CHECK("it has 3 ops and 4 activities", t->n_ops == 3 && t->n_acts == 4);
+        the_op(t);
+        kernels(t);
+        not_found(t);
+    }
+    pf_trace_free(t); /* before the path: the trace borrows it */
     free(in);
-    if (!ok)
-        CHECK_DONE();
-    CHECK("it has 3 ops and 4 activities", t->n_ops == 3 && t->n_acts == 4);
-    the_op(t);
-    kernels(t);
-    not_found(t);
-    pf_trace_free(t);
     CHECK_DONE();
 }
