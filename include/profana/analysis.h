@@ -8,6 +8,7 @@
 
 #include "profana/categories.h"
 #include "profana/devices.h"
+#include "profana/rates.h"
 #include "profana/trace.h"
 
 typedef enum pf_group_by { PF_GROUP_KERNEL = 0, PF_GROUP_OP, PF_GROUP_SHAPE } pf_group_by;
@@ -183,7 +184,7 @@ int pf_busy_where(const pf_trace *t, int (*keep)(const void *ctx, size_t i), con
 /* The category with the most time in the row. */
 pf_category pf_row_category(const pf_row *r);
 
-/* Rates of a row; < 0 when unknown. */
+/* Rates of a row (src/analysis/rates.c: the rule of include/profana/rates.h); < 0 when unknown. */
 double pf_row_tflops(const pf_row *r);
 double pf_row_gbps(const pf_row *r);
 /* Percent of peak; < 0 when unknown (no device, no figures, no peak for the dtype). */
@@ -193,8 +194,5 @@ double pf_row_bw_pct(const pf_row *r, const pf_device_info *info);
 const char *pf_row_bound(const pf_row *r, const pf_device_info *info);
 /* Sources joined with '+', written into buf; "-" when none. Returns buf. */
 const char *pf_row_source(const pf_row *r, char *buf, size_t n);
-
-/* Peak FLOP/s of a device for a dtype; 0 when the table has no such path. */
-double pf_peak_flops(const pf_device_info *info, pf_dtype d);
 
 #endif

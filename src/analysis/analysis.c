@@ -1,6 +1,7 @@
 /* analysis.c - groups GPU activities per device (by kernel, op or op+shape) with totals, rates and peaks. */
 #include "profana/analysis.h"
 #include "profana/ptrmap.h"
+#include "profana/rates.h"
 #include "profana/satmath.h"
 
 #include <stdarg.h>
@@ -15,13 +16,6 @@ typedef struct dev_acc {
     pf_ptrmap cat_names[PF_CAT_COUNT]; /* distinct kernel names per category */
     pf_ptrmap missing_map;
 } dev_acc;
-
-double pf_peak_flops(const pf_device_info *info, pf_dtype d)
-{
-    if (!info || d < 0 || d >= PF_DT_COUNT)
-        return 0;
-    return info->peak_tflops[d] * 1e12;
-}
 
 /* ---- group keys ---- */
 
@@ -127,19 +121,20 @@ static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const
     if (a->dur_ns > r->max_ns)
         r->max_ns = a->dur_ns;
     if (w->flop >= 0) {
-        double peak = pf_peak_flops(info, w->dtype);
+        double s = pf_at_peak_s(w->flop, pf_peak_flops(info, w->dtype));
         r->flop += w->flop;
         r->flop_known++;
-        if (peak > 0)
-            r->flop_peak_s += w->flop / peak;
-        else if (w->flop > 0)
-            r->peak_ok = 0;
+        if (s >= 0)
+            r->flop_peak_s += s;
+        else
+            r->peak_ok = 0; /* work without a peak for its dtype */
     }
     if (w->bytes >= 0) {
+        double s = pf_at_peak_s(w->bytes, pf_peak_bytes(info));
         r->bytes += w->bytes;
         r->bytes_known++;
-        if (info && info->peak_gbps > 0)
-            r->byte_peak_s += w->bytes / (info->peak_gbps * 1e9);
+        if (s >= 0) /* without a bandwidth the row shows no BW % (pf_row_bw_pct) */
+            r->byte_peak_s += s;
     }
     row_add_source(r, w->source);
     r->upper_bound_n += w->upper_bound != 0;
@@ -448,69 +443,6 @@ pf_category pf_row_category(const pf_row *r)
         if (r->cat_ns[c] > r->cat_ns[best] || (r->cat_ns[best] == 0 && r->cat_ns[c] > 0))
             best = c;
     return (pf_category)best;
-}
-
-/* ---- rates ---- */
-
-/* A group whose launches are only partly covered would show a rate that is neither the
- * kernels' nor zero, so it shows none; the Total row is the whole device's average. */
-static int flop_shown(const pf_row *r)
-{
-    return r->flop_known > 0 && (r->is_total || r->flop_known == r->count);
-}
-
-static int bytes_shown(const pf_row *r)
-{
-    return r->bytes_known > 0 && (r->is_total || r->bytes_known == r->count);
-}
-
-int pf_row_has_flop(const pf_row *r)
-{
-    return flop_shown(r);
-}
-
-int pf_row_has_bytes(const pf_row *r)
-{
-    return bytes_shown(r);
-}
-
-double pf_row_tflops(const pf_row *r)
-{
-    if (!flop_shown(r) || r->total_ns <= 0)
-        return -1;
-    return r->flop / (r->total_ns * 1e-9) / 1e12;
-}
-
-double pf_row_gbps(const pf_row *r)
-{
-    if (!bytes_shown(r) || r->total_ns <= 0)
-        return -1;
-    return r->bytes / (r->total_ns * 1e-9) / 1e9;
-}
-
-double pf_row_flops_pct(const pf_row *r, const pf_device_info *info)
-{
-    if (!info || !flop_shown(r) || !r->peak_ok || r->total_ns <= 0)
-        return -1;
-    return 100.0 * r->flop_peak_s / (r->total_ns * 1e-9);
-}
-
-double pf_row_bw_pct(const pf_row *r, const pf_device_info *info)
-{
-    if (!info || info->peak_gbps <= 0 || !bytes_shown(r) || r->total_ns <= 0)
-        return -1;
-    return 100.0 * r->byte_peak_s / (r->total_ns * 1e-9);
-}
-
-/* Comparing time at peak compute with time at peak bandwidth is the roofline test
- * (intensity against the ridge point), and stays right when a row mixes dtypes. */
-const char *pf_row_bound(const pf_row *r, const pf_device_info *info)
-{
-    if (!info || !flop_shown(r) || !bytes_shown(r) || !r->peak_ok || info->peak_gbps <= 0)
-        return NULL;
-    if (r->flop_peak_s == 0 && r->byte_peak_s == 0)
-        return NULL;
-    return r->flop_peak_s > r->byte_peak_s ? "compute" : "memory";
 }
 
 const char *pf_row_source(const pf_row *r, char *buf, size_t n)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "profana/analysis.h"
+#include "profana/rates.h"
 
 unsigned char *pf_work_carriers(const pf_trace *t)
 {
@@ -35,11 +36,7 @@ unsigned char *pf_work_carriers(const pf_trace *t)
 
 static pf_dtype peak_dtype(const pf_analysis_opts *o, pf_dtype d, int matrix)
 {
-    if (d == PF_DT_UNKNOWN)
-        d = o->default_dtype;
-    if (d == PF_DT_FP32 && matrix && o->tf32)
-        d = PF_DT_TF32;
-    return d;
+    return pf_peak_dtype(d, matrix, o->default_dtype, o->tf32);
 }
 
 static void op_work(const pf_trace *t, const pf_analysis_opts *o, const pf_cpu_op *op, pf_act_work *w)

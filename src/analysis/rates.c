@@ -1,0 +1,114 @@
+/* rates.c - the one rate rule (include/profana/rates.h), and the rates of an analysis's rows built on it. */
+#include <assert.h>
+#include <stddef.h>
+
+#include "profana/analysis.h"
+#include "profana/rates.h"
+
+pf_dtype pf_peak_dtype(pf_dtype d, int matrix, pf_dtype default_dtype, int tf32)
+{
+    assert(default_dtype >= 0 && default_dtype < PF_DT_COUNT);
+    if (d == PF_DT_UNKNOWN)
+        d = default_dtype;
+    if (d == PF_DT_FP32 && matrix && tf32)
+        d = PF_DT_TF32;
+    return d;
+}
+
+double pf_peak_flops(const pf_device_info *info, pf_dtype d)
+{
+    if (!info || d < 0 || d >= PF_DT_COUNT)
+        return 0;
+    return info->peak_tflops[d] * 1e12;
+}
+
+double pf_peak_bytes(const pf_device_info *info)
+{
+    return info && info->peak_gbps > 0 ? info->peak_gbps * 1e9 : 0;
+}
+
+double pf_at_peak_s(double work, double peak_per_s)
+{
+    if (work < 0)
+        return -1;
+    if (work == 0)
+        return 0;
+    return peak_per_s > 0 ? work / peak_per_s : -1;
+}
+
+double pf_rate(double work, double ns, double unit, pf_rate_order order)
+{
+    assert(unit > 0);
+    if (work < 0 || ns <= 0)
+        return -1;
+    /* 1 / unit is the literal 1e-12 (1e-9) exactly: the quotient is correctly rounded. */
+    return order == PF_RATE_SCALE ? work / (ns * 1e-9) * (1.0 / unit) : work / (ns * 1e-9) / unit;
+}
+
+double pf_pct_of_peak(double work, double peak_per_s, double ns, pf_rate_order order)
+{
+    if (work < 0 || peak_per_s <= 0 || ns <= 0)
+        return -1;
+    return order == PF_RATE_SCALE ? work / peak_per_s / (ns * 1e-9) * 100 : 100.0 * work / peak_per_s / (ns * 1e-9);
+}
+
+const char *pf_bound(double flop_peak_s, double byte_peak_s)
+{
+    if (flop_peak_s < 0 || byte_peak_s < 0 || (flop_peak_s == 0 && byte_peak_s == 0))
+        return NULL;
+    return flop_peak_s > byte_peak_s ? "compute" : "memory";
+}
+
+/* ---- rows ---- */
+
+/* A group whose launches are only partly covered would show a rate that is neither the
+ * kernels' nor zero, so it shows none; the Total row is the whole device's average. */
+int pf_row_has_flop(const pf_row *r)
+{
+    return r->flop_known > 0 && (r->is_total || r->flop_known == r->count);
+}
+
+int pf_row_has_bytes(const pf_row *r)
+{
+    return r->bytes_known > 0 && (r->is_total || r->bytes_known == r->count);
+}
+
+/* The row's seconds at peak compute; unknown without a device, when the row shows no FLOPs,
+ * or when a launch with work had no peak for its dtype. */
+static double row_flop_peak_s(const pf_row *r, const pf_device_info *info)
+{
+    return info && pf_row_has_flop(r) && r->peak_ok ? r->flop_peak_s : -1;
+}
+
+/* The row's seconds at peak bandwidth; unknown without one, or when it shows no bytes. */
+static double row_byte_peak_s(const pf_row *r, const pf_device_info *info)
+{
+    return pf_peak_bytes(info) > 0 && pf_row_has_bytes(r) ? r->byte_peak_s : -1;
+}
+
+double pf_row_tflops(const pf_row *r)
+{
+    return pf_rate(pf_row_has_flop(r) ? r->flop : -1, (double)r->total_ns, 1e12, PF_RATE_DIVIDE);
+}
+
+double pf_row_gbps(const pf_row *r)
+{
+    return pf_rate(pf_row_has_bytes(r) ? r->bytes : -1, (double)r->total_ns, 1e9, PF_RATE_DIVIDE);
+}
+
+/* The seconds at peak are summed over the row's launches (each at its dtype's peak), so
+ * they are passed as work with a peak of 1 per second. */
+double pf_row_flops_pct(const pf_row *r, const pf_device_info *info)
+{
+    return pf_pct_of_peak(row_flop_peak_s(r, info), 1, (double)r->total_ns, PF_RATE_DIVIDE);
+}
+
+double pf_row_bw_pct(const pf_row *r, const pf_device_info *info)
+{
+    return pf_pct_of_peak(row_byte_peak_s(r, info), 1, (double)r->total_ns, PF_RATE_DIVIDE);
+}
+
+const char *pf_row_bound(const pf_row *r, const pf_device_info *info)
+{
+    return pf_bound(row_flop_peak_s(r, info), row_byte_peak_s(r, info));
+}

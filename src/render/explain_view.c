@@ -1,0 +1,418 @@
+/* explain_view.c - renders what --explain found (include/profana/explain.h): the match, the inputs, the formula's expression, the figures and the rates, as text, Markdown or JSON. */
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "profana/explain_view.h"
+
+static const char *const match_names[] = {"op", "kernel", "kernel-substring"};
+
+/* A figure in full: integers as such, others with 6 significant digits. */
+static void fmt_figure(char *buf, size_t n, double v)
+{
+    if (v == (double)(long long)v && v < 9e15)
+        snprintf(buf, n, "%lld", (long long)v);
+    else
+        snprintf(buf, n, "%.6g", v);
+}
+
+static void fmt_shape(char *buf, size_t n, const pf_arg *a)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    if (a->is_list) {
+        snprintf(buf, n, "list of %lld elements", (long long)a->list_numel);
+        return;
+    }
+    if (a->ndim == 0 && pf_type_size(a->type) <= 0)
+        return;
+    len += (size_t)snprintf(buf + len, n - len, "[");
+    for (int d = 0; d < a->ndim && d < PF_MAX_DIMS && len < n; d++)
+        len += (size_t)snprintf(buf + len, n - len, d ? ", %lld" : "%lld", (long long)a->dims[d]);
+    if (len < n)
+        snprintf(buf + len, n - len, "]");
+}
+
+enum { I_ARG, I_SHAPE, I_TYPE, I_CONCRETE, I_NCOLS };
+
+static const pf_col input_cols[I_NCOLS] = {
+    [I_ARG] = {"Arg", "arg", 1, 0},
+    [I_SHAPE] = {"Input Dims", "shape", 0, 0},
+    [I_TYPE] = {"Input type", "type", 0, 0},
+    [I_CONCRETE] = {"Concrete Inputs", "concrete", 0, 0},
+};
+
+static pf_table *inputs_table(const pf_op_call *call)
+{
+    pf_table *t = pf_table_new(input_cols, I_NCOLS);
+    for (int i = 0; t && i < call->nargs; i++) {
+        char shape[256];
+        int r = pf_table_add_row(t);
+        fmt_shape(shape, sizeof shape, &call->args[i]);
+        pf_table_int(t, r, I_ARG, i);
+        pf_table_str(t, r, I_SHAPE, shape);
+        pf_table_str(t, r, I_TYPE, call->args[i].type);
+        pf_table_str(t, r, I_CONCRETE, call->args[i].concrete);
+    }
+    return t;
+}
+
+enum { A_NAME, A_KIND, A_STREAM, A_START, A_DUR, A_GFLOP, A_GB, A_FLOP, A_BYTES, A_WORK, A_NCOLS };
+
+static const pf_col act_cols[A_NCOLS] = {
+    [A_NAME] = {"Name", "name", 0, 0},
+    [A_KIND] = {"Kind", "kind", 0, 0},
+    [A_STREAM] = {"Stream", "stream", 1, 0},
+    [A_START] = {"Start (us)", "ts_us", 1, 0},
+    [A_DUR] = {"Dur (us)", "dur_us", 1, 0},
+    [A_GFLOP] = {"GFLOP", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
+    [A_GB] = {"GB", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
+    [A_FLOP] = {"FLOP", "flop", 1, PF_IN_JSON},
+    [A_BYTES] = {"Bytes", "bytes", 1, PF_IN_JSON},
+    [A_WORK] = {"Work", "work", 0, 0},
+};
+
+static const char *const kind_names[] = {"kernel", "memcpy", "memset"};
+
+static const char *work_text(const pf_invocation *e, size_t k)
+{
+    const pf_activity *a = &e->t->acts[e->acts[k]];
+    if (a->kind != PF_ACT_KERNEL)
+        return "its own bytes (args.bytes)";
+    if (a->op < 0)
+        return "none: no launching op";
+    if (e->carries[k])
+        return "carries the op's work (its longest kernel)";
+    return "none: the op's work is on its longest kernel";
+}
+
+static pf_table *activities_table(const pf_invocation *e)
+{
+    pf_table *t = pf_table_new(act_cols, A_NCOLS);
+    for (size_t k = 0; t && k < e->n_acts; k++) {
+        const pf_activity *a = &e->t->acts[e->acts[k]];
+        const pf_act_work *w = &e->work[k];
+        int r = pf_table_add_row(t);
+        pf_table_str(t, r, A_KIND, kind_names[a->kind]);
+        pf_table_str(t, r, A_NAME, a->name);
+        pf_table_int(t, r, A_STREAM, a->stream);
+        pf_table_num(t, r, A_START, a->ts_ns / 1e3, 3);
+        pf_table_num(t, r, A_DUR, a->dur_ns / 1e3, 3);
+        if (w->flop >= 0) {
+            pf_table_num(t, r, A_GFLOP, w->flop / 1e9, 6);
+            pf_table_num(t, r, A_FLOP, w->flop, 0);
+        }
+        if (w->bytes >= 0) {
+            pf_table_num(t, r, A_GB, w->bytes / 1e9, 6);
+            pf_table_num(t, r, A_BYTES, w->bytes, 0);
+        }
+        pf_table_str(t, r, A_WORK, work_text(e, k));
+    }
+    return t;
+}
+
+/* ---- text ---- */
+
+static void print_pct(FILE *out, const char *label, double v, double pct, int decimals, const char *unit,
+                      const char *of)
+{
+    if (v < 0) {
+        fprintf(out, "%s -", label);
+        return;
+    }
+    fprintf(out, "%s %.*f %s", label, decimals, v, unit);
+    if (pct >= 0)
+        fprintf(out, " (%.1f%%%s of %s)", pct, pct > 100 ? "!" : "", of);
+}
+
+static void print_rates(FILE *out, const char *lead, const pf_inv_rates *r, pf_dtype dt)
+{
+    char of[64];
+    snprintf(of, sizeof of, "the %s peak", pf_dtype_name(dt));
+    fprintf(out, "%s (%.3f us):", lead, r->ns / 1e3);
+    print_pct(out, "", r->tflops, r->flops_pct, 2, "TFLOP/s", of);
+    print_pct(out, ",", r->gbps, r->bw_pct, 1, "GB/s", "DRAM peak");
+    fprintf(out, "%s%s\n", r->bound ? "; bound: " : "", r->bound ? r->bound : "");
+}
+
+static void print_match(FILE *out, const pf_invocation *e)
+{
+    const pf_activity *a = &e->t->acts[e->act];
+    const pf_cpu_op *op = e->op >= 0 ? &e->t->ops[e->op] : NULL;
+    if (e->kind == PF_INV_OP)
+        fprintf(out, "Match: op %s, invocation %zu of %zu in file order (%zu others match, %zu of them with the "
+                     "same inputs)\n", e->name, e->rank, e->matches, e->matches - 1, e->same_inputs);
+    else
+        fprintf(out, "Match: kernel %s%s, launch 1 of %zu in file order (%zu other launches of it)\n", e->name,
+                e->kind == PF_INV_KERNEL_PART ? " (the only kernel name containing the query)" : "", e->matches,
+                e->matches - 1);
+    if (op)
+        fprintf(out, "Op: %s, External id %lld, event at byte %lld of the trace\n", op->name,
+                (long long)op->ext_id, (long long)op->src_off);
+    else
+        fputs("Op: none (the activity's External id matches no cpu_op)\n", out);
+    fprintf(out, "GPU: first activity at ts %.3f us on device %d (%s, matched %s), stream %lld\n", a->ts_ns / 1e3,
+            a->device, e->dev && e->dev->name[0] ? e->dev->name : "no name in trace",
+            e->info ? e->info->key : "unknown", (long long)a->stream);
+}
+
+static void print_expr(FILE *out, const char *label, const char *expr, double v)
+{
+    char num[64];
+    fmt_figure(num, sizeof num, v);
+    const char *last = strrchr(expr, ' ');
+    if (*expr && last && v >= 0 && strcmp(last + 1, num) == 0)
+        fprintf(out, "  %s = %s\n", label, expr); /* its last number is the value already */
+    else if (*expr)
+        fprintf(out, "  %s = %s = %s\n", label, expr, v >= 0 ? num : "unknown");
+    else
+        fprintf(out, "  %s = %s\n", label, v > 0 ? num : v == 0 ? "0 (this family counts none)" : "unknown");
+}
+
+static void print_formula(FILE *out, const pf_invocation *e)
+{
+    const pf_cpu_op *op = e->op >= 0 ? &e->t->ops[e->op] : NULL;
+    const pf_act_work *w = &e->op_work;
+    fprintf(out, "Formula: %s", e->family);
+    if (e->ex.module)
+        fprintf(out, ", src/formulas/%s", e->ex.module);
+    fprintf(out, "; status %s\n", e->status);
+    if (op && !e->has_formula_run && !op->bad_args)
+        fprintf(out, "  kernel_flop = %.0f, kernel_num_gb = %.9g, as Inductor recorded them\n", op->kernel_flop,
+                op->kernel_num_gb);
+    if (e->ex.sizes[0])
+        fprintf(out, "  read: %s\n", e->ex.sizes);
+    if (e->has_formula_run && e->formula_rc == PF_FORMULA_OK) {
+        print_expr(out, "flop ", e->ex.flop, e->fw.flop);
+        print_expr(out, "bytes", e->ex.bytes, e->fw.bytes);
+    }
+    fprintf(out, "  peak dtype: %s", pf_dtype_name(w->dtype));
+    if (e->ex.dtype_rule)
+        fprintf(out, " (the type of %s; DTYPE when it has none)", e->ex.dtype_rule);
+    if (e->fw.matrix)
+        fprintf(out, ", matrix units%s", e->opts.tf32 ? " (--tf32)" : "");
+    if (e->info)
+        fprintf(out, "; peaks %.1f TFLOP/s, DRAM %.0f GB/s", e->peak_flops / 1e12,
+                e->info->peak_gbps);
+    fputc('\n', out);
+}
+
+static void print_figures(FILE *out, const pf_invocation *e)
+{
+    const pf_act_work *w = &e->op_work;
+    char f[64], b[64];
+    fmt_figure(f, sizeof f, w->flop);
+    fmt_figure(b, sizeof b, w->bytes);
+    fprintf(out, "Figures: flop %s, bytes %s, source %s%s\n", w->flop >= 0 ? f : "unknown",
+            w->bytes >= 0 ? b : "unknown", w->source ? w->source : "-",
+            w->upper_bound ? " (an upper bound: sized by the longest sequences)" : "");
+    if (e->op >= 0 && e->carrier < 0)
+        fputs("Not counted: the op launched no kernel to carry them; the analysis counts only the bytes of its "
+              "memcpy/memset (args.bytes)\n", out);
+}
+
+static void print_table(FILE *out, const pf_explain_view_opts *o, const pf_table *t)
+{
+    if (o->format == PF_FMT_MD)
+        pf_table_print_md(out, t, o->name_limit);
+    else
+        pf_table_print_text(out, t, o->name_limit);
+}
+
+static int print_text(FILE *out, const pf_invocation *e, const pf_explain_view_opts *o)
+{
+    const pf_cpu_op *op = e->op >= 0 ? &e->t->ops[e->op] : NULL;
+    fprintf(out, "Explain '%s' in %s (DTYPE %s)\n", e->query, e->t->path,
+            pf_dtype_name(e->opts.default_dtype));
+    print_match(out, e);
+    if (op && op->call.nargs > 0) {
+        pf_table *t = inputs_table(&op->call);
+        if (!t || pf_table_status(t)) {
+            pf_table_free(t);
+            return -1;
+        }
+        fputs("\nInputs:\n", out);
+        print_table(out, o, t);
+        pf_table_free(t);
+    }
+    fputc('\n', out);
+    print_formula(out, e);
+    print_figures(out, e);
+    pf_table *t = activities_table(e);
+    if (!t || pf_table_status(t)) {
+        pf_table_free(t);
+        return -1;
+    }
+    fprintf(out, "\nGPU activities of this invocation (%zu):\n", e->n_acts);
+    print_table(out, o, t);
+    pf_table_free(t);
+    fputc('\n', out);
+    pf_dtype dt = e->op_work.dtype;
+    if (e->carrier >= 0) {
+        print_rates(out, "Achieved on the kernel carrying the work", &e->carrier_rates, dt);
+    }
+    char lead[96];
+    snprintf(lead, sizeof lead, "Over the invocation's %zu GPU activit%s", e->n_acts, e->n_acts == 1 ? "y" : "ies");
+    print_rates(out, lead, &e->total_rates, dt);
+    return 0;
+}
+
+/* ---- JSON ---- */
+
+static void jw_figure(pf_jw *w, const char *key, double v)
+{
+    pf_jw_key(w, key);
+    if (v >= 0)
+        pf_jw_num(w, v);
+    else
+        pf_jw_null(w);
+}
+
+static void json_rates(pf_jw *w, const char *key, const pf_inv_rates *r)
+{
+    pf_jw_key(w, key);
+    pf_jw_obj_begin(w);
+    pf_jw_key(w, "dur_us");
+    pf_jw_num(w, r->ns / 1e3);
+    jw_figure(w, "flop", r->flop);
+    jw_figure(w, "bytes", r->bytes);
+    jw_figure(w, "tflops", r->tflops);
+    jw_figure(w, "gbps", r->gbps);
+    jw_figure(w, "flops_pct", r->flops_pct);
+    jw_figure(w, "bw_pct", r->bw_pct);
+    pf_jw_key(w, "bound");
+    pf_jw_str(w, r->bound);
+    pf_jw_obj_end(w);
+}
+
+static void json_match(pf_jw *w, const pf_invocation *e)
+{
+    const pf_activity *a = &e->t->acts[e->act];
+    const pf_cpu_op *op = e->op >= 0 ? &e->t->ops[e->op] : NULL;
+    pf_jw_key(w, "match");
+    pf_jw_str(w, match_names[e->kind]);
+    pf_jw_key(w, "name");
+    pf_jw_str(w, e->name);
+    pf_jw_key(w, "invocation");
+    pf_jw_int(w, (int64_t)e->rank);
+    pf_jw_key(w, "matches");
+    pf_jw_int(w, (int64_t)e->matches);
+    pf_jw_key(w, "same_inputs");
+    if (e->kind == PF_INV_OP)
+        pf_jw_int(w, (int64_t)e->same_inputs);
+    else
+        pf_jw_null(w);
+    pf_jw_key(w, "op");
+    pf_jw_str(w, op ? op->name : NULL);
+    pf_jw_key(w, "external_id");
+    if (op)
+        pf_jw_int(w, op->ext_id);
+    else
+        pf_jw_null(w);
+    pf_jw_key(w, "byte_offset");
+    if (op)
+        pf_jw_int(w, op->src_off);
+    else
+        pf_jw_null(w);
+    pf_jw_key(w, "ts_us");
+    pf_jw_num(w, a->ts_ns / 1e3);
+    pf_jw_key(w, "device");
+    pf_jw_int(w, a->device);
+    pf_jw_key(w, "device_name");
+    pf_jw_str(w, e->dev ? e->dev->name : NULL);
+    pf_jw_key(w, "matched_device");
+    pf_jw_str(w, e->info ? e->info->key : NULL);
+    pf_jw_key(w, "stream");
+    pf_jw_int(w, a->stream);
+}
+
+static void json_str_or_null(pf_jw *w, const char *key, const char *s)
+{
+    pf_jw_key(w, key);
+    pf_jw_str(w, s && *s ? s : NULL);
+}
+
+static void json_formula(pf_jw *w, const pf_invocation *e)
+{
+    const pf_cpu_op *op = e->op >= 0 ? &e->t->ops[e->op] : NULL;
+    pf_jw_key(w, "formula");
+    pf_jw_obj_begin(w);
+    pf_jw_key(w, "family");
+    pf_jw_str(w, e->family);
+    json_str_or_null(w, "module", e->ex.module ? e->ex.module : NULL);
+    pf_jw_key(w, "status");
+    pf_jw_str(w, e->status);
+    json_str_or_null(w, "sizes", e->ex.sizes);
+    json_str_or_null(w, "flop_expr", e->ex.flop);
+    json_str_or_null(w, "bytes_expr", e->ex.bytes);
+    json_str_or_null(w, "dtype_rule", e->ex.dtype_rule);
+    if (op && !e->has_formula_run && !op->bad_args) {
+        jw_figure(w, "kernel_flop", op->kernel_flop);
+        jw_figure(w, "kernel_num_gb", op->kernel_num_gb);
+    }
+    pf_jw_obj_end(w);
+}
+
+static void json_figures(pf_jw *w, const pf_invocation *e)
+{
+    const pf_act_work *aw = &e->op_work;
+    jw_figure(w, "flop", aw->flop);
+    jw_figure(w, "bytes", aw->bytes);
+    pf_jw_key(w, "dtype");
+    pf_jw_str(w, pf_dtype_name(aw->dtype));
+    pf_jw_key(w, "matrix");
+    pf_jw_bool(w, e->fw.matrix);
+    pf_jw_key(w, "source");
+    pf_jw_str(w, aw->source);
+    pf_jw_key(w, "upper_bound");
+    pf_jw_bool(w, aw->upper_bound);
+    pf_jw_key(w, "counted");
+    pf_jw_bool(w, e->carrier >= 0);
+    jw_figure(w, "peak_tflops", e->info ? e->peak_flops / 1e12 : -1);
+    jw_figure(w, "peak_gbps", e->info ? e->info->peak_gbps : -1);
+}
+
+static int print_json(FILE *out, const pf_invocation *e)
+{
+    const pf_cpu_op *op = e->op >= 0 ? &e->t->ops[e->op] : NULL;
+    pf_table *in = op ? inputs_table(&op->call) : pf_table_new(input_cols, I_NCOLS);
+    pf_table *acts = activities_table(e);
+    int rc = in && acts && !pf_table_status(in) && !pf_table_status(acts) ? 0 : -1;
+    if (rc == 0) {
+        pf_jw w;
+        pf_jw_init(&w, out);
+        pf_jw_obj_begin(&w);
+        pf_jw_key(&w, "trace");
+        pf_jw_str(&w, e->t->path);
+        pf_jw_key(&w, "query");
+        pf_jw_str(&w, e->query);
+        pf_jw_key(&w, "dtype_default");
+        pf_jw_str(&w, pf_dtype_name(e->opts.default_dtype));
+        json_match(&w, e);
+        pf_jw_key(&w, "inputs");
+        pf_table_json_rows(&w, in);
+        json_formula(&w, e);
+        json_figures(&w, e);
+        pf_jw_key(&w, "activities");
+        pf_table_json_rows(&w, acts);
+        if (e->carrier >= 0) {
+            json_rates(&w, "carrier", &e->carrier_rates);
+        } else {
+            pf_jw_key(&w, "carrier");
+            pf_jw_null(&w);
+        }
+        json_rates(&w, "invocation_total", &e->total_rates);
+        pf_jw_obj_end(&w);
+        fputc('\n', out);
+    }
+    pf_table_free(in);
+    pf_table_free(acts);
+    return rc;
+}
+
+int pf_explain_print(FILE *out, const pf_invocation *inv, const pf_explain_view_opts *o)
+{
+    assert(inv->found == PF_INV_FOUND && inv->n_acts > 0);
+    assert(o->format != PF_FMT_CSV);
+    return o->format == PF_FMT_JSON ? print_json(out, inv) : print_text(out, inv, o);
+}
