@@ -6,9 +6,22 @@
 #include <stdint.h>
 
 #include "../json/jscan_prim.h"
+#include "profana/trace_scan.h"
 
-/* Members of an event and of its args that the model reads. */
-enum { E_PH, E_TS, E_CAT, E_DUR, E_PID, E_TID, E_NAME, E_ARGS, N_EV };
+/* Members of an event and of its args that the model (and pf_event_scan's callers) read:
+ * the event's are pf_ev_member's, so that ev_fields.ev is pf_event_extent.member. */
+enum {
+    E_PH = PF_EV_PH,
+    E_TS = PF_EV_TS,
+    E_CAT = PF_EV_CAT,
+    E_DUR = PF_EV_DUR,
+    E_PID = PF_EV_PID,
+    E_TID = PF_EV_TID,
+    E_NAME = PF_EV_NAME,
+    E_ARGS = PF_EV_ARGS,
+    E_ID = PF_EV_ID,
+    N_EV = PF_EV_MEMBERS
+};
 enum { A_EXT, A_DEVICE, A_STREAM, A_CORR, A_BYTES, A_DIMS, A_TYPES, A_CONC, A_KFLOP, A_KGB, N_ARG };
 
 /* A field id in records and shapes: E_* for the event's members, ARG_FIELD(A_*) for args'. */

@@ -1,4 +1,5 @@
 /* trace_scan.c - parses a stretch of traceEvents into a chunk: one pass over each event of the usual shape, the validating scanner for any other; and the text window it reads through. */
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,7 +198,10 @@ static int event_key(const char *k, size_t n)
 {
     switch (n) {
     case 2:
-        return k[0] == 'p' && k[1] == 'h' ? E_PH : k[0] == 't' && k[1] == 's' ? E_TS : -1;
+        return k[0] == 'p' && k[1] == 'h'   ? E_PH
+               : k[0] == 't' && k[1] == 's' ? E_TS
+               : k[0] == 'i' && k[1] == 'd' ? E_ID
+                                            : -1;
     case 3:
         return memcmp(k, "cat", 3) == 0 ? E_CAT
                : memcmp(k, "dur", 3) == 0 ? E_DUR
@@ -439,6 +443,57 @@ static void slow_fields(const char *s, size_t len, size_t start, ev_fields *f)
         if (k >= A_DIMS && !f->arg[k][1])
             set_span(f->arg[k], &m);
     }
+}
+
+/* ---- one event for a caller holding the whole text (trace_scan.h) ---- */
+
+struct pf_event_scanner {
+    pf_shapes *shapes;
+};
+
+pf_event_scanner *pf_event_scanner_new(void)
+{
+    pf_event_scanner *sc = calloc(1, sizeof *sc);
+    if (sc && !(sc->shapes = pf_shapes_new())) {
+        free(sc);
+        return NULL;
+    }
+    return sc;
+}
+
+void pf_event_scanner_free(pf_event_scanner *sc)
+{
+    if (!sc)
+        return;
+    pf_shapes_free(sc->shapes);
+    free(sc);
+}
+
+/* The loader's element step (see element()) over a text that is all there: a known shape,
+ * else the one-pass parser, else the validating scanner, which also says what is wrong. */
+int pf_event_scan(pf_event_scanner *sc, const char *s, size_t len, size_t start, int depth, pf_event_extent *x,
+                  pf_jerr *e)
+{
+    _Static_assert(sizeof x->member == sizeof ((ev_fields *)0)->ev, "pf_event_extent.member is ev_fields.ev");
+    assert(start < len && s[start] == '{');
+    ev_fields f;
+    size_t end = 0;
+    int r = sc ? pf_shapes_match(sc->shapes, s, len, start, &f, &end) : FAST_SLOW;
+    if (r != FAST_OK) {
+        ev_record rec;
+        r = fast_event(s, len, start, depth, &f, &end, &rec);
+        if (r == FAST_OK && sc)
+            pf_shapes_learn(sc->shapes, s, start, end, &rec);
+    }
+    if (r != FAST_OK) {
+        end = start;
+        if (pf_json_skip_at(s, len, &end, depth, e))
+            return -1;
+        slow_fields(s, len, start, &f);
+    }
+    memcpy(x->member, f.ev, sizeof x->member);
+    x->end = end;
+    return 0;
 }
 
 /* ---- from fields to the model ---- */
@@ -798,6 +853,19 @@ static cat_kind category(const char *s, const size_t sp[2])
         return lit_is(c, n, "\"gpu_user_annotation\"") ? CAT_GPU_ANNOTATION : CAT_OTHER;
     default:
         return CAT_OTHER;
+    }
+}
+
+int pf_event_cat_gpu(const char *s, const size_t cat[2])
+{
+    switch (category(s, cat)) {
+    case CAT_KERNEL:
+    case CAT_MEMCPY:
+    case CAT_MEMSET:
+    case CAT_GPU_ANNOTATION:
+        return 1;
+    default:
+        return 0;
     }
 }
 

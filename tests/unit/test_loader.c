@@ -8,6 +8,7 @@
 #include "profana/progress.h"
 #include "profana/strtab.h"
 #include "profana/trace.h"
+#include "profana/trace_scan.h"
 
 static const char *const traces[] = {
     "testdata/traces/eager_bf16.json",        "testdata/traces/cnn_fp32.json",
@@ -254,6 +255,60 @@ static void test_scanner_steps(void)
     CHECK("a control byte after 16 plain bytes", skip_end("\"0123456789abcdef\x01\"") == (size_t)-1);
 }
 
+/* ---- pf_event_scan: the scanner for a caller holding the whole text ---- */
+
+/* 1 when member m of x spans exactly the text want in s ("" for an absent member). */
+static int member_is(const char *s, const pf_event_extent *x, pf_ev_member m, const char *want)
+{
+    const size_t *sp = x->member[m];
+    return sp[1] - sp[0] == strlen(want) && memcmp(s + sp[0], want, strlen(want)) == 0;
+}
+
+static void check_usual_event(const char *name, pf_event_scanner *sc)
+{
+    /* The event is 134 bytes, then " tail"; its values are cut out of it by hand. */
+    const char *s = "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 1.500, "
+                    "\"dur\": 2, \"id\": 9, \"args\": {\"device\": 0, \"External id\": 4}} tail";
+    pf_event_extent x;
+    pf_jerr e;
+    int rc = pf_event_scan(sc, s, strlen(s), 0, 3, &x, &e);
+    CHECK(name, rc == 0 && x.end == 134 && member_is(s, &x, PF_EV_PH, "\"X\"") &&
+                    member_is(s, &x, PF_EV_CAT, "\"kernel\"") && member_is(s, &x, PF_EV_NAME, "\"k\"") &&
+                    member_is(s, &x, PF_EV_PID, "0") && member_is(s, &x, PF_EV_TID, "7") &&
+                    member_is(s, &x, PF_EV_TS, "1.500") && member_is(s, &x, PF_EV_DUR, "2") &&
+                    member_is(s, &x, PF_EV_ID, "9") &&
+                    member_is(s, &x, PF_EV_ARGS, "{\"device\": 0, \"External id\": 4}"));
+}
+
+static void test_event_scan(void)
+{
+    pf_event_scanner *sc = pf_event_scanner_new();
+    check_usual_event("event scan: every member's extent, no scanner", NULL);
+    check_usual_event("event scan: a scanner learning the shape", sc);
+    check_usual_event("event scan: the same event read by its shape", sc);
+    pf_event_scanner_free(sc);
+    /* A repeated key: the last one counts; absent members are [0, 0). */
+    const char *rep = "{\"pid\": 1, \"id\": 2, \"pid\": \"x\" , \"args\": 5 }";
+    pf_event_extent x;
+    pf_jerr e;
+    CHECK("event scan: a repeated key's last value",
+          pf_event_scan(NULL, rep, strlen(rep), 0, 2, &x, &e) == 0 && x.end == strlen(rep) &&
+              member_is(rep, &x, PF_EV_PID, "\"x\"") && member_is(rep, &x, PF_EV_ID, "2") &&
+              member_is(rep, &x, PF_EV_ARGS, "5") && x.member[PF_EV_TS][0] == 0 && x.member[PF_EV_TS][1] == 0);
+    const char *bad = "{\"pid\": 1,}";
+    CHECK("event scan: a trailing comma at byte 10",
+          pf_event_scan(NULL, bad, strlen(bad), 0, 3, &x, &e) == -1 && e.pos == 10 && !e.truncated &&
+              strcmp(e.what, "trailing comma") == 0);
+    const char *cut = "{\"pid\": 1";
+    CHECK("event scan: text ending inside the event", pf_event_scan(NULL, cut, strlen(cut), 0, 3, &x, &e) == -1 &&
+                                                         e.truncated && e.pos == 9);
+    const char *cats = "\"kernel\"\"gpu_user_annotation\"\"cpu_op\"";
+    CHECK("cat kernel is GPU-side", pf_event_cat_gpu(cats, (size_t[2]){0, 8}) == 1);
+    CHECK("cat gpu_user_annotation is GPU-side", pf_event_cat_gpu(cats, (size_t[2]){8, 29}) == 1);
+    CHECK("cat cpu_op is not", pf_event_cat_gpu(cats, (size_t[2]){29, 37}) == 0);
+    CHECK("no cat is not", pf_event_cat_gpu(cats, (size_t[2]){0, 0}) == 0);
+}
+
 /* ---- the progress bar ---- */
 
 static void test_progress_format(void)
@@ -299,6 +354,7 @@ int main(void)
     test_threads_same_model();
     test_shared_interning();
     test_scanner_steps();
+    test_event_scan();
     test_progress_format();
     test_progress_thread();
     CHECK_DONE();
