@@ -8,6 +8,7 @@
 
 #include "profana/categories.h"
 #include "profana/devices.h"
+#include "profana/formulas.h"
 #include "profana/trace.h"
 
 typedef enum pf_group_by { PF_GROUP_KERNEL = 0, PF_GROUP_OP, PF_GROUP_SHAPE } pf_group_by;

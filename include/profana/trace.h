@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profana/formulas.h"
 #include "profana/error.h"
+#include "profana/op_call.h"
 #include "profana/strtab.h"
 
 typedef enum pf_act_kind { PF_ACT_KERNEL = 0, PF_ACT_MEMCPY, PF_ACT_MEMSET } pf_act_kind;

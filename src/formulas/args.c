@@ -5,51 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-int64_t pf_mul_nonneg(int64_t a, int64_t b)
-{
-    if (a < 0 || b < 0)
-        return -1;
-    if (a != 0 && b > INT64_MAX / a)
-        return -1;
-    return a * b;
-}
-
-int64_t pf_add_nonneg(int64_t a, int64_t b)
-{
-    if (a < 0 || b < 0 || b > INT64_MAX - a)
-        return -1;
-    return a + b;
-}
-
 int pf_arg_is_tensor(const pf_arg *a)
 {
     return a && !a->is_list && (a->ndim > 0 || pf_type_size(a->type) > 0);
-}
-
-/* A Scalar or an absent optional (type "" and no dims) has no elements: returning 0 keeps
- * such arguments out of byte sums and "largest input" choices. */
-int64_t pf_arg_numel(const pf_arg *a)
-{
-    if (!a)
-        return -1;
-    if (a->is_list)
-        return a->list_numel >= 0 ? a->list_numel : -1;
-    if (a->ndim < 0 || a->ndim > PF_MAX_DIMS)
-        return -1;
-    if (a->ndim == 0)
-        return pf_type_size(a->type) > 0 ? 1 : 0;
-    int64_t n = 1;
-    for (int i = 0; i < a->ndim && n >= 0; i++)
-        n = pf_mul_nonneg(n, a->dims[i]);
-    return n;
-}
-
-double pf_arg_bytes(const pf_arg *a)
-{
-    int64_t n = pf_arg_numel(a);
-    if (n < 0)
-        return -1;
-    return (double)n * pf_type_size(a->type);
 }
 
 /* No elements move no bytes, whatever their type: an empty TensorList has none recorded. */

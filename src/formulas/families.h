@@ -5,13 +5,9 @@
 #include <stdint.h>
 
 #include "profana/formulas.h"
+#include "profana/satmath.h"
 
 /* ---- shared helpers (args.c) ---- */
-
-/* Trace sizes are untrusted: products and sums of dims go through these, which return -1
- * when an operand is negative or the result would not fit in int64. */
-int64_t pf_mul_nonneg(int64_t a, int64_t b);
-int64_t pf_add_nonneg(int64_t a, int64_t b);
 
 /* 1 when the argument is a single tensor: it has dims, or a tensor element type (0-d). */
 int pf_arg_is_tensor(const pf_arg *a);
