@@ -1,4 +1,4 @@
-/* formulas.h - FLOP and byte formulas per ATen op family, registered by op name in one table. */
+/* formulas.h - FLOP and byte formulas per ATen op family, found through the op table (op_family.h). */
 /* layer: formulas (README: Where things are) */
 #ifndef PROFANA_FORMULAS_H
 #define PROFANA_FORMULAS_H
@@ -47,18 +47,14 @@ enum {
  * never prints and never keeps pointers into call. */
 typedef int (*pf_formula_fn)(const pf_op_call *call, pf_work *w);
 
-/* Parameters some families read from their registry row (positions of arguments, result
- * type); defined in src/formulas/families.h. */
-struct pf_formula_spec;
-
+/* The registry's word for the family of an op that has a formula (the op table,
+ * op_family.h, says which formula and family each ATen op has). */
 typedef struct pf_formula {
-    const char *op;            /* "aten::mm" */
-    const char *family;        /* "gemm", "conv", ... */
-    pf_formula_fn fn;
-    const struct pf_formula_spec *spec; /* NULL for families that need none */
+    const char *family;        /* "gemm", "conv", "attention", "norm", "reduce", "elementwise",
+                                  "copy" or "index" */
 } pf_formula;
 
-/* Looks an op name up in the registry. Returns NULL when no formula exists. */
+/* Looks an op name up in the registry. Returns NULL when no formula exists. Static storage. */
 const pf_formula *pf_formula_lookup(const char *op_name);
 
 /* Runs the registered formula for call->name. An op with no formula gets an estimate
@@ -74,9 +70,6 @@ int pf_formula_apply(const pf_op_call *call, pf_work *w);
  * (PF_DT_UNKNOWN: none; their bytes stay unknown) and, when ex is not NULL, the explanation
  * of the figures written into *ex (cleared first; w->explain points to it). */
 int pf_formula_apply_ex(const pf_op_call *call, pf_dtype assumed, pf_explain *ex, pf_work *w);
-
-/* The whole registry, for --help and tests; *count receives its size. Static storage. */
-const pf_formula *pf_formula_table(int *count);
 
 /* ---- helpers shared by the formula modules (src/formulas/args.c) ---- */
 

@@ -26,7 +26,7 @@ static int promoted_size(const pf_arg *args, int n)
 
 /* A dtype= code or a half_to_float flag, when the call gives one: 1 and *size set, 0 when
  * absent, -1 when unreadable. */
-static int given_size(const pf_op_call *call, const pf_formula_spec *s, int *size)
+static int given_size(const pf_op_call *call, const pf_op_spec *s, int *size)
 {
     const char *dtype = s->dtype_at ? pf_concrete_at(call, s->dtype_at) : "";
     const char *to_float = s->float_at ? pf_concrete_at(call, s->float_at) : "";
@@ -44,7 +44,7 @@ static int given_size(const pf_op_call *call, const pf_formula_spec *s, int *siz
     return 0;
 }
 
-int pf_result_size(const pf_op_call *call, const pf_formula_spec *s, int dflt, int *size)
+int pf_result_size(const pf_op_call *call, const pf_op_spec *s, int dflt, int *size)
 {
     int given = given_size(call, s, size);
     if (given < 0)
@@ -79,7 +79,7 @@ static void ex_inputs_plus(pf_work *w, const pf_op_call *call, const char *what)
 }
 
 /* One FLOP per element written, when the op's row says it does arithmetic. */
-static void ex_flop_per_element(pf_work *w, const pf_formula_spec *s, const char *what, const pf_arg *shape)
+static void ex_flop_per_element(pf_work *w, const pf_op_spec *s, const char *what, const pf_arg *shape)
 {
     if (!s->flop)
         return;
@@ -101,7 +101,7 @@ static void ex_written(pf_work *w, const pf_arg *shape, int size)
 /* Out-of-place: the output has the broadcast shape of the inputs. */
 int pf_est_pointwise(const pf_op_call *call, pf_work *w)
 {
-    const pf_formula_spec *s = pf_spec_of(call);
+    const pf_op_spec *s = pf_spec_of(call);
     int64_t n;
     int size;
     int rc = pf_broadcast_numel(call->args, call->nargs, &n);
@@ -177,7 +177,7 @@ int pf_est_overwrite(const pf_op_call *call, pf_work *w)
  * its type, unless a dtype= or half_to_float argument says otherwise. */
 int pf_est_like_input(const pf_op_call *call, pf_work *w)
 {
-    const pf_formula_spec *s = pf_spec_of(call);
+    const pf_op_spec *s = pf_spec_of(call);
     int size;
     if (call->nargs < 1 || !pf_arg_is_tensor(&call->args[0]))
         return PF_FORMULA_BAD_ARGS;

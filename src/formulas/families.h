@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "profana/formulas.h"
+#include "profana/op_family.h"
 #include "profana/satmath.h"
 
 /* ---- shared helpers (args.c) ---- */
@@ -74,29 +75,13 @@ void pf_ex_shape(pf_work *w, int field, const pf_arg *a);
 
 /* ---- the estimate families (elementwise.c, reduce.c, copy.c, generic.c) ---- */
 
-/* What an estimated op writes, when not its family's default type. */
-enum { PF_RESULT_DEFAULT = 0, PF_RESULT_BOOL = 1, PF_RESULT_LONG = 2 };
-
-/* A registry row's parameters for the estimate families. Positions are argument indices,
- * 0 meaning none: argument 0 is always the tensor the op works on. */
-struct pf_formula_spec {
-    unsigned char flop;     /* 1: one FLOP per element written (element-wise arithmetic) */
-    unsigned char result;   /* PF_RESULT_* */
-    unsigned char dtype_at; /* a ScalarType code that sets the result type when given */
-    unsigned char float_at; /* a bool asking for a float result (half_to_float) */
-    unsigned char dim_at;   /* reductions and index ops: the dim, or list of dims */
-    unsigned char index_at; /* index ops: the index tensor */
-    unsigned char indices;  /* reductions that also write int64 indices (max.dim) */
-};
-typedef struct pf_formula_spec pf_formula_spec;
-
-/* The spec of call's registry row; all zeros when the row has none (registry.c). */
-const pf_formula_spec *pf_spec_of(const pf_op_call *call);
+/* The spec of call's op in the op table; all zeros when it has none (registry.c). */
+const pf_op_spec *pf_spec_of(const pf_op_call *call);
 
 /* Element size of what an estimated op writes: the dtype_at code or float_at flag when the
  * call gives one, else the spec's result type, else dflt, the family's default. Returns
  * PF_FORMULA_OK, or BAD_ARGS when a text is unreadable or the size unknown. */
-int pf_result_size(const pf_op_call *call, const pf_formula_spec *s, int dflt, int *size);
+int pf_result_size(const pf_op_call *call, const pf_op_spec *s, int dflt, int *size);
 
 /* Fills w with an estimate (dtype of the largest tensor input, no matrix units, source
  * "estimate") and returns PF_FORMULA_OK. */
@@ -106,7 +91,7 @@ int pf_estimate_done(const pf_op_call *call, pf_work *w, double flop, double byt
  * -1 when the call has no tensor argument (w untouched then). */
 int pf_estimate_unlisted(const pf_op_call *call, pf_work *w);
 
-/* ---- families: each is a pf_formula_fn registered in registry.c ---- */
+/* ---- families: each is a pf_formula_fn named by the op table (op_family.h) and looked up in registry.c ---- */
 
 int pf_gemm_mm(const pf_op_call *call, pf_work *w);
 int pf_gemm_addmm(const pf_op_call *call, pf_work *w);
