@@ -1,5 +1,5 @@
-/* args.c - reading op arguments for the formulas: element counts, bytes, and the Concrete Inputs texts. */
-#include "families.h"
+/* args.c - what every formula module shares: element counts and bytes of arguments, the Concrete Inputs texts, the estimate rules, the explanations. */
+#include "args.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -269,6 +269,55 @@ int pf_concrete_bool(const char *s)
 int pf_concrete_bool_list(const char *s, int *out, int max)
 {
     return parse_list(s, span_bool, NULL, out, max);
+}
+
+/* ---- the estimate rules ---- */
+
+const pf_op_spec *pf_spec_of(const pf_op_call *call)
+{
+    static const pf_op_spec no_spec;
+    const pf_op_entry *e = pf_op_family_lookup(call->name);
+    return e && e->spec ? e->spec : &no_spec;
+}
+
+/* A dtype= code or a half_to_float flag, when the call gives one: 1 and *size set, 0 when
+ * absent, -1 when unreadable. */
+static int given_size(const pf_op_call *call, const pf_op_spec *s, int *size)
+{
+    const char *dtype = s->dtype_at ? pf_concrete_at(call, s->dtype_at) : "";
+    const char *to_float = s->float_at ? pf_concrete_at(call, s->float_at) : "";
+    int64_t code;
+    if (*dtype) {
+        if (pf_concrete_int(dtype, &code) < 0)
+            return -1;
+        *size = pf_scalar_type_size(code);
+        return *size > 0 ? 1 : -1;
+    }
+    if (*to_float) {
+        *size = 4;
+        return pf_concrete_bool(to_float);
+    }
+    return 0;
+}
+
+int pf_result_size(const pf_op_call *call, const pf_op_spec *s, int dflt, int *size)
+{
+    int given = given_size(call, s, size);
+    if (given < 0)
+        return PF_FORMULA_BAD_ARGS;
+    if (!given)
+        *size = s->result == PF_RESULT_BOOL ? 1 : s->result == PF_RESULT_LONG ? 8 : dflt;
+    return *size > 0 ? PF_FORMULA_OK : PF_FORMULA_BAD_ARGS;
+}
+
+int pf_estimate_done(const pf_op_call *call, pf_work *w, double flop, double bytes)
+{
+    w->flop = flop;
+    w->bytes = bytes;
+    w->dtype = pf_dtype_of_largest(call->args, call->nargs);
+    w->matrix = 0;
+    w->source = "estimate";
+    return PF_FORMULA_OK;
 }
 
 /* ---- explanations ---- */

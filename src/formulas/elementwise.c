@@ -1,4 +1,4 @@
-/* elementwise.c - byte estimates of element-wise, in-place, copy and normalisation ops, and the result-type rules the estimate families share. */
+/* elementwise.c - byte estimates of element-wise, in-place, copy and normalisation ops. */
 #include "families.h"
 
 /* The widest type of the highest promotion category among the tensors of args[0..n) that
@@ -22,46 +22,6 @@ static int promoted_size(const pf_arg *args, int n)
             return best_size;
     }
     return 0;
-}
-
-/* A dtype= code or a half_to_float flag, when the call gives one: 1 and *size set, 0 when
- * absent, -1 when unreadable. */
-static int given_size(const pf_op_call *call, const pf_op_spec *s, int *size)
-{
-    const char *dtype = s->dtype_at ? pf_concrete_at(call, s->dtype_at) : "";
-    const char *to_float = s->float_at ? pf_concrete_at(call, s->float_at) : "";
-    int64_t code;
-    if (*dtype) {
-        if (pf_concrete_int(dtype, &code) < 0)
-            return -1;
-        *size = pf_scalar_type_size(code);
-        return *size > 0 ? 1 : -1;
-    }
-    if (*to_float) {
-        *size = 4;
-        return pf_concrete_bool(to_float);
-    }
-    return 0;
-}
-
-int pf_result_size(const pf_op_call *call, const pf_op_spec *s, int dflt, int *size)
-{
-    int given = given_size(call, s, size);
-    if (given < 0)
-        return PF_FORMULA_BAD_ARGS;
-    if (!given)
-        *size = s->result == PF_RESULT_BOOL ? 1 : s->result == PF_RESULT_LONG ? 8 : dflt;
-    return *size > 0 ? PF_FORMULA_OK : PF_FORMULA_BAD_ARGS;
-}
-
-int pf_estimate_done(const pf_op_call *call, pf_work *w, double flop, double bytes)
-{
-    w->flop = flop;
-    w->bytes = bytes;
-    w->dtype = pf_dtype_of_largest(call->args, call->nargs);
-    w->matrix = 0;
-    w->source = "estimate";
-    return PF_FORMULA_OK;
 }
 
 /* Bytes of every tensor argument plus n elements of the given size written. */

@@ -6,8 +6,6 @@
 
 #include "profana/op_family.h"
 
-static const pf_op_spec no_spec;
-
 /* The registry's name of each family (--explain shows it). */
 static const pf_formula families[PF_FAM_COUNT] = {
     [PF_FAM_GEMM] = {"gemm"},
@@ -56,12 +54,6 @@ const pf_formula *pf_formula_lookup(const char *op_name)
 {
     const pf_op_entry *e = with_formula(op_name);
     return e ? &families[e->family] : NULL;
-}
-
-const pf_op_spec *pf_spec_of(const pf_op_call *call)
-{
-    const pf_op_entry *e = with_formula(call->name);
-    return e && e->spec ? e->spec : &no_spec;
 }
 
 /* Element size of a precision, for tensors whose type the trace does not record. */
