@@ -1,7 +1,6 @@
 /* i64map.c - open-addressing map from int64 keys to indexes (include/profana/i64map.h). */
 #include "profana/i64map.h"
 
-#include <assert.h>
 #include <stdlib.h>
 
 #define EMPTY INT64_MIN
@@ -58,16 +57,15 @@ int pf_i64map_reserve(pf_i64map *m, size_t n)
 {
     size_t cap = m->cap ? m->cap : 16;
     while (!fits(cap, n)) {
-        if (cap > SIZE_MAX / 2 / sizeof *m->vals)
+        if (cap > SIZE_MAX / 2 / sizeof *m->keys)
             return -1;
         cap *= 2;
     }
     return cap == m->cap ? 0 : rehash(m, cap);
 }
 
-int64_t pf_i64map_find_or_add(pf_i64map *m, int64_t key, size_t next, int *added)
+int64_t pf_i64map_find_or_add(pf_i64map *m, int64_t key, uint32_t next, int *added)
 {
-    assert(next <= (size_t)INT64_MAX);
     if (key == EMPTY) {
         *added = !m->has_min;
         if (*added) {
@@ -90,7 +88,7 @@ int64_t pf_i64map_find_or_add(pf_i64map *m, int64_t key, size_t next, int *added
     return (int64_t)m->vals[i];
 }
 
-int pf_i64map_get(const pf_i64map *m, int64_t key, size_t *val)
+int pf_i64map_get(const pf_i64map *m, int64_t key, uint32_t *val)
 {
     if (key == EMPTY) {
         if (m->has_min)

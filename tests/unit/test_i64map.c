@@ -6,7 +6,7 @@
 #include "check.h"
 #include "profana/i64map.h"
 
-static int64_t add(pf_i64map *m, int64_t key, size_t next, int *added)
+static int64_t add(pf_i64map *m, int64_t key, uint32_t next, int *added)
 {
     return pf_i64map_find_or_add(m, key, next, added);
 }
@@ -14,7 +14,7 @@ static int64_t add(pf_i64map *m, int64_t key, size_t next, int *added)
 static void test_empty(void)
 {
     pf_i64map m = {0};
-    size_t v = 77;
+    uint32_t v = 77;
     CHECK("zeroed map: 0 absent", pf_i64map_get(&m, 0, &v) == 0 && v == 77);
     CHECK("zeroed map: INT64_MIN absent", pf_i64map_get(&m, INT64_MIN, &v) == 0 && v == 77);
     CHECK("zeroed map: -1 absent", pf_i64map_get(&m, -1, &v) == 0);
@@ -30,17 +30,17 @@ static void test_special_keys(void)
     pf_i64map m = {0};
     int added, all_added = 1, all_again = 1, all_found = 1;
     for (size_t i = 0; i < N; i++)
-        all_added &= add(&m, keys[i], i * 10, &added) == (int64_t)(i * 10) && added == 1;
+        all_added &= add(&m, keys[i], (uint32_t)(i * 10), &added) == (int64_t)(i * 10) && added == 1;
     CHECK("special keys: each added with its value", all_added);
     for (size_t i = 0; i < N; i++)
         all_again &= add(&m, keys[i], 999, &added) == (int64_t)(i * 10) && added == 0;
     CHECK("special keys: added again keeps the first value", all_again);
     for (size_t i = 0; i < N; i++) {
-        size_t v = 0;
+        uint32_t v = 0;
         all_found &= pf_i64map_get(&m, keys[i], &v) == 1 && v == i * 10;
     }
     CHECK("special keys: each found", all_found);
-    size_t v = 5;
+    uint32_t v = 5;
     CHECK("absent key near them", pf_i64map_get(&m, 2, &v) == 0 && v == 5);
     CHECK("INT64_MIN kept aside, not in the slots", m.has_min && m.n == N - 1);
     pf_i64map_free(&m);
@@ -56,11 +56,11 @@ static void test_reserve(void)
     CHECK("capacity a power of two, at most 70% full", cap && (cap & (cap - 1)) == 0 && cap * 7 >= 1000 * 10);
     int added, ok = 1;
     for (int64_t k = 0; k < 1000; k++)
-        ok &= add(&m, k * 7 - 3500, (size_t)k, &added) == k && added;
+        ok &= add(&m, k * 7 - 3500, (uint32_t)k, &added) == k && added;
     CHECK("1000 keys in", ok);
     CHECK("no growth after reserve", m.cap == cap && m.n == 1000);
     CHECK("reserve of fewer keeps the capacity", pf_i64map_reserve(&m, 10) == 0 && m.cap == cap);
-    size_t v;
+    uint32_t v;
     CHECK("found after reserve", pf_i64map_get(&m, 999 * 7 - 3500, &v) && v == 999);
     pf_i64map_free(&m);
 }
@@ -106,7 +106,7 @@ static void test_against_array(void)
                 break;
             }
         int added;
-        int64_t got = add(&m, k, n_seen, &added);
+        int64_t got = add(&m, k, (uint32_t)n_seen, &added);
         ok &= got == (int64_t)want && added == (want == n_seen);
         if (want == n_seen)
             seen[n_seen++] = k;
@@ -115,7 +115,7 @@ static void test_against_array(void)
     CHECK("key count", m.n + (size_t)m.has_min == n_seen);
     int found = 1;
     for (size_t j = 0; j < n_seen; j++) {
-        size_t v = SIZE_MAX;
+        uint32_t v = UINT32_MAX;
         found &= pf_i64map_get(&m, seen[j], &v) == 1 && v == j;
     }
     CHECK("every key found with its index", found);
@@ -125,7 +125,7 @@ static void test_against_array(void)
         int known = 0;
         for (size_t j = 0; j < n_seen && !known; j++)
             known = seen[j] == k;
-        size_t v;
+        uint32_t v;
         absent &= known || pf_i64map_get(&m, k, &v) == 0;
     }
     CHECK("keys never added are absent", absent);
