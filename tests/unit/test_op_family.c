@@ -11,7 +11,7 @@
 /* Every row well-formed: sorted (bisection), found by lookup, values in range. */
 static void test_table(void)
 {
-    int n = -1, sorted = 1, found = 1, ranges = 1, keys = 1, aten = 1;
+    int n = -1, sorted = 1, found = 1, ranges = 1, keys = 1, aten = 1, specs = 1;
     const pf_op_entry *t = pf_op_family_table(&n);
     CHECK("table has rows", t && n > 200);
     for (int i = 0; i < n; i++) {
@@ -28,12 +28,14 @@ static void test_table(void)
         for (int a = 0; e->key && a < e->key->nargs; a++)
             keys &= e->key->args[a] >= 0;
         aten &= strncmp(e->op, "aten::", 6) == 0;
+        specs &= !e->spec || e->formula != PF_OPF_NONE;
     }
     CHECK("sorted by strcmp, no duplicates", sorted);
     CHECK("every row found by lookup", found);
     CHECK("family, formula and category mark in range", ranges);
     CHECK("key positions in range", keys);
     CHECK("every op is an ATen op", aten);
+    CHECK("a spec only where a formula reads it", specs);
     CHECK("unknown op", pf_op_family_lookup("aten::no_such_op") == NULL);
     CHECK("NULL op", pf_op_family_lookup(NULL) == NULL);
     CHECK("no prefix", pf_op_family_lookup("mm") == NULL);
