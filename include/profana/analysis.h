@@ -8,6 +8,7 @@
 
 #include "profana/categories.h"
 #include "profana/devices.h"
+#include "profana/formulas.h"
 #include "profana/rates.h"
 #include "profana/trace.h"
 

@@ -40,14 +40,16 @@ const char *pf_category_name(pf_category c);
  *   2. Inductor's Triton prefixes (triton_poi_, _red_, _per_, _tem_, _for_, then any triton_),
  *      on the op name first, then on the kernel name;
  *   3. the family of op_name, the innermost cpu_op that launched the activity (aten::addmm is
- *      GEMM even when its kernel is a cuBLAS split-K helper or a copy of the bias);
+ *      GEMM even when its kernel is a cuBLAS split-K helper or a copy of the bias): name
+ *      patterns (collectives, attention, convolution, norms, pooling, foreach) and the op
+ *      table's families (op_family.h);
  *   4. the kernel name, when there is no op or its op is in no family (autograd:: wrappers,
  *      unknown ops);
  *   5. otherwise PF_CAT_OTHER.
  * kernel_name and op_name may be NULL (unnamed, or an activity linked to no cpu_op). Op rules
  * are case-sensitive (ATen names are lower case); kernel rules are case-sensitive except the
  * library words that vendors spell in several cases (gemm/Gemm, MIOpen/miopen, fmha/Fmha,
- * softmax/SoftMax, ...). Pure: no state, no allocation; a linear scan of ~240 short patterns,
+ * softmax/SoftMax, ...). Pure: no state, no allocation; a linear scan of ~100 short patterns,
  * so callers that see millions of activities cache the answer per distinct (kernel, op). */
 pf_category pf_category_of(pf_act_kind kind, const char *kernel_name, const char *op_name);
 

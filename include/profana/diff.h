@@ -86,6 +86,12 @@ void pf_diff_device_free(pf_diff_device *d);
  * "()" (the matcher tries that second, as it merges more kernels). Returns buf. Pure. */
 const char *pf_diff_normalise_kernel(const char *name, int fold_lists, char *buf, size_t n);
 
+/* The family an op is matched by when its name differs between the traces ("gemm", "bmm",
+ * "gemv", "convolution", "convolution_backward", "convolution_transpose", "attention",
+ * "attention_backward"), from the op table (op_family.h); NULL when the op has none. Static
+ * storage. */
+const char *pf_diff_family(const char *op_name);
+
 /* The vendor-neutral key of a cpu_op's call into buf: its family ("gemm", "convolution",
  * "attention", ...; the op's own name when it has none) and the arguments the family table
  * lists, in the family's order (every argument for ops of no family), as --group shape

@@ -1,33 +1,11 @@
-/* formulas.h - FLOP and byte formulas per ATen op family, registered by op name in one table. */
+/* formulas.h - FLOP and byte formulas per ATen op family, found through the op table (op_family.h). */
 /* layer: formulas (README: Where things are) */
 #ifndef PROFANA_FORMULAS_H
 #define PROFANA_FORMULAS_H
 
 #include <stdint.h>
 #include "profana/dtype.h"
-
-#define PF_MAX_DIMS 8
-
-/* One positional argument of a cpu_op, as the trace records it (Input Dims, Input type,
- * Concrete Inputs at the same index). */
-typedef struct pf_arg {
-    int ndim;                  /* dims recorded; 0 for scalars and non-tensors */
-    int64_t dims[PF_MAX_DIMS];
-    int is_list;               /* TensorList: dims not kept, see list_numel */
-    int64_t list_numel;        /* sum of the elements of a TensorList's tensors */
-    const char *type;          /* "Input type" entry; "" when absent */
-    const char *concrete;      /* "Concrete Inputs" entry; "" when absent */
-} pf_arg;
-
-/* An op invocation as the formulas see it. Storage belongs to the caller. */
-typedef struct pf_op_call {
-    const char *name;          /* full op name, "aten::mm" */
-    int nargs;
-    const pf_arg *args;
-    int assumed_size;          /* element size to assume for tensors the trace records without
-                                * a type (a TensorList): the command line's DTYPE, set by
-                                * pf_formula_apply_ex; 0 = none, their bytes stay unknown */
-} pf_op_call;
+#include "profana/op_call.h"
 
 /* How a formula got its figures, for --explain: the expressions with the values read from
  * the call substituted. Filled only when the caller passes one (pf_formula_apply_ex), so the
@@ -69,18 +47,14 @@ enum {
  * never prints and never keeps pointers into call. */
 typedef int (*pf_formula_fn)(const pf_op_call *call, pf_work *w);
 
-/* Parameters some families read from their registry row (positions of arguments, result
- * type); defined in src/formulas/families.h. */
-struct pf_formula_spec;
-
+/* The registry's word for the family of an op that has a formula (the op table,
+ * op_family.h, says which formula and family each ATen op has). */
 typedef struct pf_formula {
-    const char *op;            /* "aten::mm" */
-    const char *family;        /* "gemm", "conv", ... */
-    pf_formula_fn fn;
-    const struct pf_formula_spec *spec; /* NULL for families that need none */
+    const char *family;        /* "gemm", "conv", "attention", "norm", "reduce", "elementwise",
+                                  "copy" or "index" */
 } pf_formula;
 
-/* Looks an op name up in the registry. Returns NULL when no formula exists. */
+/* Looks an op name up in the registry. Returns NULL when no formula exists. Static storage. */
 const pf_formula *pf_formula_lookup(const char *op_name);
 
 /* Runs the registered formula for call->name. An op with no formula gets an estimate
@@ -97,16 +71,7 @@ int pf_formula_apply(const pf_op_call *call, pf_work *w);
  * of the figures written into *ex (cleared first; w->explain points to it). */
 int pf_formula_apply_ex(const pf_op_call *call, pf_dtype assumed, pf_explain *ex, pf_work *w);
 
-/* The whole registry, for --help and tests; *count receives its size. Static storage. */
-const pf_formula *pf_formula_table(int *count);
-
 /* ---- helpers shared by the formula modules (src/formulas/args.c) ---- */
-
-/* Product of the dims of a tensor argument; 1 for a 0-d tensor; list_numel for a list. */
-int64_t pf_arg_numel(const pf_arg *a);
-
-/* Bytes of a tensor argument: numel x element size of its type; 0 for non-tensors. */
-double pf_arg_bytes(const pf_arg *a);
 
 /* Parses a concrete input holding an integer list ("[1, 1]", "[]") or a single integer
  * ("2"). Writes up to max values; returns how many were read, or -1 when the text is not

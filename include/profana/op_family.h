@@ -1,27 +1,95 @@
-/* op_family.h - ATen op name -> the family named by what it computes (gemm, convolution, attention), with the argument positions that describe one call on any backend. */
+/* op_family.h - the one table of ATen ops: each op's family (what it computes), the formula that counts its work, and the argument positions that describe one call on any backend. */
 /* layer: catalog (README: Where things are) */
 #ifndef PROFANA_OP_FAMILY_H
 #define PROFANA_OP_FAMILY_H
 
 #define PF_FAMILY_MAX_ARGS 8
 
-/* One op of a family. cuDNN's and MIOpen's convolutions, or the cuDNN, flash and efficient
- * attention backends, are different ops with their arguments in different places; the
- * positions below list the arguments that say what was computed, in one order per family, so
- * one call gets the same key whichever backend ran it. */
-typedef struct pf_op_family {
-    const char *op;                    /* "aten::cudnn_convolution" */
-    const char *family;                /* "convolution" */
+/* What an op computes, whichever library ran it. Readers name the families in their own
+ * words (small family -> name tables): the formula registry ("gemm", "conv", "norm", ...),
+ * the diff's family matching ("gemm", "bmm", "convolution", ...), the categories (GEMM,
+ * normalization, ...). */
+typedef enum pf_family {
+    PF_FAM_GEMM,               /* matrix product */
+    PF_FAM_BMM,                /* batched matrix product */
+    PF_FAM_GEMV,               /* matrix-vector and vector-vector products */
+    PF_FAM_CONV,
+    PF_FAM_CONV_BACKWARD,
+    PF_FAM_CONV_TRANSPOSE,
+    PF_FAM_ATTENTION,
+    PF_FAM_ATTENTION_BACKWARD,
+    PF_FAM_NORM,               /* normalisations and softmax */
+    PF_FAM_REDUCE,             /* reductions and scans */
+    PF_FAM_ELEMENTWISE,        /* arithmetic, activations, comparisons */
+    PF_FAM_COPY,               /* copies, casts, concatenation, fills */
+    PF_FAM_INDEX,              /* gathers and scatters by an index tensor */
+    PF_FAM_COUNT
+} pf_family;
+
+/* The formula of src/formulas/ that counts an op's work (formulas.h); PF_OPF_NONE: none,
+ * the op gets the registry's generic estimate. */
+typedef enum pf_op_formula {
+    PF_OPF_NONE = 0,
+    PF_OPF_MM,
+    PF_OPF_ADDMM,
+    PF_OPF_BMM,
+    PF_OPF_BADDBMM,
+    PF_OPF_SCALED_MM,
+    PF_OPF_CONV_FORWARD,
+    PF_OPF_CONV_BACKWARD,
+    PF_OPF_ATTENTION,
+    PF_OPF_POINTWISE,          /* out-of-place element-wise op */
+    PF_OPF_INPLACE,            /* in-place element-wise op (add_) */
+    PF_OPF_OVERWRITE,          /* in-place fill that reads nothing (fill_, uniform_) */
+    PF_OPF_LIKE_INPUT,         /* one output the shape of the input (softmax, norms, copies) */
+    PF_OPF_REDUCE,
+    PF_OPF_CAT,
+    PF_OPF_INDEX_ROWS,         /* rows picked by an index (embedding, index_select) */
+    PF_OPF_GATHER,
+    PF_OPF_COUNT
+} pf_op_formula;
+
+/* What an estimated op writes, when not its family's default type. */
+enum { PF_RESULT_DEFAULT = 0, PF_RESULT_BOOL = 1, PF_RESULT_LONG = 2 };
+
+/* The parameters the estimate formulas read. Positions are argument indices, 0 meaning
+ * none: argument 0 is always the tensor the op works on. */
+typedef struct pf_op_spec {
+    unsigned char flop;     /* 1: one FLOP per element written (element-wise arithmetic) */
+    unsigned char result;   /* PF_RESULT_* */
+    unsigned char dtype_at; /* a ScalarType code that sets the result type when given */
+    unsigned char float_at; /* a bool asking for a float result (half_to_float) */
+    unsigned char dim_at;   /* reductions and index ops: the dim, or list of dims */
+    unsigned char index_at; /* index ops: the index tensor */
+    unsigned char indices;  /* reductions that also write int64 indices (max.dim) */
+} pf_op_spec;
+
+/* The arguments that say what one call computed. cuDNN's and MIOpen's convolutions, or the
+ * cuDNN, flash and efficient attention backends, are different ops with their arguments in
+ * different places; the positions list them in one order per family, so one call gets the
+ * same key whichever backend ran it. */
+typedef struct pf_op_key {
     int nargs;                         /* positions used; 0 = every tensor argument in order */
     signed char args[PF_FAMILY_MAX_ARGS]; /* argument positions, in the family's order */
     int seq_first;                     /* the 4-D tensors among them are [B, S, H, D]; keys show
                                           them as [B, H, S, D] like the other backends */
-} pf_op_family;
+} pf_op_key;
 
-/* The entry of an op name ("aten::mm"), or NULL when it belongs to no family. Pure. */
-const pf_op_family *pf_op_family_lookup(const char *op_name);
+/* One ATen op. */
+typedef struct pf_op_entry {
+    const char *op;            /* "aten::cudnn_convolution" */
+    pf_family family;
+    pf_op_formula formula;
+    const pf_op_spec *spec;    /* NULL: all zero */
+    const pf_op_key *key;      /* NULL: no key; the diff does not match it by family */
+    int by_kernel;             /* 1: the categories pass its op over and go by its kernel's
+                                  name (they never listed it) */
+} pf_op_entry;
 
-/* The whole table and its size, for tests. Static storage. */
-const pf_op_family *pf_op_family_table(int *count);
+/* The entry of an op name ("aten::mm"), or NULL when the table does not list it. Pure. */
+const pf_op_entry *pf_op_family_lookup(const char *op_name);
+
+/* The whole table (sorted by strcmp of the op name) and its size, for tests. Static storage. */
+const pf_op_entry *pf_op_family_table(int *count);
 
 #endif

@@ -1,4 +1,4 @@
-/* satmath.h - saturating int64 sums: a crafted trace must not overflow a time total (undefined behaviour). */
+/* satmath.h - overflow-safe int64 arithmetic: a crafted trace must not overflow a time total or a size product (undefined behaviour). */
 /* layer: util (README: Where things are) */
 #ifndef PROFANA_SATMATH_H
 #define PROFANA_SATMATH_H
@@ -12,6 +12,24 @@ static inline int64_t pf_sat_add(int64_t a, int64_t b)
     if (__builtin_add_overflow(a, b, &r))
         return b > 0 ? INT64_MAX : INT64_MIN;
     return r;
+}
+
+/* Trace sizes are untrusted: products and sums of dims go through these, which return -1
+ * when an operand is negative or the result would not fit in int64. */
+static inline int64_t pf_mul_nonneg(int64_t a, int64_t b)
+{
+    if (a < 0 || b < 0)
+        return -1;
+    if (a != 0 && b > INT64_MAX / a)
+        return -1;
+    return a * b;
+}
+
+static inline int64_t pf_add_nonneg(int64_t a, int64_t b)
+{
+    if (a < 0 || b < 0 || b > INT64_MAX - a)
+        return -1;
+    return a + b;
 }
 
 #endif

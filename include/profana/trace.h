@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profana/formulas.h"
 #include "profana/error.h"
+#include "profana/op_call.h"
 #include "profana/strtab.h"
 
 typedef enum pf_act_kind { PF_ACT_KERNEL = 0, PF_ACT_MEMCPY, PF_ACT_MEMSET } pf_act_kind;
@@ -141,9 +141,9 @@ const pf_device *pf_trace_device(const pf_trace *t, int id);
 
 /* ---- used by the loader's parts (src/trace_*.c) ---- */
 
-/* Reads the whole input (file via mmap, or stdin; gzip decompressed) into *buf: the text
- * that every src_off points into. *mapped says how pf_source_release frees it. Returns 0 or
- * -1 with err set. */
+/* Reads the whole input (file via mmap, or stdin; gzip decompressed by the loader's reader,
+ * with its messages) into *buf: the text that every src_off points into. *mapped says how
+ * pf_source_release frees it. Returns 0, or -1 with err set and *buf NULL. */
 int pf_source_read(const char *path, char **buf, size_t *len, int *mapped, pf_error *err);
 
 /* Says that buf[0, upto) of what pf_source_read returned will not be read again: a mapped

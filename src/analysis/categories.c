@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "profana/op_family.h"
+
 /* What a rule looks at. */
 typedef enum rule_on { ON_KIND, ON_OP, ON_KERNEL } rule_on;
 
@@ -12,7 +14,8 @@ typedef enum rule_how {
     HOW_PREFIX,   /* the name starts with pat */
     HOW_SUBSTR,   /* pat occurs in the name */
     HOW_NOCASE,   /* pat (written in lower case) occurs in the name, ASCII case ignored */
-    HOW_OP        /* the name is pat, or pat plus "_" (the in-place variant: aten::add_) */
+    HOW_OP,       /* the name is pat, or pat plus "_" (the in-place variant: aten::add_) */
+    HOW_FAMILY    /* the op table lists the name (or it less a final "_"); its family decides */
 } rule_how;
 
 typedef struct rule {
@@ -71,25 +74,9 @@ static const rule rules[] = {
     OP(SUBSTR, "slow_conv", CONV),
     OP(SUBSTR, "conv_depthwise", CONV),
     OP(SUBSTR, "thnn_conv", CONV),
-    /* Matrix products. */
-    OP(OP, "aten::mm", GEMM),
-    OP(OP, "aten::addmm", GEMM),
-    OP(OP, "aten::_addmm_activation", GEMM),
-    OP(OP, "aten::bmm", GEMM),
-    OP(OP, "aten::baddbmm", GEMM),
-    OP(OP, "aten::addbmm", GEMM),
-    OP(OP, "aten::matmul", GEMM),
-    OP(OP, "aten::linear", GEMM),
-    OP(OP, "aten::mv", GEMM),
-    OP(OP, "aten::addmv", GEMM),
-    OP(OP, "aten::dot", GEMM),
-    OP(OP, "aten::vdot", GEMM),
-    OP(OP, "aten::_scaled_mm", GEMM),
-    OP(OP, "aten::_scaled_grouped_mm", GEMM),
-    OP(OP, "aten::_grouped_mm", GEMM),
-    OP(OP, "aten::_int_mm", GEMM),
-    OP(OP, "aten::_weight_int4pack_mm", GEMM),
-    OP(OP, "aten::_weight_int8pack_mm", GEMM),
+    /* The op table's family (op_family.h: GEMMs, reductions, element-wise ops, copies,
+     * gathers; see family_cats), for the ops it lists (or their in-place variant: aten::add_). */
+    OP(FAMILY, NULL, OTHER),
     /* Normalization (softmax included: a row reduction plus a scale, like the norms). */
     OP(SUBSTR, "layer_norm", NORMALIZATION),
     OP(SUBSTR, "batch_norm", NORMALIZATION),
@@ -98,119 +85,8 @@ static const rule rules[] = {
     OP(SUBSTR, "rms_norm", NORMALIZATION),
     OP(SUBSTR, "softmax", NORMALIZATION),
     /* Reductions, pooling included (a windowed max/mean). */
-    OP(OP, "aten::sum", REDUCTION),
-    OP(OP, "aten::nansum", REDUCTION),
-    OP(OP, "aten::mean", REDUCTION),
-    OP(OP, "aten::prod", REDUCTION),
-    OP(OP, "aten::amax", REDUCTION),
-    OP(OP, "aten::amin", REDUCTION),
-    OP(OP, "aten::aminmax", REDUCTION),
-    OP(OP, "aten::max", REDUCTION),
-    OP(OP, "aten::min", REDUCTION),
-    OP(OP, "aten::argmax", REDUCTION),
-    OP(OP, "aten::argmin", REDUCTION),
-    OP(OP, "aten::norm", REDUCTION),
-    OP(OP, "aten::linalg_vector_norm", REDUCTION),
-    OP(OP, "aten::var", REDUCTION),
-    OP(OP, "aten::std", REDUCTION),
-    OP(OP, "aten::var_mean", REDUCTION),
-    OP(OP, "aten::std_mean", REDUCTION),
-    OP(OP, "aten::logsumexp", REDUCTION),
-    OP(OP, "aten::all", REDUCTION),
-    OP(OP, "aten::any", REDUCTION),
-    OP(OP, "aten::count_nonzero", REDUCTION),
     OP(SUBSTR, "_pool", REDUCTION),       /* max_pool2d_with_indices(_backward), adaptive_avg_pool2d */
-    /* Element-wise: arithmetic, activations and their backward, comparisons, fills, copies and
-     * gathers (memory-bound work on each element; cat and index_select are copies too). */
-    OP(OP, "aten::add", ELEMENTWISE),
-    OP(OP, "aten::sub", ELEMENTWISE),
-    OP(OP, "aten::rsub", ELEMENTWISE),
-    OP(OP, "aten::mul", ELEMENTWISE),
-    OP(OP, "aten::div", ELEMENTWISE),
-    OP(OP, "aten::neg", ELEMENTWISE),
-    OP(OP, "aten::abs", ELEMENTWISE),
-    OP(OP, "aten::reciprocal", ELEMENTWISE),
-    OP(OP, "aten::pow", ELEMENTWISE),
-    OP(OP, "aten::exp", ELEMENTWISE),
-    OP(OP, "aten::exp2", ELEMENTWISE),
-    OP(OP, "aten::expm1", ELEMENTWISE),
-    OP(OP, "aten::log", ELEMENTWISE),
-    OP(OP, "aten::log1p", ELEMENTWISE),
-    OP(OP, "aten::log2", ELEMENTWISE),
-    OP(OP, "aten::sqrt", ELEMENTWISE),
-    OP(OP, "aten::rsqrt", ELEMENTWISE),
-    OP(OP, "aten::sin", ELEMENTWISE),
-    OP(OP, "aten::cos", ELEMENTWISE),
-    OP(OP, "aten::erf", ELEMENTWISE),
-    OP(OP, "aten::floor", ELEMENTWISE),
-    OP(OP, "aten::ceil", ELEMENTWISE),
-    OP(OP, "aten::round", ELEMENTWISE),
-    OP(OP, "aten::sign", ELEMENTWISE),
-    OP(OP, "aten::lerp", ELEMENTWISE),
-    OP(OP, "aten::addcmul", ELEMENTWISE),
-    OP(OP, "aten::addcdiv", ELEMENTWISE),
-    OP(OP, "aten::maximum", ELEMENTWISE),
-    OP(OP, "aten::minimum", ELEMENTWISE),
-    OP(OP, "aten::remainder", ELEMENTWISE),
-    OP(OP, "aten::fmod", ELEMENTWISE),
-    OP(OP, "aten::clamp", ELEMENTWISE),
-    OP(OP, "aten::clamp_min", ELEMENTWISE),
-    OP(OP, "aten::clamp_max", ELEMENTWISE),
-    OP(OP, "aten::relu", ELEMENTWISE),
-    OP(OP, "aten::gelu", ELEMENTWISE),
-    OP(OP, "aten::gelu_backward", ELEMENTWISE),
-    OP(OP, "aten::silu", ELEMENTWISE),
-    OP(OP, "aten::silu_backward", ELEMENTWISE),
-    OP(OP, "aten::sigmoid", ELEMENTWISE),
-    OP(OP, "aten::sigmoid_backward", ELEMENTWISE),
-    OP(OP, "aten::tanh", ELEMENTWISE),
-    OP(OP, "aten::tanh_backward", ELEMENTWISE),
-    OP(OP, "aten::elu", ELEMENTWISE),
-    OP(OP, "aten::elu_backward", ELEMENTWISE),
-    OP(OP, "aten::leaky_relu", ELEMENTWISE),
-    OP(OP, "aten::leaky_relu_backward", ELEMENTWISE),
-    OP(OP, "aten::hardtanh", ELEMENTWISE),
-    OP(OP, "aten::hardtanh_backward", ELEMENTWISE),
-    OP(OP, "aten::hardswish", ELEMENTWISE),
-    OP(OP, "aten::hardsigmoid", ELEMENTWISE),
-    OP(OP, "aten::mish", ELEMENTWISE),
-    OP(OP, "aten::softplus", ELEMENTWISE),
-    OP(OP, "aten::threshold", ELEMENTWISE),
-    OP(OP, "aten::threshold_backward", ELEMENTWISE),
-    OP(OP, "aten::native_dropout", ELEMENTWISE),
-    OP(OP, "aten::native_dropout_backward", ELEMENTWISE),
-    OP(OP, "aten::eq", ELEMENTWISE),
-    OP(OP, "aten::ne", ELEMENTWISE),
-    OP(OP, "aten::lt", ELEMENTWISE),
-    OP(OP, "aten::le", ELEMENTWISE),
-    OP(OP, "aten::gt", ELEMENTWISE),
-    OP(OP, "aten::ge", ELEMENTWISE),
-    OP(OP, "aten::logical_and", ELEMENTWISE),
-    OP(OP, "aten::logical_or", ELEMENTWISE),
-    OP(OP, "aten::logical_not", ELEMENTWISE),
-    OP(OP, "aten::bitwise_and", ELEMENTWISE),
-    OP(OP, "aten::bitwise_or", ELEMENTWISE),
-    OP(OP, "aten::bitwise_not", ELEMENTWISE),
-    OP(OP, "aten::where", ELEMENTWISE),
-    OP(OP, "aten::masked_fill", ELEMENTWISE),
-    OP(OP, "aten::fill", ELEMENTWISE),
-    OP(OP, "aten::zero", ELEMENTWISE),
-    OP(OP, "aten::copy", ELEMENTWISE),
-    OP(OP, "aten::clone", ELEMENTWISE),
-    OP(OP, "aten::_to_copy", ELEMENTWISE),
-    OP(OP, "aten::arange", ELEMENTWISE),
-    OP(OP, "aten::cat", ELEMENTWISE),
-    OP(OP, "aten::index", ELEMENTWISE),
-    OP(OP, "aten::index_select", ELEMENTWISE),
-    OP(OP, "aten::index_put", ELEMENTWISE),
-    OP(OP, "aten::index_add", ELEMENTWISE),
-    OP(OP, "aten::gather", ELEMENTWISE),
-    OP(OP, "aten::scatter", ELEMENTWISE),
-    OP(OP, "aten::scatter_add", ELEMENTWISE),
-    OP(OP, "aten::embedding", ELEMENTWISE),
-    OP(OP, "aten::uniform", ELEMENTWISE),
-    OP(OP, "aten::normal", ELEMENTWISE),
-    OP(OP, "aten::bernoulli", ELEMENTWISE),
+    /* Element-wise: multi-tensor ops (the op table has the single-tensor ones). */
     OP(PREFIX, "aten::_foreach_", ELEMENTWISE),  /* multi_tensor_apply over a tensor list */
     OP(PREFIX, "aten::_fused_", ELEMENTWISE),    /* _fused_adam(w)_, _fused_sgd_, _fused_dropout */
 
@@ -389,17 +265,64 @@ static int text_matches(rule_how how, subject *s, const char *pat)
         return subject_has_nocase(s, pat);
     case HOW_OP:
         return is_op(s->name, pat);
+    case HOW_FAMILY:
+        break;                 /* rule_category asks the op table */
     }
     return 0;
 }
 
-static int rule_matches(const rule *r, pf_act_kind kind, subject *kernel, subject *op)
+/* The category of each family of the op table: reductions include pooling (a windowed
+ * max/mean); element-wise work is memory-bound work on each element, copies, fills and
+ * gathers included (cat and index_select are copies too). */
+static const pf_category family_cats[PF_FAM_COUNT] = {
+    [PF_FAM_GEMM] = PF_CAT_GEMM,
+    [PF_FAM_BMM] = PF_CAT_GEMM,
+    [PF_FAM_GEMV] = PF_CAT_GEMM,
+    [PF_FAM_CONV] = PF_CAT_CONV,
+    [PF_FAM_CONV_BACKWARD] = PF_CAT_CONV,
+    [PF_FAM_CONV_TRANSPOSE] = PF_CAT_CONV,
+    [PF_FAM_ATTENTION] = PF_CAT_ATTENTION,
+    [PF_FAM_ATTENTION_BACKWARD] = PF_CAT_ATTENTION,
+    [PF_FAM_NORM] = PF_CAT_NORMALIZATION,
+    [PF_FAM_REDUCE] = PF_CAT_REDUCTION,
+    [PF_FAM_ELEMENTWISE] = PF_CAT_ELEMENTWISE,
+    [PF_FAM_COPY] = PF_CAT_ELEMENTWISE,
+    [PF_FAM_INDEX] = PF_CAT_ELEMENTWISE,
+};
+
+/* The op table's entry whose family decides an op's category: the op's own, or for an
+ * in-place variant ("aten::add_") its out-of-place op's; NULL when neither is listed for
+ * the categories (an entry marked by_kernel leaves the decision to the kernel's name). */
+static const pf_op_entry *family_entry(const char *name)
+{
+    const pf_op_entry *e = pf_op_family_lookup(name);
+    if (e && !e->by_kernel)
+        return e;
+    /* one final "_" only, like HOW_OP: "aten::add__" is no variant of "aten::add" */
+    char base[256];
+    size_t n = strlen(name);
+    if (n < 2 || name[n - 1] != '_' || name[n - 2] == '_' || n > sizeof base)
+        return NULL;
+    memcpy(base, name, n - 1);
+    base[n - 1] = '\0';
+    e = pf_op_family_lookup(base);
+    return e && !e->by_kernel ? e : NULL;
+}
+
+/* The category a rule gives, or -1 when it does not match. */
+static int rule_category(const rule *r, pf_act_kind kind, subject *kernel, subject *op)
 {
     subject *s;
     if (r->on == ON_KIND)
-        return kind == r->kind;
+        return kind == r->kind ? (int)r->cat : -1;
     s = r->on == ON_OP ? op : kernel;
-    return s->name != NULL && text_matches(r->how, s, r->pat);
+    if (s->name == NULL)
+        return -1;
+    if (r->how == HOW_FAMILY) {
+        const pf_op_entry *e = family_entry(s->name);
+        return e ? (int)family_cats[e->family] : -1;
+    }
+    return text_matches(r->how, s, r->pat) ? (int)r->cat : -1;
 }
 
 pf_category pf_category_of(pf_act_kind kind, const char *kernel_name, const char *op_name)
@@ -410,8 +333,9 @@ pf_category pf_category_of(pf_act_kind kind, const char *kernel_name, const char
     op.name = op_name;
     op.state = 0;
     for (size_t i = 0; i < N_RULES; i++) {
-        if (rule_matches(&rules[i], kind, &kernel, &op))
-            return rules[i].cat;
+        int c = rule_category(&rules[i], kind, &kernel, &op);
+        if (c >= 0)
+            return (pf_category)c;
     }
     return PF_CAT_OTHER;
 }

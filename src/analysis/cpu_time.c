@@ -1,9 +1,11 @@
 /* cpu_time.c - per-op CPU time from the nesting of host intervals on each thread, as key_averages() reports it. */
 #define _GNU_SOURCE /* qsort_r */
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "profana/analysis.h"
+#include "profana/i64map.h"
 #include "profana/mem.h"
 #include "profana/ptrmap.h"
 #include "profana/satmath.h"
@@ -11,69 +13,30 @@
 /* Threads numbered in order of first appearance. A trace holds few threads and millions of
  * intervals: the intervals are grouped by thread with a counting pass, not sorted whole. */
 typedef struct threads {
-    uint64_t *key;             /* slot: a thread's hash */
-    uint32_t *rank1;           /* slot: its number + 1; 0 for an empty slot */
-    size_t cap, n;             /* cap: a power of two */
+    pf_i64map number;          /* a thread's hash -> its number */
+    size_t n;                  /* threads numbered */
     size_t *count;             /* per thread: its intervals, then where its next one goes */
     size_t cap_count;
 } threads;
 
-static size_t slot_of(const threads *m, uint64_t h)
-{
-    size_t i = (size_t)((h ^ (h >> 29)) * UINT64_C(0x9E3779B97F4A7C15) >> 17) & (m->cap - 1);
-    while (m->rank1[i] && m->key[i] != h)
-        i = (i + 1) & (m->cap - 1);
-    return i;
-}
-
-static int threads_grow(threads *m)
-{
-    threads bigger = {.cap = m->cap ? m->cap * 2 : 64};
-    bigger.key = malloc(bigger.cap * sizeof *bigger.key);
-    bigger.rank1 = calloc(bigger.cap, sizeof *bigger.rank1);
-    if (!bigger.key || !bigger.rank1) {
-        free(bigger.key);
-        free(bigger.rank1);
-        return -1;
-    }
-    for (size_t i = 0; i < m->cap; i++) {
-        if (!m->rank1[i])
-            continue;
-        size_t j = slot_of(&bigger, m->key[i]);
-        bigger.key[j] = m->key[i];
-        bigger.rank1[j] = m->rank1[i];
-    }
-    free(m->key);
-    free(m->rank1);
-    m->key = bigger.key;
-    m->rank1 = bigger.rank1;
-    m->cap = bigger.cap;
-    return 0;
-}
-
 /* The number of thread h, numbering it when new. Returns 0, or -1 when memory runs out. */
 static int thread_number(threads *m, uint64_t h, size_t *rank)
 {
-    size_t i = m->cap ? slot_of(m, h) : 0;
-    if (!m->cap || !m->rank1[i]) {
-        if ((m->n + 1) * 2 > m->cap && threads_grow(m))
-            return -1;
-        if (m->n >= UINT32_MAX - 1 ||
-            pf_grow((void **)&m->count, &m->cap_count, m->n + 1, sizeof *m->count, 16))
-            return -1;
-        i = slot_of(m, h);
-        m->count[m->n] = 0;
-        m->key[i] = h;
-        m->rank1[i] = (uint32_t)++m->n;
-    }
-    *rank = m->rank1[i] - 1;
+    int added;
+    if (m->n >= UINT32_MAX || pf_grow((void **)&m->count, &m->cap_count, m->n + 1, sizeof *m->count, 16))
+        return -1;
+    int64_t r = pf_i64map_find_or_add(&m->number, (int64_t)h, (uint32_t)m->n, &added);
+    if (r < 0)
+        return -1;
+    if (added)
+        m->count[m->n++] = 0;
+    *rank = (size_t)r;
     return 0;
 }
 
 static void threads_free(threads *m)
 {
-    free(m->key);
-    free(m->rank1);
+    pf_i64map_free(&m->number);
     free(m->count);
 }
 
@@ -114,8 +77,11 @@ static int order_by_thread(const pf_trace *t, size_t *ord)
         at += c;
     }
     for (size_t i = 0; i < t->n_cpu; i++) {
-        thread_number(&m, t->cpu[i].thread, &rank); /* every thread is numbered: no failure */
-        ord[m.count[rank]++] = i;
+        uint32_t r = 0;
+        int found = pf_i64map_get(&m.number, (int64_t)t->cpu[i].thread, &r);
+        assert(found); /* the first pass numbered every thread */
+        (void)found;
+        ord[m.count[r]++] = i;
     }
     for (size_t r = 0, from = 0; r < m.n; from = m.count[r++]) {
         size_t n = m.count[r] - from;

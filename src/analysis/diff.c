@@ -219,23 +219,50 @@ static void append_family_arg(char *buf, size_t n, size_t *len, const pf_arg *a,
     pf_key_append_arg(buf, n, len, &t, with_dtype);
 }
 
+/* The diff's name of each family; NULL: not matched by family. */
+static const char *const diff_families[PF_FAM_COUNT] = {
+    [PF_FAM_GEMM] = "gemm",
+    [PF_FAM_BMM] = "bmm",
+    [PF_FAM_GEMV] = "gemv",
+    [PF_FAM_CONV] = "convolution",
+    [PF_FAM_CONV_BACKWARD] = "convolution_backward",
+    [PF_FAM_CONV_TRANSPOSE] = "convolution_transpose",
+    [PF_FAM_ATTENTION] = "attention",
+    [PF_FAM_ATTENTION_BACKWARD] = "attention_backward",
+};
+
+/* The op's entry when the diff matches it by family (it has a family name and key
+ * positions), else NULL. */
+static const pf_op_entry *keyed_entry(const char *op_name)
+{
+    const pf_op_entry *e = pf_op_family_lookup(op_name);
+    return e && e->key && diff_families[e->family] ? e : NULL;
+}
+
+const char *pf_diff_family(const char *op_name)
+{
+    const pf_op_entry *e = keyed_entry(op_name);
+    return e ? diff_families[e->family] : NULL;
+}
+
 const char *pf_diff_shape_key(const pf_cpu_op *op, int with_dtype, char *buf, size_t n)
 {
-    const pf_op_family *f = pf_op_family_lookup(op->name);
+    const pf_op_entry *e = keyed_entry(op->name);
+    const pf_op_key *k = e ? e->key : NULL;
     const pf_op_call *c = &op->call;
     size_t len = 0;
     int first = 1;
-    append_str(buf, n, &len, f ? f->family : op->name);
+    append_str(buf, n, &len, e ? diff_families[e->family] : op->name);
     append_str(buf, n, &len, "(");
-    int count = f && f->nargs ? f->nargs : c->nargs;
+    int count = k && k->nargs ? k->nargs : c->nargs;
     for (int i = 0; i < count; i++) {
-        int pos = f && f->nargs ? f->args[i] : i;
-        if (pos >= c->nargs || (f && !f->nargs && !is_tensor(&c->args[pos])))
+        int pos = k && k->nargs ? k->args[i] : i;
+        if (pos >= c->nargs || (k && !k->nargs && !is_tensor(&c->args[pos])))
             continue;
         if (!first)
             append_str(buf, n, &len, ", ");
         first = 0;
-        append_family_arg(buf, n, &len, &c->args[pos], f && f->seq_first, with_dtype);
+        append_family_arg(buf, n, &len, &c->args[pos], k && k->seq_first, with_dtype);
     }
     append_str(buf, n, &len, ")");
     if (len >= n && n)
@@ -279,10 +306,10 @@ static char *level_key(const side *s, const pf_row *r, pf_group_by group, pass_s
         if ((buf = malloc(n)))
             pf_diff_normalise_kernel(r->key, p.fold_lists, buf, n);
     } else if (m == PF_MATCH_NORMALISED) {
-        const pf_op_family *f = pf_op_family_lookup(r->key);
-        if (!f)
+        const char *family = pf_diff_family(r->key);
+        if (!family)
             return NULL;
-        buf = strdup(f->family);
+        buf = strdup(family);
     } else if (r->op < 0 || !s->trace) {
         buf = strdup(r->key);
     } else if ((buf = malloc(SHAPE_KEY_MAX))) {

@@ -1,77 +1,303 @@
-/* op_family.c - the table of ATen ops per family (what they compute, not which library ran them) and its lookup. */
+/* op_family.c - the one table of ATen ops (family, formula, the arguments that describe a call) and its lookup. */
 #include "profana/op_family.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define ALL_TENSORS 0, {0}
-/* input, weight, stride, padding, dilation, groups: the bias is left out, since cuDNN's op
- * adds it in a separate kernel and MIOpen's takes it as an argument. */
-#define CONV_ARGS(st, pad, dil, grp) 6, {0, 1, st, pad, dil, grp}
-/* q, k, v: enough to tell attention calls apart; the scale, dropout and causal flags sit at
- * different places and in different forms (is_causal, custom_mask_type) per backend. */
-#define QKV_FORWARD 3, {0, 1, 2}
-#define QKV_BACKWARD 3, {1, 2, 3}
+/* A row: E(op, family, formula, spec, key, category). Positions follow native_functions.yaml,
+ * as src/formulas/ reads them. */
+#define E(op, fam, form, spec, key, cat) {"aten::" op, PF_FAM_##fam, PF_OPF_##form, spec, key, cat}
 
-/* Positions from native_functions.yaml, the same as src/formulas/conv.c and attention.c read.
- * Sorted by strcmp of the op name (bisection; the unit tests check the order). */
-static const pf_op_family families[] = {
-    {"aten::_addmm_activation", "gemm", ALL_TENSORS, 0},
-    {"aten::_convolution", "convolution", CONV_ARGS(3, 4, 5, 8), 0},
-    {"aten::_cudnn_attention_backward", "attention_backward", QKV_BACKWARD, 0},
-    {"aten::_cudnn_attention_forward", "attention", QKV_FORWARD, 0},
-    {"aten::_efficient_attention_backward", "attention_backward", QKV_BACKWARD, 1},
-    {"aten::_efficient_attention_forward", "attention", QKV_FORWARD, 1},
-    {"aten::_flash_attention_backward", "attention_backward", QKV_BACKWARD, 1},
-    {"aten::_flash_attention_forward", "attention", QKV_FORWARD, 1},
-    {"aten::_int_mm", "gemm", ALL_TENSORS, 0},
-    {"aten::_scaled_dot_product_cudnn_attention", "attention", QKV_FORWARD, 0},
-    {"aten::_scaled_dot_product_cudnn_attention_backward", "attention_backward", QKV_BACKWARD, 0},
-    {"aten::_scaled_dot_product_efficient_attention", "attention", QKV_FORWARD, 0},
-    {"aten::_scaled_dot_product_efficient_attention_backward", "attention_backward", QKV_BACKWARD, 0},
-    {"aten::_scaled_dot_product_flash_attention", "attention", QKV_FORWARD, 0},
-    {"aten::_scaled_dot_product_flash_attention_backward", "attention_backward", QKV_BACKWARD, 0},
-    {"aten::_scaled_dot_product_fused_attention_overrideable", "attention", QKV_FORWARD, 0},
-    {"aten::_scaled_dot_product_fused_attention_overrideable_backward", "attention_backward", QKV_BACKWARD, 0},
-    {"aten::_scaled_mm", "gemm", 2, {0, 1}, 0},
-    {"aten::addbmm", "bmm", ALL_TENSORS, 0},
-    {"aten::addmm", "gemm", ALL_TENSORS, 0},
-    {"aten::addmv", "gemv", ALL_TENSORS, 0},
-    {"aten::baddbmm", "bmm", ALL_TENSORS, 0},
-    {"aten::bmm", "bmm", ALL_TENSORS, 0},
-    {"aten::convolution", "convolution", CONV_ARGS(3, 4, 5, 8), 0},
-    /* grad_output, input, weight, stride, padding, dilation, groups, output_mask */
-    {"aten::convolution_backward", "convolution_backward", 8, {0, 1, 2, 4, 5, 6, 9, 10}, 0},
-    {"aten::convolution_overrideable", "convolution", CONV_ARGS(3, 4, 5, 8), 0},
-    {"aten::cudnn_convolution", "convolution", CONV_ARGS(3, 2, 4, 5), 0},
-    {"aten::cudnn_convolution_transpose", "convolution_transpose", 7, {0, 1, 4, 2, 3, 5, 6}, 0},
-    {"aten::linear", "gemm", ALL_TENSORS, 0},
-    {"aten::matmul", "gemm", ALL_TENSORS, 0},
-    {"aten::miopen_convolution", "convolution", CONV_ARGS(4, 3, 5, 6), 0},
-    {"aten::miopen_convolution_transpose", "convolution_transpose", 7, {0, 1, 5, 3, 4, 6, 7}, 0},
-    {"aten::miopen_depthwise_convolution", "convolution", CONV_ARGS(4, 3, 5, 6), 0},
-    {"aten::mkldnn_convolution", "convolution", CONV_ARGS(4, 3, 5, 6), 0},
-    {"aten::mm", "gemm", ALL_TENSORS, 0},
-    {"aten::mv", "gemv", ALL_TENSORS, 0},
-    {"aten::scaled_dot_product_attention", "attention", QKV_FORWARD, 0},
+/* ---- spec: what the estimate formulas read (pf_op_spec) ---- */
+#define SPEC(...) (&(const pf_op_spec){__VA_ARGS__})
+#define NO_SPEC NULL
+/* Element-wise arithmetic costs one FLOP per element written; comparisons write bool. max
+ * and min set flop for their element-wise overload (max.other); as reductions they count none. */
+#define ARITH SPEC(.flop = 1)
+#define COMPARE SPEC(.flop = 1, .result = PF_RESULT_BOOL)
+
+/* ---- key: the arguments the diff's --group shape matching keys a call by (pf_op_key) ---- */
+#define ARGS(...) (&(const pf_op_key){sizeof((signed char[]){__VA_ARGS__}), {__VA_ARGS__}, 0})
+#define NO_KEY NULL
+#define ALL_TENSORS (&(const pf_op_key){0, {0}, 0})
+/* input, weight, stride, padding, dilation, groups: the bias is left out, since cuDNN's op
+ * adds it in a separate kernel and MIOpen's takes it as an argument. (convolution_backward:
+ * grad_output, input, weight, stride, padding, dilation, groups, output_mask.) */
+#define CONV_ARGS(st, pad, dil, grp) ARGS(0, 1, st, pad, dil, grp)
+/* q, k, v: enough to tell attention calls apart; the scale, dropout and causal flags sit at
+ * different places and in different forms (is_causal, custom_mask_type) per backend. _BSHD:
+ * the backend takes [B, S, H, D] tensors. */
+#define QKV_FORWARD ARGS(0, 1, 2)
+#define QKV_BACKWARD ARGS(1, 2, 3)
+#define QKV_FORWARD_BSHD (&(const pf_op_key){3, {0, 1, 2}, 1})
+#define QKV_BACKWARD_BSHD (&(const pf_op_key){3, {1, 2, 3}, 1})
+
+/* ---- category: FAMILY, the categories go by the family; KERNEL, by the kernel's name ---- */
+#define FAMILY 0
+#define KERNEL 1
+
+/* Lookups run once per op invocation, so the table is searched by bisection: keep it sorted
+ * by strcmp of the op name (the unit tests check). */
+static const pf_op_entry ops[] = {
+    E("_addmm_activation",               GEMM,               NONE,          NO_SPEC, ALL_TENSORS, FAMILY),
+    E("_conv_depthwise2d",               CONV,               CONV_FORWARD,  NO_SPEC, NO_KEY, FAMILY),
+    E("_convolution",                    CONV,               CONV_FORWARD,  NO_SPEC, CONV_ARGS(3, 4, 5, 8), FAMILY),
+    E("_cudnn_attention_backward",       ATTENTION_BACKWARD, ATTENTION,     NO_SPEC, QKV_BACKWARD, FAMILY),
+    E("_cudnn_attention_forward",        ATTENTION,          ATTENTION,     NO_SPEC, QKV_FORWARD, FAMILY),
+    E("_efficient_attention_backward",   ATTENTION_BACKWARD, ATTENTION,     NO_SPEC, QKV_BACKWARD_BSHD, FAMILY),
+    E("_efficient_attention_forward",    ATTENTION,          ATTENTION,     NO_SPEC, QKV_FORWARD_BSHD, FAMILY),
+    E("_flash_attention_backward",       ATTENTION_BACKWARD, ATTENTION,     NO_SPEC, QKV_BACKWARD_BSHD, FAMILY),
+    E("_flash_attention_forward",        ATTENTION,          ATTENTION,     NO_SPEC, QKV_FORWARD_BSHD, FAMILY),
+    E("_fused_rms_norm",                 NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
+    E("_fused_rms_norm_backward",        NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
+    E("_grouped_mm",                     GEMM,               NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("_int_mm",                         GEMM,               NONE,          NO_SPEC, ALL_TENSORS, FAMILY),
+    E("_log_softmax",                    NORM,               LIKE_INPUT,    SPEC(.float_at = 2), NO_KEY, FAMILY),
+    E("_log_softmax_backward_data",      NORM,               LIKE_INPUT,    SPEC(.dtype_at = 3), NO_KEY, FAMILY),
+    E("_native_batch_norm_legit",        NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
+    E("_native_batch_norm_legit_no_training", NORM, LIKE_INPUT, NO_SPEC, NO_KEY, FAMILY),
+    E("_safe_softmax",                   NORM,               LIKE_INPUT,    SPEC(.dtype_at = 2), NO_KEY, FAMILY),
+    E("_scaled_dot_product_cudnn_attention", ATTENTION, ATTENTION, NO_SPEC, QKV_FORWARD, FAMILY),
+    E("_scaled_dot_product_cudnn_attention_backward", ATTENTION_BACKWARD, ATTENTION, NO_SPEC, QKV_BACKWARD, FAMILY),
+    E("_scaled_dot_product_efficient_attention", ATTENTION, ATTENTION, NO_SPEC, QKV_FORWARD, FAMILY),
+    E("_scaled_dot_product_efficient_attention_backward", ATTENTION_BACKWARD, ATTENTION, NO_SPEC, QKV_BACKWARD, FAMILY),
+    E("_scaled_dot_product_flash_attention", ATTENTION, ATTENTION, NO_SPEC, QKV_FORWARD, FAMILY),
+    E("_scaled_dot_product_flash_attention_backward", ATTENTION_BACKWARD, ATTENTION, NO_SPEC, QKV_BACKWARD, FAMILY),
+    E("_scaled_dot_product_fused_attention_overrideable", ATTENTION, NONE, NO_SPEC, QKV_FORWARD, FAMILY),
+    E("_scaled_dot_product_fused_attention_overrideable_backward", ATTENTION_BACKWARD, NONE, NO_SPEC, QKV_BACKWARD, FAMILY),
+    E("_scaled_grouped_mm",              GEMM,               NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("_scaled_mm",                      GEMM,               SCALED_MM,     NO_SPEC, ARGS(0, 1), FAMILY),
+    E("_slow_conv2d_forward",            CONV,               CONV_FORWARD,  NO_SPEC, NO_KEY, FAMILY),
+    E("_softmax",                        NORM,               LIKE_INPUT,    SPEC(.float_at = 2), NO_KEY, FAMILY),
+    E("_softmax_backward_data",          NORM,               LIKE_INPUT,    SPEC(.dtype_at = 3), NO_KEY, FAMILY),
+    E("_to_copy",                        COPY,               LIKE_INPUT,    SPEC(.dtype_at = 1), NO_KEY, FAMILY),
+    E("_weight_int4pack_mm",             GEMM,               NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("_weight_int8pack_mm",             GEMM,               NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("abs",                             ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("abs_",                            ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("acos",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("add",                             ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("add_",                            ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("addbmm",                          BMM,                NONE,          NO_SPEC, ALL_TENSORS, FAMILY),
+    E("addcdiv",                         ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("addcdiv_",                        ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("addcmul",                         ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("addcmul_",                        ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("addmm",                           GEMM,               ADDMM,         NO_SPEC, ALL_TENSORS, FAMILY),
+    E("addmv",                           GEMV,               NONE,          NO_SPEC, ALL_TENSORS, FAMILY),
+    E("all",                             REDUCE,             REDUCE,        SPEC(.result = PF_RESULT_BOOL, .dim_at = 1), NO_KEY, FAMILY),
+    E("amax",                            REDUCE,             REDUCE,        SPEC(.dim_at = 1), NO_KEY, FAMILY),
+    E("amin",                            REDUCE,             REDUCE,        SPEC(.dim_at = 1), NO_KEY, FAMILY),
+    E("aminmax",                         REDUCE,             NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("any",                             REDUCE,             REDUCE,        SPEC(.result = PF_RESULT_BOOL, .dim_at = 1), NO_KEY, FAMILY),
+    E("arange",                          ELEMENTWISE,        NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("argmax",                          REDUCE,             REDUCE,        SPEC(.result = PF_RESULT_LONG, .dim_at = 1), NO_KEY, FAMILY),
+    E("argmin",                          REDUCE,             REDUCE,        SPEC(.result = PF_RESULT_LONG, .dim_at = 1), NO_KEY, FAMILY),
+    E("asin",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("atan",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("atan2",                           ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("baddbmm",                         BMM,                BADDBMM,       NO_SPEC, ALL_TENSORS, FAMILY),
+    E("batch_norm_backward",             NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
+    E("bernoulli",                       COPY,               NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("bernoulli_",                      COPY,               OVERWRITE,     NO_SPEC, NO_KEY, FAMILY),
+    E("bitwise_and",                     ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("bitwise_not",                     ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("bitwise_or",                      ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("bitwise_xor",                     ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("bmm",                             BMM,                BMM,           NO_SPEC, ALL_TENSORS, FAMILY),
+    E("cat",                             COPY,               CAT,           NO_SPEC, NO_KEY, FAMILY),
+    E("ceil",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("clamp",                           ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("clamp_",                          ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("clamp_max",                       ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("clamp_max_",                      ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("clamp_min",                       ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("clamp_min_",                      ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("clone",                           COPY,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
+    E("contiguous",                      COPY,               LIKE_INPUT,    NO_SPEC, NO_KEY, KERNEL),
+    E("convolution",                     CONV,               CONV_FORWARD,  NO_SPEC, CONV_ARGS(3, 4, 5, 8), FAMILY),
+    E("convolution_backward",            CONV_BACKWARD,      CONV_BACKWARD, NO_SPEC, ARGS(0, 1, 2, 4, 5, 6, 9, 10), FAMILY),
+    E("convolution_overrideable",        CONV,               CONV_FORWARD,  NO_SPEC, CONV_ARGS(3, 4, 5, 8), FAMILY),
+    E("copy",                            COPY,               NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("copy_",                           COPY,               OVERWRITE,     NO_SPEC, NO_KEY, FAMILY),
+    E("cos",                             ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("cosh",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("count_nonzero",                   REDUCE,             NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("cudnn_batch_norm",                NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
+    E("cudnn_batch_norm_backward",       NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
+    E("cudnn_convolution",               CONV,               CONV_FORWARD,  NO_SPEC, CONV_ARGS(3, 2, 4, 5), FAMILY),
+    E("cudnn_convolution_transpose",     CONV_TRANSPOSE,     CONV_FORWARD,  NO_SPEC, ARGS(0, 1, 4, 2, 3, 5, 6), FAMILY),
+    E("cumprod",                         REDUCE,             LIKE_INPUT,    SPEC(.dtype_at = 2), NO_KEY, KERNEL),
+    E("cumsum",                          REDUCE,             LIKE_INPUT,    SPEC(.dtype_at = 2), NO_KEY, KERNEL),
+    E("div",                             ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("div_",                            ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("dot",                             GEMV,               NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("elu",                             ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("elu_",                            ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("elu_backward",                    ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("embedding",                       INDEX,              INDEX_ROWS,    SPEC(.index_at = 1), NO_KEY, FAMILY),
+    E("eq",                              ELEMENTWISE,        POINTWISE,     COMPARE, NO_KEY, FAMILY),
+    E("erf",                             ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("erfinv",                          ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("exp",                             ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("exp2",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("exp_",                            ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("expm1",                           ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("exponential_",                    COPY,               OVERWRITE,     NO_SPEC, NO_KEY, KERNEL),
+    E("fill",                            COPY,               NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("fill_",                           COPY,               OVERWRITE,     NO_SPEC, NO_KEY, FAMILY),
+    E("floor",                           ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("floor_",                          ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("fmod",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("frac",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("gather",                          INDEX,              GATHER,        SPEC(.index_at = 2), NO_KEY, FAMILY),
+    E("ge",                              ELEMENTWISE,        POINTWISE,     COMPARE, NO_KEY, FAMILY),
+    E("gelu",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("gelu_",                           ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("gelu_backward",                   ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("gt",                              ELEMENTWISE,        POINTWISE,     COMPARE, NO_KEY, FAMILY),
+    E("hardsigmoid",                     ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("hardsigmoid_backward",            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("hardswish",                       ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("hardswish_backward",              ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("hardtanh",                        ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("hardtanh_",                       ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("hardtanh_backward",               ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("index",                           INDEX,              NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("index_add",                       INDEX,              NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("index_put",                       INDEX,              NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("index_select",                    INDEX,              INDEX_ROWS,    SPEC(.dim_at = 1, .index_at = 2), NO_KEY, FAMILY),
+    E("isinf",                           ELEMENTWISE,        POINTWISE,     COMPARE, NO_KEY, KERNEL),
+    E("isnan",                           ELEMENTWISE,        POINTWISE,     COMPARE, NO_KEY, KERNEL),
+    E("le",                              ELEMENTWISE,        POINTWISE,     COMPARE, NO_KEY, FAMILY),
+    E("leaky_relu",                      ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("leaky_relu_",                     ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("leaky_relu_backward",             ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("lerp",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("lerp_",                           ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("linalg_vector_norm",              REDUCE,             REDUCE,        SPEC(.dtype_at = 4, .dim_at = 2), NO_KEY, FAMILY),
+    E("linear",                          GEMM,               NONE,          NO_SPEC, ALL_TENSORS, FAMILY),
+    E("log",                             ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("log10",                           ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("log1p",                           ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("log2",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("log_",                            ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("log_softmax",                     NORM,               LIKE_INPUT,    SPEC(.dtype_at = 2), NO_KEY, FAMILY),
+    E("logical_and",                     ELEMENTWISE,        POINTWISE,     COMPARE, NO_KEY, FAMILY),
+    E("logical_not",                     ELEMENTWISE,        POINTWISE,     COMPARE, NO_KEY, FAMILY),
+    E("logical_or",                      ELEMENTWISE,        POINTWISE,     COMPARE, NO_KEY, FAMILY),
+    E("logical_xor",                     ELEMENTWISE,        POINTWISE,     COMPARE, NO_KEY, KERNEL),
+    E("logit",                           ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("logsumexp",                       REDUCE,             REDUCE,        SPEC(.dim_at = 1), NO_KEY, FAMILY),
+    E("lt",                              ELEMENTWISE,        POINTWISE,     COMPARE, NO_KEY, FAMILY),
+    E("masked_fill",                     ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("masked_fill_",                    ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("matmul",                          GEMM,               NONE,          NO_SPEC, ALL_TENSORS, FAMILY),
+    E("max",                             REDUCE,             REDUCE,        SPEC(.flop = 1, .dim_at = 1, .indices = 1), NO_KEY, FAMILY),
+    E("maximum",                         ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("mean",                            REDUCE,             REDUCE,        SPEC(.dtype_at = 3, .dim_at = 1), NO_KEY, FAMILY),
+    E("min",                             REDUCE,             REDUCE,        SPEC(.flop = 1, .dim_at = 1, .indices = 1), NO_KEY, FAMILY),
+    E("minimum",                         ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("miopen_batch_norm",               NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
+    E("miopen_batch_norm_backward",      NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
+    E("miopen_convolution",              CONV,               CONV_FORWARD,  NO_SPEC, CONV_ARGS(4, 3, 5, 6), FAMILY),
+    E("miopen_convolution_transpose",    CONV_TRANSPOSE,     NONE,          NO_SPEC, ARGS(0, 1, 5, 3, 4, 6, 7), FAMILY),
+    E("miopen_depthwise_convolution",    CONV,               NONE,          NO_SPEC, CONV_ARGS(4, 3, 5, 6), FAMILY),
+    E("mish",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("mkldnn_convolution",              CONV,               CONV_FORWARD,  NO_SPEC, CONV_ARGS(4, 3, 5, 6), FAMILY),
+    E("mm",                              GEMM,               MM,            NO_SPEC, ALL_TENSORS, FAMILY),
+    E("mul",                             ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("mul_",                            ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("mv",                              GEMV,               NONE,          NO_SPEC, ALL_TENSORS, FAMILY),
+    E("nan_to_num",                      ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("nansum",                          REDUCE,             REDUCE,        SPEC(.dtype_at = 3, .dim_at = 1), NO_KEY, FAMILY),
+    E("native_batch_norm",               NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
+    E("native_batch_norm_backward",      NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
+    E("native_dropout",                  ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("native_dropout_backward",         ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("native_group_norm",               NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
+    E("native_group_norm_backward",      NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
+    E("native_layer_norm",               NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
+    E("native_layer_norm_backward",      NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
+    E("ne",                              ELEMENTWISE,        POINTWISE,     COMPARE, NO_KEY, FAMILY),
+    E("neg",                             ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("neg_",                            ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("norm",                            REDUCE,             REDUCE,        SPEC(.dtype_at = 4, .dim_at = 2), NO_KEY, FAMILY),
+    E("normal",                          COPY,               NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("normal_",                         COPY,               OVERWRITE,     NO_SPEC, NO_KEY, FAMILY),
+    E("pow",                             ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("pow_",                            ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("prod",                            REDUCE,             REDUCE,        SPEC(.dtype_at = 3, .dim_at = 1), NO_KEY, FAMILY),
+    E("random_",                         COPY,               OVERWRITE,     NO_SPEC, NO_KEY, KERNEL),
+    E("reciprocal",                      ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("reciprocal_",                     ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("relu",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("relu_",                           ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("remainder",                       ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("round",                           ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("round_",                          ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("rsqrt",                           ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("rsqrt_",                          ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("rsub",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("scaled_dot_product_attention",    ATTENTION,          NONE,          NO_SPEC, QKV_FORWARD, FAMILY),
+    E("scatter",                         COPY,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
+    E("scatter_add",                     COPY,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
+    E("sigmoid",                         ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("sigmoid_",                        ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("sigmoid_backward",                ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("sign",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("silu",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("silu_",                           ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("silu_backward",                   ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("sin",                             ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("sinh",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("softmax",                         NORM,               LIKE_INPUT,    SPEC(.dtype_at = 2), NO_KEY, FAMILY),
+    E("softplus",                        ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("softplus_backward",               ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("sqrt",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("sqrt_",                           ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("square",                          ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("stack",                           COPY,               CAT,           NO_SPEC, NO_KEY, KERNEL),
+    E("std",                             REDUCE,             REDUCE,        SPEC(.dim_at = 1), NO_KEY, FAMILY),
+    E("std_mean",                        REDUCE,             NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("sub",                             ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("sub_",                            ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("sum",                             REDUCE,             REDUCE,        SPEC(.dtype_at = 3, .dim_at = 1), NO_KEY, FAMILY),
+    E("tan",                             ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("tanh",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("tanh_",                           ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("tanh_backward",                   ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("threshold",                       ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("threshold_",                      ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
+    E("threshold_backward",              ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("trunc",                           ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("uniform",                         COPY,               NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("uniform_",                        COPY,               OVERWRITE,     NO_SPEC, NO_KEY, FAMILY),
+    E("var",                             REDUCE,             REDUCE,        SPEC(.dim_at = 1), NO_KEY, FAMILY),
+    E("var_mean",                        REDUCE,             NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("vdot",                            GEMV,               NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("where",                           ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("xlogy",                           ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("zero",                            COPY,               NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("zero_",                           COPY,               OVERWRITE,     NO_SPEC, NO_KEY, FAMILY),
 };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static int cmp_op(const void *key, const void *entry)
 {
-    return strcmp(key, ((const pf_op_family *)entry)->op);
+    return strcmp(key, ((const pf_op_entry *)entry)->op);
 }
 
-const pf_op_family *pf_op_family_lookup(const char *op_name)
+const pf_op_entry *pf_op_family_lookup(const char *op_name)
 {
     if (!op_name)
         return NULL;
-    return bsearch(op_name, families, (size_t)COUNT(families), sizeof families[0], cmp_op);
+    return bsearch(op_name, ops, (size_t)COUNT(ops), sizeof ops[0], cmp_op);
 }
 
-const pf_op_family *pf_op_family_table(int *count)
+const pf_op_entry *pf_op_family_table(int *count)
 {
-    *count = COUNT(families);
-    return families;
+    *count = COUNT(ops);
+    return ops;
 }

@@ -1,55 +1,13 @@
-/* args.c - reading op arguments for the formulas: element counts, bytes, and the Concrete Inputs texts. */
-#include "families.h"
+/* args.c - what every formula module shares: element counts and bytes of arguments, the Concrete Inputs texts, the estimate rules, the explanations. */
+#include "args.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-int64_t pf_mul_nonneg(int64_t a, int64_t b)
-{
-    if (a < 0 || b < 0)
-        return -1;
-    if (a != 0 && b > INT64_MAX / a)
-        return -1;
-    return a * b;
-}
-
-int64_t pf_add_nonneg(int64_t a, int64_t b)
-{
-    if (a < 0 || b < 0 || b > INT64_MAX - a)
-        return -1;
-    return a + b;
-}
-
 int pf_arg_is_tensor(const pf_arg *a)
 {
     return a && !a->is_list && (a->ndim > 0 || pf_type_size(a->type) > 0);
-}
-
-/* A Scalar or an absent optional (type "" and no dims) has no elements: returning 0 keeps
- * such arguments out of byte sums and "largest input" choices. */
-int64_t pf_arg_numel(const pf_arg *a)
-{
-    if (!a)
-        return -1;
-    if (a->is_list)
-        return a->list_numel >= 0 ? a->list_numel : -1;
-    if (a->ndim < 0 || a->ndim > PF_MAX_DIMS)
-        return -1;
-    if (a->ndim == 0)
-        return pf_type_size(a->type) > 0 ? 1 : 0;
-    int64_t n = 1;
-    for (int i = 0; i < a->ndim && n >= 0; i++)
-        n = pf_mul_nonneg(n, a->dims[i]);
-    return n;
-}
-
-double pf_arg_bytes(const pf_arg *a)
-{
-    int64_t n = pf_arg_numel(a);
-    if (n < 0)
-        return -1;
-    return (double)n * pf_type_size(a->type);
 }
 
 /* No elements move no bytes, whatever their type: an empty TensorList has none recorded. */
@@ -311,6 +269,55 @@ int pf_concrete_bool(const char *s)
 int pf_concrete_bool_list(const char *s, int *out, int max)
 {
     return parse_list(s, span_bool, NULL, out, max);
+}
+
+/* ---- the estimate rules ---- */
+
+const pf_op_spec *pf_spec_of(const pf_op_call *call)
+{
+    static const pf_op_spec no_spec;
+    const pf_op_entry *e = pf_op_family_lookup(call->name);
+    return e && e->spec ? e->spec : &no_spec;
+}
+
+/* A dtype= code or a half_to_float flag, when the call gives one: 1 and *size set, 0 when
+ * absent, -1 when unreadable. */
+static int given_size(const pf_op_call *call, const pf_op_spec *s, int *size)
+{
+    const char *dtype = s->dtype_at ? pf_concrete_at(call, s->dtype_at) : "";
+    const char *to_float = s->float_at ? pf_concrete_at(call, s->float_at) : "";
+    int64_t code;
+    if (*dtype) {
+        if (pf_concrete_int(dtype, &code) < 0)
+            return -1;
+        *size = pf_scalar_type_size(code);
+        return *size > 0 ? 1 : -1;
+    }
+    if (*to_float) {
+        *size = 4;
+        return pf_concrete_bool(to_float);
+    }
+    return 0;
+}
+
+int pf_result_size(const pf_op_call *call, const pf_op_spec *s, int dflt, int *size)
+{
+    int given = given_size(call, s, size);
+    if (given < 0)
+        return PF_FORMULA_BAD_ARGS;
+    if (!given)
+        *size = s->result == PF_RESULT_BOOL ? 1 : s->result == PF_RESULT_LONG ? 8 : dflt;
+    return *size > 0 ? PF_FORMULA_OK : PF_FORMULA_BAD_ARGS;
+}
+
+int pf_estimate_done(const pf_op_call *call, pf_work *w, double flop, double bytes)
+{
+    w->flop = flop;
+    w->bytes = bytes;
+    w->dtype = pf_dtype_of_largest(call->args, call->nargs);
+    w->matrix = 0;
+    w->source = "estimate";
+    return PF_FORMULA_OK;
 }
 
 /* ---- explanations ---- */

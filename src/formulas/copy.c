@@ -45,7 +45,7 @@ int pf_est_cat(const pf_op_call *call, pf_work *w)
 }
 
 /* The table (argument 0) and the index tensor of a lookup. */
-static int lookup_args(const pf_op_call *call, const pf_formula_spec *s, const pf_arg **src,
+static int lookup_args(const pf_op_call *call, const pf_op_spec *s, const pf_arg **src,
                        const pf_arg **index)
 {
     if (!s->index_at || call->nargs <= s->index_at)
@@ -92,7 +92,7 @@ static int64_t slice_numel(const pf_arg *src, int64_t dim)
  * a slice of the table along dim. */
 int pf_est_index_rows(const pf_op_call *call, pf_work *w)
 {
-    const pf_formula_spec *s = pf_spec_of(call);
+    const pf_op_spec *s = pf_spec_of(call);
     const pf_arg *src, *index;
     int64_t dim = 0;
     int rc = lookup_args(call, s, &src, &index);

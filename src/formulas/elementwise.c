@@ -1,4 +1,4 @@
-/* elementwise.c - byte estimates of element-wise, in-place, copy and normalisation ops, and the result-type rules the estimate families share. */
+/* elementwise.c - byte estimates of element-wise, in-place, copy and normalisation ops. */
 #include "families.h"
 
 /* The widest type of the highest promotion category among the tensors of args[0..n) that
@@ -24,46 +24,6 @@ static int promoted_size(const pf_arg *args, int n)
     return 0;
 }
 
-/* A dtype= code or a half_to_float flag, when the call gives one: 1 and *size set, 0 when
- * absent, -1 when unreadable. */
-static int given_size(const pf_op_call *call, const pf_formula_spec *s, int *size)
-{
-    const char *dtype = s->dtype_at ? pf_concrete_at(call, s->dtype_at) : "";
-    const char *to_float = s->float_at ? pf_concrete_at(call, s->float_at) : "";
-    int64_t code;
-    if (*dtype) {
-        if (pf_concrete_int(dtype, &code) < 0)
-            return -1;
-        *size = pf_scalar_type_size(code);
-        return *size > 0 ? 1 : -1;
-    }
-    if (*to_float) {
-        *size = 4;
-        return pf_concrete_bool(to_float);
-    }
-    return 0;
-}
-
-int pf_result_size(const pf_op_call *call, const pf_formula_spec *s, int dflt, int *size)
-{
-    int given = given_size(call, s, size);
-    if (given < 0)
-        return PF_FORMULA_BAD_ARGS;
-    if (!given)
-        *size = s->result == PF_RESULT_BOOL ? 1 : s->result == PF_RESULT_LONG ? 8 : dflt;
-    return *size > 0 ? PF_FORMULA_OK : PF_FORMULA_BAD_ARGS;
-}
-
-int pf_estimate_done(const pf_op_call *call, pf_work *w, double flop, double bytes)
-{
-    w->flop = flop;
-    w->bytes = bytes;
-    w->dtype = pf_dtype_of_largest(call->args, call->nargs);
-    w->matrix = 0;
-    w->source = "estimate";
-    return PF_FORMULA_OK;
-}
-
 /* Bytes of every tensor argument plus n elements of the given size written. */
 static double read_all_write(const pf_op_call *call, int64_t n, int size)
 {
@@ -79,7 +39,7 @@ static void ex_inputs_plus(pf_work *w, const pf_op_call *call, const char *what)
 }
 
 /* One FLOP per element written, when the op's row says it does arithmetic. */
-static void ex_flop_per_element(pf_work *w, const pf_formula_spec *s, const char *what, const pf_arg *shape)
+static void ex_flop_per_element(pf_work *w, const pf_op_spec *s, const char *what, const pf_arg *shape)
 {
     if (!s->flop)
         return;
@@ -101,7 +61,7 @@ static void ex_written(pf_work *w, const pf_arg *shape, int size)
 /* Out-of-place: the output has the broadcast shape of the inputs. */
 int pf_est_pointwise(const pf_op_call *call, pf_work *w)
 {
-    const pf_formula_spec *s = pf_spec_of(call);
+    const pf_op_spec *s = pf_spec_of(call);
     int64_t n;
     int size;
     int rc = pf_broadcast_numel(call->args, call->nargs, &n);
@@ -177,7 +137,7 @@ int pf_est_overwrite(const pf_op_call *call, pf_work *w)
  * its type, unless a dtype= or half_to_float argument says otherwise. */
 int pf_est_like_input(const pf_op_call *call, pf_work *w)
 {
-    const pf_formula_spec *s = pf_spec_of(call);
+    const pf_op_spec *s = pf_spec_of(call);
     int size;
     if (call->nargs < 1 || !pf_arg_is_tensor(&call->args[0]))
         return PF_FORMULA_BAD_ARGS;

@@ -1,116 +1,12 @@
-/* families.h - private to src/formulas: the formula of each op family and the arithmetic helpers they share. */
+/* families.h - private to src/formulas: the formula of each op family, which registry.c calls. */
 #ifndef PROFANA_FORMULAS_FAMILIES_H
 #define PROFANA_FORMULAS_FAMILIES_H
 
-#include <stdint.h>
+#include "args.h"
 
-#include "profana/formulas.h"
-
-/* ---- shared helpers (args.c) ---- */
-
-/* Trace sizes are untrusted: products and sums of dims go through these, which return -1
- * when an operand is negative or the result would not fit in int64. */
-int64_t pf_mul_nonneg(int64_t a, int64_t b);
-int64_t pf_add_nonneg(int64_t a, int64_t b);
-
-/* 1 when the argument is a single tensor: it has dims, or a tensor element type (0-d). */
-int pf_arg_is_tensor(const pf_arg *a);
-
-/* Bytes of a tensor argument (0 when it has no elements), or -1 when its element size or
- * element count is unknown, so that a figure built from it is reported unknown rather than
- * too small. */
-double pf_tensor_bytes(const pf_arg *a);
-
-/* Sums byte figures, keeping -1 (unknown) sticky. */
-double pf_bytes_add(double total, double more);
-
-/* The dtype of the tensor with the most elements among args[0..n). */
-pf_dtype pf_dtype_of_largest(const pf_arg *args, int n);
-
-/* The Concrete Inputs text of argument pos; "" when pos is out of range or none was recorded. */
-const char *pf_concrete_at(const pf_op_call *call, int pos);
-
-/* Bytes of every tensor and tensor list among the call's arguments; -1 when one of them
- * has an unknown size (a TensorList records no element type). */
-double pf_tensor_args_bytes(const pf_op_call *call);
-
-/* Element size of a c10::ScalarType code (a dtype= argument); 0 for codes that name no
- * tensor element type. */
-int pf_scalar_type_size(int64_t code);
-
-/* Type promotion category of a Kineto type string: 3 complex, 2 floating, 1 integer,
- * 0 bool, -1 not a tensor element type. */
-int pf_type_category(const char *type);
-
-/* Broadcasts the shapes of the single tensors among args[0..n) (right-aligned, each dim 1
- * or equal). Writes the result's element count; returns PF_FORMULA_OK, MISMATCH when the
- * shapes do not broadcast, BAD_ARGS when there is no tensor or a size is unreadable. */
-int pf_broadcast_numel(const pf_arg *args, int n, int64_t *numel);
-
-/* The same broadcast, giving the result's shape (dims only; type and concrete ""). */
-int pf_broadcast_shape(const pf_arg *args, int n, pf_arg *shape);
-
-/* ---- explanations (--explain): each writes only when w->explain is set ---- */
-
-enum { PF_EX_SIZES, PF_EX_FLOP, PF_EX_BYTES };
-
-/* Appends printf-style text to one field of w->explain (PF_EX_*). */
-void pf_ex(pf_work *w, int field, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-/* Names the formula's file and the rule that picks the peak dtype. */
-void pf_ex_rule(pf_work *w, const char *module, const char *dtype_rule);
-
-/* Appends a tensor argument's bytes as the product that gives them: "8*512*1024*2" (dims
- * times element size, "?" for an unknown size), a 0-d tensor as its size, a TensorList as
- * "numel*size". */
-void pf_ex_tensor(pf_work *w, int field, const pf_arg *a);
-
-/* Appends the bytes of every tensor and tensor list among the call's arguments, joined by
- * " + " ("0" when there is none): the terms of pf_tensor_args_bytes. */
-void pf_ex_tensor_args(pf_work *w, int field, const pf_op_call *call);
-
-/* Appends a shape as "[8, 512, 1024]". */
-void pf_ex_shape(pf_work *w, int field, const pf_arg *a);
-
-/* ---- the estimate families (elementwise.c, reduce.c, copy.c, generic.c) ---- */
-
-/* What an estimated op writes, when not its family's default type. */
-enum { PF_RESULT_DEFAULT = 0, PF_RESULT_BOOL = 1, PF_RESULT_LONG = 2 };
-
-/* A registry row's parameters for the estimate families. Positions are argument indices,
- * 0 meaning none: argument 0 is always the tensor the op works on. */
-struct pf_formula_spec {
-    unsigned char flop;     /* 1: one FLOP per element written (element-wise arithmetic) */
-    unsigned char result;   /* PF_RESULT_* */
-    unsigned char dtype_at; /* a ScalarType code that sets the result type when given */
-    unsigned char float_at; /* a bool asking for a float result (half_to_float) */
-    unsigned char dim_at;   /* reductions and index ops: the dim, or list of dims */
-    unsigned char index_at; /* index ops: the index tensor */
-    unsigned char indices;  /* reductions that also write int64 indices (max.dim) */
-};
-typedef struct pf_formula_spec pf_formula_spec;
-
-/* The spec of call's registry row; all zeros when the row has none (registry.c). */
-const pf_formula_spec *pf_spec_of(const pf_op_call *call);
-
-/* Element size of what an estimated op writes: the dtype_at code or float_at flag when the
- * call gives one, else the spec's result type, else dflt, the family's default. Returns
- * PF_FORMULA_OK, or BAD_ARGS when a text is unreadable or the size unknown. */
-int pf_result_size(const pf_op_call *call, const pf_formula_spec *s, int dflt, int *size);
-
-/* Fills w with an estimate (dtype of the largest tensor input, no matrix units, source
- * "estimate") and returns PF_FORMULA_OK. */
-int pf_estimate_done(const pf_op_call *call, pf_work *w, double flop, double bytes);
-
-/* No formula: the generic estimate, or the Inductor launch rule. Returns PF_FORMULA_OK, or
- * -1 when the call has no tensor argument (w untouched then). */
-int pf_estimate_unlisted(const pf_op_call *call, pf_work *w);
-
-/* ---- families: each is a pf_formula_fn registered in registry.c ---- */
+/* Each is a pf_formula_fn: the op table (op_family.h) names it per op, registry.c calls it.
+ * A family module includes this header for its own prototypes; only reduce.c calls another
+ * family (max.other, an element-wise overload, is pf_est_pointwise). */
 
 int pf_gemm_mm(const pf_op_call *call, pf_work *w);
 int pf_gemm_addmm(const pf_op_call *call, pf_work *w);
@@ -131,5 +27,9 @@ int pf_est_reduce(const pf_op_call *call, pf_work *w);
 int pf_est_cat(const pf_op_call *call, pf_work *w);
 int pf_est_index_rows(const pf_op_call *call, pf_work *w);
 int pf_est_gather(const pf_op_call *call, pf_work *w);
+
+/* No formula: the generic estimate, or the Inductor launch rule (generic.c). Returns
+ * PF_FORMULA_OK, or -1 when the call has no tensor argument (w untouched then). */
+int pf_estimate_unlisted(const pf_op_call *call, pf_work *w);
 
 #endif

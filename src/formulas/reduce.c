@@ -39,7 +39,7 @@ static int reduced_numel(const pf_arg *self, const char *text, int64_t *numel, i
 /* The text of the dims argument. The overloads with dims have keepdim after them, so a call
  * that ends at the dims' place is an overload without (sum(self, dtype), var(self,
  * unbiased), norm(self, p, dtype)): "", every dim. */
-static const char *dims_text(const pf_op_call *call, const pf_formula_spec *s)
+static const char *dims_text(const pf_op_call *call, const pf_op_spec *s)
 {
     if (!s->dim_at || call->nargs <= s->dim_at + 1)
         return "";
@@ -51,7 +51,7 @@ static const char *dims_text(const pf_op_call *call, const pf_formula_spec *s)
  * (max.other). */
 int pf_est_reduce(const pf_op_call *call, pf_work *w)
 {
-    const pf_formula_spec *s = pf_spec_of(call);
+    const pf_op_spec *s = pf_spec_of(call);
     int64_t n;
     int size, listed;
     if (call->nargs < 1 || !pf_arg_is_tensor(&call->args[0]) || pf_arg_numel(&call->args[0]) < 0)

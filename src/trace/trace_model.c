@@ -1,10 +1,12 @@
 /* trace_model.c - the model after scanning: devices, External-id links, notes, and freeing. */
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "profana/i64map.h"
 #include "trace_internal.h"
 
 static int add_line(char ***lines, int *n, const char *fmt, va_list ap)
@@ -227,37 +229,16 @@ int pf_trace_devices_from_props(pf_trace *t, const char *text, size_t len, pf_er
 
 /* ---- External id links ---- */
 
-/* Open addressing, at most 70% full (it holds every cpu_op's id, so it is sized tight); keys
- * -1 mark empty slots. Kineto numbers External ids consecutively, so when the ids are dense
- * the map is a plain array indexed by id - base instead (direct != NULL): filled and read
- * in file order, it stays in cache where hashed slots would miss on every id. */
+/* External id -> index of the first op record with it. Kineto numbers External ids
+ * consecutively, so when the ids are dense the map is a plain array indexed by id - base
+ * (direct != NULL): filled and read in file order, it stays in cache where hashed slots would
+ * miss on every id. Otherwise a pf_i64map sized once for every cpu_op's id. */
 typedef struct id_map {
-    int64_t *keys;
-    int32_t *vals;
-    size_t cap;
+    pf_i64map hashed;
     int32_t *direct;           /* value of id base + i; -1 none */
     int64_t base;
     size_t range;
 } id_map;
-
-static size_t id_hash(int64_t k, size_t cap)
-{
-    uint64_t h = (uint64_t)k * UINT64_C(0x9E3779B97F4A7C15);
-    return (size_t)(h >> 17) & (cap - 1);
-}
-
-static int id_map_init(id_map *m, size_t n)
-{
-    m->cap = 16;
-    while (m->cap * 7 < n * 10)
-        m->cap *= 2;
-    m->keys = malloc(m->cap * sizeof *m->keys);
-    m->vals = malloc(m->cap * sizeof *m->vals);
-    if (!m->keys || !m->vals)
-        return -1;
-    memset(m->keys, 0xff, m->cap * sizeof *m->keys);
-    return 0;
-}
 
 /* A dense map for ids in [lo, hi) when there are at least a quarter as many ids as
  * values in the range; 1 when made, 0 when the hashed map suits better, -1 out of memory. */
@@ -277,12 +258,12 @@ static int id_map_init_dense(id_map *m, int64_t lo, int64_t hi, size_t n)
 
 static void id_map_free(id_map *m)
 {
-    free(m->keys);
-    free(m->vals);
+    pf_i64map_free(&m->hashed);
     free(m->direct);
 }
 
-/* Inserts k -> v unless k is there; returns 1 when k was already present. */
+/* Inserts k -> v unless k is there; returns 1 when k was already present, 0 when added (the
+ * hashed map was sized for every id: it never grows here, so never fails). */
 static int id_map_put(id_map *m, int64_t k, int32_t v)
 {
     if (m->direct) {
@@ -292,23 +273,19 @@ static int id_map_put(id_map *m, int64_t k, int32_t v)
         *slot = v;
         return 0;
     }
-    size_t i = id_hash(k, m->cap);
-    for (; m->keys[i] != -1; i = (i + 1) & (m->cap - 1))
-        if (m->keys[i] == k)
-            return 1;
-    m->keys[i] = k;
-    m->vals[i] = v;
-    return 0;
+    int added;
+    int64_t got = pf_i64map_find_or_add(&m->hashed, k, (uint32_t)v, &added);
+    assert(got >= 0);
+    (void)got;
+    return !added;
 }
 
 static int32_t id_map_get(const id_map *m, int64_t k)
 {
     if (m->direct)
         return k >= m->base && (uint64_t)k - (uint64_t)m->base < m->range ? m->direct[k - m->base] : -1;
-    for (size_t i = id_hash(k, m->cap); m->keys[i] != -1; i = (i + 1) & (m->cap - 1))
-        if (m->keys[i] == k)
-            return m->vals[i];
-    return -1;
+    uint32_t v;
+    return pf_i64map_get(&m->hashed, k, &v) ? (int32_t)v : -1;
 }
 
 /* Parsed args by interned args text: ops with equal args share one parse. */
@@ -322,6 +299,13 @@ typedef struct args_cache {
     size_t cap, count;
 } args_cache;
 
+/* Keys are interned: one pointer, one text. */
+static size_t key_hash(const char *key, size_t cap)
+{
+    uint64_t h = (uint64_t)(uintptr_t)key * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> 17) & (cap - 1);
+}
+
 static int cache_grow(args_cache *c)
 {
     size_t cap = c->cap ? c->cap * 2 : 256;
@@ -331,7 +315,7 @@ static int cache_grow(args_cache *c)
     for (size_t i = 0; i < c->cap; i++) {
         if (!c->slots[i].key)
             continue;
-        size_t j = id_hash((int64_t)(uintptr_t)c->slots[i].key, cap);
+        size_t j = key_hash(c->slots[i].key, cap);
         while (slots[j].key)
             j = (j + 1) & (cap - 1);
         slots[j] = c->slots[i];
@@ -347,7 +331,7 @@ static const parsed *cache_get(pf_trace *t, args_cache *c, const char *key)
 {
     if ((c->count + 1) * 2 > c->cap && cache_grow(c))
         return NULL;
-    size_t i = id_hash((int64_t)(uintptr_t)key, c->cap);
+    size_t i = key_hash(key, c->cap);
     for (; c->slots[i].key; i = (i + 1) & (c->cap - 1))
         if (c->slots[i].key == key)
             return &c->slots[i];
@@ -402,7 +386,7 @@ static int map_ids(pf_trace *t, const op_recs *r, id_map *m)
             hi = rec->ext_id > hi ? rec->ext_id : hi;
         }
     int dense = r->n && hi < INT64_MAX ? id_map_init_dense(m, lo, hi + 1, r->n) : 0;
-    if (r->n > INT32_MAX || dense < 0 || (dense == 0 && id_map_init(m, r->n)))
+    if (r->n > INT32_MAX || dense < 0 || (dense == 0 && pf_i64map_reserve(&m->hashed, r->n)))
         return -1;
     int32_t g = 0;
     for (size_t v = 0; v < r->n_vecs; v++)

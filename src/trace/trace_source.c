@@ -1,6 +1,7 @@
-/* trace_source.c - gets the bytes of a trace: a mapped regular file, or standard input read whole. */
+/* trace_source.c - gets the whole text of a trace: a mapped regular file, or what a reader (trace_reader.c) gives of standard input, a pipe or gzip, copied whole. */
 #include "profana/trace.h"
 #include "profana/mem.h"
+#include "trace_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,40 +10,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
-
-static int read_all_fd(int fd, const char *path, char **buf, size_t *len, pf_error *err)
-{
-    size_t cap = 1 << 20, n = 0;
-    char *b = malloc(cap);
-    if (!b)
-        return pf_fail(err, "%s: out of memory", path);
-    for (;;) {
-        if (n == cap) {
-            char *nb = realloc(b, cap * 2);
-            if (!nb) {
-                free(b);
-                return pf_fail(err, "%s: out of memory", path);
-            }
-            b = nb;
-            cap *= 2;
-        }
-        ssize_t r = read(fd, b + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            int e = errno;
-            free(b);
-            return pf_fail(err, "%s: read error: %s", path, strerror(e));
-        }
-        if (r == 0)
-            break;
-        n += (size_t)r;
-    }
-    *buf = b;
-    *len = n;
-    return 0;
-}
 
 static int map_file(int fd, const char *path, size_t size, char **buf, pf_error *err)
 {
@@ -54,51 +21,77 @@ static int map_file(int fd, const char *path, size_t size, char **buf, pf_error 
     return 0;
 }
 
-/* gzip output grows by doubling; gzread decompresses members back to back, as gunzip does. */
-static int inflate_all(const char *in, size_t in_len, const char *path, char **buf, size_t *len, pf_error *err)
+/* A growing copy of the text: doubling, as the whole text is kept. */
+typedef struct text_buf {
+    char *b;
+    size_t len, cap;
+} text_buf;
+
+/* Room for at least want more bytes; -1 when memory runs out. */
+static int text_room(text_buf *t, size_t want)
 {
-    z_stream z = {0};
-    if (inflateInit2(&z, 15 + 32) != Z_OK)
-        return pf_fail(err, "%s: cannot start gzip decompression", path);
-    size_t cap = in_len * 4 + (1 << 20), n = 0;
-    char *out = malloc(cap);
-    int rc = out ? Z_OK : Z_MEM_ERROR;
-    z.next_in = (unsigned char *)in;
-    while (rc == Z_OK && z.next_in < (const unsigned char *)in + in_len) {
-        if (n == cap) {
-            char *nb = realloc(out, cap * 2);
-            if (!nb) {
-                rc = Z_MEM_ERROR;
-                break;
-            }
-            out = nb;
-            cap *= 2;
-        }
-        size_t in_left = (size_t)((const unsigned char *)in + in_len - z.next_in);
-        z.avail_in = in_left > UINT32_MAX ? UINT32_MAX : (uInt)in_left;
-        z.next_out = (unsigned char *)out + n;
-        z.avail_out = cap - n > UINT32_MAX ? UINT32_MAX : (uInt)(cap - n);
-        rc = inflate(&z, Z_NO_FLUSH);
-        n = (size_t)((char *)z.next_out - out);
-        if (rc == Z_STREAM_END && z.avail_in > 0)
-            rc = inflateReset(&z); /* another gzip member follows */
-        else if (rc == Z_BUF_ERROR && z.avail_out == 0)
-            rc = Z_OK;
+    if (t->cap - t->len >= want)
+        return 0;
+    size_t cap = t->cap ? t->cap : 1 << 20;
+    while (cap - t->len < want)
+        cap *= 2;
+    char *nb = realloc(t->b, cap);
+    if (!nb)
+        return -1;
+    t->b = nb;
+    t->cap = cap;
+    return 0;
+}
+
+/* A reader's text inflated into the growing mapping: copied out as it comes, each segment
+ * handed back once copied, so that only the copy grows. */
+static long copy_growing(pf_reader *r, const char *text, text_buf *t, pf_error *err)
+{
+    long k;
+    while ((k = pf_reader_wait(r, (int64_t)t->len, err)) > 0) {
+        if (text_room(t, (size_t)k))
+            return pf_fail(err, "%s: out of memory", pf_reader_name(r));
+        memcpy(t->b + t->len, text + t->len, (size_t)k);
+        t->len += (size_t)k;
+        pf_reader_release(r, (int64_t)t->len);
     }
-    size_t at = (size_t)((const unsigned char *)z.next_in - (const unsigned char *)in);
-    inflateEnd(&z);
-    if (rc != Z_OK && rc != Z_STREAM_END) {
-        free(out);
-        if (rc == Z_MEM_ERROR)
-            return pf_fail(err, "%s: out of memory while decompressing", path);
-        return pf_fail(err, "%s: compressed byte %zu: corrupt or truncated gzip data", path, at);
+    return k;
+}
+
+/* Any other reader's text (a stream, or gzip through the reader's ring), read in order. */
+static long copy_stream(pf_reader *r, text_buf *t, pf_error *err)
+{
+    long k;
+    do {
+        if (text_room(t, 1 << 16))
+            return pf_fail(err, "%s: out of memory", pf_reader_name(r));
+        k = pf_reader_read(r, t->b + t->len, t->cap - t->len, (int64_t)t->len, err);
+        if (k > 0)
+            t->len += (size_t)k;
+    } while (k > 0);
+    return k;
+}
+
+/* The whole text of path through a reader (trace_reader.c): standard input, a pipe, an
+ * empty file, or gzip, inflated with the loader's own decompression (its messages and
+ * compressed offsets). */
+static int read_through_reader(const char *path, char **buf, size_t *len, pf_error *err)
+{
+    pf_reader *r;
+    if (pf_reader_open(path, &r, err))
+        return -1;
+    text_buf t = {0};
+    const char *text;
+    long rc = pf_reader_growing(r, &text, NULL) ? copy_growing(r, text, &t, err) : copy_stream(r, &t, err);
+    pf_reader_close(r);
+    if (rc < 0) {
+        free(t.b);
+        return -1;
     }
-    if (rc != Z_STREAM_END) {
-        free(out);
-        return pf_fail(err, "%s: compressed byte %zu: gzip data is cut off", path, at);
-    }
-    *buf = out;
-    *len = n;
+    if (!t.b && !(t.b = malloc(1)))
+        return pf_fail(err, "%s: out of memory", strcmp(path, "-") == 0 ? "<stdin>" : path);
+    *buf = t.b;
+    *len = t.len;
     return 0;
 }
 
@@ -107,30 +100,12 @@ static int is_gzip(const char *buf, size_t len)
     return len >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b;
 }
 
-/* Replaces a gzip buffer by its decompressed text; plain JSON passes through. */
-static int maybe_inflate(const char *path, char **buf, size_t *len, int *mapped, pf_error *err)
-{
-    if (!is_gzip(*buf, *len))
-        return 0;
-    char *out = NULL;
-    size_t n = 0;
-    int rc = inflate_all(*buf, *len, path, &out, &n, err);
-    pf_source_release(*buf, *len, *mapped);
-    *buf = NULL;
-    *len = 0;
-    *mapped = 0;
-    if (rc)
-        return -1;
-    *buf = out;
-    *len = n;
-    return 0;
-}
-
+/* A regular file with bytes is mapped (*mapped = 1), unless it holds gzip; anything else
+ * (*mapped = 0) goes through a reader. */
 static int read_source(const char *path, char **buf, size_t *len, int *mapped, pf_error *err)
 {
-    *mapped = 0;
     if (strcmp(path, "-") == 0)
-        return read_all_fd(STDIN_FILENO, "<stdin>", buf, len, err);
+        return read_through_reader(path, buf, len, err);
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return pf_fail(err, "%s: cannot open: %s", path, strerror(errno));
@@ -144,23 +119,31 @@ static int read_source(const char *path, char **buf, size_t *len, int *mapped, p
         close(fd);
         return pf_fail(err, "%s: is a directory, not a trace file", path);
     }
-    int rc;
-    if (S_ISREG(st.st_mode) && st.st_size > 0) {
-        *len = (size_t)st.st_size;
-        rc = map_file(fd, path, *len, buf, err);
-        *mapped = rc == 0;
-    } else {
-        rc = read_all_fd(fd, path, buf, len, err);
+    if (!S_ISREG(st.st_mode) || st.st_size == 0) {
+        close(fd);
+        return read_through_reader(path, buf, len, err);
     }
+    *len = (size_t)st.st_size;
+    int rc = map_file(fd, path, *len, buf, err);
     close(fd);
-    return rc;
+    if (rc)
+        return -1;
+    if (!is_gzip(*buf, *len)) {
+        *mapped = 1;
+        return 0;
+    }
+    munmap(*buf, *len);
+    *buf = NULL;
+    *len = 0;
+    return read_through_reader(path, buf, len, err);
 }
 
 int pf_source_read(const char *path, char **buf, size_t *len, int *mapped, pf_error *err)
 {
-    if (read_source(path, buf, len, mapped, err))
-        return -1;
-    return maybe_inflate(strcmp(path, "-") == 0 ? "<stdin>" : path, buf, len, mapped, err);
+    *mapped = 0;
+    *buf = NULL; /* what a caller frees after a failure */
+    *len = 0;
+    return read_source(path, buf, len, mapped, err);
 }
 
 void pf_source_done(const char *buf, size_t len, int mapped, size_t upto)

@@ -7,6 +7,7 @@
 
 #include "common.h"
 #include "profana/formulas.h"
+#include "profana/op_family.h"
 #include "profana/strtab.h"
 #include "profana/trace.h"
 
@@ -90,9 +91,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* The op's own formula, then every formula of the registry on the same arguments. */
     apply(&op.call, name, PF_DT_BF16);
     int n;
-    const pf_formula *tab = pf_formula_table(&n);
-    for (int i = 0; i < n; i++)
-        apply(&op.call, tab[i].op, i % 2 ? PF_DT_UNKNOWN : PF_DT_FP32);
+    const pf_op_entry *tab = pf_op_family_table(&n);
+    for (int i = 0, k = 0; i < n; i++)
+        if (pf_formula_lookup(tab[i].op))
+            apply(&op.call, tab[i].op, k++ % 2 ? PF_DT_UNKNOWN : PF_DT_FP32);
 
     free((void *)op.call.args);
     pf_trace_free(t);

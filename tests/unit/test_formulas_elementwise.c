@@ -5,6 +5,7 @@
 #include "check.h"
 #include "formula_fixtures.h"
 #include "profana/formulas.h"
+#include "profana/op_family.h"
 
 /* ---- fixtures ---- */
 
@@ -403,7 +404,7 @@ static void test_registered(void)
         "aten::gather", "aten::scatter", "aten::clone", "aten::_to_copy", "aten::contiguous",
     };
     int n = -1, sorted = 1;
-    const pf_formula *t = pf_formula_table(&n);
+    const pf_op_entry *t = pf_op_family_table(&n);
     for (int i = 1; i < n; i++)
         sorted &= strcmp(t[i - 1].op, t[i].op) < 0;
     CHECK("table sorted with the estimate rows", sorted);

@@ -1,0 +1,39 @@
+/* op_call.h - an op invocation as the trace records it (its arguments' dims, types and concrete values), shared by the model and the formulas. */
+/* layer: trace (README: Where things are) */
+#ifndef PROFANA_OP_CALL_H
+#define PROFANA_OP_CALL_H
+
+#include <stdint.h>
+
+#define PF_MAX_DIMS 8
+
+/* One positional argument of a cpu_op, as the trace records it (Input Dims, Input type,
+ * Concrete Inputs at the same index). */
+typedef struct pf_arg {
+    int ndim;                  /* dims recorded; 0 for scalars and non-tensors */
+    int64_t dims[PF_MAX_DIMS];
+    int is_list;               /* TensorList: dims not kept, see list_numel */
+    int64_t list_numel;        /* sum of the elements of a TensorList's tensors */
+    const char *type;          /* "Input type" entry; "" when absent */
+    const char *concrete;      /* "Concrete Inputs" entry; "" when absent */
+} pf_arg;
+
+/* An op invocation as the formulas see it. Storage belongs to the caller. */
+typedef struct pf_op_call {
+    const char *name;          /* full op name, "aten::mm" */
+    int nargs;
+    const pf_arg *args;
+    int assumed_size;          /* element size to assume for tensors the trace records without
+                                * a type (a TensorList): the command line's DTYPE, set by
+                                * pf_formula_apply_ex; 0 = none, their bytes stay unknown */
+} pf_op_call;
+
+/* Product of the dims of a tensor argument; 1 for a 0-d tensor; list_numel for a list.
+ * -1 when a dim is negative or the product does not fit in int64 (sizes are untrusted). */
+int64_t pf_arg_numel(const pf_arg *a);
+
+/* Bytes of a tensor argument: numel x element size of its type; 0 for non-tensors; -1 when
+ * its element count is unknown. */
+double pf_arg_bytes(const pf_arg *a);
+
+#endif
