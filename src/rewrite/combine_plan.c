@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "combine_internal.h"
+#include "profana/i64map.h"
 
 /* Kineto reserves pids 0..15 for GPUs ("GPU N" process labels) and puts device N's events
  * on pid N: pids below max(16, 1 + the largest device id) move with the devices. */
@@ -11,71 +12,11 @@
 /* Other colliding pids move by this much per input: above any Linux pid (at most 2^22). */
 #define HOST_PID_STEP INT64_C(10000000)
 
-/* ---- a set of int64 (open addressing; to give way to the shared int64 map) ---- */
-
-typedef struct i64_set {
-    int64_t *slots;            /* INT64_MIN (never a pid) marks a free slot */
-    size_t n, cap;             /* cap: 0 or a power of two; kept at most half full */
-} i64_set;
-
-static size_t i64_slot(const i64_set *set, int64_t v)
+/* The pids given out, as keys of the shared int64 map (values unused). */
+static int pid_taken(const pf_i64map *pids, int64_t v)
 {
-    return (size_t)(((uint64_t)v * UINT64_C(0x9E3779B97F4A7C15)) >> 7) & (set->cap - 1);
-}
-
-static int i64_has(const i64_set *set, int64_t v)
-{
-    if (!set->cap)
-        return 0;
-    for (size_t i = i64_slot(set, v); set->slots[i] != INT64_MIN; i = (i + 1) & (set->cap - 1))
-        if (set->slots[i] == v)
-            return 1;
-    return 0;
-}
-
-static void i64_put(i64_set *set, int64_t v)
-{
-    size_t i = i64_slot(set, v);
-    while (set->slots[i] != INT64_MIN)
-        i = (i + 1) & (set->cap - 1);
-    set->slots[i] = v;
-    set->n++;
-}
-
-/* Doubles the set. */
-static int i64_grow(i64_set *set)
-{
-    int64_t *old = set->slots;
-    size_t old_cap = set->cap, cap = old_cap ? old_cap * 2 : 64;
-    int64_t *slots = malloc(cap * sizeof *slots);
-    if (!slots)
-        return -1;
-    for (size_t i = 0; i < cap; i++)
-        slots[i] = INT64_MIN;
-    set->slots = slots;
-    set->cap = cap;
-    set->n = 0;
-    for (size_t i = 0; i < old_cap; i++)
-        if (old[i] != INT64_MIN)
-            i64_put(set, old[i]);
-    free(old);
-    return 0;
-}
-
-/* Adds v; 0, or -1 when memory runs out. INT64_MIN marks free slots: it is never held. */
-static int i64_add(i64_set *set, int64_t v)
-{
-    if (v == INT64_MIN || i64_has(set, v))
-        return 0;
-    if ((set->n + 1) * 2 > set->cap && i64_grow(set))
-        return -1;
-    i64_put(set, v);
-    return 0;
-}
-
-static void i64_free(i64_set *set)
-{
-    free(set->slots);
+    uint32_t unused;
+    return pf_i64map_get(pids, v, &unused);
 }
 
 /* ---- what earlier inputs hold in the output ---- */
@@ -85,7 +26,7 @@ static void i64_free(i64_set *set)
 typedef struct taken {
     int64_t (*blocks)[2];
     size_t n_blocks, cap_blocks;
-    i64_set pids;
+    pf_i64map pids;
     cb_str_pid *s;
     size_t ns, caps;
 } taken;
@@ -95,7 +36,7 @@ static int is_taken(const taken *tk, int64_t v)
     for (size_t i = 0; i < tk->n_blocks; i++)
         if (v >= tk->blocks[i][0] && v < tk->blocks[i][1])
             return 1;
-    return i64_has(&tk->pids, v);
+    return pid_taken(&tk->pids, v);
 }
 
 static int is_gpu_slot(const cb_input *in, int64_t pid)
@@ -112,7 +53,7 @@ static int block_clashes(const cb_input *in, const taken *tk, int64_t shift)
         if (lo < tk->blocks[i][1] && tk->blocks[i][0] < hi)
             return 1;
     for (size_t i = 0; i < in->u.n_pids; i++)
-        if (is_gpu_slot(in, in->u.pids[i].from) && i64_has(&tk->pids, in->u.pids[i].from + shift))
+        if (is_gpu_slot(in, in->u.pids[i].from) && pid_taken(&tk->pids, in->u.pids[i].from + shift))
             return 1;
     return 0;
 }
@@ -154,7 +95,8 @@ static int plan_int_pids(cb_input *in, int k, int n, taken *tk, pf_error *err)
         }
         if (bad)
             return pf_fail(err, "%s: pid %lld is too large to move", in->path, (long long)p->from);
-        if (i64_add(&tk->pids, p->to))
+        int added;
+        if (pf_i64map_find_or_add(&tk->pids, p->to, 0, &added) < 0)
             return pf_fail(err, "out of memory");
     }
     return 0;
@@ -234,7 +176,7 @@ int pf_cb_plan(cb_run *c)
             rc = plan_time_and_tag(in, &c->in[0], k, c->err);
     }
     free(tk.blocks);
-    i64_free(&tk.pids);
+    pf_i64map_free(&tk.pids);
     free(tk.s);
     return rc;
 }
