@@ -4,7 +4,9 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int check_failures;
 
@@ -46,5 +48,29 @@ static int check_failures;
     } while (0)
 
 #define CHECK_DONE() return check_failures ? 1 : 0
+
+/* Writes text to a new temporary file whose path starts with prefix (e.g.
+ * "/tmp/profana_test_x_"); returns its path (the caller unlinks and frees it), NULL on error. */
+static inline char *check_write_temp(const char *prefix, const char *text)
+{
+    size_t n = strlen(prefix);
+    char *path = malloc(n + 7);
+    if (!path)
+        return NULL;
+    memcpy(path, prefix, n);
+    memcpy(path + n, "XXXXXX", 7);
+    int fd = mkstemp(path);
+    ssize_t len = (ssize_t)strlen(text);
+    if (fd < 0 || write(fd, text, (size_t)len) != len) {
+        if (fd >= 0) {
+            close(fd);
+            unlink(path);
+        }
+        free(path);
+        return NULL;
+    }
+    close(fd);
+    return path;
+}
 
 #endif

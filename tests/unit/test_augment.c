@@ -37,14 +37,7 @@ static const double mm_bytes = (64.0 * 128 + 128.0 * 32 + 64.0 * 32) * 2;
 
 static char *write_temp(const char *text)
 {
-    char *path = strdup("/tmp/profana_test_augment_XXXXXX");
-    int fd = path ? mkstemp(path) : -1;
-    if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
-        free(path);
-        return NULL;
-    }
-    close(fd);
-    return path;
+    return check_write_temp("/tmp/profana_test_augment_", text);
 }
 
 static char *read_all(const char *path)

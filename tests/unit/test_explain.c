@@ -43,14 +43,7 @@ static const double mm_flop = 524288, mm_bytes = 28672;
 
 static char *write_temp(const char *text)
 {
-    char *path = strdup("/tmp/profana_test_explain_XXXXXX");
-    int fd = path ? mkstemp(path) : -1;
-    if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
-        free(path);
-        return NULL;
-    }
-    close(fd);
-    return path;
+    return check_write_temp("/tmp/profana_test_explain_", text);
 }
 
 static const pf_analysis_opts opts = {.default_dtype = PF_DT_BF16, .step = PF_STEP_EVERY};
