@@ -3,6 +3,7 @@
 #ifndef PROFANA_DEVICES_H
 #define PROFANA_DEVICES_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "profana/dtype.h"
 
@@ -12,6 +13,7 @@ typedef struct pf_device_info {
     const char *key;              /* short name, unique: "H100 SXM", "MI300X" */
     const char *aliases[6];       /* name strings the product reports, NULL-terminated */
     int num_sms;                  /* SMs / CUs of the full part; 0 = unknown */
+    int cc;                       /* computeMajor * 10 + computeMinor (sm_80 = 80, gfx942 = 94); 0 = unknown */
     double mem_gib_min, mem_gib_max; /* totalGlobalMem range in GiB telling variants apart; 0,0 = any */
     double peak_tflops[PF_DT_COUNT]; /* indexed by pf_dtype; TOP/s for int8 */
     double peak_gbps;             /* DRAM bandwidth, decimal GB/s */
@@ -24,12 +26,48 @@ typedef struct pf_device_info {
 /* The whole table; *count receives the number of entries. Static storage. */
 const pf_device_info *pf_devices_table(int *count);
 
-/* Finds the entry for a device as a trace describes it. name may be NULL or "";
- * num_sms and total_mem_bytes are 0 when unknown. Matching normalises case and
- * punctuation, prefers the longest alias contained in the name, and breaks ties
- * (and generic names such as "AMD Radeon Graphics") with numSms and memory.
- * Returns NULL when no entry matches: never a guess. */
+/* A device as a trace's deviceProperties describe it; 0 (or NULL/"" for name) = unknown. */
+typedef struct pf_device_query {
+    const char *name;
+    int num_sms;
+    int64_t total_mem_bytes;
+    int cc;                       /* computeMajor * 10 + computeMinor */
+} pf_device_query;
+
+/* What a match rests on, for an honest label. */
+typedef enum pf_devmatch_basis {
+    PF_DEVMATCH_NONE = 0,            /* no entry */
+    PF_DEVMATCH_NAME,                /* one entry's alias is in the name */
+    PF_DEVMATCH_NAME_PROPS,          /* several entries share the alias; SMs / memory chose */
+    PF_DEVMATCH_PROPS,               /* the name is no alias: its product word, full SM count, memory (cc) */
+    PF_DEVMATCH_GENERIC,             /* a generic name ("AMD Radeon Graphics", ""): CU count, memory (cc) */
+} pf_devmatch_basis;
+
+typedef struct pf_device_match {
+    const pf_device_info *info;   /* NULL when nothing matches */
+    pf_devmatch_basis basis;
+    const pf_device_info *twin;   /* another entry the properties fit as well, with the very same
+                                     figures (A100 SXM / PCIe 40GB; MI210 / MI250 GCD); NULL if none */
+} pf_device_match;
+
+/* Finds the entry for a device as a trace describes it. Matching normalises case and
+ * punctuation and prefers the longest alias contained in the name as whole words; ties
+ * are broken with numSms and memory. A name that is no alias (a board name such as
+ * "NVIDIA A100-PG509-200") matches an entry whose product word ("A100") it contains, whose
+ * full SM count it reports and whose memory range holds its memory; a generic name matches
+ * on CU count and memory alone. By properties, several fitting entries give no match
+ * unless they carry identical figures (then info is the first, twin the next). A cc
+ * that differs from the entry's rules a properties match out. Never a guess. */
+pf_device_match pf_devices_lookup(const pf_device_query *q);
+
+/* pf_devices_lookup without a cc; returns only the entry (NULL when none matches). */
 const pf_device_info *pf_devices_match(const char *name, int num_sms, int64_t total_mem_bytes);
+
+/* Writes into buf (cap bytes, truncated) how `info`, the entry an analysis uses for the
+ * device q describes, was found: "KEY" for a plain name match; otherwise the key with how,
+ * e.g. "A100 SXM 40GB or A100 PCIe 40GB (by SMs and memory; same figures)", or
+ * "KEY (given by --device)" when info is not what q matches. Returns buf. */
+const char *pf_devices_label(const pf_device_query *q, const pf_device_info *info, char *buf, size_t cap);
 
 /* Finds an entry by the user's --device NAME: its key or any alias, normalised.
  * Returns NULL when none matches. */

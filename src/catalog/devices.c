@@ -2,6 +2,7 @@
 #include "profana/devices.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -11,131 +12,140 @@
 
 #define GIB 1073741824.0
 
-/* Columns: key, aliases, num_sms, mem_gib_min, mem_gib_max,
+/* Columns: key, aliases, num_sms, cc (major x 10 + minor), mem_gib_min, mem_gib_max,
  * peaks {FP64, FP32, TF32, BF16, FP16, FP8, INT8}, GB/s, GB, boost MHz, tensor MHz, source.
  * All figures from /work/shared/DEVICES.md; its source keys are named in each source string.
  * FP64 is the matrix/tensor rate where the part has one, since fp64 matmuls run on it. */
 static const pf_device_info device_table[] = {
     /* NVIDIA Hopper: tensor peaks are computed at a lower clock than the max SM clock (DEVICES.md §4). */
-    {"H100 SXM", {"NVIDIA H100 80GB HBM3", NULL}, 132, 78.5, 80.5,
+    {"H100 SXM", {"NVIDIA H100 80GB HBM3", NULL}, 132, 90, 78.5, 80.5,
      {67, 67, 494.5, 989.5, 989.5, 1979, 1979}, 3350, 80, 1980, 1830,
      "DEVICES.md N1 N2 E1 E2: nvidia.com/en-us/data-center/h100 (dense = sparse/2; fp64 tensor, vector 34)"},
-    {"H100 PCIe", {"NVIDIA H100 PCIe", NULL}, 114, 78.5, 80.5,
+    {"H100 PCIe", {"NVIDIA H100 PCIe", NULL}, 114, 90, 78.5, 80.5,
      {51, 51, 378, 756.5, 756.5, 1513, 1513}, 2000, 80, 1755, 1620,
      "DEVICES.md N1 N2 N3 E5: nvidia.com/en-us/data-center/h100 (dense = sparse/2; fp64 tensor, vector 26)"},
-    {"H100 NVL", {"NVIDIA H100 NVL", NULL}, 132, 91.5, 94.0,
+    {"H100 NVL", {"NVIDIA H100 NVL", NULL}, 132, 90, 91.5, 94.0,
      {60, 60, 417.5, 835.5, 835.5, 1670.5, 1670.5}, 3900, 94, 1785, 1545,
      "DEVICES.md N1 E2 E6: nvidia.com/en-us/data-center/h100 (dense = sparse/2; fp64 tensor, vector 30; "
      "tensor clock derived)"},
-    {"H100 (Meta)", {"NVIDIA H100", NULL}, 132, 93.0, 97.0,
+    {"H100 (Meta)", {"NVIDIA H100", NULL}, 132, 90, 93.0, 97.0,
      {67, 67, 494.5, 989.5, 989.5, 1979, 1979}, 2400, 96, 1980, 1830,
      "DEVICES.md E3 E4: github.com/pytorch/ao torchao/testing/training/roofline_utils.py "
      "(2.4 TB/s Meta variant; compute and clocks assumed as H100 SXM)"},
-    {"H200", {"NVIDIA H200", NULL}, 132, 138.0, 142.0,
+    {"H200", {"NVIDIA H200", NULL}, 132, 90, 138.0, 142.0,
      {67, 67, 494.5, 989.5, 989.5, 1979, 1979}, 4800, 141, 1980, 1830,
      "DEVICES.md N4 N2 E7: nvidia.com/en-us/data-center/h200 (dense = sparse/2; fp64 tensor, vector 34; "
      "boost assumed as H100 SXM)"},
-    {"H200 NVL", {"NVIDIA H200 NVL", NULL}, 132, 0, 0,
+    {"H200 NVL", {"NVIDIA H200 NVL", NULL}, 132, 90, 0, 0,
      {60, 60, 417.5, 835.5, 835.5, 1670.5, 1670.5}, 4800, 141, 1785, 1545,
      "DEVICES.md N4: nvidia.com/en-us/data-center/h200 (dense = sparse/2; fp64 tensor, vector 30; "
      "SMs and clocks assumed as H100 NVL)"},
     /* NVIDIA Blackwell: the current sheets are used where the 2024 ones differ (DEVICES.md §7). */
-    {"B200", {"NVIDIA B200", NULL}, 148, 176.0, 181.0,
+    {"B200", {"NVIDIA B200", NULL}, 148, 100, 176.0, 181.0,
      {37, 75, 1100, 2250, 2250, 4500, 4500}, 7700, 180, 1965, 1856,
      "DEVICES.md N6 E12 E13: nvdam.widen.net/s/wwnsxrhm2w/blackwell-datasheet-3384703 "
      "(dense = sparse/2; tensor clock derived)"},
-    {"GB200", {"NVIDIA GB200", NULL}, 0, 0, 0,
+    {"GB200", {"NVIDIA GB200", NULL}, 0, 100, 0, 0,
      {40, 80, 1250, 2500, 2500, 5000, 5000}, 8000, 186, 2062, 2008,
      "DEVICES.md N6 E14: nvdam.widen.net/s/wwnsxrhm2w/blackwell-datasheet-3384703 (NVL72 per GPU, "
      "dense = sparse/2; NVIDIA Exemplar says bf16 2450; SM count unknown; tensor clock derived)"},
     /* NVIDIA Ampere data centre: one clock for all dtypes; SXM vs PCIe only by name (DEVICES.md §3). */
-    {"A100 SXM 80GB", {"NVIDIA A100-SXM4-80GB", NULL}, 108, 78.5, 80.5,
+    {"A100 SXM 80GB", {"NVIDIA A100-SXM4-80GB", NULL}, 108, 80, 78.5, 80.5,
      {19.5, 19.5, 156, 312, 312, 0, 624}, 2039, 80, 1410, 1410,
      "DEVICES.md N5 E2 E8: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
      "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7)"},
-    {"A100 SXM 40GB", {"NVIDIA A100-SXM4-40GB", NULL}, 108, 38.5, 40.5,
+    {"A100 SXM 40GB", {"NVIDIA A100-SXM4-40GB", NULL}, 108, 80, 38.5, 40.5,
      {19.5, 19.5, 156, 312, 312, 0, 624}, 1555, 40, 1410, 1410,
      "DEVICES.md N5 E9: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
      "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7)"},
-    {"A100 PCIe 80GB", {"NVIDIA A100 80GB PCIe", NULL}, 108, 78.5, 80.5,
+    {"A100 PCIe 80GB", {"NVIDIA A100 80GB PCIe", NULL}, 108, 80, 78.5, 80.5,
      {19.5, 19.5, 156, 312, 312, 0, 624}, 1935, 80, 1410, 1410,
      "DEVICES.md N5 E10: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
      "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7)"},
-    {"A100 PCIe 40GB", {"NVIDIA A100-PCIE-40GB", NULL}, 108, 38.5, 40.5,
+    {"A100 PCIe 40GB", {"NVIDIA A100-PCIE-40GB", NULL}, 108, 80, 38.5, 40.5,
      {19.5, 19.5, 156, 312, 312, 0, 624}, 1555, 40, 1410, 1410,
      "DEVICES.md N5 E11: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
      "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7)"},
     /* GA10x, Ada, Volta, Turing have no FP64 tensor path: FP64 is the derived vector rate. */
-    {"A10", {"NVIDIA A10", NULL}, 72, 21.0, 23.0,
+    {"A10", {"NVIDIA A10", NULL}, 72, 86, 21.0, 23.0,
      {0.98, 31.2, 62.5, 125, 125, 0, 250}, 600, 24, 1695, 1695,
      "DEVICES.md N9 E16: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a10/pdf/a10-datasheet.pdf "
      "(dense; fp64 vector derived)"},
-    {"A10G", {"NVIDIA A10G", NULL}, 80, 21.0, 23.0,
+    {"A10G", {"NVIDIA A10G", NULL}, 80, 86, 21.0, 23.0,
      {1.1, 35, 35, 70, 70, 0, 140}, 600, 24, 1710, 1710,
      "DEVICES.md N10 E17: d1.awsstatic.com/product-marketing/ec2/NVIDIA_AWS_A10G_DataSheet_FINAL_02_17_2022.pdf "
      "(dense; int8, fp64 and clock derived)"},
-    {"L4", {"NVIDIA L4", NULL}, 58, 21.0, 23.0,
+    {"L4", {"NVIDIA L4", NULL}, 58, 89, 21.0, 23.0,
      {0.47, 30.3, 60, 121, 121, 242.5, 242.5}, 300, 24, 2040, 2040,
      "DEVICES.md N7 E2 E15: resources.nvidia.com/en-us-l4/l4-datasheet (dense = sparse/2; fp64 vector derived)"},
-    {"L40S", {"NVIDIA L40S", NULL}, 142, 43.5, 45.5,
+    {"L40S", {"NVIDIA L40S", NULL}, 142, 89, 43.5, 45.5,
      {1.43, 91.6, 183, 362.05, 362.05, 733, 733}, 864, 48, 2520, 2490,
      "DEVICES.md N8 E2: resources.nvidia.com/en-us-l40s/l40s-datasheet-28413 (dense; fp64 vector derived)"},
-    {"RTX 4090", {"NVIDIA GeForce RTX 4090", NULL}, 128, 23.0, 24.5,
+    {"RTX 4090", {"NVIDIA GeForce RTX 4090", NULL}, 128, 89, 23.0, 24.5,
      {1.29, 82.6, 82.6, 165.2, 165.2, 330.3, 660.6}, 1008, 24, 2520, 2520,
      "DEVICES.md N13 E2: images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf "
      "(dense, fp32 accumulate; fp64 vector derived)"},
-    {"RTX 6000 Ada", {"NVIDIA RTX 6000 Ada Generation", NULL}, 142, 46.5, 48.5,
+    {"RTX 6000 Ada", {"NVIDIA RTX 6000 Ada Generation", NULL}, 142, 89, 46.5, 48.5,
      {1.42, 91.1, 182.1, 364.2, 364.2, 728.5, 728.5}, 960, 48, 2505, 2505,
      "DEVICES.md N14 E2: grafikkarten.com/de/news/nvidia-rtx-6000-grafikkarte-der-ada-generation "
      "(tensor peaks and fp64 derived: 142 SMs x 2505 MHz)"},
-    {"V100 SXM2 16GB", {"Tesla V100-SXM2-16GB", NULL}, 80, 15.0, 16.5,
+    {"V100 SXM2 16GB", {"Tesla V100-SXM2-16GB", NULL}, 80, 70, 15.0, 16.5,
      {7.8, 15.7, 0, 0, 125, 0, 0}, 900, 16, 1530, 1530,
      "DEVICES.md N11 E18: images.nvidia.com/content/technologies/volta/pdf/"
      "volta-v100-datasheet-update-us-1165301-r5.pdf (dense; fp64 vector, no tensor fp64)"},
-    {"V100 SXM2 32GB", {"Tesla V100-SXM2-32GB", NULL}, 80, 31.0, 32.5,
+    {"V100 SXM2 32GB", {"Tesla V100-SXM2-32GB", NULL}, 80, 70, 31.0, 32.5,
      {7.8, 15.7, 0, 0, 125, 0, 0}, 900, 32, 1530, 1530,
      "DEVICES.md N11: images.nvidia.com/content/technologies/volta/pdf/"
      "volta-v100-datasheet-update-us-1165301-r5.pdf (dense; fp64 vector, no tensor fp64)"},
-    {"T4", {"Tesla T4", NULL}, 40, 14.0, 15.5,
+    {"T4", {"Tesla T4", NULL}, 40, 75, 14.0, 15.5,
      {0.25, 8.1, 0, 0, 65, 0, 130}, 320, 16, 1590, 1590,
      "DEVICES.md N12 E19: nvidia.com/content/dam/en-zz/Solutions/Data-Center/tesla-t4/"
      "t4-tensor-core-datasheet-951643.pdf (dense; fp64 vector derived)"},
     /* AMD CDNA: one clock for all dtypes; a generic ROCm name is resolved by CUs + memory (DEVICES.md §3). */
-    {"MI210", {"AMD Instinct MI210", NULL}, 104, 62.0, 65.0,
+    {"MI210", {"AMD Instinct MI210", NULL}, 104, 90, 62.0, 65.0,
      {45.3, 22.6, 0, 181.0, 181.0, 0, 181.0}, 1638.4, 64, 1700, 1700,
      "DEVICES.md A2 A7 A10: amd.com/system/files/documents/amd-instinct-mi210-brochure.pdf "
      "(dense; fp64 matrix, vector 22.6; fp32 vector, matrix 45.3)"},
-    {"MI250X", {"AMD Instinct MI250X", "AMD Instinct MI250X / MI250", NULL}, 110, 62.0, 65.0,
+    /* One MI250 GCD: 104 CUs, not the MI250X's 110, so the same figures as an MI210. HIP names it
+     * by the PCI ID's amdgpu.ids entry, "AMD Instinct MI250X / MI250", shared with the MI250X: the
+     * CU count tells them apart. It comes before MI250X so that --device with that name finds it
+     * by its only alias. */
+    {"MI250", {"AMD Instinct MI250X / MI250", NULL}, 104, 90, 62.0, 65.0,
+     {45.3, 22.6, 0, 181.0, 181.0, 0, 181.0}, 1638.4, 64, 1700, 1700,
+     "DEVICES.md A1 A2 A6 A10: rocm.docs.amd.com/en/latest/conceptual/gpu-arch/mi250.html (MI250 GCD: 104 CUs, "
+     "1.7 GHz, fp64 vector 22.6 per GCD, 1.6 TB/s per GCD; OAM table fp64 matrix 90.5, fp16/bf16/int8 362.1, "
+     "halved per GCD = 104 CUs x 1024 FLOP/clk x 1.7 GHz = 181.0)"},
+    {"MI250X", {"AMD Instinct MI250X", "AMD Instinct MI250X / MI250", NULL}, 110, 90, 62.0, 65.0,
      {47.9, 23.9, 0, 191.5, 191.5, 0, 191.5}, 1638.4, 64, 1700, 1700,
      "DEVICES.md A1 A2 A6 E23: amd.com/en/products/accelerators/instinct/mi200/mi250x.html "
      "(per GCD = half the OAM; fp64 matrix, vector 23.9; fp32 vector, matrix 47.9)"},
-    {"MI300A", {"AMD Instinct MI300A", NULL}, 228, 0, 0,
+    {"MI300A", {"AMD Instinct MI300A", NULL}, 228, 94, 0, 0,
      {122.6, 122.6, 490.3, 980.6, 980.6, 1961.2, 1961.2}, 5300, 128, 2100, 2100,
      "DEVICES.md A2 A4 E22: amd.com/content/dam/amd/en/documents/instinct-tech-docs/data-sheets/"
      "amd-instinct-mi300a-data-sheet.pdf (dense; fp64 matrix, vector 61.3; memory unified with the CPU)"},
-    {"MI300X", {"AMD Instinct MI300X", "AMD Instinct MI300X VF", "AMD Instinct MI300X HF", NULL}, 304, 185.0, 196.0,
+    {"MI300X", {"AMD Instinct MI300X", "AMD Instinct MI300X VF", "AMD Instinct MI300X HF", NULL}, 304, 94, 185.0, 196.0,
      {163.4, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9}, 5300, 192, 2100, 2100,
      "DEVICES.md A1 A2 A3 E20 E21: amd.com/content/dam/amd/en/documents/instinct-tech-docs/data-sheets/"
      "amd-instinct-mi300x-data-sheet.pdf (dense; fp64 matrix, vector 81.7)"},
-    {"MI325X", {"AMD Instinct MI325X", NULL}, 304, 245.0, 260.0,
+    {"MI325X", {"AMD Instinct MI325X", NULL}, 304, 94, 245.0, 260.0,
      {163.4, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9}, 6000, 256, 2100, 2100,
      "DEVICES.md A2 A5 A10: amd.com/en/products/accelerators/instinct/mi300/mi325x.html "
      "(dense; compute as MI300X; fp64 matrix, vector 81.7)"},
     /* CDNA4 has no TF32 matrix hardware, hence 0 rather than the FP32 fallback PyTorch lists. */
-    {"MI350X", {"AMD Instinct MI350X", NULL}, 256, 280.0, 290.0,
+    {"MI350X", {"AMD Instinct MI350X", NULL}, 256, 95, 280.0, 290.0,
      {72.1, 144.2, 0, 2306.9, 2306.9, 4614, 4614}, 8000, 288, 2200, 2200,
      "DEVICES.md A2 A8 A9 E25: amd.com/content/dam/amd/en/documents/instinct-tech-docs/product-briefs/"
      "amd-instinct-mi350x-gpu-brochure.pdf (dense; fp64 matrix = vector)"},
-    {"MI355X", {"AMD Instinct MI355X", NULL}, 256, 280.0, 290.0,
+    {"MI355X", {"AMD Instinct MI355X", NULL}, 256, 95, 280.0, 290.0,
      {78.6, 157.3, 0, 2516.6, 2516.6, 5033, 5033}, 8000, 288, 2400, 2400,
      "DEVICES.md A2 A8 E24: amd.com/en/products/accelerators/instinct/mi350/mi355x.html "
      "(dense = sparse/2; fp64 matrix = vector)"},
     /* Intel PVC: what Kineto records as numSms on XPU is unchecked, so the SM count stays unknown. */
-    {"Max 1550", {"Intel(R) Data Center GPU Max 1550", NULL}, 0, 62.0, 65.0,
+    {"Max 1550", {"Intel(R) Data Center GPU Max 1550", NULL}, 0, 0, 62.0, 65.0,
      {26.2, 26.2, 209.7, 419.4, 419.4, 0, 838.9}, 1638.4, 64, 1600, 1600,
      "DEVICES.md I1 I2 E28: ark.intel.com/content/www/us/en/ark/products/232873/intel-data-center-gpu-max-1550.html "
      "(per stack = half the card; fp64 vector, no matrix fp64; XMX peaks derived; torchtitan uses 1300 MHz)"},
-    {"Max 1100", {"Intel(R) Data Center GPU Max 1100", NULL}, 0, 46.5, 48.5,
+    {"Max 1100", {"Intel(R) Data Center GPU Max 1100", NULL}, 0, 0, 46.5, 48.5,
      {22.2, 22.2, 177.8, 355.5, 355.5, 0, 711.1}, 1228.8, 48, 1550, 1550,
      "DEVICES.md I1 I3 E29: intel.com/content/www/us/en/products/sku/232876/intel-data-center-gpu-max-1100/"
      "specifications.html (fp64 vector, no matrix fp64; tf32 derived)"},
@@ -268,42 +278,52 @@ static int tie_score(const pf_device_info *e, int num_sms, double mem_gib)
     return score;
 }
 
-/* Picks among the entries whose longest matching alias has the winning length; NULL
+/* The trace's properties, ready for comparing with entries. */
+typedef struct props {
+    int num_sms;
+    double mem_gib; /* 0 = unknown */
+    int cc;         /* 0 = unknown */
+} props;
+
+/* Picks among the entries whose longest matching alias has the winning length; info NULL
  * when all are ruled out or two remain equally good. */
-static const pf_device_info *pick_candidate(const int *lens, int best_len, int num_sms, double mem_gib)
+static pf_device_match pick_candidate(const int *lens, int best_len, const props *p)
 {
     int n_candidates = 0;
     for (int i = 0; i < DEVICE_COUNT; i++)
         n_candidates += lens[i] == best_len;
 
-    const pf_device_info *best = NULL;
+    pf_device_match m = {NULL, PF_DEVMATCH_NONE, NULL};
     int best_score = -1, tied = 0;
     for (int i = 0; i < DEVICE_COUNT; i++) {
         const pf_device_info *e = &device_table[i];
-        if (lens[i] != best_len || excluded(e, num_sms, mem_gib, n_candidates > 1))
+        if (lens[i] != best_len || excluded(e, p->num_sms, p->mem_gib, n_candidates > 1))
             continue;
-        int score = tie_score(e, num_sms, mem_gib);
+        int score = tie_score(e, p->num_sms, p->mem_gib);
         if (score > best_score) {
-            best = e;
+            m.info = e;
             best_score = score;
             tied = 0;
         } else if (score == best_score) {
             tied = 1;
         }
     }
-    return tied ? NULL : best;
+    if (tied || !m.info)
+        return (pf_device_match){NULL, PF_DEVMATCH_NONE, NULL};
+    m.basis = n_candidates > 1 ? PF_DEVMATCH_NAME_PROPS : PF_DEVMATCH_NAME;
+    return m;
 }
 
-static const pf_device_info *match_by_alias(const norm_name *name, int num_sms, double mem_gib)
+/* The longest alias length of each entry found in name; returns the longest overall. */
+static int alias_lengths(const norm_name *name, int *lens)
 {
-    int lens[ARRAY_LEN(device_table)];
     int best_len = 0;
     for (int i = 0; i < DEVICE_COUNT; i++) {
         lens[i] = longest_alias_match(&device_table[i], name);
         if (lens[i] > best_len)
             best_len = lens[i];
     }
-    return best_len ? pick_candidate(lens, best_len, num_sms, mem_gib) : NULL;
+    return best_len;
 }
 
 static const char *generic_vendor(const char *name)
@@ -322,25 +342,98 @@ static int from_vendor(const pf_device_info *e, const char *vendor_prefix)
            strncmp(alias.text, vendor_prefix, strlen(vendor_prefix)) == 0;
 }
 
-/* Without a product name only the full CU count and memory identify a part; a partition
- * or an ambiguous pair (MI350X / MI355X share CUs and memory) gives NULL, never a guess.
- * Unknown trace memory does not rule a part out. */
-static const pf_device_info *match_by_properties(const char *vendor_prefix, int num_sms, double mem_gib)
+/* Two entries whose every figure the analysis uses is the same: whichever of them the
+ * device is, its percentages and bounds come out the same. */
+static int same_figures(const pf_device_info *a, const pf_device_info *b)
 {
-    if (num_sms <= 0)
-        return NULL;
-    const pf_device_info *found = NULL;
+    for (int k = 0; k < PF_DT_COUNT; k++)
+        if (a->peak_tflops[k] != b->peak_tflops[k])
+            return 0;
+    return a->peak_gbps == b->peak_gbps && a->boost_mhz == b->boost_mhz && a->tensor_mhz == b->tensor_mhz;
+}
+
+/* The entry's product word: the first word of its first alias that holds a digit
+ * ("a100" in "NVIDIA A100-SXM4-40GB", "mi300x", "4090"), normalised; 0 when none. */
+static int product_word(const pf_device_info *e, char *out, size_t cap)
+{
+    const char *s = e->aliases[0];
+    size_t n = 0;
+    int digit = 0;
+    for (size_t i = 0;; i++) {
+        char c = s[i];
+        if (is_alnum_ascii(c)) {
+            if (n + 1 < cap)
+                out[n++] = lower_ascii(c);
+            digit |= c >= '0' && c <= '9';
+            continue;
+        }
+        if (digit && n > 0) {
+            out[n] = '\0';
+            return 1;
+        }
+        if (c == '\0')
+            return 0;
+        n = 0;
+    }
+}
+
+/* The full part's SM count, a memory range holding the trace's memory and, when both
+ * sides know it, the same cc: what a properties match asks of an entry. */
+static int fits_properties(const pf_device_info *e, const props *p)
+{
+    if (e->num_sms != p->num_sms)
+        return 0;
+    if (p->cc > 0 && e->cc > 0 && p->cc != e->cc)
+        return 0;
+    return !(p->mem_gib > 0 && has_mem_range(e) && !mem_in_range(e, p->mem_gib));
+}
+
+/* Among the entries `want` accepts, the one fitting the properties; several fitting
+ * entries give no match unless all have the first one's figures (it is then kept, the
+ * next is its twin). */
+static pf_device_match match_fitting(int (*want)(const pf_device_info *, const void *), const void *arg,
+                                     const props *p, pf_devmatch_basis basis)
+{
+    pf_device_match m = {NULL, PF_DEVMATCH_NONE, NULL};
+    if (p->num_sms <= 0)
+        return m;
     for (int i = 0; i < DEVICE_COUNT; i++) {
         const pf_device_info *e = &device_table[i];
-        if (!from_vendor(e, vendor_prefix) || e->num_sms != num_sms)
+        if (!want(e, arg) || !fits_properties(e, p))
             continue;
-        if (mem_gib > 0 && has_mem_range(e) && !mem_in_range(e, mem_gib))
-            continue;
-        if (found)
-            return NULL;
-        found = e;
+        if (!m.info) {
+            m.info = e;
+        } else if (!same_figures(m.info, e)) {
+            return (pf_device_match){NULL, PF_DEVMATCH_NONE, NULL};
+        } else if (!m.twin) {
+            m.twin = e;
+        }
     }
-    return found;
+    if (m.info)
+        m.basis = basis;
+    return m;
+}
+
+static int want_vendor(const pf_device_info *e, const void *vendor_prefix)
+{
+    return from_vendor(e, (const char *)vendor_prefix);
+}
+
+/* The entry's product word is a whole word of the trace's name. */
+static int want_product(const pf_device_info *e, const void *name)
+{
+    char word[NAME_CAP];
+    return product_word(e, word, sizeof word) && contains_token((const norm_name *)name, word);
+}
+
+/* A name no alias matches: only its product word (an "A100" in a board name), with the
+ * full SM count and a known memory, identifies a part, so that a cut-down sibling such as
+ * an L40 never passes for an L40S and a MIG slice is not resolved this way. */
+static pf_device_match match_by_product(const norm_name *name, const props *p)
+{
+    if (p->mem_gib <= 0)
+        return (pf_device_match){NULL, PF_DEVMATCH_NONE, NULL};
+    return match_fitting(want_product, name, p, PF_DEVMATCH_PROPS);
 }
 
 const pf_device_info *pf_devices_table(int *count)
@@ -350,17 +443,54 @@ const pf_device_info *pf_devices_table(int *count)
     return device_table;
 }
 
+pf_device_match pf_devices_lookup(const pf_device_query *q)
+{
+    const char *s = q->name ? q->name : "";
+    props p = {q->num_sms, q->total_mem_bytes > 0 ? (double)q->total_mem_bytes / GIB : 0.0, q->cc};
+    const char *vendor = generic_vendor(s);
+    /* Without a product name only the full CU count and memory identify a part; a
+     * partition or a pair with different figures (MI350X / MI355X) gives none. */
+    if (vendor)
+        return match_fitting(want_vendor, vendor, &p, PF_DEVMATCH_GENERIC);
+    norm_name norm;
+    int lens[ARRAY_LEN(device_table)];
+    if (!normalise(s, &norm) || norm.len == 0)
+        return (pf_device_match){NULL, PF_DEVMATCH_NONE, NULL};
+    int best_len = alias_lengths(&norm, lens);
+    return best_len ? pick_candidate(lens, best_len, &p) : match_by_product(&norm, &p);
+}
+
 const pf_device_info *pf_devices_match(const char *name, int num_sms, int64_t total_mem_bytes)
 {
-    const char *s = name ? name : "";
-    double mem_gib = total_mem_bytes > 0 ? (double)total_mem_bytes / GIB : 0.0;
-    const char *vendor = generic_vendor(s);
-    if (vendor)
-        return match_by_properties(vendor, num_sms, mem_gib);
-    norm_name norm;
-    if (!normalise(s, &norm) || norm.len == 0)
-        return NULL;
-    return match_by_alias(&norm, num_sms, mem_gib);
+    pf_device_query q = {name, num_sms, total_mem_bytes, 0};
+    return pf_devices_lookup(&q).info;
+}
+
+/* "SMs" or, for AMD parts, "CUs". */
+static const char *unit_word(const pf_device_info *e)
+{
+    return from_vendor(e, "amd") ? "CUs" : "SMs";
+}
+
+const char *pf_devices_label(const pf_device_query *q, const pf_device_info *info, char *buf, size_t cap)
+{
+    if (cap == 0)
+        return buf;
+    pf_device_match m = pf_devices_lookup(q);
+    const char *key = info ? info->key : "unknown";
+    const char *mem = q->total_mem_bytes > 0 ? " and memory" : "";
+    if (!info || m.info != info || m.basis == PF_DEVMATCH_NAME) {
+        snprintf(buf, cap, "%s%s", key, info && m.info != info ? " (given by --device)" : "");
+        return buf;
+    }
+    char twin[64] = "";
+    if (m.twin)
+        snprintf(twin, sizeof twin, " or %s", m.twin->key);
+    const char *how = m.basis == PF_DEVMATCH_NAME_PROPS ? "name shared; by "
+                      : m.basis == PF_DEVMATCH_GENERIC  ? "generic name; by "
+                                                     : "by ";
+    snprintf(buf, cap, "%s%s (%s%s%s%s)", key, twin, how, unit_word(info), mem, m.twin ? "; same figures" : "");
+    return buf;
 }
 
 static int normalises_to(const char *s, const char *wanted)

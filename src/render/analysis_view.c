@@ -322,7 +322,9 @@ void pf_aview_header(FILE *out, const pf_analysis *an, const pf_device_report *d
         fputs(" | matched: unknown (percentages shown as -)\n", out);
         return;
     }
-    fprintf(out, " | matched: %s | peaks:", d->info->key);
+    char how[160]; /* how the entry was found; cc 0 as the analysis matched (pf_devices_match) */
+    pf_device_query q = {dev->name, dev->num_sms, dev->total_mem, 0};
+    fprintf(out, " | matched: %s | peaks:", pf_devices_label(&q, d->info, how, sizeof how));
     unsigned mask = dtypes_used(an, d);
     for (int k = 0; k < PF_DT_COUNT; k++)
         if (mask & (1u << k))

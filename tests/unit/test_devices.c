@@ -48,6 +48,16 @@ static const name_case name_cases[] = {
     {"AMD Instinct MI350X", 256, 0, "MI350X"},
     {"AMD Instinct MI300A", 228, 0, "MI300A"},
     {"AMD Instinct MI210", 104, 0, "MI210"},
+    /* HIP's "MI250X / MI250" (PCI 740C) is either: 110 CUs per MI250X GCD, 104 per MI250 GCD. */
+    {"AMD Instinct MI250X / MI250", 104, 64LL * 1024 * MIB - 16 * MIB, "MI250"},
+    {"AMD Instinct MI250X / MI250", 0, 0, NULL},
+    /* Board names: the product word with the full SM count and memory (DEVICES.md E9: 42298834944 B). */
+    {"NVIDIA A100-PG509-200", 108, 42298834944LL, "A100 SXM 40GB"},
+    {"NVIDIA A100-PG509-200", 108, 0, NULL},
+    {"NVIDIA A100-PG509-200", 98, 42298834944LL, NULL},
+    {"NVIDIA A100-PG509-200", 108, 85100068864LL, NULL},
+    {"NVIDIA PG509-210", 108, 85100068864LL, NULL},
+    {"NVIDIA L40", 142, 47697362944LL, NULL},
     {"Intel(R) Data Center GPU Max 1550", 512, 65520 * MIB, "Max 1550"},
     {"Intel(R) Data Center GPU Max 1100", 448, 49136 * MIB, "Max 1100"},
     /* A MIG slice or compute partition reports fewer SMs and less memory: still the part. */
@@ -61,7 +71,7 @@ static const name_case name_cases[] = {
     {"AMD Radeon Graphics", 304, 0, NULL},
     {"", 228, 128LL * 1024 * MIB, "MI300A"},
     {NULL, 110, 64LL * 1024 * MIB - 16 * MIB, "MI250X"},
-    {"AMD Radeon Graphics", 104, 64LL * 1024 * MIB - 16 * MIB, "MI210"},
+    {"AMD Radeon Graphics", 104, 64LL * 1024 * MIB - 16 * MIB, "MI210"}, /* or an MI250 GCD: lookup's twin */
     {"AMD Radeon Graphics", 256, 288LL * 1024 * MIB, NULL},
     {"AMD Radeon Graphics", 38, 0, NULL},
     {"AMD Radeon Graphics", 0, 0, NULL},
@@ -87,6 +97,102 @@ static void check_name_cases(void)
         else
             CHECK(label, d == NULL);
     }
+}
+
+typedef struct lookup_case {
+    pf_device_query q;
+    const char *want_key;  /* NULL: no match */
+    pf_devmatch_basis want_basis;
+    const char *want_twin; /* NULL: none */
+    const char *want_label;
+} lookup_case;
+
+#define A100_40 42298834944LL
+#define GIB64 (64LL * 1024 * MIB - 16 * MIB)
+
+/* Hand values: deviceProperties -> entry, what the match rests on, twin and label. */
+static const lookup_case lookup_cases[] = {
+    {{"NVIDIA H100 80GB HBM3", 132, 85018279936LL, 90}, "H100 SXM", PF_DEVMATCH_NAME, NULL, "H100 SXM"},
+    /* Meta's HGX A100 40GB board (NVIDIA's driver: PCI device 20B0, as A100-SXM4-40GB): SXM and
+     * PCIe 40GB fit, with the same datasheet figures (DEVICES.md N5). */
+    {{"NVIDIA A100-PG509-200", 108, A100_40, 80}, "A100 SXM 40GB", PF_DEVMATCH_PROPS, "A100 PCIe 40GB",
+     "A100 SXM 40GB or A100 PCIe 40GB (by SMs and memory; same figures)"},
+    {{"NVIDIA A100-PG509-200", 108, A100_40, 0}, "A100 SXM 40GB", PF_DEVMATCH_PROPS, "A100 PCIe 40GB",
+     "A100 SXM 40GB or A100 PCIe 40GB (by SMs and memory; same figures)"},
+    /* A cc that is not the A100's 8.0 rules it out. */
+    {{"NVIDIA A100-PG509-200", 108, A100_40, 90}, NULL, PF_DEVMATCH_NONE, NULL, "unknown"},
+    /* 104 CUs and 64 GiB: an MI210 or an MI250 GCD (not an MI250X GCD: 110 CUs). */
+    {{"AMD Radeon Graphics", 104, GIB64, 90}, "MI210", PF_DEVMATCH_GENERIC, "MI250",
+     "MI210 or MI250 (generic name; by CUs and memory; same figures)"},
+    {{"AMD Radeon Graphics", 104, 0, 0}, "MI210", PF_DEVMATCH_GENERIC, "MI250",
+     "MI210 or MI250 (generic name; by CUs; same figures)"},
+    {{"AMD Radeon Graphics", 104, GIB64, 94}, NULL, PF_DEVMATCH_NONE, NULL, "unknown"},
+    {{"AMD Radeon Graphics", 110, GIB64, 90}, "MI250X", PF_DEVMATCH_GENERIC, NULL,
+     "MI250X (generic name; by CUs and memory)"},
+    {{"", 304, 196592 * MIB, 94}, "MI300X", PF_DEVMATCH_GENERIC, NULL, "MI300X (generic name; by CUs and memory)"},
+    /* MI350X and MI355X share CUs and memory but not figures: none. */
+    {{"AMD Radeon Graphics", 256, 288LL * 1024 * MIB, 95}, NULL, PF_DEVMATCH_NONE, NULL, "unknown"},
+    {{"AMD Instinct MI250X / MI250", 104, GIB64, 90}, "MI250", PF_DEVMATCH_NAME_PROPS, NULL,
+     "MI250 (name shared; by CUs and memory)"},
+    {{"AMD Instinct MI250X / MI250", 110, 0, 90}, "MI250X", PF_DEVMATCH_NAME_PROPS, NULL,
+     "MI250X (name shared; by CUs)"},
+};
+
+/* CHECK_STR where NULL may be wanted too. */
+static void check_key(const char *label, const pf_device_info *got, const char *want)
+{
+    if (want)
+        CHECK_STR(label, got ? got->key : NULL, want);
+    else
+        CHECK(label, got == NULL);
+}
+
+static void check_lookup_cases(void)
+{
+    char label[200], got[160];
+    for (size_t i = 0; i < sizeof(lookup_cases) / sizeof(lookup_cases[0]); i++) {
+        const lookup_case *c = &lookup_cases[i];
+        pf_device_match m = pf_devices_lookup(&c->q);
+        snprintf(label, sizeof(label), "lookup \"%s\" sms=%d mem=%lld cc=%d", c->q.name, c->q.num_sms,
+                 (long long)c->q.total_mem_bytes, c->q.cc);
+        check_key(label, m.info, c->want_key);
+        CHECK(label, m.basis == c->want_basis);
+        check_key(label, m.twin, c->want_twin);
+        CHECK_STR(label, pf_devices_label(&c->q, m.info, got, sizeof got), c->want_label);
+    }
+}
+
+static void check_labels(void)
+{
+    char got[160];
+    pf_device_query h100 = {"NVIDIA H100 80GB HBM3", 132, 85018279936LL, 90};
+    CHECK_STR("label: --device", pf_devices_label(&h100, pf_devices_find("MI300X"), got, sizeof got),
+              "MI300X (given by --device)");
+    CHECK_STR("label: forced equal to the match", pf_devices_label(&h100, pf_devices_find("H100 SXM"), got, sizeof got),
+              "H100 SXM");
+    pf_device_query pg509 = {"NVIDIA A100-PG509-200", 108, A100_40, 80};
+    CHECK_STR("label: truncated", pf_devices_label(&pg509, pf_devices_find("A100 SXM 40GB"), got, 14),
+              "A100 SXM 40GB");
+}
+
+/* The MI250 GCD entry by hand from the ROCm MI250 page: 104 CUs x 1024 FLOP/clk x 1.7 GHz = 181.0
+ * TFLOP/s bf16 (OAM 362.1 / 2), 104 x 256 x 1.7 GHz = 45.3 fp64 matrix, 104 x 128 x 1.7 = 22.6
+ * fp32 vector, 1.6 TB/s per GCD (3276.8 / 2 = 1638.4 GB/s); the same as the MI210's brochure. */
+static void check_mi250(void)
+{
+    const pf_device_info *d = pf_devices_find("MI250");
+    CHECK("mi250 found", d != NULL);
+    if (!d)
+        return;
+    CHECK_NEAR("mi250 bf16", d->peak_tflops[PF_DT_BF16], 181.0);
+    CHECK_NEAR("mi250 fp64", d->peak_tflops[PF_DT_FP64], 45.3);
+    CHECK_NEAR("mi250 fp32", d->peak_tflops[PF_DT_FP32], 22.6);
+    CHECK_NEAR("mi250 gbps", d->peak_gbps, 1638.4);
+    CHECK("mi250 cus", d->num_sms == 104);
+    CHECK("mi250 cc", d->cc == 90);
+    CHECK("a100 cc 8.0", pf_devices_find("A100 SXM 40GB")->cc == 80);
+    CHECK("mi300x cc 9.4", pf_devices_find("MI300X")->cc == 94);
+    CHECK("b200 cc 10.0", pf_devices_find("B200")->cc == 100);
 }
 
 static void check_h100_sxm_figures(void)
@@ -233,6 +339,9 @@ static void check_find(void)
 int main(void)
 {
     check_name_cases();
+    check_lookup_cases();
+    check_labels();
+    check_mi250();
     check_h100_sxm_figures();
     check_other_figures();
     check_table();
