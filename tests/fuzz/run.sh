@@ -9,7 +9,8 @@ build=${1:?usage: tests/fuzz/run.sh BUILD SECONDS [TARGET...]}
 secs=${2:?usage: tests/fuzz/run.sh BUILD SECONDS [TARGET...]}
 shift 2
 targets=$*
-[ -n "$targets" ] || targets=$(cd "$build/fuzz" && ls fuzz_*)
+# the targets are the executables (the build also writes header dependencies, fuzz_*.d, beside them)
+[ -n "$targets" ] || targets=$(cd "$build/fuzz" && for f in fuzz_*; do [ -x "$f" ] && echo "$f"; done)
 python3 tests/fuzz/seeds.py "$build/seeds" || exit 2
 mkdir -p "$build/crashes"
 failed=0
