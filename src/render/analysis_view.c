@@ -248,7 +248,7 @@ static void by_cat_row(pf_table *t, const pf_row *row, const pf_device_report *d
     int r = pf_table_add_row(t);
     pf_table_str(t, r, B_NAME, row->key);
     pf_table_num(t, r, B_TOTAL, row->total_ns / 1e3, 3);
-    pf_table_int(t, r, B_COUNT, row->count);
+    pf_table_int(t, r, B_COUNT, row->invocations);
     pf_table_num(t, r, B_PCT, time_pct(d, row->total_ns), 2);
 }
 
@@ -262,14 +262,16 @@ static int print_by_category(FILE *out, const pf_aview *a, const pf_device_repor
     bc[B_NAME].title = a->cols[C_NAME].title;
     for (int k = 0; k < n; k++) {
         pf_table *t = pf_table_new(bc, B_NCOLS);
+        pf_row total = d->cats[order[k]];
+        total.key = "Total";
+        total.invocations = 0; /* the Count of its rows: calls for --group op and shape */
         for (size_t i = 0; t && i < d->n_rows; i++)
-            if (pf_row_category(&d->rows[i]) == (pf_category)order[k])
+            if (pf_row_category(&d->rows[i]) == (pf_category)order[k]) {
                 by_cat_row(t, &d->rows[i], d);
-        if (t) {
-            pf_row total = d->cats[order[k]];
-            total.key = "Total";
+                total.invocations += d->rows[i].invocations;
+            }
+        if (t)
             by_cat_row(t, &total, d);
-        }
         if (!t || pf_table_status(t)) {
             pf_table_free(t);
             return -1;

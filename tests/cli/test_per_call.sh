@@ -201,3 +201,9 @@ PY
 )" "True"
 "$PROFANA" --analysis "$P/owlv2_mi300.json.gz" bf16 --format json >"$TMP/src.json" 2>/dev/null
 check_eq "owlv2 MI300X: the Total row's Source names gemm" "$(json "'gemm' in d['devices'][0]['total']['source'].split('+')" "$TMP/src.json")" "True"
+
+# --by-category with --group op: Count is calls there too (key_averages: aten::mm 48, aten::addmm 24).
+"$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --group op --by-category >"$TMP/bc.txt"
+check_eq "--by-category --group op: gemm rows and Total count calls" \
+    "$(sed -n '/^== gemm ==/,/^Total/p' "$TMP/bc.txt" | awk -F' [|] ' '/^aten::mm |^aten::addmm |^Total / { gsub(/ /, "", $1); printf "%s=%d ", $1, $3 }')" \
+    "aten::mm=48 aten::addmm=24 Total=72 "
