@@ -36,7 +36,9 @@ typedef struct pf_act_work {
     int upper_bound;                   /* the figures are a ceiling (variable-length attention) */
 } pf_act_work;
 
-#define PF_ROW_MAX_SOURCES 4
+/* More than there are distinct sources (the formulas' families, their ~dtype and ~ub
+ * variants, inductor, memcpy, memset, mismatch, bad-args), so a row lists every one. */
+#define PF_ROW_MAX_SOURCES 32
 
 /* One group of activities on one device. */
 typedef struct pf_row {
@@ -44,8 +46,13 @@ typedef struct pf_row {
     int32_t op;                        /* the cpu_op of its first launch (index into the
                                           trace's ops), -1 none: --diff builds vendor-neutral
                                           keys from it */
-    int64_t count;
-    int64_t total_ns, min_ns, max_ns;
+    int64_t count;                     /* GPU activities (launches) */
+    int64_t invocations;               /* --group op and shape: op invocations that launched the
+                                          row's activities (a launch without an op counts as one);
+                                          else, and for the category rows, = count */
+    int64_t total_ns;
+    int64_t min_ns, max_ns;            /* per invocation (op, shape: an invocation's summed
+                                          activity time), else per launch */
     double flop, bytes;                /* totals over launches with known figures */
     int64_t flop_known, bytes_known;   /* launches with a known figure */
     double flop_peak_s;                /* sum of flop / peak(dtype): seconds at peak */
@@ -59,6 +66,7 @@ typedef struct pf_row {
     int has_cpu;
     const char *sources[PF_ROW_MAX_SOURCES];
     int n_sources;
+    int sources_more;                  /* more sources than PF_ROW_MAX_SOURCES: shown as "+more" */
     int64_t upper_bound_n;             /* launches whose figures are a ceiling (pf_act_work.upper_bound) */
 } pf_row;
 
@@ -193,7 +201,9 @@ double pf_row_flops_pct(const pf_row *r, const pf_device_info *info);
 double pf_row_bw_pct(const pf_row *r, const pf_device_info *info);
 /* "compute", "memory", or NULL when the figures do not say. */
 const char *pf_row_bound(const pf_row *r, const pf_device_info *info);
-/* Sources joined with '+', written into buf; "-" when none. Returns buf. */
+/* GPU time per invocation (per launch for kernel rows), in ns; 0 for an empty row. */
+double pf_row_mean_ns(const pf_row *r);
+/* Sources joined with '+' (every one of them), written into buf; "-" when none. Returns buf. */
 const char *pf_row_source(const pf_row *r, char *buf, size_t n);
 
 #endif

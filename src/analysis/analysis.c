@@ -99,6 +99,8 @@ static void row_add_source(pf_row *r, const char *src)
             return;
     if (r->n_sources < PF_ROW_MAX_SOURCES)
         r->sources[r->n_sources++] = src;
+    else
+        r->sources_more = 1;
 }
 
 static void row_init(pf_row *r, const char *key)
@@ -166,7 +168,8 @@ static int add_missing(dev_acc *d, const char *op, const pf_activity *a, const p
     return 0;
 }
 
-static int add_to_group(pf_analysis *an, dev_acc *d, size_t i)
+/* Adds activity i to its group (whose index goes to *row), the Total and its category. */
+static int add_to_group(pf_analysis *an, dev_acc *d, size_t i, int32_t *row)
 {
     const pf_activity *a = &an->trace->acts[i];
     const pf_act_work *w = &an->work[i];
@@ -174,8 +177,9 @@ static int add_to_group(pf_analysis *an, dev_acc *d, size_t i)
     const char *key = group_key(an, a);
     int added;
     int64_t idx = key ? pf_ptrmap_find_or_add(&d->map, key, d->rep.n_rows, &added) : -1;
-    if (idx < 0)
+    if (idx < 0 || idx > INT32_MAX)
         return -1;
+    *row = (int32_t)idx;
     if (added) {
         if (d->rep.n_rows == d->cap_rows) {
             size_t cap = d->cap_rows ? d->cap_rows * 2 : 64;
@@ -235,17 +239,121 @@ static int setup_devices(pf_analysis *an, dev_acc **out)
     return 0;
 }
 
-static int group_all(pf_analysis *an, dev_acc *accs)
+/* act_row[i]: the row (of its device) activity i went to, -1 when not selected. */
+static int group_all(pf_analysis *an, dev_acc *accs, int32_t *act_row)
 {
     const pf_trace *t = an->trace;
     for (size_t i = 0; i < t->n_acts; i++) {
+        act_row[i] = -1;
         if (!pf_analysis_selected(an, i))
             continue;
         dev_acc *d = device_acc(accs, t->n_devices, t->acts[i].device);
-        if (!d || add_to_group(an, d, i))
+        if (!d || add_to_group(an, d, i, &act_row[i]))
             return -1;
     }
     return 0;
+}
+
+/* ---- invocations: --group op and shape count calls, not launches ---- */
+
+static void row_add_invocation(pf_row *r, int64_t ns)
+{
+    r->invocations++;
+    if (ns < r->min_ns)
+        r->min_ns = ns;
+    if (ns > r->max_ns)
+        r->max_ns = ns;
+}
+
+static void restart_extremes(pf_row *r)
+{
+    r->invocations = 0;
+    r->min_ns = INT64_MAX;
+    r->max_ns = 0;
+}
+
+/* One device: every op invocation's activities (selected, on this device) summed into
+ * op_ns, then counted once in its row; a launch without an op is its own invocation.
+ * op_ns and op_row are -1 / 0 on entry and left so. */
+static int count_device_invocations(const pf_analysis *an, pf_device_report *rep, const int32_t *act_row,
+                                    int64_t *op_ns, int32_t *op_row)
+{
+    const pf_trace *t = an->trace;
+    int32_t *touched = malloc((t->n_ops ? t->n_ops : 1) * sizeof *touched);
+    size_t n_touched = 0;
+    if (!touched)
+        return -1;
+    for (size_t r = 0; r < rep->n_rows; r++)
+        restart_extremes(&rep->rows[r]);
+    for (size_t i = 0; i < t->n_acts; i++) {
+        const pf_activity *a = &t->acts[i];
+        if (act_row[i] < 0 || a->device != rep->device->id)
+            continue;
+        if (a->op < 0) {
+            row_add_invocation(&rep->rows[act_row[i]], a->dur_ns);
+            continue;
+        }
+        if (op_row[a->op] < 0) {
+            op_row[a->op] = act_row[i];
+            touched[n_touched++] = a->op;
+        }
+        op_ns[a->op] = pf_sat_add(op_ns[a->op], a->dur_ns);
+    }
+    for (size_t k = 0; k < n_touched; k++) {
+        int32_t op = touched[k];
+        row_add_invocation(&rep->rows[op_row[op]], op_ns[op]);
+        op_row[op] = -1;
+        op_ns[op] = 0;
+    }
+    free(touched);
+    restart_extremes(&rep->total);
+    for (size_t r = 0; r < rep->n_rows; r++) {
+        const pf_row *row = &rep->rows[r];
+        rep->total.invocations += row->invocations;
+        rep->total.min_ns = row->min_ns < rep->total.min_ns ? row->min_ns : rep->total.min_ns;
+        rep->total.max_ns = row->max_ns > rep->total.max_ns ? row->max_ns : rep->total.max_ns;
+    }
+    return 0;
+}
+
+/* Fills every row's invocations: its launches for --group kernel (and for the category
+ * rows, which count launches), its op invocations for --group op and shape, whose min and
+ * max then are per invocation too. */
+static int count_invocations(pf_analysis *an, dev_acc *accs, const int32_t *act_row)
+{
+    const pf_trace *t = an->trace;
+    for (int d = 0; d < t->n_devices; d++) {
+        pf_device_report *rep = &accs[d].rep;
+        for (size_t r = 0; r < rep->n_rows; r++)
+            rep->rows[r].invocations = rep->rows[r].count;
+        rep->total.invocations = rep->total.count;
+        for (int c = 0; c < PF_CAT_COUNT; c++)
+            rep->cats[c].invocations = rep->cats[c].count;
+    }
+    if (an->opts.group == PF_GROUP_KERNEL)
+        return 0;
+    int64_t *op_ns = calloc(t->n_ops ? t->n_ops : 1, sizeof *op_ns);
+    int32_t *op_row = malloc((t->n_ops ? t->n_ops : 1) * sizeof *op_row);
+    int rc = op_ns && op_row ? 0 : -1;
+    for (size_t k = 0; rc == 0 && k < t->n_ops; k++)
+        op_row[k] = -1;
+    for (int d = 0; rc == 0 && d < t->n_devices; d++)
+        if (accs[d].rep.n_rows)
+            rc = count_device_invocations(an, &accs[d].rep, act_row, op_ns, op_row);
+    free(op_ns);
+    free(op_row);
+    return rc;
+}
+
+/* Groups the selected activities, then counts the invocations of each group. */
+static int group_and_count(pf_analysis *an, dev_acc *accs)
+{
+    int32_t *act_row = malloc((an->trace->n_acts ? an->trace->n_acts : 1) * sizeof *act_row);
+    int rc = act_row ? group_all(an, accs, act_row) : -1;
+    if (rc == 0)
+        rc = count_invocations(an, accs, act_row);
+    free(act_row);
+    return rc;
 }
 
 typedef struct device_ctx {
@@ -378,6 +486,12 @@ static int compute_work(pf_analysis *an)
     }
     int rc = pf_work_all(t, &an->opts, carrier, an->work);
     free(carrier);
+    /* A copy or fill does no arithmetic, whether or not the trace gives its size (ROCm's
+     * memsets and many device-to-device memcpys have no args.bytes): its FLOPs are a known
+     * 0, so an op's row keeps its FLOPs and only its bytes become unknown. */
+    for (size_t i = 0; rc == 0 && i < t->n_acts; i++)
+        if (t->acts[i].kind != PF_ACT_KERNEL && an->work[i].flop < 0)
+            an->work[i].flop = 0;
     return rc;
 }
 
@@ -402,7 +516,7 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
     if (rc == 0)
         rc = setup_devices(an, &accs);
     if (rc == 0)
-        rc = group_all(an, accs);
+        rc = group_and_count(an, accs);
     if (rc == 0)
         rc = compute_busy(an, accs);
     if (rc == 0)
@@ -451,7 +565,14 @@ const char *pf_row_source(const pf_row *r, char *buf, size_t n)
     buf[0] = 0;
     for (int i = 0; i < r->n_sources; i++)
         append(buf, n, &len, i ? "+%s" : "%s", r->sources[i]);
+    if (r->sources_more)
+        append(buf, n, &len, "+more");
     if (!r->n_sources)
         snprintf(buf, n, "-");
     return buf;
+}
+
+double pf_row_mean_ns(const pf_row *r)
+{
+    return r->invocations ? (double)r->total_ns / (double)r->invocations : 0;
 }

@@ -367,8 +367,20 @@ static void link_rows(side *a, size_t ra, side *b, size_t rb, pf_match m)
     a->level[ra] = b->level[rb] = m;
 }
 
-/* Pairs the rows of one key: first those with the same launch count (the same kernel run
- * as often is the likeliest counterpart), then the rest, each in time order. */
+/* Whether two rows matched by a looser key than their own may be one piece of work: their
+ * counts (invocations; launches for kernels) at most 2x apart. A kernel run 735 times
+ * against one run 5 times is other work that happens to share a family or a normalised
+ * name; its ratio would mean nothing. */
+static int counts_close(const pf_row *a, const pf_row *b)
+{
+    int64_t lo = a->invocations < b->invocations ? a->invocations : b->invocations;
+    int64_t hi = a->invocations < b->invocations ? b->invocations : a->invocations;
+    return lo > 0 && hi <= 2 * lo;
+}
+
+/* Pairs the rows of one key: first those with the same count (the same op or kernel run as
+ * often is the likeliest counterpart), then the rest, each in time order; beyond the exact
+ * level only rows whose counts are at most 2x apart. */
 static void pair_run(side *a, const cand *ca, size_t na, side *b, const cand *cb, size_t nb, pf_match m)
 {
     for (int pass = 0; pass < 2; pass++)
@@ -376,9 +388,12 @@ static void pair_run(side *a, const cand *ca, size_t na, side *b, const cand *cb
             if (a->pair[ca[i].row] >= 0)
                 continue;
             for (size_t j = 0; j < nb; j++) {
+                const pf_row *ra = &a->rep->rows[ca[i].row], *rb = &b->rep->rows[cb[j].row];
                 if (b->pair[cb[j].row] >= 0)
                     continue;
-                if (pass == 0 && a->rep->rows[ca[i].row].count != b->rep->rows[cb[j].row].count)
+                if (pass == 0 && ra->invocations != rb->invocations)
+                    continue;
+                if (m != PF_MATCH_EXACT && !counts_close(ra, rb))
                     continue;
                 link_rows(a, ca[i].row, b, cb[j].row, m);
                 break;
@@ -423,9 +438,10 @@ static int match_pass(side *a, side *b, pf_group_by group, pass_spec p)
 
 /* ---- result ---- */
 
+/* Per invocation for --group op and shape, per launch for kernels. */
 static double mean_ns(const pf_row *r)
 {
-    return r->count ? (double)r->total_ns / (double)r->count : 0;
+    return pf_row_mean_ns(r);
 }
 
 static int64_t abs_delta(const pf_diff_row *r)

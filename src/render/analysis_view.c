@@ -8,7 +8,7 @@
 #include "view_parts.h"
 
 enum {
-    C_DEVICE, C_NAME, C_CATEGORY, C_COUNT, C_TOTAL, C_MEAN, C_MIN, C_MAX, C_PCT, C_GFLOP, C_GB, C_FLOP,
+    C_DEVICE, C_NAME, C_CATEGORY, C_COUNT, C_LAUNCHES, C_TOTAL, C_MEAN, C_MIN, C_MAX, C_PCT, C_GFLOP, C_GB, C_FLOP,
     C_BYTES, C_TFLOPS, C_GBPS, C_FLOPS_PCT, C_BW_PCT, C_BOUND, C_SOURCE, C_NOTE, C_UPPER, C_CALLS, C_CPU_TOTAL,
     C_SELF_CPU, C_NCOLS
 };
@@ -18,6 +18,10 @@ static const pf_col base_cols[C_NCOLS] = {
     [C_NAME] = {"Kernel Name", "name", 0, 0},
     [C_CATEGORY] = {"Category", "category", 0, 0},
     [C_COUNT] = {"Count", "count", 1, 0},
+    /* --group op and shape: Count is op invocations, Mean, Min and Max GPU time per
+     * invocation (key_averages' calls and CUDA time avg); Launches their GPU activities.
+     * --group kernel shows it in JSON only, where it equals count. */
+    [C_LAUNCHES] = {"Launches", "launches", 1, 0},
     [C_TOTAL] = {"Total (us)", "total_us", 1, 0},
     [C_MEAN] = {"Mean (us)", "mean_us", 1, 0},
     [C_MIN] = {"Min (us)", "min_us", 1, PF_IN_CSV | PF_IN_JSON},
@@ -51,6 +55,8 @@ void pf_aview_init(pf_aview *a, const pf_view_opts *v)
     a->v = v;
     memcpy(a->cols, base_cols, sizeof base_cols);
     a->cols[C_NAME].title = group_titles[v->group];
+    if (v->group == PF_GROUP_KERNEL)
+        a->cols[C_LAUNCHES].show = PF_IN_JSON;
 }
 
 #define OVER_PEAK_MARK "!"
@@ -82,16 +88,17 @@ static double time_pct(const pf_device_report *d, int64_t ns)
 
 static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_report *d)
 {
-    char src[128];
+    char src[1024];
     double total_us = row->total_ns / 1e3;
     pf_table_int(t, r, C_DEVICE, d->device->id);
     pf_table_str(t, r, C_NAME, row->key);
     if (!row->is_total)
         pf_table_str(t, r, C_CATEGORY, pf_category_name(pf_row_category(row)));
-    pf_table_int(t, r, C_COUNT, row->count);
+    pf_table_int(t, r, C_COUNT, row->invocations);
+    pf_table_int(t, r, C_LAUNCHES, row->count);
     pf_table_num(t, r, C_TOTAL, total_us, 3);
-    pf_table_num(t, r, C_MEAN, row->count ? total_us / (double)row->count : 0, 3);
-    pf_table_num(t, r, C_MIN, row->count ? row->min_ns / 1e3 : 0, 3);
+    pf_table_num(t, r, C_MEAN, pf_row_mean_ns(row) / 1e3, 3);
+    pf_table_num(t, r, C_MIN, row->invocations ? row->min_ns / 1e3 : 0, 3);
     pf_table_num(t, r, C_MAX, row->max_ns / 1e3, 3);
     pf_table_num(t, r, C_PCT, time_pct(d, row->total_ns), 2);
     if (pf_row_has_flop(row)) {
@@ -241,7 +248,7 @@ static void by_cat_row(pf_table *t, const pf_row *row, const pf_device_report *d
     int r = pf_table_add_row(t);
     pf_table_str(t, r, B_NAME, row->key);
     pf_table_num(t, r, B_TOTAL, row->total_ns / 1e3, 3);
-    pf_table_int(t, r, B_COUNT, row->count);
+    pf_table_int(t, r, B_COUNT, row->invocations);
     pf_table_num(t, r, B_PCT, time_pct(d, row->total_ns), 2);
 }
 
@@ -255,14 +262,16 @@ static int print_by_category(FILE *out, const pf_aview *a, const pf_device_repor
     bc[B_NAME].title = a->cols[C_NAME].title;
     for (int k = 0; k < n; k++) {
         pf_table *t = pf_table_new(bc, B_NCOLS);
+        pf_row total = d->cats[order[k]];
+        total.key = "Total";
+        total.invocations = 0; /* the Count of its rows: calls for --group op and shape */
         for (size_t i = 0; t && i < d->n_rows; i++)
-            if (pf_row_category(&d->rows[i]) == (pf_category)order[k])
+            if (pf_row_category(&d->rows[i]) == (pf_category)order[k]) {
                 by_cat_row(t, &d->rows[i], d);
-        if (t) {
-            pf_row total = d->cats[order[k]];
-            total.key = "Total";
+                total.invocations += d->rows[i].invocations;
+            }
+        if (t)
             by_cat_row(t, &total, d);
-        }
         if (!t || pf_table_status(t)) {
             pf_table_free(t);
             return -1;

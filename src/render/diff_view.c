@@ -77,9 +77,11 @@ void pf_dview_init(pf_dview *o, const pf_view_opts *v)
     title_cols(&o->cats, cat_cols, cat_col_side, K_NCOLS, v->names);
 }
 
+/* Per call for --group op and shape (pf_row_mean_ns), so two libraries that launch a
+ * different number of kernels per op compare by what the op cost. */
 static double mean_us(const pf_row *r)
 {
-    return r->count ? r->total_ns / 1e3 / (double)r->count : 0;
+    return pf_row_mean_ns(r) / 1e3;
 }
 
 /* A rate over zero time does not exist: the cell stays '-'. */
@@ -94,7 +96,7 @@ static void fill_side(pf_table *t, int r, const pf_row *row, int count_col, int 
 {
     if (!row)
         return;
-    pf_table_int(t, r, count_col, row->count);
+    pf_table_int(t, r, count_col, row->invocations);
     pf_table_num(t, r, count_col + 1, mean_us(row), 3);
     pf_table_num(t, r, count_col + 2, row->total_ns / 1e3, 3);
     set_rate(t, r, tflops_col, pf_row_tflops(row), 2);

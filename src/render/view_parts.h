@@ -8,7 +8,7 @@
 
 /* ---- --analysis (analysis_view.c) ---- */
 
-enum { PF_AVIEW_NCOLS = 24 };
+enum { PF_AVIEW_NCOLS = 25 };
 
 /* The device table's columns, the name column titled per --group. */
 typedef struct pf_aview {

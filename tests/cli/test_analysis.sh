@@ -19,7 +19,8 @@ for dev in sorted(acc):
 PY
 }
 
-# Per device from profana's JSON: id, rows' count sum, rows' total_us sum (ns), Total row.
+# Per device from profana's JSON: id, rows' launches sum, rows' total_us sum (ns), Total row
+# (launches: GPU activities in every --group; count is invocations for op and shape).
 our_counts() {
     python3 - "$1" <<'PY'
 import json, sys
@@ -27,8 +28,8 @@ d = json.load(open(sys.argv[1]))
 for dev in d["devices"]:
     rows = dev["rows"]
     assert dev["rows_omitted"] == 0
-    print(dev["id"], sum(r["count"] for r in rows), round(sum(r["total_us"] for r in rows) * 1000),
-          dev["total"]["count"], round(dev["total"]["total_us"] * 1000))
+    print(dev["id"], sum(r["launches"] for r in rows), round(sum(r["total_us"] for r in rows) * 1000),
+          dev["total"]["launches"], round(dev["total"]["total_us"] * 1000))
 PY
 }
 
@@ -40,8 +41,8 @@ for f in "$TRACES"/*.json; do
         raw_counts "$f" | while read -r dev n ns; do
             line=$(grep "^$dev " "$TMP/ours")
             set -- $line
-            check_eq "$base/$g dev $dev: row counts add up to the GPU events" "$2" "$n"
-            check_eq "$base/$g dev $dev: Total count" "$4" "$n"
+            check_eq "$base/$g dev $dev: row launches add up to the GPU events" "$2" "$n"
+            check_eq "$base/$g dev $dev: Total launches" "$4" "$n"
             check_near "$base/$g dev $dev: row times add up to the summed durations" "$3" "$ns" 0.0001
             check_near "$base/$g dev $dev: Total time" "$5" "$ns" 0.0001
         done

@@ -40,7 +40,8 @@ PY
 }
 
 # coverage DIFF.json SIDE RAW.json: per op of RAW.json (op_launches), one line "op launches
-# shapes invocations matched_launches unmatched_rows rows" over the diff's rows whose name on
+# shapes invocations matched_invocations unmatched_rows rows" (a row's count is its
+# invocations) over the diff's rows whose name on
 # SIDE (a or b; a name "A vs B" gives each side its part) is a call of that op.
 coverage() {
     python3 - "$@" <<'PY'
@@ -191,9 +192,9 @@ PY
 for side in a b; do
     coverage "$TMP/dt.json" $side "$TMP/r$side.json" >"$TMP/cov"
     check_eq "bf16 vs fp16 ($side): one coverage line per op" "$(wc -l <"$TMP/cov" | tr -d ' ')" "$(json "len(d)" "$TMP/r$side.json")"
-    while read -r op launches shapes calls got_launches unmatched rows; do
+    while read -r op launches shapes calls got_calls unmatched rows; do
         check_eq "bf16 vs fp16 ($side): all $calls invocations of $op matched ($launches launches, $shapes shapes)" \
-            "$got_launches $unmatched $rows" "$launches 0 $shapes"
+            "$got_calls $unmatched $rows" "$calls 0 $shapes"
     done <"$TMP/cov"
 done
 check_eq "bf16 vs fp16: GEMM rows match at shape-any-dtype" "$(json "sorted({r['match'] for r in d['devices'][0]['rows'] if r['name'].startswith('aten::mm(')})" "$TMP/dt.json")" "['shape-any-dtype']"
@@ -210,9 +211,9 @@ check_eq "MI300X: Python finds GEMMs and MIOpen convolution" "$(json "sorted(d)"
 for side in a b; do
     coverage "$TMP/peer.json" $side "$TMP/r$side.json" >"$TMP/cov"
     check_eq "H100 vs MI300X ($side): one coverage line per op" "$(wc -l <"$TMP/cov" | tr -d ' ')" "$(json "len(d)" "$TMP/r$side.json")"
-    while read -r op launches shapes calls got_launches unmatched rows; do
+    while read -r op launches shapes calls got_calls unmatched rows; do
         check_eq "H100 vs MI300X ($side): all $calls invocations of $op matched ($launches launches, $shapes shapes)" \
-            "$got_launches $unmatched $rows" "$launches 0 $shapes"
+            "$got_calls $unmatched $rows" "$calls 0 $shapes"
     done <"$TMP/cov"
 done
 check_eq "H100 vs MI300X: the convolution pairs cuDNN with MIOpen at the shape level" \

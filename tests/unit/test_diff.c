@@ -188,6 +188,7 @@ static pf_row row(const char *key, int64_t count, int64_t total_ns, int32_t op)
     memset(&r, 0, sizeof r);
     r.key = key;
     r.count = count;
+    r.invocations = count; /* as the analysis fills it for --group kernel: one per launch */
     r.total_ns = total_ns;
     r.op = op;
     return r;
