@@ -1,6 +1,7 @@
 /* attribute.c - decides which activity carries each op invocation's work, and what that work is. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "profana/analysis.h"
 #include "profana/rates.h"
@@ -77,6 +78,14 @@ static void work_init(const pf_analysis_opts *o, pf_act_work *w)
     w->no_formula = w->upper_bound = 0;
 }
 
+/* DRAM bytes of a copy of n bytes: a device-to-device copy reads them and writes them on
+ * the same device's memory (2n); host<->device and peer copies touch this device's memory
+ * once (n). Kineto names the kind: "Memcpy DtoD (Device -> Device)", "Memcpy HtoD (...)". */
+static double copy_bytes(const pf_activity *a)
+{
+    return strncmp(a->name, "Memcpy DtoD", 11) == 0 ? 2.0 * (double)a->bytes : (double)a->bytes;
+}
+
 /* A copy's or fill's own bytes; 1 when a is not a kernel (its work is then complete). */
 static int transfer_work(const pf_activity *a, pf_act_work *w)
 {
@@ -84,7 +93,7 @@ static int transfer_work(const pf_activity *a, pf_act_work *w)
         return 0;
     if (a->bytes >= 0) {
         w->flop = 0;
-        w->bytes = (double)a->bytes;
+        w->bytes = a->kind == PF_ACT_MEMCPY ? copy_bytes(a) : (double)a->bytes;
         w->source = a->kind == PF_ACT_MEMCPY ? "memcpy" : "memset";
     }
     return 1;
