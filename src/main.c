@@ -102,6 +102,7 @@ static int set_step(pf_cli *cli, const option *o, const char *v, const char *v2)
 static int set_fail_above(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int set_plot(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int set_jobs(pf_cli *cli, const option *o, const char *v, const char *v2);
+static int set_no_tf32(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int show_help(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int show_version(pf_cli *cli, const option *o, const char *v, const char *v2);
 
@@ -116,8 +117,11 @@ static const option options[] = {
                  ON_ANALYSIS | ON_DIFF | ON_DEVICES, set_format, "text"),
     OPT_FLAG("--by-category", "after the tables, one table per category with its rows by time, count and percent",
              ON_ANALYSIS, by_category),
-    OPT_FLAG("--tf32", "fp32 matrix work (GEMM, convolution) is measured against the TF32 peak",
+    OPT_FLAG("--tf32", "all fp32 matrix work (GEMM, convolution, attention) is measured against the TF32 peak "
+             "(default: convolutions and kernels named tf32 only, as PyTorch runs them; see README)",
              ON_ANALYSIS | ON_DIFF | ON_AUGMENT, an.tf32),
+    OPT_CALLBACK("--no-tf32", NULL, "all fp32 work is measured against the FP32 peak, convolutions and kernels named tf32 "
+                 "included", 0, ON_ANALYSIS | ON_DIFF | ON_AUGMENT, set_no_tf32, NULL),
     OPT_CALLBACK("--device", "NAME", "use this device-table entry for every device (see --list-devices)", 1,
                  ON_ANALYSIS | ON_DIFF | ON_AUGMENT, set_device, NULL),
     OPT_CALLBACK("--step", "all|N", "only GPU activity inside the GPU-side ProfilerStep annotations (all, or step N)", 1,
@@ -292,6 +296,17 @@ static int set_jobs(pf_cli *cli, const option *o, const char *v, const char *v2)
     if (!*v || *end || n < 1 || n > 1024)
         return pf_cli_usage_error("-j wants a number of threads from 1 to 1024, not '%s'", v);
     cli->load.jobs = (int)n;
+    return 0;
+}
+
+/* --tf32 sets an.tf32 to 1 (ACT_SET), which is PF_TF32_ALL; --no-tf32 sets PF_TF32_NONE. The
+ * later of the two wins. */
+_Static_assert(PF_TF32_ALL == 1, "--tf32 is a flag that sets an.tf32 to 1");
+
+static int set_no_tf32(pf_cli *cli, const option *o, const char *v, const char *v2)
+{
+    (void)o, (void)v, (void)v2;
+    cli->an.tf32 = PF_TF32_NONE;
     return 0;
 }
 

@@ -16,7 +16,8 @@ typedef enum pf_group_by { PF_GROUP_KERNEL = 0, PF_GROUP_OP, PF_GROUP_SHAPE } pf
 
 typedef struct pf_analysis_opts {
     pf_dtype default_dtype;            /* for work whose dtype the trace does not show */
-    int tf32;                          /* fp32 matrix work runs at the tf32 peak */
+    int tf32;                          /* a pf_tf32: which fp32 matrix work is measured at the
+                                          TF32 peak (0 = PyTorch's defaults, --tf32, --no-tf32) */
     pf_group_by group;
     const pf_device_info *force_device; /* --device: used for every device; NULL = match */
     int64_t step;                      /* --step: PF_STEP_EVERY (no filter), PF_STEP_ALL

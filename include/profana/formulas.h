@@ -20,11 +20,16 @@ typedef struct pf_explain {
 } pf_explain;
 
 /* Work of one op invocation. A figure below 0 is unknown. */
+/* Values of pf_work.matrix: convolutions apart, since PyTorch runs fp32 ones on TF32 by default. */
+enum { PF_MATRIX_NONE = 0, PF_MATRIX_GEMM = 1, PF_MATRIX_CONV = 2 };
+
 typedef struct pf_work {
     double flop;               /* multiply-add = 2 */
     double bytes;              /* minimum DRAM traffic: inputs read once, outputs written once */
     pf_dtype dtype;            /* precision whose peak applies; PF_DT_UNKNOWN = caller's default */
-    int matrix;                /* 1 when the work runs on matrix units (GEMM, conv): fp32 uses tf32 with --tf32 */
+    int matrix;                /* the work runs on matrix units: PF_MATRIX_GEMM (GEMM, attention),
+                                * PF_MATRIX_CONV (convolution); 0 none. Which fp32 matrix work is
+                                * measured at the TF32 peak: pf_peak_dtype (rates.h) */
     const char *source;        /* "gemm", "conv", ... static string */
     int upper_bound;           /* 1 when flop and bytes are a ceiling (variable-length attention
                                 * sized by its longest sequences, source "attention~ub"), not

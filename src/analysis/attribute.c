@@ -1,8 +1,11 @@
 /* attribute.c - decides which activity carries each op invocation's work, and what that work is. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "profana/analysis.h"
+#include "profana/formulas.h"
 #include "profana/rates.h"
 
 unsigned char *pf_work_carriers(const pf_trace *t)
@@ -39,24 +42,42 @@ static pf_dtype peak_dtype(const pf_analysis_opts *o, pf_dtype d, int matrix)
     return pf_peak_dtype(d, matrix, o->default_dtype, o->tf32);
 }
 
+/* Figures the trace itself carries on the op (kernel_flop / kernel_num_gb: Inductor's, or an
+ * earlier --augment_trace's) are taken as they are. The peak is still chosen from the op's
+ * inputs where a formula reads them (its dtype and matrix units, so DTYPE and --tf32 apply as
+ * to the formula's own figures): analysing an augmented trace gives the input's answer. */
+static void trace_work(const pf_cpu_op *op, const pf_analysis_opts *o, const pf_work *fw, int formula_ok,
+                       pf_act_work *w)
+{
+    w->flop = op->kernel_flop;
+    /* kernel_num_gb is a whole number of bytes / 1e9 (Inductor's num_bytes, or ours): back
+     * to that whole number, not one an ulp off it. */
+    double b = op->kernel_num_gb >= 0 ? op->kernel_num_gb * 1e9 : -1;
+    w->bytes = b >= 0 && fabs(b - nearbyint(b)) < 1e-6 ? nearbyint(b) : b;
+    w->source = "inductor";
+    w->dtype = peak_dtype(o, formula_ok ? fw->dtype : PF_DT_UNKNOWN, formula_ok ? fw->matrix : 0);
+    if (formula_ok) {
+        w->no_formula = fw->generic;
+        w->upper_bound = fw->upper_bound;
+    }
+}
+
 static void op_work(const pf_trace *t, const pf_analysis_opts *o, const pf_cpu_op *op, pf_act_work *w)
 {
-    /* Inductor measured its own kernels: take its figures as they are. */
+    pf_work fw = {0};
+    int rc = -1;
+    (void)t;
+    /* a TensorList has no element type in the trace: its bytes assume the default dtype */
+    if (!op->bad_args)
+        rc = pf_formula_apply_ex(&op->call, o->default_dtype, NULL, &fw);
     if (op->kernel_flop >= 0 || op->kernel_num_gb >= 0) {
-        w->flop = op->kernel_flop;
-        w->bytes = op->kernel_num_gb >= 0 ? op->kernel_num_gb * 1e9 : -1;
-        w->source = "inductor";
-        w->dtype = peak_dtype(o, PF_DT_UNKNOWN, 0);
+        trace_work(op, o, &fw, rc == PF_FORMULA_OK, w);
         return;
     }
     if (op->bad_args) {
         w->source = "bad-args";
         return;
     }
-    pf_work fw;
-    /* a TensorList has no element type in the trace: its bytes assume the default dtype */
-    int rc = pf_formula_apply_ex(&op->call, o->default_dtype, NULL, &fw);
-    (void)t;
     if (rc < 0) {
         w->no_formula = 1;
         return;
@@ -77,6 +98,14 @@ static void work_init(const pf_analysis_opts *o, pf_act_work *w)
     w->no_formula = w->upper_bound = 0;
 }
 
+/* DRAM bytes of a copy of n bytes: a device-to-device copy reads them and writes them on
+ * the same device's memory (2n); host<->device and peer copies touch this device's memory
+ * once (n). Kineto names the kind: "Memcpy DtoD (Device -> Device)", "Memcpy HtoD (...)". */
+static double copy_bytes(const pf_activity *a)
+{
+    return strncmp(a->name, "Memcpy DtoD", 11) == 0 ? 2.0 * (double)a->bytes : (double)a->bytes;
+}
+
 /* A copy's or fill's own bytes; 1 when a is not a kernel (its work is then complete). */
 static int transfer_work(const pf_activity *a, pf_act_work *w)
 {
@@ -84,7 +113,7 @@ static int transfer_work(const pf_activity *a, pf_act_work *w)
         return 0;
     if (a->bytes >= 0) {
         w->flop = 0;
-        w->bytes = (double)a->bytes;
+        w->bytes = a->kind == PF_ACT_MEMCPY ? copy_bytes(a) : (double)a->bytes;
         w->source = a->kind == PF_ACT_MEMCPY ? "memcpy" : "memset";
     }
     return 1;
@@ -108,6 +137,7 @@ void pf_work_of(const pf_trace *t, const pf_analysis_opts *o, size_t i, int carr
     if (transfer_work(a, w) || a->op < 0)
         return;
     op_work(t, o, &t->ops[a->op], w);
+    w->dtype = pf_peak_dtype_kernel(w->dtype, a->name, o->tf32);
     share(carries_op_work, w);
 }
 
@@ -207,6 +237,7 @@ int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const unsigned cha
             break;
         }
         w[i] = *ow;
+        w[i].dtype = pf_peak_dtype_kernel(w[i].dtype, a->name, o->tf32);
         share(carrier[i], &w[i]);
     }
     free(m.slots);

@@ -228,44 +228,58 @@ static void run_formula(pf_invocation *e)
     e->formula_rc = pf_formula_apply_ex(&op->call, e->opts.default_dtype, &e->ex, &e->fw);
 }
 
-/* The figures are measured against one peak (dtype's), and say a bound only on a device
- * with both peaks and only over some time. */
-static pf_inv_rates compute_rates(const pf_invocation *e, double flop, double bytes, double ns, pf_dtype dtype)
+/* The figures by the rule of an analysis row (rates.h): percent and bound from the seconds
+ * the work takes at peak, summed over launches each at its own dtype's peak. */
+static pf_inv_rates compute_rates(double flop, double bytes, double ns, double flop_peak_s, double byte_peak_s)
 {
     pf_inv_rates r = {flop, bytes, ns, -1, -1, -1, -1, NULL};
-    double peak = pf_peak_flops(e->info, dtype), bw = pf_peak_bytes(e->info);
     if (ns <= 0)
         return r;
-    r.tflops = pf_rate(flop, ns, 1e12, PF_RATE_DIVIDE);
-    r.gbps = pf_rate(bytes, ns, 1e9, PF_RATE_DIVIDE);
-    r.flops_pct = pf_pct_of_peak(flop, peak, ns, PF_RATE_DIVIDE);
-    r.bw_pct = pf_pct_of_peak(bytes, bw, ns, PF_RATE_DIVIDE);
-    if (peak > 0 && bw > 0)
-        r.bound = pf_bound(pf_at_peak_s(flop, peak), pf_at_peak_s(bytes, bw));
+    r.tflops = pf_rate(flop, ns, 1e12);
+    r.gbps = pf_rate(bytes, ns, 1e9);
+    r.flops_pct = pf_pct_of_peak(flop_peak_s, ns);
+    r.bw_pct = pf_pct_of_peak(byte_peak_s, ns);
+    r.bound = pf_bound(flop_peak_s, byte_peak_s);
     return r;
+}
+
+/* Seconds at peak of one launch's work, as an analysis row adds them. */
+static double flop_at_peak(const pf_invocation *e, const pf_act_work *w)
+{
+    return pf_at_peak_s(w->flop, pf_peak_flops(e->info, w->dtype));
+}
+
+static double bytes_at_peak(const pf_invocation *e, const pf_act_work *w)
+{
+    return pf_at_peak_s(w->bytes, pf_peak_bytes(e->info));
 }
 
 /* The rates on the kernel that carries the op's work, as --group kernel counts them. */
 static pf_inv_rates carrier_rates(const pf_invocation *e)
 {
     const pf_act_work *w = &e->work[e->carrier];
-    return compute_rates(e, w->flop, w->bytes, (double)e->t->acts[e->acts[e->carrier]].dur_ns, w->dtype);
+    return compute_rates(w->flop, w->bytes, (double)e->t->acts[e->acts[e->carrier]].dur_ns, flop_at_peak(e, w),
+                         bytes_at_peak(e, w));
+}
+
+/* Adds x to *sum when both are known; an unknown x makes the sum unknown. */
+static void add_known(double *sum, double x)
+{
+    *sum = *sum < 0 || x < 0 ? -1 : *sum + x;
 }
 
 /* Over all the invocation's activities, as its --group op row counts them. */
 static pf_inv_rates invocation_rates(const pf_invocation *e)
 {
-    double flop = 0, bytes = 0, ns = 0;
-    int flop_known = 1, bytes_known = 1;
+    double flop = 0, bytes = 0, ns = 0, flop_s = 0, byte_s = 0;
     for (size_t k = 0; k < e->n_acts; k++) {
         ns += (double)e->t->acts[e->acts[k]].dur_ns;
-        flop_known &= e->work[k].flop >= 0;
-        bytes_known &= e->work[k].bytes >= 0;
-        flop += e->work[k].flop;
-        bytes += e->work[k].bytes;
+        add_known(&flop, e->work[k].flop);
+        add_known(&bytes, e->work[k].bytes);
+        add_known(&flop_s, flop_at_peak(e, &e->work[k]));
+        add_known(&byte_s, bytes_at_peak(e, &e->work[k]));
     }
-    pf_dtype dt = e->carrier >= 0 ? e->work[e->carrier].dtype : e->opts.default_dtype;
-    return compute_rates(e, flop_known ? flop : -1, bytes_known ? bytes : -1, ns, dt);
+    return compute_rates(flop, bytes, ns, flop_s, byte_s);
 }
 
 /* The op's work: what its carrying kernel holds as the analysis attributes it. An op that

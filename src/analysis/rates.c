@@ -1,8 +1,11 @@
 /* rates.c - the one rate rule (include/profana/rates.h), and the rates of an analysis's rows built on it. */
 #include <assert.h>
+#include <ctype.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "profana/analysis.h"
+#include "profana/formulas.h"
 #include "profana/rates.h"
 
 pf_dtype pf_peak_dtype(pf_dtype d, int matrix, pf_dtype default_dtype, int tf32)
@@ -10,9 +13,33 @@ pf_dtype pf_peak_dtype(pf_dtype d, int matrix, pf_dtype default_dtype, int tf32)
     assert(default_dtype >= 0 && default_dtype < PF_DT_COUNT);
     if (d == PF_DT_UNKNOWN)
         d = default_dtype;
-    if (d == PF_DT_FP32 && matrix && tf32)
-        d = PF_DT_TF32;
+    if (d != PF_DT_FP32 || !matrix)
+        return d;
+    if (tf32 == PF_TF32_ALL || (tf32 == PF_TF32_PYTORCH && matrix == PF_MATRIX_CONV))
+        return PF_DT_TF32;
     return d;
+}
+
+/* "tensorop_s1688gemm_" followed by a digit at p: the fp32-operand CUTLASS SM80 kernels. */
+static int cutlass_s1688_fp32(const char *name)
+{
+    static const char tag[] = "tensorop_s1688gemm_";
+    for (const char *p = strstr(name, tag); p; p = strstr(p + 1, tag))
+        if (isdigit((unsigned char)p[sizeof tag - 1]))
+            return 1;
+    return 0;
+}
+
+int pf_kernel_shows_tf32(const char *name)
+{
+    return name && (strstr(name, "tf32") || cutlass_s1688_fp32(name));
+}
+
+pf_dtype pf_peak_dtype_kernel(pf_dtype peak, const char *kernel, int tf32)
+{
+    if (peak == PF_DT_FP32 && tf32 != PF_TF32_NONE && pf_kernel_shows_tf32(kernel))
+        return PF_DT_TF32;
+    return peak;
 }
 
 double pf_peak_flops(const pf_device_info *info, pf_dtype d)
@@ -36,20 +63,19 @@ double pf_at_peak_s(double work, double peak_per_s)
     return peak_per_s > 0 ? work / peak_per_s : -1;
 }
 
-double pf_rate(double work, double ns, double unit, pf_rate_order order)
+double pf_rate(double work, double ns, double unit)
 {
     assert(unit > 0);
     if (work < 0 || ns <= 0)
         return -1;
-    /* 1 / unit is the literal 1e-12 (1e-9) exactly: the quotient is correctly rounded. */
-    return order == PF_RATE_SCALE ? work / (ns * 1e-9) * (1.0 / unit) : work / (ns * 1e-9) / unit;
+    return work / (ns * 1e-9) / unit;
 }
 
-double pf_pct_of_peak(double work, double peak_per_s, double ns, pf_rate_order order)
+double pf_pct_of_peak(double at_peak_s, double ns)
 {
-    if (work < 0 || peak_per_s <= 0 || ns <= 0)
+    if (at_peak_s < 0 || ns <= 0)
         return -1;
-    return order == PF_RATE_SCALE ? work / peak_per_s / (ns * 1e-9) * 100 : 100.0 * work / peak_per_s / (ns * 1e-9);
+    return 100.0 * at_peak_s / (ns * 1e-9);
 }
 
 const char *pf_bound(double flop_peak_s, double byte_peak_s)
@@ -88,24 +114,23 @@ static double row_byte_peak_s(const pf_row *r, const pf_device_info *info)
 
 double pf_row_tflops(const pf_row *r)
 {
-    return pf_rate(pf_row_has_flop(r) ? r->flop : -1, (double)r->total_ns, 1e12, PF_RATE_DIVIDE);
+    return pf_rate(pf_row_has_flop(r) ? r->flop : -1, (double)r->total_ns, 1e12);
 }
 
 double pf_row_gbps(const pf_row *r)
 {
-    return pf_rate(pf_row_has_bytes(r) ? r->bytes : -1, (double)r->total_ns, 1e9, PF_RATE_DIVIDE);
+    return pf_rate(pf_row_has_bytes(r) ? r->bytes : -1, (double)r->total_ns, 1e9);
 }
 
-/* The seconds at peak are summed over the row's launches (each at its dtype's peak), so
- * they are passed as work with a peak of 1 per second. */
+/* The seconds at peak are summed over the row's launches, each at its dtype's peak. */
 double pf_row_flops_pct(const pf_row *r, const pf_device_info *info)
 {
-    return pf_pct_of_peak(row_flop_peak_s(r, info), 1, (double)r->total_ns, PF_RATE_DIVIDE);
+    return pf_pct_of_peak(row_flop_peak_s(r, info), (double)r->total_ns);
 }
 
 double pf_row_bw_pct(const pf_row *r, const pf_device_info *info)
 {
-    return pf_pct_of_peak(row_byte_peak_s(r, info), 1, (double)r->total_ns, PF_RATE_DIVIDE);
+    return pf_pct_of_peak(row_byte_peak_s(r, info), (double)r->total_ns);
 }
 
 const char *pf_row_bound(const pf_row *r, const pf_device_info *info)

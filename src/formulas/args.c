@@ -315,7 +315,7 @@ int pf_estimate_done(const pf_op_call *call, pf_work *w, double flop, double byt
     w->flop = flop;
     w->bytes = bytes;
     w->dtype = pf_dtype_of_largest(call->args, call->nargs);
-    w->matrix = 0;
+    w->matrix = PF_MATRIX_NONE;
     w->source = "estimate";
     return PF_FORMULA_OK;
 }

@@ -332,7 +332,7 @@ int pf_attention(const pf_op_call *call, pf_work *w)
     w->flop = attention_flop(&g, l->backward, causal);
     w->bytes = l->backward ? backward_bytes(call, l, &g) : forward_bytes(call, l, &g);
     w->dtype = pf_dtype_from_type_string(g.q->type);
-    w->matrix = 1;
+    w->matrix = PF_MATRIX_GEMM;
     w->source = g.varlen ? "attention~ub" : "attention";
     w->upper_bound = g.varlen;
     attention_ex_sizes(w, call, l, &g, causal);

@@ -275,7 +275,7 @@ static void set_work(pf_work *w, const conv_geom *g, double flop, double bytes)
     w->flop = flop;
     w->bytes = bytes;
     w->dtype = pf_dtype_from_type_string(g->input->type);
-    w->matrix = 1;
+    w->matrix = PF_MATRIX_CONV;
     w->source = "conv";
 }
 

@@ -140,7 +140,7 @@ static int gemm_apply(const pf_op_call *call, const gemm_layout *l, int out_size
     w->flop = 2.0 * (double)g.batch * (double)g.m * (double)g.n * (double)g.k;
     w->bytes = size > 0 ? pf_bytes_add(bytes, (double)out_numel * size) : -1;
     w->dtype = pf_dtype_of_largest(args, call->nargs < l->n_inputs ? call->nargs : l->n_inputs);
-    w->matrix = 1;
+    w->matrix = PF_MATRIX_GEMM;
     w->source = "gemm";
     gemm_explain(call, l, &g, size, w);
     return PF_FORMULA_OK;

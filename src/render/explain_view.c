@@ -190,7 +190,10 @@ static void print_formula(FILE *out, const pf_invocation *e)
     if (e->ex.dtype_rule)
         fprintf(out, " (the type of %s; DTYPE when it has none)", e->ex.dtype_rule);
     if (e->fw.matrix)
-        fprintf(out, ", matrix units%s", e->opts.tf32 ? " (--tf32)" : "");
+        fprintf(out, ", matrix units%s", e->opts.tf32 == PF_TF32_ALL ? " (--tf32)" : e->opts.tf32 == PF_TF32_NONE ? " (--no-tf32)" : "");
+    if (w->dtype == PF_DT_TF32 && e->opts.tf32 == PF_TF32_PYTORCH)
+        fputs(e->fw.matrix == PF_MATRIX_CONV ? " (TF32: PyTorch's default for convolutions, cudnn.allow_tf32)"
+                                             : " (TF32: the kernel's name shows TF32 math)", out);
     if (e->info)
         fprintf(out, "; peaks %.1f TFLOP/s, DRAM %.0f GB/s", e->peak_flops / 1e12,
                 e->info->peak_gbps);

@@ -252,13 +252,13 @@ static void make_pairs(const figures *f, int extra, pf_augment_pairs *p)
     add_gb(p, f);
     if (!extra)
         return;
-    /* Rates over the event's time; the seconds at peak are sums over the op's activities,
-     * hence a peak of 1 per second. */
+    /* Rates over the event's time by the rule of an analysis row; the seconds at peak are
+     * sums over the op's activities, each at its own dtype's peak. */
     double ns = (double)f->dur_ns;
-    add_num(p, "achieved_tflops", pf_rate(f->flop, ns, 1e12, PF_RATE_SCALE), NUM_RATE);
-    add_num(p, "achieved_gbps", pf_rate(f->bytes, ns, 1e9, PF_RATE_SCALE), NUM_RATE);
-    add_num(p, "flops_pct", pf_pct_of_peak(f->flop_peak_s, 1, ns, PF_RATE_SCALE), NUM_RATE);
-    add_num(p, "bw_pct", pf_pct_of_peak(f->byte_peak_s, 1, ns, PF_RATE_SCALE), NUM_RATE);
+    add_num(p, "achieved_tflops", pf_rate(f->flop, ns, 1e12), NUM_RATE);
+    add_num(p, "achieved_gbps", pf_rate(f->bytes, ns, 1e9), NUM_RATE);
+    add_num(p, "flops_pct", pf_pct_of_peak(f->flop_peak_s, ns), NUM_RATE);
+    add_num(p, "bw_pct", pf_pct_of_peak(f->byte_peak_s, ns), NUM_RATE);
     if (f->category >= 0) {
         snprintf(p->text[p->n], sizeof p->text[0], "\"%s\"", pf_category_name((pf_category)f->category));
         p->kv[p->n] = (pf_kv){"kernel_category", p->text[p->n], 0, 0};

@@ -45,6 +45,54 @@ check_eq "explicit_bf16 aten::mm #7188: kernel_num_gb by hand" \
 "$PROFANA" --augment_trace "$TMP/x.json" "$TMP/xx.json" bf16 2>/dev/null
 same "augmenting twice gives the same bytes" "$TMP/x.json" "$TMP/xx.json"
 
+# ---- one answer after augment: analysing the output equals analysing the input ----
+# Every row of every grouping (and the Total, coverage and category figures) with FLOPs,
+# bytes, rates, percents and bound equal to the last bit; only a row's Source may differ
+# (it says the figures were read from kernel_flop / kernel_num_gb).
+roundtrip() { # NAME TRACE DTYPE [OPTS...]
+    name=$1 trace=$2 dt=$3
+    shift 3
+    "$PROFANA" --augment_trace "$trace" "$TMP/rt.json" "$dt" --quiet "$@" 2>/dev/null
+    for g in kernel op shape; do
+        "$PROFANA" --analysis "$trace" "$dt" --quiet --format json --group $g "$@" >"$TMP/rt_in.json" 2>/dev/null
+        "$PROFANA" --analysis "$TMP/rt.json" "$dt" --quiet --format json --group $g "$@" >"$TMP/rt_out.json" 2>/dev/null
+        python3 - "$name --group $g" "$TMP/rt_in.json" "$TMP/rt_out.json" <<'PY' || fail "$name --group $g: checker" "exited $?"
+import json
+import sys
+
+name, a, b = sys.argv[1:4]
+a, b = json.load(open(a)), json.load(open(b))
+
+
+def strip(x):
+    """The document without what may differ: the file name, and each row's source."""
+    if isinstance(x, dict):
+        return {k: strip(v) for k, v in x.items() if k not in ("trace", "source")}
+    if isinstance(x, list):
+        return [strip(v) for v in x]
+    return x
+
+
+diffs = []
+for da, db in zip(a["devices"], b["devices"]):
+    for ra, rb in zip(da["rows"] + [da["total"]], db["rows"] + [db["total"]]):
+        for k in ra:
+            if k != "source" and ra[k] != rb.get(k):
+                diffs.append("%s %s: %s vs %s" % (ra["name"][:40], k, ra[k], rb.get(k)))
+n = sum(len(d["rows"]) for d in a["devices"])
+ok = not diffs and strip(a) == strip(b) and n > 0
+print("%s %s: augment then analyse = analyse, every row but Source (%d rows)%s"
+      % ("PASS" if ok else "FAIL", name, n, "" if ok else " (%s)" % "; ".join(diffs[:3] or ["other fields differ"])))
+PY
+    done
+}
+roundtrip "eager_fp32 --tf32" "$TRACES/eager_fp32.json" fp32 --tf32
+roundtrip "eager_bf16" "$TRACES/eager_bf16.json" bf16
+roundtrip "cnn_fp32" "$TRACES/cnn_fp32.json" fp32
+roundtrip "cnn_fp32 --no-tf32" "$TRACES/cnn_fp32.json" fp32 --no-tf32
+# fp32 element-wise ops of an fp32 trace analysed with DTYPE bf16 keep their fp32 peak
+roundtrip "eager_fp32 DTYPE bf16" "$TRACES/eager_fp32.json" bf16
+
 # ---- output paths ----
 T=$TRACES/explicit_fp32.json
 "$PROFANA" --augment_trace "$T" "$TMP/ref.json" fp32 2>/dev/null

@@ -42,7 +42,7 @@ static void choose_options(pf_cli *cli, uint64_t h)
     cli->top = tops[pick(&h, 3)];
     cli->name_limit = limits[pick(&h, 3)];
     cli->by_category = (int)pick(&h, 2);
-    cli->an.tf32 = (int)pick(&h, 2);
+    cli->an.tf32 = (int)pick(&h, 3);
     cli->an.step = steps[pick(&h, 4)];
     cli->steps = pick(&h, 4) == 0;
     cli->device_name = devices[pick(&h, 3)];

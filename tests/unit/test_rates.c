@@ -16,16 +16,59 @@ static const pf_device_info dev = {
 
 static void peak_dtypes(void)
 {
-    CHECK("peak dtype: a known dtype is its own", pf_peak_dtype(PF_DT_BF16, 1, PF_DT_FP16, 1) == PF_DT_BF16);
-    CHECK("peak dtype: unknown takes DTYPE", pf_peak_dtype(PF_DT_UNKNOWN, 0, PF_DT_FP16, 0) == PF_DT_FP16);
-    CHECK("peak dtype: fp32 matrix work with --tf32 is tf32", pf_peak_dtype(PF_DT_FP32, 1, PF_DT_BF16, 1) == PF_DT_TF32);
-    CHECK("peak dtype: fp32 matrix work without --tf32 stays fp32",
-          pf_peak_dtype(PF_DT_FP32, 1, PF_DT_BF16, 0) == PF_DT_FP32);
+    CHECK("peak dtype: a known dtype is its own", pf_peak_dtype(PF_DT_BF16, PF_MATRIX_GEMM, PF_DT_FP16, PF_TF32_ALL) == PF_DT_BF16);
+    CHECK("peak dtype: unknown takes DTYPE", pf_peak_dtype(PF_DT_UNKNOWN, 0, PF_DT_FP16, PF_TF32_PYTORCH) == PF_DT_FP16);
+    CHECK("peak dtype: fp32 GEMM with --tf32 is tf32",
+          pf_peak_dtype(PF_DT_FP32, PF_MATRIX_GEMM, PF_DT_BF16, PF_TF32_ALL) == PF_DT_TF32);
+    /* PyTorch's defaults: torch.backends.cuda.matmul.allow_tf32 False, cudnn.allow_tf32 True */
+    CHECK("peak dtype: fp32 GEMM by default stays fp32 (matmul allow_tf32 is off)",
+          pf_peak_dtype(PF_DT_FP32, PF_MATRIX_GEMM, PF_DT_BF16, PF_TF32_PYTORCH) == PF_DT_FP32);
+    CHECK("peak dtype: fp32 convolution by default is tf32 (cudnn allow_tf32 is on)",
+          pf_peak_dtype(PF_DT_FP32, PF_MATRIX_CONV, PF_DT_BF16, PF_TF32_PYTORCH) == PF_DT_TF32);
+    CHECK("peak dtype: fp32 convolution with --no-tf32 stays fp32",
+          pf_peak_dtype(PF_DT_FP32, PF_MATRIX_CONV, PF_DT_BF16, PF_TF32_NONE) == PF_DT_FP32);
+    CHECK("peak dtype: bf16 convolution stays bf16",
+          pf_peak_dtype(PF_DT_BF16, PF_MATRIX_CONV, PF_DT_FP32, PF_TF32_PYTORCH) == PF_DT_BF16);
     CHECK("peak dtype: fp32 elementwise work with --tf32 stays fp32",
-          pf_peak_dtype(PF_DT_FP32, 0, PF_DT_BF16, 1) == PF_DT_FP32);
+          pf_peak_dtype(PF_DT_FP32, 0, PF_DT_BF16, PF_TF32_ALL) == PF_DT_FP32);
     /* DTYPE fp32 for work of unknown dtype on matrix units: --tf32 applies after DTYPE */
     CHECK("peak dtype: DTYPE fp32 on matrix units with --tf32 is tf32",
-          pf_peak_dtype(PF_DT_UNKNOWN, 1, PF_DT_FP32, 1) == PF_DT_TF32);
+          pf_peak_dtype(PF_DT_UNKNOWN, PF_MATRIX_GEMM, PF_DT_FP32, PF_TF32_ALL) == PF_DT_TF32);
+}
+
+/* Kernel names as the H100 traces in testdata/ and public traces show them. */
+static void tf32_kernels(void)
+{
+    static const char *const tf32[] = {
+        "sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4",
+        "sm90_xmma_wgrad_indexed_implicit_gemm_f32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x64x32",
+        "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x64_16x6_nn_align4>(cutlass_80_tensorop_s1688gemm_128x64_16x6_nn_align4::Params)",
+        "ampere_tf32_s1688gemm_tf32_128x128_16x3_nn",
+    };
+    static const char *const not_tf32[] = {
+        "sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize256x64x8_stage3_warpsize2x2x1_g1_ffma",
+        "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x64x8_stage3_warpsize1x4x1_ffma_aligna4_alignc4",
+        "void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>(cutlass_80_simt_sgemm_256x128_8x4_nn_align1::Params)",
+        "void cutlass::Kernel2<cutlass_75_tensorop_bf16_s1688gemm_bf16_256x128_tn_align1>(...)",
+        "cutlass_75_tensorop_s1688gemm_f16_256x128_32x2_nn_align8",
+        "void wgrad_alg0_engine<float, 128, 5, 5, 3, 3, 3, false, 512>(int, int, int, float const*)",
+        "TF32 in capitals is not Kineto's spelling",
+    };
+    for (size_t i = 0; i < sizeof tf32 / sizeof *tf32; i++)
+        CHECK(tf32[i], pf_kernel_shows_tf32(tf32[i]));
+    for (size_t i = 0; i < sizeof not_tf32 / sizeof *not_tf32; i++)
+        CHECK(not_tf32[i], !pf_kernel_shows_tf32(not_tf32[i]));
+    CHECK("no kernel name shows nothing", !pf_kernel_shows_tf32(NULL));
+    CHECK("kernel: fp32 work on a tf32 kernel is tf32 by default",
+          pf_peak_dtype_kernel(PF_DT_FP32, tf32[0], PF_TF32_PYTORCH) == PF_DT_TF32);
+    CHECK("kernel: ... and with --tf32", pf_peak_dtype_kernel(PF_DT_FP32, tf32[2], PF_TF32_ALL) == PF_DT_TF32);
+    CHECK("kernel: ... but fp32 with --no-tf32", pf_peak_dtype_kernel(PF_DT_FP32, tf32[0], PF_TF32_NONE) == PF_DT_FP32);
+    CHECK("kernel: bf16 work on a tf32-named kernel stays bf16",
+          pf_peak_dtype_kernel(PF_DT_BF16, tf32[0], PF_TF32_PYTORCH) == PF_DT_BF16);
+    CHECK("kernel: fp32 work on an FFMA kernel stays fp32",
+          pf_peak_dtype_kernel(PF_DT_FP32, not_tf32[1], PF_TF32_PYTORCH) == PF_DT_FP32);
+    CHECK("kernel: a conv's tf32 stays tf32 on an FFMA kernel",
+          pf_peak_dtype_kernel(PF_DT_TF32, not_tf32[0], PF_TF32_PYTORCH) == PF_DT_TF32);
 }
 
 static void peaks(void)
@@ -52,43 +95,37 @@ static void at_peak(void)
 static void achieved(void)
 {
     /* 1e12 FLOP in 1 s (1e9 ns): 1e12 FLOP/s = 1 TFLOP/s */
-    CHECK_NEAR("rate: 1e12 FLOP in 1 s is 1 TFLOP/s", pf_rate(1e12, 1e9, 1e12, PF_RATE_DIVIDE), 1.0);
+    CHECK_NEAR("rate: 1e12 FLOP in 1 s is 1 TFLOP/s", pf_rate(1e12, 1e9, 1e12), 1.0);
     /* 3.35e9 bytes in 1 ms (1e6 ns): 3.35e9 / 1e-3 = 3.35e12 bytes/s = 3350 GB/s */
-    CHECK_NEAR("rate: 3.35e9 bytes in 1 ms is 3350 GB/s", pf_rate(3.35e9, 1e6, 1e9, PF_RATE_DIVIDE), 3350.0);
-    CHECK_NEAR("rate: the scaling order gives the same to the last bits", pf_rate(3.35e9, 1e6, 1e9, PF_RATE_SCALE),
-               3350.0);
-    CHECK("rate: unknown work is unknown", pf_rate(-1, 1e6, 1e9, PF_RATE_DIVIDE) < 0);
-    CHECK("rate: no time is unknown", pf_rate(1e9, 0, 1e9, PF_RATE_DIVIDE) < 0);
-    CHECK("rate: no work in some time is 0", pf_rate(0, 1e6, 1e12, PF_RATE_SCALE) == 0);
-    /* the orders, bit for bit, as --analysis / --explain and --augment_trace wrote them */
+    CHECK_NEAR("rate: 3.35e9 bytes in 1 ms is 3350 GB/s", pf_rate(3.35e9, 1e6, 1e9), 3350.0);
+    CHECK("rate: unknown work is unknown", pf_rate(-1, 1e6, 1e9) < 0);
+    CHECK("rate: no time is unknown", pf_rate(1e9, 0, 1e9) < 0);
+    CHECK("rate: no work in some time is 0", pf_rate(0, 1e6, 1e12) == 0);
+    /* the one order, bit for bit, of --analysis, --explain and --augment_trace --extra */
     double w = 123456789.0, ns = 4321.0;
-    CHECK("rate: divide order is work / s / unit", pf_rate(w, ns, 1e12, PF_RATE_DIVIDE) == w / (ns * 1e-9) / 1e12);
-    CHECK("rate: scale order is work / s * 1e-12", pf_rate(w, ns, 1e12, PF_RATE_SCALE) == w / (ns * 1e-9) * 1e-12);
+    CHECK("rate: work / s / unit", pf_rate(w, ns, 1e12) == w / (ns * 1e-9) / 1e12);
 }
 
 static void percent(void)
 {
     double peak = pf_peak_flops(&dev, PF_DT_BF16);
-    /* 1e15 FLOP in 1 s at 989.5 TFLOP/s: 100 * 1e15 / 9.895e14 / 1 = 101.0611419...% (above
-     * 100: a formula or a peak is wrong); 1e12 FLOP in 1 s is a thousandth of that. */
+    /* 1e15 FLOP in 1 s at 989.5 TFLOP/s: 1e15 / 9.895e14 = 1.0106 s at peak, 100 * 1.0106 / 1
+     * = 101.0611419...% (above 100: a formula or a peak is wrong); 1e12 FLOP a thousandth. */
     CHECK_NEAR("pct: 1e15 FLOP in 1 s on a 989.5 TFLOP/s peak is 101.0611419%",
-               pf_pct_of_peak(1e15, peak, 1e9, PF_RATE_DIVIDE), 100000.0 / 989.5);
+               pf_pct_of_peak(pf_at_peak_s(1e15, peak), 1e9), 100000.0 / 989.5);
     CHECK_NEAR("pct: 1e12 FLOP in 1 s on a 989.5 TFLOP/s peak is 0.1010611419%",
-               pf_pct_of_peak(1e12, peak, 1e9, PF_RATE_DIVIDE), 100.0 / 989.5);
+               pf_pct_of_peak(pf_at_peak_s(1e12, peak), 1e9), 100.0 / 989.5);
     /* 3.35e9 bytes in 1 ms at 3.35e12 bytes/s: 1e-3 s at peak over 1e-3 s = 100% */
     CHECK_NEAR("pct: 3.35e9 bytes in 1 ms on 3350 GB/s is 100%",
-               pf_pct_of_peak(3.35e9, pf_peak_bytes(&dev), 1e6, PF_RATE_SCALE), 100.0);
-    /* seconds at peak summed over dtypes, with a peak of 1/s: 0.5 ms of a 2 ms launch = 25% */
-    CHECK_NEAR("pct: 0.5 ms at peak over 2 ms is 25%", pf_pct_of_peak(0.5e-3, 1, 2e6, PF_RATE_DIVIDE), 25.0);
-    CHECK("pct: no peak is unknown", pf_pct_of_peak(1e12, 0, 1e9, PF_RATE_DIVIDE) < 0);
-    CHECK("pct: no peak is unknown, even for no work", pf_pct_of_peak(0, 0, 1e9, PF_RATE_DIVIDE) < 0);
-    CHECK("pct: no time is unknown", pf_pct_of_peak(1e12, peak, 0, PF_RATE_DIVIDE) < 0);
-    CHECK("pct: unknown work is unknown", pf_pct_of_peak(-1, peak, 1e9, PF_RATE_SCALE) < 0);
-    double w = 7.0e11, ns = 98765.0;
-    CHECK("pct: divide order is 100 * work / peak / s",
-          pf_pct_of_peak(w, peak, ns, PF_RATE_DIVIDE) == 100.0 * w / peak / (ns * 1e-9));
-    CHECK("pct: scale order is work / peak / s * 100",
-          pf_pct_of_peak(w, peak, ns, PF_RATE_SCALE) == w / peak / (ns * 1e-9) * 100);
+               pf_pct_of_peak(pf_at_peak_s(3.35e9, pf_peak_bytes(&dev)), 1e6), 100.0);
+    /* seconds at peak summed over dtypes: 0.5 ms of a 2 ms launch = 25% */
+    CHECK_NEAR("pct: 0.5 ms at peak over 2 ms is 25%", pf_pct_of_peak(0.5e-3, 2e6), 25.0);
+    CHECK("pct: no peak is unknown", pf_pct_of_peak(pf_at_peak_s(1e12, 0), 1e9) < 0);
+    CHECK("pct: no work is 0 even without a peak", pf_pct_of_peak(pf_at_peak_s(0, 0), 1e9) == 0);
+    CHECK("pct: no time is unknown", pf_pct_of_peak(1e-3, 0) < 0);
+    CHECK("pct: unknown work is unknown", pf_pct_of_peak(pf_at_peak_s(-1, peak), 1e9) < 0);
+    double s = 7.0e11 / peak, ns = 98765.0;
+    CHECK("pct: 100 * seconds at peak / s, bit for bit", pf_pct_of_peak(s, ns) == 100.0 * s / (ns * 1e-9));
 }
 
 static void bound(void)
@@ -150,6 +187,7 @@ static void rows(void)
 int main(void)
 {
     peak_dtypes();
+    tf32_kernels();
     peaks();
     at_peak();
     achieved();
