@@ -582,6 +582,24 @@ static pf_segvec *steps_of(pf_chunk *c)
     return &c->steps;
 }
 
+static pf_segvec *cpu_steps_of(pf_chunk *c)
+{
+    return &c->cpu_steps;
+}
+
+/* Each activity's launch call, by correlation id. */
+static int link_launches(loader *L)
+{
+    pf_segvec **v = malloc((L->n_kept ? L->n_kept : 1) * sizeof *v);
+    if (!v)
+        return pf_fail(L->err, "%s: out of memory", L->path);
+    for (size_t i = 0; i < L->n_kept; i++)
+        v[i] = &L->chunks[L->kept[i]]->launches;
+    int rc = pf_trace_link_launches(L->t, v, L->n_kept, L->err);
+    free(v);
+    return rc;
+}
+
 static int assemble(loader *L)
 {
     pf_trace *t = L->t;
@@ -593,7 +611,9 @@ static int assemble(loader *L)
     }
     if (move_events(acts_of, L, (void **)&t->acts, &t->n_acts, sizeof *t->acts) ||
         move_events(cpu_of, L, (void **)&t->cpu, &t->n_cpu, sizeof *t->cpu) ||
-        move_events(steps_of, L, (void **)&t->gpu_steps, &t->n_gpu_steps, sizeof *t->gpu_steps))
+        move_events(steps_of, L, (void **)&t->gpu_steps, &t->n_gpu_steps, sizeof *t->gpu_steps) ||
+        move_events(cpu_steps_of, L, (void **)&t->cpu_steps, &t->n_cpu_steps, sizeof *t->cpu_steps) ||
+        link_launches(L))
         return -1;
     if (pf_trace_devices_from_props(t, L->props, L->props_len, L->err))
         return -1;

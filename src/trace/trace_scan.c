@@ -181,6 +181,8 @@ void pf_chunk_init(pf_chunk *c)
     pf_segvec_init(&c->cpu, sizeof(pf_cpu_event));
     pf_segvec_init(&c->ops, sizeof(pf_op_rec));
     pf_segvec_init(&c->steps, sizeof(pf_step));
+    pf_segvec_init(&c->launches, sizeof(pf_launch_rec));
+    pf_segvec_init(&c->cpu_steps, sizeof(pf_step));
     c->start = -1;
 }
 
@@ -190,6 +192,8 @@ void pf_chunk_free(pf_chunk *c)
     pf_segvec_free(&c->cpu);
     pf_segvec_free(&c->ops);
     pf_segvec_free(&c->steps);
+    pf_segvec_free(&c->launches);
+    pf_segvec_free(&c->cpu_steps);
 }
 
 /* ---- the fields of one event ---- */
@@ -785,29 +789,81 @@ static int is_profiler_step(const char *s, const ev_fields *f)
     return sp[1] - sp[0] > n && memcmp(s + sp[0], prefix, n) == 0;
 }
 
-static int add_gpu_step(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
+/* N of a ProfilerStep#N name (is_profiler_step said it starts so); -1 when the rest is not a number. */
+static int64_t step_number(const char *s, const ev_fields *f)
 {
     static const char prefix[] = "\"ProfilerStep#";
-    const char *s = sc->w->buf;
     const size_t *sp = f->ev[E_NAME];
-    pf_step st = {0};
-    act_args aa;
-    int64_t dev;
-    get_act_args(sc->w, f, &aa);
     size_t p = sp[0] + sizeof prefix - 1;
     int64_t n = 0;
     for (; p + 1 < sp[1] && s[p] >= '0' && s[p] <= '9' && n < INT64_C(1) << 40; p++)
         n = n * 10 + (s[p] - '0');
-    if (p + 1 != sp[1] || read_times(s, f, &st.ts_ns, &st.dur_ns) || event_device(s, f, &aa, &dev)) {
+    return p + 1 == sp[1] ? n : -1;
+}
+
+/* A process: the hash of its pid text (the same text, the same process), never 0. */
+static uint64_t process_key(const char *s, const ev_fields *f)
+{
+    uint64_t h = hash_span(s, f->ev[E_PID], UINT64_C(1469598103934665603));
+    return h ? h : 1;
+}
+
+static int push_step(pf_scanner *sc, pf_chunk *c, pf_segvec *v, const pf_step *st)
+{
+    pf_step *slot = pf_segvec_push(v);
+    if (!slot)
+        return out_of_memory(sc, c);
+    *slot = *st;
+    return 0;
+}
+
+static int add_gpu_step(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
+{
+    const char *s = sc->w->buf;
+    pf_step st = {0};
+    act_args aa;
+    int64_t dev;
+    get_act_args(sc->w, f, &aa);
+    st.number = step_number(s, f);
+    if (st.number < 0 || read_times(s, f, &st.ts_ns, &st.dur_ns) || event_device(s, f, &aa, &dev)) {
         c->n_bad_events++;
         return 0;
     }
-    st.number = n;
     st.device = (int)dev;
-    pf_step *slot = pf_segvec_push(&c->steps);
+    return push_step(sc, c, &c->steps, &st);
+}
+
+/* A CPU-side ProfilerStep#N window: its process, not its thread, decides which launches it holds. */
+static int add_cpu_step(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
+{
+    const char *s = sc->w->buf;
+    pf_step st = {.device = -1};
+    st.number = step_number(s, f);
+    if (st.number < 0 || read_times(s, f, &st.ts_ns, &st.dur_ns)) {
+        c->n_bad_events++;
+        return 0;
+    }
+    st.process = process_key(s, f);
+    return push_step(sc, c, &c->cpu_steps, &st);
+}
+
+/* A runtime or driver call: a host interval, and with a correlation id a possible launch. */
+static int add_launch(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
+{
+    const char *s = sc->w->buf;
+    act_args aa;
+    pf_launch_rec l;
+    if (add_cpu_event(sc, c, f, NULL))
+        return -1;
+    get_act_args(sc->w, f, &aa);
+    if (aa.correlation < 0 || read_times(s, f, &l.ts_ns, &(int64_t){0}))
+        return 0;
+    l.correlation = aa.correlation;
+    l.process = process_key(s, f);
+    pf_launch_rec *slot = pf_segvec_push(&c->launches);
     if (!slot)
         return out_of_memory(sc, c);
-    *slot = st;
+    *slot = l;
     return 0;
 }
 
@@ -819,8 +875,9 @@ typedef enum cat_kind {
     CAT_MEMSET,
     CAT_CPU_OP,
     CAT_GPU_ANNOTATION,        /* gpu_user_annotation: GPU-side ProfilerStep#N */
-    CAT_USER_ANNOTATION,       /* a host interval; ProfilerStep#N ones are counted too */
-    CAT_HOST                   /* cuda_runtime, cuda_driver, overhead, python_function */
+    CAT_USER_ANNOTATION,       /* a host interval; ProfilerStep#N ones are the CPU-side steps */
+    CAT_RUNTIME,               /* cuda_runtime, cuda_driver: host intervals that launch GPU work */
+    CAT_HOST                   /* overhead, python_function */
 } cat_kind;
 
 static int lit_is(const char *c, size_t n, const char *quoted)
@@ -842,9 +899,9 @@ static cat_kind category(const char *s, const size_t sp[2])
     case 12:
         return lit_is(c, n, "\"gpu_memcpy\"") ? CAT_MEMCPY : lit_is(c, n, "\"gpu_memset\"") ? CAT_MEMSET : CAT_OTHER;
     case 13:
-        return lit_is(c, n, "\"cuda_driver\"") ? CAT_HOST : CAT_OTHER;
+        return lit_is(c, n, "\"cuda_driver\"") ? CAT_RUNTIME : CAT_OTHER;
     case 14:
-        return lit_is(c, n, "\"cuda_runtime\"") ? CAT_HOST : CAT_OTHER;
+        return lit_is(c, n, "\"cuda_runtime\"") ? CAT_RUNTIME : CAT_OTHER;
     case 17:
         return lit_is(c, n, "\"user_annotation\"")   ? CAT_USER_ANNOTATION
                : lit_is(c, n, "\"python_function\"") ? CAT_HOST
@@ -887,8 +944,12 @@ static int add_event(pf_scanner *sc, pf_chunk *c, const ev_fields *f, size_t sta
     case CAT_GPU_ANNOTATION:
         return is_profiler_step(s, f) ? add_gpu_step(sc, c, f) : 0;
     case CAT_USER_ANNOTATION:
+        if (is_profiler_step(s, f) && add_cpu_step(sc, c, f))
+            return -1;
         c->n_steps += (size_t)is_profiler_step(s, f);
         return add_cpu_event(sc, c, f, NULL);
+    case CAT_RUNTIME:
+        return add_launch(sc, c, f);
     case CAT_HOST:
         return add_cpu_event(sc, c, f, NULL);
     default:
