@@ -109,6 +109,8 @@ typedef struct pf_trace {
     pf_step *cpu_steps;        /* CPU-side ProfilerStep#N windows in file order */
     size_t n_cpu_steps;
     size_t n_launched;         /* activities whose launch call is known (launch_ts_ns) */
+    size_t n_unknown_gpu;      /* "X" events of a category profana does not know that look
+                                  like GPU activity (args stream or device, and correlation) */
     char **notes;              /* remarks worth one line each on stderr ("profana: note:") */
     int n_notes;
     char **warnings;           /* "byte N: trace is cut off ..." ("profana: warning:") */

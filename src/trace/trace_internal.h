@@ -183,7 +183,8 @@ typedef struct pf_chunk {
     pf_segvec acts, cpu, ops, steps; /* pf_activity, pf_cpu_event, pf_op_rec, pf_step */
     pf_segvec launches, cpu_steps; /* pf_launch_rec; pf_step (CPU-side ProfilerStep#N) */
     size_t n_events, n_bad_events, n_steps;
-
+    size_t n_unknown_gpu;      /* GPU-like events of an unknown category */
+    const char *unknown_cat;   /* the first one's category (interned), for the warning */
     int64_t start;             /* offset of its first element; -1 when none was found */
     pf_chunk_end end;
     int64_t next;
