@@ -150,12 +150,13 @@ static int window_rows(pf_analysis *an, const pf_step *w, size_t nw, const uint6
 static int cpu_side_steps(pf_analysis *an, long *owner)
 {
     const pf_trace *t = an->trace;
-    size_t nw = t->n_cpu_steps, nk = 0;
+    size_t nw = t->n_cpu_steps;
     pf_step *w = malloc((nw ? nw : 1) * sizeof *w);
     lookup *l = malloc((nw ? nw : 1) * sizeof *l);
     uint64_t *keys = malloc((t->n_acts ? t->n_acts : 1) * sizeof *keys);
     int rc = w && l && keys ? 0 : -1;
     if (rc == 0) {
+        size_t nk = 0;
         for (size_t k = 0; k < nw; k++)
             w[k] = t->cpu_steps[k];
         qsort(w, nw, sizeof *w, cmp_window);
