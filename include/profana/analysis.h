@@ -102,15 +102,18 @@ typedef struct pf_device_report {
     int64_t cat_kernels[PF_CAT_COUNT]; /* distinct kernel names per category */
 } pf_device_report;
 
-/* One GPU-side ProfilerStep#N annotation and the activities that start inside it. */
+/* One profiler step on one device and its GPU activities: those launched inside the
+ * CPU-side ProfilerStep#N window (by any thread of its process), or, when the trace has no
+ * launch calls (steps_gpu_side), those that start inside the GPU-side annotation. */
 typedef struct pf_step_report {
     int64_t number;                    /* N */
-    int device;
-    int64_t ts_ns, dur_ns;             /* the annotation */
-    int64_t count;                     /* activities starting inside it */
+    int device;                        /* -1: a CPU-side window that launched no GPU work */
+    int64_t ts_ns, dur_ns;             /* the window (CPU side) or the annotation (GPU side) */
+    int64_t count;                     /* its activities */
     int64_t sum_ns;                    /* their summed durations */
     int64_t busy_ns;                   /* union of their intervals */
     int64_t cat_ns[PF_CAT_COUNT];      /* their time per category */
+    int64_t gpu_start_ns, gpu_end_ns;  /* first start and last end of its activities (0, 0: none) */
 } pf_step_report;
 
 typedef struct pf_analysis {
@@ -118,8 +121,11 @@ typedef struct pf_analysis {
     pf_analysis_opts opts;
     unsigned char *selected;           /* per activity: inside the --step selection; NULL
                                           when every activity counts (no --step) */
-    pf_step_report *steps;             /* GPU-side steps by start time */
+    pf_step_report *steps;             /* steps by start time (GPU side: by device, then start);
+                                          a CPU-side window has a row per device it launched on */
     size_t n_steps;
+    int steps_gpu_side;                /* 1: steps are the GPU-side annotations (no activity's
+                                          launch call is in the trace) */
     pf_act_work *work;                 /* parallel to trace->acts */
     unsigned char *cats;               /* pf_category per activity, parallel to trace->acts */
     pf_device_report *devices;         /* one per trace device with activity, by id */
@@ -130,15 +136,17 @@ typedef struct pf_analysis {
 /* Attributes work to every activity and groups them per device (only the activities inside
  * the --step selection when opts->step asks for one). The analysis borrows t (keep it
  * alive). Returns 0 and *out (free with pf_analysis_free), or -1 with err set: out of
- * memory, or a --step the trace has no GPU-side ProfilerStep annotation for. */
+ * memory, or a --step the trace has no ProfilerStep for. */
 int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **out, pf_error *err);
 
 /* Frees an analysis. NULL is a no-op. */
 void pf_analysis_free(pf_analysis *a);
 
-/* Fills a->steps from the trace's GPU-side ProfilerStep annotations (activities belong to
- * the step whose annotation on their device holds their start) and, when a->opts.step asks
- * for a selection, a->selected. Needs a->cats. Returns 0, or -1 with err set: the trace has
+/* Fills a->steps from the trace's CPU-side ProfilerStep#N windows: an activity belongs to
+ * the window of its launch call's process that holds the call's start. When no activity's
+ * launch call is known, from the GPU-side annotations instead (steps_gpu_side: an activity
+ * belongs to the annotation on its device that holds its start). When a->opts.step asks for
+ * a selection, also a->selected. Needs a->cats. Returns 0, or -1 with err set: the trace has
  * no such step, or memory ran out. Called by pf_analysis_run. */
 int pf_steps_compute(pf_analysis *a, pf_error *err);
 

@@ -42,6 +42,9 @@ typedef struct pf_activity {
     int64_t correlation;       /* -1 when absent */
     int64_t bytes;             /* memcpy/memset args.bytes; -1 when absent */
     int32_t op;                /* index into pf_trace.ops of the launching cpu_op; -1 none */
+    int64_t launch_ts_ns;      /* start of its launch call (the cuda_runtime/cuda_driver event
+                                  with its correlation id); PF_NO_LAUNCH when none is known */
+    uint64_t launch_process;   /* that call's process: a hash of its pid text; 0 none */
     pf_src_args args;          /* where its args object is in the text */
     int64_t src_off;           /* byte offset of the event's '{' in the (decompressed) text */
 } pf_activity;
@@ -61,12 +64,19 @@ typedef struct pf_cpu_op {
     int64_t src_off;           /* byte offset of the event's '{' in the (decompressed) text */
 } pf_cpu_op;
 
-/* A GPU-side ProfilerStep#N annotation (cat gpu_user_annotation): the span of one
- * profiler step on one device, what --step restricts the analysis to. */
+/* launch_ts_ns of an activity whose launch call is unknown (no runtime event with its
+ * correlation id, or several processes' calls share it). */
+#define PF_NO_LAUNCH INT64_MIN
+
+/* A ProfilerStep#N annotation: on the GPU side (cat gpu_user_annotation) the span of one
+ * profiler step on one device; on the CPU side (user_annotation) the step's window on the
+ * thread that called prof.step(), what --step restricts the analysis to (the GPU work
+ * launched inside it, from any thread of its process). */
 typedef struct pf_step {
     int64_t number;            /* N of ProfilerStep#N */
-    int device;
+    int device;                /* GPU side: its device; CPU side: -1 */
     int64_t ts_ns, dur_ns;
+    uint64_t process;          /* CPU side: its process, as pf_activity.launch_process; GPU side: 0 */
 } pf_step;
 
 /* A host-side interval (cpu_op, CUDA runtime/driver call, annotation) on one thread: what
@@ -96,6 +106,11 @@ typedef struct pf_trace {
     size_t n_steps;            /* ProfilerStep#N annotations on the CPU side */
     pf_step *gpu_steps;        /* GPU-side ProfilerStep#N annotations in file order */
     size_t n_gpu_steps;
+    pf_step *cpu_steps;        /* CPU-side ProfilerStep#N windows in file order */
+    size_t n_cpu_steps;
+    size_t n_launched;         /* activities whose launch call is known (launch_ts_ns) */
+    size_t n_unknown_gpu;      /* "X" events of a category profana does not know that look
+                                  like GPU activity (args stream or device, and correlation) */
     char **notes;              /* remarks worth one line each on stderr ("profana: note:") */
     int n_notes;
     char **warnings;           /* "byte N: trace is cut off ..." ("profana: warning:") */

@@ -50,7 +50,7 @@ int pf_event_scan(pf_event_scanner *sc, const char *s, size_t len, size_t start,
                   pf_jerr *e);
 
 /* 1 when the quoted cat text s[cat[0], cat[1]) makes a GPU-side event for the loader (kernel,
- * gpu_memcpy, gpu_memset, gpu_user_annotation): one whose device is its args.device, else its
+ * gpu_memcpy, gpu_memset, gpu_user_annotation, and older Kineto's Kernel, Memcpy, Memset): one whose device is its args.device, else its
  * pid. 0 otherwise, an absent cat ([0, 0)) included. */
 int pf_event_cat_gpu(const char *s, const size_t cat[2]);
 

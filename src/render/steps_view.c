@@ -3,12 +3,13 @@
 
 #include "profana/view.h"
 
-enum { T_STEP, T_DEVICE, T_SPAN, T_COUNT, T_SUM, T_BUSY, T_PCT, T_TOP, T_TOP_PCT, T_NCOLS };
+enum { T_STEP, T_DEVICE, T_SPAN, T_GPU_SPAN, T_COUNT, T_SUM, T_BUSY, T_PCT, T_TOP, T_TOP_PCT, T_NCOLS };
 
 static const pf_col step_cols[T_NCOLS] = {
     [T_STEP] = {"Step", "step", 1, 0},
     [T_DEVICE] = {"Device", "device", 1, 0},
     [T_SPAN] = {"Span (us)", "span_us", 1, 0},
+    [T_GPU_SPAN] = {"GPU Span (us)", "gpu_span_us", 1, 0},
     [T_COUNT] = {"Activities", "count", 1, 0},
     [T_SUM] = {"GPU Time (us)", "gpu_time_us", 1, 0},
     [T_BUSY] = {"Busy (us)", "busy_us", 1, 0},
@@ -39,12 +40,17 @@ static pf_table *step_table(const pf_analysis *an)
         pf_category top = top_category(s);
         int r = pf_table_add_row(t);
         pf_table_int(t, r, T_STEP, s->number);
-        pf_table_int(t, r, T_DEVICE, s->device);
+        if (s->device >= 0) /* else a CPU-side window that launched no GPU work: no device */
+            pf_table_int(t, r, T_DEVICE, s->device);
         pf_table_num(t, r, T_SPAN, s->dur_ns / 1e3, 3);
         pf_table_int(t, r, T_COUNT, s->count);
         pf_table_num(t, r, T_SUM, s->sum_ns / 1e3, 3);
         pf_table_num(t, r, T_BUSY, s->busy_ns / 1e3, 3);
-        pf_table_num(t, r, T_PCT, pct(s->busy_ns, s->dur_ns), 2);
+        if (s->count) { /* the GPU work of a step may run past its CPU window: busy is measured
+                           against the span of that work, not the window */
+            pf_table_num(t, r, T_GPU_SPAN, (s->gpu_end_ns - s->gpu_start_ns) / 1e3, 3);
+            pf_table_num(t, r, T_PCT, pct(s->busy_ns, s->gpu_end_ns - s->gpu_start_ns), 2);
+        }
         pf_table_str(t, r, T_TOP, s->count ? pf_category_name(top) : "-");
         pf_table_num(t, r, T_TOP_PCT, pct(s->cat_ns[top], s->sum_ns), 2);
     }
@@ -69,24 +75,37 @@ static void step_range(const pf_analysis *an, char *buf, size_t n)
         snprintf(buf, n, "#%lld..#%lld", (long long)lo, (long long)hi);
 }
 
+/* Distinct ProfilerStep windows or annotations behind the rows (a CPU-side window that
+ * launched on two devices has two rows). */
+static size_t step_count(const pf_analysis *an)
+{
+    return an->steps_gpu_side ? an->trace->n_gpu_steps : an->trace->n_cpu_steps;
+}
+
 void pf_steps_print_line(FILE *out, const pf_analysis *an)
 {
     const pf_trace *t = an->trace;
     char range[64];
     if (an->n_steps == 0) {
         if (t->n_steps)
-            fprintf(out, "Steps: %zu ProfilerStep annotation%s on the CPU, none on the GPU (--step needs GPU-side "
-                         "ones)\n",
+            fprintf(out, "Steps: %zu ProfilerStep annotation%s on the CPU, none on the GPU and no launch calls "
+                         "(--step needs one or the other)\n",
                     t->n_steps, t->n_steps == 1 ? "" : "s");
         return;
     }
+    size_t n = step_count(an);
     step_range(an, range, sizeof range);
-    fprintf(out, "Steps: %zu GPU-side ProfilerStep annotation%s (%s); ", an->n_steps, an->n_steps == 1 ? "" : "s",
-            range);
+    if (an->steps_gpu_side)
+        fprintf(out, "Steps: %zu GPU-side ProfilerStep annotation%s (%s; the trace has no launch calls, so only the "
+                     "profiling thread's work is inside them); ",
+                n, n == 1 ? "" : "s", range);
+    else
+        fprintf(out, "Steps: %zu ProfilerStep window%s on the CPU (%s), each with the GPU work launched inside it; ", n,
+                n == 1 ? "" : "s", range);
     if (an->opts.step == PF_STEP_EVERY)
         fputs("analysing all GPU activity (--step all|N restricts it, --steps lists the steps)\n", out);
     else if (an->opts.step == PF_STEP_ALL)
-        fputs("analysing the GPU activity inside them (--step all)\n", out);
+        fputs("analysing the GPU activity of every step (--step all)\n", out);
     else
         fprintf(out, "analysing ProfilerStep#%lld only\n", (long long)an->opts.step);
 }
@@ -94,7 +113,7 @@ void pf_steps_print_line(FILE *out, const pf_analysis *an)
 int pf_steps_print_table(FILE *out, pf_format format, const pf_analysis *an)
 {
     if (an->n_steps == 0) {
-        fputs("No GPU-side ProfilerStep annotations in this trace: record it with a torch.profiler schedule and "
+        fputs("No ProfilerStep annotations in this trace: record it with a torch.profiler schedule and "
               "prof.step().\n",
               out);
         return 0;
@@ -123,7 +142,9 @@ int pf_steps_json(pf_jw *w, const pf_analysis *an)
     pf_jw_key(w, "cpu");
     pf_jw_int(w, (int64_t)an->trace->n_steps);
     pf_jw_key(w, "gpu");
-    pf_jw_int(w, (int64_t)an->n_steps);
+    pf_jw_int(w, (int64_t)an->trace->n_gpu_steps);
+    pf_jw_key(w, "rule");
+    pf_jw_str(w, an->steps_gpu_side ? "gpu-annotation" : "cpu-launch");
     pf_jw_key(w, "selected");
     if (an->opts.step == PF_STEP_EVERY)
         pf_jw_null(w);

@@ -164,6 +164,14 @@ typedef struct pf_op_rec {
     pf_src_args args;
 } pf_op_rec;
 
+/* A host call that may have launched GPU work (cuda_runtime, cuda_driver): its correlation id
+ * names the GPU activity it launched. Kept until linking gives each activity its launch. */
+typedef struct pf_launch_rec {
+    int64_t correlation;
+    int64_t ts_ns;
+    uint64_t process;          /* hash of its pid text, never 0 */
+} pf_launch_rec;
+
 typedef enum pf_chunk_end {
     PF_END_STOPPED,            /* reached its end: the next element starts at next */
     PF_END_ARRAY,              /* the array closed: next is the offset after ']' */
@@ -173,7 +181,10 @@ typedef enum pf_chunk_end {
 
 typedef struct pf_chunk {
     pf_segvec acts, cpu, ops, steps; /* pf_activity, pf_cpu_event, pf_op_rec, pf_step */
+    pf_segvec launches, cpu_steps; /* pf_launch_rec; pf_step (CPU-side ProfilerStep#N) */
     size_t n_events, n_bad_events, n_steps;
+    size_t n_unknown_gpu;      /* GPU-like events of an unknown category */
+    const char *unknown_cat;   /* the first one's category (interned), for the warning */
     int64_t start;             /* offset of its first element; -1 when none was found */
     pf_chunk_end end;
     int64_t next;
@@ -223,6 +234,12 @@ int pf_trace_devices_from_props(pf_trace *t, const char *text, size_t len, pf_er
  * args of linked ops once per distinct args text. Frees the records. Returns 0 or -1 with
  * err set (out of memory only). */
 int pf_trace_link(pf_trace *t, pf_segvec *const *ops, size_t n_vecs, int all_ops, pf_error *err);
+
+/* Gives each activity the start and process of the launch call with its correlation id
+ * (launch_ts_ns, launch_process; PF_NO_LAUNCH when none, or when calls of two processes
+ * share the id), counts them in t->n_launched, and frees the records. Returns 0 or -1 with
+ * err set (out of memory only). */
+int pf_trace_link_launches(pf_trace *t, pf_segvec *const *launches, size_t n_vecs, pf_error *err);
 
 /* Appends a warning (printf-style) to t->warnings. Returns 0 or -1 when memory runs out. */
 int pf_trace_warn(pf_trace *t, const char *fmt, ...)

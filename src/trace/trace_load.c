@@ -582,6 +582,45 @@ static pf_segvec *steps_of(pf_chunk *c)
     return &c->steps;
 }
 
+static pf_segvec *cpu_steps_of(pf_chunk *c)
+{
+    return &c->cpu_steps;
+}
+
+/* One warning for every event of a category profana does not know that looks like GPU
+ * activity: such a trace would otherwise read as one with less GPU work, silently. */
+static int warn_unknown(loader *L)
+{
+    size_t n = 0;
+    const char *cat = NULL;
+    for (size_t i = 0; i < L->n_kept; i++) {
+        const pf_chunk *c = L->chunks[L->kept[i]];
+        n += c->n_unknown_gpu;
+        if (!cat)
+            cat = c->unknown_cat;
+    }
+    L->t->n_unknown_gpu = n;
+    if (n && pf_trace_warn(L->t,
+                           "%zu event%s with a stream or device and a correlation id, like GPU activity, but of a "
+                           "category profana does not know (\"%s\"%s): not analysed",
+                           n, n == 1 ? "" : "s", cat ? cat : "", n == 1 ? "" : " and perhaps others"))
+        return pf_fail(L->err, "%s: out of memory", L->path);
+    return 0;
+}
+
+/* Each activity's launch call, by correlation id. */
+static int link_launches(loader *L)
+{
+    pf_segvec **v = malloc((L->n_kept ? L->n_kept : 1) * sizeof *v);
+    if (!v)
+        return pf_fail(L->err, "%s: out of memory", L->path);
+    for (size_t i = 0; i < L->n_kept; i++)
+        v[i] = &L->chunks[L->kept[i]]->launches;
+    int rc = pf_trace_link_launches(L->t, v, L->n_kept, L->err);
+    free(v);
+    return rc;
+}
+
 static int assemble(loader *L)
 {
     pf_trace *t = L->t;
@@ -593,7 +632,9 @@ static int assemble(loader *L)
     }
     if (move_events(acts_of, L, (void **)&t->acts, &t->n_acts, sizeof *t->acts) ||
         move_events(cpu_of, L, (void **)&t->cpu, &t->n_cpu, sizeof *t->cpu) ||
-        move_events(steps_of, L, (void **)&t->gpu_steps, &t->n_gpu_steps, sizeof *t->gpu_steps))
+        move_events(steps_of, L, (void **)&t->gpu_steps, &t->n_gpu_steps, sizeof *t->gpu_steps) ||
+        move_events(cpu_steps_of, L, (void **)&t->cpu_steps, &t->n_cpu_steps, sizeof *t->cpu_steps) ||
+        warn_unknown(L) || link_launches(L))
         return -1;
     if (pf_trace_devices_from_props(t, L->props, L->props_len, L->err))
         return -1;

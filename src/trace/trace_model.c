@@ -92,6 +92,7 @@ void pf_trace_free(pf_trace *t)
     free(t->acts);
     free(t->cpu);
     free(t->gpu_steps);
+    free(t->cpu_steps);
     free(t->devices);
     pf_strtab_free(t->strings);
     free(t);
@@ -506,4 +507,89 @@ int pf_trace_link(pf_trace *t, pf_segvec *const *vecs, size_t n_vecs, int all_op
         pf_trace_note(t, "%zu events skipped: a field could not be read (bad ts/dur/name/device)", t->n_bad_events))
         return pf_fail(err, "out of memory");
     return 0;
+}
+
+/* ---- launch calls ---- */
+
+/* The launch records of every chunk in one array, in file order; the vectors are emptied. */
+static pf_launch_rec *flatten_launches(pf_segvec *const *vecs, size_t n_vecs, size_t *n)
+{
+    *n = 0;
+    for (size_t v = 0; v < n_vecs; v++)
+        *n += vecs[v]->n;
+    pf_launch_rec *all = pf_model_alloc((*n ? *n : 1) * sizeof *all);
+    size_t at = 0;
+    for (size_t v = 0; v < n_vecs; v++) {
+        size_t k = vecs[v]->n; /* draining empties the vector */
+        if (all)
+            pf_segvec_drain(vecs[v], all + at);
+        at += k;
+        pf_segvec_free(vecs[v]);
+    }
+    return all;
+}
+
+/* Correlation id -> index of the first record with it. A later record of another process
+ * with the same id (ranks of a combined trace number their calls alike) makes the first
+ * ambiguous (*ambiguous[first] = 1): no activity can tell which call launched it. */
+static int map_launches(const pf_launch_rec *l, size_t n, id_map *m, unsigned char *ambiguous)
+{
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        lo = l[i].correlation < lo ? l[i].correlation : lo;
+        hi = l[i].correlation > hi ? l[i].correlation : hi;
+    }
+    int dense = n && hi < INT64_MAX ? id_map_init_dense(m, lo, hi + 1, n) : 0;
+    if (n > INT32_MAX || dense < 0 || (dense == 0 && pf_i64map_reserve(&m->hashed, n)))
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (!id_map_put(m, l[i].correlation, (int32_t)i))
+            continue;
+        int32_t first = id_map_get(m, l[i].correlation);
+        if (l[first].process != l[i].process)
+            ambiguous[first] = 1;
+    }
+    return 0;
+}
+
+/* Whether the trace has GPU-side steps but no activity's launch is known: --step then falls
+ * back to the GPU-side annotations, which hold only the profiling thread's launches. */
+static int note_fallback(pf_trace *t)
+{
+    if (t->n_launched || !t->n_gpu_steps || !t->n_acts)
+        return 0;
+    return pf_trace_note(t, "no GPU activity has its launch call (cuda_runtime/cuda_driver with its correlation) "
+                            "in the trace: --step and --steps use the GPU-side ProfilerStep annotations, which hold "
+                            "only the work launched on the profiling thread");
+}
+
+int pf_trace_link_launches(pf_trace *t, pf_segvec *const *vecs, size_t n_vecs, pf_error *err)
+{
+    size_t n, ambiguous_acts = 0;
+    id_map m = {0};
+    pf_launch_rec *l = flatten_launches(vecs, n_vecs, &n);
+    unsigned char *ambiguous = l ? calloc(n ? n : 1, 1) : NULL;
+    int rc = ambiguous ? map_launches(l, n, &m, ambiguous) : -1;
+    for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
+        pf_activity *a = &t->acts[i];
+        int32_t g = a->correlation >= 0 ? id_map_get(&m, a->correlation) : -1;
+        a->launch_ts_ns = PF_NO_LAUNCH;
+        a->launch_process = 0;
+        if (g >= 0 && ambiguous[g])
+            ambiguous_acts++;
+        if (g < 0 || ambiguous[g])
+            continue;
+        a->launch_ts_ns = l[g].ts_ns;
+        a->launch_process = l[g].process;
+        t->n_launched++;
+    }
+    id_map_free(&m);
+    free(ambiguous);
+    free(l);
+    if (rc == 0 && ambiguous_acts)
+        rc = pf_trace_note(t, "%zu GPU activities share their correlation id with launch calls of several processes: "
+                              "they belong to no profiler step", ambiguous_acts);
+    if (rc == 0)
+        rc = note_fallback(t);
+    return rc ? pf_fail(err, "%s: out of memory", t->path) : 0;
 }

@@ -181,6 +181,8 @@ void pf_chunk_init(pf_chunk *c)
     pf_segvec_init(&c->cpu, sizeof(pf_cpu_event));
     pf_segvec_init(&c->ops, sizeof(pf_op_rec));
     pf_segvec_init(&c->steps, sizeof(pf_step));
+    pf_segvec_init(&c->launches, sizeof(pf_launch_rec));
+    pf_segvec_init(&c->cpu_steps, sizeof(pf_step));
     c->start = -1;
 }
 
@@ -190,6 +192,8 @@ void pf_chunk_free(pf_chunk *c)
     pf_segvec_free(&c->cpu);
     pf_segvec_free(&c->ops);
     pf_segvec_free(&c->steps);
+    pf_segvec_free(&c->launches);
+    pf_segvec_free(&c->cpu_steps);
 }
 
 /* ---- the fields of one event ---- */
@@ -225,7 +229,7 @@ static int args_key(const char *k, size_t n)
     case 10:
         return memcmp(k, "Input Dims", 10) == 0 ? A_DIMS : memcmp(k, "Input type", 10) == 0 ? A_TYPES : -1;
     case 11:
-        return memcmp(k, "External id", 11) == 0 ? A_EXT
+        return memcmp(k, "External id", 11) == 0 || memcmp(k, "external id", 11) == 0 ? A_EXT /* older Kineto */
                : memcmp(k, "correlation", 11) == 0 ? A_CORR
                : memcmp(k, "kernel_flop", 11) == 0 ? A_KFLOP
                                                    : -1;
@@ -501,7 +505,7 @@ int pf_event_scan(pf_event_scanner *sc, const char *s, size_t len, size_t start,
 /* Fields of a GPU activity's args. */
 typedef struct act_args {
     int64_t ext_id, device, stream, correlation, bytes;
-    int has_device;
+    int has_device, has_stream;
 } act_args;
 
 static int span_is(const char *s, const size_t sp[2], const char *quoted)
@@ -539,7 +543,7 @@ static void slow_act_args(const char *s, size_t len, const size_t sp[2], act_arg
             read_int_span(s, v, &a->device, &a->has_device);
             break;
         case A_STREAM:
-            read_int_span(s, v, &a->stream, NULL);
+            read_int_span(s, v, &a->stream, &a->has_stream);
             break;
         case A_CORR:
             read_int_span(s, v, &a->correlation, NULL);
@@ -557,14 +561,14 @@ static void get_act_args(const pf_window *w, const ev_fields *f, act_args *a)
 {
     a->ext_id = a->correlation = a->bytes = -1;
     a->device = a->stream = 0;
-    a->has_device = 0;
+    a->has_device = a->has_stream = 0;
     if (f->slow) {
         slow_act_args(w->buf, w->len, f->ev[E_ARGS], a);
         return;
     }
     read_int_span(w->buf, f->arg[A_EXT], &a->ext_id, NULL);
     read_int_span(w->buf, f->arg[A_DEVICE], &a->device, &a->has_device);
-    read_int_span(w->buf, f->arg[A_STREAM], &a->stream, NULL);
+    read_int_span(w->buf, f->arg[A_STREAM], &a->stream, &a->has_stream);
     read_int_span(w->buf, f->arg[A_CORR], &a->correlation, NULL);
     read_int_span(w->buf, f->arg[A_BYTES], &a->bytes, NULL);
 }
@@ -785,42 +789,109 @@ static int is_profiler_step(const char *s, const ev_fields *f)
     return sp[1] - sp[0] > n && memcmp(s + sp[0], prefix, n) == 0;
 }
 
-static int add_gpu_step(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
+/* N of a ProfilerStep#N name (is_profiler_step said it starts so); -1 when the rest is not a number. */
+static int64_t step_number(const char *s, const ev_fields *f)
 {
     static const char prefix[] = "\"ProfilerStep#";
-    const char *s = sc->w->buf;
     const size_t *sp = f->ev[E_NAME];
-    pf_step st = {0};
-    act_args aa;
-    int64_t dev;
-    get_act_args(sc->w, f, &aa);
     size_t p = sp[0] + sizeof prefix - 1;
     int64_t n = 0;
     for (; p + 1 < sp[1] && s[p] >= '0' && s[p] <= '9' && n < INT64_C(1) << 40; p++)
         n = n * 10 + (s[p] - '0');
-    if (p + 1 != sp[1] || read_times(s, f, &st.ts_ns, &st.dur_ns) || event_device(s, f, &aa, &dev)) {
+    return p + 1 == sp[1] ? n : -1;
+}
+
+/* A process: the hash of its pid text (the same text, the same process), never 0. */
+static uint64_t process_key(const char *s, const ev_fields *f)
+{
+    uint64_t h = hash_span(s, f->ev[E_PID], UINT64_C(1469598103934665603));
+    return h ? h : 1;
+}
+
+static int push_step(pf_scanner *sc, pf_chunk *c, pf_segvec *v, const pf_step *st)
+{
+    pf_step *slot = pf_segvec_push(v);
+    if (!slot)
+        return out_of_memory(sc, c);
+    *slot = *st;
+    return 0;
+}
+
+static int add_gpu_step(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
+{
+    const char *s = sc->w->buf;
+    pf_step st = {0};
+    act_args aa;
+    int64_t dev;
+    get_act_args(sc->w, f, &aa);
+    st.number = step_number(s, f);
+    if (st.number < 0 || read_times(s, f, &st.ts_ns, &st.dur_ns) || event_device(s, f, &aa, &dev)) {
         c->n_bad_events++;
         return 0;
     }
-    st.number = n;
     st.device = (int)dev;
-    pf_step *slot = pf_segvec_push(&c->steps);
+    return push_step(sc, c, &c->steps, &st);
+}
+
+/* A CPU-side ProfilerStep#N window: its process, not its thread, decides which launches it holds. */
+static int add_cpu_step(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
+{
+    const char *s = sc->w->buf;
+    pf_step st = {.device = -1};
+    st.number = step_number(s, f);
+    if (st.number < 0 || read_times(s, f, &st.ts_ns, &st.dur_ns)) {
+        c->n_bad_events++;
+        return 0;
+    }
+    st.process = process_key(s, f);
+    return push_step(sc, c, &c->cpu_steps, &st);
+}
+
+/* A runtime or driver call: a host interval, and with a correlation id a possible launch. */
+static int add_launch(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
+{
+    const char *s = sc->w->buf;
+    act_args aa;
+    pf_launch_rec l;
+    if (add_cpu_event(sc, c, f, NULL))
+        return -1;
+    get_act_args(sc->w, f, &aa);
+    if (aa.correlation < 0 || read_times(s, f, &l.ts_ns, &(int64_t){0}))
+        return 0;
+    l.correlation = aa.correlation;
+    l.process = process_key(s, f);
+    pf_launch_rec *slot = pf_segvec_push(&c->launches);
     if (!slot)
         return out_of_memory(sc, c);
-    *slot = st;
+    *slot = l;
+    return 0;
+}
+
+/* An event of a category profana does not know that looks like GPU activity (a stream or a
+ * device, and a correlation id, as kernels have): counted, so that it is not silently lost. */
+static int note_unknown(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
+{
+    act_args aa;
+    get_act_args(sc->w, f, &aa);
+    if (aa.correlation < 0 || !(aa.has_stream || aa.has_device))
+        return 0;
+    if (c->n_unknown_gpu++ == 0 && f->ev[E_CAT][1] && !(c->unknown_cat = intern_string(sc, f->ev[E_CAT], 0)))
+        return out_of_memory(sc, c);
     return 0;
 }
 
 /* What an event's category makes of it. */
 typedef enum cat_kind {
-    CAT_OTHER,
+    CAT_OTHER,                 /* not GPU-like, or a kind profana does not read */
     CAT_KERNEL,
     CAT_MEMCPY,
     CAT_MEMSET,
     CAT_CPU_OP,
     CAT_GPU_ANNOTATION,        /* gpu_user_annotation: GPU-side ProfilerStep#N */
-    CAT_USER_ANNOTATION,       /* a host interval; ProfilerStep#N ones are counted too */
-    CAT_HOST                   /* cuda_runtime, cuda_driver, overhead, python_function */
+    CAT_USER_ANNOTATION,       /* a host interval; ProfilerStep#N ones are the CPU-side steps */
+    CAT_RUNTIME,               /* cuda_runtime, cuda_driver: host intervals that launch GPU work */
+    CAT_HOST,                  /* overhead, python_function */
+    CAT_KNOWN                  /* known and not read, though GPU-like: cuda_sync */
 } cat_kind;
 
 static int lit_is(const char *c, size_t n, const char *quoted)
@@ -829,22 +900,32 @@ static int lit_is(const char *c, size_t n, const char *quoted)
 }
 
 /* The category by its quoted text, told apart by length first. Host-side intervals nest on
- * their thread; the per-op CPU times come from that nesting. */
+ * their thread; the per-op CPU times come from that nesting. Older Kineto (PyTorch 1.8,
+ * 1.9) spelt the categories Kernel, Memcpy, Memset, Runtime and Operator. */
 static cat_kind category(const char *s, const size_t sp[2])
 {
     const char *c = s + sp[0];
     size_t n = sp[1] - sp[0];
     switch (n) {
     case 8:
-        return lit_is(c, n, "\"kernel\"") ? CAT_KERNEL : lit_is(c, n, "\"cpu_op\"") ? CAT_CPU_OP : CAT_OTHER;
+        return lit_is(c, n, "\"kernel\"")   ? CAT_KERNEL
+               : lit_is(c, n, "\"Kernel\"") ? CAT_KERNEL
+               : lit_is(c, n, "\"cpu_op\"") ? CAT_CPU_OP
+               : lit_is(c, n, "\"Memcpy\"") ? CAT_MEMCPY
+               : lit_is(c, n, "\"Memset\"") ? CAT_MEMSET
+                                            : CAT_OTHER;
+    case 9:
+        return lit_is(c, n, "\"Runtime\"") ? CAT_RUNTIME : CAT_OTHER;
     case 10:
-        return lit_is(c, n, "\"overhead\"") ? CAT_HOST : CAT_OTHER;
+        return lit_is(c, n, "\"overhead\"") ? CAT_HOST : lit_is(c, n, "\"Operator\"") ? CAT_CPU_OP : CAT_OTHER;
+    case 11:
+        return lit_is(c, n, "\"cuda_sync\"") ? CAT_KNOWN : CAT_OTHER;
     case 12:
         return lit_is(c, n, "\"gpu_memcpy\"") ? CAT_MEMCPY : lit_is(c, n, "\"gpu_memset\"") ? CAT_MEMSET : CAT_OTHER;
     case 13:
-        return lit_is(c, n, "\"cuda_driver\"") ? CAT_HOST : CAT_OTHER;
+        return lit_is(c, n, "\"cuda_driver\"") ? CAT_RUNTIME : CAT_OTHER;
     case 14:
-        return lit_is(c, n, "\"cuda_runtime\"") ? CAT_HOST : CAT_OTHER;
+        return lit_is(c, n, "\"cuda_runtime\"") ? CAT_RUNTIME : CAT_OTHER;
     case 17:
         return lit_is(c, n, "\"user_annotation\"")   ? CAT_USER_ANNOTATION
                : lit_is(c, n, "\"python_function\"") ? CAT_HOST
@@ -882,17 +963,26 @@ static int add_event(pf_scanner *sc, pf_chunk *c, const ev_fields *f, size_t sta
         return add_activity(sc, c, f, PF_ACT_MEMCPY, start);
     case CAT_MEMSET:
         return add_activity(sc, c, f, PF_ACT_MEMSET, start);
-    case CAT_CPU_OP:
+    case CAT_CPU_OP: /* older Kineto wrote ProfilerStep#N as an Operator */
+        if (is_profiler_step(s, f) && add_cpu_step(sc, c, f))
+            return -1;
+        c->n_steps += (size_t)is_profiler_step(s, f);
         return add_cpu_op(sc, c, f, start);
     case CAT_GPU_ANNOTATION:
         return is_profiler_step(s, f) ? add_gpu_step(sc, c, f) : 0;
     case CAT_USER_ANNOTATION:
+        if (is_profiler_step(s, f) && add_cpu_step(sc, c, f))
+            return -1;
         c->n_steps += (size_t)is_profiler_step(s, f);
         return add_cpu_event(sc, c, f, NULL);
+    case CAT_RUNTIME:
+        return add_launch(sc, c, f);
     case CAT_HOST:
         return add_cpu_event(sc, c, f, NULL);
-    default:
+    case CAT_KNOWN:
         return 0;
+    default:
+        return note_unknown(sc, c, f);
     }
 }
 

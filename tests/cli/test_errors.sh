@@ -160,6 +160,7 @@ check_json "valid_minimal.json: mm bytes (64*32+32*16+64*16)*2" valid_minimal.js
 check_json "valid_minimal.json: device" valid_minimal.json 'd["devices"][0]["matched"] == "H100 SXM"'
 check_json "kernel_dur_zero.json: counted, 0 us" kernel_dur_zero.json 'd["devices"][0]["total"]["count"] == 1 and d["devices"][0]["total"]["total_us"] == 0'
 check_json "kernel_external_id_unmatched.json: unlinked" kernel_external_id_unmatched.json 'd["unlinked"] == 1'
+check_json "kernel_unknown_category.json: only the known kernel analysed" kernel_unknown_category.json 'd["gpu_activities"] == 1 and d["unlinked"] == 0'
 check_json "mm_wrong_arity.json: no FLOP figure" mm_wrong_arity.json 'd["devices"][0]["rows"][0]["flop"] is None'
 check_json "conv_concrete_inputs_not_numbers.json: no FLOP figure" conv_concrete_inputs_not_numbers.json 'd["devices"][0]["rows"][0]["flop"] is None'
 check_json "kernel_name_invalid_utf8.json: U+FFFD in name" kernel_name_invalid_utf8.json 'd["devices"][0]["rows"][0]["name"] == "nvjet_\ufffd\ufffd_bad\ufffd(_utf8"'

@@ -55,9 +55,9 @@ static int same_model(const pf_trace *a, const pf_trace *b)
     for (size_t i = 0; i < a->n_acts; i++)
         if (strcmp(a->acts[i].name, b->acts[i].name) || a->acts[i].ts_ns != b->acts[i].ts_ns ||
             a->acts[i].dur_ns != b->acts[i].dur_ns || a->acts[i].op != b->acts[i].op ||
-            a->acts[i].src_off != b->acts[i].src_off)
+            a->acts[i].src_off != b->acts[i].src_off || a->acts[i].launch_ts_ns != b->acts[i].launch_ts_ns)
             return 0;
-    return 1;
+    return a->n_cpu_steps == b->n_cpu_steps && a->n_launched == b->n_launched;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -20,7 +20,8 @@ static int same_act(const pf_activity *a, const pf_activity *b)
 {
     return strcmp(a->name, b->name) == 0 && a->kind == b->kind && a->device == b->device && a->stream == b->stream &&
            a->ts_ns == b->ts_ns && a->dur_ns == b->dur_ns && a->ext_id == b->ext_id &&
-           a->correlation == b->correlation && a->bytes == b->bytes && a->op == b->op && a->src_off == b->src_off;
+           a->correlation == b->correlation && a->bytes == b->bytes && a->op == b->op && a->src_off == b->src_off &&
+           a->launch_ts_ns == b->launch_ts_ns && a->launch_process == b->launch_process;
 }
 
 static int same_op(const pf_cpu_op *a, const pf_cpu_op *b)
@@ -47,7 +48,7 @@ static int same_model(const pf_trace *a, const pf_trace *b)
     if (a->n_acts != b->n_acts || a->n_ops != b->n_ops || a->n_cpu != b->n_cpu || a->n_events != b->n_events ||
         a->n_unlinked != b->n_unlinked || a->n_duplicate_ids != b->n_duplicate_ids ||
         a->n_bad_events != b->n_bad_events || a->n_steps != b->n_steps || a->n_gpu_steps != b->n_gpu_steps ||
-        a->n_devices != b->n_devices)
+        a->n_cpu_steps != b->n_cpu_steps || a->n_launched != b->n_launched || a->n_devices != b->n_devices)
         return 0;
     for (size_t i = 0; i < a->n_acts; i++)
         if (!same_act(&a->acts[i], &b->acts[i]))
@@ -58,6 +59,8 @@ static int same_model(const pf_trace *a, const pf_trace *b)
     for (size_t i = 0; i < a->n_cpu; i++)
         if (!same_cpu(&a->cpu[i], &b->cpu[i]))
             return 0;
+    if (a->n_cpu_steps && memcmp(a->cpu_steps, b->cpu_steps, a->n_cpu_steps * sizeof *a->cpu_steps) != 0)
+        return 0;
     return a->n_gpu_steps == 0 || memcmp(a->gpu_steps, b->gpu_steps, a->n_gpu_steps * sizeof *a->gpu_steps) == 0;
 }
 
