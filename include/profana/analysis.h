@@ -34,6 +34,9 @@ typedef struct pf_act_work {
     const char *source;                /* "gemm", "conv", "inductor", "memcpy", "memset",
                                           "mismatch", "bad-args"; NULL when none */
     int no_formula;                    /* its op has no formula: nothing, or the generic estimate */
+    int no_shapes;                     /* its op's call has no recorded arguments (the trace was
+                                          recorded without record_shapes): no figures, and no
+                                          formula is to blame */
     int upper_bound;                   /* the figures are a ceiling (variable-length attention) */
 } pf_act_work;
 
@@ -99,6 +102,12 @@ typedef struct pf_device_report {
     int64_t bytes_known_ns, flop_known_ns; /* GPU time whose bytes / FLOPs are known */
     pf_row *missing;                   /* ops without a formula, by time, largest first */
     size_t n_missing;
+    int64_t no_shapes_ns;              /* GPU time of launches whose op has no recorded shapes */
+    int64_t shapes_ns;                 /* GPU time of launches whose op has recorded shapes */
+    int64_t unlinked_n, unlinked_ns;   /* activities with no launching op, and their time */
+    int64_t no_launch_n, no_launch_ns; /* of those, the ones whose launch call is not in the
+                                          trace either (launched before profiling began, or
+                                          CPU activity not recorded) */
     int64_t cat_kernels[PF_CAT_COUNT]; /* distinct kernel names per category */
 } pf_device_report;
 

@@ -168,6 +168,26 @@ static int add_missing(dev_acc *d, const char *op, const pf_activity *a, const p
     return 0;
 }
 
+/* Why an activity may lack figures: its op has no recorded shapes, or it has no launching
+ * op (and then whether even its launch call is missing from the trace). */
+static void count_why(dev_acc *d, const pf_activity *a, const pf_act_work *w)
+{
+    pf_device_report *r = &d->rep;
+    if (a->op < 0) {
+        r->unlinked_n++;
+        r->unlinked_ns = pf_sat_add(r->unlinked_ns, a->dur_ns);
+        if (a->launch_ts_ns == PF_NO_LAUNCH) {
+            r->no_launch_n++;
+            r->no_launch_ns = pf_sat_add(r->no_launch_ns, a->dur_ns);
+        }
+        return;
+    }
+    if (w->no_shapes)
+        r->no_shapes_ns = pf_sat_add(r->no_shapes_ns, a->dur_ns);
+    else if (a->kind == PF_ACT_KERNEL)
+        r->shapes_ns = pf_sat_add(r->shapes_ns, a->dur_ns);
+}
+
 /* Adds activity i to its group (whose index goes to *row), the Total and its category. */
 static int add_to_group(pf_analysis *an, dev_acc *d, size_t i, int32_t *row)
 {
@@ -199,6 +219,7 @@ static int add_to_group(pf_analysis *an, dev_acc *d, size_t i, int32_t *row)
         d->rep.bytes_known_ns = pf_sat_add(d->rep.bytes_known_ns, a->dur_ns);
     if (w->flop >= 0)
         d->rep.flop_known_ns = pf_sat_add(d->rep.flop_known_ns, a->dur_ns);
+    count_why(d, a, w);
     if (w->no_formula && add_missing(d, an->trace->ops[a->op].name, a, w))
         return -1;
     int added_kernel;

@@ -78,6 +78,12 @@ static void op_work(const pf_trace *t, const pf_analysis_opts *o, const pf_cpu_o
         w->source = "bad-args";
         return;
     }
+    /* No arguments at all on an op that launched GPU work: the profiler ran without
+     * record_shapes (its default). That, not a missing formula, is why figures are absent. */
+    if (op->call.nargs == 0) {
+        w->no_shapes = 1;
+        return;
+    }
     if (rc < 0) {
         w->no_formula = 1;
         return;
@@ -95,7 +101,7 @@ static void work_init(const pf_analysis_opts *o, pf_act_work *w)
     w->flop = w->bytes = -1;
     w->dtype = peak_dtype(o, PF_DT_UNKNOWN, 0);
     w->source = NULL;
-    w->no_formula = w->upper_bound = 0;
+    w->no_formula = w->upper_bound = w->no_shapes = 0;
 }
 
 /* DRAM bytes of a copy of n bytes: a device-to-device copy reads them and writes them on

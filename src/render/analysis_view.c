@@ -1,5 +1,6 @@
 /* analysis_view.c - how --analysis prints a device: its rows table, header lines, footnotes, categories, busy time and streams, in text, Markdown, CSV and JSON. */
 #include <assert.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -358,14 +359,48 @@ void pf_aview_counts(FILE *out, const pf_analysis *an, const pf_device_report *d
 
 #define MISSING_SHOWN 5
 
-/* How much of the GPU time the figures cover, and the ops to write formulas for next. */
-void pf_aview_coverage(FILE *out, const pf_device_report *d)
+/* How much of the GPU time the figures cover, why the rest has none (no shapes recorded,
+ * no launching op), and the ops to write formulas for next. */
+void pf_aview_coverage(FILE *out, const pf_analysis *an, const pf_device_report *d)
 {
     fprintf(out, "Coverage: bytes known for %.2f%% of GPU time, FLOPs for %.2f%%", time_pct(d, d->bytes_known_ns),
             time_pct(d, d->flop_known_ns));
+    if (d->no_shapes_ns > 0)
+        fprintf(out, "; no input shapes recorded: %.2f%%", time_pct(d, d->no_shapes_ns));
+    if (d->unlinked_ns > 0)
+        fprintf(out, "; no launching op: %.2f%%", time_pct(d, d->unlinked_ns));
     for (size_t i = 0; i < d->n_missing && i < MISSING_SHOWN; i++)
         fprintf(out, "%s%s %.3f us", i ? ", " : "; ops without a formula: ", d->missing[i].key,
                 d->missing[i].total_ns / 1e3);
+    fputc('\n', out);
+    pf_aview_why(out, an, d);
+}
+
+/* One line per reason the figures are missing that the user can act on: what the trace
+ * lacks and how to record it, and where kernels without a launching op come from. */
+void pf_aview_why(FILE *out, const pf_analysis *an, const pf_device_report *d)
+{
+    const pf_trace *t = an->trace;
+    /* no op and no launch call: the CPU side was not recorded (ProfilerActivity.CUDA alone) */
+    int gpu_only = t->n_ops == 0 && t->n_launched == 0;
+    if (gpu_only)
+        fputs("Why: the trace has no CPU activity (recorded with GPU activities only): no ops, input shapes or "
+              "launch calls, so only copies and fills have figures; record with activities=[ProfilerActivity.CPU, "
+              "ProfilerActivity.CUDA] and record_shapes=True\n", out);
+    else if (d->no_shapes_ns > 0 && d->shapes_ns == 0)
+        fputs("Why: the trace has no input shapes (recorded without record_shapes, PyTorch's default): FLOPs and "
+              "bytes are computed from them; record with torch.profiler.profile(..., record_shapes=True)\n", out);
+    if (d->unlinked_n == 0 || gpu_only)
+        return;
+    int64_t in_trace = d->unlinked_n - d->no_launch_n;
+    fprintf(out, "Why: %" PRId64 " GPU activities (%.3f us, %.2f%% of GPU time) have no launching op:", d->unlinked_n,
+            d->unlinked_ns / 1e3, time_pct(d, d->unlinked_ns));
+    if (in_trace > 0)
+        fprintf(out, " %" PRId64 " launched by a call outside any recorded op (a CUDA-graph replay, a library's "
+                     "or Triton's own launch)%s", in_trace, d->no_launch_n > 0 ? ";" : "");
+    if (d->no_launch_n > 0)
+        fprintf(out, " %" PRId64 " with no launch call in the trace (launched before profiling began, or the CPU side "
+                     "was not recorded or lost its runtime events)", d->no_launch_n);
     fputc('\n', out);
 }
 
@@ -377,6 +412,17 @@ static void json_coverage(pf_jw *w, const pf_device_report *d)
     pf_jw_num(w, time_pct(d, d->bytes_known_ns));
     pf_jw_key(w, "flop_pct");
     pf_jw_num(w, time_pct(d, d->flop_known_ns));
+    pf_jw_key(w, "no_shapes_pct");
+    pf_jw_num(w, time_pct(d, d->no_shapes_ns));
+    pf_jw_key(w, "no_launching_op");
+    pf_jw_obj_begin(w);
+    pf_jw_key(w, "count");
+    pf_jw_num(w, (double)d->unlinked_n);
+    pf_jw_key(w, "total_us");
+    pf_jw_num(w, d->unlinked_ns / 1e3);
+    pf_jw_key(w, "no_launch_call");
+    pf_jw_num(w, (double)d->no_launch_n);
+    pf_jw_obj_end(w);
     pf_jw_key(w, "missing");
     pf_jw_arr_begin(w);
     for (size_t i = 0; i < d->n_missing && i < MISSING_SHOWN; i++) {
@@ -445,7 +491,7 @@ static int text_rows(FILE *out, const pf_aview *a, const pf_analysis *an, int i)
     if (md)
         fputc('\n', out);
     pf_aview_counts(out, an, d);
-    pf_aview_coverage(out, d);
+    pf_aview_coverage(out, an, d);
     fputc('\n', out);
     print_table(out, a->v, t, a->v->name_limit);
     pf_aview_omitted(out, a->v, d);

@@ -295,7 +295,7 @@ static void print_head_lines(FILE *out, const void *p)
     const device_ctx *c = p;
     pf_aview_header(out, c->an, c->d, "");
     pf_aview_counts(out, c->an, c->d);
-    pf_aview_coverage(out, c->d);
+    pf_aview_coverage(out, c->an, c->d);
 }
 
 static void print_omitted_line(FILE *out, const void *p)

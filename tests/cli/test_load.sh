@@ -160,7 +160,8 @@ for f in tests/broken/gzip_*.json.gz; do
     "$PROFANA" --analysis "$f" bf16 -j 1 >/dev/null 2>"$TMP/gz_e1"
     s1=$?
     "$PROFANA" --analysis "$f" bf16 -j 4 >/dev/null 2>"$TMP/gz_e4"
-    check_eq "$(basename "$f") -j 4: exit status of -j 1" "$?" "$s1"
+    s4=$? # before any command substitution below resets $?
+    check_eq "$(basename "$f") -j 4: exit status of -j 1" "$s4" "$s1"
     same "$(basename "$f") -j 4: message of -j 1" "$TMP/gz_e1" "$TMP/gz_e4"
 done
 

@@ -1,0 +1,103 @@
+# test_why.sh - the analysis says why figures are missing: no input shapes recorded (split from "no formula"), a GPU-only trace, activities without a launching op and whether their launch call is in the trace; fixtures derived from eager_bf16.json at test time, expected figures from the raw events.
+. tests/cli/lib.sh
+
+python3 - "$TRACES/eager_bf16.json" "$TMP" <<'PY' || fail "why: fixtures" "exited $?"
+import json
+import sys
+
+src, tmp = sys.argv[1:3]
+t = json.load(open(src))
+ev = t["traceEvents"]
+SHAPE_KEYS = ("Input Dims", "Input type", "Input Strides", "Concrete Inputs")
+
+
+def write(name, events):
+    d = dict(t)
+    d["traceEvents"] = events
+    json.dump(d, open("%s/%s" % (tmp, name), "w"))
+
+
+# record_shapes off: the cpu_ops carry no argument fields at all
+noshapes = json.loads(json.dumps(ev))
+for e in noshapes:
+    if e.get("cat") == "cpu_op":
+        for k in SHAPE_KEYS:
+            e.get("args", {}).pop(k, None)
+write("noshapes.json", noshapes)
+# GPU activities only (ProfilerActivity.CUDA alone): no cpu_op, no runtime call
+write("gpuonly.json", [e for e in ev if e.get("cat") not in ("cpu_op", "cuda_runtime", "cuda_driver", "user_annotation",
+                                                             "python_function")])
+# every aten::addmm cpu_op dropped (its kernels keep their launch calls, as a graph replay's
+# do), and every aten::mm cpu_op dropped with its kernels' launch calls
+mm_ids = {e["args"]["External id"] for e in ev if e.get("cat") == "cpu_op" and e["name"] == "aten::mm"}
+mm_corr = {e["args"]["correlation"] for e in ev
+           if e.get("cat") in ("kernel", "gpu_memset", "gpu_memcpy") and e["args"].get("External id") in mm_ids}
+write("unlinked.json", [e for e in ev if not (e.get("cat") == "cpu_op" and e["name"] in ("aten::addmm", "aten::mm"))
+                        and not (e.get("cat") in ("cuda_runtime", "cuda_driver") and e["args"].get("correlation") in mm_corr)])
+PY
+
+python3 - "$TMP" <<'PY' >"$TMP/expect" || fail "why: oracle" "exited $?"
+# Expected figures from the derived traces' raw events.
+import sys
+from decimal import Decimal
+
+sys.path.insert(0, "tests/cli")
+import raw
+
+tmp = sys.argv[1]
+
+
+def linked(events):
+    ops = {e["args"]["External id"]: e for e in events if e.get("cat") == "cpu_op" and "External id" in e["args"]}
+    launches = {e["args"]["correlation"] for e in events if e.get("cat") in ("cuda_runtime", "cuda_driver")}
+    return ops, launches
+
+
+ev = raw.load(tmp + "/noshapes.json")
+acts = raw.gpu_acts(ev)
+total = sum(Decimal(a["dur"]) for a in acts)
+kern = sum(Decimal(a["dur"]) for a in acts if a["cat"] == "kernel")
+print("noshapes %.2f" % (100 * kern / total))
+
+ev = raw.load(tmp + "/unlinked.json")
+ops, launches = linked(ev)
+acts = raw.gpu_acts(ev)
+total = sum(Decimal(a["dur"]) for a in acts)
+un = [a for a in acts if a["args"].get("External id") not in ops]
+no_call = [a for a in un if a["args"]["correlation"] not in launches]
+print("unlinked %d %.3f %.2f %d %d" % (len(un), sum(Decimal(a["dur"]) for a in un),
+                                     100 * sum(Decimal(a["dur"]) for a in un) / total, len(un) - len(no_call), len(no_call)))
+PY
+
+read -r _ ns_pct <<<"$(grep noshapes "$TMP/expect")"
+"$PROFANA" --analysis "$TMP/noshapes.json" bf16 --group op >"$TMP/ns.txt" 2>&1
+check_grep "no shapes: the coverage line gives the share of GPU time without shapes (kernels' time, Python)" \
+    "; no input shapes recorded: $ns_pct%" "$TMP/ns.txt"
+check_grep "no shapes: one line says why and how to record them" \
+    "^Why: the trace has no input shapes (recorded without record_shapes.*record_shapes=True)" "$TMP/ns.txt"
+if grep -q "ops without a formula" "$TMP/ns.txt"; then
+    fail "no shapes: no op is blamed on a missing formula" "$(grep Coverage "$TMP/ns.txt")"
+else
+    pass "no shapes: no op is blamed on a missing formula"
+fi
+"$PROFANA" --analysis "$TMP/noshapes.json" bf16 --format json >"$TMP/ns.json"
+check_eq "no shapes: JSON coverage.no_shapes_pct" \
+    "$(python3 -c 'import json,sys; print("%.2f" % json.load(open(sys.argv[1]))["devices"][0]["coverage"]["no_shapes_pct"])' "$TMP/ns.json")" "$ns_pct"
+
+"$PROFANA" --analysis "$TMP/gpuonly.json" bf16 >"$TMP/go.txt" 2>&1
+check_grep "GPU-only: one line says the trace has no CPU activity and how to record it" \
+    "^Why: the trace has no CPU activity (recorded with GPU activities only).*ProfilerActivity.CPU" "$TMP/go.txt"
+check_grep "GPU-only: every activity has no launching op" "; no launching op: 100.00%" "$TMP/go.txt"
+
+read -r _ n us pct in_trace no_call <<<"$(grep unlinked "$TMP/expect")"
+"$PROFANA" --analysis "$TMP/unlinked.json" bf16 >"$TMP/un.txt" 2>&1
+check_grep "no launching op: the coverage line gives their share (Python: $pct%)" "; no launching op: $pct%" "$TMP/un.txt"
+check_grep "no launching op: how many, how long, and why ($n: $in_trace with a launch call, $no_call without)" \
+    "^Why: $n GPU activities ($us us, $pct% of GPU time) have no launching op: $in_trace launched by a call outside any recorded op.*; $no_call with no launch call in the trace" \
+    "$TMP/un.txt"
+"$PROFANA" --analysis "$TMP/unlinked.json" bf16 --format json >"$TMP/un.json"
+check_eq "no launching op: JSON coverage.no_launching_op" \
+    "$(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["devices"][0]["coverage"]["no_launching_op"]; print(c["count"], "%.3f" % c["total_us"], c["no_launch_call"])' "$TMP/un.json")" \
+    "$n $us $no_call"
+"$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 >"$TMP/ok.txt" 2>&1
+if grep -q "^Why:" "$TMP/ok.txt"; then fail "complete trace: no Why line" "$(grep ^Why "$TMP/ok.txt")"; else pass "complete trace: no Why line"; fi
