@@ -217,6 +217,9 @@ double pf_row_gbps(const pf_row *r);
 /* Percent of peak; < 0 when unknown (no device, no figures, no peak for the dtype). */
 double pf_row_flops_pct(const pf_row *r, const pf_device_info *info);
 double pf_row_bw_pct(const pf_row *r, const pf_device_info *info);
+/* 1 when the row's BW % is unknown because its bytes moved faster than DRAM's peak while an
+ * invocation's bytes fit the device's cache (pf_dram_pct): shown as "cache", not a number. */
+int pf_row_cache_served(const pf_row *r, const pf_device_info *info);
 /* "compute", "memory", or NULL when the figures do not say. */
 const char *pf_row_bound(const pf_row *r, const pf_device_info *info);
 /* GPU time per invocation (per launch for kernel rows), in ns; 0 for an empty row. */

@@ -21,6 +21,10 @@ typedef struct pf_device_info {
     double boost_mhz;             /* max SM clock */
     double tensor_mhz;            /* clock the tensor peaks are computed at (== boost when one clock) */
     const char *source;           /* where the figures come from (DEVICES.md keys and URLs) */
+    double cache_mb;              /* last-level cache in front of DRAM (NVIDIA L2, AMD Infinity
+                                     Cache) in MiB, as the driver reports it; 0 = not known.
+                                     A call's bytes that fit in it may be served without DRAM
+                                     (pf_dram_pct) */
 } pf_device_info;
 
 /* The whole table; *count receives the number of entries. Static storage. */

@@ -32,6 +32,8 @@ typedef struct pf_inv_rates {
     double flop, bytes, ns;
     double tflops, gbps, flops_pct, bw_pct;
     const char *bound;         /* "compute", "memory", NULL */
+    int cache_served;          /* bw_pct unknown: faster than DRAM's peak with bytes that fit
+                                  the device's cache (pf_dram_pct) */
 } pf_inv_rates;
 
 /* One invocation and everything said about it. */

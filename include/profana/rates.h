@@ -59,6 +59,15 @@ double pf_rate(double work, double ns, double unit);
  * at_peak_s < 0 or ns <= 0. Above 100 when a formula or a peak is wrong. */
 double pf_pct_of_peak(double at_peak_s, double ns);
 
+/* Percent of DRAM peak of bytes that take byte_peak_s seconds at peak bandwidth and took ns
+ * nanoseconds (pf_pct_of_peak), or < 0 (unknown) with *cache_served = 1 when that is above
+ * 100 while a call's bytes (call_bytes) fit the device's last-level cache (info->cache_mb):
+ * the bytes then moved faster than DRAM can move them, so part of them came from the cache
+ * and DRAM's share is not known. Above 100 without that excuse stays (a formula or a peak is
+ * wrong). cache_served may be NULL. */
+double pf_dram_pct(double byte_peak_s, double ns, double call_bytes, const pf_device_info *info,
+                   int *cache_served);
+
 /* The roofline test: "compute" when the work takes longer at peak compute (flop_peak_s)
  * than at peak bandwidth (byte_peak_s), "memory" otherwise; comparing times rather than the
  * intensity with the ridge point stays right when the work mixes dtypes. NULL when either

@@ -40,14 +40,17 @@ void pf_table_int(pf_table *t, int row, int col, int64_t v);
 void pf_table_num(pf_table *t, int row, int col, double v, int decimals);
 /* A boolean: "true"/"false" in text and CSV, a JSON true/false. */
 void pf_table_bool(pf_table *t, int row, int col, int v);
-/* Appends a marker to the text of a cell (e.g. "!" for a figure over 100% of peak). */
+/* Appends a marker to the text of a cell (e.g. "!" for a figure over 100% of peak). On an
+ * empty (null) cell the marker is the text that text and Markdown show instead of "-" (a
+ * reason the figure is unknown); CSV and JSON still write the cell as empty / null. */
 void pf_table_mark(pf_table *t, int row, int col, const char *marker);
 
 /* 0 while every allocation succeeded, -1 after one failed. */
 int pf_table_status(const pf_table *t);
 int pf_table_rows(const pf_table *t);
 /* Read access for renderers outside this file (the HTML report): the number of columns, a
- * column, the text a cell shows in text output (with its marker; NULL for an empty cell;
+ * column, the text a cell shows in text output (with its marker; NULL for an empty cell
+ * without a reason;
  * NULL outside the table), and whether a row is a summary row. */
 int pf_table_ncols(const pf_table *t);
 const pf_col *pf_table_col(const pf_table *t, int col);

@@ -230,15 +230,16 @@ static void run_formula(pf_invocation *e)
 
 /* The figures by the rule of an analysis row (rates.h): percent and bound from the seconds
  * the work takes at peak, summed over launches each at its own dtype's peak. */
-static pf_inv_rates compute_rates(double flop, double bytes, double ns, double flop_peak_s, double byte_peak_s)
+static pf_inv_rates compute_rates(const pf_invocation *e, double flop, double bytes, double ns, double flop_peak_s,
+                                  double byte_peak_s)
 {
-    pf_inv_rates r = {flop, bytes, ns, -1, -1, -1, -1, NULL};
+    pf_inv_rates r = {flop, bytes, ns, -1, -1, -1, -1, NULL, 0};
     if (ns <= 0)
         return r;
     r.tflops = pf_rate(flop, ns, 1e12);
     r.gbps = pf_rate(bytes, ns, 1e9);
     r.flops_pct = pf_pct_of_peak(flop_peak_s, ns);
-    r.bw_pct = pf_pct_of_peak(byte_peak_s, ns);
+    r.bw_pct = pf_dram_pct(byte_peak_s, ns, bytes, e->info, &r.cache_served);
     r.bound = pf_bound(flop_peak_s, byte_peak_s);
     return r;
 }
@@ -258,7 +259,7 @@ static double bytes_at_peak(const pf_invocation *e, const pf_act_work *w)
 static pf_inv_rates carrier_rates(const pf_invocation *e)
 {
     const pf_act_work *w = &e->work[e->carrier];
-    return compute_rates(w->flop, w->bytes, (double)e->t->acts[e->acts[e->carrier]].dur_ns, flop_at_peak(e, w),
+    return compute_rates(e, w->flop, w->bytes, (double)e->t->acts[e->acts[e->carrier]].dur_ns, flop_at_peak(e, w),
                          bytes_at_peak(e, w));
 }
 
@@ -279,7 +280,7 @@ static pf_inv_rates invocation_rates(const pf_invocation *e)
         add_known(&flop_s, flop_at_peak(e, &e->work[k]));
         add_known(&byte_s, bytes_at_peak(e, &e->work[k]));
     }
-    return compute_rates(flop, bytes, ns, flop_s, byte_s);
+    return compute_rates(e, flop, bytes, ns, flop_s, byte_s);
 }
 
 /* The op's work: what its carrying kernel holds as the analysis attributes it. An op that

@@ -78,6 +78,16 @@ double pf_pct_of_peak(double at_peak_s, double ns)
     return 100.0 * at_peak_s / (ns * 1e-9);
 }
 
+double pf_dram_pct(double byte_peak_s, double ns, double call_bytes, const pf_device_info *info,
+                   int *cache_served)
+{
+    double pct = pf_pct_of_peak(byte_peak_s, ns);
+    int cached = pct > 100 && info && info->cache_mb > 0 && call_bytes >= 0 && call_bytes <= info->cache_mb * 1048576.0;
+    if (cache_served)
+        *cache_served = cached;
+    return cached ? -1 : pct;
+}
+
 const char *pf_bound(double flop_peak_s, double byte_peak_s)
 {
     if (flop_peak_s < 0 || byte_peak_s < 0 || (flop_peak_s == 0 && byte_peak_s == 0))
@@ -128,9 +138,23 @@ double pf_row_flops_pct(const pf_row *r, const pf_device_info *info)
     return pf_pct_of_peak(row_flop_peak_s(r, info), (double)r->total_ns);
 }
 
+/* Bytes of one invocation on average (one launch for kernel rows): what has to fit in the
+ * cache for the row to have been served from it. */
+static double row_call_bytes(const pf_row *r)
+{
+    return r->invocations > 0 ? r->bytes / (double)r->invocations : -1;
+}
+
 double pf_row_bw_pct(const pf_row *r, const pf_device_info *info)
 {
-    return pf_pct_of_peak(row_byte_peak_s(r, info), (double)r->total_ns);
+    return pf_dram_pct(row_byte_peak_s(r, info), (double)r->total_ns, row_call_bytes(r), info, NULL);
+}
+
+int pf_row_cache_served(const pf_row *r, const pf_device_info *info)
+{
+    int cached = 0;
+    pf_dram_pct(row_byte_peak_s(r, info), (double)r->total_ns, row_call_bytes(r), info, &cached);
+    return cached;
 }
 
 const char *pf_row_bound(const pf_row *r, const pf_device_info *info)

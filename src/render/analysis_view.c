@@ -10,7 +10,8 @@
 
 enum {
     C_DEVICE, C_NAME, C_CATEGORY, C_COUNT, C_LAUNCHES, C_TOTAL, C_MEAN, C_MIN, C_MAX, C_PCT, C_GFLOP, C_GB, C_FLOP,
-    C_BYTES, C_TFLOPS, C_GBPS, C_FLOPS_PCT, C_BW_PCT, C_BOUND, C_SOURCE, C_NOTE, C_UPPER, C_CALLS, C_CPU_TOTAL,
+    C_BYTES, C_TFLOPS, C_GBPS, C_FLOPS_PCT, C_BW_PCT, C_BOUND, C_SOURCE, C_NOTE, C_UPPER, C_CACHE, C_CALLS,
+    C_CPU_TOTAL,
     C_SELF_CPU, C_NCOLS
 };
 
@@ -40,6 +41,7 @@ static const pf_col base_cols[C_NCOLS] = {
     [C_SOURCE] = {"Source", "source", 0, 0},
     [C_NOTE] = {"Note", "note", 0, PF_IN_CSV | PF_IN_JSON},
     [C_UPPER] = {"Upper bound", "upper_bound", 0, PF_IN_JSON},
+    [C_CACHE] = {"Cache served", "cache_served", 0, PF_IN_CSV | PF_IN_JSON},
     /* --group op only: the table is cut to C_CALLS columns otherwise. */
     [C_CALLS] = {"Calls", "calls", 1, 0},
     [C_CPU_TOTAL] = {"CPU Total (us)", "cpu_total_us", 1, 0},
@@ -61,6 +63,9 @@ void pf_aview_init(pf_aview *a, const pf_view_opts *v)
 }
 
 #define OVER_PEAK_MARK "!"
+/* BW % of a row whose bytes moved faster than DRAM can move them while a call's bytes fit
+ * the cache (pf_dram_pct): not a number, because DRAM's share is unknown */
+#define CACHE_MARK "cache"
 
 /* Sets a percentage cell; over 100% means a formula or a peak is wrong, so it is marked. */
 static int set_pct(pf_table *t, int r, int col, double pct)
@@ -114,6 +119,10 @@ static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_repo
     }
     int over = set_pct(t, r, C_FLOPS_PCT, pf_row_flops_pct(row, d->info));
     over |= set_pct(t, r, C_BW_PCT, pf_row_bw_pct(row, d->info));
+    int cached = pf_row_cache_served(row, d->info);
+    if (cached)
+        pf_table_mark(t, r, C_BW_PCT, CACHE_MARK);
+    pf_table_bool(t, r, C_CACHE, cached);
     if (over)
         pf_table_str(t, r, C_NOTE, "over peak: a formula or a peak is wrong");
     pf_table_bool(t, r, C_UPPER, row->upper_bound_n > 0);
@@ -303,6 +312,7 @@ pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
         int r = pf_table_add_row(t);
         fill_row(t, r, &d->rows[i], d);
         *over |= pf_row_flops_pct(&d->rows[i], d->info) > 100 || pf_row_bw_pct(&d->rows[i], d->info) > 100;
+        *over |= pf_row_cache_served(&d->rows[i], d->info) ? PF_AVIEW_CACHE : 0;
     }
     int r = pf_table_add_row(t);
     fill_row(t, r, &d->total, d);
@@ -495,7 +505,11 @@ static int text_rows(FILE *out, const pf_aview *a, const pf_analysis *an, int i)
     fputc('\n', out);
     print_table(out, a->v, t, a->v->name_limit);
     pf_aview_omitted(out, a->v, d);
-    if (over)
+    if (over & PF_AVIEW_CACHE)
+        fprintf(out, CACHE_MARK ": the bytes moved faster than DRAM's peak and a call's bytes fit the %.0f MiB "
+                     "cache: part of them came from the cache, so the share of DRAM bandwidth is unknown\n",
+                d->info->cache_mb);
+    if (over & PF_AVIEW_OVER)
         fputs(OVER_PEAK_MARK " above 100% of the device's peak: a formula or a peak is wrong (check --device, "
               "--tf32), or a small kernel's data sat in L2 cache\n", out);
     print_source_notes(out, a->v, d);

@@ -132,6 +132,8 @@ static void print_rates(FILE *out, const char *lead, const pf_inv_rates *r, pf_d
     fprintf(out, "%s (%.3f us):", lead, r->ns / 1e3);
     print_pct(out, "", r->tflops, r->flops_pct, 2, "TFLOP/s", of);
     print_pct(out, ",", r->gbps, r->bw_pct, 1, "GB/s", "DRAM peak");
+    if (r->cache_served)
+        fputs(" (faster than DRAM's peak with bytes that fit the cache: served in part from it)", out);
     fprintf(out, "%s%s\n", r->bound ? "; bound: " : "", r->bound ? r->bound : "");
 }
 
@@ -283,6 +285,8 @@ static void json_rates(pf_jw *w, const char *key, const pf_inv_rates *r)
     jw_figure(w, "gbps", r->gbps);
     jw_figure(w, "flops_pct", r->flops_pct);
     jw_figure(w, "bw_pct", r->bw_pct);
+    pf_jw_key(w, "cache_served");
+    pf_jw_bool(w, r->cache_served);
     pf_jw_key(w, "bound");
     pf_jw_str(w, r->bound);
     pf_jw_obj_end(w);

@@ -155,8 +155,14 @@ void pf_table_num(pf_table *t, int row, int col, double v, int decimals)
 void pf_table_mark(pf_table *t, int row, int col, const char *marker)
 {
     cell *c = cell_at(t, row, col);
-    if (!c || !c->text)
+    if (!c)
         return;
+    if (!c->text) {
+        /* an unknown figure with a reason: text and Markdown show the marker instead of "-",
+         * CSV and JSON keep the null */
+        set_text(t, c, CELL_NULL, marker);
+        return;
+    }
     size_t n = strlen(c->text), m = strlen(marker);
     char *s = realloc(c->text, n + m + 1);
     if (!s) {
@@ -192,7 +198,7 @@ const char *pf_table_cell(const pf_table *t, int row, int col)
     if (row < 0 || row >= t->nrows || col < 0 || col >= t->ncols)
         return NULL;
     const cell *c = cell_get(t, row, col);
-    return c->kind == CELL_NULL ? NULL : c->text;
+    return c->text; /* NULL when empty, or an empty cell's reason (pf_table_mark) */
 }
 
 int pf_table_is_summary(const pf_table *t, int row)
@@ -248,7 +254,7 @@ static size_t prefix_bytes(const char *s, size_t limit)
 static const char *shown(const pf_table *t, const cell *c, int col, int limit, char *buf, size_t n)
 {
     if (c->kind == CELL_NULL)
-        return "-";
+        return c->text ? c->text : "-";
     if (col != first_visible(t) || limit <= 0 || text_width(c->text) <= (size_t)limit)
         return c->text;
     size_t keep = limit > 3 ? prefix_bytes(c->text, (size_t)limit - 3) : prefix_bytes(c->text, (size_t)limit);

@@ -8,7 +8,7 @@
 
 /* ---- --analysis (analysis_view.c) ---- */
 
-enum { PF_AVIEW_NCOLS = 25 };
+enum { PF_AVIEW_NCOLS = 26 };
 
 /* The device table's columns, the name column titled per --group. */
 typedef struct pf_aview {
@@ -19,8 +19,10 @@ typedef struct pf_aview {
 /* Sets a up for v (which must outlive it). */
 void pf_aview_init(pf_aview *a, const pf_view_opts *v);
 /* The device's table: its first v->top groups by time (all with 0), then the Total row (a
- * summary row); *over is set when a row shown runs above 100% of a peak. NULL when memory
+ * summary row); *over gets PF_AVIEW_OVER when a row shown runs above 100% of a peak, and
+ * PF_AVIEW_CACHE when a row's BW % reads "cache" (pf_row_cache_served). NULL when memory
  * runs out. */
+enum { PF_AVIEW_OVER = 1, PF_AVIEW_CACHE = 2 };
 pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over);
 /* The categories that ran, by time; NULL when memory runs out. */
 pf_table *pf_aview_categories(const pf_device_report *d);

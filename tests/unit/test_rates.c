@@ -184,8 +184,34 @@ static void rows(void)
     CHECK("row: no time, no rates", pf_row_tflops(&r) < 0 && pf_row_flops_pct(&r, &dev) < 0);
 }
 
+/* One call of aten::threshold_backward on cnn_fp32.json by hand: grad and self read, grad_input
+ * written, each [32,256,16,16] fp32 = 8388608 bytes: 25165824 bytes in 5.056 us. At 3350 GB/s
+ * they take 25165824 / 3350e9 = 7.5122e-6 s: 148.58% of DRAM peak. 24 MiB fit a 50 MiB cache:
+ * part came from it, so DRAM's share is unknown. Not on a device whose cache is unknown, nor
+ * with 60 MiB (62914560 bytes) that do not fit. */
+static void dram_pct(void)
+{
+    pf_device_info cached = dev;
+    cached.cache_mb = 50;
+    double s = pf_at_peak_s(25165824, 3350e9);
+    int c = -1;
+    CHECK_NEAR("dram pct: above 100 with no cache known stays", pf_dram_pct(s, 5056, 25165824, &dev, &c),
+               100.0 * (25165824 / 3350e9) / 5056e-9);
+    CHECK("dram pct: no cache known: not cache-served", c == 0);
+    CHECK("dram pct: 24 MiB in a 50 MiB cache at 148.58%: unknown", pf_dram_pct(s, 5056, 25165824, &cached, &c) < 0);
+    CHECK("dram pct: ... and cache-served", c == 1);
+    double s60 = pf_at_peak_s(62914560, 3350e9);
+    CHECK("dram pct: 60 MiB do not fit 50 MiB: the percentage stays (a formula or peak is wrong)",
+          pf_dram_pct(s60, 5056, 62914560, &cached, &c) > 100 && c == 0);
+    CHECK_NEAR("dram pct: below 100 is the percentage, cache or not", pf_dram_pct(s, 10000, 25165824, &cached, &c),
+               100.0 * (25165824 / 3350e9) / 10000e-9);
+    CHECK("dram pct: below 100: not cache-served", c == 0);
+    CHECK("dram pct: a NULL flag is allowed", pf_dram_pct(s, 5056, 25165824, &cached, NULL) < 0);
+}
+
 int main(void)
 {
+    dram_pct();
     peak_dtypes();
     tf32_kernels();
     peaks();
