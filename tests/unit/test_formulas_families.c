@@ -305,7 +305,7 @@ static void test_kv_cache(void)
              BF16(2, 835874, 1024), LONG(1, 15360), VAL("2048"), VAL("0"));
     ok("store_cache", rc, &w, 0, 125952000, PF_DT_BF16, PF_MATRIX_NONE, 0, "kv-cache");
     /* concat_and_cache_mla(kv_c [4, 512], k_pe [4, 64], kv_cache fp8, slots [4]):
-     * (2048 + 256)*2 read + 2304 written at 1 byte + 32 = 6944 */
+     * (2048 + 256)*2 read + 2304 written at 1 byte + 32 + a 0-d fp32 scale 4 = 6948 */
     rc = RUN("_C_cache_ops::concat_and_cache_mla", &w, BF16(2, 4, 512), BF16(2, 4, 64), U8(3, 100, 16, 576),
              LONG(1, 4), NONE, F32(0));
     ok("concat_and_cache_mla", rc, &w, 0, 4096 + 512 + 2304 + 32 + 4, PF_DT_BF16, PF_MATRIX_NONE, 0, "kv-cache");
