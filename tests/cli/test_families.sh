@@ -2,7 +2,6 @@
 . tests/cli/lib.sh
 
 PUB=../shared/testdata/public/tracelens
-[ -d "$PUB" ] || PUB=/work/shared/testdata/public/tracelens
 SG=$PUB/mi300_sglang_qwen3_prefilldecode.json.gz
 VL=$PUB/b200_vllm_eager.json.gz
 
