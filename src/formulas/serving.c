@@ -15,7 +15,7 @@ static const pf_arg *tensor_at(const pf_op_call *call, int pos)
                : NULL;
 }
 
-static void set_work(const pf_op_call *call, pf_work *w, const pf_arg *dtype_of, double flop, double bytes,
+static void set_work(pf_work *w, const pf_arg *dtype_of, double flop, double bytes,
                      const char *source, int matrix)
 {
     w->flop = flop;
@@ -23,7 +23,6 @@ static void set_work(const pf_op_call *call, pf_work *w, const pf_arg *dtype_of,
     w->dtype = pf_dtype_from_type_string(dtype_of->type);
     w->matrix = matrix;
     w->source = source;
-    (void)call;
 }
 
 /* ---- ops that read some arguments and write others ---- */
@@ -119,7 +118,7 @@ int pf_serving_io(const pf_op_call *call, pf_work *w)
     if (!l->writes)
         bytes = pf_bytes_add(bytes, pf_tensor_bytes(out));
     const pf_arg *in = tensor_at(call, first_bit(l->reads));
-    set_work(call, w, in, (double)l->flop_per_out * (double)pf_arg_numel(out), bytes, "estimate",
+    set_work(w, in, (double)l->flop_per_out * (double)pf_arg_numel(out), bytes, "estimate",
              PF_MATRIX_NONE);
     pf_ex_rule(w, "serving.c", "the input");
     pf_ex(w, PF_EX_SIZES, "arguments read:");
@@ -203,7 +202,7 @@ int pf_kv_cache_write(const pf_op_call *call, pf_work *w)
         pf_ex(w, PF_EX_BYTES, " + ");
         pf_ex_tensor(w, PF_EX_BYTES, t);
     }
-    set_work(call, w, &call->args[l->src[0]], 0, bytes, "kv-cache", PF_MATRIX_NONE);
+    set_work(w, &call->args[l->src[0]], 0, bytes, "kv-cache", PF_MATRIX_NONE);
     pf_ex(w, PF_EX_SIZES, "%lld tokens written; cache ", (long long)pf_arg_numel(slots));
     pf_ex_shape(w, PF_EX_SIZES, &call->args[l->cache[0]]);
     pf_ex(w, PF_EX_SIZES, " (not read)");
@@ -237,7 +236,7 @@ int pf_rotary(const pf_op_call *call, pf_work *w)
         return PF_FORMULA_BAD_ARGS;
     double bytes = 2.0 * rotated * qsize + (double)rows * (double)rot * csize;
     bytes = pf_bytes_add(bytes, pf_tensor_bytes(pos));
-    set_work(call, w, q, 3.0 * rotated, bytes, "rotary", PF_MATRIX_NONE);
+    set_work(w, q, 3.0 * rotated, bytes, "rotary", PF_MATRIX_NONE);
     pf_ex_rule(w, "serving.c", "the query");
     pf_ex(w, PF_EX_SIZES, "tokens %lld, head_size %lld, rot_dim %lld: %.0f elements of q and k rotated in place",
           (long long)tokens, (long long)head, (long long)rot, rotated);
@@ -270,7 +269,7 @@ int pf_fused_moe(const pf_op_call *call, pf_work *w)
     double weights = pf_bytes_add(pf_tensor_bytes(w1), pf_tensor_bytes(w2));
     double bytes = pf_bytes_add(2.0 * pf_tensor_bytes(h), weights < 0 ? -1 : weights * reached / (double)e);
     bytes = pf_bytes_add(bytes, pf_bytes_add(pf_tensor_bytes(tw), pf_tensor_bytes(ti)));
-    set_work(call, w, w1, 2.0 * routed * per_expert, bytes, "moe~ub", PF_MATRIX_GEMM);
+    set_work(w, w1, 2.0 * routed * per_expert, bytes, "moe~ub", PF_MATRIX_GEMM);
     w->upper_bound = 1;
     pf_ex_rule(w, "serving.c", "the expert weights");
     pf_ex(w, PF_EX_SIZES, "T=%lld tokens, top-k %lld, E=%lld experts of %.0f weights each; experts reached at "

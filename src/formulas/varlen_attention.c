@@ -5,13 +5,13 @@
 
 enum { NA = -1 };
 
-/* Where one op keeps q, the K and V it attends (a packed tensor or a paged cache), its output
- * (NA: returned, q's shape), the cumulative query lengths ([B + 1]; NA: one query token per
+/* Where one op keeps q and the K and V it attends (a packed tensor or a paged cache; the
+ * output, whether an argument or returned, has q's shape), the cumulative query lengths ([B + 1]; NA: one query token per
  * sequence, a decode step), the longest query and key lengths (Concrete Inputs), is_causal,
  * and the small index tensors read beside them (bit mask of positions). */
 typedef struct varlen_layout {
     const char *op;
-    signed char q, k, v, out, cu_q, max_q, max_k, causal;
+    signed char q, k, v, cu_q, max_q, max_k, causal;
     unsigned index_args;
 } varlen_layout;
 
@@ -26,10 +26,10 @@ typedef struct varlen_layout {
  * (q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p,
  * softmax_scale, causal, ...). */
 static const varlen_layout layouts[] = {
-    {"aiter::mha_batch_prefill", 0, 1, 2, NA, 3, 6, 7, 12, BIT(3) | BIT(4) | BIT(5)},
-    {"_C::paged_attention_v1", 1, 2, 3, 0, NA, NA, 9, NA, BIT(6) | BIT(7)},
-    {"_C::paged_attention_v2", 4, 5, 6, 0, NA, NA, 12, NA, BIT(9) | BIT(10)},
-    {"flash_attn::_flash_attn_varlen_forward", 0, 1, 2, NA, 3, 5, 6, 9, BIT(3) | BIT(4)},
+    {"aiter::mha_batch_prefill", 0, 1, 2, 3, 6, 7, 12, BIT(3) | BIT(4) | BIT(5)},
+    {"_C::paged_attention_v1", 1, 2, 3, NA, NA, 9, NA, BIT(6) | BIT(7)},
+    {"_C::paged_attention_v2", 4, 5, 6, NA, NA, 12, NA, BIT(9) | BIT(10)},
+    {"flash_attn::_flash_attn_varlen_forward", 0, 1, 2, 3, 5, 6, 9, BIT(3) | BIT(4)},
 };
 
 typedef struct varlen_geom {
