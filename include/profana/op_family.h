@@ -46,6 +46,22 @@ typedef enum pf_op_formula {
     PF_OPF_CAT,
     PF_OPF_INDEX_ROWS,         /* rows picked by an index (embedding, index_select) */
     PF_OPF_GATHER,
+    PF_OPF_INT_MM,             /* int8 GEMM writing int32 */
+    PF_OPF_GROUPED_MM,         /* _grouped_mm and _scaled_grouped_mm (grouped_mm.c) */
+    PF_OPF_FUSED_OPTIM,        /* _fused_adam_, _fused_adamw_, _fused_sgd_ (optim.c) */
+    PF_OPF_FOREACH,            /* _foreach_* over tensor lists (optim.c) */
+    PF_OPF_RNN,                /* _cudnn_rnn and its backward (rnn.c) */
+    PF_OPF_FFT,                /* _fft_r2c, _fft_c2r, _fft_c2c (fft.c) */
+    PF_OPF_UPSAMPLE,           /* upsample_* and their backwards (spatial.c) */
+    PF_OPF_MAX_POOL,           /* max_pool*_with_indices and their backwards (spatial.c) */
+    PF_OPF_SORT,               /* sort, topk (sort.c) */
+    PF_OPF_SCAN,               /* cumsum, cumprod (sort.c) */
+    PF_OPF_SERVING_IO,         /* serving: ops that read some arguments and write others
+                                  (silu_and_mul, RMS norms; serving.c) */
+    PF_OPF_KV_CACHE_WRITE,     /* serving: KV-cache writers (serving.c) */
+    PF_OPF_ROTARY,             /* serving: in-place rotary embedding (serving.c) */
+    PF_OPF_VARLEN_ATTENTION,   /* serving: paged and variable-length attention (varlen_attention.c) */
+    PF_OPF_FUSED_MOE,          /* serving: fused MoE experts (serving.c) */
     PF_OPF_COUNT
 } pf_op_formula;
 
@@ -77,7 +93,8 @@ typedef struct pf_op_key {
 
 /* One ATen op. */
 typedef struct pf_op_entry {
-    const char *op;            /* "aten::cudnn_convolution" */
+    const char *op;            /* "aten::cudnn_convolution", "_C::rms_norm"; in the prefix
+                                  table, the start of the names it covers ("aten::_foreach_") */
     pf_family family;
     pf_op_formula formula;
     const pf_op_spec *spec;    /* NULL: all zero */
@@ -86,10 +103,15 @@ typedef struct pf_op_entry {
                                   name (they never listed it) */
 } pf_op_entry;
 
-/* The entry of an op name ("aten::mm"), or NULL when the table does not list it. Pure. */
+/* The entry of an op name ("aten::mm"), or NULL when the table does not list it. A name the
+ * table does not list may still start with one of a few prefixes that name a whole family
+ * of ATen ops ("aten::_foreach_", "aten::upsample_"): the prefix's entry then. Pure. */
 const pf_op_entry *pf_op_family_lookup(const char *op_name);
 
 /* The whole table (sorted by strcmp of the op name) and its size, for tests. Static storage. */
 const pf_op_entry *pf_op_family_table(int *count);
+
+/* The prefix entries (op is the prefix) and their count, for tests. Static storage. */
+const pf_op_entry *pf_op_family_prefixes(int *count);
 
 #endif

@@ -7,6 +7,9 @@
 /* A row: E(op, family, formula, spec, key, category). Positions follow native_functions.yaml,
  * as src/formulas/ reads them. */
 #define E(op, fam, form, spec, key, cat) {"aten::" op, PF_FAM_##fam, PF_OPF_##form, spec, key, cat}
+/* A custom op of a serving library (vLLM's _C, _C_cache_ops; SGLang's sgl_kernel, sglang;
+ * aiter; FlashInfer), named in full. Their categories go by the kernel's name (KERNEL). */
+#define X(op, fam, form, spec, key, cat) {op, PF_FAM_##fam, PF_OPF_##form, spec, key, cat}
 
 /* ---- spec: what the estimate formulas read (pf_op_spec) ---- */
 #define SPEC(...) (&(const pf_op_spec){__VA_ARGS__})
@@ -39,19 +42,52 @@
 /* Lookups run once per op invocation, so the table is searched by bisection: keep it sorted
  * by strcmp of the op name (the unit tests check). */
 static const pf_op_entry ops[] = {
+    X("_C::batched_rotary_embedding",      ELEMENTWISE,        ROTARY,        NO_SPEC, NO_KEY, KERNEL),
+    X("_C::fatrelu_and_mul",               ELEMENTWISE,        SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("_C::fused_add_rms_norm",            NORM,               SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("_C::gelu_and_mul",                  ELEMENTWISE,        SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("_C::gelu_tanh_and_mul",             ELEMENTWISE,        SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("_C::mul_and_silu",                  ELEMENTWISE,        SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("_C::paged_attention_v1",            ATTENTION,          VARLEN_ATTENTION, NO_SPEC, NO_KEY, KERNEL),
+    X("_C::paged_attention_v2",            ATTENTION,          VARLEN_ATTENTION, NO_SPEC, NO_KEY, KERNEL),
+    X("_C::rms_norm",                      NORM,               SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("_C::rotary_embedding",              ELEMENTWISE,        ROTARY,        NO_SPEC, NO_KEY, KERNEL),
+    X("_C::silu_and_mul",                  ELEMENTWISE,        SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("_C::swigluoai_and_mul",             ELEMENTWISE,        SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("_C_cache_ops::concat_and_cache_mla", COPY,               KV_CACHE_WRITE, NO_SPEC, NO_KEY, KERNEL),
+    X("_C_cache_ops::reshape_and_cache",   COPY,               KV_CACHE_WRITE, NO_SPEC, NO_KEY, KERNEL),
+    X("_C_cache_ops::reshape_and_cache_flash", COPY,               KV_CACHE_WRITE, NO_SPEC, NO_KEY, KERNEL),
+    X("aiter::add_rmsnorm",                NORM,               SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("aiter::gelu_and_mul",               ELEMENTWISE,        SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("aiter::gelu_tanh_and_mul",          ELEMENTWISE,        SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("aiter::mha_batch_prefill",          ATTENTION,          VARLEN_ATTENTION, NO_SPEC, NO_KEY, KERNEL),
+    X("aiter::rms_norm",                   NORM,               SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("aiter::rmsnorm",                    NORM,               SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("aiter::rmsnorm2d_fwd",              NORM,               SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("aiter::rmsnorm2d_fwd_with_add",     NORM,               SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("aiter::rmsnorm2d_fwd_with_add_ck",  NORM,               SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("aiter::silu_and_mul",               ELEMENTWISE,        SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
     E("_addmm_activation",               GEMM,               NONE,          NO_SPEC, ALL_TENSORS, FAMILY),
     E("_conv_depthwise2d",               CONV,               CONV_FORWARD,  NO_SPEC, NO_KEY, FAMILY),
     E("_convolution",                    CONV,               CONV_FORWARD,  NO_SPEC, CONV_ARGS(3, 4, 5, 8), FAMILY),
     E("_cudnn_attention_backward",       ATTENTION_BACKWARD, ATTENTION,     NO_SPEC, QKV_BACKWARD, FAMILY),
     E("_cudnn_attention_forward",        ATTENTION,          ATTENTION,     NO_SPEC, QKV_FORWARD, FAMILY),
+    E("_cudnn_rnn",                        GEMM,               RNN,           NO_SPEC, NO_KEY, KERNEL),
+    E("_cudnn_rnn_backward",               GEMM,               RNN,           NO_SPEC, NO_KEY, KERNEL),
     E("_efficient_attention_backward",   ATTENTION_BACKWARD, ATTENTION,     NO_SPEC, QKV_BACKWARD_BSHD, FAMILY),
     E("_efficient_attention_forward",    ATTENTION,          ATTENTION,     NO_SPEC, QKV_FORWARD_BSHD, FAMILY),
+    E("_fft_c2c",                          ELEMENTWISE,        FFT,           NO_SPEC, NO_KEY, KERNEL),
+    E("_fft_c2r",                          ELEMENTWISE,        FFT,           NO_SPEC, NO_KEY, KERNEL),
+    E("_fft_r2c",                          ELEMENTWISE,        FFT,           NO_SPEC, NO_KEY, KERNEL),
     E("_flash_attention_backward",       ATTENTION_BACKWARD, ATTENTION,     NO_SPEC, QKV_BACKWARD_BSHD, FAMILY),
     E("_flash_attention_forward",        ATTENTION,          ATTENTION,     NO_SPEC, QKV_FORWARD_BSHD, FAMILY),
+    E("_fused_adam_",                      ELEMENTWISE,        FUSED_OPTIM,   NO_SPEC, NO_KEY, KERNEL),
+    E("_fused_adamw_",                     ELEMENTWISE,        FUSED_OPTIM,   NO_SPEC, NO_KEY, KERNEL),
     E("_fused_rms_norm",                 NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
     E("_fused_rms_norm_backward",        NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
-    E("_grouped_mm",                     GEMM,               NONE,          NO_SPEC, NO_KEY, FAMILY),
-    E("_int_mm",                         GEMM,               NONE,          NO_SPEC, ALL_TENSORS, FAMILY),
+    E("_fused_sgd_",                       ELEMENTWISE,        FUSED_OPTIM,   NO_SPEC, NO_KEY, KERNEL),
+    E("_grouped_mm",                     GEMM,               GROUPED_MM,    NO_SPEC, NO_KEY, FAMILY),
+    E("_int_mm",                         GEMM,               INT_MM,        NO_SPEC, ALL_TENSORS, FAMILY),
     E("_log_softmax",                    NORM,               LIKE_INPUT,    SPEC(.float_at = 2), NO_KEY, FAMILY),
     E("_log_softmax_backward_data",      NORM,               LIKE_INPUT,    SPEC(.dtype_at = 3), NO_KEY, FAMILY),
     E("_native_batch_norm_legit",        NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
@@ -65,7 +101,7 @@ static const pf_op_entry ops[] = {
     E("_scaled_dot_product_flash_attention_backward", ATTENTION_BACKWARD, ATTENTION, NO_SPEC, QKV_BACKWARD, FAMILY),
     E("_scaled_dot_product_fused_attention_overrideable", ATTENTION, NONE, NO_SPEC, QKV_FORWARD, FAMILY),
     E("_scaled_dot_product_fused_attention_overrideable_backward", ATTENTION_BACKWARD, NONE, NO_SPEC, QKV_BACKWARD, FAMILY),
-    E("_scaled_grouped_mm",              GEMM,               NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("_scaled_grouped_mm",              GEMM,               GROUPED_MM,    NO_SPEC, NO_KEY, FAMILY),
     E("_scaled_mm",                      GEMM,               SCALED_MM,     NO_SPEC, ARGS(0, 1), FAMILY),
     E("_slow_conv2d_forward",            CONV,               CONV_FORWARD,  NO_SPEC, NO_KEY, FAMILY),
     E("_softmax",                        NORM,               LIKE_INPUT,    SPEC(.float_at = 2), NO_KEY, FAMILY),
@@ -127,8 +163,8 @@ static const pf_op_entry ops[] = {
     E("cudnn_batch_norm_backward",       NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
     E("cudnn_convolution",               CONV,               CONV_FORWARD,  NO_SPEC, CONV_ARGS(3, 2, 4, 5), FAMILY),
     E("cudnn_convolution_transpose",     CONV_TRANSPOSE,     CONV_FORWARD,  NO_SPEC, ARGS(0, 1, 4, 2, 3, 5, 6), FAMILY),
-    E("cumprod",                         REDUCE,             LIKE_INPUT,    SPEC(.dtype_at = 2), NO_KEY, KERNEL),
-    E("cumsum",                          REDUCE,             LIKE_INPUT,    SPEC(.dtype_at = 2), NO_KEY, KERNEL),
+    E("cumprod",                         REDUCE,             SCAN,          SPEC(.dtype_at = 2), NO_KEY, KERNEL),
+    E("cumsum",                          REDUCE,             SCAN,          SPEC(.dtype_at = 2), NO_KEY, KERNEL),
     E("div",                             ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
     E("div_",                            ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
     E("dot",                             GEMV,               NONE,          NO_SPEC, NO_KEY, FAMILY),
@@ -194,6 +230,10 @@ static const pf_op_entry ops[] = {
     E("masked_fill_",                    ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
     E("matmul",                          GEMM,               NONE,          NO_SPEC, ALL_TENSORS, FAMILY),
     E("max",                             REDUCE,             REDUCE,        SPEC(.flop = 1, .dim_at = 1, .indices = 1), NO_KEY, FAMILY),
+    E("max_pool2d_with_indices",           REDUCE,             MAX_POOL,      NO_SPEC, NO_KEY, KERNEL),
+    E("max_pool2d_with_indices_backward",  REDUCE,             MAX_POOL,      NO_SPEC, NO_KEY, KERNEL),
+    E("max_pool3d_with_indices",           REDUCE,             MAX_POOL,      NO_SPEC, NO_KEY, KERNEL),
+    E("max_pool3d_with_indices_backward",  REDUCE,             MAX_POOL,      NO_SPEC, NO_KEY, KERNEL),
     E("maximum",                         ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
     E("mean",                            REDUCE,             REDUCE,        SPEC(.dtype_at = 3, .dim_at = 1), NO_KEY, FAMILY),
     E("min",                             REDUCE,             REDUCE,        SPEC(.flop = 1, .dim_at = 1, .indices = 1), NO_KEY, FAMILY),
@@ -254,6 +294,7 @@ static const pf_op_entry ops[] = {
     E("softmax",                         NORM,               LIKE_INPUT,    SPEC(.dtype_at = 2), NO_KEY, FAMILY),
     E("softplus",                        ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
     E("softplus_backward",               ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
+    E("sort",                              REDUCE,             SORT,          NO_SPEC, NO_KEY, KERNEL),
     E("sqrt",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
     E("sqrt_",                           ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
     E("square",                          ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
@@ -270,6 +311,7 @@ static const pf_op_entry ops[] = {
     E("threshold",                       ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
     E("threshold_",                      ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
     E("threshold_backward",              ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
+    E("topk",                              REDUCE,             SORT,          NO_SPEC, NO_KEY, KERNEL),
     E("trunc",                           ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
     E("uniform",                         COPY,               NONE,          NO_SPEC, NO_KEY, FAMILY),
     E("uniform_",                        COPY,               OVERWRITE,     NO_SPEC, NO_KEY, FAMILY),
@@ -280,6 +322,25 @@ static const pf_op_entry ops[] = {
     E("xlogy",                           ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, KERNEL),
     E("zero",                            COPY,               NONE,          NO_SPEC, NO_KEY, FAMILY),
     E("zero_",                           COPY,               OVERWRITE,     NO_SPEC, NO_KEY, FAMILY),
+    X("flash_attn::_flash_attn_varlen_forward", ATTENTION,          VARLEN_ATTENTION, NO_SPEC, NO_KEY, KERNEL),
+    X("flashinfer::fused_add_rmsnorm",     NORM,               SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("flashinfer::gelu_and_mul",          ELEMENTWISE,        SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("flashinfer::gelu_tanh_and_mul",     ELEMENTWISE,        SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("flashinfer::rmsnorm",               NORM,               SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("flashinfer::silu_and_mul",          ELEMENTWISE,        SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("sgl_kernel::fused_add_rmsnorm",     NORM,               SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("sgl_kernel::gelu_and_mul",          ELEMENTWISE,        SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("sgl_kernel::gelu_tanh_and_mul",     ELEMENTWISE,        SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("sgl_kernel::gemma_fused_add_rmsnorm", NORM,               SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("sgl_kernel::gemma_rmsnorm",         NORM,               SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("sgl_kernel::rmsnorm",               NORM,               SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("sgl_kernel::rotary_embedding",      ELEMENTWISE,        ROTARY,        NO_SPEC, NO_KEY, KERNEL),
+    X("sgl_kernel::silu_and_mul",          ELEMENTWISE,        SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
+    X("sglang::inplace_fused_experts",     GEMM,               FUSED_MOE,     NO_SPEC, NO_KEY, KERNEL),
+    X("sglang::outplace_fused_experts",    GEMM,               FUSED_MOE,     NO_SPEC, NO_KEY, KERNEL),
+    X("sglang::store_cache",               COPY,               KV_CACHE_WRITE, NO_SPEC, NO_KEY, KERNEL),
+    X("vllm::inplace_fused_experts",       GEMM,               FUSED_MOE,     NO_SPEC, NO_KEY, KERNEL),
+    X("vllm::outplace_fused_experts",      GEMM,               FUSED_MOE,     NO_SPEC, NO_KEY, KERNEL),
 };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -289,11 +350,30 @@ static int cmp_op(const void *key, const void *entry)
     return strcmp(key, ((const pf_op_entry *)entry)->op);
 }
 
+/* Families of ATen ops too many to list one by one: every _foreach_ op (an element-wise op
+ * over tensor lists, about 60 of them with their in-place forms) and every upsample_ op
+ * (nearest, linear, bilinear, bicubic, trilinear; 1-D to 3-D; backwards; _upsample_*_exact). */
+static const pf_op_entry prefixed[] = {
+    E("_foreach_",                       ELEMENTWISE,        FOREACH,       NO_SPEC, NO_KEY, KERNEL),
+    E("_upsample_",                      COPY,               UPSAMPLE,      NO_SPEC, NO_KEY, KERNEL),
+    E("upsample_",                       COPY,               UPSAMPLE,      NO_SPEC, NO_KEY, KERNEL),
+};
+
 const pf_op_entry *pf_op_family_lookup(const char *op_name)
 {
     if (!op_name)
         return NULL;
-    return bsearch(op_name, ops, (size_t)COUNT(ops), sizeof ops[0], cmp_op);
+    const pf_op_entry *e = bsearch(op_name, ops, (size_t)COUNT(ops), sizeof ops[0], cmp_op);
+    for (int i = 0; !e && i < COUNT(prefixed); i++)
+        if (strncmp(op_name, prefixed[i].op, strlen(prefixed[i].op)) == 0)
+            e = &prefixed[i];
+    return e;
+}
+
+const pf_op_entry *pf_op_family_prefixes(int *count)
+{
+    *count = COUNT(prefixed);
+    return prefixed;
 }
 
 const pf_op_entry *pf_op_family_table(int *count)

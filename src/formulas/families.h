@@ -13,6 +13,23 @@ int pf_gemm_addmm(const pf_op_call *call, pf_work *w);
 int pf_gemm_bmm(const pf_op_call *call, pf_work *w);
 int pf_gemm_baddbmm(const pf_op_call *call, pf_work *w);
 int pf_gemm_scaled_mm(const pf_op_call *call, pf_work *w);
+int pf_gemm_int_mm(const pf_op_call *call, pf_work *w);
+int pf_grouped_mm(const pf_op_call *call, pf_work *w);
+
+int pf_fused_optim(const pf_op_call *call, pf_work *w);
+int pf_foreach(const pf_op_call *call, pf_work *w);
+int pf_rnn(const pf_op_call *call, pf_work *w);
+int pf_fft(const pf_op_call *call, pf_work *w);
+int pf_upsample(const pf_op_call *call, pf_work *w);
+int pf_max_pool(const pf_op_call *call, pf_work *w);
+int pf_sort(const pf_op_call *call, pf_work *w);
+int pf_scan(const pf_op_call *call, pf_work *w);
+
+int pf_serving_io(const pf_op_call *call, pf_work *w);
+int pf_kv_cache_write(const pf_op_call *call, pf_work *w);
+int pf_rotary(const pf_op_call *call, pf_work *w);
+int pf_varlen_attention(const pf_op_call *call, pf_work *w);
+int pf_fused_moe(const pf_op_call *call, pf_work *w);
 
 int pf_conv_forward(const pf_op_call *call, pf_work *w);
 int pf_conv_backward(const pf_op_call *call, pf_work *w);

@@ -1,4 +1,4 @@
-/* gemm.c - FLOP and byte formulas of the matrix products: mm, addmm, bmm, baddbmm and _scaled_mm. */
+/* gemm.c - FLOP and byte formulas of the matrix products: mm, addmm, bmm, baddbmm, _int_mm and _scaled_mm. */
 #include "families.h"
 
 /* Where the operands of one GEMM op sit in its schema. */
@@ -8,16 +8,18 @@ typedef struct gemm_layout {
     int a;        /* A; B follows it */
     int min_args; /* arguments the formula needs */
     int n_inputs; /* schema arguments; the out= variant appends the output after them */
+    int extra;    /* first of the optional tensors read beside A and B (scales, bias), up to
+                   * n_inputs; 0 none */
 } gemm_layout;
 
 /* mm(self, mat2), addmm(self, mat1, mat2, beta, alpha), bmm(self, mat2),
  * baddbmm(self, batch1, batch2, beta, alpha),
  * _scaled_mm(self, mat2, scale_a, scale_b, bias?, scale_result?, out_dtype?, use_fast_accum). */
-static const gemm_layout mm_layout = {2, -1, 0, 2, 2};
-static const gemm_layout addmm_layout = {2, 0, 1, 3, 5};
-static const gemm_layout bmm_layout = {3, -1, 0, 2, 2};
-static const gemm_layout baddbmm_layout = {3, 0, 1, 3, 5};
-static const gemm_layout scaled_mm_layout = {2, -1, 0, 4, 8};
+static const gemm_layout mm_layout = {2, -1, 0, 2, 2, 0};
+static const gemm_layout addmm_layout = {2, 0, 1, 3, 5, 0};
+static const gemm_layout bmm_layout = {3, -1, 0, 2, 2, 0};
+static const gemm_layout baddbmm_layout = {3, 0, 1, 3, 5, 0};
+static const gemm_layout scaled_mm_layout = {2, -1, 0, 4, 8, 2};
 
 enum { SCALED_MM_OUT_DTYPE = 6 };
 
@@ -98,7 +100,8 @@ static void gemm_explain(const pf_op_call *call, const gemm_layout *l, const gem
     else
         pf_ex(w, PF_EX_FLOP, "2*M*N*K = 2*");
     pf_ex(w, PF_EX_FLOP, "%lld*%lld*%lld", (long long)g->m, (long long)g->n, (long long)g->k);
-    pf_ex(w, PF_EX_BYTES, "%s + out = ", l->self >= 0 ? "C + A + B" : "A + B");
+    pf_ex(w, PF_EX_BYTES, "%s%s + out = ", l->self >= 0 ? "C + A + B" : "A + B",
+          l->extra ? " + scales and bias" : "");
     if (l->self >= 0) {
         pf_ex_tensor(w, PF_EX_BYTES, &call->args[l->self]);
         pf_ex(w, PF_EX_BYTES, " + ");
@@ -106,6 +109,12 @@ static void gemm_explain(const pf_op_call *call, const gemm_layout *l, const gem
     pf_ex_tensor(w, PF_EX_BYTES, &call->args[l->a]);
     pf_ex(w, PF_EX_BYTES, " + ");
     pf_ex_tensor(w, PF_EX_BYTES, &call->args[l->a + 1]);
+    for (int i = l->extra; l->extra && i < l->n_inputs && i < call->nargs; i++) {
+        if (!pf_arg_is_tensor(&call->args[i]))
+            continue;
+        pf_ex(w, PF_EX_BYTES, " + ");
+        pf_ex_tensor(w, PF_EX_BYTES, &call->args[i]);
+    }
     if (batched)
         pf_ex(w, PF_EX_BYTES, " + %lld*", (long long)g->batch);
     else
@@ -137,6 +146,9 @@ static int gemm_apply(const pf_op_call *call, const gemm_layout *l, int out_size
     double bytes = pf_bytes_add(pf_tensor_bytes(&args[l->a]), pf_tensor_bytes(&args[l->a + 1]));
     if (l->self >= 0)
         bytes = pf_bytes_add(bytes, pf_tensor_bytes(&args[l->self]));
+    for (int i = l->extra; l->extra && i < l->n_inputs && i < call->nargs; i++)
+        if (pf_arg_is_tensor(&args[i]))
+            bytes = pf_bytes_add(bytes, pf_tensor_bytes(&args[i]));
     w->flop = 2.0 * (double)g.batch * (double)g.m * (double)g.n * (double)g.k;
     w->bytes = size > 0 ? pf_bytes_add(bytes, (double)out_numel * size) : -1;
     w->dtype = pf_dtype_of_largest(args, call->nargs < l->n_inputs ? call->nargs : l->n_inputs);
@@ -181,7 +193,15 @@ static int scaled_mm_out_size(const pf_op_call *call)
     return pf_scalar_type_size(code);
 }
 
-/* Scales and bias are a few elements beside the fp8 operands: the formula leaves them out. */
+/* torch._int_mm multiplies int8 matrices into int32 (4 bytes). */
+int pf_gemm_int_mm(const pf_op_call *call, pf_work *w)
+{
+    return gemm_apply(call, &mm_layout, 4, w);
+}
+
+/* The scales are read: 0-d tensor-wise scales are 4 bytes, but row-wise ([M, 1], [1, N])
+ * and block-wise ([M, K/128], [K/128, N/128]) ones grow with the operands; so are the bias
+ * and scale_result when given. */
 int pf_gemm_scaled_mm(const pf_op_call *call, pf_work *w)
 {
     int size = scaled_mm_out_size(call);

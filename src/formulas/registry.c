@@ -41,6 +41,37 @@ static const pf_formula_fn formula_fns[PF_OPF_COUNT] = {
     [PF_OPF_CAT] = pf_est_cat,
     [PF_OPF_INDEX_ROWS] = pf_est_index_rows,
     [PF_OPF_GATHER] = pf_est_gather,
+    [PF_OPF_INT_MM] = pf_gemm_int_mm,
+    [PF_OPF_GROUPED_MM] = pf_grouped_mm,
+    [PF_OPF_FUSED_OPTIM] = pf_fused_optim,
+    [PF_OPF_FOREACH] = pf_foreach,
+    [PF_OPF_RNN] = pf_rnn,
+    [PF_OPF_FFT] = pf_fft,
+    [PF_OPF_UPSAMPLE] = pf_upsample,
+    [PF_OPF_MAX_POOL] = pf_max_pool,
+    [PF_OPF_SORT] = pf_sort,
+    [PF_OPF_SCAN] = pf_scan,
+    [PF_OPF_SERVING_IO] = pf_serving_io,
+    [PF_OPF_KV_CACHE_WRITE] = pf_kv_cache_write,
+    [PF_OPF_ROTARY] = pf_rotary,
+    [PF_OPF_VARLEN_ATTENTION] = pf_varlen_attention,
+    [PF_OPF_FUSED_MOE] = pf_fused_moe,
+};
+
+/* Formulas whose word is not their op family's: an RNN is GEMMs, an FFT or an optimizer step
+ * is counted as none of the families' work, so --explain names them by what they are. */
+static const pf_formula formula_names[PF_OPF_COUNT] = {
+    [PF_OPF_FUSED_OPTIM] = {"optimizer"},
+    [PF_OPF_FOREACH] = {"foreach"},
+    [PF_OPF_RNN] = {"rnn"},
+    [PF_OPF_FFT] = {"fft"},
+    [PF_OPF_UPSAMPLE] = {"upsample"},
+    [PF_OPF_MAX_POOL] = {"pool"},
+    [PF_OPF_SORT] = {"sort"},
+    [PF_OPF_SCAN] = {"scan"},
+    [PF_OPF_KV_CACHE_WRITE] = {"kv-cache"},
+    [PF_OPF_ROTARY] = {"rotary"},
+    [PF_OPF_FUSED_MOE] = {"moe"},
 };
 
 /* The op's entry when a formula counts its work, else NULL. */
@@ -53,7 +84,9 @@ static const pf_op_entry *with_formula(const char *op_name)
 const pf_formula *pf_formula_lookup(const char *op_name)
 {
     const pf_op_entry *e = with_formula(op_name);
-    return e ? &families[e->family] : NULL;
+    if (!e)
+        return NULL;
+    return formula_names[e->formula].family ? &formula_names[e->formula] : &families[e->family];
 }
 
 /* Element size of a precision, for tensors whose type the trace does not record. */

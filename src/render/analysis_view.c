@@ -459,10 +459,12 @@ static void print_source_notes(FILE *out, const pf_view_opts *v, const pf_device
             dtype |= strstr(r->sources[k], "~dtype") != NULL;
     }
     if (ub)
-        fputs("~ub: an upper bound: variable-length attention sized by its longest sequences (max_q, max_k); "
+        fputs("~ub: an upper bound: variable-length or paged attention sized by its longest sequences (max_q, "
+              "max_k), or a fused MoE reading every expert its tokens could pick; "
               "its FLOPs, bytes, rates and percentages are ceilings\n", out);
     if (dtype)
-        fputs("~dtype: bytes of a tensor list (cat, stack) at the element size of DTYPE: the trace records no "
+        fputs("~dtype: bytes of a tensor list (cat, stack, _foreach_*, fused optimizers) at the element size of "
+              "DTYPE: the trace records no "
               "element type for it\n", out);
 }
 

@@ -144,17 +144,18 @@ static void test_scaled_mm(void)
 {
     pf_work w;
     /* fp8 [1024, 512] x [512, 2048] -> bf16 (out_dtype 15): 2 x 1024 x 2048 x 512 = 2147483648;
-     * 1024x512 x 1 + 512x2048 x 1 + 1024x2048 x 2 = 524288 + 1048576 + 4194304 = 5767168 */
+     * 1024x512 x 1 + 512x2048 x 1 + two fp32 0-d scales 2 x 4 + 1024x2048 x 2
+     * = 524288 + 1048576 + 8 + 4194304 = 5767176 */
     int rc = RUN("aten::_scaled_mm", &w, FP8(2, 1024, 512), FP8(2, 512, 2048), F32(0), F32(0), NONE,
                  NONE, VAL("15"), VAL("False"));
-    check_ok("scaled_mm bf16 out", rc, &w, 2147483648.0, 5767168.0, PF_DT_FP8, "gemm");
-    /* out_dtype 6 = float: 524288 + 1048576 + 1024x2048 x 4 (8388608) = 9961472 */
+    check_ok("scaled_mm bf16 out", rc, &w, 2147483648.0, 5767176.0, PF_DT_FP8, "gemm");
+    /* out_dtype 6 = float: 524288 + 1048576 + 8 + 1024x2048 x 4 (8388608) = 9961480 */
     rc = RUN("aten::_scaled_mm", &w, FP8(2, 1024, 512), FP8(2, 512, 2048), F32(0), F32(0), NONE,
              NONE, VAL("6"), VAL("False"));
-    check_ok("scaled_mm fp32 out", rc, &w, 2147483648.0, 9961472.0, PF_DT_FP8, "gemm");
-    /* only the four required args: output defaults to 2 bytes, 5767168 as above */
+    check_ok("scaled_mm fp32 out", rc, &w, 2147483648.0, 9961480.0, PF_DT_FP8, "gemm");
+    /* only the four required args: output defaults to 2 bytes, 5767176 as above */
     rc = RUN("aten::_scaled_mm", &w, FP8(2, 1024, 512), FP8(2, 512, 2048), F32(0), F32(0));
-    check_ok("scaled_mm defaults", rc, &w, 2147483648.0, 5767168.0, PF_DT_FP8, "gemm");
+    check_ok("scaled_mm defaults", rc, &w, 2147483648.0, 5767176.0, PF_DT_FP8, "gemm");
     rc = RUN("aten::_scaled_mm", &w, FP8(2, 1024, 512), FP8(2, 512, 2048), F32(0), F32(0), NONE,
              NONE, VAL("bf16"), VAL("False"));
     check_refused("scaled_mm garbage out_dtype", rc, &w, PF_FORMULA_BAD_ARGS);

@@ -296,8 +296,8 @@ static void test_cat_assumed(void)
     /* an empty list moves nothing and assumes nothing */
     rc = RUN_EX("aten::cat", PF_DT_BF16, NULL, &w, tensor_list(0), VAL("0"));
     CHECK("empty cat: 0 bytes, unmarked", rc == PF_FORMULA_OK && w.bytes == 0 && strcmp(w.source, "estimate") == 0);
-    /* other ops with lists keep their unknown bytes: the assumption is cat's and stack's */
-    rc = RUN_EX("aten::_foreach_add_", PF_DT_BF16, NULL, &w, tensor_list(100), tensor_list(100));
+    /* ops with no formula keep their unknown bytes: the assumption is the list formulas' */
+    rc = RUN_EX("aten::_chunk_cat", PF_DT_BF16, NULL, &w, tensor_list(100), tensor_list(100));
     CHECK("generic list op stays unknown", rc == PF_FORMULA_OK && w.bytes == -1 && w.assumed_dtype == 0);
 }
 
@@ -356,17 +356,18 @@ static void test_index(void)
 static void test_generic(void)
 {
     pf_work w;
-    /* cnn_fp32's max_pool2d_with_indices_backward(grad [32,64,32,32], self [32,64,64,64],
-     * kernel, stride, padding, dilation, ceil_mode, indices long [32,64,32,32]): every tensor
+    /* an op with no formula, given the arguments of cnn_fp32's max_pool2d_with_indices_backward
+     * (grad [32,64,32,32], self [32,64,64,64], kernel, stride, padding, dilation, ceil_mode,
+     * indices long [32,64,32,32]): every tensor
      * read, 2097152 x 4 + 8388608 x 4 + 2097152 x 8 = 58720256, plus an output as large as
      * self, 33554432: 92274688. FLOP unknown */
-    int rc = RUN("aten::max_pool2d_with_indices_backward", &w, F32(4, 32, 64, 32, 32),
+    int rc = RUN("aten::fractional_max_pool2d_backward", &w, F32(4, 32, 64, 32, 32),
                  F32(4, 32, 64, 64, 64), LIST("[2, 2]"), LIST("[]"), LIST("[0, 0]"),
                  LIST("[1, 1]"), VAL("False"), LONG(4, 32, 64, 32, 32));
     check_est("generic", rc, &w, -1.0, 92274688.0, PF_DT_FP32, 1);
-    CHECK("generic op has no formula", pf_formula_lookup("aten::max_pool2d_with_indices_backward") == NULL);
+    CHECK("generic op has no formula", pf_formula_lookup("aten::fractional_max_pool2d_backward") == NULL);
     /* a list of unknown element size leaves the bytes unknown, still generic */
-    rc = RUN("aten::_foreach_add_", &w, tensor_list(100), tensor_list(100));
+    rc = RUN("aten::_chunk_cat", &w, tensor_list(100), tensor_list(100));
     check_est("generic with tensor lists", rc, &w, -1.0, -1.0, PF_DT_UNKNOWN, 1);
     rc = RUN("aten::arange", &w, VAL("0"), VAL("5"), VAL("1"));
     CHECK("no tensor argument: -1", rc == -1 && w.flop == -1 && w.bytes == -1 && !w.source);

@@ -213,7 +213,7 @@ static void test_estimates(void)
     check_explained("cat assumed", rc, &w, &ex, "copy.c");
     CHECK_STR("cat: bytes text", ex.bytes, "2*numel(list)*s = 2*12582912*2");
     HAS("cat: says the size is assumed", ex.sizes, "assumed: the command line's DTYPE");
-    rc = RUN_EX("aten::max_pool2d_with_indices_backward", PF_DT_FP32, &ex, &w, F32(4, 32, 64, 32, 32),
+    rc = RUN_EX("aten::fractional_max_pool2d_backward", PF_DT_FP32, &ex, &w, F32(4, 32, 64, 32, 32),
                 F32(4, 32, 64, 64, 64), LIST("[2, 2]"), LIST("[]"), LIST("[0, 0]"), LIST("[1, 1]"), VAL("False"),
                 LONG(4, 32, 64, 32, 32));
     check_explained("generic", rc, &w, &ex, "generic.c");
