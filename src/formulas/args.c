@@ -10,10 +10,11 @@ int pf_arg_is_tensor(const pf_arg *a)
     return a && !a->is_list && (a->ndim > 0 || pf_type_size(a->type) > 0);
 }
 
-/* No elements move no bytes, whatever their type: an empty TensorList has none recorded. */
+/* No elements move no bytes, whatever their type: an empty TensorList has none recorded.
+ * An expanded (stride-0) dim is read once: its elements are one in memory. */
 double pf_tensor_bytes(const pf_arg *a)
 {
-    int64_t n = pf_arg_numel(a);
+    int64_t n = pf_arg_stored_numel(a);
     int size = a ? pf_type_size(a->type) : 0;
     if (n == 0)
         return 0;
@@ -377,8 +378,9 @@ void pf_ex_tensor(pf_work *w, int field, const pf_arg *a)
     if (a->is_list) {
         pf_ex(w, field, "%lld*", (long long)a->list_numel);
     } else {
+        /* an expanded dim is read once: "1(expanded 4096)" */
         for (int i = 0; i < a->ndim && i < PF_MAX_DIMS; i++)
-            pf_ex(w, field, "%lld*", (long long)a->dims[i]);
+            pf_ex(w, field, a->expanded >> i & 1u ? "1(expanded %lld)*" : "%lld*", (long long)a->dims[i]);
     }
     ex_size(w, field, pf_type_size(a->type));
 }

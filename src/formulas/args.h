@@ -17,9 +17,9 @@
 /* 1 when the argument is a single tensor: it has dims, or a tensor element type (0-d). */
 int pf_arg_is_tensor(const pf_arg *a);
 
-/* Bytes of a tensor argument (0 when it has no elements), or -1 when its element size or
- * element count is unknown, so that a figure built from it is reported unknown rather than
- * too small. */
+/* Bytes of a tensor argument in memory (0 when it has no elements; an expanded, stride-0
+ * dim counted once), or -1 when its element size or element count is unknown, so that a
+ * figure built from it is reported unknown rather than too small. */
 double pf_tensor_bytes(const pf_arg *a);
 
 /* Sums byte figures, keeping -1 (unknown) sticky. */
@@ -66,8 +66,8 @@ void pf_ex(pf_work *w, int field, const char *fmt, ...)
 void pf_ex_rule(pf_work *w, const char *module, const char *dtype_rule);
 
 /* Appends a tensor argument's bytes as the product that gives them: "8*512*1024*2" (dims
- * times element size, "?" for an unknown size), a 0-d tensor as its size, a TensorList as
- * "numel*size". */
+ * times element size, an expanded dim as "1(expanded N)", "?" for an unknown size), a 0-d
+ * tensor as its size, a TensorList as "numel*size". */
 void pf_ex_tensor(pf_work *w, int field, const pf_arg *a);
 
 /* Appends the bytes of every tensor and tensor list among the call's arguments, joined by
