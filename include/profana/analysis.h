@@ -33,7 +33,9 @@ typedef struct pf_act_work {
     pf_dtype dtype;                    /* the peak that applies (default and --tf32 applied) */
     const char *source;                /* "gemm", "conv", "inductor", "memcpy", "memset",
                                           "mismatch", "bad-args"; NULL when none */
-    int no_formula;                    /* its op has no formula: nothing, or the generic estimate */
+    int no_formula;                    /* its op has no formula: nothing, or the generic guess */
+    int generic;                       /* the figures are the generic guess (source "generic"):
+                                          the Total and category rows leave its bytes out */
     int upper_bound;                   /* the figures are a ceiling (variable-length attention) */
 } pf_act_work;
 

@@ -46,6 +46,7 @@ typedef enum pf_op_formula {
     PF_OPF_CAT,
     PF_OPF_INDEX_ROWS,         /* rows picked by an index (embedding, index_select) */
     PF_OPF_GATHER,
+    PF_OPF_INDEX_LIST,         /* rows picked by a list of index tensors (index) */
     PF_OPF_COUNT
 } pf_op_formula;
 

@@ -41,6 +41,7 @@ static const pf_formula_fn formula_fns[PF_OPF_COUNT] = {
     [PF_OPF_CAT] = pf_est_cat,
     [PF_OPF_INDEX_ROWS] = pf_est_index_rows,
     [PF_OPF_GATHER] = pf_est_gather,
+    [PF_OPF_INDEX_LIST] = pf_est_index_list,
 };
 
 /* The op's entry when a formula counts its work, else NULL. */
