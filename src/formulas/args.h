@@ -17,10 +17,16 @@
 /* 1 when the argument is a single tensor: it has dims, or a tensor element type (0-d). */
 int pf_arg_is_tensor(const pf_arg *a);
 
-/* Bytes of a tensor argument in memory (0 when it has no elements; an expanded, stride-0
- * dim counted once), or -1 when its element size or element count is unknown, so that a
- * figure built from it is reported unknown rather than too small. */
+/* Bytes of a tensor argument (0 when it has no elements), or -1 when its element size or
+ * element count is unknown, so that a figure built from it is reported unknown rather than
+ * too small. */
 double pf_tensor_bytes(const pf_arg *a);
+
+/* The bytes an element-wise kernel (TensorIterator, a gather) reads of a tensor argument:
+ * pf_tensor_bytes with each expanded (stride-0) dim counted once, since its elements are one
+ * in memory. Not for GEMM, convolution or attention operands: ATen makes such an operand
+ * contiguous (a copy op of its own) before the library reads it. */
+double pf_tensor_read_bytes(const pf_arg *a);
 
 /* Sums byte figures, keeping -1 (unknown) sticky. */
 double pf_bytes_add(double total, double more);
@@ -31,8 +37,9 @@ pf_dtype pf_dtype_of_largest(const pf_arg *args, int n);
 /* The Concrete Inputs text of argument pos; "" when pos is out of range or none was recorded. */
 const char *pf_concrete_at(const pf_op_call *call, int pos);
 
-/* Bytes of every tensor and tensor list among the call's arguments; -1 when one of them
- * has an unknown size (a TensorList records no element type). */
+/* Bytes read of every tensor and tensor list among the call's arguments
+ * (pf_tensor_read_bytes); -1 when one of them has an unknown size (a TensorList records no
+ * element type). */
 double pf_tensor_args_bytes(const pf_op_call *call);
 
 /* Element size of a c10::ScalarType code (a dtype= argument); 0 for codes that name no
@@ -66,12 +73,15 @@ void pf_ex(pf_work *w, int field, const char *fmt, ...)
 void pf_ex_rule(pf_work *w, const char *module, const char *dtype_rule);
 
 /* Appends a tensor argument's bytes as the product that gives them: "8*512*1024*2" (dims
- * times element size, an expanded dim as "1(expanded N)", "?" for an unknown size), a 0-d
- * tensor as its size, a TensorList as "numel*size". */
+ * times element size, "?" for an unknown size), a 0-d tensor as its size, a TensorList as
+ * "numel*size". */
 void pf_ex_tensor(pf_work *w, int field, const pf_arg *a);
 
-/* Appends the bytes of every tensor and tensor list among the call's arguments, joined by
- * " + " ("0" when there is none): the terms of pf_tensor_args_bytes. */
+/* The same for pf_tensor_read_bytes: an expanded dim shows as "1(expanded N)". */
+void pf_ex_tensor_read(pf_work *w, int field, const pf_arg *a);
+
+/* Appends the bytes read of every tensor and tensor list among the call's arguments, joined
+ * by " + " ("0" when there is none): the terms of pf_tensor_args_bytes. */
 void pf_ex_tensor_args(pf_work *w, int field, const pf_op_call *call);
 
 /* Appends a shape as "[8, 512, 1024]". */

@@ -65,7 +65,8 @@ static int lookup_done(const pf_op_call *call, pf_work *w, const pf_arg *src,
     int size = pf_type_size(src->type);
     if (n < 0)
         return PF_FORMULA_BAD_ARGS;
-    double bytes = size > 0 ? pf_bytes_add(pf_tensor_bytes(index), 2.0 * (double)n * size) : -1;
+    /* an expanded index (Input Strides [1, 0]) is read once per distinct element */
+    double bytes = size > 0 ? pf_bytes_add(pf_tensor_read_bytes(index), 2.0 * (double)n * size) : -1;
     pf_ex_rule(w, "copy.c", "the largest tensor input");
     pf_ex(w, PF_EX_SIZES, "table ");
     pf_ex_shape(w, PF_EX_SIZES, src);
@@ -73,7 +74,7 @@ static int lookup_done(const pf_op_call *call, pf_work *w, const pf_arg *src,
     pf_ex_shape(w, PF_EX_SIZES, index);
     pf_ex(w, PF_EX_SIZES, ": %lld elements picked, read once and written once", (long long)n);
     pf_ex(w, PF_EX_BYTES, "index + 2*picked*s = ");
-    pf_ex_tensor(w, PF_EX_BYTES, index);
+    pf_ex_tensor_read(w, PF_EX_BYTES, index);
     pf_ex(w, PF_EX_BYTES, " + 2*%lld*%d", (long long)n, size);
     return pf_estimate_done(call, w, 0, bytes);
 }
