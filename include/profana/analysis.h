@@ -61,9 +61,10 @@ typedef struct pf_row {
     double flop_peak_s;                /* sum of flop / peak(dtype): seconds at peak */
     double byte_peak_s;                /* sum of bytes / peak bandwidth */
     int peak_ok;                       /* every launch with figures had a peak */
-    int is_total;                      /* the device's Total row: figures of the launches
-                                          that have them; a group row shows figures only
-                                          when every launch has them */
+    int is_total;                      /* the device's Total row (and a category row): figures
+                                          of the launches that have them, bytes of formulas
+                                          only (not generic guesses); a group row shows
+                                          figures only when every launch has them */
     int64_t cat_ns[PF_CAT_COUNT];      /* time per category: the row's category is the largest */
     int64_t calls, cpu_total_ns, self_cpu_ns; /* --group op: the op's CPU figures */
     int has_cpu;
@@ -98,7 +99,9 @@ typedef struct pf_device_report {
     pf_row total;                      /* every activity of the device */
     pf_busy busy;
     pf_row cats[PF_CAT_COUNT];         /* per category: launches, time, work (sums of known) */
-    int64_t bytes_known_ns, flop_known_ns; /* GPU time whose bytes / FLOPs are known */
+    int64_t bytes_known_ns, flop_known_ns; /* GPU time whose bytes (by a formula: the bytes of
+                                          the Total row) / FLOPs are known */
+    int64_t bytes_generic_ns;          /* GPU time whose bytes are a generic guess only */
     pf_row *missing;                   /* ops without a formula, by time, largest first */
     size_t n_missing;
     int64_t cat_kernels[PF_CAT_COUNT]; /* distinct kernel names per category */
