@@ -33,10 +33,12 @@ typedef struct pf_act_work {
     pf_dtype dtype;                    /* the peak that applies (default and --tf32 applied) */
     const char *source;                /* "gemm", "conv", "inductor", "memcpy", "memset",
                                           "mismatch", "bad-args"; NULL when none */
-    int no_formula;                    /* its op has no formula: nothing, or the generic estimate */
+    int no_formula;                    /* its op has no formula: nothing, or the generic guess */
     int no_shapes;                     /* its op's call has no recorded arguments (the trace was
                                           recorded without record_shapes): no figures, and no
                                           formula is to blame */
+    int generic;                       /* the figures are the generic guess (source "generic"):
+                                          the Total and category rows leave its bytes out */
     int upper_bound;                   /* the figures are a ceiling (variable-length attention) */
 } pf_act_work;
 
@@ -62,9 +64,10 @@ typedef struct pf_row {
     double flop_peak_s;                /* sum of flop / peak(dtype): seconds at peak */
     double byte_peak_s;                /* sum of bytes / peak bandwidth */
     int peak_ok;                       /* every launch with figures had a peak */
-    int is_total;                      /* the device's Total row: figures of the launches
-                                          that have them; a group row shows figures only
-                                          when every launch has them */
+    int is_total;                      /* the device's Total row (and a category row): figures
+                                          of the launches that have them, bytes of formulas
+                                          only (not generic guesses); a group row shows
+                                          figures only when every launch has them */
     int64_t cat_ns[PF_CAT_COUNT];      /* time per category: the row's category is the largest */
     int64_t calls, cpu_total_ns, self_cpu_ns; /* --group op: the op's CPU figures */
     int has_cpu;
@@ -99,7 +102,9 @@ typedef struct pf_device_report {
     pf_row total;                      /* every activity of the device */
     pf_busy busy;
     pf_row cats[PF_CAT_COUNT];         /* per category: launches, time, work (sums of known) */
-    int64_t bytes_known_ns, flop_known_ns; /* GPU time whose bytes / FLOPs are known */
+    int64_t bytes_known_ns, flop_known_ns; /* GPU time whose bytes (by a formula: the bytes of
+                                          the Total row) / FLOPs are known */
+    int64_t bytes_generic_ns;          /* GPU time whose bytes are a generic guess only */
     pf_row *missing;                   /* ops without a formula, by time, largest first */
     size_t n_missing;
     int64_t no_shapes_ns;              /* GPU time of launches whose op has no recorded shapes */

@@ -34,8 +34,11 @@ typedef struct pf_work {
     int upper_bound;           /* 1 when flop and bytes are a ceiling (variable-length attention
                                 * sized by its longest sequences, source "attention~ub"), not
                                 * the work done */
-    int generic;               /* 1 when no formula knows the op: bytes are the generic estimate
-                                * (inputs plus an output the size of the largest), flop unknown */
+    int generic;               /* 1 when the figures are the generic guess (source "generic",
+                                * src/formulas/generic.c): no byte model of the op's family,
+                                * flop unknown, bytes from its tensor arguments or unknown */
+    int no_formula;            /* 1 when no formula knows the op (an Inductor launch without its
+                                * figures is not counted: it is no op to write a formula for) */
     int assumed_dtype;         /* 1 when the bytes rest on call->assumed_size (source "...~dtype") */
     pf_explain *explain;       /* where the formula explains itself; NULL = not asked */
 } pf_work;
@@ -62,13 +65,16 @@ typedef struct pf_formula {
 /* Looks an op name up in the registry. Returns NULL when no formula exists. Static storage. */
 const pf_formula *pf_formula_lookup(const char *op_name);
 
-/* Runs the registered formula for call->name. An op with no formula gets an estimate
- * instead (source "estimate", flop -1): bytes of its tensor arguments plus an output the
- * size of the largest (generic = 1), or for an Inductor launch ("triton_*") the bytes of its
- * tensor arguments alone, since Triton kernels take their outputs as arguments (generic = 0).
+/* Runs the registered formula for call->name. An op with no formula gets the generic guess
+ * instead (source "generic", generic = 1, flop -1; src/formulas/generic.c): a functional
+ * ATen op its tensor arguments plus an output the size of the largest, an ATen in-place op
+ * (name ending "_") its tensor arguments plus self written, any other op (custom ops,
+ * Inductor's "triton_*" launches) its tensor arguments alone, since their outputs are among
+ * them; bytes unknown when one argument is a table or cache it likely touches only rows of.
  * Returns PF_FORMULA_*, or -1 when the op has no tensor argument to estimate from: then
  * flop and bytes are -1 and source is NULL. On MISMATCH/BAD_ARGS, w->flop and w->bytes are
- * -1 and w->source says "mismatch" / "bad-args". upper_bound and generic are 0 unless set. */
+ * -1 and w->source says "mismatch" / "bad-args". upper_bound, generic and no_formula are 0
+ * unless set. */
 int pf_formula_apply(const pf_op_call *call, pf_work *w);
 
 /* pf_formula_apply, with assumed as the dtype of tensors the trace records without a type

@@ -16,6 +16,9 @@ typedef struct pf_arg {
     int64_t list_numel;        /* sum of the elements of a TensorList's tensors */
     const char *type;          /* "Input type" entry; "" when absent */
     const char *concrete;      /* "Concrete Inputs" entry; "" when absent */
+    unsigned expanded;         /* bit d: "Input Strides" gives dim d (of more than one
+                                * element) stride 0, as expand() makes: its elements along d
+                                * are one element in memory */
 } pf_arg;
 
 /* An op invocation as the formulas see it. Storage belongs to the caller. */
@@ -35,5 +38,9 @@ int64_t pf_arg_numel(const pf_arg *a);
 /* Bytes of a tensor argument: numel x element size of its type; 0 for non-tensors; -1 when
  * its element count is unknown. */
 double pf_arg_bytes(const pf_arg *a);
+
+/* The elements of a tensor argument that are distinct in memory: pf_arg_numel with every
+ * expanded (stride-0) dim counted once. -1 as pf_arg_numel. */
+int64_t pf_arg_stored_numel(const pf_arg *a);
 
 #endif

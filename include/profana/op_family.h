@@ -62,6 +62,7 @@ typedef enum pf_op_formula {
     PF_OPF_ROTARY,             /* serving: in-place rotary embedding (serving.c) */
     PF_OPF_VARLEN_ATTENTION,   /* serving: paged and variable-length attention (varlen_attention.c) */
     PF_OPF_FUSED_MOE,          /* serving: fused MoE experts (serving.c) */
+    PF_OPF_INDEX_LIST,         /* rows picked by a list of index tensors (index) */
     PF_OPF_COUNT
 } pf_op_formula;
 

@@ -131,7 +131,9 @@ static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const
         else
             r->peak_ok = 0; /* work without a peak for its dtype */
     }
-    if (w->bytes >= 0) {
+    /* The Total and category rows are the figures profana stands behind: a generic guess's
+     * bytes stay in its own row (source "generic") and out of theirs. */
+    if (w->bytes >= 0 && !(r->is_total && w->generic)) {
         double s = pf_at_peak_s(w->bytes, pf_peak_bytes(info));
         r->bytes += w->bytes;
         r->bytes_known++;
@@ -215,7 +217,9 @@ static int add_to_group(pf_analysis *an, dev_acc *d, size_t i, int32_t *row)
     row_add(&d->rep.rows[idx], a, w, d->rep.info, cat);
     row_add(&d->rep.total, a, w, d->rep.info, cat);
     row_add(&d->rep.cats[cat], a, w, d->rep.info, cat);
-    if (w->bytes >= 0)
+    if (w->bytes >= 0 && w->generic)
+        d->rep.bytes_generic_ns = pf_sat_add(d->rep.bytes_generic_ns, a->dur_ns);
+    else if (w->bytes >= 0)
         d->rep.bytes_known_ns = pf_sat_add(d->rep.bytes_known_ns, a->dur_ns);
     if (w->flop >= 0)
         d->rep.flop_known_ns = pf_sat_add(d->rep.flop_known_ns, a->dur_ns);

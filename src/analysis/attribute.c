@@ -57,7 +57,7 @@ static void trace_work(const pf_cpu_op *op, const pf_analysis_opts *o, const pf_
     w->source = "inductor";
     w->dtype = peak_dtype(o, formula_ok ? fw->dtype : PF_DT_UNKNOWN, formula_ok ? fw->matrix : 0);
     if (formula_ok) {
-        w->no_formula = fw->generic;
+        w->no_formula = fw->no_formula;
         w->upper_bound = fw->upper_bound;
     }
 }
@@ -88,7 +88,8 @@ static void op_work(const pf_trace *t, const pf_analysis_opts *o, const pf_cpu_o
         w->no_formula = 1;
         return;
     }
-    w->no_formula = fw.generic;
+    w->no_formula = fw.no_formula;
+    w->generic = fw.generic;
     w->upper_bound = fw.upper_bound;
     w->flop = fw.flop;
     w->bytes = fw.bytes;
@@ -101,7 +102,7 @@ static void work_init(const pf_analysis_opts *o, pf_act_work *w)
     w->flop = w->bytes = -1;
     w->dtype = peak_dtype(o, PF_DT_UNKNOWN, 0);
     w->source = NULL;
-    w->no_formula = w->upper_bound = w->no_shapes = 0;
+    w->no_formula = w->upper_bound = w->no_shapes = w->generic = 0;
 }
 
 /* DRAM bytes of a copy of n bytes: a device-to-device copy reads them and writes them on

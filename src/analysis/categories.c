@@ -59,6 +59,12 @@ static const rule rules[] = {
     OP(PREFIX, "c10d_functional::", COMMUNICATION),
     OP(PREFIX, "nccl:", COMMUNICATION),
     OP(OP, "record_param_comms", COMMUNICATION),
+    OP(PREFIX, "symm_mem::", COMMUNICATION),       /* symmetric-memory all-reduce (multimem) */
+    /* KV-cache stores are scatter copies, not attention, though vLLM's names say "flash":
+     * _C_cache_ops::reshape_and_cache(_flash), concat_and_cache_mla, sglang::store_cache. */
+    OP(SUBSTR, "_and_cache", ELEMENTWISE),
+    OP(SUBSTR, "store_cache", ELEMENTWISE),
+    OP(SUBSTR, "sageattention", ATTENTION),        /* SageAttention's quantised attention ops */
     /* Attention before the rest: its ops are fused kernels whatever they call inside. */
     OP(SUBSTR, "attention", ATTENTION),   /* _cudnn_/_efficient_/_flash_attention_forward, sdpa */
     OP(SUBSTR, "flash", ATTENTION),       /* flash_attn::_flash_attn_forward */
@@ -94,6 +100,24 @@ static const rule rules[] = {
     /* NCCL / RCCL: ncclDevKernel_*, ncclKernel_*, rccl_main_kernel. */
     KER(NOCASE, "nccl", COMMUNICATION),
     KER(NOCASE, "rccl", COMMUNICATION),
+    /* Symmetric-memory and custom all-reduces, before "reduce_kernel" is a reduction:
+     * PyTorch's multimem_all_reduce_kernel, one_shot_/two_shot_all_reduce_kernel(_inplace),
+     * vLLM's and SGLang's cross_device_reduce_1stage/2stage. */
+    KER(SUBSTR, "all_reduce_kernel", COMMUNICATION),
+    KER(SUBSTR, "cross_device_reduce", COMMUNICATION),
+    /* KV-cache stores before "flash" (vllm::reshape_and_cache_flash_kernel) is attention. */
+    KER(SUBSTR, "_and_cache", ELEMENTWISE),
+    KER(SUBSTR, "store_kvcache", ELEMENTWISE),
+    /* Block-scale quantisation before "flash": TensorRT-LLM's quantize_with_block_size takes a
+     * flashinfer::QuantizationSFLayout argument. */
+    KER(SUBSTR, "quantize_with_block_size", ELEMENTWISE),
+    /* TRT-LLM / FlashInfer MoE and block-scaled GEMMs (bmm_MxE4m3_..., bmm_Bfloat16_...,
+     * bmm_E4m3_...): no "gemm" in their names. */
+    KER(PREFIX, "bmm_", GEMM),
+    /* SageAttention: qk_int_sv_f8_attn_kernel (and _f16_), sageattention_sm89::..., sageattn_... */
+    KER(SUBSTR, "qk_int_sv_", ATTENTION),
+    KER(SUBSTR, "sageatt", ATTENTION),
+    KER(PREFIX, "sage_", ATTENTION),
     /* Attention: flash-attention, CUTLASS/xFormers/CK/aiter fmha, cuDNN SDPA graphs (and their
      * backward helpers dot(dO, O) and the dQ conversion), memory-efficient attention. */
     KER(NOCASE, "flash", ATTENTION),
@@ -151,7 +175,7 @@ static const rule rules[] = {
     KER(NOCASE, "miopen", CONV),
     KER(SUBSTR, "cudnn", CONV),
     /* GEMM: cuBLAS/cuBLASLt (sm90_xmma_gemm, ampere_sgemm, nvjet_, splitKreduce, gemv, dot),
-     * CUTLASS, Tensile/hipBLASLt/rocBLAS (Cijk_, also as Custom_Cijk_), CK (kernel_gemm_xdl,
+     * CUTLASS (SM100's cutlass3x_sm100_..._gemm_... too), Tensile/hipBLASLt/rocBLAS (Cijk_, also as Custom_Cijk_), CK (kernel_gemm_xdl,
      * GroupedGemmKernel), Triton GEMMs outside Inductor (_gemm_a8w8_..., matmul_kernel). */
     KER(NOCASE, "gemm", GEMM),
     KER(NOCASE, "gemv", GEMM),

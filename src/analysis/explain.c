@@ -327,7 +327,7 @@ static const char *family_of(const pf_invocation *e)
         return "inductor";
     if (f)
         return f->family;
-    return e->has_formula_run && e->fw.source ? "no formula (estimate)" : "-";
+    return e->has_formula_run && e->fw.source ? "no formula (generic guess)" : "-";
 }
 
 /* ---- the whole ---- */

@@ -199,7 +199,7 @@ static const pf_op_entry ops[] = {
     E("hardtanh",                        ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
     E("hardtanh_",                       ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
     E("hardtanh_backward",               ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
-    E("index",                           INDEX,              NONE,          NO_SPEC, NO_KEY, FAMILY),
+    E("index",                           INDEX,              INDEX_LIST,    NO_SPEC, NO_KEY, FAMILY),
     E("index_add",                       INDEX,              NONE,          NO_SPEC, NO_KEY, FAMILY),
     E("index_put",                       INDEX,              NONE,          NO_SPEC, NO_KEY, FAMILY),
     E("index_select",                    INDEX,              INDEX_ROWS,    SPEC(.dim_at = 1, .index_at = 2), NO_KEY, FAMILY),

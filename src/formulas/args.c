@@ -11,15 +11,24 @@ int pf_arg_is_tensor(const pf_arg *a)
 }
 
 /* No elements move no bytes, whatever their type: an empty TensorList has none recorded. */
-double pf_tensor_bytes(const pf_arg *a)
+static double bytes_of(const pf_arg *a, int64_t n)
 {
-    int64_t n = pf_arg_numel(a);
     int size = a ? pf_type_size(a->type) : 0;
     if (n == 0)
         return 0;
     if (n < 0 || size <= 0)
         return -1;
     return (double)n * size;
+}
+
+double pf_tensor_bytes(const pf_arg *a)
+{
+    return bytes_of(a, pf_arg_numel(a));
+}
+
+double pf_tensor_read_bytes(const pf_arg *a)
+{
+    return bytes_of(a, pf_arg_stored_numel(a));
 }
 
 double pf_bytes_add(double total, double more)
@@ -56,7 +65,7 @@ double pf_tensor_args_bytes(const pf_op_call *call)
     for (int i = 0; i < call->nargs && total >= 0; i++) {
         const pf_arg *a = &call->args[i];
         if (a->is_list || pf_arg_is_tensor(a))
-            total = pf_bytes_add(total, pf_tensor_bytes(a));
+            total = pf_bytes_add(total, pf_tensor_read_bytes(a));
     }
     return total;
 }
@@ -370,7 +379,8 @@ static void ex_size(pf_work *w, int field, int size)
         pf_ex(w, field, "?");
 }
 
-void pf_ex_tensor(pf_work *w, int field, const pf_arg *a)
+/* The product of a tensor's bytes; read: an expanded dim as "1(expanded 4096)". */
+static void ex_tensor(pf_work *w, int field, const pf_arg *a, int read)
 {
     if (!w->explain)
         return;
@@ -378,9 +388,19 @@ void pf_ex_tensor(pf_work *w, int field, const pf_arg *a)
         pf_ex(w, field, "%lld*", (long long)a->list_numel);
     } else {
         for (int i = 0; i < a->ndim && i < PF_MAX_DIMS; i++)
-            pf_ex(w, field, "%lld*", (long long)a->dims[i]);
+            pf_ex(w, field, read && a->expanded >> i & 1u ? "1(expanded %lld)*" : "%lld*", (long long)a->dims[i]);
     }
     ex_size(w, field, pf_type_size(a->type));
+}
+
+void pf_ex_tensor(pf_work *w, int field, const pf_arg *a)
+{
+    ex_tensor(w, field, a, 0);
+}
+
+void pf_ex_tensor_read(pf_work *w, int field, const pf_arg *a)
+{
+    ex_tensor(w, field, a, 1);
 }
 
 void pf_ex_tensor_args(pf_work *w, int field, const pf_op_call *call)
@@ -394,7 +414,7 @@ void pf_ex_tensor_args(pf_work *w, int field, const pf_op_call *call)
             continue;
         if (terms++)
             pf_ex(w, field, " + ");
-        pf_ex_tensor(w, field, a);
+        pf_ex_tensor_read(w, field, a);
     }
     if (!terms)
         pf_ex(w, field, "0");

@@ -22,6 +22,12 @@ int pf_arg_is_tensor(const pf_arg *a);
  * too small. */
 double pf_tensor_bytes(const pf_arg *a);
 
+/* The bytes an element-wise kernel (TensorIterator, a gather) reads of a tensor argument:
+ * pf_tensor_bytes with each expanded (stride-0) dim counted once, since its elements are one
+ * in memory. Not for GEMM, convolution or attention operands: ATen makes such an operand
+ * contiguous (a copy op of its own) before the library reads it. */
+double pf_tensor_read_bytes(const pf_arg *a);
+
 /* Sums byte figures, keeping -1 (unknown) sticky. */
 double pf_bytes_add(double total, double more);
 
@@ -31,8 +37,9 @@ pf_dtype pf_dtype_of_largest(const pf_arg *args, int n);
 /* The Concrete Inputs text of argument pos; "" when pos is out of range or none was recorded. */
 const char *pf_concrete_at(const pf_op_call *call, int pos);
 
-/* Bytes of every tensor and tensor list among the call's arguments; -1 when one of them
- * has an unknown size (a TensorList records no element type). */
+/* Bytes read of every tensor and tensor list among the call's arguments
+ * (pf_tensor_read_bytes); -1 when one of them has an unknown size (a TensorList records no
+ * element type). */
 double pf_tensor_args_bytes(const pf_op_call *call);
 
 /* Element size of a c10::ScalarType code (a dtype= argument); 0 for codes that name no
@@ -70,8 +77,11 @@ void pf_ex_rule(pf_work *w, const char *module, const char *dtype_rule);
  * "numel*size". */
 void pf_ex_tensor(pf_work *w, int field, const pf_arg *a);
 
-/* Appends the bytes of every tensor and tensor list among the call's arguments, joined by
- * " + " ("0" when there is none): the terms of pf_tensor_args_bytes. */
+/* The same for pf_tensor_read_bytes: an expanded dim shows as "1(expanded N)". */
+void pf_ex_tensor_read(pf_work *w, int field, const pf_arg *a);
+
+/* Appends the bytes read of every tensor and tensor list among the call's arguments, joined
+ * by " + " ("0" when there is none): the terms of pf_tensor_args_bytes. */
 void pf_ex_tensor_args(pf_work *w, int field, const pf_op_call *call);
 
 /* Appends a shape as "[8, 512, 1024]". */

@@ -1,4 +1,4 @@
-/* copy.c - byte estimates of the ops that move data without arithmetic: cat and stack of a tensor list, and the index lookups (index_select, embedding, gather). */
+/* copy.c - byte estimates of the ops that move data without arithmetic: cat and stack of a tensor list, and the index lookups (index_select, embedding, gather, index). */
 #include "families.h"
 
 /* cat(tensors, dim[, out]) and stack read the list and write as many elements. PyTorch 2.11
@@ -65,7 +65,8 @@ static int lookup_done(const pf_op_call *call, pf_work *w, const pf_arg *src,
     int size = pf_type_size(src->type);
     if (n < 0)
         return PF_FORMULA_BAD_ARGS;
-    double bytes = size > 0 ? pf_bytes_add(pf_tensor_bytes(index), 2.0 * (double)n * size) : -1;
+    /* an expanded index (Input Strides [1, 0]) is read once per distinct element */
+    double bytes = size > 0 ? pf_bytes_add(pf_tensor_read_bytes(index), 2.0 * (double)n * size) : -1;
     pf_ex_rule(w, "copy.c", "the largest tensor input");
     pf_ex(w, PF_EX_SIZES, "table ");
     pf_ex_shape(w, PF_EX_SIZES, src);
@@ -73,7 +74,7 @@ static int lookup_done(const pf_op_call *call, pf_work *w, const pf_arg *src,
     pf_ex_shape(w, PF_EX_SIZES, index);
     pf_ex(w, PF_EX_SIZES, ": %lld elements picked, read once and written once", (long long)n);
     pf_ex(w, PF_EX_BYTES, "index + 2*picked*s = ");
-    pf_ex_tensor(w, PF_EX_BYTES, index);
+    pf_ex_tensor_read(w, PF_EX_BYTES, index);
     pf_ex(w, PF_EX_BYTES, " + 2*%lld*%d", (long long)n, size);
     return pf_estimate_done(call, w, 0, bytes);
 }
@@ -114,4 +115,25 @@ int pf_est_gather(const pf_op_call *call, pf_work *w)
     const pf_arg *src, *index;
     int rc = lookup_args(call, pf_spec_of(call), &src, &index);
     return rc != PF_FORMULA_OK ? rc : lookup_done(call, w, src, index, pf_arg_numel(index));
+}
+
+/* index(self, indices): the elements picked are the broadcast shape of the index tensors
+ * times the dims of self they do not index. Kineto records the Tensor?[] list as nothing
+ * (Input Dims [], type ""), and a TensorList's total elements would not say how many dims
+ * the indices cover: the bytes are unknown, never self's whole size guessed (a lookup of a
+ * few rows of a large table would show far above the DRAM peak). 0 FLOP. */
+int pf_est_index_list(const pf_op_call *call, pf_work *w)
+{
+    enum { INDICES = 1 };
+    if (call->nargs <= INDICES || !pf_arg_is_tensor(&call->args[0]))
+        return PF_FORMULA_BAD_ARGS;
+    const pf_arg *list = &call->args[INDICES];
+    pf_estimate_done(call, w, 0, -1);
+    pf_ex_rule(w, "copy.c", "the largest tensor input");
+    pf_ex(w, PF_EX_SIZES, "self ");
+    pf_ex_shape(w, PF_EX_SIZES, &call->args[0]);
+    pf_ex(w, PF_EX_SIZES, list->is_list ? "; the index list's shapes are not kept, so the elements picked are unknown"
+                                        : "; the index list is not recorded, so the elements picked are unknown");
+    pf_ex(w, PF_EX_BYTES, "unknown");
+    return PF_FORMULA_OK;
 }

@@ -44,8 +44,9 @@ int pf_est_reduce(const pf_op_call *call, pf_work *w);
 int pf_est_cat(const pf_op_call *call, pf_work *w);
 int pf_est_index_rows(const pf_op_call *call, pf_work *w);
 int pf_est_gather(const pf_op_call *call, pf_work *w);
+int pf_est_index_list(const pf_op_call *call, pf_work *w);
 
-/* No formula: the generic estimate, or the Inductor launch rule (generic.c). Returns
+/* No formula: the generic guess (generic.c). Returns
  * PF_FORMULA_OK, or -1 when the call has no tensor argument (w untouched then). */
 int pf_estimate_unlisted(const pf_op_call *call, pf_work *w);
 

@@ -373,7 +373,10 @@ void pf_aview_counts(FILE *out, const pf_analysis *an, const pf_device_report *d
  * no launching op), and the ops to write formulas for next. */
 void pf_aview_coverage(FILE *out, const pf_analysis *an, const pf_device_report *d)
 {
-    fprintf(out, "Coverage: bytes known for %.2f%% of GPU time, FLOPs for %.2f%%", time_pct(d, d->bytes_known_ns),
+    int64_t unknown = d->total.total_ns - d->bytes_known_ns - d->bytes_generic_ns;
+    fprintf(out, "Coverage: bytes by formula for %.2f%% of GPU time, by generic guess %.2f%%, unknown %.2f%%; "
+                 "FLOPs for %.2f%%",
+            time_pct(d, d->bytes_known_ns), time_pct(d, d->bytes_generic_ns), time_pct(d, unknown),
             time_pct(d, d->flop_known_ns));
     if (d->no_shapes_ns > 0)
         fprintf(out, "; no input shapes recorded: %.2f%%", time_pct(d, d->no_shapes_ns));
@@ -420,6 +423,10 @@ static void json_coverage(pf_jw *w, const pf_device_report *d)
     pf_jw_obj_begin(w);
     pf_jw_key(w, "bytes_pct");
     pf_jw_num(w, time_pct(d, d->bytes_known_ns));
+    pf_jw_key(w, "bytes_generic_pct");
+    pf_jw_num(w, time_pct(d, d->bytes_generic_ns));
+    pf_jw_key(w, "bytes_unknown_pct");
+    pf_jw_num(w, time_pct(d, d->total.total_ns - d->bytes_known_ns - d->bytes_generic_ns));
     pf_jw_key(w, "flop_pct");
     pf_jw_num(w, time_pct(d, d->flop_known_ns));
     pf_jw_key(w, "no_shapes_pct");
@@ -466,6 +473,10 @@ static void print_source_notes(FILE *out, const pf_view_opts *v, const pf_device
         fputs("~dtype: bytes of a tensor list (cat, stack, _foreach_*, fused optimizers) at the element size of "
               "DTYPE: the trace records no "
               "element type for it\n", out);
+    if (d->bytes_known_ns < d->total.total_ns)
+        fprintf(out, "Total: GB, GB/s and BW %% count formula bytes only, known for %.2f%% of GPU time "
+                     "(generic guesses and unknown bytes left out), over all of it\n",
+                time_pct(d, d->bytes_known_ns));
 }
 
 void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *d)

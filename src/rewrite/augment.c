@@ -65,8 +65,11 @@ static void activity_figures(const augment *g, size_t i, figures *f)
     const pf_act_work *w = &g->work[i];
     const pf_device_info *info = g->an ? device_info(g->an, a->device) : NULL;
     f->flop = w->flop;
-    f->bytes = w->bytes;
-    f->gb = w->bytes >= 0 ? w->bytes / 1e9 : -1;
+    /* A generic guess is not written into the trace: read back, it would pass for Inductor's
+     * own figure (source "inductor") and count in the Total. Left out, the analysis of OUT
+     * guesses the same again from the op's shapes. */
+    f->bytes = w->generic ? -1 : w->bytes;
+    f->gb = f->bytes >= 0 ? f->bytes / 1e9 : -1;
     /* Inductor's own figure is kept as it is, not rounded through bytes. */
     if (w->source && strcmp(w->source, "inductor") == 0 && w->bytes > 0)
         f->gb = g->t->ops[a->op].kernel_num_gb;

@@ -22,6 +22,16 @@ int64_t pf_arg_numel(const pf_arg *a)
     return n;
 }
 
+int64_t pf_arg_stored_numel(const pf_arg *a)
+{
+    if (!a || a->is_list || !a->expanded || a->ndim <= 0 || a->ndim > PF_MAX_DIMS)
+        return pf_arg_numel(a);
+    int64_t n = 1;
+    for (int i = 0; i < a->ndim && n >= 0; i++)
+        n = pf_mul_nonneg(n, a->expanded >> i & 1u ? 1 : a->dims[i]);
+    return n;
+}
+
 double pf_arg_bytes(const pf_arg *a)
 {
     int64_t n = pf_arg_numel(a);

@@ -58,6 +58,19 @@ static int read_dims(const cJSON *dims, pf_arg *a)
     return read_shape(dims, a);
 }
 
+/* Marks the dims whose stride is 0 (an expanded tensor). Strides that are missing, of
+ * another length than the dims, or unreadable say nothing: the tensor counts whole. */
+static void read_strides(const cJSON *strides, pf_arg *a)
+{
+    if (!cJSON_IsArray(strides) || a->is_list || cJSON_GetArraySize(strides) != a->ndim)
+        return;
+    for (int d = 0; d < a->ndim; d++) {
+        const cJSON *v = cJSON_GetArrayItem(strides, d);
+        if (cJSON_IsNumber(v) && v->valuedouble == 0 && a->dims[d] > 1)
+            a->expanded |= 1u << d;
+    }
+}
+
 static const char *string_at(pf_trace *t, const cJSON *arr, int i)
 {
     const cJSON *v = cJSON_GetArrayItem(arr, i);
@@ -78,6 +91,7 @@ static int read_inputs(pf_trace *t, pf_cpu_op *op, const cJSON *root)
     const cJSON *dims = cJSON_GetObjectItemCaseSensitive(root, "Input Dims");
     const cJSON *types = cJSON_GetObjectItemCaseSensitive(root, "Input type");
     const cJSON *conc = cJSON_GetObjectItemCaseSensitive(root, "Concrete Inputs");
+    const cJSON *strides = cJSON_GetObjectItemCaseSensitive(root, "Input Strides");
     if (!dims)
         return 0; /* the op recorded no shapes: it simply has no figures */
     if (!cJSON_IsArray(dims) || (types && !cJSON_IsArray(types)) || (conc && !cJSON_IsArray(conc)))
@@ -95,6 +109,8 @@ static int read_inputs(pf_trace *t, pf_cpu_op *op, const cJSON *root)
             return -1;
         args[i].type = string_at(t, types, i);
         args[i].concrete = string_at(t, conc, i);
+        if (cJSON_IsArray(strides) && cJSON_GetArraySize(strides) == n)
+            read_strides(cJSON_GetArrayItem(strides, i), &args[i]);
     }
     return 0;
 }

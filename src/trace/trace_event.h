@@ -22,7 +22,7 @@ enum {
     E_ID = PF_EV_ID,
     N_EV = PF_EV_MEMBERS
 };
-enum { A_EXT, A_DEVICE, A_STREAM, A_CORR, A_BYTES, A_DIMS, A_TYPES, A_CONC, A_KFLOP, A_KGB, N_ARG };
+enum { A_EXT, A_DEVICE, A_STREAM, A_CORR, A_BYTES, A_DIMS, A_TYPES, A_CONC, A_KFLOP, A_KGB, A_STRIDES, N_ARG };
 
 /* A field id in records and shapes: E_* for the event's members, ARG_FIELD(A_*) for args'. */
 #define ARG_FIELD(a) (N_EV + (a))

@@ -234,7 +234,7 @@ static int args_key(const char *k, size_t n)
                : memcmp(k, "kernel_flop", 11) == 0 ? A_KFLOP
                                                    : -1;
     case 13:
-        return memcmp(k, "kernel_num_gb", 13) == 0 ? A_KGB : -1;
+        return memcmp(k, "kernel_num_gb", 13) == 0 ? A_KGB : memcmp(k, "Input Strides", 13) == 0 ? A_STRIDES : -1;
     case 15:
         return memcmp(k, "Concrete Inputs", 15) == 0 ? A_CONC : -1;
     default:
@@ -730,7 +730,7 @@ static void put(char *buf, size_t *n, const char *s, size_t len)
 static int op_key(pf_scanner *sc, const ev_fields *f, const char **key)
 {
     static const char *const names[] = {"\"Input Dims\":", "\"Input type\":", "\"Concrete Inputs\":",
-                                        "\"kernel_flop\":", "\"kernel_num_gb\":"};
+                                        "\"kernel_flop\":", "\"kernel_num_gb\":", "\"Input Strides\":"};
     size_t need = 0;
     for (int k = A_DIMS; k < N_ARG; k++)
         if (f->arg[k][1])

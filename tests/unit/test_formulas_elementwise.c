@@ -364,11 +364,12 @@ static void test_generic(void)
     int rc = RUN("aten::fractional_max_pool2d_backward", &w, F32(4, 32, 64, 32, 32),
                  F32(4, 32, 64, 64, 64), LIST("[2, 2]"), LIST("[]"), LIST("[0, 0]"),
                  LIST("[1, 1]"), VAL("False"), LONG(4, 32, 64, 32, 32));
-    check_est("generic", rc, &w, -1.0, 92274688.0, PF_DT_FP32, 1);
+    check_work("generic", rc, &w, -1.0, 92274688.0, PF_DT_FP32, 0, 0, 1, "generic");
+    CHECK("generic: the op has no formula", w.no_formula == 1);
     CHECK("generic op has no formula", pf_formula_lookup("aten::fractional_max_pool2d_backward") == NULL);
     /* a list of unknown element size leaves the bytes unknown, still generic */
     rc = RUN("aten::_chunk_cat", &w, tensor_list(100), tensor_list(100));
-    check_est("generic with tensor lists", rc, &w, -1.0, -1.0, PF_DT_UNKNOWN, 1);
+    check_work("generic with tensor lists", rc, &w, -1.0, -1.0, PF_DT_UNKNOWN, 0, 0, 1, "generic");
     rc = RUN("aten::arange", &w, VAL("0"), VAL("5"), VAL("1"));
     CHECK("no tensor argument: -1", rc == -1 && w.flop == -1 && w.bytes == -1 && !w.source);
     rc = run_args("aten::relu", &w, NULL, 0);
@@ -384,7 +385,71 @@ static void test_triton(void)
      * xnumel): the output is one of the arguments, so 2 x 16777216 x 2 = 67108864, no more */
     int rc = RUN("triton_poi_fused_gelu_view_2", &w, BF16(2, 4096, 4096), BF16(3, 8, 512, 4096),
                  VAL("16777216"));
-    check_est("triton launch", rc, &w, -1.0, 67108864.0, PF_DT_BF16, 0);
+    check_work("triton launch", rc, &w, -1.0, 67108864.0, PF_DT_BF16, 0, 0, 1, "generic");
+    CHECK("triton launch: no op to write a formula for", w.no_formula == 0);
+}
+
+/* Custom ops write into their arguments (vLLM's and SGLang's out-first ops, caches): the
+ * generic guess invents no output, and declines a cache it would count whole. */
+static void test_generic_custom(void)
+{
+    pf_work w;
+    /* silu_and_mul(out bf16 [15360, 12288], in bf16 [15360, 24576]) as SGLang records it:
+     * 15360 x 12288 x 2 + 15360 x 24576 x 2 = 377487360 + 754974720 = 1132462080 */
+    int rc = RUN("mylib::silu_and_mul", &w, BF16(2, 15360, 12288), BF16(2, 15360, 24576));
+    check_work("custom op, out first", rc, &w, -1.0, 1132462080.0, PF_DT_BF16, 0, 0, 1, "generic");
+    CHECK("custom op: no formula", w.no_formula == 1);
+    /* store_cache(k, v [15360, 1024] bf16, k_cache, v_cache [835874, 1024] bf16, loc long
+     * [15360]): the caches have 54 times the rows and elements of k: bytes unknown */
+    rc = RUN("mylib::store_cache", &w, BF16(2, 15360, 1024), BF16(2, 15360, 1024), BF16(2, 835874, 1024),
+             BF16(2, 835874, 1024), LONG(1, 15360), VAL("2048"), VAL("0"));
+    CHECK("cache argument: bytes unknown", rc == PF_FORMULA_OK && w.bytes == -1 && w.generic == 1);
+    /* a view of the same elements under another shape is no table: [8, 512, 1024] and
+     * [4096, 1024] bf16, 2 x 4194304 x 2 = 16777216 */
+    rc = RUN("mylib::copy_view", &w, BF16(3, 8, 512, 1024), BF16(2, 4096, 1024));
+    check_work("view, no table", rc, &w, -1.0, 16777216.0, PF_DT_BF16, 0, 0, 1, "generic");
+    /* an ATen in-place op with no formula: self [4, 8] fp32 and other [4, 8] read, self
+     * written: 128 + 128 + 128 = 384 */
+    rc = RUN("aten::mystery_", &w, F32(2, 4, 8), F32(2, 4, 8));
+    check_work("aten in place", rc, &w, -1.0, 384.0, PF_DT_FP32, 0, 0, 1, "generic");
+    /* a functional ATen op: read both, write one as large as the largest: 128 + 64 + 128 */
+    rc = RUN("aten::mystery", &w, F32(2, 4, 8), F32(1, 16));
+    check_work("aten functional", rc, &w, -1.0, 320.0, PF_DT_FP32, 0, 0, 1, "generic");
+}
+
+/* Input Strides: a stride-0 (expanded) dim is read once by element-wise and index kernels,
+ * never by a GEMM, whose operand ATen first makes contiguous. */
+static void test_expanded(void)
+{
+    pf_work w;
+    /* SGLang's gather(bf16 [151936, 4096], 0, long [15360, 4096] strides [1, 0], False,
+     * out bf16 [15360, 4096]): the index is read once per row, 15360 x 8 = 122880; the
+     * 62914560 picked elements read and written, 2 x 62914560 x 2 = 251658240: 251781120 */
+    pf_arg index = LONG(2, 15360, 4096);
+    index.expanded = 1u << 1;
+    int rc = RUN("aten::gather", &w, BF16(2, 151936, 4096), VAL("0"), index, VAL("False"), BF16(2, 15360, 4096));
+    CHECK_EST("gather, expanded index", rc, &w, 0.0, 251781120.0, PF_DT_BF16);
+    /* add(fp32 [64, 32], fp32 [64, 32] strides [0, 0]): reads 8192 + 4, writes 8192 */
+    pf_arg bias = F32(2, 64, 32);
+    bias.expanded = 3u;
+    rc = RUN("aten::add", &w, F32(2, 64, 32), bias, VAL("1"));
+    CHECK_EST("add, expanded operand", rc, &w, 2048.0, 16388.0, PF_DT_FP32);
+    /* mm(bf16 [512, 2048], bf16 [2048, 512] strides [0, 0]) as explicit_bf16.json records its
+     * backward: the GEMM reads a contiguous copy, (MK + KN + MN) x 2 = 4718592 */
+    pf_arg grad = BF16(2, 2048, 512);
+    grad.expanded = 3u;
+    rc = RUN("aten::mm", &w, BF16(2, 512, 2048), grad);
+    CHECK_NEAR("mm, expanded operand: every element", w.bytes, 4718592.0);
+}
+
+/* aten::index: Kineto records no Tensor?[] list, so the elements picked are unknown. */
+static void test_index_list(void)
+{
+    pf_work w;
+    int rc = RUN("aten::index", &w, BF16(2, 15360, 4096), NONE);
+    CHECK("index, list not recorded: bytes unknown", rc == PF_FORMULA_OK && w.bytes == -1 && w.flop == 0);
+    CHECK_STR("index: an estimate, not a generic guess", w.source, "estimate");
+    CHECK("index: not generic", w.generic == 0 && w.no_formula == 0);
 }
 
 static void test_registered(void)
@@ -431,6 +496,9 @@ int main(void)
     test_index();
     test_generic();
     test_triton();
+    test_generic_custom();
+    test_expanded();
+    test_index_list();
     test_registered();
     CHECK_DONE();
 }
