@@ -29,9 +29,10 @@ static const command commands[] = {
     {"--analysis", ON_ANALYSIS, "FILE DTYPE", 2, 1, cmd_analysis,
      "per device, one row per kernel (or op, or op+shape): count, time, FLOPs, bytes,\n"
      "achieved TFLOP/s and GB/s, percent of the device's peak, roofline bound"},
-    {"--diff", ON_DIFF, "A.json NAME_A B.json NAME_B DTYPE", 5, 4, cmd_diff,
+    {"--diff", ON_DIFF, "A.json[,A2...] NAME_A B.json[,B2...] NAME_B DTYPE", 5, 4, cmd_diff,
      "compare two traces row by row (exact name, then normalised name, then op family with\n"
-     "shapes): per-row time ratio B/A, geomean, matched share; --fail-above PCT for CI"},
+     "shapes): per-row time ratio B/A, geomean, matched share; --fail-above PCT for CI;\n"
+     "several runs a side (comma-separated): 95% intervals and a verdict per row"},
     {"--augment_trace", ON_AUGMENT, "IN OUT DTYPE", 3, 2, cmd_augment,
      "write IN to OUT with kernel_flop and kernel_num_gb added to the args of every kernel\n"
      "and op with figures (--extra: rates, percents, category); nothing else changes; OUT may\n"
@@ -129,7 +130,7 @@ static const option options[] = {
     OPT_FLAG("--steps", "--analysis: one line per ProfilerStep (span, GPU time, busy %, top category)", ON_ANALYSIS, steps),
     OPT_STRING("--explain", "OP_OR_KERNEL", "--analysis: shapes, dtypes, inputs, formula and figures of its first invocation",
                ON_ANALYSIS, explain),
-    OPT_CALLBACK("--fail-above", "PCT", "--diff: exit 3 when B's GPU time exceeds A's by more than PCT percent", 1,
+    OPT_CALLBACK("--fail-above", "PCT", "--diff: exit 3 when B's GPU time is over A's by more than PCT% (several runs: its 95% CI's low end)", 1,
                  ON_DIFF, set_fail_above, NULL),
     OPT_FLAG("--extra", "--augment_trace: also achieved_tflops, achieved_gbps, flops_pct, bw_pct, kernel_category",
              ON_AUGMENT, extra),

@@ -88,6 +88,9 @@ void pf_jw_null(pf_jw *w);
 
 /* Writes row `row` as a JSON object keyed by the columns' keys (null cells as null). */
 void pf_table_json_row(pf_jw *w, const pf_table *t, int row);
+/* The same members without the braces, inside an object the caller opened (to add its own
+ * members before closing it). */
+void pf_table_json_fields(pf_jw *w, const pf_table *t, int row);
 /* Writes every non-summary row as an array of objects. */
 void pf_table_json_rows(pf_jw *w, const pf_table *t);
 

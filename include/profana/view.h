@@ -7,6 +7,7 @@
 
 #include "profana/analysis.h"
 #include "profana/diff.h"
+#include "profana/runs.h"
 #include "profana/tabulate.h"
 
 /* What the views need to know of the command line; src/cmd fills it from pf_cli
@@ -31,11 +32,12 @@ typedef struct pf_view_opts {
 int pf_view_analysis(FILE *out, const pf_view_opts *v, const pf_analysis *an);
 
 /* --diff in v->format on out: per device pair a header, match levels, the rows table, the
- * summary and categories (text, Markdown), the rows tables (CSV) or one JSON document. The
+ * summary and categories (text, Markdown), the rows tables (CSV) or one JSON document; with
+ * runs (several runs a side; NULL: one), each row's and pair's 95% interval and verdict. The
  * devices one side had and the other lacked are named on out in text and Markdown, and on
  * notes (as "profana: note: ...") in CSV and JSON, so that out stays one table or document.
  * Returns 0, or -1 when memory runs out. */
-int pf_view_diff(FILE *out, FILE *notes, const pf_view_opts *v, const pf_diff *d);
+int pf_view_diff(FILE *out, FILE *notes, const pf_view_opts *v, const pf_diff *d, const pf_runs *runs);
 
 /* --list-devices in format on out: the device table, names matched, dense peaks per dtype,
  * bandwidth and sources (text adds two lines saying what the figures are). Returns 0, or -1

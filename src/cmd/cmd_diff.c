@@ -1,19 +1,73 @@
-/* cmd_diff.c - `--diff A NAME_A B NAME_B DTYPE`: loads and analyses both traces, pairs their devices, writes the --plot/--report files, prints the view (src/render/diff_view.c) and applies the --fail-above gate. */
+/* cmd_diff.c - `--diff A1[,A2...] NAME_A B1[,B2...] NAME_B DTYPE`: loads and analyses every run of both sides, pairs the first runs' devices and rows, adds intervals over the runs (src/analysis/runs.c), writes the --plot/--report files, prints the view (src/render/diff_view.c) and applies the --fail-above gate. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "profana/cli.h"
 #include "profana/diff.h"
 #include "profana/report.h"
+#include "profana/runs.h"
 
-/* --fail-above: B's GPU time over the compared devices against A's, for CI. */
-static int gate(const pf_view_opts *v, const pf_diff *d, double limit)
+#define MAX_RUNS 64
+
+/* One side: its runs' paths (split from the comma-separated argument), traces and analyses. */
+typedef struct side {
+    char *paths;               /* the argument, commas turned into NULs */
+    const char *path[MAX_RUNS];
+    int n;
+    pf_trace *t[MAX_RUNS];
+    pf_analysis *an[MAX_RUNS];
+} side;
+
+/* Splits "a,b,c" into paths. Returns 0, or an exit status after printing the error. */
+static int split_runs(side *s, const char *arg)
+{
+    if (!(s->paths = strdup(arg)))
+        return pf_cli_error("out of memory");
+    for (char *p = s->paths, *next; p; p = next) {
+        next = strchr(p, ',');
+        if (next)
+            *next++ = '\0';
+        if (!*p)
+            return pf_cli_usage_error("--diff: an empty path in the comma-separated runs '%s'", arg);
+        if (s->n == MAX_RUNS)
+            return pf_cli_usage_error("--diff: more than %d runs a side", MAX_RUNS);
+        s->path[s->n++] = p;
+    }
+    return 0;
+}
+
+/* Loads and analyses every run of one side. Returns 0, or an exit status after printing the error. */
+static int analyse(const pf_cli *cli, side *s)
+{
+    pf_error err;
+    for (int i = 0; i < s->n; i++) {
+        if (!(s->t[i] = pf_cli_load(cli, s->path[i])))
+            return PF_EXIT_TRACE;
+        if (pf_analysis_run(s->t[i], &cli->an, &s->an[i], &err))
+            return pf_cli_error(err.msg);
+    }
+    return 0;
+}
+
+static void side_free(side *s)
+{
+    for (int i = 0; i < s->n; i++) {
+        pf_analysis_free(s->an[i]);
+        pf_trace_free(s->t[i]);
+    }
+    free(s->paths);
+}
+
+/* --fail-above, one run a side: B's GPU time over the compared devices against A's. */
+static int gate_one(const pf_view_opts *v, const pf_diff *d, double limit)
 {
     int64_t a = 0, b = 0;
     for (int i = 0; i < d->n_devices; i++) {
         a += d->devices[i].summary.a_total_ns;
         b += d->devices[i].summary.b_total_ns;
     }
-    if (limit < 0 || (double)b <= (double)a * (1 + limit / 100))
+    if ((double)b <= (double)a * (1 + limit / 100))
         return PF_EXIT_OK;
     fprintf(stderr, "profana: %s's GPU time %.3f us is ", v->names[1], b / 1e3);
     if (a > 0)
@@ -24,15 +78,43 @@ static int gate(const pf_view_opts *v, const pf_diff *d, double limit)
     return PF_EXIT_SLOWER;
 }
 
-/* Loads and analyses one side. Returns 0, or an exit status after printing the error. */
-static int analyse(const pf_cli *cli, const char *path, pf_trace **t, pf_analysis **an)
+/* --fail-above over several runs: fires only when the interval's lower bound is above the limit. */
+static int gate_runs(const pf_view_opts *v, const pf_runs *r, double limit)
 {
+    const pf_ratio_ci *c = &r->all;
+    if (c->verdict == PF_VERDICT_NONE || c->lo <= 1 + limit / 100)
+        return PF_EXIT_OK;
+    fprintf(stderr,
+            "profana: %s's GPU time is %.2f%% above %s's (B/A %.3f, 95%% interval [%.3f, %.3f] over %d and %d runs): "
+            "even its lower bound is more than --fail-above %g%% allows\n",
+            v->names[1], 100.0 * (c->ratio - 1), v->names[0], c->ratio, c->lo, c->hi, r->n_a, r->n_b, limit);
+    return PF_EXIT_SLOWER;
+}
+
+static int compare(const pf_cli *cli, const pf_view_opts *v, side *s)
+{
+    pf_diff *d = NULL;
+    pf_runs *runs = NULL;
     pf_error err;
-    if (!(*t = pf_cli_load(cli, path)))
-        return PF_EXIT_TRACE;
-    if (pf_analysis_run(*t, &cli->an, an, &err))
+    int several = s[0].n > 1 || s[1].n > 1, rc = 0;
+    if (pf_diff_run(s[0].an[0], s[1].an[0], cli->an.group, &d, &err))
         return pf_cli_error(err.msg);
-    return 0;
+    if (several && pf_runs_compare(d, (const pf_analysis *const *)s[0].an, s[0].n, (const pf_analysis *const *)s[1].an,
+                                   s[1].n, &runs, &err))
+        rc = pf_cli_error(err.msg);
+    if (rc == 0 && pf_plots_write_diff(v, s[0].an[0], s[1].an[0], d, &err))
+        rc = pf_cli_error(err.msg);
+    if (rc == 0 && d->n_devices == 0)
+        fprintf(stderr, "profana: no device ran something in both traces: nothing to compare\n");
+    if (rc == 0 && pf_view_diff(stdout, stderr, v, d, runs))
+        rc = pf_cli_error("out of memory");
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+        rc = pf_cli_error("cannot write to standard output");
+    if (rc == 0 && cli->fail_above >= 0)
+        rc = runs ? gate_runs(v, runs, cli->fail_above) : gate_one(v, d, cli->fail_above);
+    pf_runs_free(runs);
+    pf_diff_free(d);
+    return rc;
 }
 
 int cmd_diff(const pf_cli *cli)
@@ -40,29 +122,22 @@ int cmd_diff(const pf_cli *cli)
     pf_view_opts v = pf_cli_view_opts(cli);
     v.names[0] = cli->pos[1];
     v.names[1] = cli->pos[3];
-    pf_trace *t[2] = {NULL, NULL};
-    pf_analysis *an[2] = {NULL, NULL};
-    pf_diff *d = NULL;
-    pf_error err;
-    int rc = analyse(cli, cli->pos[0], &t[0], &an[0]);
+    side s[2];
+    memset(s, 0, sizeof s);
+    int rc = split_runs(&s[0], cli->pos[0]);
     if (rc == 0)
-        rc = analyse(cli, cli->pos[2], &t[1], &an[1]);
-    if (rc == 0 && pf_diff_run(an[0], an[1], cli->an.group, &d, &err))
-        rc = pf_cli_error(err.msg);
-    if (rc == 0 && pf_plots_write_diff(&v, an[0], an[1], d, &err))
-        rc = pf_cli_error(err.msg);
-    if (rc == 0 && d->n_devices == 0)
-        fprintf(stderr, "profana: no device ran something in both traces: nothing to compare\n");
-    if (rc == 0 && pf_view_diff(stdout, stderr, &v, d))
-        rc = pf_cli_error("out of memory");
-    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
-        rc = pf_cli_error("cannot write to standard output");
+        rc = split_runs(&s[1], cli->pos[2]);
+    /* the charts and the report draw one trace a side: with several runs they would show
+     * the first run's figures as if they were the comparison's */
+    if (rc == 0 && (s[0].n > 1 || s[1].n > 1) && (v.plot_roofline || v.plot_breakdown || v.report))
+        rc = pf_cli_usage_error("--diff: --plot and --report draw one run a side; give one trace a side for them");
     if (rc == 0)
-        rc = gate(&v, d, cli->fail_above);
-    pf_diff_free(d);
-    for (int i = 0; i < 2; i++) {
-        pf_analysis_free(an[i]);
-        pf_trace_free(t[i]);
-    }
+        rc = analyse(cli, &s[0]);
+    if (rc == 0)
+        rc = analyse(cli, &s[1]);
+    if (rc == 0)
+        rc = compare(cli, &v, s);
+    side_free(&s[0]);
+    side_free(&s[1]);
     return rc;
 }

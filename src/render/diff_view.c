@@ -9,8 +9,11 @@
 
 enum {
     D_DEV_A, D_DEV_B, D_NAME, D_A_COUNT, D_A_MEAN, D_A_TOTAL, D_B_COUNT, D_B_MEAN, D_B_TOTAL, D_RATIO,
-    D_DELTA, D_A_TFLOPS, D_A_GBPS, D_B_TFLOPS, D_B_GBPS, D_MATCH, D_NCOLS
+    D_DELTA, D_A_TFLOPS, D_A_GBPS, D_B_TFLOPS, D_B_GBPS, D_MATCH, D_CI, D_VERDICT, D_NCOLS
 };
+
+/* The columns of one run a side; several runs add the interval and the verdict. */
+#define D_NCOLS_ONE_RUN D_CI
 
 /* Titles with "%s" take the run's name (NAME_A or NAME_B). */
 static const pf_col diff_cols[D_NCOLS] = {
@@ -30,13 +33,16 @@ static const pf_col diff_cols[D_NCOLS] = {
     [D_B_TFLOPS] = {"%s TFLOP/s", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
     [D_B_GBPS] = {"%s GB/s", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
     [D_MATCH] = {"Match", "match", 0, 0},
+    /* JSON writes the interval as "ratio_ci": [lo, hi] (json_rows) */
+    [D_CI] = {"B/A 95% CI", NULL, 0, PF_IN_TEXT | PF_IN_CSV},
+    [D_VERDICT] = {"Verdict", "verdict", 0, 0},
 };
 
 /* Which run each column's title names: 0 A, 1 B, -1 none. */
 static const signed char diff_col_side[D_NCOLS] = {
     [D_DEV_A] = 0, [D_A_COUNT] = 0, [D_A_MEAN] = 0, [D_A_TOTAL] = 0, [D_A_TFLOPS] = 0, [D_A_GBPS] = 0,
     [D_DEV_B] = 1, [D_B_COUNT] = 1, [D_B_MEAN] = 1, [D_B_TOTAL] = 1, [D_B_TFLOPS] = 1, [D_B_GBPS] = 1,
-    [D_NAME] = -1, [D_RATIO] = -1, [D_DELTA] = -1, [D_MATCH] = -1,
+    [D_NAME] = -1, [D_RATIO] = -1, [D_DELTA] = -1, [D_MATCH] = -1, [D_CI] = -1, [D_VERDICT] = -1,
 };
 
 enum { K_CATEGORY, K_A_TOTAL, K_B_TOTAL, K_RATIO, K_DELTA, K_NCOLS };
@@ -67,8 +73,9 @@ static void title_cols(pf_dview_cols *tc, const pf_col *cols, const signed char 
     }
 }
 
-void pf_dview_init(pf_dview *o, const pf_view_opts *v)
+void pf_dview_init(pf_dview *o, const pf_view_opts *v, const pf_runs *runs)
 {
+    o->runs = runs;
     assert(v->names[0] && v->names[1]);
     assert((unsigned)v->group < sizeof group_titles / sizeof group_titles[0]);
     o->v = v;
@@ -120,6 +127,17 @@ static int set_name(pf_table *t, int r, const pf_diff_row *dr)
     return 0;
 }
 
+/* "[lo, hi]" and the verdict of a row with an interval; '-' without one. */
+static void fill_ci(pf_table *t, int r, const pf_ratio_ci *c)
+{
+    char buf[64];
+    if (c->verdict == PF_VERDICT_NONE)
+        return;
+    snprintf(buf, sizeof buf, "[%.3f, %.3f]", c->lo, c->hi);
+    pf_table_str(t, r, D_CI, buf);
+    pf_table_str(t, r, D_VERDICT, pf_verdict_name(c->verdict));
+}
+
 static int fill_row(pf_table *t, int r, const pf_diff_device *d, const pf_diff_row *dr)
 {
     int64_t a_ns = dr->a ? dr->a->total_ns : 0, b_ns = dr->b ? dr->b->total_ns : 0;
@@ -142,13 +160,23 @@ static pf_table *checked(pf_table *t, int failed)
     return NULL;
 }
 
-pf_table *pf_dview_rows(const pf_dview *o, const pf_diff_device *d)
+pf_table *pf_dview_rows(const pf_dview *o, const pf_diff_device *d, const pf_runs_device *rd)
 {
-    pf_table *t = pf_table_new(o->rows.cols, D_NCOLS);
+    pf_table *t = pf_table_new(o->rows.cols, rd ? D_NCOLS : D_NCOLS_ONE_RUN);
     int failed = 0;
-    for (size_t i = 0; t && i < d->n_rows && !failed; i++)
-        failed = fill_row(t, pf_table_add_row(t), d, &d->rows[i]);
+    for (size_t i = 0; t && i < d->n_rows && !failed; i++) {
+        int r = pf_table_add_row(t);
+        failed = fill_row(t, r, d, &d->rows[i]);
+        if (rd)
+            fill_ci(t, r, &rd->rows[i]);
+    }
     return checked(t, failed);
+}
+
+/* The runs' pair at index i; NULL with one run a side. */
+static const pf_runs_device *runs_of(const pf_dview *o, int i)
+{
+    return o->runs && i < o->runs->n_devices ? &o->runs->devices[i] : NULL;
 }
 
 static int64_t cat_sum(const pf_diff_device *d, int c)
@@ -227,6 +255,38 @@ void pf_dview_summary(FILE *out, const pf_dview *o, const pf_diff_summary *s)
             s->b_matched_pct, o->v->names[1]);
 }
 
+/* The rows' verdicts and the share of A's time each holds. */
+static void print_verdict_counts(FILE *out, const pf_dview *o, const pf_diff_device *d, const pf_runs_device *rd)
+{
+    size_t n[4] = {0};
+    int64_t ns[4] = {0};
+    for (size_t i = 0; i < d->n_rows; i++) {
+        pf_verdict v = rd->rows[i].verdict;
+        n[v]++;
+        ns[v] += d->rows[i].a ? d->rows[i].a->total_ns : 0;
+    }
+    double all = d->summary.a_total_ns > 0 ? (double)d->summary.a_total_ns : 1;
+    fprintf(out, "Rows: %zu slower (%.2f%% of %s's GPU time), %zu faster (%.2f%%), %zu same (%.2f%%), %zu without an "
+                 "interval (on one side only, or in fewer than 2 runs a side)\n",
+            n[PF_VERDICT_SLOWER], 100.0 * (double)ns[PF_VERDICT_SLOWER] / all, o->v->names[0], n[PF_VERDICT_FASTER],
+            100.0 * (double)ns[PF_VERDICT_FASTER] / all, n[PF_VERDICT_SAME], 100.0 * (double)ns[PF_VERDICT_SAME] / all,
+            n[PF_VERDICT_NONE]);
+}
+
+/* "Over N runs of A and M of B: ..." the pair's GPU time with its interval and verdict. */
+static void print_runs_summary(FILE *out, const pf_dview *o, const pf_diff_device *d, const pf_runs_device *rd)
+{
+    const pf_ratio_ci *c = &rd->overall;
+    fprintf(out, "Over %d runs of %s and %d of %s: GPU time%s B/A ", o->runs->n_a, o->v->names[0], o->runs->n_b,
+            o->v->names[1], o->runs->per_step ? " per profiler step" : "");
+    if (c->verdict == PF_VERDICT_NONE)
+        fprintf(out, "%.3f, no interval (fewer than 2 runs a side)\n", c->ratio);
+    else
+        fprintf(out, "%.3f, 95%% CI [%.3f, %.3f], run-to-run spread %.2f%%: %s\n", c->ratio, c->lo, c->hi,
+                100.0 * c->spread, pf_verdict_name(c->verdict));
+    print_verdict_counts(out, o, d, rd);
+}
+
 static void print_table(FILE *out, const pf_dview *o, const pf_table *t, int name_limit)
 {
     if (o->v->format == PF_FMT_MD)
@@ -252,7 +312,7 @@ static int print_text(FILE *out, const pf_dview *o, const pf_diff *d)
     int md = o->v->format == PF_FMT_MD;
     for (int i = 0; i < d->n_devices; i++) {
         const pf_diff_device *dd = &d->devices[i];
-        pf_table *t = pf_dview_rows(o, dd);
+        pf_table *t = pf_dview_rows(o, dd, runs_of(o, i));
         if (!t)
             return -1;
         if (i)
@@ -266,6 +326,8 @@ static int print_text(FILE *out, const pf_dview *o, const pf_diff *d)
         pf_table_free(t);
         fputc('\n', out);
         pf_dview_summary(out, o, &dd->summary);
+        if (runs_of(o, i))
+            print_runs_summary(out, o, dd, runs_of(o, i));
         if (!(t = pf_dview_categories(o, dd)))
             return -1;
         fputc('\n', out);
@@ -281,7 +343,7 @@ static int print_text(FILE *out, const pf_dview *o, const pf_diff *d)
 static int print_csv(FILE *out, FILE *notes, const pf_dview *o, const pf_diff *d)
 {
     for (int i = 0; i < d->n_devices; i++) {
-        pf_table *t = pf_dview_rows(o, &d->devices[i]);
+        pf_table *t = pf_dview_rows(o, &d->devices[i], runs_of(o, i));
         if (!t)
             return -1;
         pf_table_print_csv(out, t, i == 0);
@@ -312,7 +374,56 @@ static void json_opt(pf_jw *w, const char *key, double v)
         pf_jw_null(w);
 }
 
-static void json_summary(pf_jw *w, const pf_diff_summary *s)
+static void json_ci(pf_jw *w, const pf_ratio_ci *c)
+{
+    pf_jw_key(w, "ratio_ci");
+    if (c->verdict == PF_VERDICT_NONE) {
+        pf_jw_null(w);
+    } else {
+        pf_jw_arr_begin(w);
+        pf_jw_num(w, c->lo);
+        pf_jw_num(w, c->hi);
+        pf_jw_arr_end(w);
+    }
+}
+
+/* The rows, each with its "ratio_ci" when there are several runs a side. */
+static void json_rows(pf_jw *w, const pf_table *t, const pf_runs_device *rd)
+{
+    pf_jw_arr_begin(w);
+    for (int r = 0; r < pf_table_rows(t); r++) {
+        pf_jw_obj_begin(w);
+        pf_table_json_fields(w, t, r);
+        if (rd)
+            json_ci(w, &rd->rows[r]);
+        pf_jw_obj_end(w);
+    }
+    pf_jw_arr_end(w);
+}
+
+/* The pair's interval over the runs: verdict, ratio_ci, runs and whether per step. */
+static void json_runs(pf_jw *w, const pf_dview *o, const pf_runs_device *rd)
+{
+    pf_jw_key(w, "verdict");
+    pf_jw_str(w, pf_verdict_name(rd->overall.verdict));
+    pf_jw_key(w, "runs_ratio");
+    pf_jw_num(w, rd->overall.ratio);
+    json_ci(w, &rd->overall);
+    pf_jw_key(w, "spread");
+    if (rd->overall.verdict == PF_VERDICT_NONE)
+        pf_jw_null(w);
+    else
+        pf_jw_num(w, rd->overall.spread);
+    pf_jw_key(w, "runs");
+    pf_jw_arr_begin(w);
+    pf_jw_int(w, o->runs->n_a);
+    pf_jw_int(w, o->runs->n_b);
+    pf_jw_arr_end(w);
+    pf_jw_key(w, "per_step");
+    pf_jw_bool(w, o->runs->per_step);
+}
+
+static void json_summary(pf_jw *w, const pf_dview *o, const pf_diff_summary *s, const pf_runs_device *rd)
 {
     pf_jw_key(w, "summary");
     pf_jw_obj_begin(w);
@@ -332,6 +443,8 @@ static void json_summary(pf_jw *w, const pf_diff_summary *s)
     pf_jw_num(w, s->a_matched_pct);
     pf_jw_key(w, "b_matched_pct");
     pf_jw_num(w, s->b_matched_pct);
+    if (rd)
+        json_runs(w, o, rd);
     pf_jw_obj_end(w);
 }
 
@@ -344,16 +457,16 @@ static int print_json(FILE *out, FILE *notes, const pf_dview *o, const pf_diff *
     pf_jw_arr_begin(&w);
     for (int i = 0; i < d->n_devices; i++) {
         const pf_diff_device *dd = &d->devices[i];
-        pf_table *t = pf_dview_rows(o, dd);
+        pf_table *t = pf_dview_rows(o, dd, runs_of(o, i));
         if (!t)
             return -1;
         pf_jw_obj_begin(&w);
         json_device_ref(&w, "a", dd->a);
         json_device_ref(&w, "b", dd->b);
         pf_jw_key(&w, "rows");
-        pf_table_json_rows(&w, t);
+        json_rows(&w, t, runs_of(o, i));
         pf_table_free(t);
-        json_summary(&w, &dd->summary);
+        json_summary(&w, o, &dd->summary, runs_of(o, i));
         pf_jw_obj_end(&w);
     }
     pf_jw_arr_end(&w);
@@ -363,10 +476,10 @@ static int print_json(FILE *out, FILE *notes, const pf_dview *o, const pf_diff *
     return 0;
 }
 
-int pf_view_diff(FILE *out, FILE *notes, const pf_view_opts *v, const pf_diff *d)
+int pf_view_diff(FILE *out, FILE *notes, const pf_view_opts *v, const pf_diff *d, const pf_runs *runs)
 {
     pf_dview o;
-    pf_dview_init(&o, v);
+    pf_dview_init(&o, v, runs);
     if (v->format == PF_FMT_JSON)
         return print_json(out, notes, &o, d);
     if (v->format == PF_FMT_CSV)

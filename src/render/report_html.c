@@ -394,7 +394,7 @@ static int report_pair(pf_xw *w, const pair_ctx *c)
     free(head);
     if (pre_of(w, print_pair_levels, c))
         return -1;
-    if (put_table(w, pf_dview_rows(c->dv, c->d), "Rows by change"))
+    if (put_table(w, pf_dview_rows(c->dv, c->d, NULL), "Rows by change"))
         return -1;
     if (pre_of(w, print_pair_summary, c))
         return -1;
@@ -531,7 +531,7 @@ int pf_plots_write_diff(const pf_view_opts *v, const pf_analysis *a, const pf_an
     if (nothing_asked(v))
         return 0;
     pf_dview dv;
-    pf_dview_init(&dv, v);
+    pf_dview_init(&dv, v, NULL);
     job j = {.v = v, .report = diff_report, .an = {a, b}, .diff = d, .dv = &dv};
     if (charts_alloc(&j.cs, 2 * d->n_devices)) {
         charts_free(&j.cs);

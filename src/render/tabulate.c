@@ -564,9 +564,8 @@ void pf_jw_null(pf_jw *w)
     jw_value_done(w);
 }
 
-void pf_table_json_row(pf_jw *w, const pf_table *t, int row)
+void pf_table_json_fields(pf_jw *w, const pf_table *t, int row)
 {
-    pf_jw_obj_begin(w);
     for (int c = 0; c < t->ncols; c++) {
         const cell *x = cell_get(t, row, c);
         if (!t->cols[c].key || !shown_in(t, c, PF_IN_JSON))
@@ -590,6 +589,12 @@ void pf_table_json_row(pf_jw *w, const pf_table *t, int row)
             break;
         }
     }
+}
+
+void pf_table_json_row(pf_jw *w, const pf_table *t, int row)
+{
+    pf_jw_obj_begin(w);
+    pf_table_json_fields(w, t, row);
     pf_jw_obj_end(w);
 }
 

@@ -45,7 +45,7 @@ void pf_aview_busy(FILE *out, const pf_busy *b);
 
 /* ---- --diff (diff_view.c) ---- */
 
-enum { PF_DVIEW_NCOLS = 16, PF_DVIEW_CAT_NCOLS = 5, PF_DVIEW_TITLE_MAX = 160 };
+enum { PF_DVIEW_NCOLS = 18, PF_DVIEW_CAT_NCOLS = 5, PF_DVIEW_TITLE_MAX = 160 };
 
 /* Columns whose titles name the runs ("NAME_A Total (us)"). */
 typedef struct pf_dview_cols {
@@ -56,12 +56,14 @@ typedef struct pf_dview_cols {
 typedef struct pf_dview {
     const pf_view_opts *v;             /* borrowed; v->names are NAME_A and NAME_B */
     pf_dview_cols rows, cats;
+    const pf_runs *runs;               /* several runs a side: intervals and verdicts; NULL: one */
 } pf_dview;
 
-/* Sets o up for v (which must outlive it, with both names set). */
-void pf_dview_init(pf_dview *o, const pf_view_opts *v);
-/* The pair's rows: matched by change, then each side's own; NULL when memory runs out. */
-pf_table *pf_dview_rows(const pf_dview *o, const pf_diff_device *d);
+/* Sets o up for v (which must outlive it, with both names set) and runs (NULL: one run a side). */
+void pf_dview_init(pf_dview *o, const pf_view_opts *v, const pf_runs *runs);
+/* The pair's rows: matched by change, then each side's own; with rd (the pair's intervals,
+ * when o->runs) the 95% interval and verdict columns. NULL when memory runs out. */
+pf_table *pf_dview_rows(const pf_dview *o, const pf_diff_device *d, const pf_runs_device *rd);
 /* The categories either side ran, by combined time; NULL when memory runs out. */
 pf_table *pf_dview_categories(const pf_dview *o, const pf_diff_device *d);
 /* "Device pair I: NAME_A device N (...) vs NAME_B device M (...)" after lead. */
