@@ -40,7 +40,8 @@ static int read_list(const cJSON *dims, pf_arg *a)
         pf_arg one = {0};
         if (!cJSON_IsArray(shape) || read_shape(shape, &one))
             return -1;
-        int64_t n = pf_arg_numel(&one);
+        /* [] in a list is a 0-d tensor (a fused optimizer's state_steps): one element */
+        int64_t n = one.ndim == 0 ? 1 : pf_arg_numel(&one);
         if (n < 0 || a->list_numel > INT64_MAX - n)
             return -1;
         a->list_numel += n;
@@ -109,6 +110,10 @@ static int read_inputs(pf_trace *t, pf_cpu_op *op, const cJSON *root)
             return -1;
         args[i].type = string_at(t, types, i);
         args[i].concrete = string_at(t, conc, i);
+        /* an empty TensorList is recorded as [], like a scalar: it is a list of nothing
+         * (AdamW's max_exp_avg_sqs without amsgrad) */
+        if (!args[i].is_list && args[i].ndim == 0 && strcmp(args[i].type, "TensorList") == 0)
+            args[i].is_list = 1;
         if (cJSON_IsArray(strides) && cJSON_GetArraySize(strides) == n)
             read_strides(cJSON_GetArrayItem(strides, i), &args[i]);
     }
