@@ -118,3 +118,34 @@ check_grep "a missing run: named" "nope.json" "$TMP/err"
 cmd=$(awk '/<!-- runs-example/ { on = 1; next } on && /^```$/ { if (++n == 2) exit; next } on' README.md | sed 's/\\$//' | tr '\n' ' ')
 # shellcheck disable=SC2086
 check_run "README: the several-runs example exits 3 (its interval's lower bound is above 1.10)" 3 $(echo "$cmd" | sed "s|^profana|$PROFANA|")
+
+# Traces with different numbers of profiler steps compare per step: steps_bf16.json (3 steps)
+# against the same steps recorded twice over (6 steps, made here: every event again 1 s later
+# with fresh ids and steps #5..#7): twice the GPU time, the same time per step.
+python3 - "$TRACES/steps_bf16.json" "$TMP/six_steps.json" <<'PY'
+import json
+import re
+import sys
+
+src, dst = sys.argv[1:3]
+t = json.load(open(src))
+more = []
+for e in t["traceEvents"]:
+    if e.get("ph") in ("s", "f") or "ts" not in e:
+        continue
+    c = json.loads(json.dumps(e))
+    c["ts"] = float(c["ts"]) + 1e6
+    a = c.get("args", {})
+    for k in ("External id", "correlation"):
+        if isinstance(a.get(k), int):
+            a[k] += 10**7
+    c["name"] = re.sub(r"^ProfilerStep#(\d+)$", lambda m: "ProfilerStep#%d" % (int(m.group(1)) + 3), c["name"])
+    more.append(c)
+t["traceEvents"] += more
+json.dump(t, open(dst, "w"))
+PY
+S=$TRACES/steps_bf16.json
+"$PROFANA" --diff "$S,$S" three "$TMP/six_steps.json,$TMP/six_steps.json" six bf16 --format json >"$TMP/steps.json" 2>/dev/null
+check_eq "per step: 3 steps against the same 6 times over: B/A of GPU time per step 1, of the totals 2" \
+    "$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["devices"][0]["summary"]; print(s["per_step"], "%.6f" % s["runs_ratio"], "%.6f" % s["ratio"], s["verdict"])' "$TMP/steps.json")" \
+    "True 1.000000 2.000000 same"
