@@ -69,7 +69,9 @@ print("unlinked %d %.3f %.2f %d %d" % (len(un), sum(Decimal(a["dur"]) for a in u
                                      100 * sum(Decimal(a["dur"]) for a in un) / total, len(un) - len(no_call), len(no_call)))
 PY
 
-read -r _ ns_pct <<<"$(grep noshapes "$TMP/expect")"
+# shellcheck disable=SC2046
+set -- $(grep noshapes "$TMP/expect")
+ns_pct=$2
 "$PROFANA" --analysis "$TMP/noshapes.json" bf16 --group op >"$TMP/ns.txt" 2>&1
 check_grep "no shapes: the coverage line gives the share of GPU time without shapes (kernels' time, Python)" \
     "; no input shapes recorded: $ns_pct%" "$TMP/ns.txt"
@@ -89,7 +91,9 @@ check_grep "GPU-only: one line says the trace has no CPU activity and how to rec
     "^Why: the trace has no CPU activity (recorded with GPU activities only).*ProfilerActivity.CPU" "$TMP/go.txt"
 check_grep "GPU-only: every activity has no launching op" "; no launching op: 100.00%" "$TMP/go.txt"
 
-read -r _ n us pct in_trace no_call <<<"$(grep unlinked "$TMP/expect")"
+# shellcheck disable=SC2046
+set -- $(grep unlinked "$TMP/expect")
+n=$2 us=$3 pct=$4 in_trace=$5 no_call=$6
 "$PROFANA" --analysis "$TMP/unlinked.json" bf16 >"$TMP/un.txt" 2>&1
 check_grep "no launching op: the coverage line gives their share (Python: $pct%)" "; no launching op: $pct%" "$TMP/un.txt"
 check_grep "no launching op: how many, how long, and why ($n: $in_trace with a launch call, $no_call without)" \
