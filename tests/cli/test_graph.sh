@@ -152,3 +152,17 @@ check_grep "infer: FLOPs known for all GPU time" "FLOPs for 100.00%" "$TMP/inf.t
 check_grep "infer: the Why line says which ones took inferred figures" "; 1 of them take the figures of the launches" "$TMP/inf.txt"
 "$PROFANA" --analysis "$TMP/nogrid.json" bf16 >"$TMP/ng.txt" 2>&1
 if [ ! -s "$TMP/nogrid.json" ] || grep -q "inferred" "$TMP/ng.txt"; then fail "infer: no geometry, nothing inferred" "$(grep Coverage "$TMP/ng.txt")"; else pass "infer: no geometry, nothing inferred"; fi
+
+# README's example (section "CUDA/HIP-graph replays"): its output lines are the binary's
+python3 - README.md >"$TMP/readme_lines" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+block = text.split("### CUDA/HIP-graph replays", 1)[1].split("```", 2)[1]
+for line in block.strip().splitlines()[1:]:
+    print(line)
+PY
+"$PROFANA" --analysis "$PUB/graph_execution.json.gz" bf16 --graph-capture "$PUB/capture_traces" >"$TMP/readme_out" 2>/dev/null
+while IFS= read -r line; do
+    if grep -qxF -- "$line" "$TMP/readme_out"; then pass "graph: README example line: ${line:0:60}"; else fail "graph: README example line" "not in the output: $line"; fi
+done <"$TMP/readme_lines"
+[ -s "$TMP/readme_lines" ] || fail "graph: README example" "no example found"
