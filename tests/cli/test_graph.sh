@@ -61,7 +61,7 @@ own = {e["args"]["External id"] for e in acts if rep_ops.get(e["args"].get("Exte
 print("addmm_gflop %.3f" % ((sum(addmm_flop(ops[i]) for i in calls) + sum(addmm_flop(rep_ops[i]) for i in own)) / 1e9))
 PY
 
-read -r _ n share <<<"$(grep ^mapped "$TMP/expect")"
+set -- $(grep ^mapped "$TMP/expect"); n=$2; share=$3
 check_run "graph: --graph-capture DIR (execution_details.json)" 0 \
     "$PROFANA" --analysis "$PUB/graph_execution.json.gz" bf16 --graph-capture "$PUB/capture_traces"
 cp "$TMP/out" "$TMP/with.txt"
@@ -78,8 +78,10 @@ check_grep "graph: without the capture the Why line names --graph-capture ($n re
 while read -r _ name want; do
     got=$(python3 -c 'import json,sys; r=[r for r in json.load(open(sys.argv[1]))["devices"][0]["rows"] if r["name"]==sys.argv[2]]; print(r[0]["launches"] if r else 0)' "$TMP/op.json" "$name")
     check_eq "graph: $name launches (replay's own plus the capture's, in launch order)" "$got" "$want"
-done < <(grep ^launches "$TMP/expect")
-read -r _ want <<<"$(grep ^addmm_gflop "$TMP/expect")"
+done <<EOF_LAUNCHES
+$(grep ^launches "$TMP/expect")
+EOF_LAUNCHES
+set -- $(grep ^addmm_gflop "$TMP/expect"); want=$2
 got=$(python3 -c 'import json,sys; r=[r for r in json.load(open(sys.argv[1]))["devices"][0]["rows"] if r["name"]=="aten::addmm"][0]; print("%.3f" % (r["flop"]/1e9))' "$TMP/op.json")
 check_eq "graph: aten::addmm GFLOP from the capture's shapes, once per replayed call (2*M*N*K by hand)" "$got" "$want"
 check_eq "graph: JSON coverage.graph_capture.count" \
@@ -137,8 +139,8 @@ json.dump(t, open(tmp + "/unlinked_one.json", "w"))
 del gone["args"]["grid"]
 json.dump(t, open(tmp + "/nogrid.json", "w"))
 PY
-read -r _ kname count gflop <<<"$(grep ^row "$TMP/infer")"
-read -r _ ishare <<<"$(grep ^share "$TMP/infer")"
+set -- $(grep ^row "$TMP/infer"); kname=$2; count=$3; gflop=$4
+set -- $(grep ^share "$TMP/infer"); ishare=$2
 "$PROFANA" --analysis "$TMP/unlinked_one.json" bf16 --format json >"$TMP/inf.json"
 check_eq "infer: the unlinked launch takes the FLOPs of its twins (same name, grid, block): row GFLOP = sum of 2*M*N*K over $count launches" \
     "$(python3 -c 'import json,sys; r=[r for r in json.load(open(sys.argv[1]))["devices"][0]["rows"] if r["name"]==sys.argv[2]][0]; print("%.6f" % (r["flop"]/1e9), r["count"])' "$TMP/inf.json" "$kname")" \
@@ -163,6 +165,6 @@ for line in block.strip().splitlines()[1:]:
 PY
 "$PROFANA" --analysis "$PUB/graph_execution.json.gz" bf16 --graph-capture "$PUB/capture_traces" >"$TMP/readme_out" 2>/dev/null
 while IFS= read -r line; do
-    if grep -qxF -- "$line" "$TMP/readme_out"; then pass "graph: README example line: ${line:0:60}"; else fail "graph: README example line" "not in the output: $line"; fi
+    if grep -qxF -- "$line" "$TMP/readme_out"; then pass "graph: README example line: $(printf %.60s "$line")"; else fail "graph: README example line" "not in the output: $line"; fi
 done <"$TMP/readme_lines"
 [ -s "$TMP/readme_lines" ] || fail "graph: README example" "no example found"
