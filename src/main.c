@@ -128,6 +128,9 @@ static const option options[] = {
     OPT_CALLBACK("--step", "all|N", "only the GPU work launched inside the CPU-side ProfilerStep windows (all, or step N)", 1,
                  ON_ANALYSIS, set_step, NULL),
     OPT_FLAG("--steps", "--analysis: one line per ProfilerStep (span, GPU time, busy %, top category)", ON_ANALYSIS, steps),
+    OPT_STRING("--graph-capture", "PATH", "--analysis: give CUDA/HIP-graph-replayed kernels the ops that recorded them in "
+               "this capture trace (or the traces of a directory, as its execution_details.json lists them)",
+               ON_ANALYSIS, graph_capture),
     OPT_STRING("--explain", "OP_OR_KERNEL", "--analysis: shapes, dtypes, inputs, formula and figures of its first invocation",
                ON_ANALYSIS, explain),
     OPT_CALLBACK("--fail-above", "PCT", "--diff: exit 3 when B's GPU time is over A's by more than PCT% (several runs: its 95% CI's low end)", 1,

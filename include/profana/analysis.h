@@ -40,6 +40,8 @@ typedef struct pf_act_work {
     int generic;                       /* the figures are the generic guess (source "generic"):
                                           the Total and category rows leave its bytes out */
     int upper_bound;                   /* the figures are a ceiling (variable-length attention) */
+    int inferred;                      /* no launching op: the figures of the linked launches of
+                                          its kernel name and geometry (pf_work_infer) */
 } pf_act_work;
 
 /* More than there are distinct sources (the formulas' families, their ~dtype and ~ub
@@ -110,6 +112,8 @@ typedef struct pf_device_report {
     int64_t no_shapes_ns;              /* GPU time of launches whose op has no recorded shapes */
     int64_t shapes_ns;                 /* GPU time of launches whose op has recorded shapes */
     int64_t unlinked_n, unlinked_ns;   /* activities with no launching op, and their time */
+    int64_t inferred_n, inferred_ns;   /* of those, the ones with inferred figures (pf_work_infer) */
+    int64_t captured_n, captured_ns;   /* activities whose op came from a graph capture */
     int64_t no_launch_n, no_launch_ns; /* of those, the ones whose launch call is not in the
                                           trace either (launched before profiling began, or
                                           CPU activity not recorded) */
@@ -180,6 +184,13 @@ void pf_work_of(const pf_trace *t, const pf_analysis_opts *o, size_t i, int carr
  * one formula run per distinct op invocation (name, args, Inductor figures): the same
  * figures, a fraction of the time. Returns 0, or -1 when memory runs out. */
 int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const unsigned char *carrier, pf_act_work *w);
+
+/* A kernel without a launching op (a graph replay without its capture, a library's own
+ * launch) takes the figures of the launches of the same kernel name and launch geometry
+ * (grid and block) that have an op, when every one of them has the same known figures
+ * (source "inferred", inferred set); kernels without a geometry get nothing. w is
+ * pf_work_all's. Returns 0, or -1 when memory runs out. */
+int pf_work_infer(const pf_trace *t, pf_act_work *w);
 
 /* Marks, for every activity, whether it carries its op invocation's work: the longest
  * kernel among the activities linked to the same op (ties: the first). Caller frees. */

@@ -42,6 +42,11 @@ typedef struct pf_activity {
     int64_t correlation;       /* -1 when absent */
     int64_t bytes;             /* memcpy/memset args.bytes; -1 when absent */
     int32_t op;                /* index into pf_trace.ops of the launching cpu_op; -1 none */
+    uint8_t graph;             /* 1: launched by a graph launch (cudaGraphLaunch, hipGraphLaunch) */
+    uint8_t captured;          /* 1: op is the one that recorded it in a graph capture
+                                  (pf_trace_graft_captures), not one of this trace */
+    uint64_t geometry;         /* a hash of its grid and block (its args, else its launch
+                                  call's); 0 when the trace gives neither */
     int64_t launch_ts_ns;      /* start of its launch call (the cuda_runtime/cuda_driver event
                                   with its correlation id); PF_NO_LAUNCH when none is known */
     uint64_t launch_process;   /* that call's process: a hash of its pid text; 0 none */
@@ -63,6 +68,26 @@ typedef struct pf_cpu_op {
     pf_src_args args;          /* where its args object is in the text */
     int64_t src_off;           /* byte offset of the event's '{' in the (decompressed) text */
 } pf_cpu_op;
+
+/* What a runtime call with a correlation id is, by its name. */
+typedef enum pf_launch_kind {
+    PF_LAUNCH_CALL = 0,        /* a kernel launch, a copy, anything else */
+    PF_LAUNCH_GRAPH,           /* cudaGraphLaunch, hipGraphLaunch: replays a captured graph */
+    PF_LAUNCH_BEGIN_CAPTURE    /* cudaStreamBeginCapture, hipStreamBeginCapture: a capture begins */
+} pf_launch_kind;
+
+/* A launch call of a graph capture's trace (kept with pf_load_opts.launches): during capture
+ * a launch records a kernel into the graph and runs nothing, so the call and its op are all
+ * the trace has of it. */
+typedef struct pf_launch {
+    const char *kernel;        /* interned kernel name; NULL: not a kernel launch */
+    pf_launch_kind kind;
+    int32_t op;                /* index into pf_trace.ops of the op that made the call; -1 none */
+    int ran;                   /* 1: a GPU activity has its correlation (it ran: not captured) */
+    int64_t ext_id, correlation, ts_ns;
+    uint64_t process;
+    uint64_t geometry;         /* as pf_activity.geometry; 0 none */
+} pf_launch;
 
 /* launch_ts_ns of an activity whose launch call is unknown (no runtime event with its
  * correlation id, or several processes' calls share it). */
@@ -111,6 +136,11 @@ typedef struct pf_trace {
     size_t n_launched;         /* activities whose launch call is known (launch_ts_ns) */
     size_t n_unknown_gpu;      /* "X" events of a category profana does not know that look
                                   like GPU activity (args stream or device, and correlation) */
+    pf_launch *launches;       /* pf_load_opts.launches: every runtime call with a correlation
+                                  id, in file order; else NULL */
+    size_t n_launches;
+    struct pf_trace **adopted; /* graph captures whose ops this trace's activities use */
+    size_t n_adopted;
     char **notes;              /* remarks worth one line each on stderr ("profana: note:") */
     int n_notes;
     char **warnings;           /* "byte N: trace is cut off ..." ("profana: warning:") */
@@ -125,6 +155,8 @@ typedef struct pf_load_opts {
     int strict;                /* 1: a trace cut inside its last event is an error, not a warning */
     int all_ops;               /* 1: keep every cpu_op with an External id in ops, not only
                                   those that launched GPU activity (--explain counts them) */
+    int launches;              /* 1: keep the launch calls (pf_trace.launches) with their kernel
+                                  names and ops: a graph capture's trace */
 } pf_load_opts;
 
 /* Loads a Kineto chrome trace from path ("-" = standard input; plain JSON or gzip, told by
@@ -150,6 +182,25 @@ void pf_trace_free(pf_trace *t);
  * will not be asked for: a caller that goes on to hold much else (--augment_trace writing
  * a copy of the trace) gives their memory back early. */
 void pf_trace_drop_host(pf_trace *t);
+
+/* Gives each graph-replayed kernel of replay (activities launched by a graph launch, which
+ * have no op) the op that recorded it during capture: the kernels of one replay, by start
+ * time, are matched to the kernel launches of one captured graph, in launch order, when
+ * their names (and, where both are known, geometries) agree one for one and exactly one
+ * captured graph agrees. A graph of caps is the launches recorded between one
+ * *StreamBeginCapture and the next (kernel launch calls whose kernel never ran). Each replay
+ * gets its own copies of the ops (appended to replay->ops, captured set), so that each
+ * replay's work counts once. replay adopts caps (freed with it; caps[] itself is the
+ * caller's). Adds a note per kind of replay left unmatched. *mapped: activities given an op.
+ * Returns 0, or -1 with err set when memory runs out (caps are adopted either way). */
+int pf_trace_graft_captures(pf_trace *replay, pf_trace **caps, size_t n_caps, size_t *mapped, pf_error *err);
+
+/* The capture traces that path names: path itself when it is a file; for a directory, the
+ * files its execution_details.json lists ("file" of each entry: vLLM's and SGLang's capture
+ * directories), else every *.json and *.json.gz in it, by name. *out is an array of n
+ * malloc'd paths (free each, and the array). Returns 0, or -1 with err set (unreadable
+ * directory, malformed execution_details.json, no trace in the directory). */
+int pf_capture_paths(const char *path, char ***out, size_t *n, pf_error *err);
 
 /* The device record with this id, or NULL. */
 const pf_device *pf_trace_device(const pf_trace *t, int id);

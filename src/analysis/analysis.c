@@ -175,9 +175,17 @@ static int add_missing(dev_acc *d, const char *op, const pf_activity *a, const p
 static void count_why(dev_acc *d, const pf_activity *a, const pf_act_work *w)
 {
     pf_device_report *r = &d->rep;
+    if (a->captured) {
+        r->captured_n++;
+        r->captured_ns = pf_sat_add(r->captured_ns, a->dur_ns);
+    }
     if (a->op < 0) {
         r->unlinked_n++;
         r->unlinked_ns = pf_sat_add(r->unlinked_ns, a->dur_ns);
+        if (w->inferred) {
+            r->inferred_n++;
+            r->inferred_ns = pf_sat_add(r->inferred_ns, a->dur_ns);
+        }
         if (a->launch_ts_ns == PF_NO_LAUNCH) {
             r->no_launch_n++;
             r->no_launch_ns = pf_sat_add(r->no_launch_ns, a->dur_ns);
@@ -511,6 +519,8 @@ static int compute_work(pf_analysis *an)
     }
     int rc = pf_work_all(t, &an->opts, carrier, an->work);
     free(carrier);
+    if (rc == 0)
+        rc = pf_work_infer(t, an->work);
     /* A copy or fill does no arithmetic, whether or not the trace gives its size (ROCm's
      * memsets and many device-to-device memcpys have no args.bytes): its FLOPs are a known
      * 0, so an op's row keeps its FLOPs and only its bytes become unknown. */

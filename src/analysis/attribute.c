@@ -102,7 +102,7 @@ static void work_init(const pf_analysis_opts *o, pf_act_work *w)
     w->flop = w->bytes = -1;
     w->dtype = peak_dtype(o, PF_DT_UNKNOWN, 0);
     w->source = NULL;
-    w->no_formula = w->upper_bound = w->no_shapes = w->generic = 0;
+    w->no_formula = w->upper_bound = w->no_shapes = w->generic = w->inferred = 0;
 }
 
 /* DRAM bytes of a copy of n bytes: a device-to-device copy reads them and writes them on

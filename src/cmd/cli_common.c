@@ -1,6 +1,7 @@
 /* cli_common.c - what every subcommand does the same way: print errors, load a trace and report its notes, pick the view options. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "profana/cli.h"
 
@@ -21,16 +22,69 @@ int pf_cli_usage_error(const char *fmt, ...)
     return PF_EXIT_USAGE;
 }
 
-pf_trace *pf_cli_load(const pf_cli *cli, const char *path)
+static pf_trace *load_one(const pf_load_opts *opts, const char *path)
 {
     pf_trace *t;
     pf_error err;
-    if (pf_trace_load_opts(path, &cli->load, &t, &err)) {
+    if (pf_trace_load_opts(path, opts, &t, &err)) {
         pf_cli_error(err.msg);
         return NULL;
     }
     for (int i = 0; i < t->n_warnings; i++)
         fprintf(stderr, "profana: warning: %s: %s\n", path, t->warnings[i]);
+    return t;
+}
+
+static void free_paths(char **paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(paths[i]);
+    free(paths);
+}
+
+/* --graph-capture: the capture traces, loaded by the same loader with their launch calls, and
+ * their ops grafted onto t's replayed kernels. Returns 0, or -1 after printing the error. */
+static int graft_captures(const pf_cli *cli, pf_trace *t)
+{
+    char **paths;
+    size_t n;
+    pf_error err;
+    if (pf_capture_paths(cli->graph_capture, &paths, &n, &err)) {
+        pf_cli_error(err.msg);
+        return -1;
+    }
+    pf_trace **caps = calloc(n, sizeof *caps);
+    pf_load_opts o = cli->load;
+    o.launches = 1;
+    o.all_ops = 0;
+    size_t loaded = 0;
+    while (caps && loaded < n && (caps[loaded] = load_one(&o, paths[loaded])))
+        loaded++;
+    int rc = caps && loaded == n ? 0 : -1;
+    if (!caps)
+        pf_cli_error("out of memory");
+    size_t mapped = 0;
+    if (rc == 0 && pf_trace_graft_captures(t, caps, n, &mapped, &err)) {
+        pf_cli_error(err.msg);
+        rc = -1;
+    }
+    if (rc && caps && !t->n_adopted)
+        for (size_t i = 0; i < loaded; i++)
+            pf_trace_free(caps[i]);
+    free(caps);
+    free_paths(paths, n);
+    return rc;
+}
+
+pf_trace *pf_cli_load(const pf_cli *cli, const char *path)
+{
+    pf_trace *t = load_one(&cli->load, path);
+    if (!t)
+        return NULL;
+    if (cli->graph_capture && graft_captures(cli, t)) {
+        pf_trace_free(t);
+        return NULL;
+    }
     for (int i = 0; i < t->n_notes; i++)
         fprintf(stderr, "profana: note: %s: %s\n", path, t->notes[i]);
     return t;

@@ -380,13 +380,28 @@ void pf_aview_coverage(FILE *out, const pf_analysis *an, const pf_device_report 
             time_pct(d, d->flop_known_ns));
     if (d->no_shapes_ns > 0)
         fprintf(out, "; no input shapes recorded: %.2f%%", time_pct(d, d->no_shapes_ns));
+    if (d->captured_ns > 0)
+        fprintf(out, "; ops from the graph capture: %.2f%%", time_pct(d, d->captured_ns));
     if (d->unlinked_ns > 0)
         fprintf(out, "; no launching op: %.2f%%", time_pct(d, d->unlinked_ns));
+    if (d->inferred_ns > 0)
+        fprintf(out, " (figures inferred from linked launches of the same kernel and geometry: %.2f%%)",
+                time_pct(d, d->inferred_ns));
     for (size_t i = 0; i < d->n_missing && i < MISSING_SHOWN; i++)
         fprintf(out, "%s%s %.3f us", i ? ", " : "; ops without a formula: ", d->missing[i].key,
                 d->missing[i].total_ns / 1e3);
     fputc('\n', out);
     pf_aview_why(out, an, d);
+}
+
+/* Whether any kernel of the device without an op was replayed from a graph. */
+static int has_graph_replays(const pf_analysis *an, const pf_device_report *d)
+{
+    const pf_trace *t = an->trace;
+    for (size_t i = 0; i < t->n_acts; i++)
+        if (t->acts[i].graph && t->acts[i].op < 0 && t->acts[i].device == d->device->id && pf_analysis_selected(an, i))
+            return 1;
+    return 0;
 }
 
 /* One line per reason the figures are missing that the user can act on: what the trace
@@ -414,6 +429,11 @@ void pf_aview_why(FILE *out, const pf_analysis *an, const pf_device_report *d)
     if (d->no_launch_n > 0)
         fprintf(out, " %" PRId64 " with no launch call in the trace (launched before profiling began, or the CPU side "
                      "was not recorded or lost its runtime events)", d->no_launch_n);
+    if (d->inferred_n > 0)
+        fprintf(out, "; %" PRId64 " of them take the figures of the launches of the same kernel name, grid and block "
+                     "that have an op (Source inferred)", d->inferred_n);
+    if (has_graph_replays(an, d))
+        fputs("; graph-replayed kernels get their ops from the capture's trace with --graph-capture PATH", out);
     fputc('\n', out);
 }
 
@@ -439,6 +459,17 @@ static void json_coverage(pf_jw *w, const pf_device_report *d)
     pf_jw_num(w, d->unlinked_ns / 1e3);
     pf_jw_key(w, "no_launch_call");
     pf_jw_num(w, (double)d->no_launch_n);
+    pf_jw_key(w, "inferred");
+    pf_jw_num(w, (double)d->inferred_n);
+    pf_jw_key(w, "inferred_us");
+    pf_jw_num(w, d->inferred_ns / 1e3);
+    pf_jw_obj_end(w);
+    pf_jw_key(w, "graph_capture");
+    pf_jw_obj_begin(w);
+    pf_jw_key(w, "count");
+    pf_jw_num(w, (double)d->captured_n);
+    pf_jw_key(w, "total_us");
+    pf_jw_num(w, d->captured_ns / 1e3);
     pf_jw_obj_end(w);
     pf_jw_key(w, "missing");
     pf_jw_arr_begin(w);

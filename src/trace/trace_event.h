@@ -22,7 +22,13 @@ enum {
     E_ID = PF_EV_ID,
     N_EV = PF_EV_MEMBERS
 };
-enum { A_EXT, A_DEVICE, A_STREAM, A_CORR, A_BYTES, A_DIMS, A_TYPES, A_CONC, A_KFLOP, A_KGB, A_STRIDES, N_ARG };
+/* A_GRID, A_BLOCK, A_KERNEL: a kernel's launch geometry and a launch call's kernel name (graph
+ * replays are matched to their capture by them). The op's members (A_DIMS on) come last:
+ * op_key spells them in order. */
+enum {
+    A_EXT, A_DEVICE, A_STREAM, A_CORR, A_BYTES, A_GRID, A_BLOCK, A_KERNEL, A_DIMS, A_TYPES, A_CONC, A_KFLOP, A_KGB,
+    A_STRIDES, N_ARG
+};
 
 /* A field id in records and shapes: E_* for the event's members, ARG_FIELD(A_*) for args'. */
 #define ARG_FIELD(a) (N_EV + (a))

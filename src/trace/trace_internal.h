@@ -170,6 +170,10 @@ typedef struct pf_launch_rec {
     int64_t correlation;
     int64_t ts_ns;
     uint64_t process;          /* hash of its pid text, never 0 */
+    uint64_t geometry;         /* its grid and block (pf_activity.geometry); 0 none */
+    int64_t ext_id;            /* launch_names only; else -1 */
+    const char *kernel;        /* the kernel it launched (launch_names only); NULL none */
+    pf_launch_kind kind;
 } pf_launch_rec;
 
 typedef enum pf_chunk_end {
@@ -203,6 +207,8 @@ typedef struct pf_scanner {
     struct pf_shapes *shapes;  /* the event shapes this thread has seen (trace_event.h) */
     const char *path;
     int depth;                 /* nesting depth of the array's elements (the limit counts it) */
+    int launch_names;          /* keep each launch call's kernel name and External id
+                                  (pf_load_opts.launches: a graph capture's trace) */
     char *key;                 /* scratch for pf_op_rec.key */
     size_t key_cap;
 } pf_scanner;
@@ -229,17 +235,18 @@ enum { PF_SCAN_BACK = 64 };
  * the activities run on. Returns 0 or -1 with err set. */
 int pf_trace_devices_from_props(pf_trace *t, const char *text, size_t len, pf_error *err);
 
-/* Links activities to the op records of the chunks (in order) by External id, builds
- * t->ops from the linked records (all_ops: from all of them), in file order, and parses the
- * args of linked ops once per distinct args text. Frees the records. Returns 0 or -1 with
+/* Links activities (and t->launches, when kept) to the op records of the chunks (in order)
+ * by External id, builds t->ops from the linked records (all_ops: from all of them), in
+ * file order, and parses the args of linked ops once per distinct args text. Frees the records. Returns 0 or -1 with
  * err set (out of memory only). */
 int pf_trace_link(pf_trace *t, pf_segvec *const *ops, size_t n_vecs, int all_ops, pf_error *err);
 
 /* Gives each activity the start and process of the launch call with its correlation id
  * (launch_ts_ns, launch_process; PF_NO_LAUNCH when none, or when calls of two processes
- * share the id), counts them in t->n_launched, and frees the records. Returns 0 or -1 with
- * err set (out of memory only). */
-int pf_trace_link_launches(pf_trace *t, pf_segvec *const *launches, size_t n_vecs, pf_error *err);
+ * share the id), whether it was a graph launch, and its geometry when its own args lack it;
+ * counts them in t->n_launched. keep: the records become t->launches (ops linked later by
+ * pf_trace_link); else they are freed. Returns 0 or -1 with err set (out of memory only). */
+int pf_trace_link_launches(pf_trace *t, pf_segvec *const *launches, size_t n_vecs, int keep, pf_error *err);
 
 /* Appends a warning (printf-style) to t->warnings. Returns 0 or -1 when memory runs out. */
 int pf_trace_warn(pf_trace *t, const char *fmt, ...)

@@ -72,9 +72,10 @@ static int cut_off(loader *L, int64_t at, int inside)
 
 /* ---- traceEvents: one chunk, or several on several threads ---- */
 
-static int scanner_init(pf_scanner *sc, pf_window *w, pf_strtab *strings, const char *path, int depth)
+static int scanner_init(pf_scanner *sc, pf_window *w, pf_strtab *strings, const char *path, int depth, int launches)
 {
     memset(sc, 0, sizeof *sc);
+    sc->launch_names = launches;
     sc->w = w;
     sc->path = path;
     sc->depth = depth;
@@ -250,7 +251,7 @@ static int start_workers(loader *L, plan *pl, worker *wk, size_t n)
     for (size_t i = 0; i < n; i++) {
         wk[i].pl = pl;
         if (pf_window_init(&wk[i].w, L->r, 0) ||
-            scanner_init(&wk[i].sc, &wk[i].w, L->t->strings, L->path, L->sc.depth))
+            scanner_init(&wk[i].sc, &wk[i].w, L->t->strings, L->path, L->sc.depth, L->opts.launches))
             return pf_fail(L->err, "%s: out of memory", L->path);
     }
     /* Worker 0 is this thread; a thread that cannot start leaves its chunks to the others. */
@@ -616,7 +617,7 @@ static int link_launches(loader *L)
         return pf_fail(L->err, "%s: out of memory", L->path);
     for (size_t i = 0; i < L->n_kept; i++)
         v[i] = &L->chunks[L->kept[i]]->launches;
-    int rc = pf_trace_link_launches(L->t, v, L->n_kept, L->err);
+    int rc = pf_trace_link_launches(L->t, v, L->n_kept, L->opts.launches, L->err);
     free(v);
     return rc;
 }
@@ -665,7 +666,7 @@ static pf_progress *start_progress(const loader *L)
  * before the corruption: the error is the one decompressing it whole would give. */
 static int load(loader *L)
 {
-    if (pf_window_init(&L->w, L->r, 0) || scanner_init(&L->sc, &L->w, L->t->strings, L->path, 3))
+    if (pf_window_init(&L->w, L->r, 0) || scanner_init(&L->sc, &L->w, L->t->strings, L->path, 3, L->opts.launches))
         return pf_fail(L->err, "%s: out of memory", L->path);
     L->w.releases = 1; /* growing text: this window is the only reader but while the workers run */
     pf_progress *bar = start_progress(L);

@@ -88,6 +88,10 @@ void pf_trace_free(pf_trace *t)
     store_free(t->store);
     free_lines(t->notes, t->n_notes);
     free_lines(t->warnings, t->n_warnings);
+    for (size_t i = 0; i < t->n_adopted; i++)
+        pf_trace_free(t->adopted[i]);
+    free(t->adopted);
+    free(t->launches);
     free(t->ops);
     free(t->acts);
     free(t->cpu);
@@ -440,6 +444,13 @@ static void link_acts(pf_trace *t, const id_map *m, unsigned char *keep)
         else
             keep[a->op] = 1;
     }
+    /* a capture's kernel launches: their ops are what a replay's kernels take */
+    for (size_t i = 0; i < t->n_launches; i++) {
+        pf_launch *l = &t->launches[i];
+        l->op = l->kernel && l->ext_id >= 0 ? id_map_get(m, l->ext_id) : -1;
+        if (l->op >= 0)
+            keep[l->op] = 1;
+    }
 }
 
 /* Every kept op gets its args parsed (once per distinct args text); only linked ops need
@@ -455,6 +466,13 @@ static int resolve_ops(pf_trace *t, const int32_t *renum)
             continue;
         a->op = renum[a->op];
         linked[a->op] = 1;
+    }
+    for (size_t i = 0; linked && i < t->n_launches; i++) {
+        pf_launch *l = &t->launches[i];
+        if (l->op < 0)
+            continue;
+        l->op = renum[l->op];
+        linked[l->op] = 1;
     }
     for (size_t i = 0; rc == 0 && i < t->n_ops; i++) {
         if (linked[i])
@@ -563,13 +581,38 @@ static int note_fallback(pf_trace *t)
                             "only the work launched on the profiling thread");
 }
 
-int pf_trace_link_launches(pf_trace *t, pf_segvec *const *vecs, size_t n_vecs, pf_error *err)
+/* The records as the model keeps them for a capture trace (ops linked by pf_trace_link). */
+static int keep_launches(pf_trace *t, const pf_launch_rec *l, size_t n, const unsigned char *ran)
+{
+    if (!(t->launches = malloc((n ? n : 1) * sizeof *t->launches)))
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        t->launches[i] = (pf_launch){l[i].kernel, l[i].kind, -1, ran[i], l[i].ext_id, l[i].correlation,
+                                     l[i].ts_ns, l[i].process, l[i].geometry};
+    t->n_launches = n;
+    return 0;
+}
+
+/* What the launch call g tells of activity a: when, from which process, whether a graph
+ * replayed it, and its geometry when its own event lacks one. */
+static void take_launch(pf_trace *t, pf_activity *a, const pf_launch_rec *g)
+{
+    a->launch_ts_ns = g->ts_ns;
+    a->launch_process = g->process;
+    a->graph = g->kind == PF_LAUNCH_GRAPH;
+    if (!a->geometry && !a->graph)
+        a->geometry = g->geometry;
+    t->n_launched++;
+}
+
+int pf_trace_link_launches(pf_trace *t, pf_segvec *const *vecs, size_t n_vecs, int keep, pf_error *err)
 {
     size_t n, ambiguous_acts = 0;
     id_map m = {0};
     pf_launch_rec *l = flatten_launches(vecs, n_vecs, &n);
     unsigned char *ambiguous = l ? calloc(n ? n : 1, 1) : NULL;
-    int rc = ambiguous ? map_launches(l, n, &m, ambiguous) : -1;
+    unsigned char *ran = l ? calloc(n ? n : 1, 1) : NULL;
+    int rc = ambiguous && ran ? map_launches(l, n, &m, ambiguous) : -1;
     for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
         pf_activity *a = &t->acts[i];
         int32_t g = a->correlation >= 0 ? id_map_get(&m, a->correlation) : -1;
@@ -577,14 +620,17 @@ int pf_trace_link_launches(pf_trace *t, pf_segvec *const *vecs, size_t n_vecs, p
         a->launch_process = 0;
         if (g >= 0 && ambiguous[g])
             ambiguous_acts++;
+        if (g >= 0)
+            ran[g] = 1;
         if (g < 0 || ambiguous[g])
             continue;
-        a->launch_ts_ns = l[g].ts_ns;
-        a->launch_process = l[g].process;
-        t->n_launched++;
+        take_launch(t, a, &l[g]);
     }
     id_map_free(&m);
+    if (rc == 0 && keep)
+        rc = keep_launches(t, l, n, ran);
     free(ambiguous);
+    free(ran);
     free(l);
     if (rc == 0 && ambiguous_acts)
         rc = pf_trace_note(t, "%zu GPU activities share their correlation id with launch calls of several processes: "

@@ -222,10 +222,15 @@ static int event_key(const char *k, size_t n)
 static int args_key(const char *k, size_t n)
 {
     switch (n) {
+    case 4:
+        return memcmp(k, "grid", 4) == 0 ? A_GRID : -1;
     case 5:
-        return memcmp(k, "bytes", 5) == 0 ? A_BYTES : -1;
+        return memcmp(k, "bytes", 5) == 0 ? A_BYTES : memcmp(k, "block", 5) == 0 ? A_BLOCK : -1;
     case 6:
-        return memcmp(k, "device", 6) == 0 ? A_DEVICE : memcmp(k, "stream", 6) == 0 ? A_STREAM : -1;
+        return memcmp(k, "device", 6) == 0   ? A_DEVICE
+               : memcmp(k, "stream", 6) == 0 ? A_STREAM
+               : memcmp(k, "kernel", 6) == 0 ? A_KERNEL
+                                             : -1;
     case 10:
         return memcmp(k, "Input Dims", 10) == 0 ? A_DIMS : memcmp(k, "Input type", 10) == 0 ? A_TYPES : -1;
     case 11:
@@ -506,6 +511,7 @@ int pf_event_scan(pf_event_scanner *sc, const char *s, size_t len, size_t start,
 typedef struct act_args {
     int64_t ext_id, device, stream, correlation, bytes;
     int has_device, has_stream;
+    size_t grid[2], block[2], kernel[2]; /* extents of their values; [0, 0) absent */
 } act_args;
 
 static int span_is(const char *s, const size_t sp[2], const char *quoted)
@@ -551,6 +557,15 @@ static void slow_act_args(const char *s, size_t len, const size_t sp[2], act_arg
         case A_BYTES:
             read_int_span(s, v, &a->bytes, NULL);
             break;
+        case A_GRID:
+            memcpy(a->grid, v, sizeof v);
+            break;
+        case A_BLOCK:
+            memcpy(a->block, v, sizeof v);
+            break;
+        case A_KERNEL:
+            memcpy(a->kernel, v, sizeof v);
+            break;
         default:
             break;
         }
@@ -562,6 +577,9 @@ static void get_act_args(const pf_window *w, const ev_fields *f, act_args *a)
     a->ext_id = a->correlation = a->bytes = -1;
     a->device = a->stream = 0;
     a->has_device = a->has_stream = 0;
+    memset(a->grid, 0, sizeof a->grid);
+    memset(a->block, 0, sizeof a->block);
+    memset(a->kernel, 0, sizeof a->kernel);
     if (f->slow) {
         slow_act_args(w->buf, w->len, f->ev[E_ARGS], a);
         return;
@@ -571,6 +589,36 @@ static void get_act_args(const pf_window *w, const ev_fields *f, act_args *a)
     read_int_span(w->buf, f->arg[A_STREAM], &a->stream, &a->has_stream);
     read_int_span(w->buf, f->arg[A_CORR], &a->correlation, NULL);
     read_int_span(w->buf, f->arg[A_BYTES], &a->bytes, NULL);
+    memcpy(a->grid, f->arg[A_GRID], sizeof a->grid);
+    memcpy(a->block, f->arg[A_BLOCK], sizeof a->block);
+    memcpy(a->kernel, f->arg[A_KERNEL], sizeof a->kernel);
+}
+
+/* A launch geometry: the whole numbers of its grid and of its block ("[32, 2, 1]"), hashed in
+ * order, so that spacing does not matter; 0 when either is absent. */
+static uint64_t geometry_of(const char *s, const act_args *a)
+{
+    if (!a->grid[1] || !a->block[1])
+        return 0;
+    uint64_t h = UINT64_C(1469598103934665603);
+    const size_t *parts[2] = {a->grid, a->block};
+    for (int k = 0; k < 2; k++) {
+        uint64_t v = 0;
+        int in = 0;
+        for (size_t i = parts[k][0]; i <= parts[k][1]; i++) {
+            int digit = i < parts[k][1] && s[i] >= '0' && s[i] <= '9';
+            if (digit) {
+                v = v * 10 + (uint64_t)(s[i] - '0');
+                in = 1;
+            } else if (in) {
+                h = (h ^ v) * UINT64_C(1099511628211);
+                v = 0;
+                in = 0;
+            }
+        }
+        h = (h ^ UINT64_C(0xff)) * UINT64_C(1099511628211); /* grid [1,2] block [3] != grid [1] block [2,3] */
+    }
+    return h ? h : 1;
 }
 
 /* An op's External id: the first one in its args (unreadable: the op cannot be linked). */
@@ -688,6 +736,7 @@ static int add_activity(pf_scanner *sc, pf_chunk *c, const ev_fields *f, pf_act_
     a.ext_id = aa.ext_id;
     a.correlation = aa.correlation;
     a.bytes = aa.bytes;
+    a.geometry = geometry_of(s, &aa);
     a.op = -1;
     pf_activity *slot = pf_segvec_push(&c->acts);
     if (!slot)
@@ -847,12 +896,31 @@ static int add_cpu_step(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
     return push_step(sc, c, &c->cpu_steps, &st);
 }
 
+static int span_has(const char *s, const size_t sp[2], const char *lit)
+{
+    size_t n = strlen(lit);
+    for (size_t i = sp[0]; i + n <= sp[1]; i++)
+        if (memcmp(s + i, lit, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* A graph launch replays kernels that have no op of their own; a capture's begin splits a
+ * capture trace into its graphs. CUDA and HIP spell both alike after the prefix. */
+static pf_launch_kind launch_kind(const char *s, const ev_fields *f)
+{
+    const size_t *sp = f->ev[E_NAME];
+    if (span_has(s, sp, "GraphLaunch"))
+        return PF_LAUNCH_GRAPH;
+    return span_has(s, sp, "StreamBeginCapture") ? PF_LAUNCH_BEGIN_CAPTURE : PF_LAUNCH_CALL;
+}
+
 /* A runtime or driver call: a host interval, and with a correlation id a possible launch. */
 static int add_launch(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
 {
     const char *s = sc->w->buf;
     act_args aa;
-    pf_launch_rec l;
+    pf_launch_rec l = {.ext_id = -1};
     if (add_cpu_event(sc, c, f, NULL))
         return -1;
     get_act_args(sc->w, f, &aa);
@@ -860,6 +928,13 @@ static int add_launch(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
         return 0;
     l.correlation = aa.correlation;
     l.process = process_key(s, f);
+    l.geometry = geometry_of(s, &aa);
+    l.kind = launch_kind(s, f);
+    if (sc->launch_names) {
+        l.ext_id = aa.ext_id;
+        if (aa.kernel[1] && !(l.kernel = intern_string(sc, aa.kernel, 0)))
+            return out_of_memory(sc, c);
+    }
     pf_launch_rec *slot = pf_segvec_push(&c->launches);
     if (!slot)
         return out_of_memory(sc, c);
