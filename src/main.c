@@ -119,8 +119,9 @@ static const option options[] = {
               ON_ANALYSIS | ON_DIFF, name_limit, "40"),
     OPT_ENUM("--group", "kernel|op|shape", "group rows by {default} name (default), launching op, or op with input shapes",
              ON_ANALYSIS | ON_DIFF, pf_group_by, an.group, group_names, "kernel"),
-    OPT_COUNT("--top", "N", "print only the N rows with the most GPU time (the Total row still counts all; default {default} = all)",
-              ON_ANALYSIS, top, "0"),
+    OPT_COUNT("--top", "N", "print only the N rows with the most GPU time (the Total row still counts all; --diff: "
+              "the N largest changes; default {default} = all)",
+              ON_ANALYSIS | ON_DIFF, top, "0"),
     OPT_CALLBACK("--format", "text|csv|json|md", "output format (default {default})", 1,
                  ON_ANALYSIS | ON_DIFF | ON_DEVICES, set_format, "text"),
     OPT_FLAG("--by-category", "after the tables, one table per category with its rows by time, count and percent",
@@ -615,6 +616,46 @@ static int check_options_apply(unsigned long given, const command *c)
     return 0;
 }
 
+/* Options that each apply to the command but not together: the second would do nothing. */
+typedef struct conflict {
+    const char *first, *second;
+    const char *why;
+} conflict;
+
+static const conflict conflicts[] = {
+    {"--explain", "--plot", "--explain prints one invocation's figures, no chart"},
+    {"--explain", "--report", "--explain prints one invocation's figures, no report"},
+    {"--explain", "--top", "--explain prints one invocation, no rows table"},
+    {"--explain", "--by-category", "--explain prints one invocation, no rows table"},
+    {"--explain", "--steps", "--explain prints one invocation, no step table"},
+    {"--explain", "--group", "--explain shows the invocation's kernels and op both"},
+    {"--explain", "--step", "--explain finds the first invocation of the whole trace"},
+    {"--steps", "--top", "--steps prints one line per step, no rows table"},
+    {"--steps", "--by-category", "--steps prints one line per step, no rows table"},
+    {"--steps", "--group", "--steps prints one line per step, no rows table"},
+};
+
+static int given_option(unsigned long given, const char *name)
+{
+    const option *o = find_option(name, strlen(name));
+    assert(o); /* a conflict row names options of the table */
+    return (int)(given >> (o - options) & 1);
+}
+
+/* Refuses options given together that cannot both act, and options that do nothing in the
+ * chosen format, rather than ignore them. */
+static int check_combinations(const pf_cli *cli, unsigned long given)
+{
+    for (size_t i = 0; i < COUNT(conflicts); i++)
+        if (given_option(given, conflicts[i].first) && given_option(given, conflicts[i].second))
+            return pf_cli_usage_error("%s cannot be combined with %s: %s", conflicts[i].second, conflicts[i].first,
+                                      conflicts[i].why);
+    const char *fmt = cli->format == PF_FMT_CSV ? "csv" : cli->format == PF_FMT_JSON ? "json" : NULL;
+    if (fmt && given_option(given, "--name_limit"))
+        return pf_cli_usage_error("--name_limit does not apply to --format %s, which always carries whole names", fmt);
+    return 0;
+}
+
 static int check_positionals(pf_cli *cli, const command *c)
 {
     if (c->npos < 0 && cli->npos < -c->npos)
@@ -673,6 +714,8 @@ int main(int argc, char **argv)
         rc = pf_cli_usage_error("no command given: use --analysis FILE DTYPE (or see --help)");
     if (rc == 0 && !done)
         rc = check_options_apply(given, cmd);
+    if (rc == 0 && !done)
+        rc = check_combinations(&cli, given);
     if (rc == 0 && !done)
         rc = check_positionals(&cli, cmd);
     if (rc == 0 && !done) {

@@ -372,6 +372,12 @@ static void print_pair_levels(FILE *out, const void *p)
     pf_dview_levels(out, c->dv, &c->d->summary);
 }
 
+static void print_pair_omitted(FILE *out, const void *p)
+{
+    const pair_ctx *c = p;
+    pf_dview_omitted(out, c->dv, c->d);
+}
+
 static void print_pair_summary(FILE *out, const void *p)
 {
     const pair_ctx *c = p;
@@ -395,6 +401,8 @@ static int report_pair(pf_xw *w, const pair_ctx *c)
     if (pre_of(w, print_pair_levels, c))
         return -1;
     if (put_table(w, pf_dview_rows(c->dv, c->d), "Rows by change"))
+        return -1;
+    if (pf_dview_shown(c->dv, c->d) < c->d->n_rows && pre_of(w, print_pair_omitted, c))
         return -1;
     if (pre_of(w, print_pair_summary, c))
         return -1;

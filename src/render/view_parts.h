@@ -60,8 +60,13 @@ typedef struct pf_dview {
 
 /* Sets o up for v (which must outlive it, with both names set). */
 void pf_dview_init(pf_dview *o, const pf_view_opts *v);
-/* The pair's rows: matched by change, then each side's own; NULL when memory runs out. */
+/* The pair's rows: matched by change, then each side's own; with --top N the N rows of the
+ * largest absolute change (B - A, a missing side 0). NULL when memory runs out. */
 pf_table *pf_dview_rows(const pf_dview *o, const pf_diff_device *d);
+/* How many rows pf_dview_rows shows. */
+size_t pf_dview_shown(const pf_dview *o, const pf_diff_device *d);
+/* "(N more rows with smaller changes: ...)" when --top left rows out; nothing otherwise. */
+void pf_dview_omitted(FILE *out, const pf_dview *o, const pf_diff_device *d);
 /* The categories either side ran, by combined time; NULL when memory runs out. */
 pf_table *pf_dview_categories(const pf_dview *o, const pf_diff_device *d);
 /* "Device pair I: NAME_A device N (...) vs NAME_B device M (...)" after lead. */
