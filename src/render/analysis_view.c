@@ -63,20 +63,30 @@ void pf_aview_init(pf_aview *a, const pf_view_opts *v)
 }
 
 #define OVER_PEAK_MARK "!"
+/* A percentage above SUSPECT_PCT of a peak is possible but rare (well-tuned GEMMs reach 70% to
+ * 85% of a datasheet peak): worth checking the peak, the clock and the cache before trusting */
+#define SUSPECT_MARK "?"
+#define SUSPECT_PCT 90.0
 /* BW % of a row whose bytes moved faster than DRAM can move them while a call's bytes fit
  * the cache (pf_dram_pct): not a number, because DRAM's share is unknown */
 #define CACHE_MARK "cache"
 
-/* Sets a percentage cell; over 100% means a formula or a peak is wrong, so it is marked. */
+/* Sets a percentage cell; over 100% means a formula or a peak is wrong, so it is marked, and
+ * over SUSPECT_PCT is marked as worth a check. Returns PF_AVIEW_OVER, PF_AVIEW_SUSPECT or 0. */
 static int set_pct(pf_table *t, int r, int col, double pct)
 {
     if (pct < 0)
         return 0;
     pf_table_num(t, r, col, pct, 1);
-    if (pct <= 100.0)
-        return 0;
-    pf_table_mark(t, r, col, OVER_PEAK_MARK);
-    return 1;
+    if (pct > 100.0) {
+        pf_table_mark(t, r, col, OVER_PEAK_MARK);
+        return PF_AVIEW_OVER;
+    }
+    if (pct > SUSPECT_PCT) {
+        pf_table_mark(t, r, col, SUSPECT_MARK);
+        return PF_AVIEW_SUSPECT;
+    }
+    return 0;
 }
 
 /* A rate over zero time does not exist: the cell stays '-'. */
@@ -123,8 +133,10 @@ static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_repo
     if (cached)
         pf_table_mark(t, r, C_BW_PCT, CACHE_MARK);
     pf_table_bool(t, r, C_CACHE, cached);
-    if (over)
+    if (over & PF_AVIEW_OVER)
         pf_table_str(t, r, C_NOTE, "over peak: a formula or a peak is wrong");
+    else if (over & PF_AVIEW_SUSPECT)
+        pf_table_str(t, r, C_NOTE, "above 90% of peak: check the peak, the clock, L2-resident data");
     pf_table_bool(t, r, C_UPPER, row->upper_bound_n > 0);
     pf_table_str(t, r, C_BOUND, pf_row_bound(row, d->info));
     pf_table_str(t, r, C_SOURCE, pf_row_source(row, src, sizeof src));
@@ -355,6 +367,12 @@ static size_t shown_rows(const pf_view_opts *v, const pf_device_report *d)
     return v->top > 0 && (size_t)v->top < d->n_rows ? (size_t)v->top : d->n_rows;
 }
 
+/* The flag set_pct gives a percentage. */
+static int pct_flag(double pct)
+{
+    return pct > 100.0 ? PF_AVIEW_OVER : pct > SUSPECT_PCT ? PF_AVIEW_SUSPECT : 0;
+}
+
 /* Builds the device's table: its groups by time, then the Total row (a summary row). */
 pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
 {
@@ -365,7 +383,7 @@ pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
     for (size_t i = 0; i < shown_rows(a->v, d); i++) {
         int r = pf_table_add_row(t);
         fill_row(t, r, &d->rows[i], d);
-        *over |= pf_row_flops_pct(&d->rows[i], d->info) > 100 || pf_row_bw_pct(&d->rows[i], d->info) > 100;
+        *over |= pct_flag(pf_row_flops_pct(&d->rows[i], d->info)) | pct_flag(pf_row_bw_pct(&d->rows[i], d->info));
         *over |= pf_row_cache_served(&d->rows[i], d->info) ? PF_AVIEW_CACHE : 0;
     }
     int r = pf_table_add_row(t);
@@ -577,6 +595,10 @@ static int text_rows(FILE *out, const pf_aview *a, const pf_analysis *an, int i)
     if (over & PF_AVIEW_OVER)
         fputs(OVER_PEAK_MARK " above 100% of the device's peak: a formula or a peak is wrong (check --device, "
               "--tf32), or a small kernel's data sat in L2 cache\n", out);
+    if (over & PF_AVIEW_SUSPECT)
+        fputs(SUSPECT_MARK " above 90% of the device's peak: possible, but check the peak (--device, --tf32), the "
+              "clock the GPU ran at (the datasheet peak assumes its boost clock), and whether the data sat in L2 "
+              "cache\n", out);
     print_source_notes(out, a->v, d);
     pf_table_free(t);
     return 0;

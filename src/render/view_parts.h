@@ -19,10 +19,11 @@ typedef struct pf_aview {
 /* Sets a up for v (which must outlive it). */
 void pf_aview_init(pf_aview *a, const pf_view_opts *v);
 /* The device's table: its first v->top groups by time (all with 0), then the Total row (a
- * summary row); *over gets PF_AVIEW_OVER when a row shown runs above 100% of a peak, and
+ * summary row); *over gets PF_AVIEW_OVER when a row shown runs above 100% of a peak,
+ * PF_AVIEW_SUSPECT above 90% (and not above 100%) in one of its percentages, and
  * PF_AVIEW_CACHE when a row's BW % reads "cache" (pf_row_cache_served). NULL when memory
  * runs out. */
-enum { PF_AVIEW_OVER = 1, PF_AVIEW_CACHE = 2 };
+enum { PF_AVIEW_OVER = 1, PF_AVIEW_CACHE = 2, PF_AVIEW_SUSPECT = 4 };
 pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over);
 /* The categories that ran, by time; NULL when memory runs out. */
 pf_table *pf_aview_categories(const pf_device_report *d);
