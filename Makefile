@@ -19,7 +19,7 @@ UNITS    = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(sort $(wildcard tests/un
 
 DEMO_TRACE = testdata/traces/eager_bf16.json
 
-.PHONY: all demo check check-full check-fast test units clean deps bench fuzz fuzz-build cppcheck FORCE
+.PHONY: all install uninstall demo check check-full check-fast test units clean deps bench fuzz fuzz-build cppcheck FORCE
 
 # Plain `make` only builds (it installs nothing); `make demo` and `make check` install what a
 # fresh Debian machine lacks first (tests/deps.sh).
@@ -30,6 +30,24 @@ profana: $(BUILD)/profana
 
 $(BUILD)/profana: $(BUILD)/obj/main.o $(BUILD)/libprofana.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+# The man page is the binary's own --man: written from the same command and option tables as
+# --help, so the two cannot disagree.
+$(BUILD)/profana.1: $(BUILD)/profana
+	$< --man >$@.tmp && mv $@.tmp $@
+
+# make install [PREFIX=/usr/local] [DESTDIR=staging dir]: the binary and its man page.
+PREFIX  ?= /usr/local
+BINDIR   = $(DESTDIR)$(PREFIX)/bin
+MANDIR   = $(DESTDIR)$(PREFIX)/share/man/man1
+
+install: $(BUILD)/profana $(BUILD)/profana.1
+	install -d $(BINDIR) $(MANDIR)
+	install -m 755 $(BUILD)/profana $(BINDIR)/profana
+	install -m 644 $(BUILD)/profana.1 $(MANDIR)/profana.1
+
+uninstall:
+	rm -f $(BINDIR)/profana $(MANDIR)/profana.1
 
 $(BUILD)/libprofana.a: $(OBJS)
 	rm -f $@

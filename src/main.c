@@ -23,25 +23,32 @@ typedef struct command {
     int dtype_pos;             /* index of the DTYPE positional, -1 when none */
     int (*run)(const pf_cli *);
     const char *help;
+    const char *example;       /* one command line for --help and the man page; tests run each
+                                  with trace.json, a.json, b.json replaced by real traces */
 } command;
 
 static const command commands[] = {
     {"--analysis", ON_ANALYSIS, "FILE DTYPE", 2, 1, cmd_analysis,
      "per device, one row per kernel (or op, or op+shape): count, time, FLOPs, bytes,\n"
-     "achieved TFLOP/s and GB/s, percent of the device's peak, roofline bound"},
+     "achieved TFLOP/s and GB/s, percent of the device's peak, roofline bound",
+     "profana --analysis trace.json bf16 --group op --top 10"},
     {"--diff", ON_DIFF, "A.json[,A2...] NAME_A B.json[,B2...] NAME_B DTYPE", 5, 4, cmd_diff,
      "compare two traces row by row (exact name, then normalised name, then op family with\n"
      "shapes): per-row time ratio B/A, geomean, matched share; --fail-above PCT for CI;\n"
-     "several runs a side (comma-separated): 95% intervals and a verdict per row"},
+     "several runs a side (comma-separated): 95% intervals and a verdict per row",
+     "profana --diff a.json before b.json after bf16 --fail-above 5"},
     {"--augment_trace", ON_AUGMENT, "IN OUT DTYPE", 3, 2, cmd_augment,
      "write IN to OUT with kernel_flop and kernel_num_gb added to the args of every kernel\n"
      "and op with figures (--extra: rates, percents, category); nothing else changes; OUT may\n"
-     "be IN, - is standard output"},
+     "be IN, - is standard output",
+     "profana --augment_trace trace.json out.json bf16 --extra"},
     {"--combine", ON_COMBINE, "IN1 IN2 [IN...] OUT", -3, -1, cmd_combine,
      "merge traces (e.g. of several ranks) into OUT, remapping colliding process ids and\n"
-     "tagging each event with its input"},
+     "tagging each event with its input",
+     "profana --combine a.json b.json out.json"},
     {"--list-devices", ON_DEVICES, "", 0, -1, cmd_list_devices,
-     "print the device table: names matched, dense peaks per dtype, bandwidth, source"},
+     "print the device table: names matched, dense peaks per dtype, bandwidth, source",
+     "profana --list-devices --format md"},
 };
 
 /* What an option does with its values. Every row names one: there is no zero kind, the rows
@@ -106,14 +113,16 @@ static int set_jobs(pf_cli *cli, const option *o, const char *v, const char *v2)
 static int set_no_tf32(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int show_help(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int show_version(pf_cli *cli, const option *o, const char *v, const char *v2);
+static int show_man(pf_cli *cli, const option *o, const char *v, const char *v2);
 
 static const option options[] = {
     OPT_COUNT("--name_limit", "N", "cut kernel names to N characters in text and Markdown (default {default}; 0 = no cut)",
               ON_ANALYSIS | ON_DIFF, name_limit, "40"),
     OPT_ENUM("--group", "kernel|op|shape", "group rows by {default} name (default), launching op, or op with input shapes",
              ON_ANALYSIS | ON_DIFF, pf_group_by, an.group, group_names, "kernel"),
-    OPT_COUNT("--top", "N", "print only the N rows with the most GPU time (the Total row still counts all; default {default} = all)",
-              ON_ANALYSIS, top, "0"),
+    OPT_COUNT("--top", "N", "print only the N rows with the most GPU time (the Total row still counts all; --diff: "
+              "the N largest changes; default {default} = all)",
+              ON_ANALYSIS | ON_DIFF, top, "0"),
     OPT_CALLBACK("--format", "text|csv|json|md", "output format (default {default})", 1,
                  ON_ANALYSIS | ON_DIFF | ON_DEVICES, set_format, "text"),
     OPT_FLAG("--by-category", "after the tables, one table per category with its rows by time, count and percent",
@@ -123,9 +132,9 @@ static const option options[] = {
              ON_ANALYSIS | ON_DIFF | ON_AUGMENT, an.tf32),
     OPT_CALLBACK("--no-tf32", NULL, "all fp32 work is measured against the FP32 peak, convolutions and kernels named tf32 "
                  "included", 0, ON_ANALYSIS | ON_DIFF | ON_AUGMENT, set_no_tf32, NULL),
-    OPT_CALLBACK("--device", "NAME", "use this device-table entry for every device (see --list-devices)", 1,
+    OPT_CALLBACK("--device", "NAME", "use this device-table entry for every device (default: the entry the trace's device name matches; see --list-devices)", 1,
                  ON_ANALYSIS | ON_DIFF | ON_AUGMENT, set_device, NULL),
-    OPT_CALLBACK("--step", "all|N", "only the GPU work launched inside the CPU-side ProfilerStep windows (all, or step N)", 1,
+    OPT_CALLBACK("--step", "all|N", "only the GPU work launched inside the CPU-side ProfilerStep windows (all, or step N; default: all GPU work)", 1,
                  ON_ANALYSIS, set_step, NULL),
     OPT_FLAG("--steps", "--analysis: one line per ProfilerStep (span, GPU time, busy %, top category)", ON_ANALYSIS, steps),
     OPT_STRING("--graph-capture", "PATH", "--analysis: give CUDA/HIP-graph-replayed kernels the ops that recorded them in "
@@ -133,7 +142,7 @@ static const option options[] = {
                ON_ANALYSIS, graph_capture),
     OPT_STRING("--explain", "OP_OR_KERNEL", "--analysis: shapes, dtypes, inputs, formula and figures of its first invocation",
                ON_ANALYSIS, explain),
-    OPT_CALLBACK("--fail-above", "PCT", "--diff: exit 3 when B's GPU time is over A's by more than PCT% (several runs: its 95% CI's low end)", 1,
+    OPT_CALLBACK("--fail-above", "PCT", "--diff: exit 3 when B's GPU time is over A's by more than PCT% (several runs: its 95% CI's low end) (default: no gate)", 1,
                  ON_DIFF, set_fail_above, NULL),
     OPT_FLAG("--extra", "--augment_trace: also achieved_tflops, achieved_gbps, flops_pct, bw_pct, kernel_category",
              ON_AUGMENT, extra),
@@ -146,6 +155,7 @@ static const option options[] = {
     OPT_FLAG("--strict", "a trace cut inside its last event is an error (exit 1), not a warning", ON_LOADERS, load.strict),
     OPT_EXIT("--help", "print this help", show_help),
     OPT_EXIT("--version", "print the version", show_version),
+    OPT_EXIT("--man", "print this help as a man page (roff; make install installs it)", show_man),
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -186,22 +196,132 @@ static void print_help(FILE *out)
         }
     }
     fputs("\nArguments:\n"
-          "  FILE    a Kineto chrome trace (.json); - reads standard input\n"
-          "  DTYPE   dtype of work whose dtype the trace does not show: ",
+          "  FILE    a Kineto chrome trace (.json or .json.gz); - reads standard input\n"
+          "  DTYPE   dtype of work whose dtype the trace does not show, in any case: ",
           out);
     fprintf(out, "%s\n\nOptions:\n", pf_dtype_cli_choices());
     for (size_t i = 0; i < COUNT(options); i++)
         print_option_help(out, &options[i]);
+    fputs("\nEvery option and command may be spelled with - or _ (--name-limit, --augment-trace).\n"
+          "\nExamples:\n", out);
+    for (size_t i = 0; i < COUNT(commands); i++)
+        fprintf(out, "  %s\n", commands[i].example);
     fputs("\nExit status: 0 ok, 1 unreadable trace or I/O error, 2 usage error,\n"
           "3 --diff --fail-above: B slower than allowed.\n"
           "Columns and formulas: see README.md.\n",
           out);
 }
 
+/* Whether the n characters at s spell name, '-' and '_' alike after the leading "--": the old
+ * tool's --name_limit and --augment_trace beside --by-category, so both spellings of every
+ * option are one row of the table. */
+static int same_name(const char *s, size_t n, const char *name)
+{
+    if (strlen(name) != n)
+        return 0;
+    for (size_t k = 0; k < n; k++) {
+        int dash = (s[k] == '-' || s[k] == '_') && (name[k] == '-' || name[k] == '_');
+        if (s[k] != name[k] && !(k >= 2 && dash))
+            return 0;
+    }
+    return 1;
+}
+
+/* Text for roff: backslashes and hyphens escaped (so options print as typed), and each line
+ * that would begin with a control character ('.' or an apostrophe) guarded. */
+static void roff_text(FILE *out, const char *s, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        if ((k == 0 || s[k - 1] == '\n') && (s[k] == '.' || s[k] == '\''))
+            fputs("\\&", out);
+        if (s[k] == '\\')
+            fputs("\\e", out);
+        else if (s[k] == '-')
+            fputs("\\-", out);
+        else
+            fputc(s[k], out);
+    }
+}
+
+static void roff_line(FILE *out, const char *s)
+{
+    roff_text(out, s, strlen(s));
+    fputc('\n', out);
+}
+
+/* An option's help with its default in place of {default} or appended, as print_option_help
+ * writes it, for the man page. */
+static void roff_option(FILE *out, const option *o)
+{
+    fputs(".TP\n\\fB", out);
+    roff_text(out, o->name, strlen(o->name));
+    fputs("\\fR", out);
+    if (o->arg) {
+        fputs(" \\fI", out);
+        roff_text(out, o->arg, strlen(o->arg));
+        fputs("\\fR", out);
+    }
+    fputc('\n', out);
+    const char *mark = strstr(o->help, DEFAULT_MARK);
+    if (mark) {
+        roff_text(out, o->help, (size_t)(mark - o->help));
+        roff_text(out, o->def, strlen(o->def));
+        roff_line(out, mark + strlen(DEFAULT_MARK));
+    } else {
+        roff_text(out, o->help, strlen(o->help));
+        if (o->def)
+            fprintf(out, " (default %s)", o->def); /* defaults are words and numbers */
+        fputc('\n', out);
+    }
+}
+
+/* The man page: the same tables as --help, so the two never disagree. */
+static void print_man(FILE *out)
+{
+    fprintf(out, ".TH PROFANA 1 \"\" \"profana %s\" \"User Commands\"\n.SH NAME\n"
+                 "profana \\- where GPU time goes in a PyTorch profiler trace, and how close each kernel "
+                 "runs to the hardware\n.SH SYNOPSIS\n", PROFANA_VERSION);
+    for (size_t i = 0; i < COUNT(commands); i++) {
+        fputs(".B profana\n", out);
+        fprintf(out, ".B ");
+        roff_line(out, commands[i].name);
+        if (*commands[i].args) {
+            fputs(".I ", out);
+            roff_line(out, commands[i].args);
+        }
+        fputs("[options]\n.br\n", out);
+    }
+    fputs(".SH COMMANDS\n", out);
+    for (size_t i = 0; i < COUNT(commands); i++) {
+        fputs(".TP\n\\fB", out);
+        roff_text(out, commands[i].name, strlen(commands[i].name));
+        fputs("\\fR ", out);
+        roff_line(out, commands[i].args);
+        roff_line(out, commands[i].help);
+    }
+    fputs(".SH ARGUMENTS\n.TP\n.I FILE\na Kineto chrome trace (.json or .json.gz); \\- reads standard input\n"
+          ".TP\n.I DTYPE\ndtype of work whose dtype the trace does not show, in any case: ", out);
+    roff_line(out, pf_dtype_cli_choices());
+    fputs(".SH OPTIONS\nEvery option and command may be spelled with \\- or _ "
+          "(\\-\\-name\\-limit, \\-\\-augment_trace).\n", out);
+    for (size_t i = 0; i < COUNT(options); i++)
+        roff_option(out, &options[i]);
+    fputs(".SH EXAMPLES\n", out);
+    for (size_t i = 0; i < COUNT(commands); i++) {
+        fputs(".nf\n", out);
+        roff_line(out, commands[i].example);
+        fputs(".fi\n", out);
+    }
+    fputs(".SH EXIT STATUS\n0 ok, 1 unreadable trace or I/O error, 2 usage error, "
+          "3 \\-\\-diff \\-\\-fail\\-above: B slower than allowed.\n"
+          ".SH SEE ALSO\nREADME.md of the profana sources: columns, formulas and the device table.\n",
+          out);
+}
+
 static const command *find_command(const char *s)
 {
     for (size_t i = 0; i < COUNT(commands); i++)
-        if (strcmp(s, commands[i].name) == 0)
+        if (same_name(s, strlen(s), commands[i].name))
             return &commands[i];
     return NULL;
 }
@@ -211,9 +331,66 @@ _Static_assert(sizeof(options) / sizeof(options[0]) <= 32, "options are marked i
 static const option *find_option(const char *s, size_t n)
 {
     for (size_t i = 0; i < COUNT(options); i++)
-        if (strlen(options[i].name) == n && strncmp(s, options[i].name, n) == 0)
+        if (same_name(s, n, options[i].name))
             return &options[i];
     return NULL;
+}
+
+/* Edit distance between the n characters at a and b, '-' and '_' alike (same_name's rule);
+ * names are short (under 64 characters), longer ones count as far. */
+static size_t edit_distance(const char *a, size_t n, const char *b)
+{
+    enum { MAXLEN = 64 };
+    size_t m = strlen(b);
+    if (n >= MAXLEN || m >= MAXLEN)
+        return (size_t)-1;
+    size_t row[MAXLEN + 1];
+    for (size_t j = 0; j <= m; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            size_t up = row[j];
+            int same = a[i - 1] == b[j - 1] || ((a[i - 1] == '-' || a[i - 1] == '_') && (b[j - 1] == '-' || b[j - 1] == '_'));
+            size_t best = diag + !same;
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[m];
+}
+
+/* The command or option nearest to an unknown one (its part before '='): the fewest edits, at
+ * most a third of its length (at least 2), or else the one it begins; NULL when none is near. */
+static const char *nearest_name(const char *a)
+{
+    const char *eq = strchr(a, '=');
+    size_t n = eq ? (size_t)(eq - a) : strlen(a);
+    const char *best = NULL;
+    size_t best_d = (n / 3 > 2 ? n / 3 : 2) + 1;
+    for (size_t i = 0; i < COUNT(commands) + COUNT(options); i++) {
+        const char *name = i < COUNT(commands) ? commands[i].name : options[i - COUNT(commands)].name;
+        size_t d = edit_distance(a, n, name);
+        if (d < best_d)
+            best = name, best_d = d;
+    }
+    for (size_t i = 0; !best && n > 3 && i < COUNT(options); i++)
+        if (strncmp(a, options[i].name, n) == 0)
+            best = options[i].name;
+    return best;
+}
+
+static int unknown_option(const char *a)
+{
+    const char *near = nearest_name(a);
+    if (near)
+        return pf_cli_usage_error("unknown option '%s'; did you mean %s?", a, near);
+    return pf_cli_usage_error("unknown option '%s'", a);
 }
 
 /* ---- the actions ---- */
@@ -341,6 +518,13 @@ static int show_help(pf_cli *cli, const option *o, const char *v, const char *v2
     return stdout_status();
 }
 
+static int show_man(pf_cli *cli, const option *o, const char *v, const char *v2)
+{
+    (void)cli, (void)o, (void)v, (void)v2;
+    print_man(stdout);
+    return stdout_status();
+}
+
 static int show_version(pf_cli *cli, const option *o, const char *v, const char *v2)
 {
     (void)cli, (void)o, (void)v, (void)v2;
@@ -436,6 +620,46 @@ static int check_options_apply(unsigned long given, const command *c)
     return 0;
 }
 
+/* Options that each apply to the command but not together: the second would do nothing. */
+typedef struct conflict {
+    const char *first, *second;
+    const char *why;
+} conflict;
+
+static const conflict conflicts[] = {
+    {"--explain", "--plot", "--explain prints one invocation's figures, no chart"},
+    {"--explain", "--report", "--explain prints one invocation's figures, no report"},
+    {"--explain", "--top", "--explain prints one invocation, no rows table"},
+    {"--explain", "--by-category", "--explain prints one invocation, no rows table"},
+    {"--explain", "--steps", "--explain prints one invocation, no step table"},
+    {"--explain", "--group", "--explain shows the invocation's kernels and op both"},
+    {"--explain", "--step", "--explain finds the first invocation of the whole trace"},
+    {"--steps", "--top", "--steps prints one line per step, no rows table"},
+    {"--steps", "--by-category", "--steps prints one line per step, no rows table"},
+    {"--steps", "--group", "--steps prints one line per step, no rows table"},
+};
+
+static int given_option(unsigned long given, const char *name)
+{
+    const option *o = find_option(name, strlen(name));
+    assert(o); /* a conflict row names options of the table */
+    return (int)(given >> (o - options) & 1);
+}
+
+/* Refuses options given together that cannot both act, and options that do nothing in the
+ * chosen format, rather than ignore them. */
+static int check_combinations(const pf_cli *cli, unsigned long given)
+{
+    for (size_t i = 0; i < COUNT(conflicts); i++)
+        if (given_option(given, conflicts[i].first) && given_option(given, conflicts[i].second))
+            return pf_cli_usage_error("%s cannot be combined with %s: %s", conflicts[i].second, conflicts[i].first,
+                                      conflicts[i].why);
+    const char *fmt = cli->format == PF_FMT_CSV ? "csv" : cli->format == PF_FMT_JSON ? "json" : NULL;
+    if (fmt && given_option(given, "--name_limit"))
+        return pf_cli_usage_error("--name_limit does not apply to --format %s, which always carries whole names", fmt);
+    return 0;
+}
+
 static int check_positionals(pf_cli *cli, const command *c)
 {
     if (c->npos < 0 && cli->npos < -c->npos)
@@ -471,7 +695,7 @@ static int parse_args(pf_cli *cli, int argc, char **argv, const command **cmd, u
         else if (c)
             *cmd = c;
         else if ((rc = parse_option(cli, argc, argv, &i, given, done)) == -1)
-            rc = a[0] == '-' && a[1] ? pf_cli_usage_error("unknown option '%s'", a) : (cli->pos[cli->npos++] = a, 0);
+            rc = a[0] == '-' && a[1] ? unknown_option(a) : (cli->pos[cli->npos++] = a, 0);
     }
     return rc;
 }
@@ -494,6 +718,8 @@ int main(int argc, char **argv)
         rc = pf_cli_usage_error("no command given: use --analysis FILE DTYPE (or see --help)");
     if (rc == 0 && !done)
         rc = check_options_apply(given, cmd);
+    if (rc == 0 && !done)
+        rc = check_combinations(&cli, given);
     if (rc == 0 && !done)
         rc = check_positionals(&cli, cmd);
     if (rc == 0 && !done) {

@@ -18,7 +18,7 @@ typedef enum pf_dtype {
     PF_DT_UNKNOWN = -1
 } pf_dtype;
 
-/* Parses a command-line dtype ("bf16", "bfloat16", "half", "float", ...).
+/* Parses a command-line dtype ("bf16", "bfloat16", "half", "float", ...), in any case ("BF16").
  * Returns PF_DT_UNKNOWN for anything not accepted. */
 pf_dtype pf_dtype_parse_cli(const char *s);
 

@@ -14,13 +14,15 @@ typedef struct pf_outfile {
     char *buf;                 /* f's buffer (large, so a whole trace goes out in few writes) */
     int replaces;              /* the target existed when opened */
     struct pf_outfile_syncer *syncer; /* flushes to disk while writing (replacing only) */
+    FILE *raw;                 /* a target named .gz: the temporary file under f, which compresses */
 } pf_outfile;
 
 /* Opens a temporary file in the target's directory (standard output for "-"; a device or
  * FIFO such as /dev/full is opened directly, since a rename would replace it). A target that
  * is a symbolic link is written where it points, so the link stays; an existing target
- * keeps its permission bits. Refuses a target that is a directory. Returns 0, or -1 with
- * err set ("PATH: reason") and nothing created. */
+ * keeps its permission bits. A regular target whose name ends in ".gz" is written
+ * gzip-compressed: f compresses into the temporary file. Refuses a target that is a
+ * directory. Returns 0, or -1 with err set ("PATH: reason") and nothing created. */
 int pf_outfile_open(pf_outfile *o, const char *path, pf_error *err);
 
 /* Flushes and closes the temporary file and renames it over the target (the target's old

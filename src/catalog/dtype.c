@@ -2,6 +2,7 @@
 #include "profana/dtype.h"
 
 #include <string.h>
+#include <strings.h>
 
 typedef struct cli_name {
     const char *name;
@@ -54,7 +55,7 @@ pf_dtype pf_dtype_parse_cli(const char *s)
     if (!s)
         return PF_DT_UNKNOWN;
     for (size_t i = 0; i < sizeof cli_names / sizeof cli_names[0]; i++)
-        if (strcmp(s, cli_names[i].name) == 0)
+        if (strcasecmp(s, cli_names[i].name) == 0) /* BF16 as bf16: no case means anything here */
             return cli_names[i].dtype;
     return PF_DT_UNKNOWN;
 }

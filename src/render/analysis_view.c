@@ -63,20 +63,30 @@ void pf_aview_init(pf_aview *a, const pf_view_opts *v)
 }
 
 #define OVER_PEAK_MARK "!"
+/* A percentage above SUSPECT_PCT of a peak is possible but rare (well-tuned GEMMs reach 70% to
+ * 85% of a datasheet peak): worth checking the peak, the clock and the cache before trusting */
+#define SUSPECT_MARK "?"
+#define SUSPECT_PCT 90.0
 /* BW % of a row whose bytes moved faster than DRAM can move them while a call's bytes fit
  * the cache (pf_dram_pct): not a number, because DRAM's share is unknown */
 #define CACHE_MARK "cache"
 
-/* Sets a percentage cell; over 100% means a formula or a peak is wrong, so it is marked. */
+/* Sets a percentage cell; over 100% means a formula or a peak is wrong, so it is marked, and
+ * over SUSPECT_PCT is marked as worth a check. Returns PF_AVIEW_OVER, PF_AVIEW_SUSPECT or 0. */
 static int set_pct(pf_table *t, int r, int col, double pct)
 {
     if (pct < 0)
         return 0;
     pf_table_num(t, r, col, pct, 1);
-    if (pct <= 100.0)
-        return 0;
-    pf_table_mark(t, r, col, OVER_PEAK_MARK);
-    return 1;
+    if (pct > 100.0) {
+        pf_table_mark(t, r, col, OVER_PEAK_MARK);
+        return PF_AVIEW_OVER;
+    }
+    if (pct > SUSPECT_PCT) {
+        pf_table_mark(t, r, col, SUSPECT_MARK);
+        return PF_AVIEW_SUSPECT;
+    }
+    return 0;
 }
 
 /* A rate over zero time does not exist: the cell stays '-'. */
@@ -123,8 +133,10 @@ static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_repo
     if (cached)
         pf_table_mark(t, r, C_BW_PCT, CACHE_MARK);
     pf_table_bool(t, r, C_CACHE, cached);
-    if (over)
+    if (over & PF_AVIEW_OVER)
         pf_table_str(t, r, C_NOTE, "over peak: a formula or a peak is wrong");
+    else if (over & PF_AVIEW_SUSPECT)
+        pf_table_str(t, r, C_NOTE, "above 90% of peak: check the peak, the clock, L2-resident data");
     pf_table_bool(t, r, C_UPPER, row->upper_bound_n > 0);
     pf_table_str(t, r, C_BOUND, pf_row_bound(row, d->info));
     pf_table_str(t, r, C_SOURCE, pf_row_source(row, src, sizeof src));
@@ -244,61 +256,121 @@ pf_table *pf_aview_categories(const pf_device_report *d)
     return t;
 }
 
-enum { B_NAME, B_TOTAL, B_COUNT, B_PCT, B_NCOLS };
+enum { B_DEVICE, B_CATEGORY, B_NAME, B_TOTAL, B_COUNT, B_PCT, B_NCOLS };
 
+/* Device and category are columns in CSV only: one CSV table holds every category's rows,
+ * where text prints a table per category and JSON an object per category. */
 static const pf_col by_cat_cols[B_NCOLS] = {
+    [B_DEVICE] = {"Device", NULL, 1, PF_IN_CSV},
+    [B_CATEGORY] = {"Category", NULL, 0, PF_IN_CSV},
     [B_NAME] = {"Kernel Name", "name", 0, 0},
     [B_TOTAL] = {"Total (us)", "total_us", 1, 0},
     [B_COUNT] = {"Count", "count", 1, 0},
     [B_PCT] = {"Percent", "pct", 1, 0},
 };
 
-static void by_cat_row(pf_table *t, const pf_row *row, const pf_device_report *d)
+static void by_cat_row(pf_table *t, const pf_row *row, const pf_device_report *d, int cat)
 {
     int r = pf_table_add_row(t);
+    pf_table_int(t, r, B_DEVICE, d->device->id);
+    pf_table_str(t, r, B_CATEGORY, pf_category_name((pf_category)cat));
     pf_table_str(t, r, B_NAME, row->key);
     pf_table_num(t, r, B_TOTAL, row->total_ns / 1e3, 3);
     pf_table_int(t, r, B_COUNT, row->invocations);
     pf_table_num(t, r, B_PCT, time_pct(d, row->total_ns), 2);
 }
 
-/* Like the Inductor compiled module's -p report: per category its rows by time, and a Total. */
-static int print_by_category(FILE *out, const pf_aview *a, const pf_device_report *d)
+/* One category's rows by time and a Total (a summary row), in columns cols; NULL when
+ * memory runs out. */
+static pf_table *by_category_table(const pf_col *cols, const pf_device_report *d, int cat)
+{
+    pf_table *t = pf_table_new(cols, B_NCOLS);
+    pf_row total = d->cats[cat];
+    total.key = "Total";
+    total.invocations = 0; /* the Count of its rows: calls for --group op and shape */
+    for (size_t i = 0; t && i < d->n_rows; i++)
+        if (pf_row_category(&d->rows[i]) == (pf_category)cat) {
+            by_cat_row(t, &d->rows[i], d, cat);
+            total.invocations += d->rows[i].invocations;
+        }
+    if (t)
+        pf_table_row_summary(t, (by_cat_row(t, &total, d, cat), pf_table_rows(t) - 1));
+    if (t && pf_table_status(t)) {
+        pf_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static void by_category_cols(pf_col *bc, const pf_aview *a)
+{
+    memcpy(bc, by_cat_cols, sizeof by_cat_cols);
+    bc[B_NAME].title = a->cols[C_NAME].title;
+}
+
+/* Like the Inductor compiled module's -p report: per category its rows by time, and a Total;
+ * in text and Markdown a table each, in CSV rows of one table (header when header is set). */
+static int print_by_category(FILE *out, const pf_aview *a, const pf_device_report *d, int header)
 {
     int order[PF_CAT_COUNT];
     int n = sorted_categories(d, order);
     pf_col bc[B_NCOLS];
-    memcpy(bc, by_cat_cols, sizeof bc);
-    bc[B_NAME].title = a->cols[C_NAME].title;
+    by_category_cols(bc, a);
     for (int k = 0; k < n; k++) {
-        pf_table *t = pf_table_new(bc, B_NCOLS);
-        pf_row total = d->cats[order[k]];
-        total.key = "Total";
-        total.invocations = 0; /* the Count of its rows: calls for --group op and shape */
-        for (size_t i = 0; t && i < d->n_rows; i++)
-            if (pf_row_category(&d->rows[i]) == (pf_category)order[k]) {
-                by_cat_row(t, &d->rows[i], d);
-                total.invocations += d->rows[i].invocations;
-            }
-        if (t)
-            by_cat_row(t, &total, d);
-        if (!t || pf_table_status(t)) {
-            pf_table_free(t);
+        pf_table *t = by_category_table(bc, d, order[k]);
+        if (!t)
             return -1;
-        }
-        fprintf(out, "\n== %s ==\n", pf_category_name((pf_category)order[k]));
+        if (a->v->format == PF_FMT_CSV)
+            pf_table_print_csv(out, t, header && k == 0);
+        else if (a->v->format == PF_FMT_MD) /* a heading, then a blank line: a table must start a block */
+            fprintf(out, "\n**%s**\n\n", pf_category_name((pf_category)order[k]));
+        else
+            fprintf(out, "\n== %s ==\n", pf_category_name((pf_category)order[k]));
         if (a->v->format == PF_FMT_MD)
             pf_table_print_md(out, t, a->v->name_limit);
-        else
+        else if (a->v->format == PF_FMT_TEXT)
             pf_table_print_text(out, t, a->v->name_limit);
         pf_table_free(t);
     }
     return 0;
 }
 
+/* The "by_category" JSON member: per category, by time, its rows and their Total. */
+static int json_by_category(pf_jw *w, const pf_aview *a, const pf_device_report *d)
+{
+    int order[PF_CAT_COUNT];
+    int n = sorted_categories(d, order);
+    pf_col bc[B_NCOLS];
+    by_category_cols(bc, a);
+    pf_jw_key(w, "by_category");
+    pf_jw_arr_begin(w);
+    for (int k = 0; k < n; k++) {
+        pf_table *t = by_category_table(bc, d, order[k]);
+        if (!t)
+            return -1;
+        pf_jw_obj_begin(w);
+        pf_jw_key(w, "category");
+        pf_jw_str(w, pf_category_name((pf_category)order[k]));
+        pf_jw_key(w, "rows");
+        pf_table_json_rows(w, t);
+        pf_jw_key(w, "total");
+        pf_table_json_row(w, t, pf_table_rows(t) - 1);
+        pf_table_free(t);
+        pf_jw_obj_end(w);
+    }
+    pf_jw_arr_end(w);
+    return 0;
+}
+
 static size_t shown_rows(const pf_view_opts *v, const pf_device_report *d)
 {
     return v->top > 0 && (size_t)v->top < d->n_rows ? (size_t)v->top : d->n_rows;
+}
+
+/* The flag set_pct gives a percentage. */
+static int pct_flag(double pct)
+{
+    return pct > 100.0 ? PF_AVIEW_OVER : pct > SUSPECT_PCT ? PF_AVIEW_SUSPECT : 0;
 }
 
 /* Builds the device's table: its groups by time, then the Total row (a summary row). */
@@ -311,7 +383,7 @@ pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
     for (size_t i = 0; i < shown_rows(a->v, d); i++) {
         int r = pf_table_add_row(t);
         fill_row(t, r, &d->rows[i], d);
-        *over |= pf_row_flops_pct(&d->rows[i], d->info) > 100 || pf_row_bw_pct(&d->rows[i], d->info) > 100;
+        *over |= pct_flag(pf_row_flops_pct(&d->rows[i], d->info)) | pct_flag(pf_row_bw_pct(&d->rows[i], d->info));
         *over |= pf_row_cache_served(&d->rows[i], d->info) ? PF_AVIEW_CACHE : 0;
     }
     int r = pf_table_add_row(t);
@@ -487,15 +559,21 @@ static void json_coverage(pf_jw *w, const pf_device_report *d)
 
 /* Footnotes for the source markers in the rows shown: figures that are a ceiling (~ub) and
  * bytes that rest on the command line's DTYPE (~dtype). */
-static void print_source_notes(FILE *out, const pf_view_opts *v, const pf_device_report *d)
+static int has_dtype_note(const pf_view_opts *v, const pf_device_report *d)
 {
-    int ub = d->total.upper_bound_n > 0, dtype = 0;
+    int dtype = 0;
     size_t shown = shown_rows(v, d);
     for (size_t i = 0; i <= shown; i++) {
         const pf_row *r = i < shown ? &d->rows[i] : &d->total;
         for (int k = 0; k < r->n_sources; k++)
             dtype |= strstr(r->sources[k], "~dtype") != NULL;
     }
+    return dtype;
+}
+
+static void print_source_notes(FILE *out, const pf_view_opts *v, const pf_device_report *d)
+{
+    int ub = d->total.upper_bound_n > 0, dtype = has_dtype_note(v, d);
     if (ub)
         fputs("~ub: an upper bound: variable-length or paged attention sized by its longest sequences (max_q, "
               "max_k), or a fused MoE reading every expert its tokens could pick; "
@@ -548,6 +626,9 @@ static int text_rows(FILE *out, const pf_aview *a, const pf_analysis *an, int i)
     pf_aview_coverage(out, an, d);
     fputc('\n', out);
     print_table(out, a->v, t, a->v->name_limit);
+    /* Markdown: a line right under a table would be read as one of its rows */
+    if (md && (over || shown_rows(a->v, d) < d->n_rows || d->total.upper_bound_n > 0 || has_dtype_note(a->v, d)))
+        fputc('\n', out);
     pf_aview_omitted(out, a->v, d);
     if (over & PF_AVIEW_CACHE)
         fprintf(out, CACHE_MARK ": the bytes moved faster than DRAM's peak and a call's bytes fit the %.0f MiB "
@@ -556,6 +637,10 @@ static int text_rows(FILE *out, const pf_aview *a, const pf_analysis *an, int i)
     if (over & PF_AVIEW_OVER)
         fputs(OVER_PEAK_MARK " above 100% of the device's peak: a formula or a peak is wrong (check --device, "
               "--tf32), or a small kernel's data sat in L2 cache\n", out);
+    if (over & PF_AVIEW_SUSPECT)
+        fputs(SUSPECT_MARK " above 90% of the device's peak: possible, but check the peak (--device, --tf32), the "
+              "clock the GPU ran at (the datasheet peak assumes its boost clock), and whether the data sat in L2 "
+              "cache\n", out);
     print_source_notes(out, a->v, d);
     pf_table_free(t);
     return 0;
@@ -573,7 +658,7 @@ static int text_device(FILE *out, const pf_aview *a, const pf_analysis *an, int 
         return -1;
     print_table(out, a->v, t, 0);
     pf_table_free(t);
-    if (a->v->by_category && print_by_category(out, a, d))
+    if (a->v->by_category && print_by_category(out, a, d, 0))
         return -1;
     fputc('\n', out);
     pf_aview_busy(out, &d->busy);
@@ -604,6 +689,11 @@ static int print_csv(FILE *out, const pf_aview *a, const pf_analysis *an)
         return pf_steps_print_table(out, a->v->format, an);
     for (int i = 0; i < an->n_devices; i++) {
         int over;
+        if (a->v->by_category) { /* the per-category tables, as one table: a CSV holds one */
+            if (print_by_category(out, a, &an->devices[i], i == 0))
+                return -1;
+            continue;
+        }
         pf_table *t = pf_aview_rows(a, &an->devices[i], &over);
         if (!t)
             return -1;
@@ -691,6 +781,8 @@ static int json_device(pf_jw *w, const pf_aview *a, const pf_device_report *d)
     pf_jw_key(w, "categories");
     pf_table_json_rows(w, t);
     pf_table_free(t);
+    if (a->v->by_category && json_by_category(w, a, d))
+        return -1;
     if (!(t = pf_aview_streams(&d->busy)))
         return -1;
     pf_jw_key(w, "streams");
@@ -721,12 +813,14 @@ static int print_json(FILE *out, const pf_aview *a, const pf_analysis *an)
     pf_jw_int(&w, (int64_t)tr->n_unlinked);
     if (pf_steps_json(&w, an))
         return -1;
-    pf_jw_key(&w, "devices");
-    pf_jw_arr_begin(&w);
-    for (int i = 0; i < an->n_devices; i++)
-        if (json_device(&w, a, &an->devices[i]))
-            return -1;
-    pf_jw_arr_end(&w);
+    if (!a->v->steps) { /* --steps: the steps alone, as text prints its step table alone */
+        pf_jw_key(&w, "devices");
+        pf_jw_arr_begin(&w);
+        for (int i = 0; i < an->n_devices; i++)
+            if (json_device(&w, a, &an->devices[i]))
+                return -1;
+        pf_jw_arr_end(&w);
+    }
     pf_jw_obj_end(&w);
     fputc('\n', out);
     return 0;

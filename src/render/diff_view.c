@@ -27,11 +27,11 @@ static const pf_col diff_cols[D_NCOLS] = {
     [D_B_MEAN] = {"%s Mean (us)", "b_mean_us", 1, 0},
     [D_B_TOTAL] = {"%s Total (us)", "b_total_us", 1, 0},
     [D_RATIO] = {"B/A", "ratio", 1, 0},
-    [D_DELTA] = {"Delta (us)", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
-    [D_A_TFLOPS] = {"%s TFLOP/s", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
-    [D_A_GBPS] = {"%s GB/s", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
-    [D_B_TFLOPS] = {"%s TFLOP/s", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
-    [D_B_GBPS] = {"%s GB/s", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
+    [D_DELTA] = {"Delta (us)", "delta_us", 1, 0},
+    [D_A_TFLOPS] = {"%s TFLOP/s", "a_tflops", 1, 0},
+    [D_A_GBPS] = {"%s GB/s", "a_gbps", 1, 0},
+    [D_B_TFLOPS] = {"%s TFLOP/s", "b_tflops", 1, 0},
+    [D_B_GBPS] = {"%s GB/s", "b_gbps", 1, 0},
     [D_MATCH] = {"Match", "match", 0, 0},
     /* JSON writes the interval as "ratio_ci": [lo, hi] (json_rows) */
     [D_CI] = {"B/A 95% CI", NULL, 0, PF_IN_TEXT | PF_IN_CSV},
@@ -160,16 +160,55 @@ static pf_table *checked(pf_table *t, int failed)
     return NULL;
 }
 
+/* A row's change B - A, a side that lacks it counting as 0. */
+static int64_t row_delta_ns(const pf_diff_row *r)
+{
+    return (r->b ? r->b->total_ns : 0) - (r->a ? r->a->total_ns : 0);
+}
+
+static uint64_t abs_ns(int64_t x)
+{
+    return x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+}
+
+size_t pf_dview_shown(const pf_dview *o, const pf_diff_device *d)
+{
+    return o->v->top > 0 && (size_t)o->v->top < d->n_rows ? (size_t)o->v->top : d->n_rows;
+}
+
+/* The indices of the rows shown: every row in the diff's order, or with --top the N with the
+ * largest absolute change (ties in the diff's order), which is what one looks at first. NULL
+ * when memory runs out. */
+static size_t *shown_order(const pf_dview *o, const pf_diff_device *d)
+{
+    size_t *idx = malloc((d->n_rows ? d->n_rows : 1) * sizeof *idx);
+    if (!idx)
+        return NULL;
+    for (size_t i = 0; i < d->n_rows; i++)
+        idx[i] = i;
+    if (pf_dview_shown(o, d) == d->n_rows)
+        return idx;
+    for (size_t i = 1; i < d->n_rows; i++) { /* insertion sort: stable, and rows are few */
+        size_t k = idx[i], j = i;
+        for (; j > 0 && abs_ns(row_delta_ns(&d->rows[idx[j - 1]])) < abs_ns(row_delta_ns(&d->rows[k])); j--)
+            idx[j] = idx[j - 1];
+        idx[j] = k;
+    }
+    return idx;
+}
+
 pf_table *pf_dview_rows(const pf_dview *o, const pf_diff_device *d, const pf_runs_device *rd)
 {
-    pf_table *t = pf_table_new(o->rows.cols, rd ? D_NCOLS : D_NCOLS_ONE_RUN);
+    size_t *idx = shown_order(o, d);
+    pf_table *t = idx ? pf_table_new(o->rows.cols, rd ? D_NCOLS : D_NCOLS_ONE_RUN) : NULL;
     int failed = 0;
-    for (size_t i = 0; t && i < d->n_rows && !failed; i++) {
+    for (size_t i = 0; t && i < pf_dview_shown(o, d) && !failed; i++) {
         int r = pf_table_add_row(t);
-        failed = fill_row(t, r, d, &d->rows[i]);
+        failed = fill_row(t, r, d, &d->rows[idx[i]]);
         if (rd)
-            fill_ci(t, r, &rd->rows[i]);
+            fill_ci(t, r, &rd->rows[idx[i]]);
     }
+    free(idx);
     return checked(t, failed);
 }
 
@@ -177,6 +216,25 @@ pf_table *pf_dview_rows(const pf_dview *o, const pf_diff_device *d, const pf_run
 static const pf_runs_device *runs_of(const pf_dview *o, int i)
 {
     return o->runs && i < o->runs->n_devices ? &o->runs->devices[i] : NULL;
+}
+
+void pf_dview_omitted(FILE *out, const pf_dview *o, const pf_diff_device *d)
+{
+    size_t shown = pf_dview_shown(o, d);
+    if (shown == d->n_rows)
+        return;
+    size_t *idx = shown_order(o, d);
+    if (!idx)
+        return;
+    int64_t a = 0, b = 0;
+    for (size_t i = shown; i < d->n_rows; i++) {
+        const pf_diff_row *r = &d->rows[idx[i]];
+        a += r->a ? r->a->total_ns : 0;
+        b += r->b ? r->b->total_ns : 0;
+    }
+    free(idx);
+    fprintf(out, "(%zu more rows with smaller changes: %s %.3f us, %s %.3f us, delta %.3f us; --top 0 shows all)\n",
+            d->n_rows - shown, o->v->names[0], a / 1e3, o->v->names[1], b / 1e3, (b - a) / 1e3);
 }
 
 static int64_t cat_sum(const pf_diff_device *d, int c)
@@ -324,6 +382,9 @@ static int print_text(FILE *out, const pf_dview *o, const pf_diff *d)
         fputc('\n', out);
         print_table(out, o, t, o->v->name_limit);
         pf_table_free(t);
+        if (md && pf_dview_shown(o, dd) < dd->n_rows)
+            fputc('\n', out); /* Markdown: a line right under a table would be read as a row */
+        pf_dview_omitted(out, o, dd);
         fputc('\n', out);
         pf_dview_summary(out, o, &dd->summary);
         if (runs_of(o, i))
@@ -387,18 +448,24 @@ static void json_ci(pf_jw *w, const pf_ratio_ci *c)
     }
 }
 
-/* The rows, each with its "ratio_ci" when there are several runs a side. */
-static void json_rows(pf_jw *w, const pf_table *t, const pf_runs_device *rd)
+/* The rows, each with its "ratio_ci" when there are several runs a side (table row r shows
+ * the diff's row idx[r], as pf_dview_rows ordered them). -1 when memory runs out. */
+static int json_rows(pf_jw *w, const pf_dview *o, const pf_diff_device *d, const pf_table *t, const pf_runs_device *rd)
 {
+    size_t *idx = shown_order(o, d);
+    if (!idx)
+        return -1;
     pf_jw_arr_begin(w);
     for (int r = 0; r < pf_table_rows(t); r++) {
         pf_jw_obj_begin(w);
         pf_table_json_fields(w, t, r);
         if (rd)
-            json_ci(w, &rd->rows[r]);
+            json_ci(w, &rd->rows[idx[r]]);
         pf_jw_obj_end(w);
     }
     pf_jw_arr_end(w);
+    free(idx);
+    return 0;
 }
 
 /* The pair's interval over the runs: verdict, ratio_ci, runs and whether per step. */
@@ -464,9 +531,18 @@ static int print_json(FILE *out, FILE *notes, const pf_dview *o, const pf_diff *
         json_device_ref(&w, "a", dd->a);
         json_device_ref(&w, "b", dd->b);
         pf_jw_key(&w, "rows");
-        json_rows(&w, t, runs_of(o, i));
+        int rc = json_rows(&w, o, dd, t, runs_of(o, i));
         pf_table_free(t);
+        if (rc)
+            return -1;
+        pf_jw_key(&w, "rows_omitted");
+        pf_jw_int(&w, (int64_t)(dd->n_rows - pf_dview_shown(o, dd)));
         json_summary(&w, o, &dd->summary, runs_of(o, i));
+        if (!(t = pf_dview_categories(o, dd)))
+            return -1;
+        pf_jw_key(&w, "categories");
+        pf_table_json_rows(&w, t);
+        pf_table_free(t);
         pf_jw_obj_end(&w);
     }
     pf_jw_arr_end(&w);

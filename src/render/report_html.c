@@ -320,9 +320,13 @@ static int report_device(pf_xw *w, const device_ctx *c, const char *title)
         return -1;
     if (pre_of(w, print_omitted_line, c))
         return -1;
-    if (over)
+    if (over & PF_AVIEW_OVER)
         html_para(w, "! above 100% of the device's peak: a formula or a peak is wrong (check --device, --tf32), "
                         "or a small kernel's data sat in L2 cache.");
+    if (over & PF_AVIEW_SUSPECT)
+        html_para(w, "? above 90% of the device's peak: possible, but check the peak (--device, --tf32), the clock "
+                        "the GPU ran at (the datasheet peak assumes its boost clock), and whether the data sat in L2 "
+                        "cache.");
     if (put_table(w, pf_aview_categories(c->d), "Categories"))
         return -1;
     if (pre_of(w, print_busy_line, c))
@@ -372,6 +376,12 @@ static void print_pair_levels(FILE *out, const void *p)
     pf_dview_levels(out, c->dv, &c->d->summary);
 }
 
+static void print_pair_omitted(FILE *out, const void *p)
+{
+    const pair_ctx *c = p;
+    pf_dview_omitted(out, c->dv, c->d);
+}
+
 static void print_pair_summary(FILE *out, const void *p)
 {
     const pair_ctx *c = p;
@@ -395,6 +405,8 @@ static int report_pair(pf_xw *w, const pair_ctx *c)
     if (pre_of(w, print_pair_levels, c))
         return -1;
     if (put_table(w, pf_dview_rows(c->dv, c->d, NULL), "Rows by change"))
+        return -1;
+    if (pf_dview_shown(c->dv, c->d) < c->d->n_rows && pre_of(w, print_pair_omitted, c))
         return -1;
     if (pre_of(w, print_pair_summary, c))
         return -1;

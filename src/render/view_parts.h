@@ -19,10 +19,11 @@ typedef struct pf_aview {
 /* Sets a up for v (which must outlive it). */
 void pf_aview_init(pf_aview *a, const pf_view_opts *v);
 /* The device's table: its first v->top groups by time (all with 0), then the Total row (a
- * summary row); *over gets PF_AVIEW_OVER when a row shown runs above 100% of a peak, and
+ * summary row); *over gets PF_AVIEW_OVER when a row shown runs above 100% of a peak,
+ * PF_AVIEW_SUSPECT above 90% (and not above 100%) in one of its percentages, and
  * PF_AVIEW_CACHE when a row's BW % reads "cache" (pf_row_cache_served). NULL when memory
  * runs out. */
-enum { PF_AVIEW_OVER = 1, PF_AVIEW_CACHE = 2 };
+enum { PF_AVIEW_OVER = 1, PF_AVIEW_CACHE = 2, PF_AVIEW_SUSPECT = 4 };
 pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over);
 /* The categories that ran, by time; NULL when memory runs out. */
 pf_table *pf_aview_categories(const pf_device_report *d);
@@ -61,9 +62,14 @@ typedef struct pf_dview {
 
 /* Sets o up for v (which must outlive it, with both names set) and runs (NULL: one run a side). */
 void pf_dview_init(pf_dview *o, const pf_view_opts *v, const pf_runs *runs);
-/* The pair's rows: matched by change, then each side's own; with rd (the pair's intervals,
- * when o->runs) the 95% interval and verdict columns. NULL when memory runs out. */
+/* The pair's rows: matched by change, then each side's own; with --top N the N rows of the
+ * largest absolute change (B - A, a missing side 0); with rd (the pair's intervals, when
+ * o->runs) the 95% interval and verdict columns. NULL when memory runs out. */
 pf_table *pf_dview_rows(const pf_dview *o, const pf_diff_device *d, const pf_runs_device *rd);
+/* How many rows pf_dview_rows shows. */
+size_t pf_dview_shown(const pf_dview *o, const pf_diff_device *d);
+/* "(N more rows with smaller changes: ...)" when --top left rows out; nothing otherwise. */
+void pf_dview_omitted(FILE *out, const pf_dview *o, const pf_diff_device *d);
 /* The categories either side ran, by combined time; NULL when memory runs out. */
 pf_table *pf_dview_categories(const pf_dview *o, const pf_diff_device *d);
 /* "Device pair I: NAME_A device N (...) vs NAME_B device M (...)" after lead. */

@@ -56,6 +56,11 @@ long pf_reader_read(pf_reader *r, char *buf, size_t n, int64_t off, pf_error *er
  * first); 0 otherwise. */
 int pf_reader_drain(pf_reader *r, pf_error *err);
 
+/* After the text was read to its end (pf_reader_drain): the compressed offset at which a gzip
+ * input ended inside a member, whose text so far was delivered as the whole text; -1 when
+ * it did not, or the input is not gzip. */
+int64_t pf_reader_gz_cut(pf_reader *r);
+
 /* Stops a decompressing thread and frees everything. NULL is a no-op. */
 void pf_reader_close(pf_reader *r);
 

@@ -70,6 +70,25 @@ static int cut_off(loader *L, int64_t at, int inside)
     return FINISHED;
 }
 
+/* A gzip input that ends inside a member is read like a cut-off .json: the events complete
+ * in its text are analysed, with cut_off's warning when the text stops inside them, or a
+ * warning of its own when the text looks whole (only the gzip trailer is missing, so its
+ * check was not made). An error, as before, when the text does not hold the events'
+ * start, and with --strict. Takes and returns load_top's status. */
+static int gz_cut_off(loader *L, int rc)
+{
+    int64_t at = pf_reader_gz_cut(L->r);
+    if (at < 0)
+        return rc;
+    if (rc < 0 || L->opts.strict)
+        return pf_fail(L->err, "%s: compressed byte %lld: gzip data is cut off", L->path, (long long)at);
+    if (L->t->n_warnings == 0 &&
+        pf_trace_warn(L->t, "compressed byte %lld: gzip data is cut off after a whole trace; its check (CRC) was not made",
+                      (long long)at))
+        return pf_fail(L->err, "%s: out of memory", L->path);
+    return rc;
+}
+
 /* ---- traceEvents: one chunk, or several on several threads ---- */
 
 static int scanner_init(pf_scanner *sc, pf_window *w, pf_strtab *strings, const char *path, int depth, int launches)
@@ -671,13 +690,15 @@ static int load(loader *L)
     L->w.releases = 1; /* growing text: this window is the only reader but while the workers run */
     pf_progress *bar = start_progress(L);
     int rc = load_top(L);
-    if ((rc < 0 || L->t->n_warnings) && !pf_reader_seekable(L->r)) {
+    if (!pf_reader_seekable(L->r)) {
         pf_error gz;
         if (pf_reader_drain(L->r, &gz)) {
             *L->err = gz;
             rc = -1;
         }
     }
+    if (rc >= 0 || pf_reader_gz_cut(L->r) >= 0)
+        rc = gz_cut_off(L, rc);
     pf_progress_stop(bar);
     return rc < 0 ? -1 : assemble(L);
 }

@@ -71,6 +71,7 @@ typedef struct gz_pipe {
     gz_block *filling;         /* the block being inflated into */
     int done, failed, stop;
     int started;               /* the thread runs (and must be joined) */
+    int64_t cut_at;            /* compressed offset where the input ended inside a member; -1 none */
     pf_error err;
 } gz_pipe;
 
@@ -420,7 +421,10 @@ static int gz_inflate(pf_reader *r, const gz_sink *sink, z_stream *z, unsigned c
         if (z->avail_in == 0 && in_eof) {
             if (sink->end)
                 sink->end(r);
-            return ended ? 0 : pf_fail(err, "%s: compressed byte %lld: gzip data is cut off", r->name, (long long)at);
+            /* Cut inside a member (an upload cut short): the text inflated so far is delivered,
+             * as a cut-off .json is read, and the loader says what was lost. */
+            r->gz->cut_at = ended ? -1 : at;
+            return 0;
         }
         if (ended && inflateReset(z) == Z_OK) {
             ended = 0; /* another gzip member follows */
@@ -474,6 +478,7 @@ static int gz_start(pf_reader *r, pf_error *err)
     if (!g)
         return pf_fail(err, "%s: out of memory", r->name);
     r->gz = g;
+    g->cut_at = -1;
     pthread_mutex_init(&g->lock, NULL);
     pthread_cond_init(&g->changed, NULL);
     if (!area_open(r))
@@ -732,6 +737,16 @@ long pf_reader_read(pf_reader *r, char *buf, size_t n, int64_t off, pf_error *er
     if (k > 0)
         r->pos += k;
     return k;
+}
+
+int64_t pf_reader_gz_cut(pf_reader *r)
+{
+    if (!r->gz)
+        return -1;
+    pthread_mutex_lock(&r->gz->lock);
+    int64_t at = r->gz->done ? r->gz->cut_at : -1;
+    pthread_mutex_unlock(&r->gz->lock);
+    return at;
 }
 
 int pf_reader_drain(pf_reader *r, pf_error *err)

@@ -83,6 +83,9 @@ static int read_through_reader(const char *path, char **buf, size_t *len, pf_err
     text_buf t = {0};
     const char *text;
     long rc = pf_reader_growing(r, &text, NULL) ? copy_growing(r, text, &t, err) : copy_stream(r, &t, err);
+    int64_t cut = rc < 0 ? -1 : pf_reader_gz_cut(r); /* rewriting needs the whole text */
+    if (cut >= 0)
+        rc = pf_fail(err, "%s: compressed byte %lld: gzip data is cut off", pf_reader_name(r), (long long)cut);
     pf_reader_close(r);
     if (rc < 0) {
         free(t.b);

@@ -1,5 +1,6 @@
 /* outfile.c - writes outputs through a temporary file and a rename, so a failed run never leaves half a file. */
 #include "profana/outfile.h"
+#include "profana/gzout.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -135,6 +136,35 @@ static int set_mode(int fd, const char *target)
     return 0;
 }
 
+/* A target named .gz: f becomes a compressing stream over the temporary file. */
+static int compress(pf_outfile *o, const char *path, pf_error *err)
+{
+    FILE *gz = pf_gzout_open(o->f);
+    if (!gz) {
+        pf_outfile_abort(o);
+        return pf_fail(err, "%s: out of memory", path);
+    }
+    o->raw = o->f;
+    o->f = gz;
+    return 0;
+}
+
+/* Ends the compressed stream (its trailer goes into the temporary file), which is f again
+ * afterwards; returns the errno of a failed write, 0 when all went well or nothing was
+ * compressed. */
+static int end_compression(pf_outfile *o)
+{
+    if (!o->raw)
+        return 0;
+    int bad = ferror(o->f) != 0;
+    int e = errno;
+    if (fclose(o->f) != 0 && !bad)
+        bad = 1, e = errno;
+    o->f = o->raw;
+    o->raw = NULL;
+    return bad ? (e ? e : EIO) : 0;
+}
+
 int pf_outfile_open(pf_outfile *o, const char *path, pf_error *err)
 {
     memset(o, 0, sizeof *o);
@@ -173,7 +203,7 @@ int pf_outfile_open(pf_outfile *o, const char *path, pf_error *err)
     use_buffer(o);
     if (o->replaces)
         start_syncer(o);
-    return 0;
+    return pf_gzout_wanted(path) ? compress(o, path, err) : 0;
 }
 
 /* After f is closed (it uses buf until then). */
@@ -198,9 +228,10 @@ int pf_outfile_commit(pf_outfile *o, pf_error *err)
         release(o);
         return rc;
     }
-    int bad = ferror(o->f) != 0;
-    int e = errno;
-    if (fflush(o->f) != 0)
+    int ge = end_compression(o);
+    int bad = ferror(o->f) != 0 || ge;
+    int e = ge ? ge : errno;
+    if (fflush(o->f) != 0 && !bad)
         bad = 1, e = errno;
     int se = stop_syncer(o);
     if (se && !bad)
@@ -224,6 +255,7 @@ void pf_outfile_abort(pf_outfile *o)
 {
     if (!o->f)
         return;
+    end_compression(o); /* its trailer goes into the file removed below */
     stop_syncer(o);
     if (o->f != stdout)
         fclose(o->f);

@@ -72,4 +72,5 @@ def main():
         print(piece, cut, kind, done)
 
 
-main()
+if __name__ == "__main__":
+    main()

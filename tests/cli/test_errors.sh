@@ -183,9 +183,9 @@ done
     sed '1,/"cat": "kernel"/d' "$VALID"
 } >"$TMP/name_10mb.json"
 check_trace "name_10mb.json" "$TMP/name_10mb.json" 0 -
-run --analysis "$TMP/name_10mb.json" bf16 --format csv --name_limit 0 </dev/null
-check_status "name_10mb.json --name_limit 0" 0
-check_eq "name_10mb.json --name_limit 0: whole name printed" "$(awk 'length($0) > 10000000 { n++ } END { print n + 0 }' "$TMP/out")" 1
+run --analysis "$TMP/name_10mb.json" bf16 --format csv </dev/null
+check_status "name_10mb.json --format csv" 0
+check_eq "name_10mb.json --format csv: whole name printed" "$(awk 'length($0) > 10000000 { n++ } END { print n + 0 }' "$TMP/out")" 1
 
 # Nesting 100000 deep: at the top, inside a kernel's args, and never closed.
 repeat '[' 100000 >"$TMP/deep_arrays.json"
@@ -243,7 +243,7 @@ check_usage "--top -3" "'-3'" --analysis "$GOOD" bf16 --top -3
 check_usage "--name_limit abc" "'abc'" --analysis "$GOOD" bf16 --name_limit abc
 check_usage "--device NoSuchGPU" "NoSuchGPU" --analysis "$GOOD" bf16 --device NoSuchGPU
 check_usage "--top without a value" "--top needs a value" --analysis "$GOOD" bf16 --top
-check_usage "--top with --diff" "--top does not apply to --diff" --diff "$GOOD" A "$GOOD" B bf16 --top 3
+check_usage "--by-category with --diff" "--by-category does not apply to --diff" --diff "$GOOD" A "$GOOD" B bf16 --by-category
 check_usage "--extra with --analysis" "--extra does not apply to --analysis" --analysis "$GOOD" bf16 --extra
 check_usage "--fail-above with --analysis" "--fail-above does not apply to --analysis" --analysis "$GOOD" bf16 --fail-above 5
 check_usage "--group with --augment_trace" "--group does not apply to --augment_trace" --augment_trace "$GOOD" "$TMP/aug.json" bf16 --group op
@@ -261,7 +261,7 @@ done
 # the defaults --help shows come from the option table, which also applies them
 check_has "--help: --name_limit's default" "(default 40; 0 = no cut)" "$TMP/out"
 check_has "--help: --group's default" "group rows by kernel name (default)" "$TMP/out"
-check_has "--help: --top's default" "counts all; default 0 = all)" "$TMP/out"
+check_has "--help: --top's default" "the N largest changes; default 0 = all)" "$TMP/out"
 check_has "--help: --format's default" "output format (default text)" "$TMP/out"
 check_eq "--help: no {default} left" "$(grep -c '{default}' "$TMP/out")" 0
 run -h </dev/null
