@@ -149,3 +149,12 @@ S=$TRACES/steps_bf16.json
 check_eq "per step: 3 steps against the same 6 times over: B/A of GPU time per step 1, of the totals 2" \
     "$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["devices"][0]["summary"]; print(s["per_step"], "%.6f" % s["runs_ratio"], "%.6f" % s["ratio"], s["verdict"])' "$TMP/steps.json")" \
     "True 1.000000 2.000000 same"
+
+# --top N keeps the rows of largest change; each keeps its own interval
+"$PROFANA" --diff "$BASE" base "$CHANGED" changed bf16 --format json --top 5 >"$TMP/top.json"
+check_eq "--top 5: each row shown keeps the interval and verdict it has in the whole table" \
+    "$(python3 -c '
+import json, sys
+whole = {(r["name"], r["match"]): (r["ratio_ci"], r["verdict"]) for r in json.load(open(sys.argv[1]))["devices"][0]["rows"]}
+top = json.load(open(sys.argv[2]))["devices"][0]["rows"]
+print(len(top), all(whole[(r["name"], r["match"])] == (r["ratio_ci"], r["verdict"]) for r in top))' "$TMP/changed.json" "$TMP/top.json")" "5 True"
