@@ -12,8 +12,8 @@
 
 /* Which commands an option applies to: giving one to another command is a usage error,
  * not silently ignored. */
-enum { ON_ANALYSIS = 1, ON_DIFF = 2, ON_AUGMENT = 4, ON_COMBINE = 8, ON_DEVICES = 16,
-       ON_LOADERS = ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_COMBINE };
+enum { ON_ANALYSIS = 1, ON_DIFF = 2, ON_AUGMENT = 4, ON_COMBINE = 8, ON_DEVICES = 16, ON_RANKS = 32,
+       ON_LOADERS = ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_COMBINE | ON_RANKS };
 
 typedef struct command {
     const char *name;
@@ -40,6 +40,10 @@ static const command commands[] = {
     {"--combine", ON_COMBINE, "IN1 IN2 [IN...] OUT", -3, -1, cmd_combine,
      "merge traces (e.g. of several ranks) into OUT, remapping colliding process ids and\n"
      "tagging each event with its input"},
+    {"--ranks", ON_RANKS, "PATH... DTYPE", -2, -1, cmd_ranks,
+     "one trace per rank (.json, .json.gz, or directories of them): per rank GPU, busy,\n"
+     "communication, exposed communication and idle time; collectives matched across ranks\n"
+     "(transfer time, skew, bus bandwidth); the ranks that arrive last"},
     {"--list-devices", ON_DEVICES, "", 0, -1, cmd_list_devices,
      "print the device table: names matched, dense peaks per dtype, bandwidth, source"},
 };
@@ -115,7 +119,7 @@ static const option options[] = {
     OPT_COUNT("--top", "N", "print only the N rows with the most GPU time (the Total row still counts all; default {default} = all)",
               ON_ANALYSIS, top, "0"),
     OPT_CALLBACK("--format", "text|csv|json|md", "output format (default {default})", 1,
-                 ON_ANALYSIS | ON_DIFF | ON_DEVICES, set_format, "text"),
+                 ON_ANALYSIS | ON_DIFF | ON_DEVICES | ON_RANKS, set_format, "text"),
     OPT_FLAG("--by-category", "after the tables, one table per category with its rows by time, count and percent",
              ON_ANALYSIS, by_category),
     OPT_FLAG("--tf32", "all fp32 matrix work (GEMM, convolution, attention) is measured against the TF32 peak "
