@@ -113,3 +113,17 @@ check_run "one argument" 2 "$PROFANA" --ranks bf16
 check_run "missing file" 1 "$PROFANA" --ranks "$T0" "$TMP/nope.json" bf16
 check_grep "missing file: one error line" "^profana: error: $TMP/nope.json" "$TMP/err"
 check_run "option of another command" 2 "$PROFANA" --ranks "$T0" "$T1" bf16 --top 3
+
+# The README's example prints what profana prints.
+python3 - "$PROFANA" <<'PY'
+import subprocess, sys
+sys.path.insert(0, "tests/cli")
+from raw import check
+text = open("README.md").read()
+cmd = "$ profana --ranks testdata/multirank/tp_collectives_bf16_rank0.json.gz testdata/multirank/tp_collectives_bf16_rank1.json.gz bf16\n"
+start = text.index(cmd) + len(cmd)
+want = text[start:text.index("```", start)]
+args = cmd.split()[2:]
+got = subprocess.run([sys.argv[1]] + args, capture_output=True, text=True).stdout
+check("readme", "the --ranks example is what profana prints", got == want, "got:\n" + got)
+PY
