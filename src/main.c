@@ -12,8 +12,8 @@
 
 /* Which commands an option applies to: giving one to another command is a usage error,
  * not silently ignored. */
-enum { ON_ANALYSIS = 1, ON_DIFF = 2, ON_AUGMENT = 4, ON_COMBINE = 8, ON_DEVICES = 16,
-       ON_LOADERS = ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_COMBINE };
+enum { ON_ANALYSIS = 1, ON_DIFF = 2, ON_AUGMENT = 4, ON_COMBINE = 8, ON_DEVICES = 16, ON_RANKS = 32,
+       ON_LOADERS = ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_COMBINE | ON_RANKS };
 
 typedef struct command {
     const char *name;
@@ -46,6 +46,11 @@ static const command commands[] = {
      "merge traces (e.g. of several ranks) into OUT, remapping colliding process ids and\n"
      "tagging each event with its input",
      "profana --combine a.json b.json out.json"},
+    {"--ranks", ON_RANKS, "PATH... DTYPE", -2, -1, cmd_ranks,
+     "one trace per rank (.json, .json.gz, or directories of them): per rank GPU, busy,\n"
+     "communication, exposed communication and idle time; collectives matched across ranks\n"
+     "(transfer time, skew, bus bandwidth); the ranks that arrive last",
+     "profana --ranks rank0.json.gz rank1.json.gz bf16"},
     {"--list-devices", ON_DEVICES, "", 0, -1, cmd_list_devices,
      "print the device table: names matched, dense peaks per dtype, bandwidth, source",
      "profana --list-devices --format md"},
@@ -124,7 +129,7 @@ static const option options[] = {
               "the N largest changes; default {default} = all)",
               ON_ANALYSIS | ON_DIFF, top, "0"),
     OPT_CALLBACK("--format", "text|csv|json|md", "output format (default {default})", 1,
-                 ON_ANALYSIS | ON_DIFF | ON_DEVICES, set_format, "text"),
+                 ON_ANALYSIS | ON_DIFF | ON_DEVICES | ON_RANKS, set_format, "text"),
     OPT_FLAG("--by-category", "after the tables, one table per category with its rows by time, count and percent",
              ON_ANALYSIS, by_category),
     OPT_FLAG("--tf32", "all fp32 matrix work (GEMM, convolution, attention) is measured against the TF32 peak "

@@ -37,6 +37,8 @@ int cmd_diff(const pf_cli *cli);
 int cmd_augment(const pf_cli *cli);
 int cmd_combine(const pf_cli *cli);
 int cmd_list_devices(const pf_cli *cli);
+/* --ranks PATH... DTYPE: per-rank times, collectives matched across ranks, stragglers. */
+int cmd_ranks(const pf_cli *cli);
 /* --analysis --explain NAME: the first invocation of an op or kernel, its inputs and formula. */
 int cmd_explain(const pf_cli *cli);
 

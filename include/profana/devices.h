@@ -73,6 +73,12 @@ const pf_device_info *pf_devices_match(const char *name, int num_sms, int64_t to
  * "KEY (given by --device)" when info is not what q matches. Returns buf. */
 const char *pf_devices_label(const pf_device_query *q, const pf_device_info *info, char *buf, size_t cap);
 
+/* The GPU-to-GPU link of an entry: peak bandwidth per direction in decimal GB/s (what
+ * nccl-tests' bus bandwidth is measured against: its figures are unidirectional) and where
+ * the figure comes from. Returns 0 with *gbps and *source set, or -1 (both untouched) when
+ * the table has no link figure for the entry (or info is NULL). */
+int pf_devices_link(const pf_device_info *info, double *gbps, const char **source);
+
 /* Finds an entry by the user's --device NAME: its key or any alias, normalised.
  * Returns NULL when none matches. */
 const pf_device_info *pf_devices_find(const char *name);

@@ -33,7 +33,8 @@ const char *pf_dtype_name(pf_dtype d);
  * the device table has no peak for them. */
 pf_dtype pf_dtype_from_type_string(const char *type);
 
-/* Element size in bytes of a Kineto "Input type" string; 0 when it is not a tensor
+/* Element size in bytes of a Kineto "Input type" string (or a c10::ScalarType name, as
+ * collectives' `dtype` arg spells it: "BFloat16", "Float"); 0 when it is not a tensor
  * element type (`Scalar`, `ScalarList`, `""`, unknown). */
 int pf_type_size(const char *type);
 

@@ -7,6 +7,7 @@
 
 #include "profana/analysis.h"
 #include "profana/diff.h"
+#include "profana/ranks.h"
 #include "profana/runs.h"
 #include "profana/tabulate.h"
 
@@ -43,6 +44,13 @@ int pf_view_diff(FILE *out, FILE *notes, const pf_view_opts *v, const pf_diff *d
  * bandwidth and sources (text adds two lines saying what the figures are). Returns 0, or -1
  * when memory runs out (nothing written then). */
 int pf_view_devices(FILE *out, pf_format format);
+
+/* --ranks in format on out: the per-rank table, the collectives matched across ranks and the
+ * stragglers, with lines saying how many instances matched and which link peak applies (text
+ * and Markdown); the three tables one after another, separated by an empty line (CSV); or one
+ * JSON document {ranks, collectives, stragglers, matched, unmatched, no_args, link_gbps,
+ * link_source}. Returns 0, or -1 when memory runs out. */
+int pf_view_ranks(FILE *out, pf_format format, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep);
 
 /* --analysis and profiler steps (src/render/steps_view.c): the line saying how many steps the
  * trace has and what is analysed (nothing when it has none); the --steps table in format

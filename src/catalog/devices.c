@@ -511,6 +511,34 @@ static int entry_named(const pf_device_info *e, const char *wanted)
     return 0;
 }
 
+/* GPU-to-GPU link bandwidth per entry key. Kept beside the table, not in it, because only a
+ * few products have a published figure here yet; an entry without one is unknown ('-').
+ * Vendors quote NVLink as the sum of both directions; a collective's bus bandwidth is one
+ * direction's (nccl-tests doc/PERFORMANCE.md: "The measurement is of a unidirectional
+ * bandwidth"), so the peak is half the quoted figure. */
+typedef struct device_link {
+    const char *key;
+    double gbps;               /* per direction */
+    const char *source;
+} device_link;
+
+static const device_link device_links[] = {
+    {"H100 SXM", 450, "NVLink 4, 900 GB/s bidirectional per GPU (18 links): nvidia.com/en-us/data-center/technologies/hopper-architecture; half per direction"},
+    {"H200", 450, "NVLink 4, 900 GB/s bidirectional per GPU (18 links): nvidia.com/en-us/data-center/technologies/hopper-architecture; half per direction"},
+};
+
+int pf_devices_link(const pf_device_info *info, double *gbps, const char **source)
+{
+    for (size_t i = 0; info && i < sizeof device_links / sizeof device_links[0]; i++) {
+        if (strcmp(info->key, device_links[i].key) == 0) {
+            *gbps = device_links[i].gbps;
+            *source = device_links[i].source;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 const pf_device_info *pf_devices_find(const char *name)
 {
     norm_name wanted;

@@ -45,6 +45,24 @@ static const type_name type_names[] = {
     {"c10::complex<float>", 8, PF_DT_FP32},
     {"c10::complex<double>", 16, PF_DT_FP64},
     {"c10::complex<c10::Half>", 4, PF_DT_FP16},
+    /* c10::ScalarType names, as the `dtype` of collectives (NCCL kernels, record_param_comms)
+     * spells them */
+    {"Double", 8, PF_DT_FP64},
+    {"Float", 4, PF_DT_FP32},
+    {"Half", 2, PF_DT_FP16},
+    {"BFloat16", 2, PF_DT_BF16},
+    {"Float8_e4m3fn", 1, PF_DT_FP8},
+    {"Float8_e5m2", 1, PF_DT_FP8},
+    {"Float8_e4m3fnuz", 1, PF_DT_FP8},
+    {"Float8_e5m2fnuz", 1, PF_DT_FP8},
+    {"Long", 8, PF_DT_UNKNOWN},
+    {"Int", 4, PF_DT_UNKNOWN},
+    {"Short", 2, PF_DT_UNKNOWN},
+    {"Char", 1, PF_DT_INT8},
+    {"Byte", 1, PF_DT_INT8},
+    {"Bool", 1, PF_DT_UNKNOWN},
+    {"ComplexFloat", 8, PF_DT_FP32},
+    {"ComplexDouble", 16, PF_DT_FP64},
 };
 
 static const char *const dtype_names[PF_DT_COUNT] = {"fp64", "fp32", "tf32", "bf16",

@@ -61,13 +61,15 @@ for c in --analysis --diff --augment_trace --combine --list-devices; do
     check_eq "--help: one example of $c" "$(grep -c -- "^  profana $c " "$TMP/examples")" 1
 done
 check_eq "--help: the --list-devices example" "$(grep -c -- '--list-devices --format md' "$TMP/examples")" 1
-check_eq "--help: five examples" "$(wc -l <"$TMP/examples" | tr -d ' ')" 5
+check_eq "--help: six examples" "$(wc -l <"$TMP/examples" | tr -d ' ')" 6
 n=0
 while read -r prog args <&3; do
     n=$((n + 1))
     check_eq "--help example $n starts with profana" "$prog" profana
-    # trace.json and a.json are real traces; b.json another; out.json a scratch file
-    args=$(echo "$args" | sed -e "s|trace\.json|$T|g" -e "s|a\.json|$T|g" -e "s|b\.json|$T2|g" -e "s|out\.json|$TMP/ex_out.json|g")
+    # trace.json and a.json are real traces; b.json another; out.json a scratch file; rankN.json.gz
+    # the multi-rank test traces
+    args=$(echo "$args" | sed -e "s|trace\.json|$T|g" -e "s|a\.json|$T|g" -e "s|b\.json|$T2|g" -e "s|out\.json|$TMP/ex_out.json|g" \
+        -e "s|rank\([01]\)\.json\.gz|testdata/multirank/fsdp2_bf16_rank\1.json.gz|g")
     # shellcheck disable=SC2086
     check_run "--help example $n runs ($args)" 0 "$PROFANA" $args
 done 3<"$TMP/examples"

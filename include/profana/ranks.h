@@ -1,0 +1,123 @@
+/* ranks.h - many ranks' traces side by side: per-rank GPU, busy, communication and exposed communication time, and collectives matched across ranks (--ranks). */
+/* layer: analysis (README: Where things are) */
+#ifndef PROFANA_RANKS_H
+#define PROFANA_RANKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profana/devices.h"
+#include "profana/error.h"
+#include "profana/trace.h"
+
+/* Sizes of the fixed text fields of a collective (longer values are cut, which only merges
+ * groups whose names agree in the first 95 bytes). */
+enum { PF_COLL_NAME_MAX = 48, PF_COLL_PG_MAX = 96 };
+
+/* One communication kernel of a rank: an activity of category communication. */
+typedef struct pf_comm_rec {
+    char name[PF_COLL_NAME_MAX]; /* args "Collective name" ("allreduce"); "" when the kernel
+                                    and its launching op carry none (launched before the
+                                    profiler's window opened, or no record_shapes) */
+    char pg[PF_COLL_PG_MAX];   /* args "Process Group Name"; "" when unknown */
+    int group_size;            /* args "Group size"; 0 when unknown */
+    int64_t bytes;             /* the buffer nccl-tests calls the size: the larger of In and
+                                  Out msg nelems times the element size of args "dtype";
+                                  -1 when unknown */
+    int64_t ts_ns, dur_ns;
+} pf_comm_rec;
+
+/* What --ranks keeps of one rank's trace: small, so that many ranks fit in memory. */
+typedef struct pf_rank_summary {
+    char *path;                /* owned copy of the path given */
+    int rank;                  /* distributedInfo.rank; else the position in the order given */
+    int rank_from_trace;       /* 1 when rank came from distributedInfo.rank */
+    int n_devices;             /* devices with GPU activity */
+    const pf_device_info *info;/* the device-table entry of its devices when they all match
+                                  the same one; NULL otherwise */
+    int64_t gpu_ns;            /* summed durations of every GPU activity */
+    int64_t busy_ns;           /* per device, union of the activity intervals; summed */
+    int64_t span_ns;           /* per device, first start to last end; summed */
+    int64_t comm_ns;           /* per device, union of the communication kernels; summed */
+    int64_t exposed_ns;        /* per device, communication time covered by no compute kernel
+                                  (a kernel of another category) on that device; summed */
+    int64_t idle_ns;           /* span_ns - busy_ns */
+    pf_comm_rec *comms;        /* communication kernels by start time */
+    size_t n_comms;
+} pf_rank_summary;
+
+/* Summarises one loaded trace. path is copied. Reads the trace's text again (the model keeps
+ * no kernel args) for distributedInfo.rank and each communication kernel's collective args
+ * (from the kernel's args, else from its launching op's), so path must name the file t was
+ * loaded from (not standard input). Returns 0, or -1 with err set. rank is set to -1 when
+ * the trace names none (pf_ranks_assign fills it). */
+int pf_rank_summarize(const pf_trace *t, const char *path, pf_rank_summary *out, pf_error *err);
+
+/* Loads and summarises paths[0, n) on up to lo->jobs threads at once, one file per thread
+ * (each thread's memory bounded by its trace), then assigns ranks (pf_ranks_assign). On
+ * success *out holds n summaries sorted by rank (free with pf_ranks_free). On error returns
+ * -1 with err set from the first failing file in the order given; warnings and notes of the
+ * loads are dropped except the first cut-off warning, which *warning receives (caller frees;
+ * NULL when none). */
+int pf_ranks_load(const char *const *paths, size_t n, const pf_load_opts *lo, pf_rank_summary **out,
+                  char **warning, pf_error *err);
+
+/* Gives every summary without a rank from its trace its position in the given order, then
+ * sorts s by rank. Returns 0, or -1 with err set when two traces have the same rank. */
+int pf_ranks_assign(pf_rank_summary *s, size_t n, pf_error *err);
+
+/* Frees n summaries and the array. NULL is a no-op. */
+void pf_ranks_free(pf_rank_summary *s, size_t n);
+
+/* One collective kind and message size on one process group, over every instance matched
+ * across the ranks. */
+typedef struct pf_coll_row {
+    const char *name;          /* points into a summary's pf_comm_rec */
+    const char *pg;
+    int64_t bytes;             /* -1 unknown */
+    int group_size;
+    int64_t count;             /* matched instances */
+    int64_t transfer_ns;       /* summed over instances: the fastest rank's kernel time */
+    int64_t skew_ns;           /* summed over instances: last minus first kernel start */
+    int64_t skew_max_ns;       /* the largest instance's skew */
+    double algbw_gbps;         /* count * bytes / transfer_ns; < 0 unknown */
+    double busbw_gbps;         /* algbw times nccl-tests' factor; < 0 unknown */
+    double link_pct;           /* busbw over the link's peak per direction; < 0 unknown */
+} pf_coll_row;
+
+/* Per rank, how often it was the last to start a matched collective and the waiting that
+ * imposed: the sum over the other ranks of (its start - their start). */
+typedef struct pf_straggler {
+    int rank;
+    int64_t late;
+    int64_t wait_ns;
+} pf_straggler;
+
+typedef struct pf_ranks_report {
+    pf_coll_row *rows;         /* by name, process group, bytes */
+    size_t n_rows;
+    int64_t matched;           /* instances found on every rank of their group */
+    int64_t unmatched;         /* collective kernels (with args) whose instance misses a rank
+                                  of its group or disagrees in kind or size */
+    int64_t no_args;           /* communication kernels without collective args: not matched */
+    double link_gbps;          /* the ranks' link peak per direction; < 0 unknown */
+    const char *link_source;
+    pf_straggler *stragglers;  /* one per rank, most waiting imposed first */
+    size_t n_stragglers;
+} pf_ranks_report;
+
+/* Matches collectives across the ranks s[0, n) (sorted by rank): by process group and the
+ * collective's order among that group's collectives on each rank; an instance counts when
+ * every rank of its group (Group size of them) has it with the same kind and size. Returns
+ * 0 and fills *r (free with pf_ranks_report_free), or -1 with err set when memory runs out. */
+int pf_ranks_match(const pf_rank_summary *s, size_t n, pf_ranks_report *r, pf_error *err);
+
+void pf_ranks_report_free(pf_ranks_report *r);
+
+/* nccl-tests' bus-bandwidth factor for a collective of n ranks, from its name as PyTorch
+ * writes it (`allreduce`, `_allgather_base`, `reduce_scatter_tensor_coalesced`, ...):
+ * all-reduce 2(n-1)/n; all-gather, reduce-scatter and all-to-all (n-1)/n; broadcast,
+ * reduce, send and recv 1. < 0 when the name is none of these or n < 1. */
+double pf_coll_bus_factor(const char *name, int n);
+
+#endif

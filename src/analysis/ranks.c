@@ -1,0 +1,377 @@
+/* ranks.c - one rank's trace summarised for --ranks: GPU, busy, communication and exposed communication time per device, distributedInfo.rank, and its communication kernels with their collective args; many ranks loaded on several threads. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profana/analysis.h"
+#include "profana/categories.h"
+#include "profana/jscan.h"
+#include "profana/parallel.h"
+#include "profana/ranks.h"
+
+/* ---- time per device ---- */
+
+/* Which set an activity belongs to on its device. */
+enum { SET_ALL, SET_COMM, SET_COMPUTE, SET_EITHER, SET_COUNT };
+
+/* Compute is a kernel that moves no data for a collective: not communication, and not a
+ * copy or fill (ROCm's copy kernels are categorised memcpy), which overlap communication
+ * without hiding it behind useful work. */
+static int is_compute(const pf_activity *a, pf_category c)
+{
+    return a->kind == PF_ACT_KERNEL && c != PF_CAT_COMMUNICATION && c != PF_CAT_MEMCPY && c != PF_CAT_MEMSET;
+}
+
+static pf_category category(const pf_trace *t, const pf_activity *a)
+{
+    return pf_category_of(a->kind, a->name, a->op >= 0 ? t->ops[a->op].name : NULL);
+}
+
+/* Union length of the activities idx[0, n). */
+static int union_of(const pf_trace *t, const size_t *idx, size_t n, int64_t *busy, int64_t *span)
+{
+    pf_busy b;
+    if (pf_busy_compute(t->acts, idx, n, &b))
+        return -1;
+    free(b.streams);
+    *busy = b.busy_ns;
+    if (span)
+        *span = b.end_ns - b.start_ns;
+    return 0;
+}
+
+/* Adds device dev's figures to s. idx has room for 4 * n_acts indices. */
+static int add_device(const pf_trace *t, const unsigned char *cats, int dev, size_t *idx, pf_rank_summary *s)
+{
+    size_t *set[SET_COUNT], n[SET_COUNT] = {0};
+    for (int k = 0; k < SET_COUNT; k++)
+        set[k] = idx + (size_t)k * t->n_acts;
+    for (size_t i = 0; i < t->n_acts; i++) {
+        const pf_activity *a = &t->acts[i];
+        if (a->device != dev)
+            continue;
+        int comm = a->kind == PF_ACT_KERNEL && cats[i] == PF_CAT_COMMUNICATION;
+        int comp = is_compute(a, (pf_category)cats[i]);
+        set[SET_ALL][n[SET_ALL]++] = i;
+        s->gpu_ns += a->dur_ns;
+        if (comm)
+            set[SET_COMM][n[SET_COMM]++] = i;
+        if (comp)
+            set[SET_COMPUTE][n[SET_COMPUTE]++] = i;
+        if (comm || comp)
+            set[SET_EITHER][n[SET_EITHER]++] = i;
+    }
+    if (n[SET_ALL] == 0)
+        return 0;
+    s->n_devices++;
+    int64_t busy, span, comm, compute, either;
+    if (union_of(t, set[SET_ALL], n[SET_ALL], &busy, &span) || union_of(t, set[SET_COMM], n[SET_COMM], &comm, NULL) ||
+        union_of(t, set[SET_COMPUTE], n[SET_COMPUTE], &compute, NULL) ||
+        union_of(t, set[SET_EITHER], n[SET_EITHER], &either, NULL))
+        return -1;
+    s->busy_ns += busy;
+    s->span_ns += span;
+    s->comm_ns += comm;
+    /* the communication time no compute kernel covers: |C \ K| = |C u K| - |K| */
+    s->exposed_ns += either - compute;
+    return 0;
+}
+
+/* The device-table entry every device of t matches, or NULL. */
+static const pf_device_info *common_entry(const pf_trace *t, const unsigned char *has_work)
+{
+    const pf_device_info *info = NULL;
+    for (int d = 0; d < t->n_devices; d++) {
+        const pf_device *dv = &t->devices[d];
+        if (!has_work[d])
+            continue;
+        pf_device_query q = {dv->name, dv->num_sms, dv->total_mem, dv->cc_major * 10 + dv->cc_minor};
+        const pf_device_info *e = pf_devices_lookup(&q).info;
+        if (!e || (info && e != info))
+            return NULL;
+        info = e;
+    }
+    return info;
+}
+
+static int device_times(const pf_trace *t, const unsigned char *cats, pf_rank_summary *s)
+{
+    size_t *idx = malloc((t->n_acts ? t->n_acts : 1) * SET_COUNT * sizeof *idx);
+    unsigned char *has_work = calloc((size_t)t->n_devices + 1, 1);
+    int rc = idx && has_work ? 0 : -1;
+    for (int d = 0; rc == 0 && d < t->n_devices; d++) {
+        int before = s->n_devices;
+        rc = add_device(t, cats, t->devices[d].id, idx, s);
+        has_work[d] = s->n_devices > before;
+    }
+    if (rc == 0)
+        s->info = common_entry(t, has_work);
+    s->idle_ns = s->span_ns - s->busy_ns;
+    free(idx);
+    free(has_work);
+    return rc;
+}
+
+/* ---- the args the model does not keep ---- */
+
+/* Copies the JSON string at [a, b) into buf (cut to cap - 1 bytes); "" when it is none. */
+static void copy_string(const char *s, size_t a, size_t b, char *buf, size_t cap)
+{
+    size_t len;
+    char *v = pf_json_string(s, a, b, &len);
+    buf[0] = '\0';
+    if (!v)
+        return;
+    snprintf(buf, cap, "%s", v);
+    free(v);
+}
+
+/* The collective args of one args object at s[at, at + len): fills what it finds. */
+typedef struct coll_args {
+    char name[PF_COLL_NAME_MAX], pg[PF_COLL_PG_MAX], dtype[32];
+    int64_t in_n, out_n, group_size;
+} coll_args;
+
+static void read_coll_args(const char *s, size_t at, size_t len, coll_args *c)
+{
+    size_t p = at, end = at + len;
+    pf_jmember m;
+    pf_jerr e;
+    if (pf_json_obj_begin(s, end, &p, &e))
+        return;
+    while (pf_json_obj_next(s, end, &p, &m, &e) == 1) {
+        if (pf_json_key_is(s, &m, "Collective name"))
+            copy_string(s, m.val_start, m.val_end, c->name, sizeof c->name);
+        else if (pf_json_key_is(s, &m, "Process Group Name"))
+            copy_string(s, m.val_start, m.val_end, c->pg, sizeof c->pg);
+        else if (pf_json_key_is(s, &m, "dtype"))
+            copy_string(s, m.val_start, m.val_end, c->dtype, sizeof c->dtype);
+        else if (pf_json_key_is(s, &m, "In msg nelems"))
+            pf_json_int(s, m.val_start, m.val_end, &c->in_n);
+        else if (pf_json_key_is(s, &m, "Out msg nelems"))
+            pf_json_int(s, m.val_start, m.val_end, &c->out_n);
+        else if (pf_json_key_is(s, &m, "Group size"))
+            pf_json_int(s, m.val_start, m.val_end, &c->group_size);
+    }
+}
+
+static void fill_comm(const pf_trace *t, const char *s, size_t len, const pf_activity *a, pf_comm_rec *r)
+{
+    coll_args c = {.in_n = -1, .out_n = -1, .group_size = 0};
+    size_t at = (size_t)a->src_off + a->args.at;
+    if (a->args.len && at + a->args.len <= len)
+        read_coll_args(s, at, a->args.len, &c);
+    /* older PyTorch wrote the collective's args only on record_param_comms, the launching op */
+    const pf_cpu_op *op = a->op >= 0 ? &t->ops[a->op] : NULL;
+    size_t op_at = op ? (size_t)op->src_off + op->args.at : 0;
+    if (!c.name[0] && op && op->args.len && op_at + op->args.len <= len)
+        read_coll_args(s, op_at, op->args.len, &c);
+    memcpy(r->name, c.name, sizeof r->name);
+    memcpy(r->pg, c.pg, sizeof r->pg);
+    r->group_size = c.group_size > 0 && c.group_size <= 1 << 24 ? (int)c.group_size : 0;
+    int64_t n = c.in_n > c.out_n ? c.in_n : c.out_n;
+    int es = pf_type_size(c.dtype);
+    r->bytes = n >= 0 && es > 0 && n <= INT64_MAX / 16 ? n * es : -1;
+    r->ts_ns = a->ts_ns;
+    r->dur_ns = a->dur_ns;
+}
+
+/* distributedInfo.rank of the top-level object, or -1. */
+static int read_rank(const char *s, size_t len)
+{
+    size_t p = pf_json_ws(s, len, len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0);
+    pf_jmember m, d;
+    pf_jerr e;
+    if (p >= len || s[p] != '{' || pf_json_obj_begin(s, len, &p, &e))
+        return -1;
+    while (pf_json_obj_next(s, len, &p, &m, &e) == 1) {
+        if (!pf_json_key_is(s, &m, "distributedInfo") || s[m.val_start] != '{')
+            continue;
+        size_t q = m.val_start;
+        int64_t r = -1;
+        if (pf_json_obj_begin(s, m.val_end, &q, &e))
+            return -1;
+        while (pf_json_obj_next(s, m.val_end, &q, &d, &e) == 1)
+            if (pf_json_key_is(s, &d, "rank") && (pf_json_int(s, d.val_start, d.val_end, &r) || r < 0 || r > 1 << 24))
+                r = -1;
+        return (int)r;
+    }
+    return -1;
+}
+
+static int by_start(const void *x, const void *y)
+{
+    const pf_comm_rec *a = x, *b = y;
+    return (a->ts_ns > b->ts_ns) - (a->ts_ns < b->ts_ns);
+}
+
+static int read_comms(const pf_trace *t, const char *path, const unsigned char *cats, pf_rank_summary *s,
+                      pf_error *err)
+{
+    char *text;
+    size_t len;
+    int mapped;
+    if (pf_source_read(path, &text, &len, &mapped, err))
+        return -1;
+    int r = read_rank(text, len);
+    s->rank = r;
+    s->rank_from_trace = r >= 0;
+    size_t n = 0;
+    for (size_t i = 0; i < t->n_acts; i++)
+        n += t->acts[i].kind == PF_ACT_KERNEL && cats[i] == PF_CAT_COMMUNICATION;
+    s->comms = calloc(n ? n : 1, sizeof *s->comms);
+    if (!s->comms) {
+        pf_source_release(text, len, mapped);
+        return pf_fail(err, "%s: out of memory", path);
+    }
+    for (size_t i = 0; i < t->n_acts; i++)
+        if (t->acts[i].kind == PF_ACT_KERNEL && cats[i] == PF_CAT_COMMUNICATION)
+            fill_comm(t, text, len, &t->acts[i], &s->comms[s->n_comms++]);
+    pf_source_release(text, len, mapped);
+    qsort(s->comms, s->n_comms, sizeof *s->comms, by_start);
+    return 0;
+}
+
+int pf_rank_summarize(const pf_trace *t, const char *path, pf_rank_summary *out, pf_error *err)
+{
+    *out = (pf_rank_summary){.rank = -1};
+    unsigned char *cats = malloc(t->n_acts ? t->n_acts : 1);
+    out->path = strdup(path);
+    if (!cats || !out->path) {
+        free(cats);
+        free(out->path);
+        out->path = NULL;
+        return pf_fail(err, "%s: out of memory", path);
+    }
+    for (size_t i = 0; i < t->n_acts; i++)
+        cats[i] = (unsigned char)category(t, &t->acts[i]);
+    int rc = device_times(t, cats, out) ? pf_fail(err, "%s: out of memory", path) : 0;
+    if (rc == 0)
+        rc = read_comms(t, path, cats, out, err);
+    free(cats);
+    if (rc) {
+        free(out->comms);
+        free(out->path);
+        *out = (pf_rank_summary){.rank = -1};
+    }
+    return rc;
+}
+
+/* ---- many ranks ---- */
+
+typedef struct load_job {
+    const char *const *paths;
+    pf_load_opts lo;
+    pf_rank_summary *out;
+    pf_error *errs;
+    int *failed;
+    char **warnings;
+} load_job;
+
+static void load_one(load_job *j, size_t i)
+{
+    pf_trace *t;
+    if (pf_trace_load_opts(j->paths[i], &j->lo, &t, &j->errs[i])) {
+        j->failed[i] = 1;
+        return;
+    }
+    if (t->n_warnings) {
+        size_t need = strlen(j->paths[i]) + strlen(t->warnings[0]) + 3;
+        j->warnings[i] = malloc(need);
+        if (j->warnings[i])
+            snprintf(j->warnings[i], need, "%s: %s", j->paths[i], t->warnings[0]);
+    }
+    j->failed[i] = pf_rank_summarize(t, j->paths[i], &j->out[i], &j->errs[i]) != 0;
+    pf_trace_free(t);
+}
+
+static void load_range(void *ctx, size_t lo, size_t hi, size_t r)
+{
+    (void)r;
+    for (size_t i = lo; i < hi; i++)
+        load_one(ctx, i);
+}
+
+/* The warnings of every file, one line each, in the order given. */
+static char *join_warnings(char **w, size_t n)
+{
+    size_t total = 1;
+    for (size_t i = 0; i < n; i++)
+        total += w[i] ? strlen(w[i]) + 1 : 0;
+    char *s = total > 1 ? malloc(total) : NULL;
+    for (size_t i = 0, at = 0; s && i < n; i++) {
+        if (!w[i])
+            continue;
+        at += (size_t)snprintf(s + at, total - at, "%s%s", at ? "\n" : "", w[i]);
+    }
+    return s;
+}
+
+int pf_ranks_load(const char *const *paths, size_t n, const pf_load_opts *lo, pf_rank_summary **out,
+                  char **warning, pf_error *err)
+{
+    *out = NULL;
+    *warning = NULL;
+    size_t workers = pf_parallel_workers(lo ? lo->jobs : 0);
+    load_job j = {.paths = paths, .lo = lo ? *lo : (pf_load_opts){0}};
+    /* one file per thread; the threads left over parse inside the files */
+    j.lo.jobs = (int)(workers > n ? workers / (n ? n : 1) : 1);
+    j.lo.progress = 0;
+    j.out = calloc(n ? n : 1, sizeof *j.out);
+    j.errs = calloc(n ? n : 1, sizeof *j.errs);
+    j.failed = calloc(n ? n : 1, sizeof *j.failed);
+    j.warnings = calloc(n ? n : 1, sizeof *j.warnings);
+    int rc = j.out && j.errs && j.failed && j.warnings ? 0 : pf_fail(err, "out of memory");
+    if (rc == 0)
+        pf_parallel_ranges(n, workers < n ? workers : (n ? n : 1), load_range, &j);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (j.failed[i]) {
+            *err = j.errs[i];
+            rc = -1;
+        }
+    if (rc == 0)
+        rc = pf_ranks_assign(j.out, n, err);
+    if (rc == 0)
+        *warning = join_warnings(j.warnings, n);
+    for (size_t i = 0; j.warnings && i < n; i++)
+        free(j.warnings[i]);
+    free(j.warnings);
+    free(j.errs);
+    free(j.failed);
+    if (rc) {
+        pf_ranks_free(j.out, j.out ? n : 0);
+        return -1;
+    }
+    *out = j.out;
+    return 0;
+}
+
+static int by_rank(const void *x, const void *y)
+{
+    const pf_rank_summary *a = x, *b = y;
+    return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+int pf_ranks_assign(pf_rank_summary *s, size_t n, pf_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!s[i].rank_from_trace)
+            s[i].rank = (int)i;
+    qsort(s, n, sizeof *s, by_rank);
+    for (size_t i = 1; i < n; i++)
+        if (s[i].rank == s[i - 1].rank)
+            return pf_fail(err, "%s: rank %d is also the rank of %s (%s)", s[i].path, s[i].rank, s[i - 1].path,
+                           s[i].rank_from_trace && s[i - 1].rank_from_trace ? "both from distributedInfo.rank"
+                                                                            : "a trace without distributedInfo.rank "
+                                                                              "takes its position in the order given");
+    return 0;
+}
+
+void pf_ranks_free(pf_rank_summary *s, size_t n)
+{
+    for (size_t i = 0; s && i < n; i++) {
+        free(s[i].path);
+        free(s[i].comms);
+    }
+    free(s);
+}

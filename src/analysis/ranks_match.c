@@ -1,0 +1,246 @@
+/* ranks_match.c - collectives matched across ranks (by process group and order within it): transfer time, skew and bus bandwidth per kind and size, and the ranks that arrive last. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "profana/ranks.h"
+
+/* One collective kernel of one rank, with its place in its group's sequence. */
+typedef struct entry {
+    const pf_comm_rec *rec;
+    size_t rank;               /* index into the summaries */
+    int64_t seq;               /* its order among its group's collectives on its rank */
+} entry;
+
+/* One instance matched on every rank of its group. */
+typedef struct instance {
+    const pf_comm_rec *rec;    /* the first rank's: name, group, bytes */
+    int group_size;
+    int64_t transfer_ns, skew_ns;
+} instance;
+
+/* Lower case without '_': "_reduce_scatter_base" -> "reducescatterbase". */
+static void squash(const char *s, char *out, size_t cap)
+{
+    size_t k = 0;
+    for (; *s && k + 1 < cap; s++)
+        if (*s != '_')
+            out[k++] = (char)(*s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s);
+    out[k] = '\0';
+}
+
+double pf_coll_bus_factor(const char *name, int n)
+{
+    char s[PF_COLL_NAME_MAX];
+    if (!name || n < 1)
+        return -1;
+    squash(name, s, sizeof s);
+    double ring = (double)(n - 1) / n;
+    /* nccl-tests doc/PERFORMANCE.md: busbw = algbw * factor, per operation */
+    if (strstr(s, "allreduce"))
+        return 2 * ring;
+    if (strstr(s, "allgather") || strstr(s, "reducescatter") || strstr(s, "alltoall"))
+        return ring;
+    if (strstr(s, "broadcast") || strstr(s, "reduce") || strstr(s, "send") || strstr(s, "recv"))
+        return 1;
+    return -1;
+}
+
+static int by_group_seq_rank(const void *x, const void *y)
+{
+    const entry *a = x, *b = y;
+    int c = strcmp(a->rec->pg, b->rec->pg);
+    if (c)
+        return c;
+    if (a->seq != b->seq)
+        return (a->seq > b->seq) - (a->seq < b->seq);
+    return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+/* Each rank's collectives with args, numbered within their group. */
+static entry *collect(const pf_rank_summary *s, size_t n, size_t *count, int64_t *no_args)
+{
+    size_t total = 0;
+    for (size_t r = 0; r < n; r++)
+        total += s[r].n_comms;
+    entry *e = malloc((total ? total : 1) * sizeof *e);
+    if (!e)
+        return NULL;
+    size_t k = 0;
+    for (size_t r = 0; r < n; r++) {
+        size_t first = k;
+        for (size_t i = 0; i < s[r].n_comms; i++) {
+            const pf_comm_rec *c = &s[r].comms[i];
+            if (!c->name[0] || !c->pg[0] || c->group_size < 1) {
+                ++*no_args;
+                continue;
+            }
+            int64_t seq = 0; /* earlier ones of this rank on the same group (few groups a rank) */
+            for (size_t j = k; j > first; j--)
+                if (strcmp(e[j - 1].rec->pg, c->pg) == 0) {
+                    seq = e[j - 1].seq + 1;
+                    break;
+                }
+            e[k++] = (entry){c, r, seq};
+        }
+    }
+    *count = k;
+    return e;
+}
+
+/* Whether run[0, m) is one instance on every rank of its group, agreeing in kind and size. */
+static int complete(const entry *run, size_t m)
+{
+    if (m != (size_t)run[0].rec->group_size)
+        return 0;
+    for (size_t i = 1; i < m; i++)
+        if (strcmp(run[i].rec->name, run[0].rec->name) != 0 || run[i].rec->bytes != run[0].rec->bytes)
+            return 0;
+    return 1;
+}
+
+/* Transfer time and skew of one instance; the last rank to start gets the waiting. */
+static instance measure(const entry *run, size_t m, pf_straggler *st)
+{
+    int64_t first = run[0].rec->ts_ns, last = first, fastest = run[0].rec->dur_ns;
+    size_t late = 0;
+    for (size_t i = 1; i < m; i++) {
+        const pf_comm_rec *c = run[i].rec;
+        first = c->ts_ns < first ? c->ts_ns : first;
+        fastest = c->dur_ns < fastest ? c->dur_ns : fastest;
+        if (c->ts_ns > last) {
+            last = c->ts_ns;
+            late = i;
+        }
+    }
+    if (last > first) { /* a tie has no one arriving last */
+        st[run[late].rank].late++;
+        for (size_t i = 0; i < m; i++)
+            st[run[late].rank].wait_ns += last - run[i].rec->ts_ns;
+    }
+    return (instance){run[0].rec, run[0].rec->group_size, fastest, last - first};
+}
+
+static int by_kind(const void *x, const void *y)
+{
+    const instance *a = x, *b = y;
+    int c = strcmp(a->rec->name, b->rec->name);
+    if (!c)
+        c = strcmp(a->rec->pg, b->rec->pg);
+    if (!c)
+        c = (a->rec->bytes > b->rec->bytes) - (a->rec->bytes < b->rec->bytes);
+    if (!c)
+        c = (a->group_size > b->group_size) - (a->group_size < b->group_size);
+    return c;
+}
+
+static int same_kind(const instance *a, const instance *b)
+{
+    return by_kind(a, b) == 0;
+}
+
+static void rates(pf_coll_row *row, double link_gbps)
+{
+    row->algbw_gbps = row->busbw_gbps = row->link_pct = -1;
+    if (row->bytes < 0 || row->transfer_ns <= 0)
+        return;
+    row->algbw_gbps = (double)row->count * (double)row->bytes / (double)row->transfer_ns; /* bytes/ns = GB/s */
+    double f = pf_coll_bus_factor(row->name, row->group_size);
+    if (f < 0)
+        return;
+    row->busbw_gbps = row->algbw_gbps * f;
+    if (link_gbps > 0)
+        row->link_pct = 100 * row->busbw_gbps / link_gbps;
+}
+
+/* Rows from the instances, sorted by kind: one per name, group, bytes and group size. */
+static int make_rows(instance *in, size_t m, pf_ranks_report *r)
+{
+    qsort(in, m, sizeof *in, by_kind);
+    r->rows = calloc(m ? m : 1, sizeof *r->rows);
+    if (!r->rows)
+        return -1;
+    for (size_t i = 0, j; i < m; i = j) {
+        pf_coll_row *row = &r->rows[r->n_rows++];
+        *row = (pf_coll_row){in[i].rec->name, in[i].rec->pg, in[i].rec->bytes, in[i].group_size, 0, 0, 0, 0, 0, 0, 0};
+        for (j = i; j < m && same_kind(&in[i], &in[j]); j++) {
+            row->count++;
+            row->transfer_ns += in[j].transfer_ns;
+            row->skew_ns += in[j].skew_ns;
+            row->skew_max_ns = in[j].skew_ns > row->skew_max_ns ? in[j].skew_ns : row->skew_max_ns;
+        }
+        rates(row, r->link_gbps);
+    }
+    return 0;
+}
+
+static int by_waiting(const void *x, const void *y)
+{
+    const pf_straggler *a = x, *b = y;
+    if (a->wait_ns != b->wait_ns)
+        return (a->wait_ns < b->wait_ns) - (a->wait_ns > b->wait_ns);
+    if (a->late != b->late)
+        return (a->late < b->late) - (a->late > b->late);
+    return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+/* The link every rank's device has, or none. */
+static void common_link(const pf_rank_summary *s, size_t n, pf_ranks_report *r)
+{
+    r->link_gbps = -1;
+    r->link_source = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!s[i].info || s[i].info != s[0].info)
+            return;
+    double g;
+    const char *src;
+    if (n && pf_devices_link(s[0].info, &g, &src) == 0) {
+        r->link_gbps = g;
+        r->link_source = src;
+    }
+}
+
+int pf_ranks_match(const pf_rank_summary *s, size_t n, pf_ranks_report *r, pf_error *err)
+{
+    *r = (pf_ranks_report){0};
+    common_link(s, n, r);
+    size_t m = 0, n_inst = 0;
+    entry *e = collect(s, n, &m, &r->no_args);
+    instance *in = malloc((m ? m : 1) * sizeof *in);
+    r->stragglers = calloc(n ? n : 1, sizeof *r->stragglers);
+    if (!e || !in || !r->stragglers) {
+        free(e);
+        free(in);
+        pf_ranks_report_free(r);
+        return pf_fail(err, "out of memory");
+    }
+    r->n_stragglers = n;
+    for (size_t i = 0; i < n; i++)
+        r->stragglers[i].rank = s[i].rank;
+    qsort(e, m, sizeof *e, by_group_seq_rank);
+    for (size_t i = 0, j; i < m; i = j) {
+        for (j = i + 1; j < m && strcmp(e[j].rec->pg, e[i].rec->pg) == 0 && e[j].seq == e[i].seq; j++)
+            ;
+        if (!complete(e + i, j - i)) {
+            r->unmatched += (int64_t)(j - i);
+            continue;
+        }
+        r->matched++;
+        in[n_inst++] = measure(e + i, j - i, r->stragglers);
+    }
+    int rc = make_rows(in, n_inst, r);
+    free(e);
+    free(in);
+    if (rc) {
+        pf_ranks_report_free(r);
+        return pf_fail(err, "out of memory");
+    }
+    qsort(r->stragglers, r->n_stragglers, sizeof *r->stragglers, by_waiting);
+    return 0;
+}
+
+void pf_ranks_report_free(pf_ranks_report *r)
+{
+    free(r->rows);
+    free(r->stragglers);
+    *r = (pf_ranks_report){0};
+}

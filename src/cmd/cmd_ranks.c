@@ -1,0 +1,135 @@
+/* cmd_ranks.c - `--ranks PATH... DTYPE`: expands directories into their traces, has the ranks engine (include/profana/ranks.h) load, summarise and match them, and prints the view (src/render/ranks_view.c). */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "profana/cli.h"
+#include "profana/ranks.h"
+
+typedef struct path_list {
+    char **v;
+    size_t n, cap;
+} path_list;
+
+static int push(path_list *l, const char *dir, const char *name)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        char **v = realloc(l->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    size_t need = (dir ? strlen(dir) + 1 : 0) + strlen(name) + 1;
+    char *p = malloc(need);
+    if (!p)
+        return -1;
+    snprintf(p, need, "%s%s%s", dir ? dir : "", dir ? "/" : "", name);
+    l->v[l->n++] = p;
+    return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+static int by_name(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* The .json and .json.gz files directly in dir, by name (the order that gives ranks to
+ * traces without distributedInfo.rank). Returns 0, or an exit status after printing why. */
+static int add_dir(path_list *l, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "profana: error: %s: cannot read the directory\n", dir);
+        return PF_EXIT_TRACE;
+    }
+    size_t first = l->n;
+    struct dirent *e;
+    int rc = 0;
+    while (rc == 0 && (e = readdir(d)) != NULL)
+        if (e->d_name[0] != '.' && (ends_with(e->d_name, ".json") || ends_with(e->d_name, ".json.gz")))
+            rc = push(l, dir, e->d_name);
+    closedir(d);
+    if (rc)
+        return pf_cli_error("out of memory");
+    if (l->n == first) {
+        fprintf(stderr, "profana: error: %s: no .json or .json.gz traces in the directory\n", dir);
+        return PF_EXIT_TRACE;
+    }
+    qsort(l->v + first, l->n - first, sizeof *l->v, by_name);
+    return 0;
+}
+
+static int expand(const pf_cli *cli, int n, path_list *l)
+{
+    for (int k = 0; k < n; k++) {
+        const char *p = cli->pos[k];
+        struct stat st;
+        if (strcmp(p, "-") == 0)
+            return pf_cli_usage_error("--ranks reads each trace twice (the model, then its collectives' args): "
+                                      "standard input ('-') cannot be one of them");
+        int rc = stat(p, &st) == 0 && S_ISDIR(st.st_mode) ? add_dir(l, p) : push(l, NULL, p) ? pf_cli_error("out of memory") : 0;
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static void print_warnings(const char *w)
+{
+    while (w && *w) {
+        const char *nl = strchr(w, '\n');
+        size_t len = nl ? (size_t)(nl - w) : strlen(w);
+        fprintf(stderr, "profana: warning: %.*s\n", (int)len, w);
+        w += len + (nl != NULL);
+    }
+}
+
+static int run(const pf_cli *cli, const path_list *l)
+{
+    pf_rank_summary *s;
+    char *warnings;
+    pf_error err;
+    if (pf_ranks_load((const char *const *)l->v, l->n, &cli->load, &s, &warnings, &err))
+        return pf_cli_error(err.msg);
+    print_warnings(warnings);
+    free(warnings);
+    pf_ranks_report rep;
+    if (pf_ranks_match(s, l->n, &rep, &err)) {
+        pf_ranks_free(s, l->n);
+        return pf_cli_error(err.msg);
+    }
+    int rc = pf_view_ranks(stdout, cli->format, s, l->n, &rep);
+    pf_ranks_report_free(&rep);
+    pf_ranks_free(s, l->n);
+    if (rc)
+        return pf_cli_error("out of memory");
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return pf_cli_error("cannot write to standard output");
+    return PF_EXIT_OK;
+}
+
+int cmd_ranks(const pf_cli *cli)
+{
+    int n = cli->npos - 1;
+    const char *dtype = cli->pos[n];
+    if (pf_dtype_parse_cli(dtype) == PF_DT_UNKNOWN)
+        return pf_cli_usage_error("unknown DTYPE '%s'; accepted: %s", dtype, pf_dtype_cli_choices());
+    path_list l = {0};
+    int rc = expand(cli, n, &l);
+    if (rc == 0)
+        rc = run(cli, &l);
+    for (size_t i = 0; i < l.n; i++)
+        free(l.v[i]);
+    free(l.v);
+    return rc;
+}
