@@ -1,0 +1,87 @@
+# test_adversarial.sh - hostile and extreme inputs (issue 23): nothing hangs (each run under a time limit), dies of a signal, leaves a temporary file, or writes invalid output.
+. tests/cli/lib.sh
+set -u
+
+BROKEN=tests/broken
+VALID=$BROKEN/valid_minimal.json
+LIMIT=15 # seconds a run may take, sanitizer builds included
+
+# guarded NAME WANT CMD...: runs CMD in the empty directory $TMP/w (which outputs are written
+# to) under `timeout $LIMIT`: stdout $TMP/out, stderr $TMP/err; checks the exit status, that no
+# sanitizer spoke and that no temporary file is left in $TMP/w. Returns 1 when the status is wrong.
+guarded() {
+    g_name=$1
+    g_want=$2
+    shift 2
+    rm -rf "$TMP/w" && mkdir "$TMP/w"
+    # a file-size limit (in blocks of 512 or 1024 bytes) keeps a runaway writer off the disk
+    (ulimit -f 400000 && exec timeout "$LIMIT" "$@") >"$TMP/out" 2>"$TMP/err"
+    g_st=$?
+    if grep -q -e 'runtime error' -e 'Sanitizer' "$TMP/err"; then
+        fail "$g_name: no sanitizer finding" "$(grep -e 'runtime error' -e 'Sanitizer' "$TMP/err" | head -n 1 | head -c 300)"
+    fi
+    left=$(find "$TMP/w" -name '*.tmp-*' | head -n 3)
+    check_eq "$g_name: no temporary file left" "$left" ""
+    if [ "$g_st" -eq 124 ]; then
+        fail "$g_name: exit $g_want" "still running after $LIMIT s"
+        return 1
+    fi
+    if [ "$g_st" -ne "$g_want" ]; then
+        fail "$g_name: exit $g_want" "got $g_st; stderr: $(head -c 300 "$TMP/err")"
+        return 1
+    fi
+    pass "$g_name: exit $g_want"
+}
+
+# strict_json NAME FILE: FILE is JSON that a strict reader accepts: UTF-8, no NaN/Infinity.
+strict_json() {
+    if python3 -c '
+import json, sys
+def no(c): raise ValueError("non-finite number " + c)
+json.loads(open(sys.argv[1], "rb").read().decode("utf-8"), parse_constant=no)' "$2" 2>"$TMP/pyerr"; then
+        pass "$1: valid JSON"
+    else
+        fail "$1: valid JSON" "$(tail -n 1 "$TMP/pyerr" | head -c 300)"
+    fi
+}
+
+# svg_ok NAME FILE: FILE is well-formed XML of at most 1 MB.
+svg_ok() {
+    if python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$2" 2>/dev/null; then
+        pass "$1: well-formed"
+    else
+        fail "$1: well-formed" "$(head -c 200 "$2")"
+    fi
+    check_eq "$1: under 1 MB" "$([ "$(wc -c <"$2")" -le 1048576 ] && echo yes)" yes
+}
+
+# ---- 2. figures too large for a chart's axes, or for a double ----
+# kernel_num_gb 1e300 is 1e309 bytes, beyond a double: unknown. kernel_flop 1e300 with 1 GB
+# is an intensity of 1e291 FLOP/byte: a finite dot, on axes of a bounded number of decades.
+for f in inductor_figures_1e300.json inductor_flop_1e300.json; do
+    in=$PWD/$BROKEN/$f
+    guarded "$f --plot roofline --report" 0 "$PROFANA" --analysis "$in" bf16 \
+        --plot roofline "$TMP/w/r.svg" --plot breakdown "$TMP/w/b.svg" --report "$TMP/w/r.html" && {
+        svg_ok "$f roofline" "$TMP/w/r.svg"
+        svg_ok "$f breakdown" "$TMP/w/b.svg"
+        check_eq "$f report under 1 MB" "$([ "$(wc -c <"$TMP/w/r.html")" -le 1048576 ] && echo yes)" yes
+    }
+    guarded "$f --diff --plot --report" 0 "$PROFANA" --diff "$in" a "$VALID" b bf16 \
+        --plot roofline "$TMP/w/d.svg" --report "$TMP/w/d.html" && svg_ok "$f diff roofline" "$TMP/w/d.svg"
+    guarded "$f --format json" 0 "$PROFANA" --analysis "$in" bf16 --format json && strict_json "$f" "$TMP/out"
+    guarded "$f --group op --format json" 0 "$PROFANA" --analysis "$in" bf16 --group op --format json &&
+        strict_json "$f --group op" "$TMP/out"
+    guarded "$f --diff --format json" 0 "$PROFANA" --diff "$in" a "$VALID" b bf16 --format json &&
+        strict_json "$f --diff" "$TMP/out"
+    guarded "$f --augment_trace --extra" 0 "$PROFANA" --augment_trace "$in" "$TMP/w/aug.json" bf16 --extra &&
+        strict_json "$f --augment_trace" "$TMP/w/aug.json"
+done
+"$PROFANA" --analysis "$BROKEN/inductor_figures_1e300.json" bf16 --format json >"$TMP/j" 2>/dev/null
+check_eq "kernel_num_gb 1e300: bytes unknown (1e309 is beyond a double)" "$(json 'd["devices"][0]["rows"][0]["bytes"]' "$TMP/j")" None
+check_eq "kernel_num_gb 1e300: GB/s unknown" "$(json 'd["devices"][0]["rows"][0]["gbps"]' "$TMP/j")" None
+check_eq "kernel_flop 1e300: FLOPs as written" "$(json 'd["devices"][0]["rows"][0]["flop"]' "$TMP/j")" 1e+300
+"$PROFANA" --analysis "$BROKEN/inductor_flop_1e300.json" bf16 --format json >"$TMP/j" 2>/dev/null
+check_eq "kernel_num_gb 1: 1e9 bytes" "$(json 'd["devices"][0]["rows"][0]["bytes"]' "$TMP/j")" 1000000000
+# 1e300 FLOP in 2.25 us (the fixture's dur) is 1e300 / 2.25e-6 / 1e12 TFLOP/s
+check_near "kernel_flop 1e300: TFLOP/s" "$(json 'd["devices"][0]["rows"][0]["tflops"]' "$TMP/j")" \
+    "$(python3 -c 'print(1e300 / 2.25e-6 / 1e12)')" 1e-9
