@@ -85,3 +85,28 @@ check_eq "kernel_num_gb 1: 1e9 bytes" "$(json 'd["devices"][0]["rows"][0]["bytes
 # 1e300 FLOP in 2.25 us (the fixture's dur) is 1e300 / 2.25e-6 / 1e12 TFLOP/s
 check_near "kernel_flop 1e300: TFLOP/s" "$(json 'd["devices"][0]["rows"][0]["tflops"]' "$TMP/j")" \
     "$(python3 -c 'print(1e300 / 2.25e-6 / 1e12)')" 1e-9
+
+# ---- 1. the default -j on a host of more CPUs than PF_THREADS_MAX (64) ----
+# tests/cli/fake_cpus.c, preloaded, shows the process 256 CPUs and counts the threads of each
+# parallel step. A script wrapper (valgrind) is not a binary to preload into: skipped there.
+if [ "$(head -c 4 "$PROFANA" | od -An -c | tr -d ' ')" = '177ELF' ] &&
+    cc -shared -fPIC -o "$TMP/fake_cpus.so" tests/cli/fake_cpus.c -ldl -lpthread 2>"$TMP/cc.err"; then
+    BIG=$TRACES/compiled_module_profile_0.json # 4.3 MB: 65 stretches of 64 KB, more than 64 threads could take
+    "$PROFANA" --analysis "$BIG" bf16 --group op --format json -j 1 >"$TMP/j1" 2>"$TMP/e1"
+    guarded "256 CPUs, default -j: --analysis" 0 env FAKE_CPUS=256 FAKE_CPUS_LOG="$TMP/threads" LD_PRELOAD="$TMP/fake_cpus.so" \
+        ASAN_OPTIONS=verify_asan_link_order=0 "$PROFANA" --analysis "$BIG" bf16 --group op --format json &&
+        check_eq "256 CPUs, default -j: output = -j 1" "$(cmp -s "$TMP/j1" "$TMP/out" && echo same)" same
+    check_eq "256 CPUs, default -j: at most 64 threads in a step" "$(awk '{ print ($1 >= 2 && $1 <= 64) }' "$TMP/threads")" 1
+    "$PROFANA" --augment_trace "$BIG" "$TMP/aug1.json" bf16 -j 1 2>/dev/null
+    guarded "256 CPUs, default -j: --augment_trace" 0 env FAKE_CPUS=256 FAKE_CPUS_LOG="$TMP/threads" LD_PRELOAD="$TMP/fake_cpus.so" \
+        ASAN_OPTIONS=verify_asan_link_order=0 "$PROFANA" --augment_trace "$BIG" "$TMP/w/aug.json" bf16 &&
+        check_eq "256 CPUs: --augment_trace output = -j 1" "$(cmp -s "$TMP/aug1.json" "$TMP/w/aug.json" && echo same)" same
+    check_eq "256 CPUs, --augment_trace: at most 64 threads in a step" "$(awk '{ print ($1 <= 64) }' "$TMP/threads")" 1
+    "$PROFANA" --combine "$BIG" "$BIG" "$TMP/comb1.json" -j 1 2>/dev/null
+    guarded "256 CPUs, default -j: --combine" 0 env FAKE_CPUS=256 FAKE_CPUS_LOG="$TMP/threads" LD_PRELOAD="$TMP/fake_cpus.so" \
+        ASAN_OPTIONS=verify_asan_link_order=0 "$PROFANA" --combine "$BIG" "$BIG" "$TMP/w/comb.json" &&
+        check_eq "256 CPUs: --combine output = -j 1" "$(cmp -s "$TMP/comb1.json" "$TMP/w/comb.json" && echo same)" same
+    check_eq "256 CPUs, --combine: at most 64 threads in a step" "$(awk '{ print ($1 <= 64) }' "$TMP/threads")" 1
+elif [ -s "$TMP/cc.err" ]; then
+    fail "fake_cpus.c builds" "$(head -c 300 "$TMP/cc.err")"
+fi

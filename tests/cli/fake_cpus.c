@@ -1,0 +1,52 @@
+/* fake_cpus.c - an LD_PRELOAD shim for test_adversarial.sh: the process sees FAKE_CPUS CPUs in its affinity mask, and the most threads one parallel step runs (threads created with no join between them, plus the creating thread) is written to FAKE_CPUS_LOG at exit. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int batch, most = 1, joined; /* threads created since the last join; the most plus the creator */
+
+int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
+{
+    (void)pid;
+    const char *s = getenv("FAKE_CPUS");
+    size_t n = s ? strtoul(s, NULL, 10) : 1;
+    memset(set, 0, size);
+    for (size_t i = 0; i < n && i < size * 8; i++)
+        CPU_SET_S(i, size, set);
+    return 0;
+}
+
+/* profana's threads are created and joined by one thread per step, so no lock is needed */
+int pthread_join(pthread_t th, void **ret)
+{
+    int (*real)(pthread_t, void **) = (int (*)(pthread_t, void **))dlsym(RTLD_NEXT, "pthread_join");
+    joined = 1;
+    return real ? real(th, ret) : 3; /* ESRCH */
+}
+
+int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *) =
+        (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))dlsym(RTLD_NEXT, "pthread_create");
+    if (!real)
+        return 11; /* EAGAIN */
+    if (joined)
+        batch = 0, joined = 0;
+    if (++batch + 1 > most)
+        most = batch + 1;
+    return real(th, attr, fn, arg);
+}
+
+__attribute__((destructor)) static void report(void)
+{
+    const char *log = getenv("FAKE_CPUS_LOG");
+    FILE *f = log ? fopen(log, "w") : NULL;
+    if (f) {
+        fprintf(f, "%d\n", most);
+        fclose(f);
+    }
+}
