@@ -110,3 +110,23 @@ if [ "$(head -c 4 "$PROFANA" | od -An -c | tr -d ' ')" = '177ELF' ] &&
 elif [ -s "$TMP/cc.err" ]; then
     fail "fake_cpus.c builds" "$(head -c 300 "$TMP/cc.err")"
 fi
+
+# ---- 5. --combine: a pid that is a JSON number but no int64 ----
+# Two inputs share it: the second's must move. It cannot be an integer moved by a step, so it
+# becomes a string with the input's number, as a shared string pid does ("Spans [2]").
+for f in pid_fraction.json pid_exponent.json pid_int64_min.json; do
+    in=$PWD/$BROKEN/$f
+    guarded "$f --combine with itself" 0 "$PROFANA" --combine "$in" "$in" "$TMP/w/c.json" || continue
+    cp "$TMP/w/c.json" "$TMP/c.json"
+    strict_json "$f --combine" "$TMP/c.json"
+    # the oracle: the pid text as the fixture writes it, read from the raw bytes
+    raw=$(grep -o '"pid": [^,]*' "$in" | head -n 1 | sed 's/"pid": //')
+    check_eq "$f --combine: input 1 keeps pid $raw, input 2 has \"$raw [2]\"" \
+        "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+cpu = [e["pid"] for e in d["traceEvents"] if e.get("cat") == "cpu_op"]
+print(json.dumps(cpu))' "$TMP/c.json")" "$(python3 -c 'import json, sys; print(json.dumps([json.loads(sys.argv[1]), sys.argv[1] + " [2]"]))' "$raw")"
+    guarded "$f --combine output analysed" 0 "$PROFANA" --analysis "$TMP/c.json" bf16 --format json &&
+        check_eq "$f --combine: both kernels linked to their op" "$(json 'sum(d["devices"][i]["activities"] for i in range(len(d["devices"]))) - d["unlinked"]' "$TMP/out")" 2
+done
