@@ -225,6 +225,11 @@ enum { PF_SCAN_BACK = 64 };
 
 /* ---- the model (trace_model.c) ---- */
 
+/* Text of the trace already decoded by cJSON (a device name, an input type), interned as
+ * every name is kept: valid UTF-8 without control characters (pf_json_text_dup). NULL when
+ * memory runs out. */
+const char *pf_trace_intern_text(pf_trace *t, const char *s);
+
 /* Builds t->devices from the deviceProperties text (len 0 when absent) and the devices
  * the activities run on. Returns 0 or -1 with err set. */
 int pf_trace_devices_from_props(pf_trace *t, const char *text, size_t len, pf_error *err);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "profana/i64map.h"
+#include "profana/jscan.h"
 #include "trace_internal.h"
 
 static int add_line(char ***lines, int *n, const char *fmt, va_list ap)
@@ -137,6 +138,14 @@ static pf_device *device_add(pf_trace *t, int id)
     return d;
 }
 
+const char *pf_trace_intern_text(pf_trace *t, const char *s)
+{
+    char *clean = pf_json_text_dup(s);
+    const char *r = clean ? pf_strtab_intern(t->strings, clean, strlen(clean)) : NULL;
+    free(clean);
+    return r;
+}
+
 static int device_from_json(pf_trace *t, const cJSON *o)
 {
     int64_t id = json_int_field(o, "id", -1);
@@ -147,7 +156,7 @@ static int device_from_json(pf_trace *t, const cJSON *o)
         return -1;
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
     if (cJSON_IsString(name))
-        d->name = pf_strtab_intern(t->strings, name->valuestring, strlen(name->valuestring));
+        d->name = pf_trace_intern_text(t, name->valuestring);
     if (!d->name)
         return -1;
     d->num_sms = (int)json_int_field(o, "numSms", 0);

@@ -608,7 +608,7 @@ static const char *intern_string(pf_scanner *sc, const size_t sp[2], int plain)
     if (!plain && !memchr(s + sp[0] + 1, '\\', sp[1] - sp[0] - 2)) {
         plain = 1;
         for (size_t i = sp[0] + 1; i + 1 < sp[1] && plain; i++)
-            plain = (unsigned char)s[i] < 0x80;
+            plain = (unsigned char)s[i] < 0x7F; /* DEL and non-ASCII: pf_json_string's rule */
     }
     if (plain)
         return pf_strcache_intern(sc->strs, s + sp[0] + 1, sp[1] - sp[0] - 2);

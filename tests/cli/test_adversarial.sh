@@ -130,3 +130,55 @@ print(json.dumps(cpu))' "$TMP/c.json")" "$(python3 -c 'import json, sys; print(j
     guarded "$f --combine output analysed" 0 "$PROFANA" --analysis "$TMP/c.json" bf16 --format json &&
         check_eq "$f --combine: both kernels linked to their op" "$(json 'sum(d["devices"][i]["activities"] for i in range(len(d["devices"]))) - d["unlinked"]' "$TMP/out")" 2
 done
+
+# ---- 8. names that are not valid UTF-8, or carry terminal escapes ----
+# JSON output is valid UTF-8; text, CSV and Markdown (and stderr) carry no control character
+# but newline from the trace (CSV keeps a name's newline inside quotes, as it keeps the name).
+no_controls() { # NAME FILE
+    if python3 -c '
+import sys
+t = open(sys.argv[1], "rb").read().decode("utf-8")
+bad = [hex(ord(c)) for c in t if (ord(c) < 32 and c != "\n") or 0x7F <= ord(c) < 0xA0]
+sys.exit(1 if bad else 0)' "$2" 2>/dev/null; then
+        pass "$1: valid UTF-8, no control characters"
+    else
+        fail "$1: valid UTF-8, no control characters" "$(od -c "$2" | grep -m 1 -e '033' -e '\\r' -e '\\a' -e '377' | head -c 200)"
+    fi
+}
+for f in device_name_invalid_utf8.json input_type_invalid_utf8.json kernel_name_terminal_escape.json \
+    op_name_terminal_escape.json device_name_terminal_escape.json; do
+    for g in kernel op shape; do
+        guarded "$f --group $g --format json" 0 "$PROFANA" --analysis "$BROKEN/$f" bf16 --group "$g" --format json &&
+            strict_json "$f --group $g" "$TMP/out"
+        for fmt in text csv md; do
+            guarded "$f --group $g --format $fmt" 0 "$PROFANA" --analysis "$BROKEN/$f" bf16 --group "$g" --format "$fmt" &&
+                no_controls "$f --group $g --format $fmt" "$TMP/out" && no_controls "$f --group $g stderr" "$TMP/err"
+        done
+    done
+    guarded "$f --diff --format json" 0 "$PROFANA" --diff "$BROKEN/$f" a "$VALID" b bf16 --group shape --format json &&
+        strict_json "$f --diff" "$TMP/out"
+    guarded "$f --diff" 0 "$PROFANA" --diff "$BROKEN/$f" a "$VALID" b bf16 --group shape &&
+        no_controls "$f --diff" "$TMP/out"
+    guarded "$f --plot --report" 0 "$PROFANA" --analysis "$BROKEN/$f" bf16 --group shape \
+        --plot roofline "$TMP/w/r.svg" --report "$TMP/w/r.html" && svg_ok "$f roofline" "$TMP/w/r.svg"
+done
+# The oracle for the names: python3's reading of the raw events, each control character but
+# tab and newline shown as U+FFFD (README: "Names").
+shown() { # FILE CAT: the first event name of category CAT, as profana is to show it
+    python3 -c '
+import json, sys
+e = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["cat"] == sys.argv[2]][0]
+print(json.dumps("".join("\ufffd" if (ord(c) < 32 and c not in "\t\n") or 0x7F <= ord(c) < 0xA0 else c for c in e["name"])))' "$1" "$2"
+}
+"$PROFANA" --analysis "$BROKEN/kernel_name_terminal_escape.json" bf16 --format json >"$TMP/j" 2>/dev/null
+check_eq "kernel name with escapes: controls shown as U+FFFD" "$(json 'json.dumps(d["devices"][0]["rows"][0]["name"])' "$TMP/j")" \
+    "$(shown "$BROKEN/kernel_name_terminal_escape.json" kernel)"
+"$PROFANA" --analysis "$BROKEN/op_name_terminal_escape.json" bf16 --group op --format json >"$TMP/j" 2>/dev/null
+check_eq "op name with escapes: controls shown as U+FFFD" "$(json 'json.dumps(d["devices"][0]["rows"][0]["name"])' "$TMP/j")" \
+    "$(shown "$BROKEN/op_name_terminal_escape.json" cpu_op)"
+"$PROFANA" --analysis "$BROKEN/device_name_invalid_utf8.json" bf16 --format json >"$TMP/j" 2>/dev/null
+check_eq "device name with bytes ff fe: each U+FFFD" "$(json 'd["devices"][0]["name"]' "$TMP/j")" "NVIDIA H100 $(printf '\357\277\275\357\277\275') 80GB"
+# a path that is not UTF-8 is a name too
+bad=$TMP/$(printf 'trace\377').json
+cp "$VALID" "$bad"
+guarded "path with byte ff --format json" 0 "$PROFANA" --analysis "$bad" bf16 --format json && strict_json "path with byte ff" "$TMP/out"
