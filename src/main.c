@@ -1,5 +1,6 @@
 /* main.c - parses the command line and dispatches to a subcommand: one table of commands and one of options, whose rows carry their actions and defaults and also write --help. */
 #include <assert.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -476,6 +477,9 @@ int main(int argc, char **argv)
 {
     pf_cli cli = {.fail_above = -1};
     const command *cmd = NULL;
+    /* Past a file-size limit (ulimit -f) a write then fails with EFBIG, which every output
+     * reports as a write error (exit 1, temporary file removed), instead of a silent death. */
+    signal(SIGXFSZ, SIG_IGN);
     apply_defaults(&cli);
     cli.an.default_dtype = PF_DT_BF16;
     cli.an.step = PF_STEP_EVERY;

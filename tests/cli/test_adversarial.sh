@@ -87,28 +87,33 @@ check_near "kernel_flop 1e300: TFLOP/s" "$(json 'd["devices"][0]["rows"][0]["tfl
     "$(python3 -c 'print(1e300 / 2.25e-6 / 1e12)')" 1e-9
 
 # ---- 1. the default -j on a host of more CPUs than PF_THREADS_MAX (64) ----
-# tests/cli/fake_cpus.c, preloaded, shows the process 256 CPUs and counts the threads of each
+# tests/cli/preload.c, preloaded, shows the process 256 CPUs and counts the threads of each
 # parallel step. A script wrapper (valgrind) is not a binary to preload into: skipped there.
-if [ "$(head -c 4 "$PROFANA" | od -An -c | tr -d ' ')" = '177ELF' ] &&
-    cc -shared -fPIC -o "$TMP/fake_cpus.so" tests/cli/fake_cpus.c -ldl -lpthread 2>"$TMP/cc.err"; then
+PRELOAD=
+if [ "$(head -c 4 "$PROFANA" | od -An -c | tr -d ' ')" = '177ELF' ]; then
+    if cc -shared -fPIC -o "$TMP/preload.so" tests/cli/preload.c -ldl -lpthread 2>"$TMP/cc.err"; then
+        PRELOAD=$TMP/preload.so
+    else
+        fail "preload.c builds" "$(head -c 300 "$TMP/cc.err")"
+    fi
+fi
+if [ -n "$PRELOAD" ]; then
     BIG=$TRACES/compiled_module_profile_0.json # 4.3 MB: 65 stretches of 64 KB, more than 64 threads could take
     "$PROFANA" --analysis "$BIG" bf16 --group op --format json -j 1 >"$TMP/j1" 2>"$TMP/e1"
-    guarded "256 CPUs, default -j: --analysis" 0 env FAKE_CPUS=256 FAKE_CPUS_LOG="$TMP/threads" LD_PRELOAD="$TMP/fake_cpus.so" \
+    guarded "256 CPUs, default -j: --analysis" 0 env FAKE_CPUS=256 FAKE_CPUS_LOG="$TMP/threads" LD_PRELOAD="$PRELOAD" \
         ASAN_OPTIONS=verify_asan_link_order=0 "$PROFANA" --analysis "$BIG" bf16 --group op --format json &&
         check_eq "256 CPUs, default -j: output = -j 1" "$(cmp -s "$TMP/j1" "$TMP/out" && echo same)" same
     check_eq "256 CPUs, default -j: at most 64 threads in a step" "$(awk '{ print ($1 >= 2 && $1 <= 64) }' "$TMP/threads")" 1
     "$PROFANA" --augment_trace "$BIG" "$TMP/aug1.json" bf16 -j 1 2>/dev/null
-    guarded "256 CPUs, default -j: --augment_trace" 0 env FAKE_CPUS=256 FAKE_CPUS_LOG="$TMP/threads" LD_PRELOAD="$TMP/fake_cpus.so" \
+    guarded "256 CPUs, default -j: --augment_trace" 0 env FAKE_CPUS=256 FAKE_CPUS_LOG="$TMP/threads" LD_PRELOAD="$PRELOAD" \
         ASAN_OPTIONS=verify_asan_link_order=0 "$PROFANA" --augment_trace "$BIG" "$TMP/w/aug.json" bf16 &&
         check_eq "256 CPUs: --augment_trace output = -j 1" "$(cmp -s "$TMP/aug1.json" "$TMP/w/aug.json" && echo same)" same
     check_eq "256 CPUs, --augment_trace: at most 64 threads in a step" "$(awk '{ print ($1 <= 64) }' "$TMP/threads")" 1
     "$PROFANA" --combine "$BIG" "$BIG" "$TMP/comb1.json" -j 1 2>/dev/null
-    guarded "256 CPUs, default -j: --combine" 0 env FAKE_CPUS=256 FAKE_CPUS_LOG="$TMP/threads" LD_PRELOAD="$TMP/fake_cpus.so" \
+    guarded "256 CPUs, default -j: --combine" 0 env FAKE_CPUS=256 FAKE_CPUS_LOG="$TMP/threads" LD_PRELOAD="$PRELOAD" \
         ASAN_OPTIONS=verify_asan_link_order=0 "$PROFANA" --combine "$BIG" "$BIG" "$TMP/w/comb.json" &&
         check_eq "256 CPUs: --combine output = -j 1" "$(cmp -s "$TMP/comb1.json" "$TMP/w/comb.json" && echo same)" same
     check_eq "256 CPUs, --combine: at most 64 threads in a step" "$(awk '{ print ($1 <= 64) }' "$TMP/threads")" 1
-elif [ -s "$TMP/cc.err" ]; then
-    fail "fake_cpus.c builds" "$(head -c 300 "$TMP/cc.err")"
 fi
 
 # ---- 5. --combine: a pid that is a JSON number but no int64 ----
@@ -182,3 +187,36 @@ check_eq "device name with bytes ff fe: each U+FFFD" "$(json 'd["devices"][0]["n
 bad=$TMP/$(printf 'trace\377').json
 cp "$VALID" "$bad"
 guarded "path with byte ff --format json" 0 "$PROFANA" --analysis "$bad" bf16 --format json && strict_json "path with byte ff" "$TMP/out"
+
+# ---- 6. signals and file-size limits while an output is written ----
+# The shim raises the signal just as the finished output is about to get its name (rename or
+# linkat): the moment a named temporary file would be complete and largest. The old OUT stays.
+if [ -n "$PRELOAD" ]; then
+    for sig in INT TERM HUP KILL; do
+        n=$(kill -l "$sig" 2>/dev/null || echo 0)
+        [ "$n" -gt 0 ] 2>/dev/null || n=$(python3 -c "import signal; print(int(signal.SIG$sig))")
+        for out in new old; do
+            rm -rf "$TMP/w" && mkdir "$TMP/w"
+            [ "$out" = old ] && echo old >"$TMP/w/o.json"
+            env FAKE_SIGNAL="$n" LD_PRELOAD="$PRELOAD" ASAN_OPTIONS=verify_asan_link_order=0 \
+                timeout "$LIMIT" "$PROFANA" --augment_trace "$VALID" "$TMP/w/o.json" bf16 >/dev/null 2>&1
+            st=$?
+            check_eq "SIG$sig while --augment_trace names its output ($out OUT): killed by it" "$st" $((128 + n))
+            check_eq "SIG$sig, --augment_trace ($out OUT): no temporary file left" "$(ls -A "$TMP/w" | grep -v '^o\.json$')" ""
+            check_eq "SIG$sig, --augment_trace ($out OUT): OUT as before" "$(cat "$TMP/w/o.json" 2>/dev/null)" "$([ "$out" = old ] && echo old)"
+            rm -rf "$TMP/w" && mkdir "$TMP/w"
+            env FAKE_SIGNAL="$n" LD_PRELOAD="$PRELOAD" ASAN_OPTIONS=verify_asan_link_order=0 timeout "$LIMIT" "$PROFANA" \
+                --analysis "$VALID" bf16 --plot roofline "$TMP/w/r.svg" --report "$TMP/w/r.html" >/dev/null 2>&1
+            check_eq "SIG$sig while --report is named: no file left" "$(ls -A "$TMP/w")" ""
+        done
+    done
+fi
+# A file-size limit: the write fails (EFBIG), exit 1 with one error line, no temporary file.
+rm -rf "$TMP/w" && mkdir "$TMP/w"
+(ulimit -f 8 && exec "$PROFANA" --augment_trace "$TRACES/eager_bf16.json" "$TMP/w/o.json" bf16) >"$TMP/out" 2>"$TMP/err"
+check_eq "ulimit -f: --augment_trace exits 1" "$?" 1
+check_eq "ulimit -f: one error line" "$(grep -c '^profana: error: .*o.json: write failed' "$TMP/err")" 1
+check_eq "ulimit -f: nothing left" "$(ls -A "$TMP/w")" ""
+(ulimit -f 8 && exec "$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --report "$TMP/w/r.html") >"$TMP/out" 2>"$TMP/err"
+check_eq "ulimit -f: --report exits 1" "$?" 1
+check_eq "ulimit -f: --report nothing left" "$(ls -A "$TMP/w")" ""

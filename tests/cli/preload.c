@@ -1,13 +1,37 @@
-/* fake_cpus.c - an LD_PRELOAD shim for test_adversarial.sh: the process sees FAKE_CPUS CPUs in its affinity mask, and the most threads one parallel step runs (threads created with no join between them, plus the creating thread) is written to FAKE_CPUS_LOG at exit. */
+/* preload.c - an LD_PRELOAD shim for test_adversarial.sh: the process sees FAKE_CPUS CPUs in its affinity mask, the most threads one parallel step runs (threads created with no join between them, plus the creating thread) is written to FAKE_CPUS_LOG at exit, and with FAKE_SIGNAL=N signal N arrives just as an output file is about to get its name (rename or linkat): the worst moment for a temporary file. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int batch, most = 1, joined; /* threads created since the last join; the most plus the creator */
+
+/* Raises FAKE_SIGNAL, if set, in place of the call. */
+static void signal_now(void)
+{
+    const char *s = getenv("FAKE_SIGNAL");
+    if (s)
+        raise(atoi(s));
+}
+
+int rename(const char *from, const char *to)
+{
+    int (*real)(const char *, const char *) = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
+    signal_now();
+    return real ? real(from, to) : -1;
+}
+
+int linkat(int fd1, const char *from, int fd2, const char *to, int flags)
+{
+    int (*real)(int, const char *, int, const char *, int) =
+        (int (*)(int, const char *, int, const char *, int))dlsym(RTLD_NEXT, "linkat");
+    signal_now();
+    return real ? real(fd1, from, fd2, to, flags) : -1;
+}
 
 int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
 {
