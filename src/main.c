@@ -473,13 +473,41 @@ static int parse_args(pf_cli *cli, int argc, char **argv, const command **cmd, u
     return rc;
 }
 
+/* A file that shrinks while profana reads it through a mapping raises SIGBUS (BUS_ADRERR)
+ * at the first page past its new end. Nothing can be read from there, so one error line and
+ * exit 1, as for any unreadable input; an output being written is unnamed until it is
+ * complete (outfile.c), so none is left. Any other SIGBUS stays a crash. */
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+    (void)ctx;
+    if (si && si->si_code == BUS_ADRERR) {
+        static const char msg[] = "profana: error: an input file changed (it shrank) while being read\n";
+        ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)w;
+        _exit(PF_EXIT_TRACE);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_signals(void)
+{
+    /* Past a file-size limit (ulimit -f) a write then fails with EFBIG, which every output
+     * reports as a write error (exit 1, temporary file removed), instead of a silent death. */
+    signal(SIGXFSZ, SIG_IGN);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
     pf_cli cli = {.fail_above = -1};
     const command *cmd = NULL;
-    /* Past a file-size limit (ulimit -f) a write then fails with EFBIG, which every output
-     * reports as a write error (exit 1, temporary file removed), instead of a silent death. */
-    signal(SIGXFSZ, SIG_IGN);
+    catch_signals();
     apply_defaults(&cli);
     cli.an.default_dtype = PF_DT_BF16;
     cli.an.step = PF_STEP_EVERY;

@@ -710,6 +710,9 @@ int pf_trace_load_opts(const char *path, const pf_load_opts *opts, pf_trace **ou
     free(L.props);
     scanner_free(&L.sc);
     pf_window_free(&L.w);
+    /* whatever the parse made of a file cut under it, the cause is the cut */
+    if (rc && L.r && pf_reader_size(L.r) > 0)
+        pf_source_changed(path, (size_t)pf_reader_size(L.r), err);
     pf_reader_close(L.r);
     if (rc) {
         pf_trace_free(L.t);

@@ -697,6 +697,10 @@ static long pread_some(pf_reader *r, char *buf, size_t n, int64_t off, pf_error 
 {
     for (;;) {
         ssize_t k = pread(r->fd, buf, n, (off_t)off);
+        /* the end comes before the size the file had when opened: another process cut it */
+        if (k == 0 && n > 0 && r->size > 0 && off < r->size)
+            return pf_fail(err, "%s: byte %lld: the file changed (it shrank) while being read", r->name,
+                           (long long)off);
         if (k >= 0) {
             count_progress(r, (size_t)k);
             return (long)k;

@@ -220,3 +220,35 @@ check_eq "ulimit -f: nothing left" "$(ls -A "$TMP/w")" ""
 (ulimit -f 8 && exec "$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --report "$TMP/w/r.html") >"$TMP/out" 2>"$TMP/err"
 check_eq "ulimit -f: --report exits 1" "$?" 1
 check_eq "ulimit -f: --report nothing left" "$(ls -A "$TMP/w")" ""
+
+# ---- 4. an input cut by another process while profana reads it ----
+# The shim cuts the N-th file mapped for reading to half its size just after mapping it.
+# Whichever read meets the cut (a read, a parse of the mapping, a SIGBUS past its end), the
+# run ends with one error line saying so and exit 1; a run the cut missed succeeds.
+if [ -n "$PRELOAD" ]; then
+    for n in 1 2; do
+        for cmd in analysis augment combine; do
+            rm -rf "$TMP/s" && mkdir "$TMP/s"
+            cp "$TRACES/compiled_module_profile_0.json" "$TMP/s/in.json"
+            size=$(wc -c <"$TMP/s/in.json")
+            case $cmd in
+            analysis) set -- --analysis "$TMP/s/in.json" bf16 ;;
+            augment) set -- --augment_trace "$TMP/s/in.json" "$TMP/w/o.json" bf16 ;;
+            combine) set -- --combine "$TMP/s/in.json" "$TMP/s/in.json" "$TMP/w/o.json" ;;
+            esac
+            rm -rf "$TMP/w" && mkdir "$TMP/w"
+            env FAKE_SHRINK=$n LD_PRELOAD="$PRELOAD" ASAN_OPTIONS=verify_asan_link_order=0:handle_sigbus=0 \
+                timeout "$LIMIT" "$PROFANA" "$@" >/dev/null 2>"$TMP/err"
+            st=$?
+            grep -v '^profana: note:' "$TMP/err" >"$TMP/err2"
+            if [ "$(wc -c <"$TMP/s/in.json")" -eq "$size" ]; then
+                check_eq "--$cmd, mapping $n not cut: exit 0" "$st" 0
+            else
+                check_eq "--$cmd, mapping $n cut: exit 1" "$st" 1
+                check_eq "--$cmd, mapping $n cut: one error line saying so" \
+                    "$(grep -c '^profana: error: .*changed (it shrank) while being read$' "$TMP/err2"),$(wc -l <"$TMP/err2" | tr -d ' ')" 1,1
+                check_eq "--$cmd, mapping $n cut: no output, no temporary file" "$(ls -A "$TMP/w")" ""
+            fi
+        done
+    done
+fi
