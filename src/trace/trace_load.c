@@ -174,7 +174,8 @@ static void run_chunk(worker *wk, pf_chunk *c, size_t k)
     int64_t start = part_lo(pl, k);
     if (k == 0) {
         pf_window_seek(&wk->w, start);
-    } else if (pf_scan_find_start(&wk->w, start, &start, &c->err) || start < 0) {
+    } else if (pf_scan_find_start(&wk->w, start, part_lo(pl, k + 1), &start, &c->err) || start < 0) {
+        c->start = start; /* -1: the text ended; PF_NO_START_HERE: it goes on past this part */
         c->end = PF_END_ERROR; /* never kept: the chunk before goes on through this part */
         return;
     }
@@ -208,7 +209,7 @@ static void finish(worker *wk, size_t k)
     loader *L = pl->L;
     pthread_mutex_lock(&pl->lock);
     pl->done[k] = 1;
-    if (L->chunks[k]->start < 0)
+    if (L->chunks[k]->start == -1)
         pl->stop = 1; /* the text ended before this part: so it does before every later one */
     int mine = !pl->checking;
     pl->checking = 1;

@@ -139,31 +139,44 @@ done
 # ---- 8. names that are not valid UTF-8, or carry terminal escapes ----
 # JSON output is valid UTF-8; text, CSV and Markdown (and stderr) carry no control character
 # but newline from the trace (CSV keeps a name's newline inside quotes, as it keeps the name).
-no_controls() { # NAME FILE
-    if python3 -c '
-import sys
-t = open(sys.argv[1], "rb").read().decode("utf-8")
-bad = [hex(ord(c)) for c in t if (ord(c) < 32 and c != "\n") or 0x7F <= ord(c) < 0xA0]
-sys.exit(1 if bad else 0)' "$2" 2>/dev/null; then
-        pass "$1: valid UTF-8, no control characters"
-    else
-        fail "$1: valid UTF-8, no control characters" "$(od -c "$2" | grep -m 1 -e '033' -e '\\r' -e '\\a' -e '377' | head -c 200)"
-    fi
+# check_outputs DIR: one PASS/FAIL line per file of DIR: *.json parse as strict UTF-8 JSON,
+# the others (text, CSV, Markdown, stderr) are UTF-8 without control characters but newline.
+check_outputs() {
+    python3 -c '
+import json, os, sys
+def no(c): raise ValueError("non-finite number " + c)
+for f in sorted(os.listdir(sys.argv[1])):
+    name = f.replace("~", " ")
+    try:
+        t = open(os.path.join(sys.argv[1], f), "rb").read().decode("utf-8")
+        if f.endswith(".json"):
+            json.loads(t, parse_constant=no)
+            print("PASS %s: valid JSON" % name)
+            continue
+        bad = [hex(ord(c)) for c in t if (ord(c) < 32 and c != "\n") or 0x7F <= ord(c) < 0xA0]
+        if bad:
+            print("FAIL %s: no control characters (%s)" % (name, " ".join(bad[:5])))
+        else:
+            print("PASS %s: valid UTF-8, no control characters" % name)
+    except Exception as e:
+        print("FAIL %s: valid (%s)" % (name, str(e)[:200]))' "$1"
 }
 for f in device_name_invalid_utf8.json input_type_invalid_utf8.json kernel_name_terminal_escape.json \
     op_name_terminal_escape.json device_name_terminal_escape.json; do
+    rm -rf "$TMP/o" && mkdir "$TMP/o"
     for g in kernel op shape; do
-        guarded "$f --group $g --format json" 0 "$PROFANA" --analysis "$BROKEN/$f" bf16 --group "$g" --format json &&
-            strict_json "$f --group $g" "$TMP/out"
-        for fmt in text csv md; do
-            guarded "$f --group $g --format $fmt" 0 "$PROFANA" --analysis "$BROKEN/$f" bf16 --group "$g" --format "$fmt" &&
-                no_controls "$f --group $g --format $fmt" "$TMP/out" && no_controls "$f --group $g stderr" "$TMP/err"
+        for fmt in json text csv md; do
+            o=$TMP/o/$f~--group~$g~--format~$fmt
+            timeout "$LIMIT" "$PROFANA" --analysis "$BROKEN/$f" bf16 --group "$g" --format "$fmt" >"$o.$fmt" 2>"$o.stderr"
+            check_eq "$f --group $g --format $fmt: exit 0" "$?" 0
         done
     done
-    guarded "$f --diff --format json" 0 "$PROFANA" --diff "$BROKEN/$f" a "$VALID" b bf16 --group shape --format json &&
-        strict_json "$f --diff" "$TMP/out"
-    guarded "$f --diff" 0 "$PROFANA" --diff "$BROKEN/$f" a "$VALID" b bf16 --group shape &&
-        no_controls "$f --diff" "$TMP/out"
+    for fmt in json text; do
+        o=$TMP/o/$f~--diff~--format~$fmt
+        timeout "$LIMIT" "$PROFANA" --diff "$BROKEN/$f" a "$VALID" b bf16 --group shape --format "$fmt" >"$o.$fmt" 2>"$o.stderr"
+        check_eq "$f --diff --format $fmt: exit 0" "$?" 0
+    done
+    check_outputs "$TMP/o"
     guarded "$f --plot --report" 0 "$PROFANA" --analysis "$BROKEN/$f" bf16 --group shape \
         --plot roofline "$TMP/w/r.svg" --report "$TMP/w/r.html" && svg_ok "$f roofline" "$TMP/w/r.svg"
 done
@@ -252,3 +265,67 @@ if [ -n "$PRELOAD" ]; then
         done
     done
 fi
+
+# ---- 3. long stretches without an event boundary, from a file, a pipe and gzip ----
+# tests/broken/valid_minimal.json with MB MiB of whitespace (or of kernel name) put in;
+# generated on the fly (gen MODE MB [gz] > stream), never stored but where a file is the point.
+gen() {
+    python3 -c '
+import sys, zlib
+mode, mb, gz = sys.argv[2], int(sys.argv[3]), len(sys.argv) > 4
+src = open(sys.argv[1]).read()
+i = src.index("{\n    \"ph\": \"X\", \"cat\": \"kernel\"")
+if mode == "name":
+    head, blk, tail = src[:i] + src[i:].split("nvjet_sm90_tst_64x16_bf16_NNT")[0], b"k", src[i:].split("nvjet_sm90_tst_64x16_bf16_NNT", 1)[1]
+else:
+    head, blk, tail = src[:i], b" ", src[i:]
+co = zlib.compressobj(1, zlib.DEFLATED, 31) if gz else None
+out = sys.stdout.buffer
+put = (lambda b: out.write(co.compress(b))) if gz else out.write
+put(head.encode())
+chunk = blk * (1 << 20)
+for _ in range(mb):
+    put(chunk)
+put(tail.encode())
+if gz:
+    out.write(co.flush())' "$VALID" "$@"
+}
+# rss_run NAME CMD...: runs CMD (stdin as given) under timeout; prints "EXIT MAXRSS_KB"
+rss_run() {
+    python3 -c '
+import resource, subprocess, sys
+r = subprocess.run(["timeout", sys.argv[1]] + sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+sys.stderr.write(r.stderr.decode("utf-8", "replace"))
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$LIMIT" "$@"
+}
+"$PROFANA" --analysis "$VALID" bf16 --format json >"$TMP/want.json" 2>/dev/null
+gen ws 512 gz >"$TMP/ws512.json.gz"
+set -- $(rss_run "$PROFANA" --analysis "$TMP/ws512.json.gz" bf16 2>"$TMP/err")
+check_eq "0.5 GiB of whitespace between events, .json.gz file: exit 0 within $LIMIT s" "$1" 0
+check_eq "0.5 GiB of whitespace, .json.gz file: under 128 MB of memory" "$([ "${2:-999999}" -lt 131072 ] && echo yes)" yes
+set -- $(rss_run "$PROFANA" --analysis - bf16 <"$TMP/ws512.json.gz" 2>"$TMP/err")
+check_eq "0.5 GiB of whitespace, gzip on stdin: exit 0 within $LIMIT s" "$1" 0
+check_eq "0.5 GiB of whitespace, gzip on stdin: under 128 MB of memory" "$([ "${2:-999999}" -lt 131072 ] && echo yes)" yes
+rm -f "$TMP/ws512.json.gz"
+gen ws 256 | (set -- $(rss_run "$PROFANA" --analysis - bf16 --format json 2>"$TMP/err")
+    check_eq "0.25 GiB of whitespace through a pipe: exit 0 within $LIMIT s" "$1" 0
+    check_eq "0.25 GiB of whitespace through a pipe: under 128 MB of memory" "$([ "${2:-999999}" -lt 131072 ] && echo yes)" yes)
+gen ws 256 | timeout "$LIMIT" "$PROFANA" --analysis - bf16 --format json >"$TMP/got.json" 2>/dev/null
+check_eq "whitespace through a pipe: the same kernel rows as without it" \
+    "$(json 'json.dumps(d["devices"][0]["rows"])' "$TMP/got.json")" "$(json 'json.dumps(d["devices"][0]["rows"])' "$TMP/want.json")"
+# A file whose whitespace spans several of the parallel parts (64 KB each, -j 4)
+gen ws 8 >"$TMP/ws8.json"
+guarded "8 MiB of whitespace in a file, -j 4" 0 "$PROFANA" --analysis "$TMP/ws8.json" bf16 --format json -j 4 &&
+    check_eq "8 MiB of whitespace, -j 4: the same kernel rows" \
+        "$(json 'json.dumps(d["devices"][0]["rows"])' "$TMP/out")" "$(json 'json.dumps(d["devices"][0]["rows"])' "$TMP/want.json")"
+rm -f "$TMP/ws8.json"
+# One event larger than the 64 MiB limit: an error naming the byte where it starts (the
+# offset of the kernel event's '{' in the raw text, found by python3).
+at=$(python3 -c 'import sys; s = open(sys.argv[1]).read(); print(len(s[:s.index("{\n    \"ph\": \"X\", \"cat\": \"kernel\"")].encode()))' "$VALID")
+for how in pipe gz; do
+    if [ $how = gz ]; then gen name 65 gz; else gen name 65; fi | timeout "$LIMIT" "$PROFANA" --analysis - bf16 >"$TMP/out" 2>"$TMP/err"
+    check_eq "a 65 MiB kernel name ($how): exit 1" "$?" 1
+    check_eq "a 65 MiB kernel name ($how): the error" "$(cat "$TMP/err")" "profana: error: -: byte $at: an event larger than 64 MiB (the limit for one event)"
+done
+gen name 16 | timeout "$LIMIT" "$PROFANA" --analysis - bf16 --format json >"$TMP/out" 2>/dev/null
+check_eq "a 16 MiB kernel name through a pipe: kept whole" "$(json 'len(d["devices"][0]["rows"][0]["name"])' "$TMP/out")" $((16 << 20))
