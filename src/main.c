@@ -433,13 +433,32 @@ static int check_options_apply(unsigned long given, const command *c)
     return 0;
 }
 
+/* Whether positional i (of n) of command c is an input trace. */
+static int is_input(const command *c, int i, int n)
+{
+    if (c->bit == ON_DIFF)
+        return i == 0 || i == 2;
+    if (c->bit == ON_COMBINE)
+        return i < n - 1;
+    return i == 0 && c->dtype_pos != 0;
+}
+
+/* Standard input can be read once: two inputs given as - would make the second empty. */
+static int stdin_once(const pf_cli *cli, const command *c)
+{
+    int n = 0;
+    for (int i = 0; i < cli->npos; i++)
+        n += is_input(c, i, cli->npos) && strcmp(cli->pos[i], "-") == 0;
+    return n > 1 ? pf_cli_usage_error("%s: standard input ('-') can be only one of the inputs", c->name) : 0;
+}
+
 static int check_positionals(pf_cli *cli, const command *c)
 {
     if (c->npos < 0 && cli->npos < -c->npos)
         return pf_cli_usage_error("%s wants at least %d arguments (%s), got %d", c->name, -c->npos, c->args,
                                   cli->npos);
     if (c->npos < 0)
-        return 0;
+        return stdin_once(cli, c);
     if (cli->npos != c->npos && c->npos == 0)
         return pf_cli_usage_error("%s takes no arguments, got %d", c->name, cli->npos);
     if (cli->npos != c->npos)
@@ -451,7 +470,7 @@ static int check_positionals(pf_cli *cli, const command *c)
         if (cli->an.default_dtype == PF_DT_UNKNOWN)
             return pf_cli_usage_error("unknown DTYPE '%s'; accepted: %s", d, pf_dtype_cli_choices());
     }
-    return 0;
+    return stdin_once(cli, c);
 }
 
 /* One pass over argv: commands, options (each applied by its row of the table) and

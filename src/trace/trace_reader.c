@@ -416,6 +416,14 @@ static int gz_inflate(pf_reader *r, const gz_sink *sink, z_stream *z, unsigned c
             z->next_in = in;
             z->avail_in = (uInt)n;
         }
+        /* A line end (or other whitespace) after a member, as `echo >>` or a text-mode copy
+         * leaves, is not data: skipped, as it is between events. */
+        while (ended && z->avail_in > 0 && strchr(" \t\r\n", *z->next_in) && *z->next_in) {
+            z->next_in++;
+            z->avail_in--;
+        }
+        if (ended && z->avail_in == 0 && !in_eof)
+            continue;
         int64_t at = in_base + (int64_t)(z->next_in - in);
         if (z->avail_in == 0 && in_eof) {
             if (sink->end)

@@ -329,3 +329,15 @@ for how in pipe gz; do
 done
 gen name 16 | timeout "$LIMIT" "$PROFANA" --analysis - bf16 --format json >"$TMP/out" 2>/dev/null
 check_eq "a 16 MiB kernel name through a pipe: kept whole" "$(json 'len(d["devices"][0]["rows"][0]["name"])' "$TMP/out")" $((16 << 20))
+
+# ---- 9. smaller departures from the README ----
+# Standard input can be read once: two inputs given as '-' are a usage error, not an empty second trace.
+for args in "--diff - a - b bf16" "--combine - - $TMP/w/c.json"; do
+    guarded "${args%% *} with '-' twice" 2 sh -c "exec \"\$0\" $args <\"\$1\"" "$PROFANA" "$VALID" &&
+        check_eq "${args%% *} with '-' twice: says so" "$(head -n 1 "$TMP/err")" "profana: ${args%% *}: standard input ('-') can be only one of the inputs"
+done
+# A line end after the last gzip member (tests/broken/gzip_trailing_newline.json.gz) is read
+# as gunzip reads it: the same table as the trace uncompressed.
+"$PROFANA" --analysis "$VALID" bf16 >"$TMP/want" 2>/dev/null
+guarded "gzip with a trailing newline" 0 "$PROFANA" --analysis "$BROKEN/gzip_trailing_newline.json.gz" bf16 &&
+    check_eq "gzip with a trailing newline: the same table" "$(cmp -s "$TMP/out" "$TMP/want" && echo same)" same
