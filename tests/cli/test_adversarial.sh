@@ -341,3 +341,33 @@ done
 "$PROFANA" --analysis "$VALID" bf16 >"$TMP/want" 2>/dev/null
 guarded "gzip with a trailing newline" 0 "$PROFANA" --analysis "$BROKEN/gzip_trailing_newline.json.gz" bf16 &&
     check_eq "gzip with a trailing newline: the same table" "$(cmp -s "$TMP/out" "$TMP/want" && echo same)" same
+
+# ---- 7. many devices ----
+# 65,536 device ids (one kernel on each) and a deviceProperties list of 70,000 entries: each
+# device's work costs its own activities, not a pass over all of them. The sanitizer build
+# (several times slower, and its allocator copies on every realloc) takes 8,192 device ids.
+ndev=65536
+grep -q __asan_init "$PROFANA" 2>/dev/null && ndev=8192
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+k = [e for e in d["traceEvents"] if e["cat"] == "kernel"][0]
+ev = [e for e in d["traceEvents"] if e["cat"] != "kernel"]
+for i in range(int(sys.argv[2])):
+    e = json.loads(json.dumps(k)); e["args"]["device"] = i; e["pid"] = i; ev.append(e)
+d["traceEvents"] = ev
+json.dump(d, open(sys.argv[3], "w"))
+p = d["deviceProperties"][0]
+d["traceEvents"] = ev[:2]
+d["deviceProperties"] = [dict(p, id=i) for i in range(70000)]
+json.dump(d, open(sys.argv[4], "w"))' "$VALID" "$ndev" "$TMP/devs.json" "$TMP/props.json"
+LIMIT=10 guarded "$ndev device ids: --analysis --format json within 10 s" 0 "$PROFANA" --analysis "$TMP/devs.json" bf16 --format json && {
+    # the oracle: the distinct device ids of the raw kernel events
+    check_eq "$ndev device ids: one report per device" "$(json 'len(d["devices"])' "$TMP/out")" \
+        "$(python3 -c 'import json, sys; print(len({e["args"]["device"] for e in json.load(open(sys.argv[1]))["traceEvents"] if e["cat"] == "kernel"}))' "$TMP/devs.json")"
+    check_eq "$ndev device ids: at most 10 note lines" "$([ "$(wc -l <"$TMP/err")" -le 10 ] && echo yes)" yes
+}
+rm -f "$TMP/devs.json"
+LIMIT=10 guarded "70,000 deviceProperties entries within 10 s" 0 "$PROFANA" --analysis "$TMP/props.json" bf16 --format json &&
+    check_eq "70,000 deviceProperties: device 0 named as declared" "$(json 'd["devices"][0]["name"]' "$TMP/out")" "NVIDIA H100 80GB HBM3"
+rm -f "$TMP/props.json"
