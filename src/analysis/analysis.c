@@ -311,11 +311,11 @@ static void restart_extremes(pf_row *r)
 /* One device: every op invocation's activities (selected, on this device) summed into
  * op_ns, then counted once in its row; a launch without an op is its own invocation.
  * op_ns and op_row are -1 / 0 on entry and left so. */
-static int count_device_invocations(const pf_analysis *an, const dev_acc *dv, const int32_t *act_row,
+static int count_device_invocations(const pf_analysis *an, dev_acc *dv, const int32_t *act_row,
                                     int64_t *op_ns, int32_t *op_row)
 {
     const pf_trace *t = an->trace;
-    pf_device_report *rep = (pf_device_report *)&dv->rep;
+    pf_device_report *rep = &dv->rep;
     int32_t *touched = malloc((t->n_ops ? t->n_ops : 1) * sizeof *touched);
     size_t n_touched = 0;
     if (!touched)
