@@ -1,5 +1,6 @@
 /* main.c - parses the command line and dispatches to a subcommand: one table of commands and one of options, whose rows carry their actions and defaults and also write --help. */
 #include <assert.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -665,13 +666,32 @@ static int check_combinations(const pf_cli *cli, unsigned long given)
     return 0;
 }
 
+/* Whether positional i (of n) of command c is an input trace. */
+static int is_input(const command *c, int i, int n)
+{
+    if (c->bit == ON_DIFF)
+        return i == 0 || i == 2;
+    if (c->bit == ON_COMBINE)
+        return i < n - 1;
+    return i == 0 && c->dtype_pos != 0;
+}
+
+/* Standard input can be read once: two inputs given as - would make the second empty. */
+static int stdin_once(const pf_cli *cli, const command *c)
+{
+    int n = 0;
+    for (int i = 0; i < cli->npos; i++)
+        n += is_input(c, i, cli->npos) && strcmp(cli->pos[i], "-") == 0;
+    return n > 1 ? pf_cli_usage_error("%s: standard input ('-') can be only one of the inputs", c->name) : 0;
+}
+
 static int check_positionals(pf_cli *cli, const command *c)
 {
     if (c->npos < 0 && cli->npos < -c->npos)
         return pf_cli_usage_error("%s wants at least %d arguments (%s), got %d", c->name, -c->npos, c->args,
                                   cli->npos);
     if (c->npos < 0)
-        return 0;
+        return stdin_once(cli, c);
     if (cli->npos != c->npos && c->npos == 0)
         return pf_cli_usage_error("%s takes no arguments, got %d", c->name, cli->npos);
     if (cli->npos != c->npos)
@@ -683,7 +703,7 @@ static int check_positionals(pf_cli *cli, const command *c)
         if (cli->an.default_dtype == PF_DT_UNKNOWN)
             return pf_cli_usage_error("unknown DTYPE '%s'; accepted: %s", d, pf_dtype_cli_choices());
     }
-    return 0;
+    return stdin_once(cli, c);
 }
 
 /* One pass over argv: commands, options (each applied by its row of the table) and
@@ -705,10 +725,41 @@ static int parse_args(pf_cli *cli, int argc, char **argv, const command **cmd, u
     return rc;
 }
 
+/* A file that shrinks while profana reads it through a mapping raises SIGBUS (BUS_ADRERR)
+ * at the first page past its new end. Nothing can be read from there, so one error line and
+ * exit 1, as for any unreadable input; an output being written is unnamed until it is
+ * complete (outfile.c), so none is left. Any other SIGBUS stays a crash. */
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+    (void)ctx;
+    if (si && si->si_code == BUS_ADRERR) {
+        static const char msg[] = "profana: error: an input file changed (it shrank) while being read\n";
+        ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)w;
+        _exit(PF_EXIT_TRACE);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_signals(void)
+{
+    /* Past a file-size limit (ulimit -f) a write then fails with EFBIG, which every output
+     * reports as a write error (exit 1, temporary file removed), instead of a silent death. */
+    signal(SIGXFSZ, SIG_IGN);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
     pf_cli cli = {.fail_above = -1};
     const command *cmd = NULL;
+    catch_signals();
     apply_defaults(&cli);
     cli.an.default_dtype = PF_DT_BF16;
     cli.an.step = PF_STEP_EVERY;

@@ -118,6 +118,10 @@ typedef struct pf_device_report {
                                           trace either (launched before profiling began, or
                                           CPU activity not recorded) */
     int64_t cat_kernels[PF_CAT_COUNT]; /* distinct kernel names per category */
+    unsigned dtypes;                   /* bit per pf_dtype that work with FLOPs ran at on the
+                                          device (any activity, inside --step or not) */
+    int64_t n_kind[3], n_unlinked;     /* its selected activities by pf_activity kind, and
+                                          those without a launching op */
 } pf_device_report;
 
 /* One profiler step on one device and its GPU activities: those launched inside the
@@ -220,9 +224,6 @@ int pf_cpu_op_times(const pf_trace *t, pf_op_cpu **out, size_t *n);
  * -1 when memory runs out. b->streams is owned by the caller (free it). */
 int pf_busy_compute(const pf_activity *acts, const size_t *idx, size_t n, pf_busy *b);
 
-/* pf_busy_compute over the activities i of t for which keep(ctx, i) is true. Returns 0, or
- * -1 when memory runs out. b->streams is owned by the caller. */
-int pf_busy_where(const pf_trace *t, int (*keep)(const void *ctx, size_t i), const void *ctx, pf_busy *b);
 
 /* The category with the most time in the row. */
 pf_category pf_row_category(const pf_row *r);

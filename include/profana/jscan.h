@@ -64,8 +64,14 @@ int pf_json_int(const char *s, size_t start, size_t end, int64_t *v);
 int pf_json_double(const char *s, size_t start, size_t end, double *v);
 
 /* Decodes the JSON string in [start, end) (quotes included) into a NUL-terminated buffer
- * that the caller frees. \u0000 and invalid UTF-8 become U+FFFD. Returns NULL when the
+ * that the caller frees. Invalid UTF-8, lone surrogates, NUL and the other control
+ * characters but tab and newline (C0, DEL, C1: terminal escapes) become U+FFFD, so a name
+ * from the trace is valid UTF-8 in every output and cannot drive a terminal. Returns NULL when the
  * value is not a string or memory runs out. *out_len (may be NULL) receives the length. */
 char *pf_json_string(const char *s, size_t start, size_t end, size_t *out_len);
+
+/* The same rule for text already decoded (a cJSON string): a copy the caller frees, with
+ * invalid UTF-8 and those control characters as U+FFFD; NULL when memory runs out. */
+char *pf_json_text_dup(const char *s);
 
 #endif

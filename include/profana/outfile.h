@@ -13,11 +13,13 @@ typedef struct pf_outfile {
     char *tmp;                 /* the temporary file; NULL for standard output */
     char *buf;                 /* f's buffer (large, so a whole trace goes out in few writes) */
     int replaces;              /* the target existed when opened */
+    int unnamed;               /* tmp is not created yet: the file is unnamed until commit */
     struct pf_outfile_syncer *syncer; /* flushes to disk while writing (replacing only) */
     FILE *raw;                 /* a target named .gz: the temporary file under f, which compresses */
 } pf_outfile;
 
-/* Opens a temporary file in the target's directory (standard output for "-"; a device or
+/* Opens a temporary file in the target's directory (unnamed where the system allows, so
+ * that a run killed by a signal leaves none behind) (standard output for "-"; a device or
  * FIFO such as /dev/full is opened directly, since a rename would replace it). A target that
  * is a symbolic link is written where it points, so the link stays; an existing target
  * keeps its permission bits. A regular target whose name ends in ".gz" is written

@@ -12,6 +12,10 @@
  * PF_THREADS_MAX. */
 size_t pf_parallel_workers(int jobs);
 
+/* The same rule on a host of `cpus` CPUs (0 counts as 1): a host of more than PF_THREADS_MAX
+ * CPUs gets PF_THREADS_MAX threads by default, as an explicit -j above it does. */
+size_t pf_parallel_workers_for(int jobs, size_t cpus);
+
 /* Calls fn(ctx, lo, hi, r) for r = 0 .. workers - 1 on that many threads at once (inline
  * when a thread cannot start), range r being the r-th of `workers` consecutive, nearly equal
  * ranges covering [0, n) (possibly empty); so fn can keep per-range state that the caller

@@ -217,6 +217,12 @@ int pf_source_read(const char *path, char **buf, size_t *len, int *mapped, pf_er
  * stays readable (it would be read from the file again). */
 void pf_source_done(const char *buf, size_t len, int mapped, size_t upto);
 
+/* After a failure reading PATH, whose size was `len` when it was read: when the file is now
+ * smaller (another process cut it meanwhile), that is the cause, and err becomes "PATH: byte
+ * N: the file changed (it shrank) while being read"; returns 1 then, else 0 with err as it
+ * was. */
+int pf_source_changed(const char *path, size_t len, pf_error *err);
+
 /* Releases what pf_source_read returned. */
 void pf_source_release(char *buf, size_t len, int mapped);
 

@@ -15,6 +15,7 @@ typedef struct dev_acc {
     pf_ptrmap map;
     pf_ptrmap cat_names[PF_CAT_COUNT]; /* distinct kernel names per category */
     pf_ptrmap missing_map;
+    size_t *acts, n_acts;              /* its selected activities in file order (list_device_acts) */
 } dev_acc;
 
 /* ---- group keys ---- */
@@ -144,12 +145,49 @@ static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const
     r->upper_bound_n += w->upper_bound != 0;
 }
 
-static dev_acc *device_acc(dev_acc *accs, int n, int id)
+/* Each device's selected activities (accs[d].acts, slices of *all, which the caller frees),
+ * so that what is done per device costs its own activities, not all of them: a trace of
+ * 65,536 devices would otherwise cost 65,536 passes over every activity. Also the device's
+ * dtypes of work (any activity) and its selected activities by kind. */
+static int list_device_acts(pf_analysis *an, dev_acc *accs, size_t **all)
 {
-    for (int i = 0; i < n; i++)
-        if (accs[i].rep.device->id == id)
-            return &accs[i];
-    return NULL;
+    const pf_trace *t = an->trace;
+    size_t n = t->n_acts ? t->n_acts : 1;
+    int32_t *dev = malloc(n * sizeof *dev);
+    *all = malloc(n * sizeof **all);
+    if (!dev || !*all) {
+        free(dev);
+        return -1;
+    }
+    for (size_t i = 0; i < t->n_acts; i++) {
+        const pf_activity *a = &t->acts[i];
+        const pf_device *p = pf_trace_device(t, a->device);
+        dev[i] = p ? (int32_t)(p - t->devices) : -1;
+        if (!p)
+            continue;
+        pf_device_report *r = &accs[dev[i]].rep;
+        const pf_act_work *w = &an->work[i];
+        if (w->flop > 0 && w->dtype >= 0 && w->dtype < PF_DT_COUNT)
+            r->dtypes |= 1u << w->dtype;
+        if (!pf_analysis_selected(an, i)) {
+            dev[i] = -1;
+            continue;
+        }
+        r->n_kind[a->kind]++;
+        r->n_unlinked += a->op < 0;
+        accs[dev[i]].n_acts++;
+    }
+    size_t at = 0;
+    for (int d = 0; d < t->n_devices; d++) {
+        accs[d].acts = *all + at;
+        at += accs[d].n_acts;
+        accs[d].n_acts = 0;
+    }
+    for (size_t i = 0; i < t->n_acts; i++)
+        if (dev[i] >= 0)
+            accs[dev[i]].acts[accs[dev[i]].n_acts++] = i;
+    free(dev);
+    return 0;
 }
 
 /* Ops without a formula, by op name, so users see what to add. */
@@ -212,7 +250,7 @@ static int add_to_group(pf_analysis *an, dev_acc *d, size_t i, int32_t *row)
     *row = (int32_t)idx;
     if (added) {
         if (d->rep.n_rows == d->cap_rows) {
-            size_t cap = d->cap_rows ? d->cap_rows * 2 : 64;
+            size_t cap = d->cap_rows ? d->cap_rows * 2 : 4; /* small: a trace may have 65,536 devices */
             pf_row *rows = realloc(d->rep.rows, cap * sizeof *rows);
             if (!rows)
                 return -1;
@@ -276,14 +314,12 @@ static int setup_devices(pf_analysis *an, dev_acc **out)
 static int group_all(pf_analysis *an, dev_acc *accs, int32_t *act_row)
 {
     const pf_trace *t = an->trace;
-    for (size_t i = 0; i < t->n_acts; i++) {
+    for (size_t i = 0; i < t->n_acts; i++)
         act_row[i] = -1;
-        if (!pf_analysis_selected(an, i))
-            continue;
-        dev_acc *d = device_acc(accs, t->n_devices, t->acts[i].device);
-        if (!d || add_to_group(an, d, i, &act_row[i]))
-            return -1;
-    }
+    for (int d = 0; d < t->n_devices; d++)
+        for (size_t k = 0; k < accs[d].n_acts; k++)
+            if (add_to_group(an, &accs[d], accs[d].acts[k], &act_row[accs[d].acts[k]]))
+                return -1;
     return 0;
 }
 
@@ -308,19 +344,21 @@ static void restart_extremes(pf_row *r)
 /* One device: every op invocation's activities (selected, on this device) summed into
  * op_ns, then counted once in its row; a launch without an op is its own invocation.
  * op_ns and op_row are -1 / 0 on entry and left so. */
-static int count_device_invocations(const pf_analysis *an, pf_device_report *rep, const int32_t *act_row,
+static int count_device_invocations(const pf_analysis *an, dev_acc *dv, const int32_t *act_row,
                                     int64_t *op_ns, int32_t *op_row)
 {
     const pf_trace *t = an->trace;
+    pf_device_report *rep = &dv->rep;
     int32_t *touched = malloc((t->n_ops ? t->n_ops : 1) * sizeof *touched);
     size_t n_touched = 0;
     if (!touched)
         return -1;
     for (size_t r = 0; r < rep->n_rows; r++)
         restart_extremes(&rep->rows[r]);
-    for (size_t i = 0; i < t->n_acts; i++) {
+    for (size_t k = 0; k < dv->n_acts; k++) {
+        size_t i = dv->acts[k];
         const pf_activity *a = &t->acts[i];
-        if (act_row[i] < 0 || a->device != rep->device->id)
+        if (act_row[i] < 0)
             continue;
         if (a->op < 0) {
             row_add_invocation(&rep->rows[act_row[i]], a->dur_ns);
@@ -372,7 +410,7 @@ static int count_invocations(pf_analysis *an, dev_acc *accs, const int32_t *act_
         op_row[k] = -1;
     for (int d = 0; rc == 0 && d < t->n_devices; d++)
         if (accs[d].rep.n_rows)
-            rc = count_device_invocations(an, &accs[d].rep, act_row, op_ns, op_row);
+            rc = count_device_invocations(an, &accs[d], act_row, op_ns, op_row);
     free(op_ns);
     free(op_row);
     return rc;
@@ -389,24 +427,11 @@ static int group_and_count(pf_analysis *an, dev_acc *accs)
     return rc;
 }
 
-typedef struct device_ctx {
-    const pf_analysis *an;
-    int device;
-} device_ctx;
-
-static int on_device(const void *ctx, size_t i)
-{
-    const device_ctx *c = ctx;
-    return c->an->trace->acts[i].device == c->device && pf_analysis_selected(c->an, i);
-}
-
 static int compute_busy(pf_analysis *an, dev_acc *accs)
 {
-    for (int d = 0; d < an->trace->n_devices; d++) {
-        device_ctx c = {an, accs[d].rep.device->id};
-        if (pf_busy_where(an->trace, on_device, &c, &accs[d].rep.busy))
+    for (int d = 0; d < an->trace->n_devices; d++)
+        if (pf_busy_compute(an->trace->acts, accs[d].acts, accs[d].n_acts, &accs[d].rep.busy))
             return -1;
-    }
     return 0;
 }
 
@@ -548,8 +573,11 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
         pf_analysis_free(an);
         return -1;
     }
+    size_t *dev_acts = NULL;
     if (rc == 0)
         rc = setup_devices(an, &accs);
+    if (rc == 0)
+        rc = list_device_acts(an, accs, &dev_acts);
     if (rc == 0)
         rc = group_and_count(an, accs);
     if (rc == 0)
@@ -559,6 +587,7 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
     if (accs)
         finish_devices(an, accs);
     free(accs);
+    free(dev_acts);
     if (rc || !an->devices) {
         pf_analysis_free(an);
         return pf_fail(err, "out of memory");

@@ -51,8 +51,8 @@ static void trace_work(const pf_cpu_op *op, const pf_analysis_opts *o, const pf_
 {
     w->flop = op->kernel_flop;
     /* kernel_num_gb is a whole number of bytes / 1e9 (Inductor's num_bytes, or ours): back
-     * to that whole number, not one an ulp off it. */
-    double b = op->kernel_num_gb >= 0 ? op->kernel_num_gb * 1e9 : -1;
+     * to that whole number, not one an ulp off it. A count too large for a double is unknown. */
+    double b = op->kernel_num_gb >= 0 && isfinite(op->kernel_num_gb * 1e9) ? op->kernel_num_gb * 1e9 : -1;
     w->bytes = b >= 0 && fabs(b - nearbyint(b)) < 1e-6 ? nearbyint(b) : b;
     w->source = "inductor";
     w->dtype = peak_dtype(o, formula_ok ? fw->dtype : PF_DT_UNKNOWN, formula_ok ? fw->matrix : 0);

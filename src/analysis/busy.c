@@ -170,17 +170,3 @@ int pf_busy_compute(const pf_activity *acts, const size_t *idx, size_t n, pf_bus
     free(tmp);
     return rc;
 }
-
-int pf_busy_where(const pf_trace *t, int (*keep)(const void *ctx, size_t i), const void *ctx, pf_busy *b)
-{
-    size_t *idx = malloc((t->n_acts ? t->n_acts : 1) * sizeof *idx);
-    if (!idx)
-        return -1;
-    size_t n = 0;
-    for (size_t i = 0; i < t->n_acts; i++)
-        if (keep(ctx, i))
-            idx[n++] = i;
-    int rc = pf_busy_compute(t->acts, idx, n, b);
-    free(idx);
-    return rc;
-}

@@ -1,6 +1,7 @@
 /* rates.c - the one rate rule (include/profana/rates.h), and the rates of an analysis's rows built on it. */
 #include <assert.h>
 #include <ctype.h>
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -66,16 +67,18 @@ double pf_at_peak_s(double work, double peak_per_s)
 double pf_rate(double work, double ns, double unit)
 {
     assert(unit > 0);
-    if (work < 0 || ns <= 0)
+    if (!(work >= 0) || ns <= 0)
         return -1;
-    return work / (ns * 1e-9) / unit;
+    double r = work / (ns * 1e-9) / unit; /* a figure that is not finite is unknown */
+    return isfinite(r) ? r : -1;
 }
 
 double pf_pct_of_peak(double at_peak_s, double ns)
 {
-    if (at_peak_s < 0 || ns <= 0)
+    if (!(at_peak_s >= 0) || ns <= 0)
         return -1;
-    return 100.0 * at_peak_s / (ns * 1e-9);
+    double p = 100.0 * at_peak_s / (ns * 1e-9);
+    return isfinite(p) ? p : -1;
 }
 
 double pf_dram_pct(double byte_peak_s, double ns, double call_bytes, const pf_device_info *info,
@@ -101,12 +104,13 @@ const char *pf_bound(double flop_peak_s, double byte_peak_s)
  * kernels' nor zero, so it shows none; the Total row is the whole device's average. */
 int pf_row_has_flop(const pf_row *r)
 {
-    return r->flop_known > 0 && (r->is_total || r->flop_known == r->count);
+    /* a sum too large for a double (launches whose figures are absurd) is unknown, not infinite */
+    return r->flop_known > 0 && (r->is_total || r->flop_known == r->count) && isfinite(r->flop);
 }
 
 int pf_row_has_bytes(const pf_row *r)
 {
-    return r->bytes_known > 0 && (r->is_total || r->bytes_known == r->count);
+    return r->bytes_known > 0 && (r->is_total || r->bytes_known == r->count) && isfinite(r->bytes);
 }
 
 /* The row's seconds at peak compute; unknown without a device, when the row shows no FLOPs,

@@ -9,15 +9,11 @@
  * read only once. */
 static int check_paths(const pf_cli *cli, int n, const char *outp)
 {
-    int stdin_uses = 0;
-    for (int k = 0; k < n; k++) {
-        stdin_uses += strcmp(cli->pos[k], "-") == 0;
+    /* two inputs as '-' are refused with the arguments (main.c: stdin_once) */
+    for (int k = 0; k < n; k++)
         if (pf_same_file(cli->pos[k], outp))
             return pf_cli_usage_error("--combine: OUT '%s' is also input %d; write to another file", outp,
                                       k + 1);
-    }
-    if (stdin_uses > 1)
-        return pf_cli_usage_error("--combine: standard input ('-') can be only one of the inputs");
     return 0;
 }
 

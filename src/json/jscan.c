@@ -282,6 +282,31 @@ static size_t utf8_len(const unsigned char *s, size_t n)
     return k;
 }
 
+/* Code points a name from the trace may not carry into profana's output: NUL, the C0
+ * controls other than tab and newline (escape sequences, carriage returns), DEL, the C1
+ * controls and lone surrogates; each is shown as U+FFFD. */
+static uint32_t shown_cp(uint32_t cp)
+{
+    int control = (cp < 0x20 && cp != '\t' && cp != '\n') || (cp >= 0x7F && cp < 0xA0);
+    return control || (cp >= 0xD800 && cp < 0xE000) ? 0xFFFD : cp;
+}
+
+/* Copies the raw (unescaped) character at s[*p] to out: a valid UTF-8 sequence as it is
+ * unless it is a control, anything else as U+FFFD; advances *p. Returns the bytes written. */
+static size_t copy_raw(const char *s, size_t *p, size_t end, char *out)
+{
+    const unsigned char *u = (const unsigned char *)s + *p;
+    size_t k = utf8_len(u, end - *p);
+    uint32_t cp = k == 1 ? u[0] : k == 2 ? (uint32_t)(u[0] & 0x1F) << 6 | (u[1] & 0x3F) : 0xA0;
+    if (k == 0 || shown_cp(cp) != cp) {
+        *p += k ? k : 1;
+        return put_utf8(out, 0xFFFD);
+    }
+    memcpy(out, u, k);
+    *p += k;
+    return k;
+}
+
 static size_t decode_escape(const char *s, size_t *p, size_t end, char *out)
 {
     char c = s[*p + 1];
@@ -289,8 +314,7 @@ static size_t decode_escape(const char *s, size_t *p, size_t end, char *out)
     const char *hit = strchr(from, c);
     if (c != 'u') {
         *p += 2;
-        *out = hit ? to[hit - from] : c;
-        return 1;
+        return put_utf8(out, shown_cp((unsigned char)(hit ? to[hit - from] : c)));
     }
     uint32_t cp = read_hex4(s + *p + 2);
     *p += 6;
@@ -301,9 +325,7 @@ static size_t decode_escape(const char *s, size_t *p, size_t end, char *out)
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
         }
     }
-    if (cp == 0 || (cp >= 0xD800 && cp < 0xE000))
-        cp = 0xFFFD;
-    return put_utf8(out, cp);
+    return put_utf8(out, shown_cp(cp));
 }
 
 char *pf_json_string(const char *s, size_t start, size_t end, size_t *out_len)
@@ -322,18 +344,22 @@ char *pf_json_string(const char *s, size_t start, size_t end, size_t *out_len)
             o += decode_escape(s, &p, end, out + o);
             continue;
         }
-        size_t k = utf8_len((const unsigned char *)s + p, end - p);
-        if (k == 0) {
-            o += put_utf8(out + o, 0xFFFD);
-            p++;
-            continue;
-        }
-        memcpy(out + o, s + p, k);
-        o += k;
-        p += k;
+        o += copy_raw(s, &p, end, out + o);
     }
     out[o] = 0;
     if (out_len)
         *out_len = o;
+    return out;
+}
+
+char *pf_json_text_dup(const char *s)
+{
+    size_t end = strlen(s), o = 0, p = 0;
+    char *out = malloc(end * 3 + 1); /* every byte may become a 3-byte U+FFFD */
+    if (!out)
+        return NULL;
+    while (p < end)
+        o += copy_raw(s, &p, end, out + o);
+    out[o] = 0;
     return out;
 }

@@ -399,11 +399,7 @@ pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
 /* The dtypes whose peaks the device's work was measured against, as a mask. */
 static unsigned dtypes_used(const pf_analysis *an, const pf_device_report *d)
 {
-    unsigned mask = 1u << an->opts.default_dtype;
-    for (size_t i = 0; i < an->trace->n_acts; i++)
-        if (an->trace->acts[i].device == d->device->id && an->work[i].flop > 0 && an->work[i].dtype >= 0)
-            mask |= 1u << an->work[i].dtype;
-    return mask;
+    return 1u << an->opts.default_dtype | d->dtypes;
 }
 
 void pf_aview_header(FILE *out, const pf_analysis *an, const pf_device_report *d, const char *lead)
@@ -426,17 +422,12 @@ void pf_aview_header(FILE *out, const pf_analysis *an, const pf_device_report *d
 
 void pf_aview_counts(FILE *out, const pf_analysis *an, const pf_device_report *d)
 {
-    size_t n[3] = {0}, unlinked = 0;
-    for (size_t i = 0; i < an->trace->n_acts; i++) {
-        const pf_activity *a = &an->trace->acts[i];
-        if (a->device != d->device->id || !pf_analysis_selected(an, i))
-            continue;
-        n[a->kind]++;
-        unlinked += a->op < 0;
-    }
-    fprintf(out, "GPU activities: %zu (kernels %zu, memcpy %zu, memset %zu); %zu without a launching op; "
+    (void)an;
+    const int64_t *n = d->n_kind;
+    fprintf(out, "GPU activities: %lld (kernels %lld, memcpy %lld, memset %lld); %lld without a launching op; "
                  "GPU time %.3f us\n",
-            n[0] + n[1] + n[2], n[0], n[1], n[2], unlinked, d->total.total_ns / 1e3);
+            (long long)(n[0] + n[1] + n[2]), (long long)n[0], (long long)n[1], (long long)n[2],
+            (long long)d->n_unlinked, d->total.total_ns / 1e3);
 }
 
 #define MISSING_SHOWN 5

@@ -92,13 +92,8 @@ void pf_plot_svg_begin(pf_xw *w, const char *cls, double width, double height)
 
 unsigned pf_dtypes_used(const pf_analysis *an, const pf_device_report *d)
 {
-    unsigned mask = 0;
-    for (size_t i = 0; i < an->trace->n_acts; i++) {
-        const pf_act_work *wk = &an->work[i];
-        if (an->trace->acts[i].device == d->device->id && wk->flop > 0 && wk->dtype >= 0 && wk->dtype < PF_DT_COUNT)
-            mask |= 1u << wk->dtype;
-    }
-    return mask;
+    (void)an;
+    return d->dtypes;
 }
 
 /* ---- short names ---- */

@@ -20,6 +20,7 @@
 #define LABEL_FONT 10.0
 #define OVER_LISTED 10           /* dots above a roof listed by name; the rest counted */
 #define MAX_DECADES 12
+#define AXIS_LIMIT 400.0 /* decades: beyond the logarithm of any finite double */
 
 typedef struct dot {
     const pf_row *r;
@@ -58,10 +59,12 @@ static int cmp_dot_time(const void *x, const void *y)
     return a->r < b->r ? -1 : a->r > b->r; /* rows sit in one array: their order */
 }
 
-/* A dot needs positive FLOPs, bytes and time to have a place on log axes. */
+/* A dot needs positive FLOPs, bytes and time to have a place on log axes, and finite
+ * logarithms of its intensity and rate (the axes' decades are counted from them). */
 static int plottable(const pf_row *r)
 {
-    return pf_row_has_flop(r) && pf_row_has_bytes(r) && r->flop > 0 && r->bytes > 0 && r->total_ns > 0;
+    return pf_row_has_flop(r) && pf_row_has_bytes(r) && r->flop > 0 && r->bytes > 0 && r->total_ns > 0 &&
+           isfinite(log10(r->flop / r->bytes)) && isfinite(log10(pf_row_tflops(r)));
 }
 
 static int collect_dots(panel *pn)
@@ -137,6 +140,9 @@ static void axis_ranges(panel *pn)
     if (x_lo > x_hi) { /* nothing to draw: a plain frame */
         x_lo = -1, x_hi = 3, y_lo = -3, y_hi = 3;
     }
+    /* finite logs of doubles lie within +-330; the clamp keeps the int casts defined anyway */
+    x_lo = fmax(x_lo, -AXIS_LIMIT), x_hi = fmin(x_hi, AXIS_LIMIT);
+    y_lo = fmax(y_lo, -AXIS_LIMIT), y_hi = fmin(y_hi, AXIS_LIMIT);
     pn->ex0 = (int)floor(x_lo - 0.15);
     pn->ex1 = (int)ceil(x_hi + 0.15);
     pn->ey0 = (int)floor(y_lo - 0.15);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profana/jscan.h"
+
 typedef enum cell_kind { CELL_NULL = 0, CELL_STR, CELL_INT, CELL_NUM, CELL_BOOL } cell_kind;
 
 typedef struct cell {
@@ -334,38 +336,64 @@ static size_t line_width(const pf_table *t, const size_t *w)
     return total + (n > 1 ? (size_t)(n - 1) * 3 : 0);
 }
 
-void pf_table_print_text(FILE *out, const pf_table *t, int name_limit)
-{
-    size_t w[64];
-    if (t->ncols > 64)
-        return;
-    column_widths(t, name_limit, w);
-    print_line(out, t, -1, w, name_limit, " | ", "", "");
-    for (size_t i = line_width(t, w); i > 0; i--)
-        fputc('-', out);
-    fputc('\n', out);
-    for (int r = 0; r < t->nrows; r++)
-        print_line(out, t, r, w, name_limit, " | ", "", "");
-}
-
-/* Markdown cells cannot hold '|' or newlines; they are escaped in a copy. */
-static void md_escape_cells(const pf_table *t, pf_table *copy)
+/* A text or Markdown cell is one line: a name's tabs and newlines (the only control
+ * characters the model keeps, for CSV and JSON) are shown as spaces, and Markdown escapes
+ * '|'; in a copy of the cells. */
+static void line_cells(const pf_table *t, pf_table *copy, int md)
 {
     for (int i = 0; i < t->nrows * t->ncols; i++) {
         const char *s = t->cells[i].text;
-        if (!s || !strpbrk(s, "|\n"))
+        if (!s || !strpbrk(s, md ? "|\n\t" : "\n\t"))
             continue;
         char *e = malloc(strlen(s) * 2 + 1), *o = e;
         if (!e)
             continue;
         for (; *s; s++) {
-            if (*s == '|')
+            if (md && *s == '|')
                 *o++ = '\\';
-            *o++ = *s == '\n' ? ' ' : *s;
+            *o++ = *s == '\n' || *s == '\t' ? ' ' : *s;
         }
         *o = 0;
         copy->cells[i].text = e;
     }
+}
+
+/* A copy of t whose cells are one line each (line_cells); NULL cells when memory runs out. */
+static pf_table line_copy(const pf_table *t, int md)
+{
+    pf_table copy = *t;
+    copy.cells = malloc((size_t)(t->nrows ? t->nrows : 1) * (size_t)t->ncols * sizeof(cell));
+    if (!copy.cells)
+        return copy;
+    memcpy(copy.cells, t->cells, (size_t)t->nrows * (size_t)t->ncols * sizeof(cell));
+    line_cells(t, &copy, md);
+    return copy;
+}
+
+static void free_line_copy(const pf_table *t, pf_table *copy)
+{
+    for (int i = 0; i < t->nrows * t->ncols; i++)
+        if (copy->cells[i].text != t->cells[i].text)
+            free(copy->cells[i].text);
+    free(copy->cells);
+}
+
+void pf_table_print_text(FILE *out, const pf_table *t, int name_limit)
+{
+    size_t w[64];
+    if (t->ncols > 64)
+        return;
+    pf_table copy = line_copy(t, 0);
+    if (!copy.cells)
+        return;
+    column_widths(&copy, name_limit, w);
+    print_line(out, &copy, -1, w, name_limit, " | ", "", "");
+    for (size_t i = line_width(&copy, w); i > 0; i--)
+        fputc('-', out);
+    fputc('\n', out);
+    for (int r = 0; r < t->nrows; r++)
+        print_line(out, &copy, r, w, name_limit, " | ", "", "");
+    free_line_copy(t, &copy);
 }
 
 void pf_table_print_md(FILE *out, const pf_table *t, int name_limit)
@@ -373,12 +401,9 @@ void pf_table_print_md(FILE *out, const pf_table *t, int name_limit)
     size_t w[64];
     if (t->ncols > 64)
         return;
-    pf_table copy = *t;
-    copy.cells = malloc((size_t)(t->nrows ? t->nrows : 1) * (size_t)t->ncols * sizeof(cell));
+    pf_table copy = line_copy(t, 1);
     if (!copy.cells)
         return;
-    memcpy(copy.cells, t->cells, (size_t)t->nrows * (size_t)t->ncols * sizeof(cell));
-    md_escape_cells(t, &copy);
     column_widths(&copy, name_limit, w);
     print_line(out, &copy, -1, w, name_limit, " | ", "| ", " |");
     fputs("|", out);
@@ -393,10 +418,7 @@ void pf_table_print_md(FILE *out, const pf_table *t, int name_limit)
     fputc('\n', out);
     for (int r = 0; r < t->nrows; r++)
         print_line(out, &copy, r, w, name_limit, " | ", "| ", " |");
-    for (int i = 0; i < t->nrows * t->ncols; i++)
-        if (copy.cells[i].text != t->cells[i].text)
-            free(copy.cells[i].text);
-    free(copy.cells);
+    free_line_copy(t, &copy);
 }
 
 /* ---- CSV ---- */
@@ -486,10 +508,13 @@ void pf_jw_arr_end(pf_jw *w)
     jw_close(w, ']');
 }
 
+/* Names from the trace are clean already; a path from the command line need not be: the
+ * same rule (pf_json_text_dup) keeps every JSON document valid UTF-8. */
 static void jw_string(FILE *out, const char *s)
 {
+    char *clean = pf_json_text_dup(s);
     fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    for (const unsigned char *p = (const unsigned char *)(clean ? clean : s); *p; p++) {
         if (*p == '"' || *p == '\\')
             fprintf(out, "\\%c", *p);
         else if (*p == '\n')
@@ -502,6 +527,7 @@ static void jw_string(FILE *out, const char *s)
             fputc(*p, out);
     }
     fputc('"', out);
+    free(clean);
 }
 
 void pf_jw_key(pf_jw *w, const char *k)

@@ -110,7 +110,9 @@ static int str_taken(const taken *tk, const char *t, size_t len)
     return 0;
 }
 
-/* A taken string pid "Spans" of input K becomes "Spans [K]" (again until free). */
+/* A taken string pid "Spans" of input K becomes "Spans [K]" (again until free). A pid that
+ * is a number but no int64 (441.5, 1e3, -9223372036854775808) is kept as text the same way:
+ * 441.5 becomes the string "441.5 [K]" (a number's text needs no escapes). */
 static int plan_str_pids(cb_input *in, int k, taken *tk)
 {
     for (size_t i = 0; i < in->u.n_spids; i++) {
@@ -121,7 +123,8 @@ static int plan_str_pids(cb_input *in, int k, taken *tk)
             char *nt = malloc(len + 24);
             if (!nt)
                 return -1;
-            len = (size_t)snprintf(nt, len + 24, "%.*s [%d]\"", (int)(len - 1), t, k + 1);
+            int quoted = t[0] == '"';
+            len = (size_t)snprintf(nt, len + 24, "\"%.*s [%d]\"", (int)(quoted ? len - 2 : len), t + quoted, k + 1);
             free(p->to);
             p->to = nt;
             t = nt;

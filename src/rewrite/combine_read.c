@@ -348,7 +348,11 @@ int pf_cb_read_input(cb_input *in, int jobs, pf_error *err)
     assert(in->path);
     if (pf_source_read(in->path, &in->s, &in->len, &in->mapped, err))
         return -1;
-    return read_top(in, err) || survey(in, jobs, err) ? -1 : 0;
+    if (read_top(in, err) || survey(in, jobs, err)) {
+        pf_source_changed(in->path, in->len, err);
+        return -1;
+    }
+    return 0;
 }
 
 void pf_cb_free_input(cb_input *in)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "profana/trace.h"
+#include "trace_internal.h"
 
 /* A dimension must be a non-negative integer a double holds exactly. */
 static int read_dim(const cJSON *v, int64_t *out)
@@ -77,7 +78,7 @@ static const char *string_at(pf_trace *t, const cJSON *arr, int i)
     const cJSON *v = cJSON_GetArrayItem(arr, i);
     if (!cJSON_IsString(v))
         return "";
-    const char *s = pf_strtab_intern(t->strings, v->valuestring, strlen(v->valuestring));
+    const char *s = pf_trace_intern_text(t, v->valuestring);
     return s ? s : "";
 }
 

@@ -226,15 +226,23 @@ typedef enum pf_scan_from { PF_FROM_OPEN, PF_FROM_ELEMENT } pf_scan_from;
  * is in c->end. */
 void pf_scan_events(pf_scanner *sc, pf_chunk *c, size_t at, pf_scan_from from, int64_t stop_at);
 
-/* The first offset at or after from where an event seems to start ('{' after "}," and
- * before '"'), in *start; -1 when none. A guess that the chunk before confirms (it must
- * end exactly there), so a false one costs time, never correctness. 0 or -1 on a read error. */
-int pf_scan_find_start(pf_window *w, int64_t from, int64_t *start, pf_error *err);
+/* The first offset in [from, limit) where an event seems to start ('{' after "}," and
+ * before '"'), in *start; -1 when the text ends with none, PF_NO_START_HERE when none starts
+ * before limit (the text reaching past it: a long event or a long stretch of whitespace).
+ * A guess that the chunk before confirms (it must end exactly there), so a false one costs
+ * time, never correctness. 0 or -1 on a read error. */
+enum { PF_NO_START_HERE = -2 };
+int pf_scan_find_start(pf_window *w, int64_t from, int64_t limit, int64_t *start, pf_error *err);
 
 /* How far before from pf_scan_find_start reads (the "}," before an event at from). */
 enum { PF_SCAN_BACK = 64 };
 
 /* ---- the model (trace_model.c) ---- */
+
+/* Text of the trace already decoded by cJSON (a device name, an input type), interned as
+ * every name is kept: valid UTF-8 without control characters (pf_json_text_dup). NULL when
+ * memory runs out. */
+const char *pf_trace_intern_text(pf_trace *t, const char *s);
 
 /* Builds t->devices from the deviceProperties text (len 0 when absent) and the devices
  * the activities run on. Returns 0 or -1 with err set. */

@@ -194,7 +194,8 @@ static void run_chunk(worker *wk, pf_chunk *c, size_t k)
     int64_t start = part_lo(pl, k);
     if (k == 0) {
         pf_window_seek(&wk->w, start);
-    } else if (pf_scan_find_start(&wk->w, start, &start, &c->err) || start < 0) {
+    } else if (pf_scan_find_start(&wk->w, start, part_lo(pl, k + 1), &start, &c->err) || start < 0) {
+        c->start = start; /* -1: the text ended; PF_NO_START_HERE: it goes on past this part */
         c->end = PF_END_ERROR; /* never kept: the chunk before goes on through this part */
         return;
     }
@@ -228,7 +229,7 @@ static void finish(worker *wk, size_t k)
     loader *L = pl->L;
     pthread_mutex_lock(&pl->lock);
     pl->done[k] = 1;
-    if (L->chunks[k]->start < 0)
+    if (L->chunks[k]->start == -1)
         pl->stop = 1; /* the text ended before this part: so it does before every later one */
     int mine = !pl->checking;
     pl->checking = 1;
@@ -732,6 +733,9 @@ int pf_trace_load_opts(const char *path, const pf_load_opts *opts, pf_trace **ou
     free(L.props);
     scanner_free(&L.sc);
     pf_window_free(&L.w);
+    /* whatever the parse made of a file cut under it, the cause is the cut */
+    if (rc && L.r && pf_reader_size(L.r) > 0)
+        pf_source_changed(path, (size_t)pf_reader_size(L.r), err);
     pf_reader_close(L.r);
     if (rc) {
         pf_trace_free(L.t);

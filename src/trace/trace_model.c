@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "profana/i64map.h"
+#include "profana/jscan.h"
 #include "trace_internal.h"
 
 static int add_line(char ***lines, int *n, const char *fmt, va_list ap)
@@ -109,12 +110,19 @@ void pf_trace_drop_host(pf_trace *t)
     t->n_cpu = 0;
 }
 
+/* t->devices is sorted by id once built (pf_trace_devices_from_props): a binary search, so
+ * that a trace of many devices costs no time per device per activity. */
 const pf_device *pf_trace_device(const pf_trace *t, int id)
 {
-    for (int i = 0; i < t->n_devices; i++)
-        if (t->devices[i].id == id)
-            return &t->devices[i];
-    return NULL;
+    int lo = 0, hi = t->n_devices;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (t->devices[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->n_devices && t->devices[lo].id == id ? &t->devices[lo] : NULL;
 }
 
 /* ---- devices ---- */
@@ -130,28 +138,45 @@ static int64_t json_int_field(const cJSON *o, const char *key, int64_t dflt)
 
 static pf_device *device_add(pf_trace *t, int id)
 {
-    pf_device *d = realloc(t->devices, (size_t)(t->n_devices + 1) * sizeof *d);
-    if (!d)
-        return NULL;
-    t->devices = d;
-    d = &t->devices[t->n_devices++];
+    /* Room doubles when the count reaches a power of two (the capacity is implied by the
+     * count): 65,536 devices are 17 reallocations, not 65,536 copies of a growing array. */
+    size_t n = (size_t)t->n_devices;
+    if ((n & (n - 1)) == 0) {
+        pf_device *grown = realloc(t->devices, (n ? 2 * n : 1) * sizeof *grown);
+        if (!grown)
+            return NULL;
+        t->devices = grown;
+    }
+    pf_device *d = &t->devices[t->n_devices++];
     memset(d, 0, sizeof *d);
     d->id = id;
     d->name = "";
     return d;
 }
 
-static int device_from_json(pf_trace *t, const cJSON *o)
+const char *pf_trace_intern_text(pf_trace *t, const char *s)
+{
+    char *clean = pf_json_text_dup(s);
+    const char *r = clean ? pf_strtab_intern(t->strings, clean, strlen(clean)) : NULL;
+    free(clean);
+    return r;
+}
+
+/* While t->devices is built (unsorted), `seen` (PF_DEVICE_IDS bytes) says which ids it holds. */
+#define PF_DEVICE_IDS 65536
+
+static int device_from_json(pf_trace *t, const cJSON *o, unsigned char *seen)
 {
     int64_t id = json_int_field(o, "id", -1);
-    if (!cJSON_IsObject(o) || id < 0 || id > 65535 || pf_trace_device(t, (int)id))
+    if (!cJSON_IsObject(o) || id < 0 || id >= PF_DEVICE_IDS || seen[id])
         return 0; /* an entry we cannot key is ignored; its events still get a device */
+    seen[id] = 1;
     pf_device *d = device_add(t, (int)id);
     if (!d)
         return -1;
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
     if (cJSON_IsString(name))
-        d->name = pf_strtab_intern(t->strings, name->valuestring, strlen(name->valuestring));
+        d->name = pf_trace_intern_text(t, name->valuestring);
     if (!d->name)
         return -1;
     d->num_sms = (int)json_int_field(o, "numSms", 0);
@@ -181,14 +206,19 @@ static const pf_device *single_declared_model(const pf_trace *t)
 
 /* ROCm traces may declare device 0 while the events run on device 2: an undeclared device
  * takes the model when only one model is declared. */
-static int add_undeclared_devices(pf_trace *t)
+/* One note per undeclared device up to this many, then one line for the rest. */
+#define UNDECLARED_NOTED 8
+
+static int add_undeclared_devices(pf_trace *t, unsigned char *seen)
 {
+    const pf_device *model = single_declared_model(t);
+    pf_device copy = model ? *model : (pf_device){0}; /* device_add may move the model */
+    size_t n = 0;
     for (size_t i = 0; i < t->n_acts; i++) {
         int id = t->acts[i].device;
-        if (pf_trace_device(t, id))
+        if (id < 0 || id >= PF_DEVICE_IDS || seen[id])
             continue;
-        const pf_device *model = single_declared_model(t);
-        pf_device copy = model ? *model : (pf_device){0};
+        seen[id] = 1;
         pf_device *d = device_add(t, id);
         if (!d)
             return -1;
@@ -197,13 +227,18 @@ static int add_undeclared_devices(pf_trace *t)
             d->id = id;
             d->declared = 0;
             d->inherited = 1;
-            if (pf_trace_note(t, "device %d is not in deviceProperties; it takes the one model declared there (%s)",
-                              id, copy.name))
-                return -1;
-        } else if (pf_trace_note(t, "device %d is not in deviceProperties: its model is unknown", id)) {
-            return -1;
         }
+        if (n++ >= UNDECLARED_NOTED)
+            continue;
+        if (model ? pf_trace_note(t, "device %d is not in deviceProperties; it takes the one model declared there (%s)",
+                                  id, copy.name)
+                  : pf_trace_note(t, "device %d is not in deviceProperties: its model is unknown", id))
+            return -1;
     }
+    if (n > UNDECLARED_NOTED && pf_trace_note(t, "%zu more devices are not in deviceProperties%s%s%s", n - UNDECLARED_NOTED,
+                                              model ? "; they take the one model declared there (" : ": their model is unknown",
+                                              model ? copy.name : "", model ? ")" : ""))
+        return -1;
     return 0;
 }
 
@@ -215,17 +250,19 @@ static int cmp_device(const void *a, const void *b)
 
 int pf_trace_devices_from_props(pf_trace *t, const char *text, size_t len, pf_error *err)
 {
-    if (len) {
+    unsigned char *seen = calloc(PF_DEVICE_IDS, 1);
+    int rc = seen ? 0 : -1;
+    if (rc == 0 && len) {
         cJSON *arr = cJSON_ParseWithLength(text, len);
         const cJSON *o;
-        int rc = 0;
         if (cJSON_IsArray(arr))
-            cJSON_ArrayForEach(o, arr) if (!rc) rc = device_from_json(t, o);
+            cJSON_ArrayForEach(o, arr) if (!rc) rc = device_from_json(t, o, seen);
         cJSON_Delete(arr);
-        if (rc)
-            return pf_fail(err, "%s: out of memory", t->path);
     }
-    if (add_undeclared_devices(t))
+    if (rc == 0)
+        rc = add_undeclared_devices(t, seen);
+    free(seen);
+    if (rc)
         return pf_fail(err, "%s: out of memory", t->path);
     if (t->n_devices > 1)
         qsort(t->devices, (size_t)t->n_devices, sizeof *t->devices, cmp_device);

@@ -417,6 +417,14 @@ static int gz_inflate(pf_reader *r, const gz_sink *sink, z_stream *z, unsigned c
             z->next_in = in;
             z->avail_in = (uInt)n;
         }
+        /* A line end (or other whitespace) after a member, as `echo >>` or a text-mode copy
+         * leaves, is not data: skipped, as it is between events. */
+        while (ended && z->avail_in > 0 && strchr(" \t\r\n", *z->next_in) && *z->next_in) {
+            z->next_in++;
+            z->avail_in--;
+        }
+        if (ended && z->avail_in == 0 && !in_eof)
+            continue;
         int64_t at = in_base + (int64_t)(z->next_in - in);
         if (z->avail_in == 0 && in_eof) {
             if (sink->end)
@@ -702,6 +710,10 @@ static long pread_some(pf_reader *r, char *buf, size_t n, int64_t off, pf_error 
 {
     for (;;) {
         ssize_t k = pread(r->fd, buf, n, (off_t)off);
+        /* the end comes before the size the file had when opened: another process cut it */
+        if (k == 0 && n > 0 && r->size > 0 && off < r->size)
+            return pf_fail(err, "%s: byte %lld: the file changed (it shrank) while being read", r->name,
+                           (long long)off);
         if (k >= 0) {
             count_progress(r, (size_t)k);
             return (long)k;

@@ -656,7 +656,7 @@ static const char *intern_string(pf_scanner *sc, const size_t sp[2], int plain)
     if (!plain && !memchr(s + sp[0] + 1, '\\', sp[1] - sp[0] - 2)) {
         plain = 1;
         for (size_t i = sp[0] + 1; i + 1 < sp[1] && plain; i++)
-            plain = (unsigned char)s[i] < 0x80;
+            plain = (unsigned char)s[i] < 0x7F; /* DEL and non-ASCII: pf_json_string's rule */
     }
     if (plain)
         return pf_strcache_intern(sc->strs, s + sp[0] + 1, sp[1] - sp[0] - 2);
@@ -1076,8 +1076,26 @@ static int truncated(const pf_window *w)
     return w->eof ? EL_CUT : EL_MORE;
 }
 
-/* One element at p: counted, and filed when it is an event. */
+/* The largest element of traceEvents (64 MiB). A profiler's events are at most some KB (a
+ * 10 MB kernel name is tested); one larger is not an event but a broken or hostile file, and
+ * reading it from a pipe or gzip costs time that grows with the square of its size. */
+#define PF_MAX_EVENT_BYTES ((size_t)64 << 20)
+
+static int element_at(pf_scanner *sc, pf_chunk *c, size_t p, size_t *end);
+
+/* One element at p (element_at), refused when larger than PF_MAX_EVENT_BYTES: as soon as as
+ * much of it is read, so that no more is. */
 static int element(pf_scanner *sc, pf_chunk *c, size_t p, size_t *end)
+{
+    int r = element_at(sc, c, p, end);
+    size_t n = r == EL_OK ? *end - p : r == EL_MORE ? sc->w->len - p : 0;
+    if (n > PF_MAX_EVENT_BYTES)
+        return syntax_error(sc, c, &(pf_jerr){p, "an event larger than 64 MiB (the limit for one event)", 0});
+    return r;
+}
+
+/* One element at p: counted, and filed when it is an event. */
+static int element_at(pf_scanner *sc, pf_chunk *c, size_t p, size_t *end)
 {
     const pf_window *w = sc->w;
     ev_fields f;
@@ -1113,38 +1131,44 @@ enum { SEP_ELEMENT, SEP_END, SEP_MORE, SEP_CUT, SEP_ERROR };
 
 /* Before an element: ']' ends the array; after an element a ',' must come first. Mirrors
  * the scanner's array iteration, so errors name the same bytes. */
-static int separator(pf_scanner *sc, pf_chunk *c, size_t *p, int first)
+/* The separator before an element: whitespace, ',' (not before the first), whitespace.
+ * *comma says the ',' was read already (by a call that then ran out of text); *p moves past
+ * what was read, also when more text is needed, so that whitespace is never read twice
+ * (a long stretch of it costs linear time, and the window need not keep it). */
+static int separator(pf_scanner *sc, pf_chunk *c, size_t *p, int first, int *comma)
 {
     const pf_window *w = sc->w;
     const char *s = w->buf;
     size_t q = js_ws(s, w->len, *p);
+    *p = q;
     if (q >= w->len)
         return w->eof ? SEP_CUT : SEP_MORE;
-    if (s[q] == ']') {
+    if (s[q] == ']' && !*comma) {
         *p = q + 1;
         return SEP_END;
     }
-    if (!first) {
+    if (!first && !*comma) {
         if (s[q] != ',') {
             syntax_error(sc, c, &(pf_jerr){q, "expected ',' or ']'", 0});
             return SEP_ERROR;
         }
+        *comma = 1;
         q = js_ws(s, w->len, q + 1);
+        *p = q;
         if (q >= w->len)
             return w->eof ? SEP_CUT : SEP_MORE;
-        if (s[q] == ']') {
-            syntax_error(sc, c, &(pf_jerr){q, "trailing comma", 0});
-            return SEP_ERROR;
-        }
     }
-    *p = q;
+    if (s[q] == ']') {
+        syntax_error(sc, c, &(pf_jerr){q, "trailing comma", 0});
+        return SEP_ERROR;
+    }
     return SEP_ELEMENT;
 }
 
 static void parse_events(pf_scanner *sc, pf_chunk *c, size_t at, pf_scan_from from, int64_t stop_at, int64_t *done)
 {
     pf_window *w = sc->w;
-    int first = from == PF_FROM_OPEN, at_element = from == PF_FROM_ELEMENT;
+    int first = from == PF_FROM_OPEN, at_element = from == PF_FROM_ELEMENT, comma = 0;
     int64_t step = w->growing ? PF_GROWING_SEGMENT : DONE_STEP;
     for (;;) {
         if (w->base + (int64_t)at - *done >= step) {
@@ -1152,7 +1176,7 @@ static void parse_events(pf_scanner *sc, pf_chunk *c, size_t at, pf_scan_from fr
             *done = w->base + (int64_t)at;
         }
         size_t p = at, end = 0;
-        int sep = !at_element ? separator(sc, c, &p, first) : p < w->len ? SEP_ELEMENT : w->eof ? SEP_CUT : SEP_MORE;
+        int sep = !at_element ? separator(sc, c, &p, first, &comma) : p < w->len ? SEP_ELEMENT : w->eof ? SEP_CUT : SEP_MORE;
         int el = EL_OK;
         if (sep == SEP_ELEMENT && w->base + (int64_t)p >= stop_at) {
             c->end = PF_END_STOPPED;
@@ -1161,7 +1185,7 @@ static void parse_events(pf_scanner *sc, pf_chunk *c, size_t at, pf_scan_from fr
         }
         if (sep == SEP_ELEMENT && (el = element(sc, c, p, &end)) == EL_OK) {
             at = end;
-            first = at_element = 0;
+            first = at_element = comma = 0;
             continue;
         }
         if (sep == SEP_END) {
@@ -1175,7 +1199,10 @@ static void parse_events(pf_scanner *sc, pf_chunk *c, size_t at, pf_scan_from fr
             c->cut_inside = el == EL_CUT;
             return;
         }
-        /* Read more and parse this element again, from its separator on. */
+        /* Read more and parse this element again, from its separator on (from what the
+         * separator did not read yet: whitespace read is not read again). */
+        if (sep == SEP_MORE || sep == SEP_ELEMENT)
+            at = p; /* an element cut by the window's end is read again from its start */
         if (sep == SEP_ERROR || el == EL_ERROR || pf_window_more(w, at, &c->err)) {
             c->end = PF_END_ERROR;
             return;
@@ -1215,7 +1242,7 @@ static int between_events(const pf_window *w, size_t q)
     return s[k] == '"' || s[k] == '}';
 }
 
-int pf_scan_find_start(pf_window *w, int64_t from, int64_t *start, pf_error *err)
+int pf_scan_find_start(pf_window *w, int64_t from, int64_t limit, int64_t *start, pf_error *err)
 {
     enum { BACK = PF_SCAN_BACK };
     /* Start reading a little early: the "}," before an event at from lies before it. */
@@ -1226,8 +1253,18 @@ int pf_scan_find_start(pf_window *w, int64_t from, int64_t *start, pf_error *err
     for (;;) {
         const char *hit = p < w->len ? memchr(w->buf + p, ',', w->len - p) : NULL;
         size_t q = hit ? (size_t)(hit - w->buf) : w->len;
+        /* Past the part: a start there is the next part's to find. Looking no further keeps
+         * the parts' searches from all running through one long stretch (quadratic time). */
+        if (w->base + (int64_t)q >= limit && (hit || !w->eof)) {
+            *start = PF_NO_START_HERE;
+            return 0;
+        }
         int r = hit ? between_events(w, q) : -1;
         int64_t at = r == 1 ? w->base + (int64_t)js_ws(w->buf, w->len, q + 1) : -1;
+        if (r == 1 && at >= limit) {
+            *start = PF_NO_START_HERE;
+            return 0;
+        }
         if (r == 1 && at >= from) {
             *start = at;
             return 0;

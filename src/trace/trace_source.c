@@ -4,6 +4,7 @@
 #include "trace_internal.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,15 @@ void pf_source_done(const char *buf, size_t len, int mapped, size_t upto)
 {
     if (mapped)
         pf_pages_drop(buf, buf + (upto < len ? upto : len));
+}
+
+int pf_source_changed(const char *path, size_t len, pf_error *err)
+{
+    struct stat st;
+    if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size >= len)
+        return 0;
+    pf_fail(err, "%s: byte %lld: the file changed (it shrank) while being read", path, (long long)st.st_size);
+    return 1;
 }
 
 void pf_source_release(char *buf, size_t len, int mapped)

@@ -1,8 +1,10 @@
 /* outfile.c - writes outputs through a temporary file and a rename, so a failed run never leaves half a file. */
+#define _GNU_SOURCE /* O_TMPFILE, linkat */
 #include "profana/outfile.h"
 #include "profana/gzout.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -165,6 +167,56 @@ static int end_compression(pf_outfile *o)
     return bad ? (e ? e : EIO) : 0;
 }
 
+/* The temporary file is first an unnamed one (O_TMPFILE) in the target's directory: a run
+ * killed by any signal (Ctrl-C, SIGTERM, SIGHUP, SIGKILL) or crashing leaves nothing behind,
+ * the kernel frees it. It gets a name only at commit, through /proc/self/fd. Where the file
+ * system or /proc does not allow that, -1: a named temporary file (mkstemp) is used. */
+static int open_unnamed(const char *target)
+{
+#ifdef O_TMPFILE
+    if (access("/proc/self/fd", X_OK) != 0)
+        return -1;
+    char *dir = dup_str(target);
+    if (!dir)
+        return -1;
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else
+        slash[slash == dir] = 0; /* "/x" -> "/" */
+    int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    free(dir);
+    return fd;
+#else
+    (void)target;
+    return -1;
+#endif
+}
+
+/* Names the unnamed file: the target itself when it does not exist yet (linkat never
+ * replaces, so a target made meanwhile is not lost), else a fresh "TARGET.tmp-N" that the
+ * rename then moves over it. Returns 0 (o->tmp the name, or NULL when it is the target)
+ * or -1 with errno set. */
+static int give_name(pf_outfile *o)
+{
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fileno(o->f));
+    if (!o->replaces && linkat(AT_FDCWD, proc, AT_FDCWD, o->path, AT_SYMLINK_FOLLOW) == 0) {
+        free(o->tmp);
+        o->tmp = NULL;
+        return 0;
+    }
+    size_t n = strlen(o->path) + 16;
+    for (unsigned i = 0; i < 1000; i++) {
+        snprintf(o->tmp, n, "%s.tmp-%06x", o->path, (unsigned)(getpid() * 1009u + i) & 0xFFFFFF);
+        if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW) == 0)
+            return 0;
+        if (errno != EEXIST)
+            return -1;
+    }
+    return -1;
+}
+
 int pf_outfile_open(pf_outfile *o, const char *path, pf_error *err)
 {
     memset(o, 0, sizeof *o);
@@ -187,7 +239,10 @@ int pf_outfile_open(pf_outfile *o, const char *path, pf_error *err)
         return pf_fail(err, "%s: out of memory", path);
     }
     snprintf(o->tmp, n + 16, "%s.tmp-XXXXXX", o->path);
-    int fd = mkstemp(o->tmp);
+    int fd = open_unnamed(o->path);
+    o->unnamed = fd >= 0;
+    if (fd < 0)
+        fd = mkstemp(o->tmp);
     if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
         int e = errno;
         if (fd >= 0) {
@@ -238,13 +293,21 @@ int pf_outfile_commit(pf_outfile *o, pf_error *err)
         bad = 1, e = se;
     if (!bad && o->replaces && fsync(fileno(o->f)) != 0 && errno != EINVAL && errno != EROFS)
         bad = 1, e = errno;
+    int named = !o->unnamed; /* o->tmp exists (NULL: the file was linked as the target) */
+    if (!bad && o->unnamed) {
+        if (give_name(o) != 0)
+            bad = 1, e = errno;
+        else
+            named = 1;
+    }
     if (fclose(o->f) != 0 && !bad)
         bad = 1, e = errno;
     o->f = NULL;
-    if (!bad && rename(o->tmp, o->path) != 0)
+    if (!bad && o->tmp && rename(o->tmp, o->path) != 0)
         bad = 1, e = errno;
     if (bad) {
-        unlink(o->tmp);
+        if (named)
+            unlink(o->tmp ? o->tmp : o->path);
         rc = pf_fail(err, "%s: write failed: %s", o->path, strerror(e ? e : EIO));
     }
     release(o);
@@ -259,7 +322,7 @@ void pf_outfile_abort(pf_outfile *o)
     stop_syncer(o);
     if (o->f != stdout)
         fclose(o->f);
-    if (o->tmp)
+    if (o->tmp && !o->unnamed)
         unlink(o->tmp);
     release(o);
 }

@@ -6,10 +6,15 @@
 
 #include "profana/cpus.h"
 
+size_t pf_parallel_workers_for(int jobs, size_t cpus)
+{
+    size_t w = jobs > 0 ? (size_t)jobs : cpus > 0 ? cpus : 1;
+    return w > PF_THREADS_MAX ? PF_THREADS_MAX : w;
+}
+
 size_t pf_parallel_workers(int jobs)
 {
-    size_t w = jobs > 0 ? (size_t)jobs : pf_cpu_count();
-    return w > PF_THREADS_MAX ? PF_THREADS_MAX : w;
+    return pf_parallel_workers_for(jobs, jobs > 0 ? 0 : pf_cpu_count());
 }
 
 typedef struct range_job {
