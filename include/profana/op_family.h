@@ -63,6 +63,7 @@ typedef enum pf_op_formula {
     PF_OPF_VARLEN_ATTENTION,   /* serving: paged and variable-length attention (varlen_attention.c) */
     PF_OPF_FUSED_MOE,          /* serving: fused MoE experts (serving.c) */
     PF_OPF_INDEX_LIST,         /* rows picked by a list of index tensors (index) */
+    PF_OPF_FLEX_ATTENTION,     /* Inductor's flex attention launches, dense (attention.c) */
     PF_OPF_COUNT
 } pf_op_formula;
 
@@ -106,7 +107,8 @@ typedef struct pf_op_entry {
 
 /* The entry of an op name ("aten::mm"), or NULL when the table does not list it. A name the
  * table does not list may still start with one of a few prefixes that name a whole family
- * of ATen ops ("aten::_foreach_", "aten::upsample_"): the prefix's entry then. Pure. */
+ * of ATen ops ("aten::_foreach_", "aten::upsample_") or Inductor launches of one template
+ * ("triton_tem_fused_flex_attention"): the prefix's entry then. Pure. */
 const pf_op_entry *pf_op_family_lookup(const char *op_name);
 
 /* The whole table (sorted by strcmp of the op name) and its size, for tests. Static storage. */

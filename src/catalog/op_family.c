@@ -352,8 +352,14 @@ static int cmp_op(const void *key, const void *entry)
 
 /* Families of ATen ops too many to list one by one: every _foreach_ op (an element-wise op
  * over tensor lists, about 60 of them with their in-place forms) and every upsample_ op
- * (nearest, linear, bilinear, bicubic, trilinear; 1-D to 3-D; backwards; _upsample_*_exact). */
+ * (nearest, linear, bilinear, bicubic, trilinear; 1-D to 3-D; backwards; _upsample_*_exact).
+ * Inductor names each launch of its flex attention template after the template and a
+ * counter (triton_tem_fused_flex_attention_0, ..._backward_1); the backward is listed first,
+ * since its name starts with the forward's. Their categories stay the kernel's (Triton
+ * template). */
 static const pf_op_entry prefixed[] = {
+    X("triton_tem_fused_flex_attention_backward", ATTENTION_BACKWARD, FLEX_ATTENTION, NO_SPEC, NO_KEY, KERNEL),
+    X("triton_tem_fused_flex_attention", ATTENTION,         FLEX_ATTENTION, NO_SPEC, NO_KEY, KERNEL),
     E("_foreach_",                       ELEMENTWISE,        FOREACH,       NO_SPEC, NO_KEY, KERNEL),
     E("_upsample_",                      COPY,               UPSAMPLE,      NO_SPEC, NO_KEY, KERNEL),
     E("upsample_",                       COPY,               UPSAMPLE,      NO_SPEC, NO_KEY, KERNEL),

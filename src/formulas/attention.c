@@ -1,7 +1,9 @@
-/* attention.c - FLOP and byte formulas of fused attention: each backend's SDPA entry point, the lower-level flash / efficient / cuDNN ops, and their backwards. */
+/* attention.c - FLOP and byte formulas of fused attention: each backend's SDPA entry point, the lower-level flash / efficient / cuDNN ops, their backwards, and Inductor's flex attention launches. */
 #include "families.h"
 
 #include <string.h>
+
+#include "profana/op_family.h"
 
 enum { NA = -1 }; /* the op has no such argument */
 
@@ -341,5 +343,67 @@ int pf_attention(const pf_op_call *call, pf_work *w)
         attention_ex_backward(w, call, l, &g);
     else
         attention_ex_forward(w, call, l, &g);
+    return PF_FORMULA_OK;
+}
+
+/* ---- Inductor flex attention (triton_tem_fused_flex_attention*) ---- */
+
+/* Inductor's flex attention template launches take q, k, v first, each [B, H, S, D] (k and v
+ * may have fewer heads), then logsumexp, the block mask's tensors and the outputs; the
+ * backward launch takes q, k, v, logsumexp, delta, grad_out, dq, dv, the block mask, dk
+ * (flex_attention.json: 13 and 20 arguments). */
+static int read_flex(const pf_op_call *call, attn_geom *g)
+{
+    static const attn_layout bhsd = {.seq_first = 0};
+    if (call->nargs < 3)
+        return PF_FORMULA_BAD_ARGS;
+    g->q = &call->args[0];
+    g->k = &call->args[1];
+    g->v = &call->args[2];
+    g->varlen = 0;
+    if (!pf_arg_is_tensor(g->q) || !pf_arg_is_tensor(g->k) || !pf_arg_is_tensor(g->v) ||
+        pf_arg_numel(g->q) < 0 || pf_arg_numel(g->k) < 0 || pf_arg_numel(g->v) < 0)
+        return PF_FORMULA_BAD_ARGS;
+    int rc = read_dense(&bhsd, g);
+    if (rc == PF_FORMULA_OK && (g->hkv < 1 || g->h % g->hkv != 0))
+        rc = PF_FORMULA_MISMATCH;
+    return rc;
+}
+
+static void flex_explain(pf_work *w, const pf_op_call *call, const attn_geom *g, int backward)
+{
+    pf_ex_rule(w, "attention.c", "q");
+    pf_ex(w, PF_EX_SIZES, "flex attention (Inductor template), q [B,H,S,D] ");
+    pf_ex_shape(w, PF_EX_SIZES, g->q);
+    pf_ex(w, PF_EX_SIZES, ": B=%lld H=%lld Hkv=%lld Sq=%lld Sk=%lld D=%lld Dv=%lld; the block mask's "
+          "sparsity is not in the trace: dense, every query against every key, an upper bound",
+          (long long)g->b, (long long)g->h, (long long)g->hkv, (long long)g->sq, (long long)g->sk,
+          (long long)g->d, (long long)g->dv);
+    attention_ex_flop(w, g, backward, 0);
+    pf_ex(w, PF_EX_BYTES, "%s, each tensor argument moved once = ",
+          backward ? "q, k, v, logsumexp, delta, grad_out read; dq, dk, dv written; the block mask read"
+                   : "q, k, v and the block mask read; out and logsumexp written");
+    pf_ex_tensor_args(w, PF_EX_BYTES, call);
+}
+
+/* Dense figures: the FLOPs of every query against every key (the forward's and backward's
+ * products as above, no causal halving), the bytes of every tensor argument once (the
+ * outputs are arguments of the launch). A block mask skips blocks the trace cannot tell, so
+ * both are ceilings. */
+int pf_flex_attention(const pf_op_call *call, pf_work *w)
+{
+    const pf_op_entry *e = pf_op_family_lookup(call->name);
+    attn_geom g;
+    int rc = read_flex(call, &g);
+    if (!e || rc != PF_FORMULA_OK)
+        return e ? rc : PF_FORMULA_BAD_ARGS;
+    int backward = e->family == PF_FAM_ATTENTION_BACKWARD;
+    w->flop = attention_flop(&g, backward, 0);
+    w->bytes = pf_tensor_args_bytes(call);
+    w->dtype = pf_dtype_from_type_string(g.q->type);
+    w->matrix = PF_MATRIX_GEMM;
+    w->source = "attention~ub";
+    w->upper_bound = 1;
+    flex_explain(w, call, &g, backward);
     return PF_FORMULA_OK;
 }

@@ -35,6 +35,7 @@ int pf_conv_forward(const pf_op_call *call, pf_work *w);
 int pf_conv_backward(const pf_op_call *call, pf_work *w);
 
 int pf_attention(const pf_op_call *call, pf_work *w);
+int pf_flex_attention(const pf_op_call *call, pf_work *w);
 
 int pf_est_pointwise(const pf_op_call *call, pf_work *w);
 int pf_est_inplace(const pf_op_call *call, pf_work *w);

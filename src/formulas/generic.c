@@ -3,6 +3,9 @@
 
 #include <string.h>
 
+#include "profana/dtype.h"
+#include "profana/satmath.h"
+
 /* A table or cache argument has more than this many times the rows (leading dim) of the
  * op's smallest 2-D or larger tensor argument. */
 enum { TABLE_ROWS_RATIO = 4 };
@@ -46,6 +49,72 @@ static const pf_arg *partial_table(const pf_op_call *call)
     return NULL;
 }
 
+/* Elements one pointer of an Inductor pointwise or reduction launch (triton_poi_, triton_red_,
+ * triton_per_) can touch: its last arguments are integers, the size symbols (ks0, ...) and
+ * then xnumel (ynumel before it in a tiled pointwise kernel) and rnumel, each pointer
+ * indexed by at most those; their product bounds every pointer's elements even when size
+ * symbols are among them. A kernel that reads a slice of a larger buffer (q out of a fused
+ * qkv) moves no more than that. -1 for other launches or when an integer is missing. */
+static int64_t triton_numel_cap(const pf_op_call *call)
+{
+    static const char *const kinds[] = {"triton_poi_", "triton_red_", "triton_per_"};
+    int known = 0, n = call->nargs;
+    int64_t cap = 1, v;
+    for (size_t k = 0; call->name && k < sizeof kinds / sizeof kinds[0]; k++)
+        known |= strncmp(call->name, kinds[k], strlen(kinds[k])) == 0;
+    if (!known || n < 1 || call->args[n - 1].is_list || pf_arg_is_tensor(&call->args[n - 1]))
+        return -1;
+    for (int i = n - 1; i >= 0 && !call->args[i].is_list && !pf_arg_is_tensor(&call->args[i]); i--) {
+        if (pf_concrete_int(call->args[i].concrete, &v) < 0 || v < 0)
+            return -1;
+        cap = pf_mul_nonneg(cap, v);
+    }
+    return cap;
+}
+
+/* Whether argument a is counted at cap elements rather than whole (cap < 0: never). */
+static int is_capped(const pf_arg *a, int64_t cap)
+{
+    int size = a->is_list ? 0 : pf_type_size(a->type);
+    return cap >= 0 && size > 0 && pf_tensor_read_bytes(a) > (double)cap * size;
+}
+
+/* Bytes of every tensor argument, each at most cap elements (cap < 0: whole). */
+static double capped_args_bytes(const pf_op_call *call, int64_t cap)
+{
+    double total = 0;
+    for (int i = 0; i < call->nargs && total >= 0; i++) {
+        const pf_arg *a = &call->args[i];
+        if (!a->is_list && !pf_arg_is_tensor(a))
+            continue;
+        total = pf_bytes_add(total, is_capped(a, cap) ? (double)cap * pf_type_size(a->type)
+                                                      : pf_tensor_read_bytes(a));
+    }
+    return total;
+}
+
+/* The terms of capped_args_bytes: a capped argument as cap*size. */
+static void ex_capped_args(pf_work *w, const pf_op_call *call, int64_t cap)
+{
+    int terms = 0, cut = 0;
+    for (int i = 0; i < call->nargs; i++) {
+        const pf_arg *a = &call->args[i];
+        if (!a->is_list && !pf_arg_is_tensor(a))
+            continue;
+        if (terms++)
+            pf_ex(w, PF_EX_BYTES, " + ");
+        if (is_capped(a, cap) && ++cut)
+            pf_ex(w, PF_EX_BYTES, "%lld*%d", (long long)cap, pf_type_size(a->type));
+        else
+            pf_ex_tensor_read(w, PF_EX_BYTES, a);
+    }
+    if (!terms)
+        pf_ex(w, PF_EX_BYTES, "0");
+    if (cut)
+        pf_ex(w, PF_EX_SIZES, "; %d pointer(s) counted at %lld elements, the product of the launch's "
+              "trailing integers (xnumel, rnumel, size symbols): no pointer moves more", cut, (long long)cap);
+}
+
 /* What an op's name says of where its outputs go. */
 typedef enum out_rule {
     OUT_AMONG_ARGS,   /* custom ops (vLLM, SGLang, aiter, ...) and Triton launches: their
@@ -63,7 +132,7 @@ static out_rule out_rule_of(const char *name)
 }
 
 static void explain(pf_work *w, const pf_op_call *call, out_rule rule, const pf_arg *largest,
-                    const pf_arg *table)
+                    const pf_arg *table, int64_t cap)
 {
     static const char *const sizes[] = {
         [OUT_AMONG_ARGS] = "no formula: its outputs are among its arguments (a custom op's out=, caches, "
@@ -86,7 +155,7 @@ static void explain(pf_work *w, const pf_op_call *call, out_rule rule, const pf_
     }
     pf_ex(w, PF_EX_SIZES, "%s", sizes[rule]);
     pf_ex(w, PF_EX_BYTES, "%s", terms[rule]);
-    pf_ex_tensor_args(w, PF_EX_BYTES, call);
+    ex_capped_args(w, call, cap);
     if (rule == OUT_AMONG_ARGS)
         return;
     pf_ex(w, PF_EX_BYTES, " + ");
@@ -102,13 +171,14 @@ int pf_estimate_unlisted(const pf_op_call *call, pf_work *w)
     if (rule == OUT_SELF && !pf_arg_is_tensor(&call->args[0]))
         rule = OUT_NEW;
     const pf_arg *table = partial_table(call);
-    double bytes = pf_tensor_args_bytes(call);
+    int64_t cap = triton_numel_cap(call);
+    double bytes = capped_args_bytes(call, cap);
     if (rule != OUT_AMONG_ARGS)
         bytes = pf_bytes_add(bytes, pf_tensor_bytes(rule == OUT_SELF ? &call->args[0] : largest));
     pf_estimate_done(call, w, -1, table ? -1 : bytes);
     w->source = "generic";
     w->generic = 1;
     w->no_formula = !call->name || strncmp(call->name, "triton_", 7) != 0;
-    explain(w, call, rule, largest, table);
+    explain(w, call, rule, largest, table, cap);
     return PF_FORMULA_OK;
 }

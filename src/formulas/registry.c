@@ -57,6 +57,7 @@ static const pf_formula_fn formula_fns[PF_OPF_COUNT] = {
     [PF_OPF_VARLEN_ATTENTION] = pf_varlen_attention,
     [PF_OPF_FUSED_MOE] = pf_fused_moe,
     [PF_OPF_INDEX_LIST] = pf_est_index_list,
+    [PF_OPF_FLEX_ATTENTION] = pf_flex_attention,
 };
 
 /* Formulas whose word is not their op family's: an RNN is GEMMs, an FFT or an optimizer step

@@ -567,7 +567,8 @@ static void print_source_notes(FILE *out, const pf_view_opts *v, const pf_device
     int ub = d->total.upper_bound_n > 0, dtype = has_dtype_note(v, d);
     if (ub)
         fputs("~ub: an upper bound: variable-length or paged attention sized by its longest sequences (max_q, "
-              "max_k), or a fused MoE reading every expert its tokens could pick; "
+              "max_k), flex attention counted dense (its block mask's sparsity is not in the trace), or a "
+              "fused MoE reading every expert its tokens could pick; "
               "its FLOPs, bytes, rates and percentages are ceilings\n", out);
     if (dtype)
         fputs("~dtype: bytes of a tensor list (cat, stack, _foreach_*, fused optimizers) at the element size of "

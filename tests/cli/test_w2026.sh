@@ -2,7 +2,7 @@
 . tests/cli/lib.sh
 
 W=testdata/w2026
-for t in moe_grouped_mm:bf16 int8_fp8_gemm:bf16 fused_adamw:fp32 rnn_fft:fp32 kv_decode:bf16; do
+for t in moe_grouped_mm:bf16 int8_fp8_gemm:bf16 fused_adamw:fp32 rnn_fft:fp32 kv_decode:bf16 flex_attention:bf16; do
     name=${t%%:*} dtype=${t##*:}
     "$PROFANA" --analysis "$W/$name.json.gz" "$dtype" --group op --format json --top 0 >"$TMP/$name.json" 2>/dev/null
     check_eq "$name: FLOPs known for at least 90% of GPU time" \
@@ -92,4 +92,22 @@ want = (2 * 3 * numel + numel) * 4 + len(a["Input Dims"][5]) * 4
 r = row("fused_adamw", "aten::_fused_adamw_")
 check("aten::_fused_adamw_ bytes: %d parameters, (2*3 + 1) * 4 bytes each + the steps = %d" % (numel, want),
       near(r["bytes"], want) and near(r["flop"], 3 * numel), "%s %s" % (r["bytes"], r["flop"]))
+
+# flex attention under torch.compile (B=4, H=16, S=1024, Dh=64, causal block mask, bf16):
+# Inductor's template launches take q, k, v first as [B, H, S, D]; the block mask's sparsity
+# is not recorded, so every query against every key: forward 4*B*H*Sq*Sk*D =
+# 4*4*16*1024*1024*64, backward 2.5 times that, both an upper bound. Bytes: every tensor
+# argument (the launch's outputs are among them) once, at its recorded type's size.
+SIZE = {"c10::BFloat16": 2, "float": 4, "int": 4}
+fwd = 4 * 4 * 16 * 1024 * 1024 * 64
+for op, want in (("triton_tem_fused_flex_attention_0", fwd), ("triton_tem_fused_flex_attention_backward_1", 2.5 * fwd)):
+    a = next(e["args"] for e in ops("flex_attention") if e["name"] == op)
+    qkv = a["Input Dims"][:3]
+    nbytes = sum(math.prod(d) * SIZE[t] for d, t in zip(a["Input Dims"], a["Input type"]) if d)
+    r = row("flex_attention", op)
+    check("%s: q, k, v %s, dense FLOPs by hand %d, bytes of its tensor arguments %d, an upper bound"
+          % (op, qkv, want, nbytes),
+          qkv == [[4, 16, 1024, 64]] * 3 and near(r["flop"], want) and near(r["bytes"], nbytes)
+          and r["source"] == "attention~ub" and r["upper_bound"] is True,
+          "%s %s %s" % (r["flop"], r["bytes"], r["source"]))
 PY

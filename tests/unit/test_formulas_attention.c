@@ -282,6 +282,48 @@ static void test_refusals(void)
     check_refused("backward grad_out shape", rc, &w, PF_FORMULA_MISMATCH);
 }
 
+/* ---- Inductor flex attention launches ---- */
+
+/* A launch of the forward template: q [2, 8, 128, 32], GQA k [2, 2, 256, 32], v with
+ * Dv = 16, logsumexp and max [2, 8, 128] fp32, the block mask's four int tensors, out, the
+ * launch's scalars (flex_attention.json's order). */
+static int run_flex(const char *name, pf_work *w)
+{
+    return RUN(name, w, BF16(4, 2, 8, 128, 32), BF16(4, 2, 2, 256, 32), BF16(4, 2, 2, 256, 16),
+               F32(3, 2, 8, 128), F32(3, 2, 8, 128), I32(3, 1, 1, 1), I32(4, 1, 1, 1, 2), I32(3, 1, 1, 1),
+               I32(4, 1, 1, 1, 2), BF16(4, 2, 8, 128, 16), VAL("2"), VAL("2"), VAL("8"));
+}
+
+static void test_flex(void)
+{
+    pf_work w;
+    /* dense: B H Sq Sk = 2 x 8 x 128 x 256 = 524288 pairs; forward 2 x 524288 x (32 + 16)
+     * = 50331648, no halving whatever the mask. Bytes, every tensor argument once:
+     * q 2*8*128*32*2 = 131072, k 2*2*256*32*2 = 65536, v 2*2*256*16*2 = 32768, logsumexp and
+     * max 2*8*128*4 = 8192 each, the mask 4 + 8 + 4 + 8 = 24, out 2*8*128*16*2 = 65536:
+     * 311320 */
+    int rc = run_flex("triton_tem_fused_flex_attention_0", &w);
+    check_attention("flex forward, dense upper bound", rc, &w, 50331648.0, 311320.0, PF_DT_BF16, 1);
+    /* backward: 2 x 524288 x (3*32 + 2*16 = 128) = 134217728 */
+    rc = run_flex("triton_tem_fused_flex_attention_backward_7", &w);
+    check_attention("flex backward, dense upper bound", rc, &w, 134217728.0, 311320.0, PF_DT_BF16, 1);
+    rc = RUN("triton_tem_fused_flex_attention_0", &w, BF16(3, 8, 128, 32), BF16(3, 8, 256, 32),
+             BF16(3, 8, 256, 32));
+    check_refused("flex q not 4-D", rc, &w, PF_FORMULA_MISMATCH);
+    rc = RUN("triton_tem_fused_flex_attention_0", &w, BF16(4, 2, 8, 128, 32), BF16(4, 2, 3, 256, 32),
+             BF16(4, 2, 3, 256, 32));
+    check_refused("flex heads not a multiple", rc, &w, PF_FORMULA_MISMATCH);
+    rc = RUN("triton_tem_fused_flex_attention_0", &w, BF16(4, 2, 8, 128, 32), BF16(4, 2, 8, 256, 16),
+             BF16(4, 2, 8, 256, 16));
+    check_refused("flex k's D differs", rc, &w, PF_FORMULA_MISMATCH);
+    rc = RUN("triton_tem_fused_flex_attention_0", &w, BF16(4, 2, 8, 128, 32), BF16(4, 2, 8, 256, 32));
+    check_refused("flex without v", rc, &w, PF_FORMULA_BAD_ARGS);
+    CHECK("flex launch by prefix", pf_formula_lookup("triton_tem_fused_flex_attention_12") != NULL);
+    CHECK("another template has no formula", pf_formula_lookup("triton_tem_fused_mm_0") == NULL);
+    CHECK("flex's delta kernel has no formula",
+          pf_formula_lookup("triton_per_fused_flex_attention_backward_0") == NULL);
+}
+
 static void test_registered(void)
 {
     static const char *const ops[] = {
@@ -303,6 +345,7 @@ int main(void)
 {
     test_cudnn();
     test_cudnn_sdpa_forward();
+    test_flex();
     test_efficient();
     test_sdpa_efficient_gqa();
     test_sdpa_flash();

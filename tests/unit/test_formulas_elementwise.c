@@ -387,6 +387,24 @@ static void test_triton(void)
                  VAL("16777216"));
     check_work("triton launch", rc, &w, -1.0, 67108864.0, PF_DT_BF16, 0, 0, 1, "generic");
     CHECK("triton launch: no op to write a formula for", w.no_formula == 0);
+    /* a slice kernel: q out of a fused qkv [1024, 3072] bf16 into [1024, 1024], xnumel
+     * 1048576: each pointer at most 1048576 elements, 2 x 1048576 x 2 = 4194304 (not the
+     * whole qkv's 6291456 + 2097152) */
+    rc = RUN("triton_poi_fused_slice_0", &w, BF16(2, 1024, 3072), BF16(2, 1024, 1024), VAL("1048576"));
+    check_work("triton slice: xnumel caps", rc, &w, -1.0, 4194304.0, PF_DT_BF16, 0, 0, 1, "generic");
+    /* a reduction over a slice: bf16 [64, 8192] read at xnumel 64 x rnumel 4096 = 262144
+     * elements (524288 bytes), fp32 [64] written (256): 524544 */
+    rc = RUN("triton_red_fused_sum_0", &w, BF16(2, 64, 8192), F32(1, 64), VAL("64"), VAL("4096"));
+    check_work("triton reduction: xnumel x rnumel caps", rc, &w, -1.0, 524544.0, PF_DT_BF16, 0, 0, 1, "generic");
+    /* a size symbol ks0 = 2 before them loosens the cap (524288 elements), never tightens it:
+     * 1048576 + 256 */
+    rc = RUN("triton_per_fused_sum_0", &w, BF16(2, 64, 8192), F32(1, 64), VAL("2"), VAL("64"), VAL("4096"));
+    check_work("triton reduction with a size symbol", rc, &w, -1.0, 1048832.0, PF_DT_BF16, 0, 0, 1, "generic");
+    /* no integer at the end, or a template launch: every argument whole, 8388608 */
+    rc = RUN("triton_poi_fused_slice_0", &w, BF16(2, 1024, 3072), BF16(2, 1024, 1024), VAL("0.5"));
+    check_work("triton launch, no integer: whole", rc, &w, -1.0, 8388608.0, PF_DT_BF16, 0, 0, 1, "generic");
+    rc = RUN("triton_tem_fused_mm_0", &w, BF16(2, 1024, 3072), BF16(2, 1024, 1024), VAL("1048576"));
+    check_work("triton template: whole", rc, &w, -1.0, 8388608.0, PF_DT_BF16, 0, 0, 1, "generic");
 }
 
 /* Custom ops write into their arguments (vLLM's and SGLang's out-first ops, caches): the

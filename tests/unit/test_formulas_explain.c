@@ -222,6 +222,12 @@ static void test_estimates(void)
                 VAL("16777216"));
     check_explained("triton", rc, &w, &ex, "generic.c");
     CHECK_STR("triton: bytes text", ex.bytes, "tensor arguments = 4096*4096*2 + 8*512*4096*2");
+    /* a slice kernel: the fused qkv counted at xnumel 1048576 elements */
+    rc = RUN_EX("triton_poi_fused_slice_0", PF_DT_BF16, &ex, &w, BF16(2, 1024, 3072), BF16(2, 1024, 1024),
+                VAL("1048576"));
+    check_explained("triton slice", rc, &w, &ex, "generic.c");
+    CHECK_STR("triton slice: bytes text", ex.bytes, "tensor arguments = 1048576*2 + 1024*1024*2");
+    HAS("triton slice: says why", ex.sizes, "1 pointer(s) counted at 1048576 elements");
 }
 
 /* An explanation too long for its field ends in "..." and stays inside it. */
