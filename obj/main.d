@@ -2,9 +2,10 @@ obj/main.o: src/main.c include/profana/cli.h include/profana/analysis.h \
  include/profana/categories.h include/profana/trace.h \
  include/profana/error.h include/profana/op_call.h \
  include/profana/strtab.h include/profana/devices.h \
- include/profana/dtype.h include/profana/formulas.h \
- include/profana/rates.h include/profana/tabulate.h \
- include/profana/view.h include/profana/diff.h include/profana/runs.h
+ include/profana/dtype.h include/profana/devset.h \
+ include/profana/formulas.h include/profana/rates.h \
+ include/profana/tabulate.h include/profana/view.h include/profana/diff.h \
+ include/profana/ranks.h include/profana/runs.h
 include/profana/cli.h:
 include/profana/analysis.h:
 include/profana/categories.h:
@@ -14,9 +15,11 @@ include/profana/op_call.h:
 include/profana/strtab.h:
 include/profana/devices.h:
 include/profana/dtype.h:
+include/profana/devset.h:
 include/profana/formulas.h:
 include/profana/rates.h:
 include/profana/tabulate.h:
 include/profana/view.h:
 include/profana/diff.h:
+include/profana/ranks.h:
 include/profana/runs.h:

@@ -113,6 +113,7 @@ static const char *const group_names[] = {"kernel", "op", "shape", NULL};
 static int set_format(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int set_device(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int set_step(pf_cli *cli, const option *o, const char *v, const char *v2);
+static int set_clock(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int set_fail_above(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int set_plot(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int set_jobs(pf_cli *cli, const option *o, const char *v, const char *v2);
@@ -140,6 +141,12 @@ static const option options[] = {
                  "included", 0, ON_ANALYSIS | ON_DIFF | ON_AUGMENT, set_no_tf32, NULL),
     OPT_CALLBACK("--device", "NAME", "use this device-table entry for every device (default: the entry the trace's device name matches; see --list-devices)", 1,
                  ON_ANALYSIS | ON_DIFF | ON_AUGMENT, set_device, NULL),
+    OPT_CALLBACK("--clock", "MHZ", "the clock the GPUs ran at: every compute peak is scaled by MHZ / the clock its datasheet "
+                 "figure assumes (--list-devices: Peak MHz); bandwidth unchanged (default: the datasheet's clock)", 1,
+                 ON_ANALYSIS | ON_DIFF | ON_AUGMENT, set_clock, NULL),
+    OPT_STRING("--device-file", "FILE", "JSON list of device entries {name, match, tflops: {DTYPE: N}, gbps, clock_mhz} "
+               "matched before the built-in table (default: $PROFANA_DEVICES, else none; see README)",
+               ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_DEVICES, device_file),
     OPT_CALLBACK("--step", "all|N", "only the GPU work launched inside the CPU-side ProfilerStep windows (all, or step N; default: all GPU work)", 1,
                  ON_ANALYSIS, set_step, NULL),
     OPT_FLAG("--steps", "--analysis: one line per ProfilerStep (span, GPU time, busy %, top category)", ON_ANALYSIS, steps),
@@ -444,9 +451,19 @@ static int set_format(pf_cli *cli, const option *o, const char *v, const char *v
 static int set_device(pf_cli *cli, const option *o, const char *v, const char *v2)
 {
     (void)o, (void)v2;
-    cli->device_name = v;
-    cli->an.force_device = pf_devices_find(v);
-    return cli->an.force_device ? 0 : pf_cli_usage_error("--device: no entry named '%s' (see profana --list-devices)", v);
+    cli->device_name = v; /* resolved in resolve_devices: a device-file entry may be named */
+    return 0;
+}
+
+static int set_clock(pf_cli *cli, const option *o, const char *v, const char *v2)
+{
+    (void)v2;
+    char *end;
+    double x = strtod(v, &end);
+    if (!*v || *end || !(x >= 1) || x > 100000)
+        return pf_cli_usage_error("%s wants a clock in MHz from 1 to 100000, not '%s'", o->name, v);
+    cli->clock_mhz = x;
+    return 0;
 }
 
 static int set_step(pf_cli *cli, const option *o, const char *v, const char *v2)
@@ -755,6 +772,27 @@ static void catch_signals(void)
     sigaction(SIGBUS, &sa, NULL);
 }
 
+/* Reads the device file (--device-file, else $PROFANA_DEVICES, for the commands that match
+ * devices) into devices at the --clock, and resolves --device against it. Returns 0 or an
+ * exit status. */
+static int resolve_devices(pf_cli *cli, const command *cmd, pf_devset *devices)
+{
+    const char *env = getenv("PROFANA_DEVICES");
+    if (!cli->device_file && env && *env && (cmd->bit & (ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_DEVICES)))
+        cli->device_file = env;
+    pf_error err;
+    if (pf_devset_build(devices, cli->device_file, cli->clock_mhz, &err))
+        return pf_cli_error(err.msg);
+    cli->devices = devices;
+    cli->an.devices = devices;
+    if (!cli->device_name)
+        return 0;
+    cli->an.force_device = pf_devset_find(devices, cli->device_name);
+    return cli->an.force_device ? 0
+                                : pf_cli_usage_error("--device: no entry named '%s' (see profana --list-devices)",
+                                                     cli->device_name);
+}
+
 int main(int argc, char **argv)
 {
     pf_cli cli = {.fail_above = -1};
@@ -778,10 +816,14 @@ int main(int argc, char **argv)
         rc = check_combinations(&cli, given);
     if (rc == 0 && !done)
         rc = check_positionals(&cli, cmd);
+    pf_devset devices = {0};
+    if (rc == 0 && !done)
+        rc = resolve_devices(&cli, cmd, &devices);
     if (rc == 0 && !done) {
         cli.command = cmd->name;
         rc = cmd->run(&cli);
     }
+    pf_devset_free(&devices);
     free(cli.pos);
     return rc;
 }

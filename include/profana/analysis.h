@@ -8,6 +8,7 @@
 
 #include "profana/categories.h"
 #include "profana/devices.h"
+#include "profana/devset.h"
 #include "profana/formulas.h"
 #include "profana/rates.h"
 #include "profana/trace.h"
@@ -20,6 +21,8 @@ typedef struct pf_analysis_opts {
                                           TF32 peak (0 = PyTorch's defaults, --tf32, --no-tf32) */
     pf_group_by group;
     const pf_device_info *force_device; /* --device: used for every device; NULL = match */
+    const pf_devset *devices;          /* what trace devices are matched against (--device-file,
+                                          --clock); NULL = the built-in table */
     int64_t step;                      /* --step: PF_STEP_EVERY (no filter), PF_STEP_ALL
                                           (inside any GPU ProfilerStep), or N */
 } pf_analysis_opts;

@@ -18,7 +18,11 @@ typedef struct pf_cli {
     int top;                   /* --top N; 0 = every row */
     pf_format format;          /* --format */
     pf_analysis_opts an;       /* --group, --tf32, --device, and the DTYPE positional */
-    const char *device_name;   /* --device NAME as given */
+    const char *device_name;   /* --device NAME as given; an.force_device is resolved from it
+                                  once the device file is read */
+    double clock_mhz;          /* --clock MHZ; 0 when not given */
+    const char *device_file;   /* --device-file FILE, else $PROFANA_DEVICES; NULL when neither */
+    const pf_devset *devices;  /* the built-in table and the device file, at the --clock */
     int by_category;           /* --by-category: one table per category (text, Markdown) */
     pf_load_opts load;         /* -j N, --strict, and progress unless --quiet */
     double fail_above;         /* --diff --fail-above PCT; < 0 when not given */

@@ -25,6 +25,11 @@ typedef struct pf_device_info {
                                      Cache) in MiB, as the driver reports it; 0 = not known.
                                      A call's bytes that fit in it may be served without DRAM
                                      (pf_dram_pct) */
+    double clock_mhz;             /* the clock the GPU ran at (--clock): every compute peak is
+                                     scaled by clock_mhz / tensor_mhz (pf_peak_flops); 0 = the
+                                     datasheet's clock. 0 in the built-in table */
+    const char *match;            /* a --device-file entry: the part of the trace's device name
+                                     it matches (any case); NULL for the built-in table */
 } pf_device_info;
 
 /* The whole table; *count receives the number of entries. Static storage. */
@@ -70,7 +75,8 @@ const pf_device_info *pf_devices_match(const char *name, int num_sms, int64_t to
 /* Writes into buf (cap bytes, truncated) how `info`, the entry an analysis uses for the
  * device q describes, was found: "KEY" for a plain name match; otherwise the key with how,
  * e.g. "A100 SXM 40GB or A100 PCIe 40GB (by SMs and memory; same figures)", or
- * "KEY (given by --device)" when info is not what q matches. Returns buf. */
+ * "KEY (given by --device)" when info is not what q matches (compared by key: info may be a
+ * copy, pf_devset); a --device-file entry reads "KEY (device file; ...)". Returns buf. */
 const char *pf_devices_label(const pf_device_query *q, const pf_device_info *info, char *buf, size_t cap);
 
 /* The GPU-to-GPU link of an entry: peak bandwidth per direction in decimal GB/s (what
@@ -78,6 +84,9 @@ const char *pf_devices_label(const pf_device_query *q, const pf_device_info *inf
  * the figure comes from. Returns 0 with *gbps and *source set, or -1 (both untouched) when
  * the table has no link figure for the entry (or info is NULL). */
 int pf_devices_link(const pf_device_info *info, double *gbps, const char **source);
+
+/* 1 when e is a --device-file entry whose match is part of name, in any case. */
+int pf_devices_file_matches(const pf_device_info *e, const char *name);
 
 /* Finds an entry by the user's --device NAME: its key or any alias, normalised.
  * Returns NULL when none matches. */

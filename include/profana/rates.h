@@ -35,8 +35,10 @@ int pf_kernel_shows_tf32(const char *name);
  * math (pf_kernel_shows_tf32), unless tf32 is PF_TF32_NONE. */
 pf_dtype pf_peak_dtype_kernel(pf_dtype peak, const char *kernel, int tf32);
 
-/* Peak FLOP/s of a device for a dtype; 0 when info is NULL, d is not a dtype of the table
- * (PF_DT_UNKNOWN), or the table has no such path (0 TFLOP/s). */
+/* Peak FLOP/s of a device for a dtype, at the clock it ran at: the datasheet peak times
+ * info->clock_mhz / info->tensor_mhz when clock_mhz is set (--clock), the one place a clock
+ * scales a peak. 0 when info is NULL, d is not a dtype of the table (PF_DT_UNKNOWN), the
+ * table has no such path (0 TFLOP/s), or a clock is set and the entry's is unknown. */
 double pf_peak_flops(const pf_device_info *info, pf_dtype d);
 
 /* Peak DRAM bandwidth in bytes/s; 0 when info is NULL or lists none. */

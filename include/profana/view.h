@@ -40,10 +40,10 @@ int pf_view_analysis(FILE *out, const pf_view_opts *v, const pf_analysis *an);
  * Returns 0, or -1 when memory runs out. */
 int pf_view_diff(FILE *out, FILE *notes, const pf_view_opts *v, const pf_diff *d, const pf_runs *runs);
 
-/* --list-devices in format on out: the device table, names matched, dense peaks per dtype,
- * bandwidth and sources (text adds two lines saying what the figures are). Returns 0, or -1
+/* --list-devices in format on out: the device-file entries of set, then the built-in table
+ * (set NULL: the built-in table): names matched, dense peaks per dtype, bandwidth, clocks and sources (text adds two lines saying what the figures are). Returns 0, or -1
  * when memory runs out (nothing written then). */
-int pf_view_devices(FILE *out, pf_format format);
+int pf_view_devices(FILE *out, pf_format format, const pf_devset *set);
 
 /* --ranks in format on out: the per-rank table, the collectives matched across ranks and the
  * stragglers, with lines saying how many instances matched and which link peak applies (text

@@ -3,8 +3,9 @@ obj/analysis/analysis.o: src/analysis/analysis.c \
  include/profana/trace.h include/profana/error.h \
  include/profana/op_call.h include/profana/strtab.h \
  include/profana/devices.h include/profana/dtype.h \
- include/profana/formulas.h include/profana/rates.h \
- include/profana/ptrmap.h include/profana/satmath.h
+ include/profana/devset.h include/profana/formulas.h \
+ include/profana/rates.h include/profana/ptrmap.h \
+ include/profana/satmath.h
 include/profana/analysis.h:
 include/profana/categories.h:
 include/profana/trace.h:
@@ -13,6 +14,7 @@ include/profana/op_call.h:
 include/profana/strtab.h:
 include/profana/devices.h:
 include/profana/dtype.h:
+include/profana/devset.h:
 include/profana/formulas.h:
 include/profana/rates.h:
 include/profana/ptrmap.h:

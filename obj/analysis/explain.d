@@ -3,7 +3,8 @@ obj/analysis/explain.o: src/analysis/explain.c include/profana/explain.h \
  include/profana/trace.h include/profana/error.h \
  include/profana/op_call.h include/profana/strtab.h \
  include/profana/devices.h include/profana/dtype.h \
- include/profana/formulas.h include/profana/rates.h
+ include/profana/devset.h include/profana/formulas.h \
+ include/profana/rates.h
 include/profana/explain.h:
 include/profana/analysis.h:
 include/profana/categories.h:
@@ -13,5 +14,6 @@ include/profana/op_call.h:
 include/profana/strtab.h:
 include/profana/devices.h:
 include/profana/dtype.h:
+include/profana/devset.h:
 include/profana/formulas.h:
 include/profana/rates.h:

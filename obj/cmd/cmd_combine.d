@@ -3,8 +3,9 @@ obj/cmd/cmd_combine.o: src/cmd/cmd_combine.c include/profana/cli.h \
  include/profana/trace.h include/profana/error.h \
  include/profana/op_call.h include/profana/strtab.h \
  include/profana/devices.h include/profana/dtype.h \
- include/profana/formulas.h include/profana/rates.h \
- include/profana/tabulate.h include/profana/view.h include/profana/diff.h \
+ include/profana/devset.h include/profana/formulas.h \
+ include/profana/rates.h include/profana/tabulate.h \
+ include/profana/view.h include/profana/diff.h include/profana/ranks.h \
  include/profana/runs.h include/profana/combine.h \
  include/profana/outfile.h
 include/profana/cli.h:
@@ -16,11 +17,13 @@ include/profana/op_call.h:
 include/profana/strtab.h:
 include/profana/devices.h:
 include/profana/dtype.h:
+include/profana/devset.h:
 include/profana/formulas.h:
 include/profana/rates.h:
 include/profana/tabulate.h:
 include/profana/view.h:
 include/profana/diff.h:
+include/profana/ranks.h:
 include/profana/runs.h:
 include/profana/combine.h:
 include/profana/outfile.h:

@@ -3,8 +3,9 @@ obj/render/diff_view.o: src/render/diff_view.c include/profana/view.h \
  include/profana/trace.h include/profana/error.h \
  include/profana/op_call.h include/profana/strtab.h \
  include/profana/devices.h include/profana/dtype.h \
- include/profana/formulas.h include/profana/rates.h \
- include/profana/diff.h include/profana/runs.h include/profana/tabulate.h \
+ include/profana/devset.h include/profana/formulas.h \
+ include/profana/rates.h include/profana/diff.h include/profana/ranks.h \
+ include/profana/runs.h include/profana/tabulate.h \
  src/render/view_parts.h
 include/profana/view.h:
 include/profana/analysis.h:
@@ -15,9 +16,11 @@ include/profana/op_call.h:
 include/profana/strtab.h:
 include/profana/devices.h:
 include/profana/dtype.h:
+include/profana/devset.h:
 include/profana/formulas.h:
 include/profana/rates.h:
 include/profana/diff.h:
+include/profana/ranks.h:
 include/profana/runs.h:
 include/profana/tabulate.h:
 src/render/view_parts.h:

@@ -3,8 +3,8 @@ obj/render/plot_breakdown.o: src/render/plot_breakdown.c \
  include/profana/categories.h include/profana/trace.h \
  include/profana/error.h include/profana/op_call.h \
  include/profana/strtab.h include/profana/devices.h \
- include/profana/dtype.h include/profana/formulas.h \
- include/profana/rates.h include/profana/svg.h
+ include/profana/dtype.h include/profana/devset.h \
+ include/profana/formulas.h include/profana/rates.h include/profana/svg.h
 include/profana/plot.h:
 include/profana/analysis.h:
 include/profana/categories.h:
@@ -14,6 +14,7 @@ include/profana/op_call.h:
 include/profana/strtab.h:
 include/profana/devices.h:
 include/profana/dtype.h:
+include/profana/devset.h:
 include/profana/formulas.h:
 include/profana/rates.h:
 include/profana/svg.h:

@@ -297,8 +297,8 @@ static int setup_devices(pf_analysis *an, dev_acc **out)
         const pf_device *dev = &t->devices[i];
         pf_device_report *r = &accs[i].rep;
         r->device = dev;
-        r->info = an->opts.force_device ? an->opts.force_device
-                                        : pf_devices_match(dev->name, dev->num_sms, dev->total_mem);
+        pf_device_query q = {dev->name, dev->num_sms, dev->total_mem, 0};
+        r->info = an->opts.force_device ? an->opts.force_device : pf_devset_lookup(an->opts.devices, &q);
         row_init(&r->total, "Total");
         r->total.is_total = 1;
         for (int c = 0; c < PF_CAT_COUNT; c++) {

@@ -213,8 +213,10 @@ static void find_device(pf_invocation *e)
     e->dev = pf_trace_device(e->t, a->device);
     if (e->opts.force_device)
         e->info = e->opts.force_device;
-    else if (e->dev)
-        e->info = pf_devices_match(e->dev->name, e->dev->num_sms, e->dev->total_mem);
+    else if (e->dev) {
+        pf_device_query q = {e->dev->name, e->dev->num_sms, e->dev->total_mem, 0};
+        e->info = pf_devset_lookup(e->opts.devices, &q);
+    }
 }
 
 /* Applies the op's formula again with an explanation asked for; the figures are the ones the

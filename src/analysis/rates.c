@@ -47,7 +47,10 @@ double pf_peak_flops(const pf_device_info *info, pf_dtype d)
 {
     if (!info || d < 0 || d >= PF_DT_COUNT)
         return 0;
-    return info->peak_tflops[d] * 1e12;
+    if (info->clock_mhz <= 0)
+        return info->peak_tflops[d] * 1e12;
+    /* --clock: the datasheet peak assumes tensor_mhz; without it the scaled peak is unknown */
+    return info->tensor_mhz > 0 ? info->peak_tflops[d] * 1e12 * (info->clock_mhz / info->tensor_mhz) : 0;
 }
 
 double pf_peak_bytes(const pf_device_info *info)

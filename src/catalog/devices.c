@@ -1,6 +1,7 @@
 /* devices.c - the GPU datasheet table (dense peaks, bandwidth, clocks) and matching of trace device names to it. */
 #include "profana/devices.h"
 
+#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,92 +22,92 @@ static const pf_device_info device_table[] = {
     /* NVIDIA Hopper: tensor peaks are computed at a lower clock than the max SM clock (DEVICES.md §4). */
     {"H100 SXM", {"NVIDIA H100 80GB HBM3", NULL}, 132, 90, 78.5, 80.5,
      {67, 67, 494.5, 989.5, 989.5, 1979, 1979}, 3350, 80, 1980, 1830,
-     "DEVICES.md N1 N2 E1 E2: nvidia.com/en-us/data-center/h100 (dense = sparse/2; fp64 tensor, vector 34); L2 50 MB: NVIDIA H100 Tensor Core GPU Architecture whitepaper", 50},
+     "DEVICES.md N1 N2 E1 E2: nvidia.com/en-us/data-center/h100 (dense = sparse/2; fp64 tensor, vector 34); L2 50 MB: NVIDIA H100 Tensor Core GPU Architecture whitepaper", 50, 0, NULL},
     {"H100 PCIe", {"NVIDIA H100 PCIe", NULL}, 114, 90, 78.5, 80.5,
      {51, 51, 378, 756.5, 756.5, 1513, 1513}, 2000, 80, 1755, 1620,
-     "DEVICES.md N1 N2 N3 E5: nvidia.com/en-us/data-center/h100 (dense = sparse/2; fp64 tensor, vector 26); L2 50 MB: NVIDIA H100 Tensor Core GPU Architecture whitepaper", 50},
+     "DEVICES.md N1 N2 N3 E5: nvidia.com/en-us/data-center/h100 (dense = sparse/2; fp64 tensor, vector 26); L2 50 MB: NVIDIA H100 Tensor Core GPU Architecture whitepaper", 50, 0, NULL},
     {"H100 NVL", {"NVIDIA H100 NVL", NULL}, 132, 90, 91.5, 94.0,
      {60, 60, 417.5, 835.5, 835.5, 1670.5, 1670.5}, 3900, 94, 1785, 1545,
      "DEVICES.md N1 E2 E6: nvidia.com/en-us/data-center/h100 (dense = sparse/2; fp64 tensor, vector 30; "
-     "tensor clock derived); L2 50 MB: NVIDIA H100 Tensor Core GPU Architecture whitepaper", 50},
+     "tensor clock derived); L2 50 MB: NVIDIA H100 Tensor Core GPU Architecture whitepaper", 50, 0, NULL},
     {"H100 (Meta)", {"NVIDIA H100", NULL}, 132, 90, 93.0, 97.0,
      {67, 67, 494.5, 989.5, 989.5, 1979, 1979}, 2400, 96, 1980, 1830,
      "DEVICES.md E3 E4: github.com/pytorch/ao torchao/testing/training/roofline_utils.py "
-     "(2.4 TB/s Meta variant; compute and clocks assumed as H100 SXM); L2 50 MB: NVIDIA H100 Tensor Core GPU Architecture whitepaper", 50},
+     "(2.4 TB/s Meta variant; compute and clocks assumed as H100 SXM); L2 50 MB: NVIDIA H100 Tensor Core GPU Architecture whitepaper", 50, 0, NULL},
     {"H200", {"NVIDIA H200", NULL}, 132, 90, 138.0, 142.0,
      {67, 67, 494.5, 989.5, 989.5, 1979, 1979}, 4800, 141, 1980, 1830,
      "DEVICES.md N4 N2 E7: nvidia.com/en-us/data-center/h200 (dense = sparse/2; fp64 tensor, vector 34; "
-     "boost assumed as H100 SXM); L2 60 MB: DEVICES.md E7, the device's own report (torch L2_cache_size)", 60},
+     "boost assumed as H100 SXM); L2 60 MB: DEVICES.md E7, the device's own report (torch L2_cache_size)", 60, 0, NULL},
     {"H200 NVL", {"NVIDIA H200 NVL", NULL}, 132, 90, 0, 0,
      {60, 60, 417.5, 835.5, 835.5, 1670.5, 1670.5}, 4800, 141, 1785, 1545,
      "DEVICES.md N4: nvidia.com/en-us/data-center/h200 (dense = sparse/2; fp64 tensor, vector 30; "
-     "SMs and clocks assumed as H100 NVL)", 0},
+     "SMs and clocks assumed as H100 NVL)", 0, 0, NULL},
     /* NVIDIA Blackwell: the current sheets are used where the 2024 ones differ (DEVICES.md §7). */
     {"B200", {"NVIDIA B200", NULL}, 148, 100, 176.0, 181.0,
      {37, 75, 1100, 2250, 2250, 4500, 4500}, 7700, 180, 1965, 1856,
      "DEVICES.md N6 E12 E13: nvdam.widen.net/s/wwnsxrhm2w/blackwell-datasheet-3384703 "
-     "(dense = sparse/2; tensor clock derived); L2 126 MB: DEVICES.md E12, the device's own report (torch L2_cache_size)", 126},
+     "(dense = sparse/2; tensor clock derived); L2 126 MB: DEVICES.md E12, the device's own report (torch L2_cache_size)", 126, 0, NULL},
     {"GB200", {"NVIDIA GB200", NULL}, 0, 100, 0, 0,
      {40, 80, 1250, 2500, 2500, 5000, 5000}, 8000, 186, 2062, 2008,
      "DEVICES.md N6 E14: nvdam.widen.net/s/wwnsxrhm2w/blackwell-datasheet-3384703 (NVL72 per GPU, "
-     "dense = sparse/2; NVIDIA Exemplar says bf16 2450; SM count unknown; tensor clock derived)", 0},
+     "dense = sparse/2; NVIDIA Exemplar says bf16 2450; SM count unknown; tensor clock derived)", 0, 0, NULL},
     /* NVIDIA Ampere data centre: one clock for all dtypes; SXM vs PCIe only by name (DEVICES.md §3). */
     {"A100 SXM 80GB", {"NVIDIA A100-SXM4-80GB", NULL}, 108, 80, 78.5, 80.5,
      {19.5, 19.5, 156, 312, 312, 0, 624}, 2039, 80, 1410, 1410,
      "DEVICES.md N5 E2 E8: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
-     "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7); L2 40 MB: NVIDIA A100 Tensor Core GPU Architecture whitepaper", 40},
+     "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7); L2 40 MB: NVIDIA A100 Tensor Core GPU Architecture whitepaper", 40, 0, NULL},
     {"A100 SXM 40GB", {"NVIDIA A100-SXM4-40GB", NULL}, 108, 80, 38.5, 40.5,
      {19.5, 19.5, 156, 312, 312, 0, 624}, 1555, 40, 1410, 1410,
      "DEVICES.md N5 E9: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
-     "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7); L2 40 MB: NVIDIA A100 Tensor Core GPU Architecture whitepaper", 40},
+     "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7); L2 40 MB: NVIDIA A100 Tensor Core GPU Architecture whitepaper", 40, 0, NULL},
     {"A100 PCIe 80GB", {"NVIDIA A100 80GB PCIe", NULL}, 108, 80, 78.5, 80.5,
      {19.5, 19.5, 156, 312, 312, 0, 624}, 1935, 80, 1410, 1410,
      "DEVICES.md N5 E10: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
-     "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7); L2 40 MB: NVIDIA A100 Tensor Core GPU Architecture whitepaper", 40},
+     "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7); L2 40 MB: NVIDIA A100 Tensor Core GPU Architecture whitepaper", 40, 0, NULL},
     {"A100 PCIe 40GB", {"NVIDIA A100-PCIE-40GB", NULL}, 108, 80, 38.5, 40.5,
      {19.5, 19.5, 156, 312, 312, 0, 624}, 1555, 40, 1410, 1410,
      "DEVICES.md N5 E11: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
-     "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7); L2 40 MB: NVIDIA A100 Tensor Core GPU Architecture whitepaper", 40},
+     "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7); L2 40 MB: NVIDIA A100 Tensor Core GPU Architecture whitepaper", 40, 0, NULL},
     /* GA10x, Ada, Volta, Turing have no FP64 tensor path: FP64 is the derived vector rate. */
     {"A10", {"NVIDIA A10", NULL}, 72, 86, 21.0, 23.0,
      {0.98, 31.2, 62.5, 125, 125, 0, 250}, 600, 24, 1695, 1695,
      "DEVICES.md N9 E16: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a10/pdf/a10-datasheet.pdf "
-     "(dense; fp64 vector derived)", 0},
+     "(dense; fp64 vector derived)", 0, 0, NULL},
     {"A10G", {"NVIDIA A10G", NULL}, 80, 86, 21.0, 23.0,
      {1.1, 35, 35, 70, 70, 0, 140}, 600, 24, 1710, 1710,
      "DEVICES.md N10 E17: d1.awsstatic.com/product-marketing/ec2/NVIDIA_AWS_A10G_DataSheet_FINAL_02_17_2022.pdf "
-     "(dense; int8, fp64 and clock derived)", 0},
+     "(dense; int8, fp64 and clock derived)", 0, 0, NULL},
     {"L4", {"NVIDIA L4", NULL}, 58, 89, 21.0, 23.0,
      {0.47, 30.3, 60, 121, 121, 242.5, 242.5}, 300, 24, 2040, 2040,
-     "DEVICES.md N7 E2 E15: resources.nvidia.com/en-us-l4/l4-datasheet (dense = sparse/2; fp64 vector derived)", 0},
+     "DEVICES.md N7 E2 E15: resources.nvidia.com/en-us-l4/l4-datasheet (dense = sparse/2; fp64 vector derived)", 0, 0, NULL},
     {"L40S", {"NVIDIA L40S", NULL}, 142, 89, 43.5, 45.5,
      {1.43, 91.6, 183, 362.05, 362.05, 733, 733}, 864, 48, 2520, 2490,
-     "DEVICES.md N8 E2: resources.nvidia.com/en-us-l40s/l40s-datasheet-28413 (dense; fp64 vector derived)", 0},
+     "DEVICES.md N8 E2: resources.nvidia.com/en-us-l40s/l40s-datasheet-28413 (dense; fp64 vector derived)", 0, 0, NULL},
     {"RTX 4090", {"NVIDIA GeForce RTX 4090", NULL}, 128, 89, 23.0, 24.5,
      {1.29, 82.6, 82.6, 165.2, 165.2, 330.3, 660.6}, 1008, 24, 2520, 2520,
      "DEVICES.md N13 E2: images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf "
-     "(dense, fp32 accumulate; fp64 vector derived)", 0},
+     "(dense, fp32 accumulate; fp64 vector derived)", 0, 0, NULL},
     {"RTX 6000 Ada", {"NVIDIA RTX 6000 Ada Generation", NULL}, 142, 89, 46.5, 48.5,
      {1.42, 91.1, 182.1, 364.2, 364.2, 728.5, 728.5}, 960, 48, 2505, 2505,
      "DEVICES.md N14 E2: grafikkarten.com/de/news/nvidia-rtx-6000-grafikkarte-der-ada-generation "
-     "(tensor peaks and fp64 derived: 142 SMs x 2505 MHz)", 0},
+     "(tensor peaks and fp64 derived: 142 SMs x 2505 MHz)", 0, 0, NULL},
     {"V100 SXM2 16GB", {"Tesla V100-SXM2-16GB", NULL}, 80, 70, 15.0, 16.5,
      {7.8, 15.7, 0, 0, 125, 0, 0}, 900, 16, 1530, 1530,
      "DEVICES.md N11 E18: images.nvidia.com/content/technologies/volta/pdf/"
-     "volta-v100-datasheet-update-us-1165301-r5.pdf (dense; fp64 vector, no tensor fp64)", 0},
+     "volta-v100-datasheet-update-us-1165301-r5.pdf (dense; fp64 vector, no tensor fp64)", 0, 0, NULL},
     {"V100 SXM2 32GB", {"Tesla V100-SXM2-32GB", NULL}, 80, 70, 31.0, 32.5,
      {7.8, 15.7, 0, 0, 125, 0, 0}, 900, 32, 1530, 1530,
      "DEVICES.md N11: images.nvidia.com/content/technologies/volta/pdf/"
-     "volta-v100-datasheet-update-us-1165301-r5.pdf (dense; fp64 vector, no tensor fp64)", 0},
+     "volta-v100-datasheet-update-us-1165301-r5.pdf (dense; fp64 vector, no tensor fp64)", 0, 0, NULL},
     {"T4", {"Tesla T4", NULL}, 40, 75, 14.0, 15.5,
      {0.25, 8.1, 0, 0, 65, 0, 130}, 320, 16, 1590, 1590,
      "DEVICES.md N12 E19: nvidia.com/content/dam/en-zz/Solutions/Data-Center/tesla-t4/"
-     "t4-tensor-core-datasheet-951643.pdf (dense; fp64 vector derived)", 0},
+     "t4-tensor-core-datasheet-951643.pdf (dense; fp64 vector derived)", 0, 0, NULL},
     /* AMD CDNA: one clock for all dtypes; a generic ROCm name is resolved by CUs + memory (DEVICES.md §3). */
     {"MI210", {"AMD Instinct MI210", NULL}, 104, 90, 62.0, 65.0,
      {45.3, 22.6, 0, 181.0, 181.0, 0, 181.0}, 1638.4, 64, 1700, 1700,
      "DEVICES.md A2 A7 A10: amd.com/system/files/documents/amd-instinct-mi210-brochure.pdf "
-     "(dense; fp64 matrix, vector 22.6; fp32 vector, matrix 45.3)", 0},
+     "(dense; fp64 matrix, vector 22.6; fp32 vector, matrix 45.3)", 0, 0, NULL},
     /* One MI250 GCD: 104 CUs, not the MI250X's 110, so the same figures as an MI210. HIP names it
      * by the PCI ID's amdgpu.ids entry, "AMD Instinct MI250X / MI250", shared with the MI250X: the
      * CU count tells them apart. It comes before MI250X so that --device with that name finds it
@@ -115,41 +116,41 @@ static const pf_device_info device_table[] = {
      {45.3, 22.6, 0, 181.0, 181.0, 0, 181.0}, 1638.4, 64, 1700, 1700,
      "DEVICES.md A1 A2 A6 A10: rocm.docs.amd.com/en/latest/conceptual/gpu-arch/mi250.html (MI250 GCD: 104 CUs, "
      "1.7 GHz, fp64 vector 22.6 per GCD, 1.6 TB/s per GCD; OAM table fp64 matrix 90.5, fp16/bf16/int8 362.1, "
-     "halved per GCD = 104 CUs x 1024 FLOP/clk x 1.7 GHz = 181.0)", 0},
+     "halved per GCD = 104 CUs x 1024 FLOP/clk x 1.7 GHz = 181.0)", 0, 0, NULL},
     {"MI250X", {"AMD Instinct MI250X", "AMD Instinct MI250X / MI250", NULL}, 110, 90, 62.0, 65.0,
      {47.9, 23.9, 0, 191.5, 191.5, 0, 191.5}, 1638.4, 64, 1700, 1700,
      "DEVICES.md A1 A2 A6 E23: amd.com/en/products/accelerators/instinct/mi200/mi250x.html "
-     "(per GCD = half the OAM; fp64 matrix, vector 23.9; fp32 vector, matrix 47.9)", 0},
+     "(per GCD = half the OAM; fp64 matrix, vector 23.9; fp32 vector, matrix 47.9)", 0, 0, NULL},
     {"MI300A", {"AMD Instinct MI300A", NULL}, 228, 94, 0, 0,
      {122.6, 122.6, 490.3, 980.6, 980.6, 1961.2, 1961.2}, 5300, 128, 2100, 2100,
      "DEVICES.md A2 A4 E22: amd.com/content/dam/amd/en/documents/instinct-tech-docs/data-sheets/"
-     "amd-instinct-mi300a-data-sheet.pdf (dense; fp64 matrix, vector 61.3; memory unified with the CPU); 256 MB AMD Infinity Cache in front of HBM: AMD Instinct MI300 data sheets", 256},
+     "amd-instinct-mi300a-data-sheet.pdf (dense; fp64 matrix, vector 61.3; memory unified with the CPU); 256 MB AMD Infinity Cache in front of HBM: AMD Instinct MI300 data sheets", 256, 0, NULL},
     {"MI300X", {"AMD Instinct MI300X", "AMD Instinct MI300X VF", "AMD Instinct MI300X HF", NULL}, 304, 94, 185.0, 196.0,
      {163.4, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9}, 5300, 192, 2100, 2100,
      "DEVICES.md A1 A2 A3 E20 E21: amd.com/content/dam/amd/en/documents/instinct-tech-docs/data-sheets/"
-     "amd-instinct-mi300x-data-sheet.pdf (dense; fp64 matrix, vector 81.7); 256 MB AMD Infinity Cache in front of HBM: AMD Instinct MI300 data sheets", 256},
+     "amd-instinct-mi300x-data-sheet.pdf (dense; fp64 matrix, vector 81.7); 256 MB AMD Infinity Cache in front of HBM: AMD Instinct MI300 data sheets", 256, 0, NULL},
     {"MI325X", {"AMD Instinct MI325X", NULL}, 304, 94, 245.0, 260.0,
      {163.4, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9}, 6000, 256, 2100, 2100,
      "DEVICES.md A2 A5 A10: amd.com/en/products/accelerators/instinct/mi300/mi325x.html "
-     "(dense; compute as MI300X; fp64 matrix, vector 81.7); 256 MB AMD Infinity Cache in front of HBM: AMD Instinct MI300 data sheets", 256},
+     "(dense; compute as MI300X; fp64 matrix, vector 81.7); 256 MB AMD Infinity Cache in front of HBM: AMD Instinct MI300 data sheets", 256, 0, NULL},
     /* CDNA4 has no TF32 matrix hardware, hence 0 rather than the FP32 fallback PyTorch lists. */
     {"MI350X", {"AMD Instinct MI350X", NULL}, 256, 95, 280.0, 290.0,
      {72.1, 144.2, 0, 2306.9, 2306.9, 4614, 4614}, 8000, 288, 2200, 2200,
      "DEVICES.md A2 A8 A9 E25: amd.com/content/dam/amd/en/documents/instinct-tech-docs/product-briefs/"
-     "amd-instinct-mi350x-gpu-brochure.pdf (dense; fp64 matrix = vector)", 0},
+     "amd-instinct-mi350x-gpu-brochure.pdf (dense; fp64 matrix = vector)", 0, 0, NULL},
     {"MI355X", {"AMD Instinct MI355X", NULL}, 256, 95, 280.0, 290.0,
      {78.6, 157.3, 0, 2516.6, 2516.6, 5033, 5033}, 8000, 288, 2400, 2400,
      "DEVICES.md A2 A8 E24: amd.com/en/products/accelerators/instinct/mi350/mi355x.html "
-     "(dense = sparse/2; fp64 matrix = vector)", 0},
+     "(dense = sparse/2; fp64 matrix = vector)", 0, 0, NULL},
     /* Intel PVC: what Kineto records as numSms on XPU is unchecked, so the SM count stays unknown. */
     {"Max 1550", {"Intel(R) Data Center GPU Max 1550", NULL}, 0, 0, 62.0, 65.0,
      {26.2, 26.2, 209.7, 419.4, 419.4, 0, 838.9}, 1638.4, 64, 1600, 1600,
      "DEVICES.md I1 I2 E28: ark.intel.com/content/www/us/en/ark/products/232873/intel-data-center-gpu-max-1550.html "
-     "(per stack = half the card; fp64 vector, no matrix fp64; XMX peaks derived; torchtitan uses 1300 MHz)", 0},
+     "(per stack = half the card; fp64 vector, no matrix fp64; XMX peaks derived; torchtitan uses 1300 MHz)", 0, 0, NULL},
     {"Max 1100", {"Intel(R) Data Center GPU Max 1100", NULL}, 0, 0, 46.5, 48.5,
      {22.2, 22.2, 177.8, 355.5, 355.5, 0, 711.1}, 1228.8, 48, 1550, 1550,
      "DEVICES.md I1 I3 E29: intel.com/content/www/us/en/products/sku/232876/intel-data-center-gpu-max-1100/"
-     "specifications.html (fp64 vector, no matrix fp64; tf32 derived)", 0},
+     "specifications.html (fp64 vector, no matrix fp64; tf32 derived)", 0, 0, NULL},
 };
 
 #define DEVICE_COUNT ((int)ARRAY_LEN(device_table))
@@ -477,11 +478,18 @@ const char *pf_devices_label(const pf_device_query *q, const pf_device_info *inf
 {
     if (cap == 0)
         return buf;
+    if (info && info->match) {
+        snprintf(buf, cap, "%s (device file; %s)", info->key,
+                 pf_devices_file_matches(info, q->name) ? "its match is in the name" : "given by --device");
+        return buf;
+    }
     pf_device_match m = pf_devices_lookup(q);
     const char *key = info ? info->key : "unknown";
     const char *mem = q->total_mem_bytes > 0 ? " and memory" : "";
-    if (!info || m.info != info || m.basis == PF_DEVMATCH_NAME) {
-        snprintf(buf, cap, "%s%s", key, info && m.info != info ? " (given by --device)" : "");
+    /* by key: an analysis may hold a copy of the entry (pf_devset, --clock) */
+    int given = info && (!m.info || strcmp(m.info->key, info->key) != 0);
+    if (!info || given || m.basis == PF_DEVMATCH_NAME) {
+        snprintf(buf, cap, "%s%s", key, given ? " (given by --device)" : "");
         return buf;
     }
     char twin[64] = "";
@@ -492,6 +500,20 @@ const char *pf_devices_label(const pf_device_query *q, const pf_device_info *inf
                                                      : "by ";
     snprintf(buf, cap, "%s%s (%s%s%s%s)", key, twin, how, unit_word(info), mem, m.twin ? "; same figures" : "");
     return buf;
+}
+
+int pf_devices_file_matches(const pf_device_info *e, const char *name)
+{
+    if (!e || !e->match || !name)
+        return 0;
+    for (const char *p = name; *p; p++) {
+        size_t k = 0;
+        while (e->match[k] && tolower((unsigned char)p[k]) == tolower((unsigned char)e->match[k]))
+            k++;
+        if (!e->match[k])
+            return 1;
+    }
+    return 0;
 }
 
 static int normalises_to(const char *s, const char *wanted)
@@ -529,7 +551,7 @@ static const device_link device_links[] = {
 
 int pf_devices_link(const pf_device_info *info, double *gbps, const char **source)
 {
-    for (size_t i = 0; info && i < sizeof device_links / sizeof device_links[0]; i++) {
+    for (size_t i = 0; info && !info->match && i < sizeof device_links / sizeof device_links[0]; i++) {
         if (strcmp(info->key, device_links[i].key) == 0) {
             *gbps = device_links[i].gbps;
             *source = device_links[i].source;

@@ -5,7 +5,7 @@
 
 int cmd_list_devices(const pf_cli *cli)
 {
-    if (pf_view_devices(stdout, cli->format))
+    if (pf_view_devices(stdout, cli->format, cli->devices))
         return pf_cli_error("out of memory");
     if (fflush(stdout) != 0 || ferror(stdout))
         return pf_cli_error("cannot write to standard output");

@@ -416,8 +416,14 @@ void pf_aview_header(FILE *out, const pf_analysis *an, const pf_device_report *d
     unsigned mask = dtypes_used(an, d);
     for (int k = 0; k < PF_DT_COUNT; k++)
         if (mask & (1u << k))
-            fprintf(out, " %s %.1f TFLOP/s,", pf_dtype_name((pf_dtype)k), d->info->peak_tflops[k]);
-    fprintf(out, " DRAM %.0f GB/s\n", d->info->peak_gbps);
+            fprintf(out, " %s %.1f TFLOP/s,", pf_dtype_name((pf_dtype)k), pf_peak_flops(d->info, (pf_dtype)k) / 1e12);
+    fprintf(out, " DRAM %.0f GB/s", d->info->peak_gbps);
+    if (d->info->clock_mhz > 0 && d->info->tensor_mhz > 0)
+        fprintf(out, " | clock %.0f MHz (peaks scaled from the datasheet's %.0f MHz)", d->info->clock_mhz,
+                d->info->tensor_mhz);
+    else if (d->info->clock_mhz > 0)
+        fprintf(out, " | clock %.0f MHz (compute peaks unknown: the entry has no clock)", d->info->clock_mhz);
+    fputc('\n', out);
 }
 
 void pf_aview_counts(FILE *out, const pf_analysis *an, const pf_device_report *d)
@@ -705,8 +711,8 @@ static void json_peaks(pf_jw *w, const pf_device_info *info)
     pf_jw_obj_begin(w);
     for (int k = 0; k < PF_DT_COUNT; k++) {
         pf_jw_key(w, pf_dtype_name((pf_dtype)k));
-        if (info->peak_tflops[k] > 0)
-            pf_jw_num(w, info->peak_tflops[k]);
+        if (pf_peak_flops(info, (pf_dtype)k) > 0)
+            pf_jw_num(w, pf_peak_flops(info, (pf_dtype)k) / 1e12);
         else
             pf_jw_null(w);
     }

@@ -99,7 +99,7 @@ static void collect_roofs(panel *pn)
         return;
     pn->gbps = info->peak_gbps > 0 ? info->peak_gbps : 0;
     for (int k = 0; k < PF_DT_COUNT; k++) {
-        double t = info->peak_tflops[k];
+        double t = pf_peak_flops(info, (pf_dtype)k) / 1e12;
         if (!(pn->p->dtypes & (1u << k)) || t <= 0)
             continue;
         int j = 0;

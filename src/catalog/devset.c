@@ -1,0 +1,235 @@
+/* devset.c - the devices a run measures against: --device-file entries before a copy of the built-in table, all at the --clock (include/profana/devset.h). */
+#include "profana/devset.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profana/dtype.h"
+
+/* A device file is a few entries; anything larger is not one. */
+#define DEVFILE_MAX_BYTES (4u << 20)
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc(DEVFILE_MAX_BYTES + 1);
+    size_t n = buf ? fread(buf, 1, DEVFILE_MAX_BYTES + 1, f) : 0;
+    int bad = !buf || ferror(f) || n > DEVFILE_MAX_BYTES;
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+/* Byte offset of the k-th element of the top-level array in text (cJSON keeps no
+ * positions): the first non-blank byte after '[' or after a ',' at depth 1. */
+static size_t element_offset(const char *text, size_t len, int k)
+{
+    int depth = 0, in_str = 0, seen = -1;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = 0;
+            continue;
+        }
+        if (depth == 1 && seen < k && !isspace((unsigned char)c) && c != ',') {
+            if (++seen == k)
+                return i;
+        }
+        if (c == '"')
+            in_str = 1;
+        else if (c == '[' || c == '{')
+            depth++;
+        else if (c == ']' || c == '}')
+            depth--;
+    }
+    return 0;
+}
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    return d ? memcpy(d, s, n) : NULL;
+}
+
+/* A number >= 0 (or absent: *out untouched). Returns NULL or why it is not. */
+static const char *read_number(const cJSON *v, double *out)
+{
+    if (!v)
+        return NULL;
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || v->valuedouble > 1e9)
+        return "is not a number from 0 to 1e9";
+    *out = v->valuedouble;
+    return NULL;
+}
+
+static const char *read_tflops(const cJSON *v, pf_device_info *e, char *why, size_t cap)
+{
+    if (!v)
+        return NULL;
+    if (!cJSON_IsObject(v))
+        return "\"tflops\" is not an object of DTYPE: TFLOP/s";
+    const cJSON *d;
+    cJSON_ArrayForEach(d, v)
+    {
+        pf_dtype k = strcmp(d->string, "tf32") == 0 ? PF_DT_TF32 : pf_dtype_parse_cli(d->string);
+        if (k == PF_DT_UNKNOWN) {
+            snprintf(why, cap, "\"tflops\" has an unknown dtype \"%.40s\"", d->string);
+            return why;
+        }
+        if (read_number(d, &e->peak_tflops[k])) {
+            snprintf(why, cap, "\"tflops\".\"%.40s\" is not a number from 0 to 1e9", d->string);
+            return why;
+        }
+    }
+    return NULL;
+}
+
+/* Fills e from one entry of the file; returns NULL or why it is not an entry. */
+static const char *read_entry(const cJSON *o, pf_device_info *e, char *why, size_t cap)
+{
+    static const char *const keys[] = {"name", "match", "tflops", "gbps", "clock_mhz"};
+    if (!cJSON_IsObject(o))
+        return "an entry is not an object";
+    const cJSON *m;
+    cJSON_ArrayForEach(m, o)
+    {
+        size_t k = 0;
+        while (k < sizeof keys / sizeof keys[0] && strcmp(m->string, keys[k]) != 0)
+            k++;
+        if (k == sizeof keys / sizeof keys[0]) {
+            snprintf(why, cap, "unknown key \"%.40s\" (name, match, tflops, gbps, clock_mhz)", m->string);
+            return why;
+        }
+    }
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
+    const cJSON *match = cJSON_GetObjectItemCaseSensitive(o, "match");
+    if (!cJSON_IsString(name) || !*name->valuestring)
+        return "an entry without a \"name\" string";
+    if (!cJSON_IsString(match) || !*match->valuestring)
+        return "an entry without a \"match\" string (a part of the trace's device name)";
+    const char *bad = read_tflops(cJSON_GetObjectItemCaseSensitive(o, "tflops"), e, why, cap);
+    if (bad)
+        return bad;
+    if (read_number(cJSON_GetObjectItemCaseSensitive(o, "gbps"), &e->peak_gbps))
+        return "\"gbps\" is not a number from 0 to 1e9";
+    if (read_number(cJSON_GetObjectItemCaseSensitive(o, "clock_mhz"), &e->tensor_mhz))
+        return "\"clock_mhz\" is not a number from 0 to 1e9";
+    e->boost_mhz = e->tensor_mhz;
+    e->source = "device file";
+    e->key = dup_str(name->valuestring);
+    e->match = dup_str(match->valuestring);
+    return e->key && e->match ? NULL : "out of memory";
+}
+
+static int read_file_entries(pf_devset *s, const char *path, pf_error *err)
+{
+    size_t len = 0;
+    char *text = read_all(path, &len);
+    if (!text)
+        return pf_fail(err, "%s: cannot read (missing, not a file, or over 4 MiB)", path);
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    int rc = 0;
+    if (!root) {
+        rc = pf_fail(err, "%s: byte %zu: not JSON", path, end && end >= text ? (size_t)(end - text) : (size_t)0);
+    } else if (!cJSON_IsArray(root)) {
+        rc = pf_fail(err, "%s: byte %zu: expected a list of device entries", path, (size_t)0);
+    } else {
+        int n = cJSON_GetArraySize(root);
+        s->entries = calloc((size_t)(n ? n : 1), sizeof *s->entries);
+        if (!s->entries)
+            rc = pf_fail(err, "out of memory");
+        for (int i = 0; rc == 0 && i < n; i++) {
+            char why[160];
+            const char *bad = read_entry(cJSON_GetArrayItem(root, i), &s->entries[i], why, sizeof why);
+            s->n_file = s->n = i + 1;
+            if (bad)
+                rc = pf_fail(err, "%s: byte %zu: entry %d: %s", path, element_offset(text, len, i), i + 1, bad);
+        }
+    }
+    cJSON_Delete(root);
+    free(text);
+    return rc;
+}
+
+int pf_devset_build(pf_devset *s, const char *path, double clock_mhz, pf_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->clock_mhz = clock_mhz;
+    if (path && read_file_entries(s, path, err)) {
+        pf_devset_free(s);
+        return -1;
+    }
+    int n_tab;
+    const pf_device_info *tab = pf_devices_table(&n_tab);
+    pf_device_info *all = realloc(s->entries, (size_t)(s->n_file + n_tab) * sizeof *all);
+    if (!all) {
+        pf_devset_free(s);
+        return pf_fail(err, "out of memory");
+    }
+    s->entries = all;
+    memcpy(all + s->n_file, tab, (size_t)n_tab * sizeof *all);
+    s->n = s->n_file + n_tab;
+    for (int i = 0; i < s->n; i++)
+        all[i].clock_mhz = clock_mhz;
+    return 0;
+}
+
+void pf_devset_free(pf_devset *s)
+{
+    for (int i = 0; i < s->n_file; i++) {
+        free((char *)s->entries[i].key);
+        free((char *)s->entries[i].match);
+    }
+    free(s->entries);
+    memset(s, 0, sizeof *s);
+}
+
+/* The copy in s of a built-in entry (NULL stays NULL). */
+static const pf_device_info *copy_of(const pf_devset *s, const pf_device_info *builtin)
+{
+    int n_tab;
+    const pf_device_info *tab = pf_devices_table(&n_tab);
+    return builtin ? &s->entries[s->n_file + (builtin - tab)] : NULL;
+}
+
+const pf_device_info *pf_devset_lookup(const pf_devset *s, const pf_device_query *q)
+{
+    if (!s)
+        return pf_devices_lookup(q).info;
+    for (int i = 0; i < s->n_file; i++)
+        if (pf_devices_file_matches(&s->entries[i], q->name))
+            return &s->entries[i];
+    return copy_of(s, pf_devices_lookup(q).info);
+}
+
+static int same_ci(const char *a, const char *b)
+{
+    while (*a && tolower((unsigned char)*a) == tolower((unsigned char)*b))
+        a++, b++;
+    return *a == *b;
+}
+
+const pf_device_info *pf_devset_find(const pf_devset *s, const char *name)
+{
+    if (!s)
+        return pf_devices_find(name);
+    for (int i = 0; i < s->n_file; i++)
+        if (same_ci(s->entries[i].key, name))
+            return &s->entries[i];
+    return copy_of(s, pf_devices_find(name));
+}
