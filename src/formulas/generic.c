@@ -135,8 +135,8 @@ static void explain(pf_work *w, const pf_op_call *call, out_rule rule, const pf_
                     const pf_arg *table, int64_t cap)
 {
     static const char *const sizes[] = {
-        [OUT_AMONG_ARGS] = "no formula: its outputs are among its arguments (a custom op's out=, caches, "
-                           "in place; an Inductor launch's pointers): each tensor argument moved once",
+        [OUT_AMONG_ARGS] = ("no formula: its outputs are among its arguments (a custom op's out=, caches, "
+                            "in place; an Inductor launch's pointers): each tensor argument moved once"),
         [OUT_SELF] = "no formula: in place, every tensor argument read and self written",
         [OUT_NEW] = "no formula: every tensor argument read, an output as large as the largest written",
     };
