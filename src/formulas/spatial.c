@@ -160,8 +160,10 @@ static int64_t pool_out(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, 
 int pf_max_pool(const pf_op_call *call, pf_work *w)
 {
     int backward = ends_with(call->name, "_backward"), rank = name_rank(call->name);
-    const pf_arg *self = &call->args[backward ? 1 : 0];
     int base = backward ? 2 : 1;
+    if (call->nargs <= base + 4) /* before any argument is read */
+        return PF_FORMULA_BAD_ARGS;
+    const pf_arg *self = &call->args[backward ? 1 : 0];
     int size = pf_type_size(self->type);
     if (rank < 1 || call->nargs <= base + 4 || !pf_arg_is_tensor(self) || pf_arg_numel(self) < 0 || size <= 0 ||
         self->ndim < rank + 1)

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <math.h>
+
 #include "profana/explain_view.h"
 
 static const char *const match_names[] = {"op", "kernel", "kernel-substring"};
@@ -10,7 +12,9 @@ static const char *const match_names[] = {"op", "kernel", "kernel-substring"};
 /* A figure in full: integers as such, others with 6 significant digits. */
 static void fmt_figure(char *buf, size_t n, double v)
 {
-    if (v == (double)(long long)v && v < 9e15)
+    /* the range test first: converting a double beyond long long is undefined (1e300 is a
+     * legal kernel_flop) */
+    if (fabs(v) < 9e15 && v == (double)(long long)v)
         snprintf(buf, n, "%lld", (long long)v);
     else
         snprintf(buf, n, "%.6g", v);
@@ -180,7 +184,7 @@ static void print_formula(FILE *out, const pf_invocation *e)
         fprintf(out, ", src/formulas/%s", e->ex.module);
     fprintf(out, "; status %s\n", e->status);
     if (op && !e->has_formula_run && !op->bad_args)
-        fprintf(out, "  kernel_flop = %.0f, kernel_num_gb = %.9g, as Inductor recorded them\n", op->kernel_flop,
+        fprintf(out, "  kernel_flop = %.15g, kernel_num_gb = %.9g, as Inductor recorded them\n", op->kernel_flop,
                 op->kernel_num_gb);
     if (e->ex.sizes[0])
         fprintf(out, "  read: %s\n", e->ex.sizes);

@@ -86,6 +86,11 @@ check_eq "kernel_num_gb 1: 1e9 bytes" "$(json 'd["devices"][0]["rows"][0]["bytes
 check_near "kernel_flop 1e300: TFLOP/s" "$(json 'd["devices"][0]["rows"][0]["tflops"]' "$TMP/j")" \
     "$(python3 -c 'print(1e300 / 2.25e-6 / 1e12)')" 1e-9
 
+# --explain writes the figure in full: 1e300 is not converted to an integer (undefined; the
+# fuzzer's find, caught by UBSan in the sanitizer build)
+guarded "kernel_flop 1e300: --explain" 0 "$PROFANA" --analysis "$BROKEN/inductor_flop_1e300.json" bf16 --explain nvjet &&
+    check_grep "kernel_flop 1e300: --explain shows the figure" "flop 1e+300" "$TMP/out"
+
 # ---- 1. the default -j on a host of more CPUs than PF_THREADS_MAX (64) ----
 # tests/cli/preload.c, preloaded, shows the process 256 CPUs and counts the threads of each
 # parallel step. A script wrapper (valgrind) is not a binary to preload into: skipped there.

@@ -127,6 +127,16 @@ static const char *after_name(const char *msg)
     return c ? c : msg;
 }
 
+/* Whether the model carries the warning --strict makes an error: the trace (or its gzip
+ * data) is cut off. Other warnings (events of an unknown category) --strict leaves alone. */
+static int has_cut_warning(const pf_trace *t)
+{
+    for (size_t i = 0; i < (size_t)t->n_warnings; i++)
+        if (strstr(t->warnings[i], "cut off"))
+            return 1;
+    return 0;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
@@ -163,7 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check_same(t1, ts);
         else
             check_error(ts, &es, path);
-        REQUIRE((rs != 0) == (t1->n_warnings > 0));
+        REQUIRE((rs != 0) == has_cut_warning(t1));
     }
     /* The same bytes on standard input: the same answer. */
     pf_trace *tp;

@@ -207,6 +207,13 @@ static void test_upsample(void)
 
 static void test_max_pool(void)
 {
+    {
+        /* the fuzzer's find: a backward with one argument was read at args[1] before its
+         * count was checked (ASan in make check catches a regression) */
+        pf_work w0;
+        CHECK("max pool backward with one argument: bad-args, nothing read past it",
+              RUN("aten::max_pool2d_with_indices_backward", &w0, BF16(4, 1, 1, 2, 2)) == PF_FORMULA_BAD_ARGS);
+    }
     pf_work w;
     /* cnn_fp32's max_pool2d_with_indices([32, 64, 64, 64], [2, 2]): out [32, 64, 32, 32] =
      * 2097152; bytes 8388608*4 + 2097152*(4 + 8) = 33554432 + 25165824 = 58720256 */
