@@ -165,7 +165,7 @@ int pf_max_pool(const pf_op_call *call, pf_work *w)
         return PF_FORMULA_BAD_ARGS;
     const pf_arg *self = &call->args[backward ? 1 : 0];
     int size = pf_type_size(self->type);
-    if (rank < 1 || call->nargs <= base + 4 || !pf_arg_is_tensor(self) || pf_arg_numel(self) < 0 || size <= 0 ||
+    if (rank < 1 || !pf_arg_is_tensor(self) || pf_arg_numel(self) < 0 || size <= 0 ||
         self->ndim < rank + 1)
         return PF_FORMULA_BAD_ARGS;
     if (backward) {
