@@ -84,6 +84,9 @@ check_grep "--help: both spellings said" "spelled with - or _" "$TMP/out"
 # The build directory of the binary under test (under valgrind, the one valgrind runs).
 bin=${PF_VALGRIND_BIN:-$PROFANA}
 bdir=$(dirname "$bin")
+# ./profana is make's copy of build/profana: installing with BUILD=. would build a second
+# tree in the checkout
+[ "$bdir" = . ] && bdir=build
 stage=$TMP/stage
 make --no-print-directory -s install BUILD="$bdir" DESTDIR="$stage" PREFIX=/opt/pf >"$TMP/make_out" 2>&1
 check_eq "make install DESTDIR PREFIX: exit" "$?" 0

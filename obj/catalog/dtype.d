@@ -1,2 +1,0 @@
-obj/catalog/dtype.o: src/catalog/dtype.c include/profana/dtype.h
-include/profana/dtype.h:

@@ -1,7 +1,0 @@
-obj/trace/trace_args.o: src/trace/trace_args.c include/profana/trace.h \
- include/profana/error.h include/profana/op_call.h \
- include/profana/strtab.h
-include/profana/trace.h:
-include/profana/error.h:
-include/profana/op_call.h:
-include/profana/strtab.h:

@@ -1,9 +1,0 @@
-obj/trace/trace_graph.o: src/trace/trace_graph.c \
- src/trace/trace_internal.h include/profana/strtab.h \
- include/profana/trace.h include/profana/error.h \
- include/profana/op_call.h
-src/trace/trace_internal.h:
-include/profana/strtab.h:
-include/profana/trace.h:
-include/profana/error.h:
-include/profana/op_call.h:

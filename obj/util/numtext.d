@@ -1,2 +1,0 @@
-obj/util/numtext.o: src/util/numtext.c include/profana/numtext.h
-include/profana/numtext.h:

@@ -1,2 +1,0 @@
-obj/util/progress.o: src/util/progress.c include/profana/progress.h
-include/profana/progress.h:
