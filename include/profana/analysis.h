@@ -114,17 +114,16 @@ typedef struct pf_device_report {
     size_t n_missing;
     int64_t no_shapes_ns;              /* GPU time of launches whose op has no recorded shapes */
     int64_t shapes_ns;                 /* GPU time of launches whose op has recorded shapes */
-    int64_t unlinked_n, unlinked_ns;   /* activities with no launching op, and their time */
+    int64_t unlinked_n, unlinked_ns;   /* selected activities with no launching op, and their time */
     int64_t inferred_n, inferred_ns;   /* of those, the ones with inferred figures (pf_work_infer) */
-    int64_t captured_n, captured_ns;   /* activities whose op came from a graph capture */
     int64_t no_launch_n, no_launch_ns; /* of those, the ones whose launch call is not in the
                                           trace either (launched before profiling began, or
                                           CPU activity not recorded) */
+    int64_t captured_n, captured_ns;   /* activities whose op came from a graph capture */
     int64_t cat_kernels[PF_CAT_COUNT]; /* distinct kernel names per category */
     unsigned dtypes;                   /* bit per pf_dtype that work with FLOPs ran at on the
                                           device (any activity, inside --step or not) */
-    int64_t n_kind[3], n_unlinked;     /* its selected activities by pf_activity kind, and
-                                          those without a launching op */
+    int64_t n_kind[3];                 /* its selected activities by pf_activity kind */
 } pf_device_report;
 
 /* One profiler step on one device and its GPU activities: those launched inside the

@@ -174,7 +174,6 @@ static int list_device_acts(pf_analysis *an, dev_acc *accs, size_t **all)
             continue;
         }
         r->n_kind[a->kind]++;
-        r->n_unlinked += a->op < 0;
         accs[dev[i]].n_acts++;
     }
     size_t at = 0;

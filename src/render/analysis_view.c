@@ -433,7 +433,7 @@ void pf_aview_counts(FILE *out, const pf_analysis *an, const pf_device_report *d
     fprintf(out, "GPU activities: %lld (kernels %lld, memcpy %lld, memset %lld); %lld without a launching op; "
                  "GPU time %.3f us\n",
             (long long)(n[0] + n[1] + n[2]), (long long)n[0], (long long)n[1], (long long)n[2],
-            (long long)d->n_unlinked, d->total.total_ns / 1e3);
+            (long long)d->unlinked_n, d->total.total_ns / 1e3);
 }
 
 #define MISSING_SHOWN 5
