@@ -163,12 +163,15 @@ static void row_values(const keyed *runs, int n, const char *key, double *out)
     }
 }
 
+/* What a run's GPU time is divided by: its CPU-side profiler steps when comparing per step. */
+static double time_unit(const pf_analysis *an, int per_step)
+{
+    return per_step ? (double)an->trace->n_cpu_steps : 1.0;
+}
+
 static double gpu_time(const keyed *k, const pf_analysis *an, int per_step)
 {
-    if (!k->dev)
-        return 0;
-    double t = (double)k->dev->total.total_ns;
-    return per_step ? t / (double)an->trace->n_cpu_steps : t;
+    return k->dev ? (double)k->dev->total.total_ns / time_unit(an, per_step) : 0;
 }
 
 typedef struct side_runs {
@@ -234,7 +237,7 @@ static double *summed_times(const pf_diff *d, const pf_analysis *const *an, int 
     for (int i = 0; v && i < n; i++) {
         for (int k = 0; k < d->n_devices && k < an[i]->n_devices; k++)
             v[i] += (double)an[i]->devices[k].total.total_ns;
-        v[i] /= per_step ? (double)an[i]->trace->n_cpu_steps : 1.0;
+        v[i] /= time_unit(an[i], per_step);
     }
     return v;
 }
