@@ -1,5 +1,6 @@
 /* diff_view.c - how --diff prints a device pair: its rows table with ratios, header and summary lines, categories, in text, Markdown, CSV and JSON. */
 #include <assert.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,21 +180,41 @@ size_t pf_dview_shown(const pf_dview *o, const pf_diff_device *d)
 /* The indices of the rows shown: every row in the diff's order, or with --top the N with the
  * largest absolute change (ties in the diff's order), which is what one looks at first. NULL
  * when memory runs out. */
+/* A row's place in the --top order: larger absolute change first, then the diff's order. */
+typedef struct ranked {
+    uint64_t change;
+    size_t idx;
+} ranked;
+
+static int cmp_ranked(const void *x, const void *y)
+{
+    const ranked *a = x, *b = y;
+    if (a->change != b->change)
+        return a->change < b->change ? 1 : -1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
 static size_t *shown_order(const pf_dview *o, const pf_diff_device *d)
 {
-    size_t *idx = malloc((d->n_rows ? d->n_rows : 1) * sizeof *idx);
+    size_t n = d->n_rows;
+    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
     if (!idx)
         return NULL;
-    for (size_t i = 0; i < d->n_rows; i++)
+    for (size_t i = 0; i < n; i++)
         idx[i] = i;
-    if (pf_dview_shown(o, d) == d->n_rows)
+    if (pf_dview_shown(o, d) == n)
         return idx;
-    for (size_t i = 1; i < d->n_rows; i++) { /* insertion sort: stable, and rows are few */
-        size_t k = idx[i], j = i;
-        for (; j > 0 && abs_ns(row_delta_ns(&d->rows[idx[j - 1]])) < abs_ns(row_delta_ns(&d->rows[k])); j--)
-            idx[j] = idx[j - 1];
-        idx[j] = k;
+    ranked *r = malloc(n * sizeof *r);
+    if (!r) {
+        free(idx);
+        return NULL;
     }
+    for (size_t i = 0; i < n; i++)
+        r[i] = (ranked){abs_ns(row_delta_ns(&d->rows[i])), i};
+    qsort(r, n, sizeof *r, cmp_ranked); /* the index breaks ties: the same order as a stable sort */
+    for (size_t i = 0; i < n; i++)
+        idx[i] = r[i].idx;
+    free(r);
     return idx;
 }
 
