@@ -47,7 +47,9 @@ typedef struct pf_work {
 enum {
     PF_FORMULA_OK = 0,
     PF_FORMULA_MISMATCH = 1,   /* shapes inconsistent with the op: no figures, source "mismatch" */
-    PF_FORMULA_BAD_ARGS = 2    /* args missing or unparsable (wrong arity, non-numeric concrete input) */
+    PF_FORMULA_BAD_ARGS = 2,   /* args missing or unparsable (wrong arity, non-numeric concrete input) */
+    PF_FORMULA_UNRECORDED = 3  /* the trace does not record what the formula needs (a fused op's
+                                  weights or top-k on no nested op): no figures, source "unrecorded" */
 };
 
 /* A formula fills *w (flop, bytes, dtype, matrix, source) from the call and returns one of

@@ -29,6 +29,12 @@ typedef struct pf_op_call {
     int assumed_size;          /* element size to assume for tensors the trace records without
                                 * a type (a TensorList): the command line's DTYPE, set by
                                 * pf_formula_apply_ex; 0 = none, their bytes stay unknown */
+    const struct pf_op_call *nested; /* the ops recorded inside this one (its thread, within
+                                * its span), in order, for the few ops whose formula reads
+                                * them (pf_op_family_reads_nested: a fused MoE whose expert
+                                * weights and top-k appear only on the views and the routing
+                                * op it runs); NULL and 0 otherwise. Their own nested is NULL. */
+    int n_nested;
 } pf_op_call;
 
 /* Product of the dims of a tensor argument; 1 for a 0-d tensor; list_numel for a list.

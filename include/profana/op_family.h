@@ -62,6 +62,7 @@ typedef enum pf_op_formula {
     PF_OPF_ROTARY,             /* serving: in-place rotary embedding (serving.c) */
     PF_OPF_VARLEN_ATTENTION,   /* serving: paged and variable-length attention (varlen_attention.c) */
     PF_OPF_FUSED_MOE,          /* serving: fused MoE experts (serving.c) */
+    PF_OPF_MOE_FORWARD,        /* serving: vLLM's moe_forward, from its nested ops (serving.c) */
     PF_OPF_INDEX_LIST,         /* rows picked by a list of index tensors (index) */
     PF_OPF_FLEX_ATTENTION,     /* Inductor's flex attention launches, dense (attention.c) */
     PF_OPF_COUNT
@@ -110,6 +111,12 @@ typedef struct pf_op_entry {
  * of ATen ops ("aten::_foreach_", "aten::upsample_") or Inductor launches of one template
  * ("triton_tem_fused_flex_attention"): the prefix's entry then. Pure. */
 const pf_op_entry *pf_op_family_lookup(const char *op_name);
+
+/* 1 when the formula of this op reads the ops recorded inside it (pf_op_call.nested): the
+ * loader then keeps them for it. vLLM's moe_forward records only the hidden states and the
+ * router logits; its expert weights and top-k appear on the views and the routing op it runs.
+ * Pure. */
+int pf_op_family_reads_nested(const char *op_name);
 
 /* The whole table (sorted by strcmp of the op name) and its size, for tests. Static storage. */
 const pf_op_entry *pf_op_family_table(int *count);

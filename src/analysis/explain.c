@@ -316,6 +316,8 @@ static const char *formula_status(const pf_invocation *e)
         return "mismatch: the shapes do not fit the op (no figures)";
     case PF_FORMULA_BAD_ARGS:
         return "bad-args: arguments missing or unreadable (no figures)";
+    case PF_FORMULA_UNRECORDED:
+        return "unrecorded: the trace does not record what the formula needs (no figures)";
     default:
         return "none: no tensor argument to estimate from";
     }

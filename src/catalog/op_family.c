@@ -340,6 +340,7 @@ static const pf_op_entry ops[] = {
     X("sglang::outplace_fused_experts",    GEMM,               FUSED_MOE,     NO_SPEC, NO_KEY, KERNEL),
     X("sglang::store_cache",               COPY,               KV_CACHE_WRITE, NO_SPEC, NO_KEY, KERNEL),
     X("vllm::inplace_fused_experts",       GEMM,               FUSED_MOE,     NO_SPEC, NO_KEY, KERNEL),
+    X("vllm::moe_forward",                 GEMM,               MOE_FORWARD,   NO_SPEC, NO_KEY, KERNEL),
     X("vllm::outplace_fused_experts",      GEMM,               FUSED_MOE,     NO_SPEC, NO_KEY, KERNEL),
 };
 
@@ -374,6 +375,12 @@ const pf_op_entry *pf_op_family_lookup(const char *op_name)
         if (strncmp(op_name, prefixed[i].op, strlen(prefixed[i].op)) == 0)
             e = &prefixed[i];
     return e;
+}
+
+int pf_op_family_reads_nested(const char *op_name)
+{
+    const pf_op_entry *e = pf_op_family_lookup(op_name);
+    return e && e->formula == PF_OPF_MOE_FORWARD;
 }
 
 const pf_op_entry *pf_op_family_prefixes(int *count)

@@ -30,6 +30,7 @@ int pf_kv_cache_write(const pf_op_call *call, pf_work *w);
 int pf_rotary(const pf_op_call *call, pf_work *w);
 int pf_varlen_attention(const pf_op_call *call, pf_work *w);
 int pf_fused_moe(const pf_op_call *call, pf_work *w);
+int pf_moe_forward(const pf_op_call *call, pf_work *w);
 
 int pf_conv_forward(const pf_op_call *call, pf_work *w);
 int pf_conv_backward(const pf_op_call *call, pf_work *w);

@@ -56,6 +56,7 @@ static const pf_formula_fn formula_fns[PF_OPF_COUNT] = {
     [PF_OPF_ROTARY] = pf_rotary,
     [PF_OPF_VARLEN_ATTENTION] = pf_varlen_attention,
     [PF_OPF_FUSED_MOE] = pf_fused_moe,
+    [PF_OPF_MOE_FORWARD] = pf_moe_forward,
     [PF_OPF_INDEX_LIST] = pf_est_index_list,
     [PF_OPF_FLEX_ATTENTION] = pf_flex_attention,
 };
@@ -74,6 +75,7 @@ static const pf_formula formula_names[PF_OPF_COUNT] = {
     [PF_OPF_KV_CACHE_WRITE] = {"kv-cache"},
     [PF_OPF_ROTARY] = {"rotary"},
     [PF_OPF_FUSED_MOE] = {"moe"},
+    [PF_OPF_MOE_FORWARD] = {"moe"},
 };
 
 /* The op's entry when a formula counts its work, else NULL. */
@@ -120,9 +122,9 @@ static int apply(const pf_op_call *call, pf_work *w)
     int rc = sane ? formula_fns[e->formula](call, w) : PF_FORMULA_BAD_ARGS;
     if (rc == PF_FORMULA_OK)
         return rc;
-    if (rc != PF_FORMULA_MISMATCH)
+    if (rc != PF_FORMULA_MISMATCH && rc != PF_FORMULA_UNRECORDED)
         rc = PF_FORMULA_BAD_ARGS;
-    reset_work(w, ex, rc == PF_FORMULA_MISMATCH ? "mismatch" : "bad-args");
+    reset_work(w, ex, rc == PF_FORMULA_MISMATCH ? "mismatch" : rc == PF_FORMULA_UNRECORDED ? "unrecorded" : "bad-args");
     /* a refused call has no figures: only the sizes read stay, to show why */
     if (ex)
         ex->flop[0] = ex->bytes[0] = 0;

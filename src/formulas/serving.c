@@ -280,3 +280,116 @@ int pf_fused_moe(const pf_op_call *call, pf_work *w)
     pf_ex(w, PF_EX_BYTES, "2*hidden + (w1 + w2)*%.0f/%lld + topk_weights + topk_ids", reached, (long long)e);
     return PF_FORMULA_OK;
 }
+
+/* ---- vLLM's moe_forward ---- */
+
+/* A packed weight type holds two values in each element (mxfp4 as uint8, fp4 x2); the
+ * weights' reduction dim then reads half the values it multiplies. */
+static int packing_of(const char *type)
+{
+    static const char *const packed[] = {"unsigned char", "uint8", "c10::Float4_e2m1fn_x2"};
+    for (size_t i = 0; i < sizeof packed / sizeof packed[0]; i++)
+        if (type && strcmp(type, packed[i]) == 0)
+            return 2;
+    return 1;
+}
+
+/* top-k of a routing op run inside: TopK / aten::topk (self, k, ...) give k as their second
+ * argument; topk_softmax (topk_weights [T, k], ...) as its first's last dim. 0 when no nested
+ * op names it, or the figures disagree with T tokens and E experts. */
+static int64_t nested_topk(const pf_op_call *call, int64_t t, int64_t e)
+{
+    for (int i = 0; i < call->n_nested; i++) {
+        const pf_op_call *c = &call->nested[i];
+        if (!c->name || !(strstr(c->name, "topk") || strstr(c->name, "TopK")))
+            continue;
+        int64_t k = 0;
+        const pf_arg *first = tensor_at(c, 0);
+        if (pf_concrete_int(pf_concrete_at(c, 1), &k) < 0 && first && first->ndim == 2 && first->dims[0] == t)
+            k = first->dims[1];
+        if (k >= 1 && k <= e)
+            return k;
+    }
+    return 0;
+}
+
+/* The first two distinct 3-D tensors [E, a, b] that nested ops take first: the layer's two
+ * expert weights, viewed by the kernels' wrappers. Returns how many were found (0 to 2). */
+static int nested_weights(const pf_op_call *call, int64_t e, const pf_arg **w)
+{
+    int n = 0;
+    for (int i = 0; i < call->n_nested && n < 2; i++) {
+        const pf_arg *a = tensor_at(&call->nested[i], 0);
+        if (!a || a->ndim != 3 || a->dims[0] != e)
+            continue;
+        if (n == 1 && a->dims[1] == w[0]->dims[1] && a->dims[2] == w[0]->dims[2] && strcmp(a->type, w[0]->type) == 0)
+            continue;
+        w[n++] = a;
+    }
+    return n;
+}
+
+/* The experts' GEMM sizes from weights w1 [E, a, b] and w2 [E, c, d] for hidden size h: w1's
+ * reduction dim is h (one of a, b, times the packing), its other dim n1 (2I for a gated
+ * activation); w2 maps I (n1 or n1/2) back to h. Returns 0 with *n1 and *inter, or -1 when
+ * the shapes do not chain so (the layer is laid out in a way this rule does not know). */
+static int chain_weights(const pf_arg *w1, const pf_arg *w2, int64_t h, int64_t *n1, int64_t *inter)
+{
+    int p1 = packing_of(w1->type), p2 = packing_of(w2->type);
+    for (int o1 = 1; o1 <= 2; o1++) {
+        if (w1->dims[o1] * p1 != h)
+            continue;
+        *n1 = w1->dims[3 - o1];
+        for (int o2 = 1; o2 <= 2; o2++) {
+            int64_t k2 = w2->dims[o2] * p2;
+            if (w2->dims[3 - o2] == h && (k2 == *n1 || 2 * k2 == *n1)) {
+                *inter = k2;
+                return 0;
+            }
+        }
+    }
+    return -1;
+}
+
+/* vllm::moe_forward(hidden [T, H], router_logits [T, E], layer_name): each token goes
+ * through its top-k experts' two GEMMs, [T*k, H] x [H, N1] and [T*k, I] x [I, H], with
+ * N1 = 2I under a gated activation: 2*T*k*(H*N1 + I*H) FLOP. The op records only hidden and
+ * the logits; top-k and the weights come from its nested ops (pf_op_call.nested). Bytes:
+ * hidden read, the output [T, H] written, the logits, and the weights of the experts the
+ * tokens can reach, min(E, T*k) of E: a ceiling (the trace does not say how many were
+ * picked; block scales of packed weights are not recorded), so the figures are marked an
+ * upper bound (~ub). */
+int pf_moe_forward(const pf_op_call *call, pf_work *w)
+{
+    const pf_arg *h = tensor_at(call, 0), *logits = tensor_at(call, 1), *wt[2];
+    if (!h || !logits || h->ndim != 2 || logits->ndim != 2)
+        return PF_FORMULA_BAD_ARGS;
+    int64_t t = h->dims[0], hid = h->dims[1], e = logits->dims[1], n1, inter;
+    if (logits->dims[0] != t || e < 1)
+        return PF_FORMULA_MISMATCH;
+    int64_t k = nested_topk(call, t, e);
+    if (k == 0 || nested_weights(call, e, wt) != 2)
+        return PF_FORMULA_UNRECORDED;
+    if (chain_weights(wt[0], wt[1], hid, &n1, &inter))
+        return PF_FORMULA_MISMATCH;
+    double routed = (double)t * (double)k;
+    double flop = 2.0 * routed * ((double)hid * (double)n1 + (double)inter * (double)hid);
+    double reached = routed < (double)e ? routed : (double)e;
+    double weights = pf_bytes_add(pf_tensor_bytes(wt[0]), pf_tensor_bytes(wt[1]));
+    double bytes = pf_bytes_add(2.0 * pf_tensor_bytes(h), pf_tensor_bytes(logits));
+    bytes = pf_bytes_add(bytes, weights < 0 ? -1 : weights * reached / (double)e);
+    set_work(w, h, flop, bytes, "moe~ub", PF_MATRIX_GEMM);
+    w->upper_bound = 1;
+    pf_ex_rule(w, "serving.c", "the hidden states");
+    pf_ex(w, PF_EX_SIZES, "T=%lld tokens, H=%lld, top-k %lld (nested routing op), E=%lld experts; weights ",
+          (long long)t, (long long)hid, (long long)k, (long long)e);
+    pf_ex_shape(w, PF_EX_SIZES, wt[0]);
+    pf_ex(w, PF_EX_SIZES, " and ");
+    pf_ex_shape(w, PF_EX_SIZES, wt[1]);
+    pf_ex(w, PF_EX_SIZES, " (nested views): N1=%lld, I=%lld; experts reached at most min(E, T*k) = %.0f",
+          (long long)n1, (long long)inter, reached);
+    pf_ex(w, PF_EX_FLOP, "2*T*k*(H*N1 + I*H) = 2*%lld*%lld*(%lld*%lld + %lld*%lld)", (long long)t, (long long)k,
+          (long long)hid, (long long)n1, (long long)inter, (long long)hid);
+    pf_ex(w, PF_EX_BYTES, "2*hidden + logits + (w1 + w2)*%.0f/%lld", reached, (long long)e);
+    return PF_FORMULA_OK;
+}

@@ -206,6 +206,14 @@ static void print_formula(FILE *out, const pf_invocation *e)
     fputc('\n', out);
 }
 
+/* Why a figure is a ceiling, by the formula that made it. */
+static const char *upper_bound_reason(const char *source)
+{
+    if (source && strstr(source, "moe"))
+        return " (an upper bound: the weights of every expert its tokens could reach counted read)";
+    return " (an upper bound: sized by the longest sequences, or flex attention counted dense)";
+}
+
 static void print_figures(FILE *out, const pf_invocation *e)
 {
     const pf_act_work *w = &e->op_work;
@@ -214,7 +222,7 @@ static void print_figures(FILE *out, const pf_invocation *e)
     fmt_figure(b, sizeof b, w->bytes);
     fprintf(out, "Figures: flop %s, bytes %s, source %s%s\n", w->flop >= 0 ? f : "unknown",
             w->bytes >= 0 ? b : "unknown", w->source ? w->source : "-",
-            w->upper_bound ? " (an upper bound: sized by the longest sequences)" : "");
+            w->upper_bound ? upper_bound_reason(w->source) : "");
     if (e->op >= 0 && e->carrier < 0)
         fputs("Not counted: the op launched no kernel to carry them; the analysis counts only the bytes of its "
               "memcpy/memset (args.bytes)\n", out);

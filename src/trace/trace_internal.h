@@ -167,6 +167,8 @@ typedef struct pf_op_rec {
     int64_t ext_id;
     int64_t src_off;
     pf_src_args args;
+    int64_t ts_ns, dur_ns;     /* its span; dur_ns -1 when ts or dur could not be read */
+    uint64_t thread;           /* hash of pid and tid, as pf_cpu_event.thread */
 } pf_op_rec;
 
 /* A host call that may have launched GPU work (cuda_runtime, cuda_driver): its correlation id

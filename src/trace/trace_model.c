@@ -8,6 +8,7 @@
 
 #include "profana/i64map.h"
 #include "profana/jscan.h"
+#include "profana/op_family.h"
 #include "trace_internal.h"
 
 static int add_line(char ***lines, int *n, const char *fmt, va_list ap)
@@ -42,20 +43,21 @@ int pf_trace_warn(pf_trace *t, const char *fmt, ...)
     return rc;
 }
 
-/* Arg arrays that ops share (one per distinct args text). */
+/* What the ops point into: arg arrays that they share (one per distinct args text) and the
+ * calls of nested ops (pf_op_call.nested). */
 struct pf_trace_store {
-    pf_arg **arrays;
+    void **arrays;
     size_t n, cap;
 };
 
-static int store_add(pf_trace *t, pf_arg *a)
+static int store_add(pf_trace *t, void *a)
 {
     struct pf_trace_store *st = t->store;
     if (!st && !(st = t->store = calloc(1, sizeof *st)))
         return -1;
     if (st->n == st->cap) {
         size_t cap = st->cap ? st->cap * 2 : 64;
-        pf_arg **na = realloc(st->arrays, cap * sizeof *na);
+        void **na = realloc(st->arrays, cap * sizeof *na);
         if (!na)
             return -1;
         st->arrays = na;
@@ -382,7 +384,7 @@ static const parsed *cache_get(pf_trace *t, args_cache *c, const char *key)
     p->op.kernel_flop = p->op.kernel_num_gb = -1;
     /* Malformed args only cost the ops their figures (counted), never the run. */
     pf_trace_parse_op_args(t, &p->op, key, strlen(key));
-    if (p->op.call.args && store_add(t, (pf_arg *)p->op.call.args)) {
+    if (p->op.call.args && store_add(t, (void *)p->op.call.args)) {
         free((void *)p->op.call.args);
         p->key = NULL;
         return NULL;
@@ -490,9 +492,137 @@ static void link_acts(pf_trace *t, const id_map *m, unsigned char *keep)
     }
 }
 
+/* ---- nested ops ---- */
+
+/* An op whose formula reads the ops recorded inside it (pf_op_family_reads_nested) keeps the
+ * records that follow it in the file on its thread and lie within its span: Kineto writes an
+ * op's children right after it. The look-ahead is bounded so that a malformed trace cannot
+ * make linking quadratic, and so is what one op keeps. */
+#define NEST_SCAN 4096
+#define NEST_MAX 1024
+
+typedef struct nest_rec {
+    const char *name, *key;
+} nest_rec;
+
+typedef struct nest {
+    int32_t parent;            /* its record's index in the sequence */
+    size_t first, n;           /* its children in nests.recs */
+} nest;
+
+typedef struct nests {
+    nest *list;
+    size_t n, cap;
+    nest_rec *recs;
+    size_t n_recs, cap_recs;
+} nests;
+
+static void nests_free(nests *ns)
+{
+    free(ns->list);
+    free(ns->recs);
+}
+
+/* The record after (v, i) in file order, moving the cursor there; NULL at the end. */
+static const pf_op_rec *rec_after(const op_recs *r, size_t *v, size_t *i)
+{
+    for (++*i; *v < r->n_vecs; ++*v, *i = 0)
+        if (*i < r->vecs[*v]->n)
+            return pf_segvec_at(r->vecs[*v], *i);
+    return NULL;
+}
+
+static int push_child(nests *ns, const pf_op_rec *rec)
+{
+    if (ns->n_recs == ns->cap_recs) {
+        size_t cap = ns->cap_recs ? ns->cap_recs * 2 : 64;
+        nest_rec *nr = realloc(ns->recs, cap * sizeof *nr);
+        if (!nr)
+            return -1;
+        ns->recs = nr;
+        ns->cap_recs = cap;
+    }
+    ns->recs[ns->n_recs++] = (nest_rec){rec->name, rec->key};
+    return 0;
+}
+
+/* Record g at cursor (v, i): its children. */
+static int add_nest(nests *ns, const op_recs *r, const pf_op_rec *parent, int32_t g, size_t v, size_t i)
+{
+    if (ns->n == ns->cap) {
+        size_t cap = ns->cap ? ns->cap * 2 : 16;
+        nest *nl = realloc(ns->list, cap * sizeof *nl);
+        if (!nl)
+            return -1;
+        ns->list = nl;
+        ns->cap = cap;
+    }
+    nest *n = &ns->list[ns->n++];
+    *n = (nest){g, ns->n_recs, 0};
+    int64_t end = parent->ts_ns + parent->dur_ns;
+    const pf_op_rec *rec;
+    for (int k = 0; k < NEST_SCAN && n->n < NEST_MAX && (rec = rec_after(r, &v, &i)); k++) {
+        if (rec->thread != parent->thread || rec->dur_ns < 0)
+            continue;
+        if (rec->ts_ns > end)
+            break;
+        if (rec->ts_ns < parent->ts_ns || rec->ts_ns + rec->dur_ns > end)
+            continue;
+        if (push_child(ns, rec))
+            return -1;
+        n->n++;
+    }
+    return 0;
+}
+
+/* The children of every kept record whose op reads them. */
+static int find_nests(const op_recs *r, const unsigned char *keep, nests *ns)
+{
+    int32_t g = 0;
+    for (size_t v = 0; v < r->n_vecs; v++)
+        for (size_t i = 0; i < r->vecs[v]->n; i++, g++) {
+            const pf_op_rec *rec = pf_segvec_at(r->vecs[v], i);
+            if (!keep[g] || rec->dur_ns < 0 || !pf_op_family_reads_nested(rec->name))
+                continue;
+            if (add_nest(ns, r, rec, g, v, i))
+                return -1;
+        }
+    return 0;
+}
+
+/* Each nest's op gets the calls of its children (args parsed through the same cache). */
+static int resolve_nests(pf_trace *t, args_cache *c, const nests *ns, const int32_t *renum)
+{
+    for (size_t k = 0; k < ns->n; k++) {
+        const nest *n = &ns->list[k];
+        int32_t op = renum[n->parent];
+        if (op < 0 || n->n == 0)
+            continue;
+        pf_op_call *calls = calloc(n->n, sizeof *calls);
+        if (!calls || store_add(t, calls)) {
+            free(calls);
+            return -1;
+        }
+        for (size_t j = 0; j < n->n; j++) {
+            const nest_rec *nr = &ns->recs[n->first + j];
+            calls[j].name = nr->name;
+            const parsed *p = nr->key ? cache_get(t, c, nr->key) : NULL;
+            if (nr->key && !p)
+                return -1;
+            if (p && !p->op.bad_args) {
+                calls[j].nargs = p->op.call.nargs;
+                calls[j].args = p->op.call.args;
+            }
+        }
+        t->ops[op].call.nested = calls;
+        t->ops[op].call.n_nested = (int)n->n;
+    }
+    return 0;
+}
+
 /* Every kept op gets its args parsed (once per distinct args text); only linked ops need
  * them, so the others (kept for --explain) go without. */
-static int resolve_ops(pf_trace *t, const int32_t *renum)
+static int resolve_ops(pf_trace *t, const int32_t *renum, const nests *ns)
 {
     args_cache c = {0};
     unsigned char *linked = calloc(t->n_ops ? t->n_ops : 1, 1);
@@ -517,6 +647,8 @@ static int resolve_ops(pf_trace *t, const int32_t *renum)
         else
             t->ops[i].call.name = NULL;
     }
+    if (rc == 0)
+        rc = resolve_nests(t, &c, ns, renum);
     free(linked);
     free(c.slots);
     return rc;
@@ -525,19 +657,22 @@ static int resolve_ops(pf_trace *t, const int32_t *renum)
 static int link(pf_trace *t, const op_recs *r, int all_ops)
 {
     id_map m = {0};
+    nests ns = {0};
     unsigned char *keep = malloc(r->n ? r->n : 1);
     int32_t *renum = malloc((r->n ? r->n : 1) * sizeof *renum);
     int rc = keep && renum ? map_ids(t, r, &m) : -1;
     if (rc == 0) {
         memset(keep, all_ops ? 1 : 0, r->n);
         link_acts(t, &m, keep);
+        rc = find_nests(r, keep, &ns);
     }
     id_map_free(&m);
     if (rc == 0)
         rc = build_ops(t, r, keep, renum);
     free(keep);
     if (rc == 0)
-        rc = resolve_ops(t, renum);
+        rc = resolve_ops(t, renum, &ns);
+    nests_free(&ns);
     free(renum);
     return rc;
 }

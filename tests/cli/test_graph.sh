@@ -59,6 +59,37 @@ def addmm_flop(op):
 calls = {c["args"]["External id"] for c in captured if ops[c["args"]["External id"]]["name"] == "aten::addmm"}
 own = {e["args"]["External id"] for e in acts if rep_ops.get(e["args"].get("External id"), {}).get("name") == "aten::addmm"}
 print("addmm_gflop %.3f" % ((sum(addmm_flop(ops[i]) for i in calls) + sum(addmm_flop(rep_ops[i]) for i in own)) / 1e9))
+
+
+# vllm::moe_forward(hidden [T, H], router_logits [T, E]): its top-k and its two packed mxfp4
+# expert weights are on the capture's cpu_ops nested inside it (same thread, within its span):
+# TopK's second Concrete Input, and the uint8 views [E, H/2, N1] and [E, I/2, H]
+def moe_flop(op):
+    (t, h), (_, e) = op["args"]["Input Dims"][:2]
+    t0, t1 = op["ts"], op["ts"] + op["dur"]
+    kids = [c for c in cap if c.get("cat") == "cpu_op" and c is not op and c["tid"] == op["tid"]
+            and c["pid"] == op["pid"] and t0 <= c["ts"] and c["ts"] + c["dur"] <= t1]
+    k = int([c for c in kids if c["name"] == "TopK"][0]["args"]["Concrete Inputs"][1])
+    views = []
+    for c in kids:
+        dims, typ = c["args"]["Input Dims"][0], c["args"]["Input type"][0]
+        if typ == "unsigned char" and len(dims) == 3 and dims[0] == e and dims not in views:
+            views.append(dims)
+    (_, k1, n1), (_, k2, n2) = views[:2]
+    assert k1 * 2 == h and n2 == h and 2 * (k2 * 2) == n1, (views, h)
+    return 2 * t * k * (h * n1 + k2 * 2 * h)
+
+
+moe = [ops[c["args"]["External id"]] for c in captured if ops[c["args"]["External id"]]["name"] == "vllm::moe_forward"]
+calls = {id(o): o for o in moe}  # once per call, each replay's copy counted
+per_replay = {}
+for c in captured:
+    o = ops[c["args"]["External id"]]
+    if o["name"] == "vllm::moe_forward":
+        per_replay[o["args"]["External id"]] = moe_flop(o)
+print("moe_call_flop %d" % sorted(set(per_replay.values()))[0])
+print("moe_calls %d" % len(per_replay))
+print("moe_gflop %.3f" % (sum(per_replay.values()) / 1e9))
 PY
 
 set -- $(grep ^mapped "$TMP/expect"); n=$2; share=$3
@@ -84,6 +115,21 @@ EOF_LAUNCHES
 set -- $(grep ^addmm_gflop "$TMP/expect"); want=$2
 got=$(python3 -c 'import json,sys; r=[r for r in json.load(open(sys.argv[1]))["devices"][0]["rows"] if r["name"]=="aten::addmm"][0]; print("%.3f" % (r["flop"]/1e9))' "$TMP/op.json")
 check_eq "graph: aten::addmm GFLOP from the capture's shapes, once per replayed call (2*M*N*K by hand)" "$got" "$want"
+# moe_forward: top-k and the expert weights from the ops nested inside it in the capture.
+# By hand: T=32 tokens, H=3072, k=4, w1 [32, 1536, 5888] uint8 (mxfp4: K = 3072), w2
+# [32, 1472, 3072] (I = 2944 = 5888/2, gated): 2*32*4*(3072*5888 + 2944*3072) = 6,945,767,424
+check_eq "graph: vllm::moe_forward FLOP per call from its nested ops (Python on the capture)" \
+    "$(grep ^moe_call_flop "$TMP/expect" | cut -d' ' -f2)" 6945767424
+set -- $(grep ^moe_gflop "$TMP/expect"); want=$2
+got=$(python3 -c 'import json,sys; r=[r for r in json.load(open(sys.argv[1]))["devices"][0]["rows"] if r["name"]=="vllm::moe_forward"][0]; print("%.3f" % (r["flop"]/1e9), r["source"])' "$TMP/op.json")
+check_eq "graph: vllm::moe_forward GFLOP over the replay's calls (Python: $want)" "$got" "$want moe~ub"
+pct=$(sed -n 's/.*; FLOPs for \([0-9.]*\)%.*/\1/p' "$TMP/with.txt")
+check_eq "graph: FLOPs known for at least 80% of the decode replay's GPU time ($pct%)" \
+    "$(python3 -c 'import sys; print(float(sys.argv[1]) >= 80)' "${pct:-0}")" True
+"$PROFANA" --analysis "$PUB/../b200_vllm_eager.json.gz" bf16 --group op --format json >"$TMP/b200.json" 2>/dev/null
+check_eq "graph: an eager moe_forward with no nested weight views has no figures (source unrecorded)" \
+    "$(python3 -c 'import json,sys; r=[r for d in json.load(open(sys.argv[1]))["devices"] for r in d["rows"] if r["name"]=="vllm::moe_forward"][0]; print(r["source"], r["flop"], r["bytes"])' "$TMP/b200.json")" \
+    "unrecorded None None"
 check_eq "graph: JSON coverage.graph_capture.count" \
     "$(json 'd["devices"][0]["coverage"]["graph_capture"]["count"]' "$TMP/op.json")" "$n"
 

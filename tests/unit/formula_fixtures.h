@@ -39,7 +39,8 @@ static inline void check_refused(const char *name, int rc, const pf_work *w, int
     snprintf(label, sizeof label, "%s: no figures", name);
     CHECK(label, w->flop == -1 && w->bytes == -1);
     snprintf(label, sizeof label, "%s: source", name);
-    CHECK_STR(label, w->source, want == PF_FORMULA_MISMATCH ? "mismatch" : "bad-args");
+    CHECK_STR(label, w->source,
+              want == PF_FORMULA_MISMATCH ? "mismatch" : want == PF_FORMULA_UNRECORDED ? "unrecorded" : "bad-args");
 }
 
 /* A tensor argument: its type string and its dims. */
