@@ -149,7 +149,7 @@ sed -n '/^### Rank summaries/,/^## /p' README.md | sed -n 's/^\$ profana //p' >"
 check_eq "README: four summary commands" "$(wc -l <"$TMP/readme.cmds" | tr -d ' ')" 4
 while read -r line; do
     # shellcheck disable=SC2086
-    set -- $(echo "$line" | sed "s#traces/#$TMP/readme/traces/#g; s#summaries/#$TMP/readme/summaries/#g")
+    set -- $(echo "$line" | sed "s# traces/# $TMP/readme/traces/#g; s# summaries# $TMP/readme/summaries#g")
     check_run "README: profana $line" 0 "$PROFANA" "$@" --quiet
 done <"$TMP/readme.cmds"
 check_eq "README: the summaries are written" "$(ls "$TMP/readme/summaries" | wc -l | tr -d ' ')" 2
