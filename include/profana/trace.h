@@ -118,6 +118,8 @@ typedef struct pf_trace {
     pf_strtab *strings;
     pf_device *devices;        /* sorted by id */
     int n_devices;
+    int rank;                  /* distributedInfo.rank (a whole number from 0 to 2^24); -1
+                                  when the trace names none */
     pf_activity *acts;         /* in file order */
     size_t n_acts;
     pf_cpu_op *ops;
@@ -222,6 +224,11 @@ void pf_source_done(const char *buf, size_t len, int mapped, size_t upto);
  * N: the file changed (it shrank) while being read"; returns 1 then, else 0 with err as it
  * was. */
 int pf_source_changed(const char *path, size_t len, pf_error *err);
+
+/* The first bytes of path's text (gzip inflated, as the loader reads it) into buf[0, cap), to
+ * tell what a file holds without reading it all. Returns how many (fewer at the end of the
+ * text), or -1 with err set. */
+long pf_source_head(const char *path, char *buf, size_t cap, pf_error *err);
 
 /* Releases what pf_source_read returned. */
 void pf_source_release(char *buf, size_t len, int mapped);
