@@ -44,6 +44,24 @@ void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *
 /* "GPU busy: span ..., busy ..., idle ..." */
 void pf_aview_busy(FILE *out, const pf_busy *b);
 
+/* The one rule for the shares every view prints: of the device's summed GPU activity time
+ * (Time %, coverage), and of its span, first start to last end of GPU activity (busy %);
+ * 0 when there is nothing to divide by. */
+static inline double pf_aview_time_pct(const pf_device_report *d, int64_t ns)
+{
+    return d->total.total_ns ? 100.0 * (double)ns / (double)d->total.total_ns : 0;
+}
+
+static inline double pf_aview_span_ns(const pf_busy *b)
+{
+    return (double)(b->end_ns - b->start_ns);
+}
+
+static inline double pf_aview_span_pct(const pf_busy *b, int64_t ns)
+{
+    return pf_aview_span_ns(b) > 0 ? 100.0 * (double)ns / pf_aview_span_ns(b) : 0;
+}
+
 /* ---- --diff (diff_view.c) ---- */
 
 enum { PF_DVIEW_NCOLS = 18, PF_DVIEW_CAT_NCOLS = 5, PF_DVIEW_TITLE_MAX = 160 };
