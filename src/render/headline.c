@@ -82,7 +82,7 @@ static void idle_finding(const pf_device_report *d, headline *h)
     if (f)
         snprintf(f->text, sizeof f->text,
                  "GPU idle %.2f%% of its span: faster kernels save at most the %.2f%% it is busy. Look at the "
-                 "host first: CPU ops, Python and syncs in the gaps between kernels (the trace's CPU rows), and "
+                 "host first: CPU ops, Python and syncs in the gaps between kernels, and "
                  "launch overhead (%lld activities, %.1f us each on average: CUDA graphs or "
                  "torch.compile(mode=\"reduce-overhead\"))",
                  h->idle_pct, h->busy_pct, (long long)d->total.count,
@@ -97,9 +97,8 @@ static void lack_finding(const pf_analysis *an, const pf_device_report *d, headl
         return;
     if (lack == PF_LACK_CPU)
         snprintf(f->text, sizeof f->text,
-                 "no CPU side recorded (GPU activities only): no ops or shapes, so FLOPs are known for %.2f%% of "
-                 "GPU time; record with torch.profiler.profile(activities=[ProfilerActivity.CPU, "
-                 "ProfilerActivity.CUDA], record_shapes=True)", h->flop_pct);
+                 "no CPU side recorded (FLOPs known for %.2f%% of GPU time): profile with "
+                 "activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] and record_shapes=True", h->flop_pct);
     else
         snprintf(f->text, sizeof f->text,
                  "no input shapes recorded, so FLOPs are known for %.2f%% of GPU time; record them with "
