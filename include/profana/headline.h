@@ -18,14 +18,13 @@ pf_lack pf_headline_lack(const pf_analysis *an, const pf_device_report *d);
  * span, busy and idle time and busy %; a list of the top 3 categories by GPU time (those of
  * the category table), the FLOP and byte coverage, and at most two findings with what to do
  * next (the GPU idle most of its span, the trace lacking its CPU side or shapes, an unknown
- * device, one category taking most of the time), wrapped to 100 columns; then an empty line.
- * Returns 0, or -1 when memory runs out. */
-int pf_headline_print(FILE *out, const pf_analysis *an, const pf_device_report *d);
+ * device, one category taking most of the time), wrapped to 100 columns; then an empty line. */
+void pf_headline_print(FILE *out, const pf_analysis *an, const pf_device_report *d);
 
 /* The same figures as the JSON member "headline": {"span_us", "busy_us", "idle_us",
  * "busy_pct", "idle_pct", "top_categories": [{"category", "pct"}], "flop_pct", "bytes_pct",
  * "findings": [{"kind", "text"}]} with kind "idle", "no_cpu", "no_shapes", "unknown_device"
- * or "dominant". Returns 0, or -1 when memory runs out (nothing written then). */
-int pf_headline_json(pf_jw *w, const pf_analysis *an, const pf_device_report *d);
+ * or "dominant". */
+void pf_headline_json(pf_jw *w, const pf_analysis *an, const pf_device_report *d);
 
 #endif

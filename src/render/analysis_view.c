@@ -234,6 +234,11 @@ static int sorted_categories(const pf_device_report *d, int *order)
     return n;
 }
 
+int pf_aview_category_order(const pf_device_report *d, int *order)
+{
+    return sorted_categories(d, order);
+}
+
 pf_table *pf_aview_categories(const pf_device_report *d)
 {
     int order[PF_CAT_COUNT];
@@ -621,10 +626,7 @@ static int text_rows(FILE *out, const pf_aview *a, const pf_analysis *an, int i)
     pf_aview_header(out, an, d, md ? "### " : "");
     if (md)
         fputc('\n', out);
-    if (pf_headline_print(out, an, d)) {
-        pf_table_free(t);
-        return -1;
-    }
+    pf_headline_print(out, an, d);
     pf_aview_counts(out, an, d);
     pf_aview_coverage(out, an, d);
     fputc('\n', out);
@@ -770,10 +772,7 @@ static int json_device(pf_jw *w, const pf_aview *a, const pf_analysis *an, const
         return -1;
     pf_jw_obj_begin(w);
     json_device_head(w, d);
-    if (pf_headline_json(w, an, d)) {
-        pf_table_free(t);
-        return -1;
-    }
+    pf_headline_json(w, an, d);
     pf_jw_key(w, "rows");
     pf_table_json_rows(w, t);
     pf_jw_key(w, "rows_omitted");

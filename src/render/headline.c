@@ -40,29 +40,15 @@ pf_lack pf_headline_lack(const pf_analysis *an, const pf_device_report *d)
     return PF_LACK_NONE;
 }
 
-/* The category a name of the category table stands for; PF_CAT_OTHER when none. */
-static pf_category category_named(const char *name)
+/* The first TOP_CATS categories of the category table, in its order. */
+static void top_categories(const pf_device_report *d, headline *h)
 {
-    for (int c = 0; c < PF_CAT_COUNT; c++)
-        if (name && strcmp(name, pf_category_name((pf_category)c)) == 0)
-            return (pf_category)c;
-    return PF_CAT_OTHER;
-}
-
-/* The first TOP_CATS rows of the category table, so the headline names the categories in
- * the order the table lists them. */
-static int top_categories(const pf_device_report *d, headline *h)
-{
-    pf_table *t = pf_aview_categories(d);
-    if (!t)
-        return -1;
-    for (int r = 0; r < pf_table_rows(t) && h->n_top < TOP_CATS; r++) {
-        pf_category c = category_named(pf_table_cell(t, r, 0));
-        h->top[h->n_top] = c;
-        h->top_pct[h->n_top++] = pf_aview_time_pct(d, d->cats[c].total_ns);
+    int order[PF_CAT_COUNT] = {0};
+    int n = pf_aview_category_order(d, order);
+    for (int i = 0; i < n && h->n_top < TOP_CATS; i++) {
+        h->top[h->n_top] = (pf_category)order[i];
+        h->top_pct[h->n_top++] = pf_aview_time_pct(d, d->cats[order[i]].total_ns);
     }
-    pf_table_free(t);
-    return 0;
 }
 
 static finding *add_finding(headline *h, const char *kind)
@@ -154,7 +140,7 @@ static void dominant_finding(headline *h)
 
 /* The figures, and the findings by what matters first: where the time goes (idle) before
  * why figures are missing, before what the kernels do. */
-static int compute(const pf_analysis *an, const pf_device_report *d, headline *h)
+static void compute(const pf_analysis *an, const pf_device_report *d, headline *h)
 {
     const pf_busy *b = &d->busy;
     memset(h, 0, sizeof *h);
@@ -167,13 +153,11 @@ static int compute(const pf_analysis *an, const pf_device_report *d, headline *h
     /* the Coverage line's figures */
     h->flop_pct = pf_aview_time_pct(d, d->flop_known_ns);
     h->bytes_pct = pf_aview_time_pct(d, d->bytes_known_ns);
-    if (top_categories(d, h))
-        return -1;
+    top_categories(d, h);
     idle_finding(d, h);
     lack_finding(an, d, h);
     device_finding(d, h);
     dominant_finding(h);
-    return 0;
 }
 
 /* Writes text after lead, wrapped at spaces to WIDTH columns, continuation lines indented
@@ -205,11 +189,10 @@ static void put_wrapped(FILE *out, const char *lead, const char *text)
     fputc('\n', out);
 }
 
-int pf_headline_print(FILE *out, const pf_analysis *an, const pf_device_report *d)
+void pf_headline_print(FILE *out, const pf_analysis *an, const pf_device_report *d)
 {
     headline h;
-    if (compute(an, d, &h))
-        return -1;
+    compute(an, d, &h);
     char s[FINDING_MAX];
     snprintf(s, sizeof s, "span %.3f us, busy %.3f us (%.2f%%), idle %.3f us (%.2f%%)", h.span_us, h.busy_us,
              h.busy_pct, h.idle_us, h.idle_pct);
@@ -225,7 +208,6 @@ int pf_headline_print(FILE *out, const pf_analysis *an, const pf_device_report *
     for (int i = 0; i < h.n_findings; i++)
         put_wrapped(out, "- ", h.findings[i].text);
     fputc('\n', out);
-    return 0;
 }
 
 static void json_num(pf_jw *w, const char *key, double v)
@@ -234,11 +216,10 @@ static void json_num(pf_jw *w, const char *key, double v)
     pf_jw_num(w, v);
 }
 
-int pf_headline_json(pf_jw *w, const pf_analysis *an, const pf_device_report *d)
+void pf_headline_json(pf_jw *w, const pf_analysis *an, const pf_device_report *d)
 {
     headline h;
-    if (compute(an, d, &h))
-        return -1;
+    compute(an, d, &h);
     pf_jw_key(w, "headline");
     pf_jw_obj_begin(w);
     json_num(w, "span_us", h.span_us);
@@ -270,5 +251,4 @@ int pf_headline_json(pf_jw *w, const pf_analysis *an, const pf_device_report *d)
     }
     pf_jw_arr_end(w);
     pf_jw_obj_end(w);
-    return 0;
 }

@@ -218,7 +218,7 @@ static void draw_axis(pf_xw *w, double top, double y, double max_ns, double px_p
  * category order), as each bar lays its segments out; then idle, which every bar puts last. */
 static size_t legend_items(const pf_breakdown_bar *bars, size_t n, pf_legend_item *items)
 {
-    int order[PF_CAT_COUNT];
+    int order[PF_CAT_COUNT] = {0};
     int64_t ns[PF_CAT_COUNT] = {0};
     size_t k = 0;
     for (int c = 0; c < PF_CAT_COUNT; c++) {

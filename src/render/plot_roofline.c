@@ -383,7 +383,7 @@ static void draw_roofs(pf_xw *w, const panel *pn, label_space *ls)
         top = fmax(top, log10(pn->roofs[j].tflops));
     /* highest roof first: its label takes the free space above it, a roof close under it
      * then puts its own under its line */
-    int order[PF_DT_COUNT];
+    int order[PF_DT_COUNT] = {0};
     for (int j = 0; j < pn->n_roofs; j++) {
         int k = j;
         for (; k > 0 && pn->roofs[order[k - 1]].tflops < pn->roofs[j].tflops; k--)

@@ -315,8 +315,7 @@ static void print_head_lines(FILE *out, const void *p)
 {
     const device_ctx *c = p;
     pf_aview_header(out, c->an, c->d, "");
-    /* out of memory: the page goes on without the headline (the text output then fails) */
-    (void)pf_headline_print(out, c->an, c->d);
+    pf_headline_print(out, c->an, c->d);
     pf_aview_counts(out, c->an, c->d);
     pf_aview_coverage(out, c->an, c->d);
 }

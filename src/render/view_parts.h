@@ -27,6 +27,8 @@ enum { PF_AVIEW_OVER = 1, PF_AVIEW_CACHE = 2, PF_AVIEW_SUSPECT = 4 };
 pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over);
 /* The categories that ran, by time; NULL when memory runs out. */
 pf_table *pf_aview_categories(const pf_device_report *d);
+/* The same categories' order into order[0, PF_CAT_COUNT) (pf_category values); returns how many. */
+int pf_aview_category_order(const pf_device_report *d, int *order);
 /* The streams with their launches and busy time; NULL when memory runs out. */
 pf_table *pf_aview_streams(const pf_busy *b);
 /* "Device N: NAME | matched: KEY | peaks: ..." after lead ("### " in Markdown). */
