@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profana/headline.h"
 #include "profana/view.h"
 #include "view_parts.h"
 
@@ -99,7 +100,7 @@ static void set_rate(pf_table *t, int r, int col, double v, int decimals)
 /* A share of the device's summed GPU activity time, in percent. */
 static double time_pct(const pf_device_report *d, int64_t ns)
 {
-    return d->total.total_ns ? 100.0 * (double)ns / (double)d->total.total_ns : 0;
+    return pf_aview_time_pct(d, ns);
 }
 
 static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_report *d)
@@ -163,13 +164,13 @@ static const pf_col stream_cols[S_NCOLS] = {
 
 static double span_ns(const pf_busy *b)
 {
-    return (double)(b->end_ns - b->start_ns);
+    return pf_aview_span_ns(b);
 }
 
 /* A share of the device's span (first start to last end), in percent. */
 static double span_pct(const pf_busy *b, int64_t ns)
 {
-    return span_ns(b) > 0 ? 100.0 * (double)ns / span_ns(b) : 0;
+    return pf_aview_span_pct(b, ns);
 }
 
 pf_table *pf_aview_streams(const pf_busy *b)
@@ -231,6 +232,11 @@ static int sorted_categories(const pf_device_report *d, int *order)
         order[j] = c;
     }
     return n;
+}
+
+int pf_aview_category_order(const pf_device_report *d, int *order)
+{
+    return sorted_categories(d, order);
 }
 
 pf_table *pf_aview_categories(const pf_device_report *d)
@@ -477,14 +483,14 @@ static int has_graph_replays(const pf_analysis *an, const pf_device_report *d)
  * lacks and how to record it, and where kernels without a launching op come from. */
 void pf_aview_why(FILE *out, const pf_analysis *an, const pf_device_report *d)
 {
-    const pf_trace *t = an->trace;
     /* no op and no launch call: the CPU side was not recorded (ProfilerActivity.CUDA alone) */
-    int gpu_only = t->n_ops == 0 && t->n_launched == 0;
+    pf_lack lack = pf_headline_lack(an, d);
+    int gpu_only = lack == PF_LACK_CPU;
     if (gpu_only)
         fputs("Why: the trace has no CPU activity (recorded with GPU activities only): no ops, input shapes or "
               "launch calls, so only copies and fills have figures; record with activities=[ProfilerActivity.CPU, "
               "ProfilerActivity.CUDA] and record_shapes=True\n", out);
-    else if (d->no_shapes_ns > 0 && d->shapes_ns == 0)
+    else if (lack == PF_LACK_SHAPES)
         fputs("Why: the trace has no input shapes (recorded without record_shapes, PyTorch's default): FLOPs and "
               "bytes are computed from them; record with torch.profiler.profile(..., record_shapes=True)\n", out);
     if (d->unlinked_n == 0 || gpu_only)
@@ -620,6 +626,7 @@ static int text_rows(FILE *out, const pf_aview *a, const pf_analysis *an, int i)
     pf_aview_header(out, an, d, md ? "### " : "");
     if (md)
         fputc('\n', out);
+    pf_headline_print(out, an, d);
     pf_aview_counts(out, an, d);
     pf_aview_coverage(out, an, d);
     fputc('\n', out);
@@ -757,7 +764,7 @@ static void json_device_head(pf_jw *w, const pf_device_report *d)
     pf_jw_int(w, d->total.count);
 }
 
-static int json_device(pf_jw *w, const pf_aview *a, const pf_device_report *d)
+static int json_device(pf_jw *w, const pf_aview *a, const pf_analysis *an, const pf_device_report *d)
 {
     int over;
     pf_table *t = pf_aview_rows(a, d, &over);
@@ -765,6 +772,7 @@ static int json_device(pf_jw *w, const pf_aview *a, const pf_device_report *d)
         return -1;
     pf_jw_obj_begin(w);
     json_device_head(w, d);
+    pf_headline_json(w, an, d);
     pf_jw_key(w, "rows");
     pf_table_json_rows(w, t);
     pf_jw_key(w, "rows_omitted");
@@ -815,7 +823,7 @@ static int print_json(FILE *out, const pf_aview *a, const pf_analysis *an)
         pf_jw_key(&w, "devices");
         pf_jw_arr_begin(&w);
         for (int i = 0; i < an->n_devices; i++)
-            if (json_device(&w, a, &an->devices[i]))
+            if (json_device(&w, a, an, &an->devices[i]))
                 return -1;
         pf_jw_arr_end(&w);
     }

@@ -214,17 +214,25 @@ static void draw_axis(pf_xw *w, double top, double y, double max_ns, double px_p
     pf_xw_end(w);
 }
 
-/* Categories present in any bar, in category order, then idle. */
+/* Categories present in any bar by their time summed over the bars, largest first (ties in
+ * category order), as each bar lays its segments out; then idle, which every bar puts last. */
 static size_t legend_items(const pf_breakdown_bar *bars, size_t n, pf_legend_item *items)
 {
+    int order[PF_CAT_COUNT] = {0};
+    int64_t ns[PF_CAT_COUNT] = {0};
     size_t k = 0;
     for (int c = 0; c < PF_CAT_COUNT; c++) {
-        int seen = 0;
-        for (size_t i = 0; i < n && !seen; i++)
-            seen = bars[i].d->cats[c].total_ns > 0;
-        if (seen)
-            items[k++] = (pf_legend_item){pf_category_name((pf_category)c), pf_category_color((pf_category)c)};
+        for (size_t i = 0; i < n; i++)
+            ns[c] += bars[i].d->cats[c].total_ns > 0 ? bars[i].d->cats[c].total_ns : 0;
+        if (ns[c] <= 0)
+            continue;
+        size_t j = k++;
+        for (; j > 0 && ns[order[j - 1]] < ns[c]; j--)
+            order[j] = order[j - 1];
+        order[j] = c;
     }
+    for (size_t j = 0; j < k; j++)
+        items[j] = (pf_legend_item){pf_category_name((pf_category)order[j]), pf_category_color((pf_category)order[j])};
     items[k++] = (pf_legend_item){"idle", PF_COLOR_IDLE};
     return k;
 }

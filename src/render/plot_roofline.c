@@ -307,19 +307,27 @@ static int inside_plot(const box *b)
     return b->x0 >= PLOT_L && b->x1 <= PLOT_L + PLOT_W && b->y0 >= PLOT_T && b->y1 <= PLOT_T + PLOT_H;
 }
 
-/* How strictly a label's place is chosen: clear of labels and dots, of labels only, or just
- * inside the plot. */
-enum { CLEAR_OF_DOTS, CLEAR_OF_LABELS, INSIDE_ONLY, STRICTNESS_LEVELS };
+/* Whether b meets a label placed before. */
+static int meets_placed(const box *b, const label_space *ls)
+{
+    for (size_t i = 0; i < ls->n_placed; i++)
+        if (boxes_meet(b, &ls->placed[i]))
+            return 1;
+    return 0;
+}
 
-/* Whether b stays inside the plot and, by strictness, clear of the labels placed and of the
+/* How strictly a label's place is chosen: clear of labels and dots, or of labels only (a
+ * label never sits on another one). */
+enum { CLEAR_OF_DOTS, CLEAR_OF_LABELS };
+
+/* Whether b stays inside the plot, clear of the labels placed and, by strictness, of the
  * dots' bounding squares. */
 static int box_free(const box *b, const label_space *ls, const panel *pn, int strictness)
 {
     if (!inside_plot(b))
         return 0;
-    for (size_t i = 0; strictness <= CLEAR_OF_LABELS && i < ls->n_placed; i++)
-        if (boxes_meet(b, &ls->placed[i]))
-            return 0;
+    if (meets_placed(b, ls))
+        return 0;
     for (size_t i = 0; strictness == CLEAR_OF_DOTS && i < pn->n_dots; i++) {
         const dot *o = &pn->dots[i];
         box d = {o->px - o->rad, o->py - o->rad, o->px + o->rad, o->py + o->rad};
@@ -373,19 +381,41 @@ static void draw_roofs(pf_xw *w, const panel *pn, label_space *ls)
     double top = pn->n_roofs ? -INFINITY : pn->ey1;
     for (int j = 0; j < pn->n_roofs; j++)
         top = fmax(top, log10(pn->roofs[j].tflops));
+    /* highest roof first: its label takes the free space above it, a roof close under it
+     * then puts its own under its line */
+    int order[PF_DT_COUNT] = {0};
     for (int j = 0; j < pn->n_roofs; j++) {
+        int k = j;
+        for (; k > 0 && pn->roofs[order[k - 1]].tflops < pn->roofs[j].tflops; k--)
+            order[k] = order[k - 1];
+        order[k] = j;
+    }
+    for (int o = 0; o < pn->n_roofs; o++) {
+        int j = order[o];
         double ly = log10(pn->roofs[j].tflops), ridge = ly - b;
         if (ly < pn->ey0 || ly > pn->ey1 || ridge >= pn->ex1)
             continue;
         double y = map_y(pn, ly), right = PLOT_L + PLOT_W - 4;
         line(w, "roof compute", map_x(pn, fmax(ridge, pn->ex0)), y, PLOT_L + PLOT_W, y, "#444", 1.5);
-        double tw = pf_plot_text_width(pn->roofs[j].label, PF_PLOT_FONT_PX);
-        ls->placed[ls->n_placed++] = (box){right - tw, y - 4 - PF_PLOT_FONT_PX, right, y - 2};
+        double tw = pf_plot_text_width(pn->roofs[j].label, PF_PLOT_FONT_PX), x0 = map_x(pn, fmax(ridge, pn->ex0)) + 4;
+        /* above the line at its right end, else under it, else the same at its left end (a roof
+         * less than a line away holds the first place); no place clear of the labels: none */
+        const double lefts[4] = {right - tw, right - tw, x0, x0};
+        const double bases[4] = {y - 4, y + PF_PLOT_FONT_PX + 2, y - 4, y + PF_PLOT_FONT_PX + 2};
+        int k = 0;
+        box bb = {0, 0, 0, 0};
+        for (; k < 4; k++) {
+            bb = (box){lefts[k], bases[k] - PF_PLOT_FONT_PX, lefts[k] + tw, bases[k] + 2};
+            if (!meets_placed(&bb, ls))
+                break;
+        }
+        if (k == 4)
+            continue;
+        ls->placed[ls->n_placed++] = bb;
         pf_xw_begin(w, "text");
         pf_xw_attr(w, "class", "roof-label");
-        pf_xw_attr_num(w, "x", right);
-        pf_xw_attr_num(w, "y", y - 4);
-        pf_xw_attr(w, "text-anchor", "end");
+        pf_xw_attr_num(w, "x", lefts[k]);
+        pf_xw_attr_num(w, "y", bases[k]);
         pf_xw_attr(w, "fill", "#444");
         pf_xw_text(w, pn->roofs[j].label);
         pf_xw_end(w);
@@ -430,7 +460,8 @@ static void draw_dot(pf_xw *w, const dot *o)
 /* A label beside its dot: right or left of it, level with it or moved up or down a line or
  * more (then a leader line joins them), or centred above or below; the first place inside
  * the plot and clear of the labels before it and of the dots wins, then the first clear of
- * labels only, then the first inside the plot, then the right. */
+ * labels only. A label with no place clear of the others is left off (the dot keeps its name
+ * in its tooltip and data-name): overlapping labels could be read as each other's. */
 static void draw_label(pf_xw *w, const panel *pn, const dot *o, const char *name, label_space *ls)
 {
     enum { SHIFTS = 17, PLACES = SHIFTS * 2 + 2 };
@@ -447,12 +478,12 @@ static void draw_label(pf_xw *w, const panel *pn, const dot *o, const char *name
         cand[k] = (box){left, ty[k] - LABEL_FONT * 0.8, left + tw, ty[k] + 2.5}; /* cap height to descender */
     }
     int pick = -1;
-    for (int level = 0; level < STRICTNESS_LEVELS && pick < 0; level++)
+    for (int level = 0; level <= CLEAR_OF_LABELS && pick < 0; level++)
         for (int k = 0; k < PLACES && pick < 0; k++)
             if (box_free(&cand[k], ls, pn, level))
                 pick = k;
     if (pick < 0)
-        pick = 0;
+        return;
     ls->placed[ls->n_placed++] = cand[pick];
     if (pick < SHIFTS * 2 && shift[pick / 2] != 0) {
         double ex = pick % 2 == 0 ? cand[pick].x0 - 1 : cand[pick].x1 + 1;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "profana/diff.h"
+#include "profana/headline.h"
 #include "profana/outfile.h"
 #include "profana/plot.h"
 #include "profana/svg.h"
@@ -20,7 +21,11 @@ static const char page_style[] =
     "th,td{border:1px solid #ccc;padding:2px 6px}"
     "th{background:#dde6f3;cursor:pointer;white-space:nowrap}"
     "th.n,td.n{text-align:right}"
-    "td.name{max-width:40em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}"
+    "td.name{max-width:32em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}"
+    /* a wide table scrolls sideways inside its box while its name column stays in view */
+    "th.name,td.name{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #ccc}"
+    "th.name{background:#dde6f3}tfoot td.name{background:#f3f3f3}"
+    "tr.over td{background:#fde0dc}tr.suspect td{background:#fff3cd}"
     "tfoot td{font-weight:bold;background:#f3f3f3}"
     "th[data-dir=asc]::after{content:\" \\25B2\"}th[data-dir=desc]::after{content:\" \\25BC\"}"
     ".chart,.scroll{overflow-x:auto}";
@@ -96,9 +101,25 @@ static int first_text_col(const pf_table *t)
     return -1;
 }
 
+/* The row's class by the marks text output puts on its figures: "over" when one reads
+ * above 100% of a peak ("!"), "suspect" above 90% ("?"); NULL otherwise. */
+static const char *row_mark(const pf_table *t, int r)
+{
+    int suspect = 0;
+    for (int c = 0; c < pf_table_ncols(t); c++) {
+        const char *s = pf_table_col(t, c)->numeric ? pf_table_cell(t, r, c) : NULL;
+        size_t n = s ? strlen(s) : 0;
+        if (n && s[n - 1] == '!')
+            return "over";
+        suspect |= n && s[n - 1] == '?';
+    }
+    return suspect ? "suspect" : NULL;
+}
+
 static void table_row(pf_xw *w, const pf_table *t, int r, int name_col)
 {
     pf_xw_begin(w, "tr");
+    pf_xw_attr(w, "class", row_mark(t, r));
     for (int c = 0; c < pf_table_ncols(t); c++) {
         const pf_col *col = pf_table_col(t, c);
         if (!shown_in_text(col))
@@ -145,7 +166,7 @@ static void html_table(pf_xw *w, const pf_table *t, const char *caption)
         if (!shown_in_text(col))
             continue;
         pf_xw_begin(w, "th");
-        pf_xw_attr(w, "class", col->numeric ? "n" : NULL);
+        pf_xw_attr(w, "class", col->numeric ? "n" : c == name_col ? "name" : NULL);
         pf_xw_attr(w, "title", "click to sort");
         pf_xw_text(w, col->title);
         pf_xw_end(w);
@@ -294,6 +315,7 @@ static void print_head_lines(FILE *out, const void *p)
 {
     const device_ctx *c = p;
     pf_aview_header(out, c->an, c->d, "");
+    pf_headline_print(out, c->an, c->d);
     pf_aview_counts(out, c->an, c->d);
     pf_aview_coverage(out, c->an, c->d);
 }

@@ -27,6 +27,8 @@ enum { PF_AVIEW_OVER = 1, PF_AVIEW_CACHE = 2, PF_AVIEW_SUSPECT = 4 };
 pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over);
 /* The categories that ran, by time; NULL when memory runs out. */
 pf_table *pf_aview_categories(const pf_device_report *d);
+/* The same categories' order into order[0, PF_CAT_COUNT) (pf_category values); returns how many. */
+int pf_aview_category_order(const pf_device_report *d, int *order);
 /* The streams with their launches and busy time; NULL when memory runs out. */
 pf_table *pf_aview_streams(const pf_busy *b);
 /* "Device N: NAME | matched: KEY | peaks: ..." after lead ("### " in Markdown). */
@@ -43,6 +45,24 @@ void pf_aview_why(FILE *out, const pf_analysis *an, const pf_device_report *d);
 void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *d);
 /* "GPU busy: span ..., busy ..., idle ..." */
 void pf_aview_busy(FILE *out, const pf_busy *b);
+
+/* The one rule for the shares every view prints: of the device's summed GPU activity time
+ * (Time %, coverage), and of its span, first start to last end of GPU activity (busy %);
+ * 0 when there is nothing to divide by. */
+static inline double pf_aview_time_pct(const pf_device_report *d, int64_t ns)
+{
+    return d->total.total_ns ? 100.0 * (double)ns / (double)d->total.total_ns : 0;
+}
+
+static inline double pf_aview_span_ns(const pf_busy *b)
+{
+    return (double)(b->end_ns - b->start_ns);
+}
+
+static inline double pf_aview_span_pct(const pf_busy *b, int64_t ns)
+{
+    return pf_aview_span_ns(b) > 0 ? 100.0 * (double)ns / pf_aview_span_ns(b) : 0;
+}
 
 /* ---- --diff (diff_view.c) ---- */
 

@@ -1,0 +1,254 @@
+/* headline.c - per device, the short block --analysis prints before its tables: span, busy %, top categories, coverage, and one or two findings with what to do next. */
+#include "profana/headline.h"
+
+#include <string.h>
+
+#include "view_parts.h"
+
+#define TOP_CATS 3
+#define MAX_FINDINGS 2
+/* Below this busy share the GPU waits more than it works: the host, not the kernels, sets
+ * the pace, so kernel efficiency comes second. */
+#define IDLE_BUSY_PCT 50.0
+/* A category with at least this share of GPU time is where kernel work pays first. */
+#define DOMINANT_PCT 50.0
+#define WIDTH 100
+#define FINDING_MAX 640
+
+typedef struct finding {
+    const char *kind;
+    char text[FINDING_MAX];
+} finding;
+
+/* The figures of one device's headline, computed once for text and JSON. */
+typedef struct headline {
+    double span_us, busy_us, idle_us, busy_pct, idle_pct;
+    pf_category top[TOP_CATS];
+    double top_pct[TOP_CATS];
+    int n_top;
+    double flop_pct, bytes_pct;
+    finding findings[MAX_FINDINGS];
+    int n_findings;
+} headline;
+
+pf_lack pf_headline_lack(const pf_analysis *an, const pf_device_report *d)
+{
+    if (an->trace->n_ops == 0 && an->trace->n_launched == 0)
+        return PF_LACK_CPU;
+    if (d->no_shapes_ns > 0 && d->shapes_ns == 0)
+        return PF_LACK_SHAPES;
+    return PF_LACK_NONE;
+}
+
+/* The first TOP_CATS categories of the category table, in its order. */
+static void top_categories(const pf_device_report *d, headline *h)
+{
+    int order[PF_CAT_COUNT] = {0};
+    int n = pf_aview_category_order(d, order);
+    for (int i = 0; i < n && h->n_top < TOP_CATS; i++) {
+        h->top[h->n_top] = (pf_category)order[i];
+        h->top_pct[h->n_top++] = pf_aview_time_pct(d, d->cats[order[i]].total_ns);
+    }
+}
+
+static finding *add_finding(headline *h, const char *kind)
+{
+    if (h->n_findings >= MAX_FINDINGS)
+        return NULL;
+    finding *f = &h->findings[h->n_findings++];
+    f->kind = kind;
+    return f;
+}
+
+static void idle_finding(const pf_device_report *d, headline *h)
+{
+    if (h->span_us <= 0 || h->busy_pct >= IDLE_BUSY_PCT)
+        return;
+    finding *f = add_finding(h, "idle");
+    if (f)
+        snprintf(f->text, sizeof f->text,
+                 "GPU idle %.2f%% of its span: faster kernels save at most the %.2f%% it is busy. Look at the "
+                 "host first: CPU ops, Python and syncs in the gaps between kernels, and "
+                 "launch overhead (%lld activities, %.1f us each on average: CUDA graphs or "
+                 "torch.compile(mode=\"reduce-overhead\"))",
+                 h->idle_pct, h->busy_pct, (long long)d->total.count,
+                 d->total.count ? d->total.total_ns / 1e3 / (double)d->total.count : 0);
+}
+
+static void lack_finding(const pf_analysis *an, const pf_device_report *d, headline *h)
+{
+    pf_lack lack = pf_headline_lack(an, d);
+    finding *f = lack == PF_LACK_NONE ? NULL : add_finding(h, lack == PF_LACK_CPU ? "no_cpu" : "no_shapes");
+    if (!f)
+        return;
+    if (lack == PF_LACK_CPU)
+        snprintf(f->text, sizeof f->text,
+                 "no CPU side recorded (FLOPs known for %.2f%% of GPU time): profile with "
+                 "activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] and record_shapes=True", h->flop_pct);
+    else
+        snprintf(f->text, sizeof f->text,
+                 "no input shapes recorded, so FLOPs are known for %.2f%% of GPU time; record them with "
+                 "torch.profiler.profile(record_shapes=True)", h->flop_pct);
+}
+
+static void device_finding(const pf_device_report *d, headline *h)
+{
+    finding *f = d->info ? NULL : add_finding(h, "unknown_device");
+    if (f)
+        snprintf(f->text, sizeof f->text,
+                 "device \"%s\" is not in the device table, so every percent of peak is -: name an entry "
+                 "with --device NAME (--list-devices shows them) or give its peaks with --device-file FILE",
+                 d->device->name[0] ? d->device->name : "(no name in trace)");
+}
+
+/* What to do about the category with most of the GPU time, by the kind of work it is. */
+static const char *dominant_advice(pf_category c)
+{
+    switch (c) {
+    case PF_CAT_GEMM:
+    case PF_CAT_CONV:
+    case PF_CAT_ATTENTION:
+    case PF_CAT_TRITON_TEMPLATE:
+        return "its rows' FLOPS % say how far each is from the peak, and --group shape which shapes to "
+               "tune first";
+    case PF_CAT_ELEMENTWISE:
+    case PF_CAT_REDUCTION:
+    case PF_CAT_NORMALIZATION:
+        return "memory-bound kernels, whose DRAM traffic fusion cuts (torch.compile); BW % says how close "
+               "each is to the peak";
+    case PF_CAT_MEMCPY:
+    case PF_CAT_MEMSET:
+        return "copies and fills: look for host-device copies that pinned memory and non_blocking=True "
+               "could overlap, and for copies that are not needed";
+    case PF_CAT_COMMUNICATION:
+        return "collectives: overlap them with compute (bucketing, prefetching), and compare ranks with "
+               "--ranks";
+    default:
+        return "--by-category lists its rows by time";
+    }
+}
+
+static void dominant_finding(headline *h)
+{
+    if (h->n_top == 0 || h->top_pct[0] < DOMINANT_PCT)
+        return;
+    finding *f = add_finding(h, "dominant");
+    if (f)
+        snprintf(f->text, sizeof f->text, "%s takes %.2f%% of GPU time: %s", pf_category_name(h->top[0]),
+                 h->top_pct[0], dominant_advice(h->top[0]));
+}
+
+/* The figures, and the findings by what matters first: where the time goes (idle) before
+ * why figures are missing, before what the kernels do. */
+static void compute(const pf_analysis *an, const pf_device_report *d, headline *h)
+{
+    const pf_busy *b = &d->busy;
+    memset(h, 0, sizeof *h);
+    double span = pf_aview_span_ns(b);
+    h->span_us = span / 1e3;
+    h->busy_us = b->busy_ns / 1e3;
+    h->idle_us = (span - (double)b->busy_ns) / 1e3;
+    h->busy_pct = pf_aview_span_pct(b, b->busy_ns);
+    h->idle_pct = span > 0 ? 100.0 - h->busy_pct : 0;
+    /* the Coverage line's figures */
+    h->flop_pct = pf_aview_time_pct(d, d->flop_known_ns);
+    h->bytes_pct = pf_aview_time_pct(d, d->bytes_known_ns);
+    top_categories(d, h);
+    idle_finding(d, h);
+    lack_finding(an, d, h);
+    device_finding(d, h);
+    dominant_finding(h);
+}
+
+/* Writes text after lead, wrapped at spaces to WIDTH columns, continuation lines indented
+ * as deep as lead (so a Markdown list item stays one item). */
+static void put_wrapped(FILE *out, const char *lead, const char *text)
+{
+    size_t indent = strlen(lead), col = indent;
+    fputs(lead, out);
+    const char *p = text;
+    int first = 1;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        size_t len = strcspn(p, " ");
+        if (!len)
+            break;
+        if (!first && col + 1 + len > WIDTH) {
+            fprintf(out, "\n%*s", (int)indent, "");
+            col = indent;
+        } else if (!first) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(p, 1, len, out);
+        col += len;
+        p += len;
+        first = 0;
+    }
+    fputc('\n', out);
+}
+
+void pf_headline_print(FILE *out, const pf_analysis *an, const pf_device_report *d)
+{
+    headline h;
+    compute(an, d, &h);
+    char s[FINDING_MAX];
+    snprintf(s, sizeof s, "span %.3f us, busy %.3f us (%.2f%%), idle %.3f us (%.2f%%)", h.span_us, h.busy_us,
+             h.busy_pct, h.idle_us, h.idle_pct);
+    put_wrapped(out, "Headline: ", s);
+    size_t len = (size_t)snprintf(s, sizeof s, "top categories by GPU time:");
+    for (int i = 0; i < h.n_top && len < sizeof s; i++)
+        len += (size_t)snprintf(s + len, sizeof s - len, "%s %s %.2f%%", i ? "," : "", pf_category_name(h.top[i]),
+                                h.top_pct[i]);
+    put_wrapped(out, "- ", s);
+    snprintf(s, sizeof s, "coverage: FLOPs known for %.2f%% of GPU time, bytes by formula for %.2f%%", h.flop_pct,
+             h.bytes_pct);
+    put_wrapped(out, "- ", s);
+    for (int i = 0; i < h.n_findings; i++)
+        put_wrapped(out, "- ", h.findings[i].text);
+    fputc('\n', out);
+}
+
+static void json_num(pf_jw *w, const char *key, double v)
+{
+    pf_jw_key(w, key);
+    pf_jw_num(w, v);
+}
+
+void pf_headline_json(pf_jw *w, const pf_analysis *an, const pf_device_report *d)
+{
+    headline h;
+    compute(an, d, &h);
+    pf_jw_key(w, "headline");
+    pf_jw_obj_begin(w);
+    json_num(w, "span_us", h.span_us);
+    json_num(w, "busy_us", h.busy_us);
+    json_num(w, "idle_us", h.idle_us);
+    json_num(w, "busy_pct", h.busy_pct);
+    json_num(w, "idle_pct", h.idle_pct);
+    pf_jw_key(w, "top_categories");
+    pf_jw_arr_begin(w);
+    for (int i = 0; i < h.n_top; i++) {
+        pf_jw_obj_begin(w);
+        pf_jw_key(w, "category");
+        pf_jw_str(w, pf_category_name(h.top[i]));
+        json_num(w, "pct", h.top_pct[i]);
+        pf_jw_obj_end(w);
+    }
+    pf_jw_arr_end(w);
+    json_num(w, "flop_pct", h.flop_pct);
+    json_num(w, "bytes_pct", h.bytes_pct);
+    pf_jw_key(w, "findings");
+    pf_jw_arr_begin(w);
+    for (int i = 0; i < h.n_findings; i++) {
+        pf_jw_obj_begin(w);
+        pf_jw_key(w, "kind");
+        pf_jw_str(w, h.findings[i].kind);
+        pf_jw_key(w, "text");
+        pf_jw_str(w, h.findings[i].text);
+        pf_jw_obj_end(w);
+    }
+    pf_jw_arr_end(w);
+    pf_jw_obj_end(w);
+}

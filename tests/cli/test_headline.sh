@@ -1,0 +1,207 @@
+# test_headline.sh - the headline before each device's tables: span and busy % against the union of the raw GPU intervals, top categories against the category table, coverage against the coverage line, and each finding present exactly on the traces that have its condition (fixtures derived from eager_bf16.json at test time).
+. tests/cli/lib.sh
+
+python3 - "$PROFANA" "$TMP" <<'PY'
+import json
+import re
+import subprocess
+import sys
+from decimal import Decimal
+
+sys.path.insert(0, "tests/cli")
+import raw
+from raw import check
+
+prof, tmp = sys.argv[1:3]
+T = "testdata/traces/"
+SHAPE_KEYS = ("Input Dims", "Input type", "Input Strides", "Concrete Inputs")
+
+
+def run(*args):
+    p = subprocess.run([prof, "--analysis", *args], capture_output=True, text=True)
+    return p.returncode, p.stdout
+
+
+# ---- fixtures: the same GPU work, lacking what a finding is about ----
+base = json.load(open(T + "eager_bf16.json"))
+
+
+def write(name, events=None, props=None):
+    d = dict(base)
+    d["traceEvents"] = events if events is not None else base["traceEvents"]
+    if props is not None:
+        d["deviceProperties"] = props
+    path = "%s/%s" % (tmp, name)
+    json.dump(d, open(path, "w"))
+    return path
+
+
+noshapes = json.loads(json.dumps(base["traceEvents"]))
+for e in noshapes:
+    if e.get("cat") == "cpu_op":
+        for k in SHAPE_KEYS:
+            e.get("args", {}).pop(k, None)
+gpuonly = [e for e in base["traceEvents"]
+           if e.get("cat") not in ("cpu_op", "cuda_runtime", "cuda_driver", "user_annotation", "python_function")]
+# a part no table entry names, with an SM count and memory no entry has
+unknown_props = [dict(p, name="Acme Accelerator X1", numSms=7, totalGlobalMem=3 * 2**30)
+                 for p in base["deviceProperties"]]
+fixtures = {
+    "noshapes": write("noshapes.json", noshapes),
+    "gpuonly": write("gpuonly.json", gpuonly),
+    "unknown": write("unknown.json", props=unknown_props),
+}
+
+# (trace, extra options, what the trace lacks: the findings that come from the fixture)
+cases = [(T + f, [], []) for f in ("eager_bf16.json", "eager_fp32.json", "cnn_fp32.json", "explicit_bf16.json",
+                                   "compiled_bf16_b8.json", "steps_bf16.json")]
+cases += [("testdata/w2026/%s.json.gz" % f, [], []) for f in ("int8_fp8_gemm", "fused_adamw", "kv_decode")]
+cases += [(fixtures["noshapes"], [], ["no_shapes"]), (fixtures["gpuonly"], [], ["no_cpu"]),
+          (fixtures["unknown"], [], ["unknown_device"]), (fixtures["unknown"], ["--device", "H100 SXM"], [])]
+
+
+def raw_busy(path):
+    """Per device: span (first start to last end) and the union of kernel, memcpy and memset
+    intervals, in ns; the activities' count and summed duration."""
+    iv = {}
+    for e in raw.gpu_acts(raw.load(path)):
+        s = raw.ns(e["ts"])
+        iv.setdefault(raw.device(e), []).append((s, s + raw.ns(e["dur"])))
+    return {dev: (min(s for s, _ in v), max(e for _, e in v), raw.union(v), len(v), sum(e - s for s, e in v))
+            for dev, v in iv.items()}
+
+
+def headline_block(text):
+    """Per device, the lines from "Headline:" to the empty line after it."""
+    blocks, cur = [], None
+    for line in text.split("\n"):
+        if line.startswith("Headline: "):
+            cur = [line]
+        elif cur is not None:
+            if line == "":
+                blocks.append(cur)
+                cur = None
+            else:
+                cur.append(line)
+    return blocks
+
+
+def items(block):
+    """The block's list items, continuation lines joined."""
+    out = []
+    for line in block[1:]:
+        if line.startswith("- "):
+            out.append(line[2:])
+        else:
+            out[-1] += " " + line.strip()
+    return out
+
+
+def category_table(text):
+    """The rows of the text category table: (name, Time %)."""
+    lines = text.split("\n")
+    i = next(k for k, l in enumerate(lines) if l.startswith("Category ") and "Kernels" in l)
+    rows = []
+    for l in lines[i + 2:]:
+        if not l.strip():
+            break
+        cells = [c.strip() for c in l.split("|")]
+        rows.append((cells[0], cells[4]))
+    return rows
+
+
+for path, opts, lacks in cases:
+    name = path.split("/")[-1] + ("".join(" " + o for o in opts))
+    rc, js = run(path, "bf16", "--format", "json", *opts)
+    rc2, txt = run(path, "bf16", *opts)
+    if rc or rc2:
+        check(name, "runs", False, "exit %d/%d" % (rc, rc2))
+        continue
+    doc = json.loads(js)
+    blocks = headline_block(txt)
+    want = raw_busy(path)
+    check(name, "one headline per device", len(blocks) == len(doc["devices"]) == len(want),
+          "%d blocks, %d devices" % (len(blocks), len(doc["devices"])))
+    for dev, block in zip(doc["devices"], blocks):
+        h = dev["headline"]
+        start, end, busy, count, summed = want[dev["id"]]
+        span = end - start
+        busy_pct = 100 * Decimal(busy) / span
+        tag = "%s dev %d" % (name, dev["id"])
+        # span and busy % against the raw events
+        check(tag, "JSON span_us = last end - first start (%.3f us)" % (span / 1e3),
+              abs(h["span_us"] * 1e3 - span) < 1, h["span_us"])
+        check(tag, "JSON busy_us = union of intervals (%.3f us)" % (busy / 1e3), abs(h["busy_us"] * 1e3 - busy) < 1,
+              h["busy_us"])
+        check(tag, "JSON busy_pct (%.4f)" % busy_pct, abs(Decimal(repr(h["busy_pct"])) - busy_pct) < Decimal("1e-6"),
+              h["busy_pct"])
+        check(tag, "JSON idle_pct = 100 - busy_pct", abs(h["idle_pct"] + h["busy_pct"] - 100) < 1e-9, h["idle_pct"])
+        line = "Headline: span %.3f us, busy %.3f us (%.2f%%), idle %.3f us (%.2f%%)" % (
+            Decimal(span) / 1000, Decimal(busy) / 1000, busy_pct, Decimal(span - busy) / 1000, 100 - busy_pct)
+        check(tag, "text: " + line, block[0] == line, block[0])
+        # at most ~8 lines, none wider than 100 columns
+        check(tag, "at most 8 lines", len(block) <= 8, len(block))
+        wide = [l for l in block if len(l) > 100]
+        check(tag, "no line over 100 columns", not wide, wide)
+        it = items(block)
+        # the top categories are the first three rows of the category table
+        cats = category_table(txt)[:3]
+        tops = "top categories by GPU time: " + ", ".join("%s %s%%" % c for c in cats)
+        check(tag, "text: " + tops, it[0] == tops, it[0])
+        check(tag, "JSON top_categories = categories[:3]",
+              [(c["category"], c["pct"]) for c in h["top_categories"]]
+              == [(c["category"], c["pct"]) for c in dev["categories"][:3]], h["top_categories"])
+        # coverage: the coverage line's figures
+        cov = re.search(r"^Coverage: bytes by formula for ([0-9.]+)% .*FLOPs for ([0-9.]+)%", txt, re.M)
+        covs = "coverage: FLOPs known for %s%% of GPU time, bytes by formula for %s%%" % (cov.group(2), cov.group(1))
+        check(tag, "text: " + covs, it[1] == covs, it[1])
+        check(tag, "JSON flop_pct, bytes_pct = coverage's",
+              (h["flop_pct"], h["bytes_pct"]) == (dev["coverage"]["flop_pct"], dev["coverage"]["bytes_pct"]),
+              (h["flop_pct"], h["bytes_pct"]))
+        # findings: idle first (busy < 50% from the raw events), then what the trace lacks, then
+        # the unknown device, then a category of at least 50% of GPU time (the table's); two at most
+        kinds = (["idle"] if busy_pct < 50 else []) + lacks
+        top_pct = float(dev["categories"][0]["pct"])
+        kinds += ["dominant"] if top_pct >= 50 else []
+        kinds = kinds[:2]
+        got = [f["kind"] for f in h["findings"]]
+        check(tag, "findings %s" % kinds, got == kinds, got)
+        check(tag, "text: one item per finding, in the same order",
+              len(it) == 2 + len(got) and all(t == f["text"] for t, f in zip(it[2:], h["findings"])), it[2:])
+        for f in h["findings"]:
+            t = f["text"]
+            if f["kind"] == "idle":
+                want_t = "GPU idle %.2f%% of its span: faster kernels save at most the %.2f%% it is busy" % (
+                    100 - busy_pct, busy_pct)
+                check(tag, "idle: " + want_t, t.startswith(want_t), t)
+                check(tag, "idle: says where to look (host gaps, launch overhead, CUDA graphs)",
+                      "gaps between kernels" in t and "launch overhead" in t and "CUDA graphs" in t, t)
+                mean = "%d activities, %.1f us each on average" % (count, Decimal(summed) / count / 1000)
+                check(tag, "idle: " + mean + " (raw events)", mean in t, t)
+            elif f["kind"] == "no_shapes":
+                check(tag, "no shapes: how to record them", "torch.profiler.profile(record_shapes=True)" in t, t)
+            elif f["kind"] == "no_cpu":
+                check(tag, "no CPU side: how to record it", "ProfilerActivity.CPU" in t and "record_shapes=True" in t, t)
+            elif f["kind"] == "unknown_device":
+                check(tag, "unknown device: --device and --device-file",
+                      "--device NAME" in t and "--device-file FILE" in t and "Acme Accelerator X1" in t, t)
+            elif f["kind"] == "dominant":
+                c = dev["categories"][0]
+                check(tag, "dominant: names the category and its share",
+                      t.startswith("%s takes %.2f%% of GPU time: " % (c["category"], c["pct"])), t)
+
+# eager_bf16 is 80% idle: its headline says so first
+rc, txt = run(T + "eager_bf16.json", "bf16")
+b = headline_block(txt)[0]
+check("eager_bf16", "the first finding is the idle GPU", items(b)[2].startswith("GPU idle 80.02% of its span"), items(b))
+check("eager_bf16", "the headline comes before the tables",
+      txt.index("Headline: ") < txt.index("GPU activities: ") < txt.index("Kernel Name"), txt[:300])
+
+# Markdown: the same block, a list that the empty line after it ends
+rc, md = run(T + "eager_bf16.json", "bf16", "--format", "md")
+lines = md.split("\n")
+i = next(k for k, l in enumerate(lines) if l.startswith("Headline: "))
+check("md", "the headline follows the device heading and an empty line",
+      lines[i - 1] == "" and lines[i - 2].startswith("### Device 0"), lines[i - 2:i + 1])
+check("md", "the block is the text block", headline_block(md)[0] == b, headline_block(md)[0])
+PY
