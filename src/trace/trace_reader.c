@@ -616,6 +616,7 @@ static int sniff_stream(pf_reader *r, pf_error *err)
     return gz_start(r, err);
 }
 
+#ifndef PF_ASAN /* the sanitizer build reads files, never maps them */
 /* Whether a mapping of size bytes leaves room for the rest: under an address-space limit
  * (`ulimit -v`) a file that takes more than a quarter of it is read through the ring of
  * small blocks instead, as standard input is, so that a file path never fails where the
@@ -628,6 +629,7 @@ static int mapping_fits(int64_t size)
         return 1;
     return (uint64_t)size <= (uint64_t)rl.rlim_cur / 4;
 }
+#endif
 
 /* A regular file is read in place at any offset (mapped: no copy), unless it holds gzip. */
 static int sniff_file(pf_reader *r, pf_error *err)
