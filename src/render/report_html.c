@@ -504,6 +504,11 @@ static int write_files(const job *j, const char *title, pf_plot_files *out, pf_e
     for (int i = 0; i < F_COUNT && rc == 0; i++)
         if (paths[i] && write_one(i, files[i].f, j, title))
             rc = pf_fail(err, "out of memory");
+    /* a write that fails (a full disk, /dev/full, a file-size limit) stops the run here,
+     * before the table is printed; only the rename waits for standard output */
+    for (int i = 0; i < F_COUNT && rc == 0; i++)
+        if (paths[i] && (fflush(files[i].f) != 0 || ferror(files[i].f)))
+            rc = pf_outfile_write_error(&files[i], err);
     if (rc)
         pf_plots_abort(out);
     return rc;
