@@ -74,4 +74,10 @@ char *pf_json_string(const char *s, size_t start, size_t end, size_t *out_len);
  * invalid UTF-8 and those control characters as U+FFFD; NULL when memory runs out. */
 char *pf_json_text_dup(const char *s);
 
+/* Rewrites in place each lone surrogate escape (a \uD800-\uDFFF that is not half of a
+ * pair) in the JSON text s[0, len) as \ufffd, the same length, so that a strict parser
+ * (cJSON refuses the whole document for one) reads the rest, and the character shows as
+ * U+FFFD like other invalid UTF-8. Returns how many were rewritten. */
+size_t pf_json_fix_surrogates(char *s, size_t len);
+
 #endif

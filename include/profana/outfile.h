@@ -11,6 +11,7 @@ typedef struct pf_outfile {
     FILE *f;                   /* write here */
     char *path;                /* the target ("-" = standard output; a symbolic link resolved) */
     char *tmp;                 /* the temporary file; NULL for standard output */
+    size_t stem;               /* where tmp's ".tmp-XXXXXX" suffix starts */
     char *buf;                 /* f's buffer (large, so a whole trace goes out in few writes) */
     int replaces;              /* the target existed when opened */
     int unnamed;               /* tmp is not created yet: the file is unnamed until commit */
@@ -21,8 +22,10 @@ typedef struct pf_outfile {
 /* Opens a temporary file in the target's directory (unnamed where the system allows, so
  * that a run killed by a signal leaves none behind) (standard output for "-"; a device or
  * FIFO such as /dev/full is opened directly, since a rename would replace it). A target that
- * is a symbolic link is written where it points, so the link stays; an existing target
- * keeps its permission bits. A regular target whose name ends in ".gz" is written
+ * is a symbolic link is written where it points, so the link stays (a dangling link: the
+ * file it names is created); an existing target keeps its owner (where the writer may
+ * give it) and permission bits. A name too long for the ".tmp-XXXXXX" suffix gets a short
+ * temporary name in the same directory. A regular target whose name ends in ".gz" is written
  * gzip-compressed: f compresses into the temporary file. Refuses a target that is a
  * directory. Returns 0, or -1 with err set ("PATH: reason") and nothing created. */
 int pf_outfile_open(pf_outfile *o, const char *path, pf_error *err);
@@ -45,5 +48,10 @@ void pf_outfile_abort(pf_outfile *o);
 
 /* Whether two paths name the same existing file (same device and inode). */
 int pf_same_file(const char *a, const char *b);
+
+/* Whether two output paths would write one file: the same existing file (device and
+ * inode: hard links included), or the same name once symbolic links are followed and the
+ * directory is made absolute ("x", "./x", "d/../x"). "-" is the same only as "-". */
+int pf_same_output(const char *a, const char *b);
 
 #endif

@@ -10,7 +10,8 @@
 #include <string.h>
 
 typedef struct dev_acc {
-    pf_device_report rep;
+    pf_device_report *rep;             /* its report, in place in an->devices: never copied, as
+                                          a report is 10 KB and a trace may have 65,536 devices */
     size_t cap_rows;
     pf_ptrmap map;
     pf_ptrmap cat_names[PF_CAT_COUNT]; /* distinct kernel names per category */
@@ -165,7 +166,7 @@ static int list_device_acts(pf_analysis *an, dev_acc *accs, size_t **all)
         dev[i] = p ? (int32_t)(p - t->devices) : -1;
         if (!p)
             continue;
-        pf_device_report *r = &accs[dev[i]].rep;
+        pf_device_report *r = accs[dev[i]].rep;
         const pf_act_work *w = &an->work[i];
         if (w->flop > 0 && w->dtype >= 0 && w->dtype < PF_DT_COUNT)
             r->dtypes |= 1u << w->dtype;
@@ -193,17 +194,17 @@ static int list_device_acts(pf_analysis *an, dev_acc *accs, size_t **all)
 static int add_missing(dev_acc *d, const char *op, const pf_activity *a, const pf_act_work *w)
 {
     int added;
-    int64_t idx = pf_ptrmap_find_or_add(&d->missing_map, op, d->rep.n_missing, &added);
+    int64_t idx = pf_ptrmap_find_or_add(&d->missing_map, op, d->rep->n_missing, &added);
     if (idx < 0)
         return -1;
     if (added) {
-        pf_row *m = realloc(d->rep.missing, (d->rep.n_missing + 1) * sizeof *m);
+        pf_row *m = realloc(d->rep->missing, (d->rep->n_missing + 1) * sizeof *m);
         if (!m)
             return -1;
-        d->rep.missing = m;
-        row_init(&m[d->rep.n_missing++], op);
+        d->rep->missing = m;
+        row_init(&m[d->rep->n_missing++], op);
     }
-    row_add(&d->rep.missing[idx], a, w, NULL, PF_CAT_OTHER);
+    row_add(&d->rep->missing[idx], a, w, NULL, PF_CAT_OTHER);
     return 0;
 }
 
@@ -211,7 +212,7 @@ static int add_missing(dev_acc *d, const char *op, const pf_activity *a, const p
  * op (and then whether even its launch call is missing from the trace). */
 static void count_why(dev_acc *d, const pf_activity *a, const pf_act_work *w)
 {
-    pf_device_report *r = &d->rep;
+    pf_device_report *r = d->rep;
     if (a->captured) {
         r->captured_n++;
         r->captured_ns = pf_sat_add(r->captured_ns, a->dur_ns);
@@ -243,38 +244,38 @@ static int add_to_group(pf_analysis *an, dev_acc *d, size_t i, int32_t *row)
     pf_category cat = (pf_category)an->cats[i];
     const char *key = group_key(an, a);
     int added;
-    int64_t idx = key ? pf_ptrmap_find_or_add(&d->map, key, d->rep.n_rows, &added) : -1;
+    int64_t idx = key ? pf_ptrmap_find_or_add(&d->map, key, d->rep->n_rows, &added) : -1;
     if (idx < 0 || idx > INT32_MAX)
         return -1;
     *row = (int32_t)idx;
     if (added) {
-        if (d->rep.n_rows == d->cap_rows) {
+        if (d->rep->n_rows == d->cap_rows) {
             size_t cap = d->cap_rows ? d->cap_rows * 2 : 4; /* small: a trace may have 65,536 devices */
-            pf_row *rows = realloc(d->rep.rows, cap * sizeof *rows);
+            pf_row *rows = realloc(d->rep->rows, cap * sizeof *rows);
             if (!rows)
                 return -1;
-            d->rep.rows = rows;
+            d->rep->rows = rows;
             d->cap_rows = cap;
         }
-        row_init(&d->rep.rows[d->rep.n_rows], key);
-        d->rep.rows[d->rep.n_rows++].op = a->op;
+        row_init(&d->rep->rows[d->rep->n_rows], key);
+        d->rep->rows[d->rep->n_rows++].op = a->op;
     }
-    row_add(&d->rep.rows[idx], a, w, d->rep.info, cat);
-    row_add(&d->rep.total, a, w, d->rep.info, cat);
-    row_add(&d->rep.cats[cat], a, w, d->rep.info, cat);
+    row_add(&d->rep->rows[idx], a, w, d->rep->info, cat);
+    row_add(&d->rep->total, a, w, d->rep->info, cat);
+    row_add(&d->rep->cats[cat], a, w, d->rep->info, cat);
     if (w->bytes >= 0 && w->generic)
-        d->rep.bytes_generic_ns = pf_sat_add(d->rep.bytes_generic_ns, a->dur_ns);
+        d->rep->bytes_generic_ns = pf_sat_add(d->rep->bytes_generic_ns, a->dur_ns);
     else if (w->bytes >= 0)
-        d->rep.bytes_known_ns = pf_sat_add(d->rep.bytes_known_ns, a->dur_ns);
+        d->rep->bytes_known_ns = pf_sat_add(d->rep->bytes_known_ns, a->dur_ns);
     if (w->flop >= 0)
-        d->rep.flop_known_ns = pf_sat_add(d->rep.flop_known_ns, a->dur_ns);
+        d->rep->flop_known_ns = pf_sat_add(d->rep->flop_known_ns, a->dur_ns);
     count_why(d, a, w);
     if (w->no_formula && add_missing(d, an->trace->ops[a->op].name, a, w))
         return -1;
     int added_kernel;
     if (pf_ptrmap_find_or_add(&d->cat_names[cat], a->name, 0, &added_kernel) < 0)
         return -1;
-    d->rep.cat_kernels[cat] += added_kernel;
+    d->rep->cat_kernels[cat] += added_kernel;
     return 0;
 }
 
@@ -290,11 +291,14 @@ static int setup_devices(pf_analysis *an, dev_acc **out)
 {
     const pf_trace *t = an->trace;
     dev_acc *accs = calloc((size_t)(t->n_devices ? t->n_devices : 1), sizeof *accs);
-    if (!accs)
+    an->devices = calloc((size_t)(t->n_devices ? t->n_devices : 1), sizeof *an->devices);
+    if (!accs || !an->devices) {
+        free(accs);
         return -1;
+    }
     for (int i = 0; i < t->n_devices; i++) {
         const pf_device *dev = &t->devices[i];
-        pf_device_report *r = &accs[i].rep;
+        pf_device_report *r = accs[i].rep = &an->devices[i];
         r->device = dev;
         pf_device_query q = {dev->name, dev->num_sms, dev->total_mem, 0};
         r->info = an->opts.force_device ? an->opts.force_device : pf_devset_lookup(an->opts.devices, &q);
@@ -347,7 +351,7 @@ static int count_device_invocations(const pf_analysis *an, dev_acc *dv, const in
                                     int64_t *op_ns, int32_t *op_row)
 {
     const pf_trace *t = an->trace;
-    pf_device_report *rep = &dv->rep;
+    pf_device_report *rep = dv->rep;
     int32_t *touched = malloc((t->n_ops ? t->n_ops : 1) * sizeof *touched);
     size_t n_touched = 0;
     if (!touched)
@@ -393,7 +397,7 @@ static int count_invocations(pf_analysis *an, dev_acc *accs, const int32_t *act_
 {
     const pf_trace *t = an->trace;
     for (int d = 0; d < t->n_devices; d++) {
-        pf_device_report *rep = &accs[d].rep;
+        pf_device_report *rep = accs[d].rep;
         for (size_t r = 0; r < rep->n_rows; r++)
             rep->rows[r].invocations = rep->rows[r].count;
         rep->total.invocations = rep->total.count;
@@ -408,7 +412,7 @@ static int count_invocations(pf_analysis *an, dev_acc *accs, const int32_t *act_
     for (size_t k = 0; rc == 0 && k < t->n_ops; k++)
         op_row[k] = -1;
     for (int d = 0; rc == 0 && d < t->n_devices; d++)
-        if (accs[d].rep.n_rows)
+        if (accs[d].rep->n_rows)
             rc = count_device_invocations(an, &accs[d], act_row, op_ns, op_row);
     free(op_ns);
     free(op_row);
@@ -429,7 +433,7 @@ static int group_and_count(pf_analysis *an, dev_acc *accs)
 static int compute_busy(pf_analysis *an, dev_acc *accs)
 {
     for (int d = 0; d < an->trace->n_devices; d++)
-        if (pf_busy_compute(an->trace->acts, accs[d].acts, accs[d].n_acts, &accs[d].rep.busy))
+        if (pf_busy_compute(an->trace->acts, accs[d].acts, accs[d].n_acts, &accs[d].rep->busy))
             return -1;
     return 0;
 }
@@ -444,8 +448,8 @@ static int attach_cpu_times(pf_analysis *an, dev_acc *accs)
     if (pf_cpu_op_times(an->trace, &cpu, &n))
         return -1;
     for (int d = 0; d < an->trace->n_devices; d++) {
-        for (size_t r = 0; r < accs[d].rep.n_rows; r++) {
-            pf_row *row = &accs[d].rep.rows[r];
+        for (size_t r = 0; r < accs[d].rep->n_rows; r++) {
+            pf_row *row = &accs[d].rep->rows[r];
             for (size_t k = 0; k < n; k++) {
                 if (cpu[k].name != row->key)
                     continue;
@@ -461,26 +465,26 @@ static int attach_cpu_times(pf_analysis *an, dev_acc *accs)
     return 0;
 }
 
-/* Keeps devices that ran something; their rows sorted by time. */
+/* Keeps devices that ran something, moved down in an->devices; their rows sorted by time. */
 static void finish_devices(pf_analysis *an, dev_acc *accs)
 {
     const pf_trace *t = an->trace;
-    an->devices = calloc((size_t)(t->n_devices ? t->n_devices : 1), sizeof *an->devices);
     for (int i = 0; i < t->n_devices; i++) {
         pf_ptrmap_free(&accs[i].map);
         for (int c = 0; c < PF_CAT_COUNT; c++)
             pf_ptrmap_free(&accs[i].cat_names[c]);
         pf_ptrmap_free(&accs[i].missing_map);
-        if (!accs[i].rep.n_rows || !an->devices) {
-            free(accs[i].rep.rows);
-            free(accs[i].rep.busy.streams);
-            free(accs[i].rep.missing);
+        pf_device_report *r = accs[i].rep;
+        if (!r->n_rows) {
+            free(r->rows);
+            free(r->busy.streams);
+            free(r->missing);
             continue;
         }
-        qsort(accs[i].rep.rows, accs[i].rep.n_rows, sizeof(pf_row), cmp_row);
-        if (accs[i].rep.n_missing)
-            qsort(accs[i].rep.missing, accs[i].rep.n_missing, sizeof(pf_row), cmp_row);
-        an->devices[an->n_devices++] = accs[i].rep;
+        qsort(r->rows, r->n_rows, sizeof(pf_row), cmp_row);
+        if (r->n_missing)
+            qsort(r->missing, r->n_missing, sizeof(pf_row), cmp_row);
+        an->devices[an->n_devices++] = *r; /* n_devices <= i: a report already kept or this one */
     }
 }
 

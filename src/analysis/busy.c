@@ -101,8 +101,10 @@ static int64_t union_ns(const span *s, size_t n)
  * sort over the streams' ranks, or qsort when there are very many streams. */
 static int sort_by_stream(span *s, span *tmp, size_t n)
 {
-    int64_t *ids = malloc(MAX_STREAMS * sizeof *ids);
-    size_t *count = calloc(MAX_STREAMS + 1, sizeof *count);
+    /* n spans have at most n streams: a device with one launch does not clear 64 KB */
+    size_t cap = n < MAX_STREAMS ? n : MAX_STREAMS;
+    int64_t *ids = malloc((cap + 1) * sizeof *ids);
+    size_t *count = calloc(cap + 1, sizeof *count);
     size_t k = ids && count ? distinct_streams(s, n, ids) : 0;
     if (ids && count && k == 0)
         qsort(s, n, sizeof *s, by_stream_start);

@@ -71,8 +71,10 @@ int cmd_analysis(const pf_cli *cli)
         warn_unknown_devices(an);
     if (an->n_devices == 0)
         fprintf(stderr, "profana: %s: the trace has no GPU activity (no kernel, memcpy or memset events)\n", t->path);
-    /* --plot / --report files first: a bad output path stops the run before any table is printed. */
-    if (pf_plots_write(&v, an, &err)) {
+    /* --plot / --report files written first: a bad output path stops the run before any table
+     * is printed; they are put in place only once standard output went out whole. */
+    pf_plot_files files;
+    if (pf_plots_write(&v, an, &files, &err)) {
         pf_analysis_free(an);
         pf_trace_free(t);
         return pf_cli_error(err.msg);
@@ -80,9 +82,15 @@ int cmd_analysis(const pf_cli *cli)
     int rc = pf_view_analysis(stdout, &v, an);
     pf_analysis_free(an);
     pf_trace_free(t);
-    if (rc)
+    if (rc) {
+        pf_plots_abort(&files);
         return pf_cli_error("out of memory");
-    if (fflush(stdout) != 0 || ferror(stdout))
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        pf_plots_abort(&files);
         return pf_cli_error("cannot write to standard output");
+    }
+    if (pf_plots_commit(&files, &err))
+        return pf_cli_error(err.msg);
     return PF_EXIT_OK;
 }

@@ -102,7 +102,9 @@ static int compare(const pf_cli *cli, const pf_view_opts *v, side *s)
     if (several && pf_runs_compare(d, (const pf_analysis *const *)s[0].an, s[0].n, (const pf_analysis *const *)s[1].an,
                                    s[1].n, &runs, &err))
         rc = pf_cli_error(err.msg);
-    if (rc == 0 && pf_plots_write_diff(v, s[0].an[0], s[1].an[0], d, &err))
+    pf_plot_files files; /* put in place only once standard output went out whole */
+    memset(&files, 0, sizeof files);
+    if (rc == 0 && pf_plots_write_diff(v, s[0].an[0], s[1].an[0], d, &files, &err))
         rc = pf_cli_error(err.msg);
     if (rc == 0 && d->n_devices == 0)
         fprintf(stderr, "profana: no device ran something in both traces: nothing to compare\n");
@@ -110,6 +112,10 @@ static int compare(const pf_cli *cli, const pf_view_opts *v, side *s)
         rc = pf_cli_error("out of memory");
     if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
         rc = pf_cli_error("cannot write to standard output");
+    if (rc == 0 && pf_plots_commit(&files, &err))
+        rc = pf_cli_error(err.msg);
+    if (rc)
+        pf_plots_abort(&files);
     if (rc == 0 && cli->fail_above >= 0)
         rc = runs ? gate_runs(v, runs, cli->fail_above) : gate_one(v, d, cli->fail_above);
     pf_runs_free(runs);

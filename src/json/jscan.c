@@ -363,3 +363,38 @@ char *pf_json_text_dup(const char *s)
     out[o] = 0;
     return out;
 }
+
+/* Whether the 4 characters at s are hex digits. */
+static int is_hex4(const char *s)
+{
+    for (int i = 0; i < 4; i++)
+        if (js_hexval(s[i]) < 0)
+            return 0;
+    return 1;
+}
+
+size_t pf_json_fix_surrogates(char *s, size_t len)
+{
+    size_t fixed = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] != '\\' || i + 1 >= len)
+            continue;
+        if (s[i + 1] != 'u' || i + 6 > len || !is_hex4(s + i + 2)) {
+            i++; /* the escaped character: a second backslash starts nothing */
+            continue;
+        }
+        uint32_t cp = read_hex4(s + i + 2);
+        int paired = cp >= 0xD800 && cp < 0xDC00 && i + 12 <= len && s[i + 6] == '\\' && s[i + 7] == 'u' &&
+                     is_hex4(s + i + 8) && read_hex4(s + i + 8) >= 0xDC00 && read_hex4(s + i + 8) < 0xE000;
+        if (paired) {
+            i += 11;
+            continue;
+        }
+        if (cp >= 0xD800 && cp < 0xE000) {
+            memcpy(s + i + 2, "fffd", 4);
+            fixed++;
+        }
+        i += 5;
+    }
+    return fixed;
+}

@@ -460,6 +460,7 @@ static int diff_report(pf_xw *w, const job *j)
 /* ---- the files ---- */
 
 enum { F_ROOFLINE, F_BREAKDOWN, F_REPORT, F_COUNT };
+_Static_assert(F_COUNT == PF_PLOT_FILES, "one pf_outfile per kind of file");
 
 static int write_one(int which, FILE *out, const job *j, const char *title)
 {
@@ -486,7 +487,7 @@ static int write_one(int which, FILE *out, const job *j, const char *title)
 static const char *refused(const char *const *paths, int i, const job *j)
 {
     for (int k = 0; k < i; k++)
-        if (paths[k] && (strcmp(paths[i], paths[k]) == 0 || pf_same_file(paths[i], paths[k])))
+        if (paths[k] && pf_same_output(paths[i], paths[k]))
             return "named for two outputs";
     for (int k = 0; k < 2; k++)
         if (j->an[k] && pf_same_file(paths[i], j->an[k]->trace->path))
@@ -515,23 +516,44 @@ fail:
     return -1;
 }
 
-/* Opens every file first, so a bad path costs none of them; then writes and renames each. */
-static int write_files(const job *j, const char *title, pf_error *err)
+/* Opens every file first, so a bad path costs none of them; then writes each into its
+ * temporary file. On failure every one is removed. */
+static int write_files(const job *j, const char *title, pf_plot_files *out, pf_error *err)
 {
     const char *paths[F_COUNT] = {j->v->plot_roofline, j->v->plot_breakdown, j->v->report};
-    pf_outfile files[F_COUNT];
-    memset(files, 0, sizeof files);
+    pf_outfile *files = out->files;
     int rc = open_all(paths, files, j, err);
     for (int i = 0; i < F_COUNT && rc == 0; i++)
         if (paths[i] && write_one(i, files[i].f, j, title))
             rc = pf_fail(err, "out of memory");
-    for (int i = 0; i < F_COUNT; i++) {
+    /* a write that fails (a full disk, /dev/full, a file-size limit) stops the run here,
+     * before the table is printed; only the rename waits for standard output */
+    for (int i = 0; i < F_COUNT && rc == 0; i++)
+        if (paths[i] && (fflush(files[i].f) != 0 || ferror(files[i].f)))
+            rc = pf_outfile_write_error(&files[i], err);
+    if (rc)
+        pf_plots_abort(out);
+    return rc;
+}
+
+int pf_plots_commit(pf_plot_files *pf, pf_error *err)
+{
+    int rc = 0;
+    for (int i = 0; i < PF_PLOT_FILES; i++) {
+        if (!pf->files[i].f)
+            continue;
         if (rc)
-            pf_outfile_abort(&files[i]);
-        else if (paths[i] && pf_outfile_commit(&files[i], err))
+            pf_outfile_abort(&pf->files[i]);
+        else if (pf_outfile_commit(&pf->files[i], err))
             rc = -1;
     }
     return rc;
+}
+
+void pf_plots_abort(pf_plot_files *pf)
+{
+    for (int i = 0; i < PF_PLOT_FILES; i++)
+        pf_outfile_abort(&pf->files[i]);
 }
 
 static int nothing_asked(const pf_view_opts *v)
@@ -539,8 +561,9 @@ static int nothing_asked(const pf_view_opts *v)
     return !v->plot_roofline && !v->plot_breakdown && !v->report;
 }
 
-int pf_plots_write(const pf_view_opts *v, const pf_analysis *an, pf_error *err)
+int pf_plots_write(const pf_view_opts *v, const pf_analysis *an, pf_plot_files *out, pf_error *err)
 {
+    memset(out, 0, sizeof *out);
     if (nothing_asked(v))
         return 0;
     pf_aview av;
@@ -554,14 +577,15 @@ int pf_plots_write(const pf_view_opts *v, const pf_analysis *an, pf_error *err)
         charts_add(&j.cs, an, &an->devices[i], NULL, NULL);
     char title[1024];
     snprintf(title, sizeof title, "profana --analysis %s", an->trace->path);
-    int rc = write_files(&j, title, err);
+    int rc = write_files(&j, title, out, err);
     charts_free(&j.cs);
     return rc;
 }
 
 int pf_plots_write_diff(const pf_view_opts *v, const pf_analysis *a, const pf_analysis *b, const pf_diff *d,
-                        pf_error *err)
+                        pf_plot_files *out, pf_error *err)
 {
+    memset(out, 0, sizeof *out);
     if (nothing_asked(v))
         return 0;
     pf_dview dv;
@@ -580,7 +604,7 @@ int pf_plots_write_diff(const pf_view_opts *v, const pf_analysis *a, const pf_an
     char title[2048];
     snprintf(title, sizeof title, "profana --diff %s (%s) vs %s (%s)", a->trace->path, v->names[0], b->trace->path,
              v->names[1]);
-    int rc = write_files(&j, title, err);
+    int rc = write_files(&j, title, out, err);
     charts_free(&j.cs);
     return rc;
 }

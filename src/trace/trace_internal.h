@@ -247,8 +247,9 @@ enum { PF_SCAN_BACK = 64 };
 const char *pf_trace_intern_text(pf_trace *t, const char *s);
 
 /* Builds t->devices from the deviceProperties text (len 0 when absent) and the devices
- * the activities run on. Returns 0 or -1 with err set. */
-int pf_trace_devices_from_props(pf_trace *t, const char *text, size_t len, pf_error *err);
+ * the activities run on; lone surrogate escapes in text are rewritten in place
+ * (pf_json_fix_surrogates). Returns 0 or -1 with err set. */
+int pf_trace_devices_from_props(pf_trace *t, char *text, size_t len, pf_error *err);
 
 /* Links activities (and t->launches, when kept) to the op records of the chunks (in order)
  * by External id, builds t->ops from the linked records (all_ops: from all of them), in

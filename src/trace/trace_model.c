@@ -250,11 +250,12 @@ static int cmp_device(const void *a, const void *b)
     return (x->id > y->id) - (x->id < y->id);
 }
 
-int pf_trace_devices_from_props(pf_trace *t, const char *text, size_t len, pf_error *err)
+int pf_trace_devices_from_props(pf_trace *t, char *text, size_t len, pf_error *err)
 {
     unsigned char *seen = calloc(PF_DEVICE_IDS, 1);
     int rc = seen ? 0 : -1;
     if (rc == 0 && len) {
+        pf_json_fix_surrogates(text, len); /* one lone \ud800 would cost cJSON the whole list */
         cJSON *arr = cJSON_ParseWithLength(text, len);
         const cJSON *o;
         if (cJSON_IsArray(arr))

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -615,6 +616,21 @@ static int sniff_stream(pf_reader *r, pf_error *err)
     return gz_start(r, err);
 }
 
+#ifndef PF_ASAN /* the sanitizer build reads files, never maps them */
+/* Whether a mapping of size bytes leaves room for the rest: under an address-space limit
+ * (`ulimit -v`) a file that takes more than a quarter of it is read through the ring of
+ * small blocks instead, as standard input is, so that a file path never fails where the
+ * same file on standard input works (the mapping itself succeeds, the model's arrays then
+ * find no room). */
+static int mapping_fits(int64_t size)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return 1;
+    return (uint64_t)size <= (uint64_t)rl.rlim_cur / 4;
+}
+#endif
+
 /* A regular file is read in place at any offset (mapped: no copy), unless it holds gzip. */
 static int sniff_file(pf_reader *r, pf_error *err)
 {
@@ -627,7 +643,7 @@ static int sniff_file(pf_reader *r, pf_error *err)
     r->seekable = 1;
     posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #ifndef PF_ASAN
-    void *m = mmap(NULL, (size_t)r->size, PROT_READ, MAP_PRIVATE, r->fd, 0);
+    void *m = mapping_fits(r->size) ? mmap(NULL, (size_t)r->size, PROT_READ, MAP_PRIVATE, r->fd, 0) : MAP_FAILED;
     if (m != MAP_FAILED) {
         madvise(m, (size_t)r->size, MADV_SEQUENTIAL);
         r->map = m;

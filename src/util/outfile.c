@@ -112,23 +112,112 @@ static int open_special(pf_outfile *o, const char *path, pf_error *err)
     return 0;
 }
 
+/* Where a symbolic link leads when its file does not exist yet: links followed by hand (the
+ * last name need not exist), relative ones from their link's directory. NULL with errno set
+ * for a loop (ELOOP) or a name too long. */
+static char *follow_dangling(const char *path)
+{
+    char cur[PATH_MAX], link[PATH_MAX];
+    if (strlen(path) >= sizeof cur)
+        return errno = ENAMETOOLONG, NULL;
+    strcpy(cur, path);
+    for (int hop = 0; hop < 40; hop++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            return dup_str(cur);
+        ssize_t n = readlink(cur, link, sizeof link - 1);
+        if (n < 0)
+            return NULL;
+        link[n] = 0;
+        char *slash = strrchr(cur, '/');
+        size_t keep = link[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
+        if (keep + (size_t)n >= sizeof cur)
+            return errno = ENAMETOOLONG, NULL;
+        memmove(cur + keep, link, (size_t)n + 1);
+    }
+    return errno = ELOOP, NULL;
+}
+
 /* Where the temporary file goes: beside the file a symbolic link points to, so that the
- * rename replaces that file and the link stays a link. */
+ * rename replaces that file and the link stays a link (a dangling link: its file is created
+ * where it points). NULL with errno set when the link cannot be followed. */
 static char *rename_target(const char *path)
 {
     struct stat st;
     char buf[PATH_MAX];
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, buf))
+    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+        return dup_str(path);
+    if (realpath(path, buf))
         return dup_str(buf);
-    return dup_str(path);
+    return follow_dangling(path);
 }
 
-/* An existing target keeps its permissions; a new one gets what the umask allows (mkstemp
- * makes 0600). Returns whether the target exists. */
+/* The file a path would write: its link followed, its directory made absolute ("./x", "x"
+ * and "a/../x" give one name). NULL when the directory does not resolve. */
+static char *canonical_target(const char *path)
+{
+    char *t = rename_target(path);
+    if (!t)
+        return NULL;
+    char *slash = strrchr(t, '/');
+    const char *base = slash ? slash + 1 : t;
+    char dir[PATH_MAX], *d = NULL;
+    if (slash == t)
+        d = realpath("/", dir);
+    else if (slash) {
+        *slash = 0;
+        d = realpath(t, dir);
+    } else
+        d = realpath(".", dir);
+    char *out = NULL;
+    if (d && (out = malloc(strlen(dir) + strlen(base) + 2)))
+        sprintf(out, "%s/%s", dir, base);
+    free(t);
+    return out;
+}
+
+int pf_same_output(const char *a, const char *b)
+{
+    if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+        return strcmp(a, b) == 0;
+    if (strcmp(a, b) == 0 || pf_same_file(a, b))
+        return 1;
+    char *ca = canonical_target(a), *cb = canonical_target(b);
+    int same = ca && cb && strcmp(ca, cb) == 0;
+    free(ca);
+    free(cb);
+    return same;
+}
+
+/* The name temporary files are made from: the target's own ("OUT.tmp-XXXXXX"), or, when
+ * that suffix would make a name longer than a directory entry may be (a legal 255-byte OUT),
+ * a short one in the same directory (".profana.tmp-XXXXXX"). */
+static char *tmp_stem(const char *target)
+{
+    const char *slash = strrchr(target, '/');
+    const char *base = slash ? slash + 1 : target;
+    if (strlen(base) + sizeof ".tmp-XXXXXX" - 1 <= NAME_MAX)
+        return dup_str(target);
+    size_t dir = (size_t)(base - target);
+    char *s = malloc(dir + sizeof ".profana");
+    if (s) {
+        memcpy(s, target, dir);
+        strcpy(s + dir, ".profana");
+    }
+    return s;
+}
+
+/* An existing target keeps its owner (where we may give it: root rewriting another user's
+ * file) and its permissions; a new one gets what the umask allows (mkstemp makes 0600).
+ * The owner goes first: a change of owner clears the set-id bits. Returns whether the
+ * target exists. */
 static int set_mode(int fd, const char *target)
 {
     struct stat st;
     if (stat(target, &st) == 0) {
+        if (fchown(fd, st.st_uid, st.st_gid) != 0) {
+            /* not ours to give: the file stays the writer's, as any new file */
+        }
         fchmod(fd, st.st_mode & 07777);
         return 1;
     }
@@ -206,9 +295,8 @@ static int give_name(pf_outfile *o)
         o->tmp = NULL;
         return 0;
     }
-    size_t n = strlen(o->path) + 16;
     for (unsigned i = 0; i < 1000; i++) {
-        snprintf(o->tmp, n, "%s.tmp-%06x", o->path, (unsigned)(getpid() * 1009u + i) & 0xFFFFFF);
+        snprintf(o->tmp + o->stem, 16, ".tmp-%06x", (unsigned)(getpid() * 1009u + i) & 0xFFFFFF);
         if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW) == 0)
             return 0;
         if (errno != EEXIST)
@@ -230,15 +318,22 @@ int pf_outfile_open(pf_outfile *o, const char *path, pf_error *err)
         return pf_fail(err, "%s: is a directory, not an output file", path);
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         return open_special(o, path, err);
-    o->path = rename_target(path);
-    size_t n = o->path ? strlen(o->path) : 0;
-    o->tmp = malloc(n + 16);
-    if (!o->path || !o->tmp) {
+    if (!(o->path = rename_target(path))) {
+        int e = errno;
+        return pf_fail(err, "%s: cannot follow the symbolic link: %s", path, strerror(e));
+    }
+    char *stem = tmp_stem(o->path);
+    o->stem = stem ? strlen(stem) : 0;
+    o->tmp = malloc(o->stem + 16);
+    if (!stem || !o->tmp) {
+        free(stem);
         free(o->path);
         free(o->tmp);
+        memset(o, 0, sizeof *o);
         return pf_fail(err, "%s: out of memory", path);
     }
-    snprintf(o->tmp, n + 16, "%s.tmp-XXXXXX", o->path);
+    snprintf(o->tmp, o->stem + 16, "%s.tmp-XXXXXX", stem);
+    free(stem);
     int fd = open_unnamed(o->path);
     o->unnamed = fd >= 0;
     if (fd < 0)

@@ -24,7 +24,9 @@ for t in $targets; do
     start=$(date +%s)
     # -close_fd_mask=3: the targets' own stdout/stderr (tables, notes) are dropped; libFuzzer
     # and the sanitizers still report on a saved stderr.
-    "$build/fuzz/$t" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+    # -max_len above the loader's 64 KB parts, so an input can cross them (seeds.py writes one
+    # seed larger than that); -timeout: an input slower than 10 s is a finding
+    "$build/fuzz/$t" -max_total_time="$secs" -max_len=262144 -timeout=10 -rss_limit_mb=2048 \
         -close_fd_mask=3 -print_final_stats=1 -dict=tests/fuzz/trace.dict \
         -artifact_prefix="$build/crashes/$t-" "$build/corpus/$t" "$seeds" >"$log" 2>&1
     st=$?

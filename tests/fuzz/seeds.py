@@ -19,6 +19,7 @@ import sys
 
 GPU_CATS = {"kernel", "gpu_memcpy", "gpu_memset"}
 SEED_EVENTS = 12  # GPU activities per small trace
+PART = 65536  # the loader's parallel parts: one seed per trace crosses them
 
 
 def load(path):
@@ -98,6 +99,10 @@ def main():
         if os.path.basename(f) != "EXPECTED":
             shutil.copy(f, os.path.join(trace_dir, "broken_" + os.path.basename(f)))
             n_broken += 1
+    # past findings (tests/fuzz/regress/) are seeds too: their neighbourhood is where bugs were
+    for f in sorted(glob.glob(os.path.join(root, "tests", "fuzz", "regress", "*.json"))):
+        shutil.copy(f, os.path.join(trace_dir, "regress_" + os.path.basename(f)))
+        n_broken += 1
     paths = sorted(glob.glob(os.path.join(root, "testdata", "traces", "*.json*")))
     paths += sorted(glob.glob(os.path.join(root, "testdata", "peer", "*.json*")))
     for path in paths:
@@ -112,6 +117,12 @@ def main():
                 with open(os.path.join(trace_dir, "%s_%d.json.gz" % (base, i)), "wb") as f:
                     f.write(gzip.compress(text, mtime=0))
             n_traces += 1
+            if i == 0 and len(text) < PART:
+                # one seed longer than the loader's 64 KB parts: its events repeated until
+                # they cross several of them (run.sh's -max_len is above this)
+                big = dict(small, traceEvents=small["traceEvents"] * (3 * PART // len(text) + 1))
+                with open(os.path.join(trace_dir, "%s_%d_big.json" % (base, i)), "wb") as f:
+                    f.write(json.dumps(big, indent=1).encode("utf-8", "surrogateescape"))
         for i, text in enumerate(op_args(doc)):
             with open(os.path.join(args_dir, "%s_%d.txt" % (base, i)), "w", encoding="utf-8",
                       errors="surrogateescape") as f:

@@ -74,11 +74,28 @@ static void test_errors(void)
     CHECK("nesting limit", err_pos(deep, &what) == 512 && strstr(what, "nesting"));
 }
 
+/* Lone surrogate escapes become \ufffd in place; pairs, other escapes and an escaped
+ * backslash followed by "ud800" stay as written. */
+static void test_fix_surrogates(void)
+{
+    char a[] = "[{\"name\": \"\\ud800X\\uDC00\\ud83d\\ude00\\\\ud800\\u00e9\"}]";
+    size_t n = pf_json_fix_surrogates(a, strlen(a));
+    CHECK("two lone surrogates rewritten", n == 2);
+    CHECK_STR("lone ones as \\ufffd, the rest as written", a,
+              "[{\"name\": \"\\ufffdX\\ufffd\\ud83d\\ude00\\\\ud800\\u00e9\"}]");
+    char b[] = "\"\\ud800\\u12\"";
+    CHECK("a high surrogate before a short escape", pf_json_fix_surrogates(b, strlen(b)) == 1);
+    CHECK_STR("the short escape left for the parser", b, "\"\\ufffd\\u12\"");
+    char c[] = "\"\\ud8";
+    CHECK("a cut-off escape is left alone", pf_json_fix_surrogates(c, strlen(c)) == 0);
+}
+
 int main(void)
 {
     test_timestamps();
     test_ints();
     test_strings();
     test_errors();
+    test_fix_surrogates();
     CHECK_DONE();
 }
