@@ -28,6 +28,45 @@ int fuzz_input_file(const uint8_t *data, size_t size, char *path, size_t path_si
     return fd;
 }
 
+/* The count of bytes written for the current input: the capped stream's cookie. */
+typedef struct capped {
+    size_t written;
+} capped;
+
+static capped *capped_state(void)
+{
+    static capped state; /* one stream per process, as stdout is */
+    return &state;
+}
+
+static ssize_t capped_write(void *cookie, const char *buf, size_t n)
+{
+    capped *c = cookie;
+    (void)buf;
+    c->written += n;
+    if (c->written > FUZZ_OUTPUT_CAP) {
+        fprintf(stderr, "fuzz: one input printed over %zu bytes: output without bound (a finding)\n",
+                (size_t)FUZZ_OUTPUT_CAP);
+        abort();
+    }
+    return (ssize_t)n;
+}
+
+int fuzz_capped_stdout(void)
+{
+    cookie_io_functions_t io = {.write = capped_write};
+    FILE *f = fopencookie(capped_state(), "w", io);
+    if (!f)
+        return -1;
+    stdout = f;
+    return 0;
+}
+
+void fuzz_output_start(void)
+{
+    capped_state()->written = 0;
+}
+
 int __real_pf_source_read(const char *path, char **buf, size_t *len, int *mapped, pf_error *err);
 int __wrap_pf_source_read(const char *path, char **buf, size_t *len, int *mapped, pf_error *err);
 

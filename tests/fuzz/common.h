@@ -15,6 +15,22 @@
  * hide such a read up to the end of its page). */
 int fuzz_input_file(const uint8_t *data, size_t size, char *path, size_t path_size);
 
+/* The most one input may print on standard output (64 MB). A table, JSON or report that grows
+ * without end (a roofline axis looping over 1e300 wrote 16.6 GB before it was killed: issue 23)
+ * is a finding, not a slow case: past the cap the target aborts, which libFuzzer reports and
+ * saves like a crash. A target that prints calls fuzz_capped_stdout once (its Initialize, after
+ * pointing descriptor 1 at /dev/null) and fuzz_output_start before each input. */
+#ifndef FUZZ_OUTPUT_CAP
+#define FUZZ_OUTPUT_CAP ((size_t)64 << 20)
+#endif
+
+/* Replaces stdout with a stream that counts what is written and aborts past the cap.
+ * Returns 0, or -1 when the stream cannot be made. */
+int fuzz_capped_stdout(void);
+
+/* Starts counting one input's output from zero. */
+void fuzz_output_start(void);
+
 /* The entry points libFuzzer calls (each target defines the first; Initialize is optional). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

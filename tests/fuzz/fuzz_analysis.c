@@ -63,7 +63,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     /* The tables go nowhere; what matters is that printing them is safe. */
-    if (!freopen("/dev/null", "w", stdout))
+    if (!freopen("/dev/null", "w", stdout) || fuzz_capped_stdout())
         return -1;
     return 0;
 }
@@ -71,6 +71,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char path[64];
+    fuzz_output_start();
     int fd = fuzz_input_file(data, size, path, sizeof path);
     if (fd < 0)
         return 0;

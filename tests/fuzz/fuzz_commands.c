@@ -27,7 +27,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    if (!freopen("/dev/null", "w", stdout))
+    if (!freopen("/dev/null", "w", stdout) || fuzz_capped_stdout())
         return -1;
     /* kept open for the whole run: the path names this descriptor */
     return fuzz_input_file((const uint8_t *)valid_trace, sizeof valid_trace - 1, valid_path, sizeof valid_path) < 0;
@@ -36,6 +36,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char path[64];
+    fuzz_output_start();
     int fd = fuzz_input_file(data, size, path, sizeof path);
     if (fd < 0)
         return 0;
