@@ -161,6 +161,9 @@ static const option options[] = {
              ON_AUGMENT, extra),
     OPT_CALLBACK("--plot", "roofline|breakdown FILE.svg", "write a roofline chart or a GPU-time breakdown as SVG (repeatable)", 2,
                  ON_ANALYSIS | ON_DIFF, set_plot, NULL),
+    OPT_STRING("--summary", "OUT.json", "--analysis: also write what --ranks needs of this trace (a small JSON rank summary, "
+               "README: Rank summaries); --ranks reads it in place of the trace; - prints it instead of the tables",
+               ON_ANALYSIS, summary),
     OPT_STRING("--report", "FILE.html", "write a self-contained HTML report (tables and charts)", ON_ANALYSIS | ON_DIFF, report),
     OPT_CALLBACK("-j", "N", "parser threads (default: one per CPU this process may use; for .json.gz one of them inflates); "
                  "output is the same for every N", 1, ON_LOADERS, set_jobs, NULL),
@@ -657,6 +660,8 @@ static const conflict conflicts[] = {
     {"--explain", "--steps", "--explain prints one invocation, no step table"},
     {"--explain", "--group", "--explain shows the invocation's kernels and op both"},
     {"--explain", "--step", "--explain finds the first invocation of the whole trace"},
+    {"--explain", "--summary", "--explain prints one invocation; --summary covers the whole trace"},
+    {"--step", "--summary", "the summary covers the whole trace (with each step's figures)"},
     {"--steps", "--top", "--steps prints one line per step, no rows table"},
     {"--steps", "--by-category", "--steps prints one line per step, no rows table"},
     {"--steps", "--group", "--steps prints one line per step, no rows table"},

@@ -174,6 +174,13 @@ void pf_analysis_free(pf_analysis *a);
  * no such step, or memory ran out. Called by pf_analysis_run. */
 int pf_steps_compute(pf_analysis *a, pf_error *err);
 
+/* No step: an activity that pf_steps_numbers finds in no ProfilerStep. */
+#define PF_NO_STEP INT64_MIN
+
+/* Each activity's ProfilerStep number, by pf_steps_compute's rule, into num[0, t->n_acts);
+ * PF_NO_STEP for one in no step. Returns 0, or -1 with err set when memory runs out. */
+int pf_steps_numbers(const pf_trace *t, int64_t *num, pf_error *err);
+
 /* Whether activity i counts in this analysis (inside the --step selection). */
 static inline int pf_analysis_selected(const pf_analysis *a, size_t i)
 {

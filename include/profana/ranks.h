@@ -27,14 +27,8 @@ typedef struct pf_comm_rec {
     int64_t ts_ns, dur_ns;
 } pf_comm_rec;
 
-/* What --ranks keeps of one rank's trace: small, so that many ranks fit in memory. */
-typedef struct pf_rank_summary {
-    char *path;                /* owned copy of the path given */
-    int rank;                  /* distributedInfo.rank; else the position in the order given */
-    int rank_from_trace;       /* 1 when rank came from distributedInfo.rank */
-    int n_devices;             /* devices with GPU activity */
-    const pf_device_info *info;/* the device-table entry of its devices when they all match
-                                  the same one; NULL otherwise */
+/* Time of one rank, or of one profiler step of it, summed over its devices. */
+typedef struct pf_rank_times {
     int64_t gpu_ns;            /* summed durations of every GPU activity */
     int64_t busy_ns;           /* per device, union of the activity intervals; summed */
     int64_t span_ns;           /* per device, first start to last end; summed */
@@ -42,9 +36,44 @@ typedef struct pf_rank_summary {
     int64_t exposed_ns;        /* per device, communication time covered by no compute kernel
                                   (a kernel of another category) on that device; summed */
     int64_t idle_ns;           /* span_ns - busy_ns */
+} pf_rank_times;
+
+/* One ProfilerStep#N of a rank: the GPU activities that belong to it by --steps' rule
+ * (pf_steps_numbers). */
+typedef struct pf_rank_step {
+    int64_t number;            /* N */
+    pf_rank_times t;
+} pf_rank_step;
+
+/* What --ranks keeps of one rank's trace: small, so that many ranks fit in memory. It is
+ * what a --summary file holds (pf_rank_summary_read; written by pf_view_rank_summary). */
+typedef struct pf_rank_summary {
+    char *path;                /* owned copy of the trace's path as given */
+    int rank;                  /* distributedInfo.rank; else the position in the order given */
+    int rank_from_trace;       /* 1 when rank came from distributedInfo.rank */
+    int n_devices;             /* devices with GPU activity */
+    const pf_device_info *info;/* the device-table entry of its devices when they all match
+                                  the same one; NULL otherwise */
+    pf_rank_times all;         /* the whole trace */
+    pf_rank_step *steps;       /* steps with GPU activity, by number; NULL when none */
+    size_t n_steps;
     pf_comm_rec *comms;        /* communication kernels by start time */
     size_t n_comms;
 } pf_rank_summary;
+
+/* The version a --summary file carries as "profana_summary"; a reader refuses a newer one. */
+enum { PF_RANK_SUMMARY_VERSION = 1 };
+
+/* Whether path holds a summary (its text, gzip inflated, starts with the object member
+ * "profana_summary", after whitespace): 1 yes, 0 no (a trace, or unreadable: the loader
+ * words that error). Reads only the first bytes. */
+int pf_rank_summary_sniff(const char *path);
+
+/* Reads a --summary file into *out (free its members as pf_ranks_free does). The rank is -1
+ * when the summary's trace named none. Returns 0, or -1 with err set to one line: "PATH:
+ * byte N: ..." for malformed JSON or a missing or mistyped member, "PATH: a summary of
+ * version V, newer than this profana reads (1)" for another version. */
+int pf_rank_summary_read(const char *path, pf_rank_summary *out, pf_error *err);
 
 /* Summarises one loaded trace. path is copied. Reads the trace's text again (the model keeps
  * no kernel args) for distributedInfo.rank and each communication kernel's collective args
@@ -54,7 +83,8 @@ typedef struct pf_rank_summary {
 int pf_rank_summarize(const pf_trace *t, const char *path, pf_rank_summary *out, pf_error *err);
 
 /* Loads and summarises paths[0, n) on up to lo->jobs threads at once, one file per thread
- * (each thread's memory bounded by its trace), then assigns ranks (pf_ranks_assign). On
+ * (each thread's memory bounded by its trace; a path that holds a summary,
+ * pf_rank_summary_sniff, is read instead), then assigns ranks (pf_ranks_assign). On
  * success *out holds n summaries sorted by rank (free with pf_ranks_free). On error returns
  * -1 with err set from the first failing file in the order given; warnings and notes of the
  * loads are dropped except the first cut-off warning, which *warning receives (caller frees;

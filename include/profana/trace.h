@@ -223,6 +223,11 @@ void pf_source_done(const char *buf, size_t len, int mapped, size_t upto);
  * was. */
 int pf_source_changed(const char *path, size_t len, pf_error *err);
 
+/* The first bytes of path's text (gzip inflated, as the loader reads it) into buf[0, cap), to
+ * tell what a file holds without reading it all. Returns how many (fewer at the end of the
+ * text), or -1 with err set. */
+long pf_source_head(const char *path, char *buf, size_t cap, pf_error *err);
+
 /* Releases what pf_source_read returned. */
 void pf_source_release(char *buf, size_t len, int mapped);
 

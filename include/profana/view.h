@@ -47,10 +47,15 @@ int pf_view_devices(FILE *out, pf_format format, const pf_devset *set);
 
 /* --ranks in format on out: the per-rank table, the collectives matched across ranks and the
  * stragglers, with lines saying how many instances matched and which link peak applies (text
- * and Markdown); the three tables one after another, separated by an empty line (CSV); or one
- * JSON document {ranks, collectives, stragglers, matched, unmatched, no_args, link_gbps,
+ * and Markdown); the tables (ranks, steps when a rank has ProfilerSteps, collectives,
+ * stragglers) one after another, separated by an empty line (CSV); or one JSON document
+ * {ranks, steps, collectives, stragglers, matched, unmatched, no_args, link_gbps,
  * link_source}. Returns 0, or -1 when memory runs out. */
 int pf_view_ranks(FILE *out, pf_format format, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep);
+
+/* --summary: s as the JSON summary file that pf_rank_summary_read reads back (README "Rank
+ * summaries": every member). Returns 0, or -1 when out reports a write error. */
+int pf_view_rank_summary(FILE *out, const pf_rank_summary *s);
 
 /* --analysis and profiler steps (src/render/steps_view.c): the line saying how many steps the
  * trace has and what is analysed (nothing when it has none); the --steps table in format

@@ -9,10 +9,7 @@
 #include "profana/parallel.h"
 #include "profana/ranks.h"
 
-/* ---- time per device ---- */
-
-/* Which set an activity belongs to on its device. */
-enum { SET_ALL, SET_COMM, SET_COMPUTE, SET_EITHER, SET_COUNT };
+/* ---- time per device, and per step ---- */
 
 /* Compute is a kernel that moves no data for a collective: not communication, and not a
  * copy or fill (ROCm's copy kernels are categorised memcpy), which overlap communication
@@ -40,44 +37,95 @@ static int union_of(const pf_trace *t, const size_t *idx, size_t n, int64_t *bus
     return 0;
 }
 
-/* Adds device dev's figures to s. idx has room for 4 * n_acts indices. */
-static int add_device(const pf_trace *t, const unsigned char *cats, int dev, size_t *idx, pf_rank_summary *s)
+/* Adds the figures of the activities idx[0, n), all on one device, to tm. scratch has room
+ * for 3 * n indices. */
+static int add_group(const pf_trace *t, const unsigned char *cats, const size_t *idx, size_t n, size_t *scratch,
+                     pf_rank_times *tm)
 {
-    size_t *set[SET_COUNT], n[SET_COUNT] = {0};
-    for (int k = 0; k < SET_COUNT; k++)
-        set[k] = idx + (size_t)k * t->n_acts;
-    for (size_t i = 0; i < t->n_acts; i++) {
+    size_t *comm = scratch, *comp = scratch + n, *either = scratch + 2 * n, nc = 0, nk = 0, ne = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = idx[k];
         const pf_activity *a = &t->acts[i];
-        if (a->device != dev)
-            continue;
-        int comm = a->kind == PF_ACT_KERNEL && cats[i] == PF_CAT_COMMUNICATION;
-        int comp = is_compute(a, (pf_category)cats[i]);
-        set[SET_ALL][n[SET_ALL]++] = i;
-        s->gpu_ns += a->dur_ns;
-        if (comm)
-            set[SET_COMM][n[SET_COMM]++] = i;
-        if (comp)
-            set[SET_COMPUTE][n[SET_COMPUTE]++] = i;
-        if (comm || comp)
-            set[SET_EITHER][n[SET_EITHER]++] = i;
+        int is_comm = a->kind == PF_ACT_KERNEL && cats[i] == PF_CAT_COMMUNICATION;
+        int is_comp = is_compute(a, (pf_category)cats[i]);
+        tm->gpu_ns += a->dur_ns;
+        if (is_comm)
+            comm[nc++] = i;
+        if (is_comp)
+            comp[nk++] = i;
+        if (is_comm || is_comp)
+            either[ne++] = i;
     }
-    if (n[SET_ALL] == 0)
-        return 0;
-    s->n_devices++;
-    int64_t busy, span, comm, compute, either;
-    if (union_of(t, set[SET_ALL], n[SET_ALL], &busy, &span) || union_of(t, set[SET_COMM], n[SET_COMM], &comm, NULL) ||
-        union_of(t, set[SET_COMPUTE], n[SET_COMPUTE], &compute, NULL) ||
-        union_of(t, set[SET_EITHER], n[SET_EITHER], &either, NULL))
+    int64_t busy, span, c, compute, e;
+    if (union_of(t, idx, n, &busy, &span) || union_of(t, comm, nc, &c, NULL) || union_of(t, comp, nk, &compute, NULL) ||
+        union_of(t, either, ne, &e, NULL))
         return -1;
-    s->busy_ns += busy;
-    s->span_ns += span;
-    s->comm_ns += comm;
+    tm->busy_ns += busy;
+    tm->span_ns += span;
+    tm->comm_ns += c;
     /* the communication time no compute kernel covers: |C \ K| = |C u K| - |K| */
-    s->exposed_ns += either - compute;
+    tm->exposed_ns += e - compute;
+    tm->idle_ns = tm->span_ns - tm->busy_ns;
     return 0;
 }
 
-/* The device-table entry every device of t matches, or NULL. */
+/* An activity's place in a grouping: by step (0 for the whole trace), then device. */
+typedef struct act_key {
+    int64_t step;
+    int device;
+    size_t i;
+} act_key;
+
+static int by_step_device(const void *x, const void *y)
+{
+    const act_key *a = x, *b = y;
+    if (a->step != b->step)
+        return (a->step > b->step) - (a->step < b->step);
+    if (a->device != b->device)
+        return (a->device > b->device) - (a->device < b->device);
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* The groups of k[0, n) (sorted): one per step and device of the trace's devices. Each is
+ * added to the times its step's call of `to` returns (NULL: skipped); has_work[d] is set for
+ * the devices that have a group. */
+typedef pf_rank_times *(*times_for)(pf_rank_summary *s, int64_t step);
+
+static int add_groups(const pf_trace *t, const unsigned char *cats, const act_key *k, size_t n, size_t *work,
+                      unsigned char *has_work, times_for to, pf_rank_summary *s)
+{
+    size_t *idx = work, *scratch = work + n;
+    for (size_t a = 0, b; a < n; a = b) {
+        size_t m = 0;
+        for (b = a; b < n && k[b].step == k[a].step && k[b].device == k[a].device; b++)
+            idx[m++] = k[b].i;
+        const pf_device *dv = pf_trace_device(t, k[a].device);
+        pf_rank_times *tm = to(s, k[a].step);
+        if (!dv || !tm)
+            continue;
+        has_work[dv - t->devices] = 1;
+        if (add_group(t, cats, idx, m, scratch, tm))
+            return -1;
+    }
+    return 0;
+}
+
+static pf_rank_times *whole_trace(pf_rank_summary *s, int64_t step)
+{
+    (void)step;
+    return &s->all;
+}
+
+/* The step row of number step: steps are added in order of number, so it is the last one
+ * or a new one after it (room for every distinct number was made). */
+static pf_rank_times *step_row(pf_rank_summary *s, int64_t step)
+{
+    if (s->n_steps == 0 || s->steps[s->n_steps - 1].number != step)
+        s->steps[s->n_steps++] = (pf_rank_step){.number = step};
+    return &s->steps[s->n_steps - 1].t;
+}
+
+/* The device-table entry every device with work matches, or NULL. */
 static const pf_device_info *common_entry(const pf_trace *t, const unsigned char *has_work)
 {
     const pf_device_info *info = NULL;
@@ -94,21 +142,46 @@ static const pf_device_info *common_entry(const pf_trace *t, const unsigned char
     return info;
 }
 
-static int device_times(const pf_trace *t, const unsigned char *cats, pf_rank_summary *s)
+/* The whole trace's times and its devices, then each step's times. */
+static int device_times(const pf_trace *t, const unsigned char *cats, pf_rank_summary *s, pf_error *err)
 {
-    size_t *idx = malloc((t->n_acts ? t->n_acts : 1) * SET_COUNT * sizeof *idx);
+    size_t na = t->n_acts ? t->n_acts : 1;
+    act_key *k = malloc(na * sizeof *k);
+    size_t *work = malloc(na * 4 * sizeof *work);
+    int64_t *num = malloc(na * sizeof *num);
     unsigned char *has_work = calloc((size_t)t->n_devices + 1, 1);
-    int rc = idx && has_work ? 0 : -1;
-    for (int d = 0; rc == 0 && d < t->n_devices; d++) {
-        int before = s->n_devices;
-        rc = add_device(t, cats, t->devices[d].id, idx, s);
-        has_work[d] = s->n_devices > before;
+    unsigned char *no_work = calloc((size_t)t->n_devices + 1, 1);
+    int rc = k && work && num && has_work && no_work ? 0 : pf_fail(err, "out of memory");
+    if (rc == 0) {
+        for (size_t i = 0; i < t->n_acts; i++)
+            k[i] = (act_key){0, t->acts[i].device, i};
+        qsort(k, t->n_acts, sizeof *k, by_step_device);
+        if (add_groups(t, cats, k, t->n_acts, work, has_work, whole_trace, s))
+            rc = pf_fail(err, "out of memory");
     }
-    if (rc == 0)
+    for (int d = 0; rc == 0 && d < t->n_devices; d++)
+        s->n_devices += has_work[d];
+    if (rc == 0) {
         s->info = common_entry(t, has_work);
-    s->idle_ns = s->span_ns - s->busy_ns;
-    free(idx);
+        rc = pf_steps_numbers(t, num, err);
+    }
+    size_t n = 0, distinct = 0;
+    for (size_t i = 0; rc == 0 && i < t->n_acts; i++)
+        if (num[i] != PF_NO_STEP)
+            k[n++] = (act_key){num[i], t->acts[i].device, i};
+    if (rc == 0)
+        qsort(k, n, sizeof *k, by_step_device);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        distinct += i == 0 || k[i].step != k[i - 1].step;
+    if (rc == 0 && distinct && !(s->steps = calloc(distinct, sizeof *s->steps)))
+        rc = pf_fail(err, "out of memory");
+    if (rc == 0 && add_groups(t, cats, k, n, work, no_work, step_row, s))
+        rc = pf_fail(err, "out of memory");
+    free(k);
+    free(work);
+    free(num);
     free(has_work);
+    free(no_work);
     return rc;
 }
 
@@ -245,12 +318,13 @@ int pf_rank_summarize(const pf_trace *t, const char *path, pf_rank_summary *out,
     }
     for (size_t i = 0; i < t->n_acts; i++)
         cats[i] = (unsigned char)category(t, &t->acts[i]);
-    int rc = device_times(t, cats, out) ? pf_fail(err, "%s: out of memory", path) : 0;
+    int rc = device_times(t, cats, out, err);
     if (rc == 0)
         rc = read_comms(t, path, cats, out, err);
     free(cats);
     if (rc) {
         free(out->comms);
+        free(out->steps);
         free(out->path);
         *out = (pf_rank_summary){.rank = -1};
     }
@@ -271,6 +345,10 @@ typedef struct load_job {
 static void load_one(load_job *j, size_t i)
 {
     pf_trace *t;
+    if (pf_rank_summary_sniff(j->paths[i])) {
+        j->failed[i] = pf_rank_summary_read(j->paths[i], &j->out[i], &j->errs[i]) != 0;
+        return;
+    }
     if (pf_trace_load_opts(j->paths[i], &j->lo, &t, &j->errs[i])) {
         j->failed[i] = 1;
         return;
@@ -372,6 +450,7 @@ void pf_ranks_free(pf_rank_summary *s, size_t n)
     for (size_t i = 0; s && i < n; i++) {
         free(s[i].path);
         free(s[i].comms);
+        free(s[i].steps);
     }
     free(s);
 }

@@ -236,15 +236,41 @@ static int steps_busy(pf_analysis *an, const long *owner)
     return rc;
 }
 
+/* an->steps and, per activity, its step's row (owner[i], -1 none): the one rule of which
+ * step an activity belongs to. Returns 0, or -1 when memory runs out. */
+static int step_owners(pf_analysis *an, long **owner)
+{
+    const pf_trace *t = an->trace;
+    *owner = malloc((t->n_acts ? t->n_acts : 1) * sizeof **owner);
+    an->steps_gpu_side = t->n_launched == 0;
+    if (*owner && (an->steps_gpu_side ? gpu_side_steps(an, *owner) : cpu_side_steps(an, *owner)) == 0)
+        return 0;
+    free(*owner);
+    *owner = NULL;
+    return -1;
+}
+
+int pf_steps_numbers(const pf_trace *t, int64_t *num, pf_error *err)
+{
+    pf_analysis an = {.trace = t};
+    long *owner;
+    if (step_owners(&an, &owner)) {
+        free(an.steps);
+        return pf_fail(err, "out of memory");
+    }
+    for (size_t i = 0; i < t->n_acts; i++)
+        num[i] = owner[i] >= 0 ? an.steps[owner[i]].number : PF_NO_STEP;
+    free(owner);
+    free(an.steps);
+    return 0;
+}
+
 int pf_steps_compute(pf_analysis *an, pf_error *err)
 {
     const pf_trace *t = an->trace;
-    long *owner = malloc((t->n_acts ? t->n_acts : 1) * sizeof *owner);
-    an->steps_gpu_side = t->n_launched == 0;
-    if (!owner || (an->steps_gpu_side ? gpu_side_steps(an, owner) : cpu_side_steps(an, owner))) {
-        free(owner);
+    long *owner;
+    if (step_owners(an, &owner))
         return pf_fail(err, "out of memory");
-    }
     if (check_selection(an, err)) {
         free(owner);
         return -1;

@@ -1,7 +1,10 @@
-/* cmd_analysis.c - `--analysis FILE DTYPE`: loads and analyses the trace, writes the --plot/--report files, then prints the view (src/render/analysis_view.c). */
+/* cmd_analysis.c - `--analysis FILE DTYPE`: loads and analyses the trace, writes the --summary, --plot and --report files, then prints the view (src/render/analysis_view.c). */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "profana/cli.h"
+#include "profana/outfile.h"
 #include "profana/report.h"
 
 /* One stderr line per device the table does not know, saying how to name it. */
@@ -14,10 +17,36 @@ static void warn_unknown_devices(const pf_analysis *an)
                     an->devices[i].device->id, an->devices[i].device->name);
 }
 
+/* --summary OUT: what --ranks keeps of this trace (include/profana/ranks.h), through a
+ * temporary file and a rename. Returns 0, or -1 with err set. */
+static int write_summary(const pf_cli *cli, const pf_trace *t, pf_error *err)
+{
+    pf_rank_summary s;
+    pf_outfile o;
+    if (pf_rank_summarize(t, cli->pos[0], &s, err))
+        return -1;
+    int rc = pf_outfile_open(&o, cli->summary, err);
+    if (rc == 0 && pf_view_rank_summary(o.f, &s)) {
+        rc = pf_outfile_write_error(&o, err);
+        pf_outfile_abort(&o);
+    } else if (rc == 0) {
+        rc = pf_outfile_commit(&o, err);
+    }
+    free(s.path);
+    free(s.steps);
+    free(s.comms);
+    return rc;
+}
+
 int cmd_analysis(const pf_cli *cli)
 {
     if (cli->explain)
         return cmd_explain(cli);
+    if (cli->summary && strcmp(cli->pos[0], "-") == 0)
+        return pf_cli_usage_error("--summary reads the trace twice (the model, then its collectives' args): "
+                                  "standard input ('-') cannot be summarised");
+    if (cli->summary && pf_same_file(cli->summary, cli->pos[0]))
+        return pf_cli_usage_error("--summary %s is the input trace; write to another file", cli->summary);
     pf_trace *t = pf_cli_load(cli, cli->pos[0]);
     if (!t)
         return PF_EXIT_TRACE;
@@ -26,6 +55,16 @@ int cmd_analysis(const pf_cli *cli)
     if (pf_analysis_run(t, &cli->an, &an, &err)) {
         pf_trace_free(t);
         return pf_cli_error(err.msg);
+    }
+    if (cli->summary && write_summary(cli, t, &err)) {
+        pf_analysis_free(an);
+        pf_trace_free(t);
+        return pf_cli_error(err.msg);
+    }
+    if (cli->summary && strcmp(cli->summary, "-") == 0) { /* the summary is the output */
+        pf_analysis_free(an);
+        pf_trace_free(t);
+        return fflush(stdout) != 0 || ferror(stdout) ? pf_cli_error("cannot write to standard output") : PF_EXIT_OK;
     }
     pf_view_opts v = pf_cli_view_opts(cli);
     if (!cli->an.force_device)

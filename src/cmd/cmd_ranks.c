@@ -1,4 +1,4 @@
-/* cmd_ranks.c - `--ranks PATH... DTYPE`: expands directories into their traces, has the ranks engine (include/profana/ranks.h) load, summarise and match them, and prints the view (src/render/ranks_view.c). */
+/* cmd_ranks.c - `--ranks PATH... DTYPE`: expands directories into their traces and summaries, has the ranks engine (include/profana/ranks.h) load, summarise and match them, and prints the view (src/render/ranks_view.c). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,8 +43,28 @@ static int by_name(const void *x, const void *y)
     return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-/* The .json and .json.gz files directly in dir, by name (the order that gives ranks to
- * traces without distributedInfo.rank). Returns 0, or an exit status after printing why. */
+/* Whether the directory entry name of dir is a rank's input: a .json or .json.gz trace, or
+ * a summary by its content, whatever its name. */
+static int is_rank_file(const char *dir, const char *name)
+{
+    if (name[0] == '.')
+        return 0;
+    if (ends_with(name, ".json") || ends_with(name, ".json.gz"))
+        return 1;
+    size_t need = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(need);
+    struct stat st;
+    if (!p)
+        return 0;
+    snprintf(p, need, "%s/%s", dir, name);
+    int yes = stat(p, &st) == 0 && S_ISREG(st.st_mode) && pf_rank_summary_sniff(p);
+    free(p);
+    return yes;
+}
+
+/* The .json and .json.gz files directly in dir and its other files that hold summaries, by
+ * name (the order that gives ranks to traces without distributedInfo.rank). Returns 0, or an
+ * exit status after printing why. */
 static int add_dir(path_list *l, const char *dir)
 {
     DIR *d = opendir(dir);
@@ -56,13 +76,13 @@ static int add_dir(path_list *l, const char *dir)
     struct dirent *e;
     int rc = 0;
     while (rc == 0 && (e = readdir(d)) != NULL)
-        if (e->d_name[0] != '.' && (ends_with(e->d_name, ".json") || ends_with(e->d_name, ".json.gz")))
+        if (is_rank_file(dir, e->d_name))
             rc = push(l, dir, e->d_name);
     closedir(d);
     if (rc)
         return pf_cli_error("out of memory");
     if (l->n == first) {
-        fprintf(stderr, "profana: error: %s: no .json or .json.gz traces in the directory\n", dir);
+        fprintf(stderr, "profana: error: %s: no .json or .json.gz traces and no summaries in the directory\n", dir);
         return PF_EXIT_TRACE;
     }
     qsort(l->v + first, l->n - first, sizeof *l->v, by_name);

@@ -17,6 +17,21 @@ static const pf_col rank_cols[R_NCOLS] = {
     [R_SPAN] = {"Span (us)", "span_us", 1, 0},
 };
 
+enum { P_RANK, P_STEP, P_GPU, P_BUSY, P_COMM, P_EXPOSED, P_EXPOSED_PCT, P_IDLE, P_SPAN, P_NCOLS };
+
+/* The rank table's time columns after Rank and Step, in the order times_cells fills them. */
+static const pf_col step_cols[P_NCOLS] = {
+    [P_RANK] = {"Rank", "rank", 1, 0},
+    [P_STEP] = {"Step", "step", 1, 0},
+    [P_GPU] = {"GPU (us)", "gpu_us", 1, 0},
+    [P_BUSY] = {"Busy (us)", "busy_us", 1, 0},
+    [P_COMM] = {"Comm (us)", "comm_us", 1, 0},
+    [P_EXPOSED] = {"Exposed comm (us)", "exposed_comm_us", 1, 0},
+    [P_EXPOSED_PCT] = {"Exposed %", "exposed_pct", 1, 0},
+    [P_IDLE] = {"Idle (us)", "idle_us", 1, 0},
+    [P_SPAN] = {"GPU span (us)", "span_us", 1, 0},
+};
+
 enum { C_NAME, C_PG, C_N, C_BYTES, C_COUNT, C_TRANSFER, C_SKEW, C_SKEW_MAX, C_ALGBW, C_BUSBW, C_LINK, C_NCOLS };
 
 static const pf_col coll_cols[C_NCOLS] = {
@@ -46,6 +61,19 @@ static double us(int64_t ns)
     return (double)ns / 1000.0;
 }
 
+/* One row of the rank or step table: the times of a rank, or of one step of it. */
+static void times_cells(pf_table *t, int r, int first, const pf_rank_times *tm)
+{
+    pf_table_num(t, r, first, us(tm->gpu_ns), 3);
+    pf_table_num(t, r, first + 1, us(tm->busy_ns), 3);
+    pf_table_num(t, r, first + 2, us(tm->comm_ns), 3);
+    pf_table_num(t, r, first + 3, us(tm->exposed_ns), 3);
+    if (tm->comm_ns > 0)
+        pf_table_num(t, r, first + 4, 100.0 * (double)tm->exposed_ns / (double)tm->comm_ns, 2);
+    pf_table_num(t, r, first + 5, us(tm->idle_ns), 3);
+    pf_table_num(t, r, first + 6, us(tm->span_ns), 3);
+}
+
 static pf_table *rank_table(const pf_rank_summary *s, size_t n)
 {
     pf_table *t = pf_table_new(rank_cols, R_NCOLS);
@@ -53,15 +81,27 @@ static pf_table *rank_table(const pf_rank_summary *s, size_t n)
         int r = pf_table_add_row(t);
         pf_table_int(t, r, R_RANK, s[i].rank);
         pf_table_str(t, r, R_TRACE, s[i].path);
-        pf_table_num(t, r, R_GPU, us(s[i].gpu_ns), 3);
-        pf_table_num(t, r, R_BUSY, us(s[i].busy_ns), 3);
-        pf_table_num(t, r, R_COMM, us(s[i].comm_ns), 3);
-        pf_table_num(t, r, R_EXPOSED, us(s[i].exposed_ns), 3);
-        if (s[i].comm_ns > 0)
-            pf_table_num(t, r, R_EXPOSED_PCT, 100.0 * (double)s[i].exposed_ns / (double)s[i].comm_ns, 2);
-        pf_table_num(t, r, R_IDLE, us(s[i].idle_ns), 3);
-        pf_table_num(t, r, R_SPAN, us(s[i].span_ns), 3);
+        times_cells(t, r, R_GPU, &s[i].all);
     }
+    return t;
+}
+
+/* The same times per rank and step; no table (NULL, *none 1) when no rank has steps. */
+static pf_table *step_table(const pf_rank_summary *s, size_t n, int *none)
+{
+    *none = 1;
+    for (size_t i = 0; i < n; i++)
+        *none &= s[i].n_steps == 0;
+    if (*none)
+        return NULL;
+    pf_table *t = pf_table_new(step_cols, P_NCOLS);
+    for (size_t i = 0; t && i < n; i++)
+        for (size_t k = 0; k < s[i].n_steps; k++) {
+            int r = pf_table_add_row(t);
+            pf_table_int(t, r, P_RANK, s[i].rank);
+            pf_table_int(t, r, P_STEP, s[i].steps[k].number);
+            times_cells(t, r, P_GPU, &s[i].steps[k].t);
+        }
     return t;
 }
 
@@ -134,15 +174,41 @@ static void print_counts(FILE *out, const pf_rank_summary *s, size_t n, const pf
               out);
 }
 
+_Static_assert(R_SPAN - R_GPU == 6 && P_SPAN - P_GPU == 6, "times_cells fills seven columns in this order");
+
+enum { T_RANKS, T_STEPS, T_COLLS, T_STRAGS, T_COUNT };
+
+/* The four tables (the step table NULL when no rank has steps); -1 when memory ran out. */
+static int make_tables(pf_table *t[T_COUNT], const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
+{
+    int none;
+    t[T_RANKS] = rank_table(s, n);
+    t[T_STEPS] = step_table(s, n, &none);
+    t[T_COLLS] = coll_table(rep);
+    t[T_STRAGS] = strag_table(rep);
+    for (int k = 0; k < T_COUNT; k++)
+        if ((!t[k] && !(k == T_STEPS && none)) || (t[k] && pf_table_status(t[k])))
+            return -1;
+    return 0;
+}
+
+static void free_tables(pf_table *t[T_COUNT])
+{
+    for (int k = 0; k < T_COUNT; k++)
+        pf_table_free(t[k]);
+}
+
 static int print_tables(FILE *out, pf_format format, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
 {
-    pf_table *t[3] = {rank_table(s, n), coll_table(rep), strag_table(rep)};
-    int rc = t[0] && t[1] && t[2] && !pf_table_status(t[0]) && !pf_table_status(t[1]) && !pf_table_status(t[2]) ? 0 : -1;
+    pf_table *t[T_COUNT];
+    int rc = make_tables(t, s, n, rep);
     if (rc == 0 && format != PF_FMT_CSV) {
         print_counts(out, s, n, rep);
         fputc('\n', out);
     }
-    for (int k = 0; rc == 0 && k < 3; k++) {
+    for (int k = 0; rc == 0 && k < T_COUNT; k++) {
+        if (!t[k])
+            continue;
         if (k > 0)
             fputc('\n', out);
         print_table(out, format, t[k]);
@@ -154,23 +220,27 @@ static int print_tables(FILE *out, pf_format format, const pf_rank_summary *s, s
         fputs("!: above the link's peak: the link figure does not fit this machine (another topology, or a "
               "transfer within one GPU)\n",
               out);
-    for (int k = 0; k < 3; k++)
-        pf_table_free(t[k]);
+    free_tables(t);
     return rc;
 }
 
 static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
 {
-    pf_table *t[3] = {rank_table(s, n), coll_table(rep), strag_table(rep)};
-    static const char *const keys[3] = {"ranks", "collectives", "stragglers"};
-    int rc = t[0] && t[1] && t[2] && !pf_table_status(t[0]) && !pf_table_status(t[1]) && !pf_table_status(t[2]) ? 0 : -1;
+    pf_table *t[T_COUNT];
+    static const char *const keys[T_COUNT] = {"ranks", "steps", "collectives", "stragglers"};
+    int rc = make_tables(t, s, n, rep);
     if (rc == 0) {
         pf_jw w;
         pf_jw_init(&w, out);
         pf_jw_obj_begin(&w);
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < T_COUNT; k++) {
             pf_jw_key(&w, keys[k]);
-            pf_table_json_rows(&w, t[k]);
+            if (t[k])
+                pf_table_json_rows(&w, t[k]);
+            else {
+                pf_jw_arr_begin(&w);
+                pf_jw_arr_end(&w);
+            }
         }
         pf_jw_key(&w, "matched");
         pf_jw_int(&w, rep->matched);
@@ -188,8 +258,7 @@ static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ra
         pf_jw_obj_end(&w);
         fputc('\n', out);
     }
-    for (int k = 0; k < 3; k++)
-        pf_table_free(t[k]);
+    free_tables(t);
     return rc;
 }
 
@@ -198,4 +267,86 @@ int pf_view_ranks(FILE *out, pf_format format, const pf_rank_summary *s, size_t 
     if (format == PF_FMT_JSON)
         return print_json(out, s, n, rep);
     return print_tables(out, format, s, n, rep);
+}
+
+/* One time figure per member, under the summary's names (the reader's, ranks_summary.c). */
+static void summary_times(pf_jw *w, const pf_rank_times *t)
+{
+    pf_jw_key(w, "gpu_ns");
+    pf_jw_int(w, t->gpu_ns);
+    pf_jw_key(w, "busy_ns");
+    pf_jw_int(w, t->busy_ns);
+    pf_jw_key(w, "span_ns");
+    pf_jw_int(w, t->span_ns);
+    pf_jw_key(w, "comm_ns");
+    pf_jw_int(w, t->comm_ns);
+    pf_jw_key(w, "exposed_ns");
+    pf_jw_int(w, t->exposed_ns);
+}
+
+static void text_or_null(pf_jw *w, const char *key, const char *v)
+{
+    pf_jw_key(w, key);
+    pf_jw_str(w, v[0] ? v : NULL);
+}
+
+static void summary_comm(pf_jw *w, const pf_comm_rec *c)
+{
+    pf_jw_obj_begin(w);
+    text_or_null(w, "name", c->name);
+    text_or_null(w, "process_group", c->pg);
+    pf_jw_key(w, "group_size");
+    if (c->group_size > 0)
+        pf_jw_int(w, c->group_size);
+    else
+        pf_jw_null(w);
+    pf_jw_key(w, "bytes");
+    if (c->bytes >= 0)
+        pf_jw_int(w, c->bytes);
+    else
+        pf_jw_null(w);
+    pf_jw_key(w, "ts_ns");
+    pf_jw_int(w, c->ts_ns);
+    pf_jw_key(w, "dur_ns");
+    pf_jw_int(w, c->dur_ns);
+    pf_jw_obj_end(w);
+}
+
+int pf_view_rank_summary(FILE *out, const pf_rank_summary *s)
+{
+    pf_jw w;
+    pf_jw_init(&w, out);
+    pf_jw_obj_begin(&w);
+    pf_jw_key(&w, "profana_summary"); /* first: how a summary is told from a trace */
+    pf_jw_int(&w, PF_RANK_SUMMARY_VERSION);
+    pf_jw_key(&w, "trace");
+    pf_jw_str(&w, s->path);
+    pf_jw_key(&w, "rank");
+    if (s->rank_from_trace)
+        pf_jw_int(&w, s->rank);
+    else
+        pf_jw_null(&w);
+    pf_jw_key(&w, "device");
+    pf_jw_str(&w, s->info ? s->info->key : NULL);
+    pf_jw_key(&w, "devices");
+    pf_jw_int(&w, s->n_devices);
+    summary_times(&w, &s->all);
+    pf_jw_key(&w, "steps");
+    pf_jw_arr_begin(&w);
+    for (size_t k = 0; k < s->n_steps; k++) {
+        pf_jw_obj_begin(&w);
+        pf_jw_key(&w, "step");
+        pf_jw_int(&w, s->steps[k].number);
+        summary_times(&w, &s->steps[k].t);
+        pf_jw_obj_end(&w);
+    }
+    pf_jw_arr_end(&w);
+    pf_jw_key(&w, "comm_kernels");
+    pf_jw_arr_begin(&w);
+    for (size_t k = 0; k < s->n_comms; k++)
+        summary_comm(&w, &s->comms[k]);
+    pf_jw_arr_end(&w);
+    pf_jw_obj_end(&w);
+    fputc('\n', out);
+    return ferror(out) ? -1 : 0;
 }

@@ -172,3 +172,24 @@ void pf_source_release(char *buf, size_t len, int mapped)
     else
         free(buf);
 }
+
+long pf_source_head(const char *path, char *buf, size_t cap, pf_error *err)
+{
+    pf_reader *r;
+    if (pf_reader_open(path, &r, err))
+        return -1;
+    const char *text;
+    long got = 0, k = 0;
+    if (pf_reader_growing(r, &text, NULL)) {
+        while (got < (long)cap && (k = pf_reader_wait(r, got, err)) > 0) {
+            size_t take = (size_t)k < cap - (size_t)got ? (size_t)k : cap - (size_t)got;
+            memcpy(buf + got, text + got, take);
+            got += (long)take;
+        }
+    } else {
+        while (got < (long)cap && (k = pf_reader_read(r, buf + got, cap - (size_t)got, got, err)) > 0)
+            got += k;
+    }
+    pf_reader_close(r);
+    return k < 0 ? -1 : got;
+}

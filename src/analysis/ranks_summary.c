@@ -1,0 +1,315 @@
+/* ranks_summary.c - a --summary file read back into the pf_rank_summary that --ranks keeps of a trace, so that --ranks over summaries runs the code it runs over traces; and telling a summary from a trace by its first bytes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profana/jscan.h"
+#include "profana/ranks.h"
+
+/* A member's value read as what the summary's layout says it is. */
+typedef struct reader {
+    const char *path, *s;
+    size_t len;
+    pf_error *err;
+} reader;
+
+static int bad(const reader *r, size_t at, const char *what)
+{
+    return pf_fail(r->err, "%s: byte %zu: %s", r->path, at, what);
+}
+
+/* An integer in [lo, hi] at m's value. */
+static int read_int(const reader *r, const pf_jmember *m, int64_t lo, int64_t hi, int64_t *v)
+{
+    if (r->s[m->val_start] == '"' || pf_json_int(r->s, m->val_start, m->val_end, v) || *v < lo || *v > hi)
+        return bad(r, m->val_start, "expected a whole number in the summary's range");
+    return 0;
+}
+
+static int is_null(const reader *r, const pf_jmember *m)
+{
+    return m->val_end - m->val_start == 4 && memcmp(r->s + m->val_start, "null", 4) == 0;
+}
+
+/* A string, or null (buf ""), into buf of cap bytes (cut as the trace's reading cuts it). */
+static int read_text(const reader *r, const pf_jmember *m, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (is_null(r, m))
+        return 0;
+    if (r->s[m->val_start] != '"')
+        return bad(r, m->val_start, "expected a string or null");
+    char *v = pf_json_string(r->s, m->val_start, m->val_end, NULL);
+    if (!v)
+        return pf_fail(r->err, "%s: out of memory", r->path);
+    snprintf(buf, cap, "%s", v);
+    free(v);
+    return 0;
+}
+
+enum { T_GPU, T_BUSY, T_SPAN, T_COMM, T_EXPOSED, T_COUNT };
+static const char *const time_keys[T_COUNT] = {"gpu_ns", "busy_ns", "span_ns", "comm_ns", "exposed_ns"};
+
+/* Sets one of the time members when m is one; 1 when it was, 0 when m is another, -1 on error. */
+static int read_time(const reader *r, const pf_jmember *m, pf_rank_times *t, unsigned *seen)
+{
+    int64_t *field[T_COUNT] = {&t->gpu_ns, &t->busy_ns, &t->span_ns, &t->comm_ns, &t->exposed_ns};
+    for (int k = 0; k < T_COUNT; k++)
+        if (pf_json_key_is(r->s, m, time_keys[k])) {
+            *seen |= 1u << k;
+            return read_int(r, m, 0, INT64_MAX, field[k]) ? -1 : 1;
+        }
+    return 0;
+}
+
+/* Every time member present, and busy within span; idle follows (span - busy). */
+static int times_done(const reader *r, size_t at, pf_rank_times *t, unsigned seen)
+{
+    for (int k = 0; k < T_COUNT; k++)
+        if (!(seen >> k & 1))
+            return pf_fail(r->err, "%s: byte %zu: the summary has no \"%s\" here", r->path, at, time_keys[k]);
+    if (t->busy_ns > t->span_ns)
+        return bad(r, at, "busy_ns is larger than span_ns");
+    t->idle_ns = t->span_ns - t->busy_ns;
+    return 0;
+}
+
+/* Iterates the objects of the array at m: calls each(r, at, end, i, ctx) for object i. */
+typedef int (*each_obj)(const reader *r, size_t at, size_t end, size_t i, void *ctx);
+
+static int count_items(const reader *r, const pf_jmember *m, size_t *n)
+{
+    size_t p = m->val_start, a, b;
+    pf_jerr e;
+    *n = 0;
+    if (r->s[p] != '[' || pf_json_arr_begin(r->s, m->val_end, &p, &e))
+        return bad(r, m->val_start, "expected an array");
+    int k;
+    while ((k = pf_json_arr_next(r->s, m->val_end, &p, &a, &b, &e)) == 1)
+        ++*n;
+    return k < 0 ? bad(r, e.pos, e.what) : 0;
+}
+
+static int for_each(const reader *r, const pf_jmember *m, each_obj f, void *ctx)
+{
+    size_t p = m->val_start, a, b, i = 0;
+    pf_jerr e;
+    if (pf_json_arr_begin(r->s, m->val_end, &p, &e))
+        return bad(r, e.pos, e.what);
+    while (pf_json_arr_next(r->s, m->val_end, &p, &a, &b, &e) == 1) {
+        if (r->s[a] != '{')
+            return bad(r, a, "expected an object");
+        if (f(r, a, b, i++, ctx))
+            return -1;
+    }
+    return 0;
+}
+
+static int read_step(const reader *r, size_t at, size_t end, size_t i, void *ctx)
+{
+    pf_rank_summary *s = ctx;
+    pf_rank_step *st = &s->steps[i];
+    size_t p = at;
+    pf_jmember m;
+    pf_jerr e;
+    unsigned seen = 0;
+    int has_number = 0, k;
+    pf_json_obj_begin(r->s, end, &p, &e);
+    while ((k = pf_json_obj_next(r->s, end, &p, &m, &e)) == 1) {
+        int t = read_time(r, &m, &st->t, &seen);
+        if (t < 0)
+            return -1;
+        if (t == 0 && pf_json_key_is(r->s, &m, "step")) {
+            has_number = 1;
+            if (read_int(r, &m, INT64_MIN + 1, INT64_MAX, &st->number))
+                return -1;
+        }
+    }
+    if (k < 0)
+        return bad(r, e.pos, e.what);
+    if (!has_number)
+        return bad(r, at, "a step without \"step\"");
+    if (i > 0 && st->number <= st[-1].number)
+        return bad(r, at, "steps out of order (they are listed by number, once each)");
+    s->n_steps = i + 1;
+    return times_done(r, at, &st->t, seen);
+}
+
+static int read_comm(const reader *r, size_t at, size_t end, size_t i, void *ctx)
+{
+    pf_rank_summary *s = ctx;
+    pf_comm_rec *c = &s->comms[i];
+    static const char *const keys[] = {"name", "process_group", "group_size", "bytes", "ts_ns", "dur_ns"};
+    size_t p = at;
+    pf_jmember m;
+    pf_jerr e;
+    unsigned seen = 0;
+    int k;
+    int64_t v;
+    *c = (pf_comm_rec){.bytes = -1};
+    pf_json_obj_begin(r->s, end, &p, &e);
+    while ((k = pf_json_obj_next(r->s, end, &p, &m, &e)) == 1) {
+        int rc = 0, which = -1;
+        for (int j = 0; j < 6 && which < 0; j++)
+            which = pf_json_key_is(r->s, &m, keys[j]) ? j : -1;
+        if (which < 0)
+            continue;
+        seen |= 1u << which;
+        int null = is_null(r, &m);
+        if (which == 0)
+            rc = read_text(r, &m, c->name, sizeof c->name);
+        else if (which == 1)
+            rc = read_text(r, &m, c->pg, sizeof c->pg);
+        else if (which == 2 && !null && (rc = read_int(r, &m, 1, 1 << 24, &v)) == 0)
+            c->group_size = (int)v;
+        else if (which == 3 && !null)
+            rc = read_int(r, &m, 0, INT64_MAX, &c->bytes);
+        else if (which == 4)
+            rc = read_int(r, &m, INT64_MIN, INT64_MAX, &c->ts_ns);
+        else if (which == 5)
+            rc = read_int(r, &m, 0, INT64_MAX, &c->dur_ns);
+        if (rc)
+            return -1;
+    }
+    if (k < 0)
+        return bad(r, e.pos, e.what);
+    for (int j = 0; j < 6; j++)
+        if (!(seen >> j & 1))
+            return pf_fail(r->err, "%s: byte %zu: a communication kernel without \"%s\"", r->path, at, keys[j]);
+    if (i > 0 && c->ts_ns < c[-1].ts_ns)
+        return bad(r, at, "communication kernels out of start order");
+    s->n_comms = i + 1;
+    return 0;
+}
+
+/* An array member: its objects read into a fresh array of their count. */
+static int read_array(const reader *r, const pf_jmember *m, size_t size, void **arr, each_obj f, pf_rank_summary *s)
+{
+    size_t n;
+    if (*arr)
+        return bad(r, m->key_start, "a member given twice");
+    if (count_items(r, m, &n))
+        return -1;
+    if (!(*arr = calloc(n ? n : 1, size)))
+        return pf_fail(r->err, "%s: out of memory", r->path);
+    return for_each(r, m, f, s);
+}
+
+/* The device-table entry whose key is name exactly; NULL when none (another profana's). */
+static const pf_device_info *entry_by_key(const char *name)
+{
+    int n;
+    const pf_device_info *t = pf_devices_table(&n);
+    for (int i = 0; name[0] && i < n; i++)
+        if (strcmp(t[i].key, name) == 0)
+            return &t[i];
+    return NULL;
+}
+
+static int read_version(const reader *r, const pf_jmember *m)
+{
+    int64_t v;
+    if (!pf_json_key_is(r->s, m, "profana_summary") || pf_json_int(r->s, m->val_start, m->val_end, &v))
+        return bad(r, m->key_start, "not a profana summary (its first member is not \"profana_summary\": N)");
+    if (v != PF_RANK_SUMMARY_VERSION)
+        return pf_fail(r->err, "%s: a profana summary of version %lld; this profana reads version %d (write it again "
+                               "with this profana's --summary)",
+                       r->path, (long long)v, PF_RANK_SUMMARY_VERSION);
+    return 0;
+}
+
+/* One top-level member after the version. */
+static int read_member(const reader *r, const pf_jmember *m, pf_rank_summary *s, unsigned *seen)
+{
+    int64_t v;
+    int t = read_time(r, m, &s->all, seen);
+    if (t)
+        return t < 0 ? -1 : 0;
+    char text[PF_COLL_PG_MAX > 4096 ? PF_COLL_PG_MAX : 4096];
+    if (pf_json_key_is(r->s, m, "trace")) {
+        if (r->s[m->val_start] != '"' || !(s->path = pf_json_string(r->s, m->val_start, m->val_end, NULL)))
+            return bad(r, m->val_start, "expected the trace's path as a string");
+        *seen |= 1u << T_COUNT;
+    } else if (pf_json_key_is(r->s, m, "rank")) {
+        if (!is_null(r, m) && read_int(r, m, 0, 1 << 24, &v))
+            return -1;
+        s->rank = is_null(r, m) ? -1 : (int)v;
+        s->rank_from_trace = s->rank >= 0;
+    } else if (pf_json_key_is(r->s, m, "device")) {
+        if (read_text(r, m, text, sizeof text))
+            return -1;
+        s->info = entry_by_key(text);
+    } else if (pf_json_key_is(r->s, m, "devices")) {
+        if (read_int(r, m, 0, 1 << 16, &v))
+            return -1;
+        s->n_devices = (int)v;
+    } else if (pf_json_key_is(r->s, m, "steps")) {
+        return read_array(r, m, sizeof *s->steps, (void **)&s->steps, read_step, s);
+    } else if (pf_json_key_is(r->s, m, "comm_kernels")) {
+        *seen |= 2u << T_COUNT;
+        return read_array(r, m, sizeof *s->comms, (void **)&s->comms, read_comm, s);
+    }
+    return 0;
+}
+
+static int read_text_summary(const reader *r, pf_rank_summary *s)
+{
+    size_t p = pf_json_ws(r->s, r->len, 0);
+    pf_jmember m;
+    pf_jerr e;
+    unsigned seen = 0;
+    int k, first = 1;
+    if (p >= r->len || r->s[p] != '{' || pf_json_obj_begin(r->s, r->len, &p, &e))
+        return bad(r, p, "expected a JSON object (a profana summary)");
+    while ((k = pf_json_obj_next(r->s, r->len, &p, &m, &e)) == 1) {
+        if (first ? read_version(r, &m) : read_member(r, &m, s, &seen))
+            return -1;
+        first = 0;
+    }
+    if (k < 0)
+        return bad(r, e.pos, e.what);
+    if (first)
+        return bad(r, p, "not a profana summary (an empty object)");
+    if (pf_json_ws(r->s, r->len, p) != r->len)
+        return bad(r, pf_json_ws(r->s, r->len, p), "text after the summary's object");
+    if (!(seen >> T_COUNT & 1))
+        return bad(r, p, "the summary has no \"trace\"");
+    if (!(seen >> (T_COUNT + 1) & 1))
+        return bad(r, p, "the summary has no \"comm_kernels\"");
+    return times_done(r, p, &s->all, seen);
+}
+
+int pf_rank_summary_read(const char *path, pf_rank_summary *out, pf_error *err)
+{
+    char *text;
+    size_t len;
+    int mapped;
+    *out = (pf_rank_summary){.rank = -1};
+    if (pf_source_read(path, &text, &len, &mapped, err))
+        return -1;
+    reader r = {path, text, len, err};
+    int rc = read_text_summary(&r, out);
+    pf_source_release(text, len, mapped);
+    if (rc) {
+        free(out->path);
+        free(out->steps);
+        free(out->comms);
+        *out = (pf_rank_summary){.rank = -1};
+    }
+    return rc;
+}
+
+int pf_rank_summary_sniff(const char *path)
+{
+    char head[64];
+    pf_error err;
+    long n = pf_source_head(path, head, sizeof head, &err);
+    static const char key[] = "\"profana_summary\"";
+    if (n <= 0)
+        return 0;
+    size_t p = pf_json_ws(head, (size_t)n, 0);
+    if (p >= (size_t)n || head[p] != '{')
+        return 0;
+    p = pf_json_ws(head, (size_t)n, p + 1);
+    return (size_t)n - p >= sizeof key - 1 && memcmp(head + p, key, sizeof key - 1) == 0;
+}
