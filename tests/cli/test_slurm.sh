@@ -166,12 +166,15 @@ for f in text csv json md; do
 done
 check_grep "the merged FSDP2 text has both ranks" "^   1 | $TMP/fsdp2/fsdp2_bf16_rank1.json.gz" "$OUT/fsdp2/ranks.txt"
 
-# A rank whose trace is broken: its summary task fails, and afterok cancels the merge instead
-# of leaving it pending; no merged output is written.
+# A rank whose trace is broken, with 2 traces per task (-k 2) and one task at a time (-m 1): the
+# task that holds it fails (the good trace beside it is still summarised), the other task
+# completes, and afterok cancels the merge instead of leaving it pending; no merged output.
 mkdir -p "$TMP/broken"
 cp "$MR/fsdp2_bf16_rank0.json.gz" "$TMP/broken/a.json.gz"
-printf '{"traceEvents": [' >"$TMP/broken/b.json"
-check_run "submit.sh: a run with a broken trace" 0 sh tools/slurm/submit.sh -p "$PROFANA" bf16 "$TMP/bad" "$TMP/broken"
+printf 'not a trace' >"$TMP/broken/b.json"
+cp "$MR/fsdp2_bf16_rank1.json.gz" "$TMP/broken/c.json.gz"
+check_run "submit.sh -k 2 -m 1: a run with a broken trace" 0 sh tools/slurm/submit.sh -k 2 -m 1 -p "$PROFANA" bf16 "$TMP/bad" "$TMP/broken"
+check_grep "submit.sh -k 2: 3 traces in 2 array tasks" "(3 traces of 1 runs, 2 array tasks)" "$TMP/out"
 summ=$(sed -n 's/^summaries: job \([0-9]*\) .*/\1/p' "$TMP/out")
 merge=$(sed -n 's/.*; merge: job \([0-9]*\)$/\1/p' "$TMP/out")
 jobs_started="$summ $merge"
@@ -179,7 +182,10 @@ jobs_started="$summ $merge"
 if until_ok 60 queue_empty; then pass "slurm: the broken run's jobs left the queue"; else
     fail "slurm: the broken run's jobs left the queue" "$(squeue -h -o '%i %j %T %r' | tr '\n' ';')"; fi
 jobs_started=""
-check_eq "jobcomp: the broken trace's task failed" "$(jobcomp "$summ" 1 | sed -n 's/^JobState=//p')" FAILED
-check_grep "the failed task's output has profana's error" "profana: error: $TMP/broken/b.json" "$TMP/bad/logs/summarise_${summ}_1.out"
+check_eq "jobcomp: the task with the broken trace failed" "$(jobcomp "$summ" 0 | sed -n 's/^JobState=//p')" FAILED
+check_eq "jobcomp: the other task completed" "$(jobcomp "$summ" 1 | sed -n 's/^JobState=//p')" COMPLETED
+check_grep "the failed task's output has profana's error" "profana: error: $TMP/broken/b.json: byte 0:" "$TMP/bad/logs/summarise_${summ}_0.out"
+check_eq "the good traces' summaries are written, the broken one's not" "$(ls "$TMP/bad/broken/summaries" | tr '\n' ' ')" \
+    "rank_000000.summary.json rank_000002.summary.json "
 check_eq "jobcomp: the merge was cancelled" "$(jobcomp - "$merge" | sed -n 's/^JobState=//p')" CANCELLED
 check_eq "no merged output for the broken run" "$(ls "$TMP/bad/broken")" summaries
