@@ -113,7 +113,7 @@ summ=$(sed -n 's/^summaries: job \([0-9]*\) .*/\1/p' "$TMP/out")
 merge=$(sed -n 's/.*; merge: job \([0-9]*\)$/\1/p' "$TMP/out")
 jobs_started="$summ $merge"
 [ -n "$summ" ] && [ -n "$merge" ] || exit 0 # the failure is reported above; nothing ran
-check_grep "submit.sh: 4 array tasks" "(4 traces of 2 runs, 4 array tasks)" "$TMP/out"
+check_grep "submit.sh: 4 array tasks" "(4 traces, 2 runs, 4 array tasks)" "$TMP/out"
 echo "squeue right after the submission:"
 squeue -h -o '%i %j %T %r'
 
@@ -174,7 +174,7 @@ cp "$MR/fsdp2_bf16_rank0.json.gz" "$TMP/broken/a.json.gz"
 printf 'not a trace' >"$TMP/broken/b.json"
 cp "$MR/fsdp2_bf16_rank1.json.gz" "$TMP/broken/c.json.gz"
 check_run "submit.sh -k 2 -m 1: a run with a broken trace" 0 sh tools/slurm/submit.sh -k 2 -m 1 -p "$PROFANA" bf16 "$TMP/bad" "$TMP/broken"
-check_grep "submit.sh -k 2: 3 traces in 2 array tasks" "(3 traces of 1 runs, 2 array tasks)" "$TMP/out"
+check_grep "submit.sh -k 2: 3 traces in 2 array tasks" "(3 traces, 1 runs, 2 array tasks)" "$TMP/out"
 summ=$(sed -n 's/^summaries: job \([0-9]*\) .*/\1/p' "$TMP/out")
 merge=$(sed -n 's/.*; merge: job \([0-9]*\)$/\1/p' "$TMP/out")
 jobs_started="$summ $merge"

@@ -94,4 +94,4 @@ merge=$(sbatch --parsable --chdir="$PWD" --array=0-$((n_runs - 1)) --dependency=
     --kill-on-invalid-dep=yes --output="$outdir/logs/merge_%A_%a.out" \
     "$here/merge.sbatch" "$profana" "$dtype" "$outdir" "$formats") || die "sbatch of the merge failed (the summaries are job $summ)"
 merge=${merge%%;*}
-echo "summaries: job $summ ($n_traces traces of $n_runs runs, $tasks array tasks); merge: job $merge"
+echo "summaries: job $summ ($n_traces traces, $n_runs runs, $tasks array tasks); merge: job $merge"
