@@ -19,11 +19,13 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 usage() {
-    sed -n '3,17s/^# \{0,1\}//p' "$0" >&2
+    awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0" >&2
     exit 2
 }
+writing=0
 die() {
     echo "submit.sh: $*" >&2
+    [ "$writing" = 1 ] && rm -f "$manifest.tmp" "$runs.tmp" # no half-written list left behind
     exit 1
 }
 per_task=1 cpus=1 max_running="" formats=text,json profana=""
@@ -57,6 +59,7 @@ command -v sbatch >/dev/null 2>&1 || die "sbatch is not on PATH (run this on a S
 
 mkdir -p "$outdir/logs" || die "$outdir: cannot create the directory"
 manifest=$outdir/traces.tsv runs=$outdir/runs.txt
+writing=1
 : >"$manifest.tmp" && : >"$runs.tmp" || die "$outdir: cannot write"
 tab=$(printf '\t')
 # One line per trace: NAME <tab> position in its run <tab> the trace's path as given.
@@ -76,6 +79,7 @@ for run in "$@"; do
         die "$run: no traces"
 done
 mv "$manifest.tmp" "$manifest" && mv "$runs.tmp" "$runs" || die "$outdir: cannot write"
+writing=0
 while IFS= read -r name; do
     mkdir -p "$outdir/$name/summaries" || die "$outdir/$name: cannot create the directory"
 done <"$runs"
