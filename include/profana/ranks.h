@@ -75,11 +75,12 @@ int pf_rank_summary_sniff(const char *path);
  * version V, newer than this profana reads (1)" for another version. */
 int pf_rank_summary_read(const char *path, pf_rank_summary *out, pf_error *err);
 
-/* Summarises one loaded trace. path is copied. Reads the trace's text again (the model keeps
- * no kernel args) for distributedInfo.rank and each communication kernel's collective args
- * (from the kernel's args, else from its launching op's), so path must name the file t was
- * loaded from (not standard input). Returns 0, or -1 with err set. rank is set to -1 when
- * the trace names none (pf_ranks_assign fills it). */
+/* Summarises one loaded trace. path is copied. When the trace has communication kernels,
+ * reads its text again (the model keeps no kernel args) for each one's collective args (from
+ * the kernel's args, else from its launching op's), so path must name the file t was loaded
+ * from (not standard input): a plain file is mapped and only the pages of those args are
+ * read; gzip is inflated whole again. Returns 0, or -1 with err set. rank is -1 when the trace
+ * names none (pf_ranks_assign fills it). */
 int pf_rank_summarize(const pf_trace *t, const char *path, pf_rank_summary *out, pf_error *err);
 
 /* Loads and summarises paths[0, n) on up to lo->jobs threads at once, one file per thread

@@ -118,6 +118,8 @@ typedef struct pf_trace {
     pf_strtab *strings;
     pf_device *devices;        /* sorted by id */
     int n_devices;
+    int rank;                  /* distributedInfo.rank (a whole number from 0 to 2^24); -1
+                                  when the trace names none */
     pf_activity *acts;         /* in file order */
     size_t n_acts;
     pf_cpu_op *ops;

@@ -249,29 +249,6 @@ static void fill_comm(const pf_trace *t, const char *s, size_t len, const pf_act
     r->dur_ns = a->dur_ns;
 }
 
-/* distributedInfo.rank of the top-level object, or -1. */
-static int read_rank(const char *s, size_t len)
-{
-    size_t p = pf_json_ws(s, len, len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0);
-    pf_jmember m, d;
-    pf_jerr e;
-    if (p >= len || s[p] != '{' || pf_json_obj_begin(s, len, &p, &e))
-        return -1;
-    while (pf_json_obj_next(s, len, &p, &m, &e) == 1) {
-        if (!pf_json_key_is(s, &m, "distributedInfo") || s[m.val_start] != '{')
-            continue;
-        size_t q = m.val_start;
-        int64_t r = -1;
-        if (pf_json_obj_begin(s, m.val_end, &q, &e))
-            return -1;
-        while (pf_json_obj_next(s, m.val_end, &q, &d, &e) == 1)
-            if (pf_json_key_is(s, &d, "rank") && (pf_json_int(s, d.val_start, d.val_end, &r) || r < 0 || r > 1 << 24))
-                r = -1;
-        return (int)r;
-    }
-    return -1;
-}
-
 static int by_start(const void *x, const void *y)
 {
     const pf_comm_rec *a = x, *b = y;
@@ -284,14 +261,13 @@ static int read_comms(const pf_trace *t, const char *path, const unsigned char *
     char *text;
     size_t len;
     int mapped;
-    if (pf_source_read(path, &text, &len, &mapped, err))
-        return -1;
-    int r = read_rank(text, len);
-    s->rank = r;
-    s->rank_from_trace = r >= 0;
     size_t n = 0;
     for (size_t i = 0; i < t->n_acts; i++)
         n += t->acts[i].kind == PF_ACT_KERNEL && cats[i] == PF_CAT_COMMUNICATION;
+    if (n == 0) /* nothing to read again */
+        return 0;
+    if (pf_source_read(path, &text, &len, &mapped, err))
+        return -1;
     s->comms = calloc(n ? n : 1, sizeof *s->comms);
     if (!s->comms) {
         pf_source_release(text, len, mapped);
@@ -318,6 +294,8 @@ int pf_rank_summarize(const pf_trace *t, const char *path, pf_rank_summary *out,
     }
     for (size_t i = 0; i < t->n_acts; i++)
         cats[i] = (unsigned char)category(t, &t->acts[i]);
+    out->rank = t->rank;
+    out->rank_from_trace = t->rank >= 0;
     int rc = device_times(t, cats, out, err);
     if (rc == 0)
         rc = read_comms(t, path, cats, out, err);

@@ -460,6 +460,22 @@ static int key_is(const loader *L, size_t ks, size_t ke, const char *lit)
     return ke - ks == n && memcmp(L->w.buf + ks, lit, n) == 0;
 }
 
+/* distributedInfo.rank from the member's value s[at, end) (an object, already validated);
+ * -1 when it has none that is a whole number from 0 to 2^24. */
+static int dist_rank(const char *s, size_t at, size_t end)
+{
+    size_t q = at;
+    pf_jmember d;
+    pf_jerr e;
+    int64_t r = -1;
+    if (s[at] != '{' || pf_json_obj_begin(s, end, &q, &e))
+        return -1;
+    while (pf_json_obj_next(s, end, &q, &d, &e) == 1)
+        if (pf_json_key_is(s, &d, "rank") && (pf_json_int(s, d.val_start, d.val_end, &r) || r < 0 || r > 1 << 24))
+            r = -1;
+    return (int)r;
+}
+
 /* One member's value at *p. GO_ON, FINISHED (cut off after the events) or -1. */
 static int load_member(loader *L, size_t *p, size_t ks, size_t ke, int *have_events)
 {
@@ -478,6 +494,8 @@ static int load_member(loader *L, size_t *p, size_t ks, size_t ke, int *have_eve
     if (is_events)
         return pf_fail(L->err, "%s: byte %lld: traceEvents is not an array", L->path,
                        (long long)(L->w.base + (int64_t)vs));
+    if (key_is(L, ks, ke, "distributedInfo"))
+        L->t->rank = dist_rank(L->w.buf, vs, *p);
     if (is_props) {
         free(L->props);
         L->props_len = *p - vs;
@@ -715,7 +733,9 @@ int pf_trace_load_opts(const char *path, const pf_load_opts *opts, pf_trace **ou
     loader L = {.path = path, .err = err};
     if (opts)
         L.opts = *opts;
-    if (!(L.t = calloc(1, sizeof *L.t)) || !(L.t->strings = pf_strtab_new())) {
+    if ((L.t = calloc(1, sizeof *L.t)) != NULL)
+        L.t->rank = -1;
+    if (!L.t || !(L.t->strings = pf_strtab_new())) {
         free(L.t);
         return pf_fail(err, "%s: out of memory", path);
     }

@@ -4,7 +4,7 @@
 # BENCH_SIZES overrides the sizes in MB ("100 1000"); BENCH_DIFF_MB the size of each --diff
 # input (500); BENCH_JSON=0 skips json.load (slow: minutes and gigabytes for 1 GB);
 # BENCH_RUNS the runs of each profana row (and of zlib's inflate), of which the fastest counts (3);
-# BENCH_GAP the seconds between those runs (1).
+# BENCH_GAP the seconds between those runs (1); BENCH_RANKS the rank summaries --ranks merges (1000).
 # Every row: wall seconds, MB/s and events/s of the input, the peak resident memory of the
 # process, and how many times faster than json.load of the same file it ran.
 set -u
@@ -120,3 +120,17 @@ else
     measure "--diff A B (sizes summed)" "A+B: 2 x ${DIFF_MB} MB" "$(($(wc -c <"$a") + $(wc -c <"$b")))" \
         "$((ea + eb))" 0 "$BIN" --diff "$a" A "$b" B bf16 --quiet
 fi
+
+# --ranks over many ranks' summaries: the FSDP2 pair of testdata/multirank/ summarised, then
+# copied to BENCH_RANKS ranks with shifted times (tests/bench/gen_summaries.py); the row's
+# MB are the summaries' bytes, its events their communication kernels.
+RANKS=${BENCH_RANKS:-1000}
+mkdir -p "$DIR/summaries"
+for r in 0 1; do
+    "$BIN" --analysis "testdata/multirank/fsdp2_bf16_rank$r.json.gz" bf16 --summary "$DIR/pair$r.summary" --quiet \
+        >/dev/null || exit 1
+done
+kernels=$(python3 tests/bench/gen_summaries.py "$DIR/summaries" "$RANKS" "$DIR/pair0.summary" "$DIR/pair1.summary") ||
+    exit 1
+measure "--ranks (summaries)" "$RANKS rank summaries" "$(cat "$DIR"/summaries/* | wc -c)" "$kernels" 0 \
+    "$BIN" --ranks "$DIR/summaries" bf16 --quiet

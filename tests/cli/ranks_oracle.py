@@ -1,4 +1,4 @@
-# ranks_oracle.py - the figures of --ranks computed from the raw events with Python's json module, independently of profana: per rank GPU, busy, communication (NCCL kernels by name), exposed communication (communication minus compute kernels, by interval subtraction), idle; collectives matched by process group and order; stragglers. Prints one JSON document shaped like profana's.
+# ranks_oracle.py - the figures of --ranks computed from the raw events with Python's json module, independently of profana: per rank, and per rank and ProfilerStep#N (the GPU work whose launch call, found by correlation, starts inside the CPU-side step window of its process), GPU, busy, communication (NCCL kernels by name), exposed communication (communication minus compute kernels, by interval subtraction), idle; collectives matched by process group and order; stragglers. Prints one JSON document shaped like profana's.
 import json
 import sys
 from decimal import Decimal
@@ -56,11 +56,9 @@ def minus(a, b):
     return total
 
 
-def rank_figures(path, order):
-    d = load(path)
-    ev = [e for e in d["traceEvents"] if e.get("ph") == "X" and e.get("cat") in GPU_CATS]
-    rank = d.get("distributedInfo", {}).get("rank", order)
-    r = {"rank": rank, "trace": path, "gpu": 0, "busy": 0, "comm": 0, "exposed": 0, "span": 0}
+def times(ev, r):
+    """Adds the figures of the GPU activities ev, device by device, to r."""
+    r.update({k: r.get(k, 0) for k in ("gpu", "busy", "comm", "exposed", "span")})
     for dev in sorted({device(e) for e in ev}):
         acts = [e for e in ev if device(e) == dev]
         iv = lambda xs: [(ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])) for e in xs]
@@ -71,6 +69,38 @@ def rank_figures(path, order):
         r["comm"] += union(iv([e for e in acts if is_comm(e)]))
         r["exposed"] += minus(iv([e for e in acts if is_comm(e)]), iv([e for e in acts if is_compute(e)]))
     r["idle"] = r["span"] - r["busy"]
+    return r
+
+
+def step_of(d, ev):
+    """Step number per GPU activity (by id()): the CPU-side ProfilerStep#N window of the
+    process whose launch call (same correlation) starts inside it."""
+    allev = d["traceEvents"]
+    wins = [(e["pid"], ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), int(e["name"].split("#")[1])) for e in allev
+            if e.get("ph") == "X" and e.get("cat") == "user_annotation" and e.get("name", "").startswith("ProfilerStep#")]
+    launch = {}
+    for e in allev:
+        if e.get("ph") == "X" and e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in e.get("args", {}):
+            launch.setdefault(e["args"]["correlation"], e)
+    out = {}
+    for a in ev:
+        r = launch.get(a["args"].get("correlation"))
+        if r is None:
+            continue
+        for pid, t0, t1, n in wins:
+            if pid == r["pid"] and t0 <= ns(r["ts"]) < t1:
+                out[id(a)] = n
+    return out
+
+
+def rank_figures(path, order):
+    d = load(path)
+    ev = [e for e in d["traceEvents"] if e.get("ph") == "X" and e.get("cat") in GPU_CATS]
+    rank = d.get("distributedInfo", {}).get("rank", order)
+    r = times(ev, {"rank": rank, "trace": path})
+    owner = step_of(d, ev)
+    r["steps"] = [times([e for e in ev if owner.get(id(e)) == n], {"rank": rank, "step": n})
+                  for n in sorted(set(owner.values()))]
     colls = []
     for e in sorted((e for e in ev if is_comm(e)), key=lambda e: ns(e["ts"])):
         a = e["args"]
@@ -130,6 +160,9 @@ def main(paths):
     out = {"ranks": [{"rank": r["rank"], "gpu_us": r["gpu"] / 1000, "busy_us": r["busy"] / 1000,
                       "comm_us": r["comm"] / 1000, "exposed_comm_us": r["exposed"] / 1000,
                       "idle_us": r["idle"] / 1000} for r in ranks],
+           "steps": [{"rank": st["rank"], "step": st["step"], "gpu_us": st["gpu"] / 1000, "busy_us": st["busy"] / 1000,
+                      "comm_us": st["comm"] / 1000, "exposed_comm_us": st["exposed"] / 1000,
+                      "idle_us": st["idle"] / 1000, "span_us": st["span"] / 1000} for r in ranks for st in r["steps"]],
            "collectives": [], "matched": matched,
            "stragglers": sorted(({"rank": k, "late": late[k], "wait_us": wait[k] / 1000} for k in late),
                                 key=lambda s: (-s["wait_us"], -s["late"], s["rank"]))}

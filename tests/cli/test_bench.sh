@@ -46,12 +46,25 @@ check_near "gen_trace: bytes = 4 x the template's" "$(json "d['devices'][0]['tot
     "$(json "d['devices'][0]['total']['bytes'] * 4" "$TMP/tmpl.json")" 1e-12
 
 # ---- run.sh: every row, on 2 MB traces, one run each ----
-BENCH_SIZES=2 BENCH_DIFF_MB=1 BENCH_RUNS=1 BENCH_JSON=0 sh tests/bench/run.sh "$B" >"$TMP/bench" 2>&1
+BENCH_SIZES=2 BENCH_DIFF_MB=1 BENCH_RUNS=1 BENCH_JSON=0 BENCH_RANKS=6 sh tests/bench/run.sh "$B" >"$TMP/bench" 2>&1
 check_eq "make bench (2 MB): exit 0" "$?" 0
 for row in "--analysis -j 1" "--analysis -j 2" "--analysis - (a pipe)" "--augment_trace" "--analysis .json.gz" \
-    "zlib inflate alone" "--diff A B"; do
+    "zlib inflate alone" "--diff A B" "--ranks (summaries)"; do
     check_grep "make bench (2 MB): a row for $row" "$row" "$TMP/bench"
 done
 if grep -q "(exit" "$TMP/bench"; then fail "make bench (2 MB): every command exits 0" "$(grep "(exit" "$TMP/bench")"; else
     pass "make bench (2 MB): every command exits 0"; fi
 check_grep "make bench (2 MB): the gzip row says its share of zlib's speed" "read at [0-9]*% of the speed of zlib" "$TMP/bench"
+
+# ---- gen_summaries.py: 6 ranks from the FSDP2 pair match as 3 pairs ----
+"$PROFANA" --analysis testdata/multirank/fsdp2_bf16_rank0.json.gz bf16 --summary "$TMP/p0.summary" --quiet >/dev/null
+"$PROFANA" --analysis testdata/multirank/fsdp2_bf16_rank1.json.gz bf16 --summary "$TMP/p1.summary" --quiet >/dev/null
+mkdir -p "$TMP/six"
+python3 tests/bench/gen_summaries.py "$TMP/six" 6 "$TMP/p0.summary" "$TMP/p1.summary" >/dev/null
+"$PROFANA" --ranks testdata/multirank/fsdp2_bf16_rank0.json.gz testdata/multirank/fsdp2_bf16_rank1.json.gz bf16 \
+    --format json >"$TMP/pair.json"
+"$PROFANA" --ranks "$TMP/six" bf16 --format json >"$TMP/six.json"
+check_eq "gen_summaries: 6 ranks" "$(json 'len(d["ranks"])' "$TMP/six.json")" 6
+check_eq "gen_summaries: 3 pairs match 3 x the pair's instances" "$(json 'd["matched"]' "$TMP/six.json")" \
+    "$(json '3 * d["matched"]' "$TMP/pair.json")"
+check_eq "gen_summaries: nothing unmatched" "$(json 'd["unmatched"]' "$TMP/six.json")" 0

@@ -1,0 +1,158 @@
+/* test_rank_summary.c - the --summary file (src/render/ranks_view.c writes it, src/analysis/ranks_summary.c reads it) on hand-written summaries: every figure read back as written (64-bit times beyond a double's 2^53, unknown args as null, no rank), told from a trace by its first bytes, and refused with one line when it is of another version, cut, mistyped or out of order. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "profana/ranks.h"
+#include "profana/view.h"
+
+static char dir[] = "/tmp/profana-test-summary.XXXXXX";
+
+static const char *file(const char *name)
+{
+    static char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return p;
+}
+
+static void put(const char *name, const char *text)
+{
+    FILE *f = fopen(file(name), "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+static pf_comm_rec rec(const char *name, const char *pg, int n, int64_t bytes, int64_t ts, int64_t dur)
+{
+    pf_comm_rec r = {.group_size = n, .bytes = bytes, .ts_ns = ts, .dur_ns = dur};
+    snprintf(r.name, sizeof r.name, "%s", name);
+    snprintf(r.pg, sizeof r.pg, "%s", pg);
+    return r;
+}
+
+static int same_times(const pf_rank_times *a, const pf_rank_times *b)
+{
+    return a->gpu_ns == b->gpu_ns && a->busy_ns == b->busy_ns && a->span_ns == b->span_ns && a->comm_ns == b->comm_ns &&
+           a->exposed_ns == b->exposed_ns && a->idle_ns == b->idle_ns;
+}
+
+/* Rank 3 on one H200; times of a 2^62 ns-scale clock (9.2e18: no double holds them); two
+ * steps; three kernels: an all-reduce of 2^40 + 1 bytes, an unnamed one, a broadcast. */
+static void round_trip(void)
+{
+    pf_comm_rec c[] = {rec("allreduce", "0", 8, ((int64_t)1 << 40) + 1, ((int64_t)1 << 62) + 1, 12345),
+                       rec("", "", 0, -1, ((int64_t)1 << 62) + 7, 10),
+                       rec("broadcast", "pg \"x\"", 2, 4096, ((int64_t)1 << 62) + 7, 3)};
+    pf_rank_step st[] = {{2, {1000, 900, 1500, 400, 300, 600}}, {3, {2001, 1999, 2003, 7, 5, 4}}};
+    pf_rank_summary s = {.path = "runs/rank3.json.gz", .rank = 3, .rank_from_trace = 1, .n_devices = 1,
+                         .info = pf_devices_find("H200"), .all = {9007199254740993, 9007199254740001,
+                                                                  9007199254740991, 77, 55, 990},
+                         .steps = st, .n_steps = 2, .comms = c, .n_comms = 3};
+    CHECK("H200 is in the device table", s.info != NULL);
+    FILE *f = fopen(file("r3.sum"), "w");
+    CHECK("written", pf_view_rank_summary(f, &s) == 0);
+    fclose(f);
+    CHECK("told from a trace by its content", pf_rank_summary_sniff(file("r3.sum")) == 1);
+    pf_rank_summary g;
+    pf_error err;
+    int rc = pf_rank_summary_read(file("r3.sum"), &g, &err);
+    CHECK("read back", rc == 0);
+    if (rc)
+        return;
+    CHECK_STR("trace path", g.path, "runs/rank3.json.gz");
+    CHECK("rank 3 from the trace", g.rank == 3 && g.rank_from_trace == 1);
+    CHECK("one device, the same table entry", g.n_devices == 1 && g.info == s.info);
+    CHECK("times beyond 2^53 exact; idle = span - busy = 990", same_times(&g.all, &s.all));
+    CHECK("two steps", g.n_steps == 2 && g.steps[0].number == 2 && g.steps[1].number == 3);
+    CHECK("step 2's times (idle 1500 - 900)", g.n_steps == 2 && same_times(&g.steps[0].t, &st[0].t));
+    CHECK("step 3's times (idle 2003 - 1999)", g.n_steps == 2 && same_times(&g.steps[1].t, &st[1].t));
+    CHECK("three kernels", g.n_comms == 3);
+    if (g.n_comms == 3) {
+        CHECK("all-reduce: every field", memcmp(&g.comms[0], &c[0], sizeof c[0]) == 0);
+        CHECK("unknown args stay unknown", g.comms[1].name[0] == 0 && g.comms[1].pg[0] == 0 &&
+                                               g.comms[1].group_size == 0 && g.comms[1].bytes == -1 &&
+                                               g.comms[1].ts_ns == c[1].ts_ns);
+        CHECK_STR("a group name with quotes", g.comms[2].pg, "pg \"x\"");
+    }
+    pf_rank_summary *arr = malloc(sizeof *arr);
+    *arr = g;
+    pf_ranks_free(arr, 1);
+}
+
+static void rank_unknown(void)
+{
+    put("anon.sum", "{\"profana_summary\":1,\"trace\":\"t.json\",\"rank\":null,\"device\":\"no such entry\","
+                    "\"devices\":2,\"gpu_ns\":5,\"busy_ns\":4,\"span_ns\":6,\"comm_ns\":0,\"exposed_ns\":0,"
+                    "\"steps\":[],\"comm_kernels\":[],\"future_member\":{\"a\":[1]}}");
+    pf_rank_summary g;
+    pf_error err;
+    CHECK("a summary without rank", pf_rank_summary_read(file("anon.sum"), &g, &err) == 0);
+    CHECK("rank -1, to be given its position", g.rank == -1 && g.rank_from_trace == 0);
+    CHECK("an entry this table lacks: no device", g.info == NULL && g.n_devices == 2);
+    CHECK("idle 6 - 4", g.all.idle_ns == 2);
+    free(g.path);
+    free(g.steps);
+    free(g.comms);
+}
+
+/* refused NAME TEXT WANT: read fails with a message holding WANT. */
+static void refused(const char *name, const char *text, const char *want)
+{
+    pf_rank_summary g;
+    pf_error err;
+    put("bad.sum", text);
+    int rc = pf_rank_summary_read(file("bad.sum"), &g, &err);
+    char what[200];
+    snprintf(what, sizeof what, "refused: %s", name);
+    CHECK(what, rc != 0 && strstr(err.msg, want) != NULL && strchr(err.msg, '\n') == NULL);
+    if (rc == 0) {
+        free(g.path);
+        free(g.steps);
+        free(g.comms);
+    } else if (!strstr(err.msg, want))
+        printf("  message: %s\n", err.msg);
+}
+
+#define HEAD "{\"profana_summary\":1,\"trace\":\"t\",\"rank\":0,\"device\":null,\"devices\":1,"
+#define TIMES "\"gpu_ns\":5,\"busy_ns\":4,\"span_ns\":6,\"comm_ns\":0,\"exposed_ns\":0"
+
+static void errors(void)
+{
+    refused("version 2", "{\"profana_summary\":2,\"trace\":\"t\"}", "a profana summary of version 2; this profana reads version 1");
+    refused("version 0", "{\"profana_summary\":0}", "version 0");
+    refused("a trace", "{\"traceEvents\":[]}", "not a profana summary");
+    refused("cut", HEAD TIMES ",\"steps\":[", "byte ");
+    refused("no comm_kernels", HEAD TIMES ",\"steps\":[]}", "no \"comm_kernels\"");
+    refused("no span", HEAD "\"gpu_ns\":5,\"busy_ns\":4,\"comm_ns\":0,\"exposed_ns\":0,\"steps\":[],\"comm_kernels\":[]}",
+            "no \"span_ns\"");
+    refused("busy > span", HEAD "\"gpu_ns\":5,\"busy_ns\":9,\"span_ns\":6,\"comm_ns\":0,\"exposed_ns\":0,\"steps\":[],"
+                           "\"comm_kernels\":[]}", "busy_ns is larger than span_ns");
+    refused("a negative time", HEAD "\"gpu_ns\":-5,\"busy_ns\":4,\"span_ns\":6,\"comm_ns\":0,\"exposed_ns\":0,"
+                               "\"steps\":[],\"comm_kernels\":[]}", "byte ");
+    refused("steps out of order", HEAD TIMES ",\"steps\":[{\"step\":3," TIMES "},{\"step\":2," TIMES "}],"
+                                  "\"comm_kernels\":[]}", "steps out of order");
+    refused("kernels out of order", HEAD TIMES ",\"steps\":[],\"comm_kernels\":["
+            "{\"name\":null,\"process_group\":null,\"group_size\":null,\"bytes\":null,\"ts_ns\":9,\"dur_ns\":1},"
+            "{\"name\":null,\"process_group\":null,\"group_size\":null,\"bytes\":null,\"ts_ns\":8,\"dur_ns\":1}]}",
+            "out of start order");
+    refused("a kernel without dur_ns", HEAD TIMES ",\"steps\":[],\"comm_kernels\":["
+            "{\"name\":null,\"process_group\":null,\"group_size\":null,\"bytes\":null,\"ts_ns\":9}]}", "without \"dur_ns\"");
+    refused("text after it", HEAD TIMES ",\"steps\":[],\"comm_kernels\":[]} {}", "text after");
+    put("trace.json", "  {\"traceEvents\": []}");
+    CHECK("a trace is no summary", pf_rank_summary_sniff(file("trace.json")) == 0);
+    CHECK("a missing file is no summary", pf_rank_summary_sniff(file("none")) == 0);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir))
+        return 1;
+    round_trip();
+    rank_unknown();
+    errors();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        printf("FAIL cleanup\n");
+    CHECK_DONE();
+}
