@@ -268,7 +268,7 @@ static int read_comms(const pf_trace *t, const char *path, const unsigned char *
         return 0;
     if (pf_source_read(path, &text, &len, &mapped, err))
         return -1;
-    s->comms = calloc(n ? n : 1, sizeof *s->comms);
+    s->comms = calloc(n, sizeof *s->comms);
     if (!s->comms) {
         pf_source_release(text, len, mapped);
         return pf_fail(err, "%s: out of memory", path);
