@@ -138,6 +138,8 @@ for t in 0 1 2 3; do
     check_eq "jobcomp: summary task $t completed" "$(jobcomp "$summ" $t | sed -n 's/^JobState=//p')" COMPLETED
     check_grep "summary task $t's output names its task" "array job $summ task $t " "$OUT/logs/summarise_${summ}_$t.out"
 done
+echo "the jobs' output files:"
+for f in "$OUT"/logs/*.out; do echo "== $(basename "$f")"; cat "$f"; done
 for t in 0 1; do
     check_eq "jobcomp: merge task $t completed" "$(jobcomp "$merge" $t | sed -n 's/^JobState=//p')" COMPLETED
 done
