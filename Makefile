@@ -112,7 +112,9 @@ demo: deps
 # UndefinedBehaviorSanitizer, plus cppcheck (one more test); test files run in parallel and
 # tests/run.sh prints the combined "N passed, N failed" (about 3 minutes on two cores).
 # `make check-full` adds a third pass under valgrind memcheck (every unit test program and
-# every run of the binary, about 1,400 runs: some 10 more minutes); CI (.ci/run) runs it.
+# every run of the binary, about 1,400 runs: some 10 more minutes) and, on the optimised build,
+# the tests kept for it (run.sh --full: tests/cli/test_slurm.sh starts a one-node Slurm as
+# root, or prints SKIP with the reason); CI (.ci/run) runs it.
 JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 CHECK_BUILDS = $(MAKE) --no-print-directory -j$(JOBS) profana units $(BUILD)/bench/gen_trace $(BUILD)/bench/bench_run && \
 	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan CFLAGS="-O1 -g $(SAN)" build-asan/profana units \
@@ -125,7 +127,7 @@ check:
 check-full:
 	@./tests/deps.sh test
 	$(CHECK_BUILDS)
-	./tests/run.sh build build-asan --valgrind build --cppcheck
+	./tests/run.sh --full build build-asan --valgrind build --cppcheck
 
 test: check
 

@@ -1,14 +1,17 @@
 #!/bin/sh
 # run.sh - runs the C unit tests and the CLI tests against each build directory given, prints "N passed, N failed".
-# Usage: tests/run.sh [-j N] BUILD... [--valgrind BUILD]... [--cppcheck]
+# Usage: tests/run.sh [-j N] [--full BUILD] BUILD... [--valgrind BUILD]... [--cppcheck]
 #   BUILD            its tests/test_* programs and tests/cli/test_*.sh with PROFANA=BUILD/profana
+#   --full BUILD     the same, with PF_CHECK_FULL=1: the tests kept for `make check-full` run too
+#                    (tests/cli/test_slurm.sh, which starts a Slurm cluster: once per suite)
 #   --valgrind BUILD the same, every program run under valgrind memcheck (tests/valgrind.sh);
 #                    any error or definite/indirect leak fails the test file that caused it
 #   --valgrind-units BUILD  only BUILD's unit test programs under valgrind
 #   --cppcheck       `make cppcheck`: one PASS, or one FAIL per finding
 #   -j N             test files run N at a time (default: one per core); results print in order
-# Each test prints lines "PASS name" / "FAIL name (why)"; a test program that exits non-zero
-# without a FAIL line counts as one failure, so a crash is never silent.
+# Each test prints lines "PASS name" / "FAIL name (why)" / "SKIP name: why"; a test program that
+# exits non-zero without a FAIL line counts as one failure, so a crash is never silent. Skips
+# are counted apart, listed, and never count as passes.
 cd "$(dirname "$0")/.." || exit 2
 
 # ---- one test file (run by xargs below): run.sh --one DIR IDX MODE BUILD TEST ----
@@ -38,6 +41,9 @@ if [ "${1:-}" = --one ]; then
         *) PF_VALGRIND_BIN=$t tests/valgrind.sh >"$log.out" 2>&1 ;;
         esac
     else
+        # --full: PF_CHECK_FULL=1 for this build's tests only, so a check-full-only test runs once.
+        unset PF_CHECK_FULL
+        [ "$mode" = full ] && export PF_CHECK_FULL=1
         case $t in
         *.sh) PROFANA="$build/profana" sh "$t" >"$log.out" 2>&1 ;;
         *) "$t" >"$log.out" 2>&1 ;;
@@ -64,6 +70,7 @@ while [ $# -gt 0 ]; do
     case $1 in
     -j) jobs=$2; shift 2; continue ;;
     --valgrind) mode=valgrind; shift; continue ;;
+    --full) mode=full; shift; continue ;;
     --valgrind-units)
         for t in "$2"/tests/test_*; do
             [ -x "$t" ] && add valgrind "$2" "$t"
@@ -99,6 +106,7 @@ awk '{ p = ($2 == "valgrind") ? 0 : 2; if ($4 ~ /\.sh$/) p--; print p, $0 }' "$l
 
 pass=0
 fail=0
+skip=0
 while read -r idx mode build t; do
     label=$build/$(basename "$t")
     [ "$mode" = valgrind ] && label="valgrind:$label"
@@ -107,7 +115,8 @@ while read -r idx mode build t; do
     st=$(cat "$log.rc" 2>/dev/null || echo 127)
     p=$(grep -c '^PASS ' "$log.out")
     f=$(grep -c '^FAIL ' "$log.out")
-    grep '^FAIL ' "$log.out" | sed "s|^|  $label: |"
+    k=$(grep -c '^SKIP ' "$log.out")
+    grep -E '^(FAIL|SKIP) ' "$log.out" | sed "s|^|  $label: |"
     if [ "$st" -ne 0 ] && [ "$f" -eq 0 ]; then
         echo "  $label: FAIL exited with status $st"
         tail -n 5 "$log.out" | sed "s|^|    |"
@@ -121,9 +130,13 @@ while read -r idx mode build t; do
         f=$((f + 1))
     done
     secs=$(($(cat "$log.end" 2>/dev/null || echo 0) - $(cat "$log.start" 2>/dev/null || echo 0)))
-    printf '%-44s %4d passed, %d failed  (%d s)\n' "$label" "$p" "$f" "$secs"
+    skipped=""
+    [ "$k" -gt 0 ] && skipped=", $k skipped"
+    printf '%-44s %4d passed, %d failed%s  (%d s)\n' "$label" "$p" "$f" "$skipped" "$secs"
     pass=$((pass + p))
     fail=$((fail + f))
+    skip=$((skip + k))
 done <"$list"
+[ "$skip" -gt 0 ] && echo "$skip skipped (the SKIP lines above say why; not counted as passed)"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
