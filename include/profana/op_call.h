@@ -21,21 +21,28 @@ typedef struct pf_arg {
                                 * are one element in memory */
 } pf_arg;
 
-/* An op invocation as the formulas see it. Storage belongs to the caller. */
+struct pf_op_nest;
+
+/* An op invocation as the formulas see it. Storage belongs to the caller. (Pointers first,
+ * then the ints: 32 bytes, one per op of the model.) */
 typedef struct pf_op_call {
     const char *name;          /* full op name, "aten::mm" */
-    int nargs;
     const pf_arg *args;
+    const struct pf_op_nest *nested; /* the ops recorded inside this one, for the few ops whose
+                                * formula reads them (pf_op_family_reads_nested); NULL otherwise */
+    int nargs;
     int assumed_size;          /* element size to assume for tensors the trace records without
                                 * a type (a TensorList): the command line's DTYPE, set by
                                 * pf_formula_apply_ex; 0 = none, their bytes stay unknown */
-    const struct pf_op_call *nested; /* the ops recorded inside this one (its thread, within
-                                * its span), in order, for the few ops whose formula reads
-                                * them (pf_op_family_reads_nested: a fused MoE whose expert
-                                * weights and top-k appear only on the views and the routing
-                                * op it runs); NULL and 0 otherwise. Their own nested is NULL. */
-    int n_nested;
 } pf_op_call;
+
+/* The ops recorded inside an op (its thread, within its span), in order: a fused MoE whose
+ * expert weights and top-k appear only on the views and the routing op it runs. Their own
+ * nested is NULL. */
+typedef struct pf_op_nest {
+    const pf_op_call *calls;
+    int n;
+} pf_op_nest;
 
 /* Product of the dims of a tensor argument; 1 for a 0-d tensor; list_numel for a list.
  * -1 when a dim is negative or the product does not fit in int64 (sizes are untrusted). */

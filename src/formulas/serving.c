@@ -299,8 +299,8 @@ static int packing_of(const char *type)
  * op names it, or the figures disagree with T tokens and E experts. */
 static int64_t nested_topk(const pf_op_call *call, int64_t t, int64_t e)
 {
-    for (int i = 0; i < call->n_nested; i++) {
-        const pf_op_call *c = &call->nested[i];
+    for (int i = 0; call->nested && i < call->nested->n; i++) {
+        const pf_op_call *c = &call->nested->calls[i];
         if (!c->name || !(strstr(c->name, "topk") || strstr(c->name, "TopK")))
             continue;
         int64_t k = 0;
@@ -318,8 +318,8 @@ static int64_t nested_topk(const pf_op_call *call, int64_t t, int64_t e)
 static int nested_weights(const pf_op_call *call, int64_t e, const pf_arg **w)
 {
     int n = 0;
-    for (int i = 0; i < call->n_nested && n < 2; i++) {
-        const pf_arg *a = tensor_at(&call->nested[i], 0);
+    for (int i = 0; call->nested && i < call->nested->n && n < 2; i++) {
+        const pf_arg *a = tensor_at(&call->nested->calls[i], 0);
         if (!a || a->ndim != 3 || a->dims[0] != e)
             continue;
         if (n == 1 && a->dims[1] == w[0]->dims[1] && a->dims[2] == w[0]->dims[2] && strcmp(a->type, w[0]->type) == 0)

@@ -167,9 +167,13 @@ typedef struct pf_op_rec {
     int64_t ext_id;
     int64_t src_off;
     pf_src_args args;
-    int64_t ts_ns, dur_ns;     /* its span; dur_ns -1 when ts or dur could not be read */
-    uint64_t thread;           /* hash of pid and tid, as pf_cpu_event.thread */
+    uint32_t cpu_at;           /* its host interval (span and thread): its index in its part's
+                                  cpu vector; PF_NO_CPU when its times could not be read. An
+                                  index, not the span itself, keeps records small (a copy of
+                                  the span would cost a 1 GB trace 47 MB) */
 } pf_op_rec;
+
+#define PF_NO_CPU UINT32_MAX
 
 /* A host call that may have launched GPU work (cuda_runtime, cuda_driver): its correlation id
  * names the GPU activity it launched. Kept until linking gives each activity its launch. */
@@ -253,9 +257,11 @@ int pf_trace_devices_from_props(pf_trace *t, char *text, size_t len, pf_error *e
 
 /* Links activities (and t->launches, when kept) to the op records of the chunks (in order)
  * by External id, builds t->ops from the linked records (all_ops: from all of them), in
- * file order, and parses the args of linked ops once per distinct args text. Frees the records. Returns 0 or -1 with
- * err set (out of memory only). */
-int pf_trace_link(pf_trace *t, pf_segvec *const *ops, size_t n_vecs, int all_ops, pf_error *err);
+ * file order, and parses the args of linked ops once per distinct args text. cpu_base[v]:
+ * where chunk v's host intervals start in t->cpu (a record's cpu_at counts from there). Frees
+ * the records. Returns 0 or -1 with err set (out of memory only). */
+int pf_trace_link(pf_trace *t, pf_segvec *const *ops, const size_t *cpu_base, size_t n_vecs, int all_ops,
+                  pf_error *err);
 
 /* Gives each activity the start and process of the launch call with its correlation id
  * (launch_ts_ns, launch_process; PF_NO_LAUNCH when none, or when calls of two processes

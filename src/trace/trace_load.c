@@ -669,21 +669,29 @@ static int assemble(loader *L)
         t->n_bad_events += c->n_bad_events;
         t->n_steps += c->n_steps;
     }
+    size_t *cpu_base = malloc((L->n_kept ? L->n_kept : 1) * sizeof *cpu_base);
+    if (!cpu_base)
+        return pf_fail(L->err, "%s: out of memory", L->path);
+    for (size_t i = 0, at = 0; i < L->n_kept; at += L->chunks[L->kept[i]]->cpu.n, i++)
+        cpu_base[i] = at; /* before move_events empties the parts */
     if (move_events(acts_of, L, (void **)&t->acts, &t->n_acts, sizeof *t->acts) ||
         move_events(cpu_of, L, (void **)&t->cpu, &t->n_cpu, sizeof *t->cpu) ||
         move_events(steps_of, L, (void **)&t->gpu_steps, &t->n_gpu_steps, sizeof *t->gpu_steps) ||
         move_events(cpu_steps_of, L, (void **)&t->cpu_steps, &t->n_cpu_steps, sizeof *t->cpu_steps) ||
-        warn_unknown(L) || link_launches(L))
+        warn_unknown(L) || link_launches(L) || pf_trace_devices_from_props(t, L->props, L->props_len, L->err)) {
+        free(cpu_base);
         return -1;
-    if (pf_trace_devices_from_props(t, L->props, L->props_len, L->err))
-        return -1;
+    }
     pf_segvec **ops = malloc((L->n_kept ? L->n_kept : 1) * sizeof *ops);
-    if (!ops)
+    if (!ops) {
+        free(cpu_base);
         return pf_fail(L->err, "%s: out of memory", L->path);
+    }
     for (size_t i = 0; i < L->n_kept; i++)
         ops[i] = &L->chunks[L->kept[i]]->ops;
-    int rc = pf_trace_link(t, ops, L->n_kept, L->opts.all_ops, L->err);
+    int rc = pf_trace_link(t, ops, cpu_base, L->n_kept, L->opts.all_ops, L->err);
     free(ops);
+    free(cpu_base);
     return rc;
 }
 

@@ -416,6 +416,7 @@ static int resolve_op(pf_trace *t, args_cache *c, pf_cpu_op *op)
 /* The op records of every chunk as one sequence, in file order. */
 typedef struct op_recs {
     pf_segvec *const *vecs;
+    const size_t *cpu_base;    /* per vector: where its chunk's host intervals start in t->cpu */
     size_t n_vecs, n;
 } op_recs;
 
@@ -524,6 +525,16 @@ static void nests_free(nests *ns)
     free(ns->recs);
 }
 
+/* The host interval of record rec of chunk v, or NULL when its times were not read. */
+static const pf_cpu_event *rec_span(const pf_trace *t, const op_recs *r, size_t v, const pf_op_rec *rec)
+{
+    if (rec->cpu_at == PF_NO_CPU)
+        return NULL;
+    size_t at = r->cpu_base[v] + rec->cpu_at;
+    assert(at < t->n_cpu && t->cpu[at].name == rec->name);
+    return &t->cpu[at];
+}
+
 /* The record after (v, i) in file order, moving the cursor there; NULL at the end. */
 static const pf_op_rec *rec_after(const op_recs *r, size_t *v, size_t *i)
 {
@@ -547,8 +558,9 @@ static int push_child(nests *ns, const pf_op_rec *rec)
     return 0;
 }
 
-/* Record g at cursor (v, i): its children. */
-static int add_nest(nests *ns, const op_recs *r, const pf_op_rec *parent, int32_t g, size_t v, size_t i)
+/* Record g at cursor (v, i), whose span is p: its children. */
+static int add_nest(const pf_trace *t, nests *ns, const op_recs *r, const pf_cpu_event *p, int32_t g, size_t v,
+                    size_t i)
 {
     if (ns->n == ns->cap) {
         size_t cap = ns->cap ? ns->cap * 2 : 16;
@@ -560,14 +572,15 @@ static int add_nest(nests *ns, const op_recs *r, const pf_op_rec *parent, int32_
     }
     nest *n = &ns->list[ns->n++];
     *n = (nest){g, ns->n_recs, 0};
-    int64_t end = parent->ts_ns + parent->dur_ns;
+    int64_t end = p->ts_ns + p->dur_ns;
     const pf_op_rec *rec;
     for (int k = 0; k < NEST_SCAN && n->n < NEST_MAX && (rec = rec_after(r, &v, &i)); k++) {
-        if (rec->thread != parent->thread || rec->dur_ns < 0)
+        const pf_cpu_event *c = rec_span(t, r, v, rec);
+        if (!c || c->thread != p->thread)
             continue;
-        if (rec->ts_ns > end)
+        if (c->ts_ns > end)
             break;
-        if (rec->ts_ns < parent->ts_ns || rec->ts_ns + rec->dur_ns > end)
+        if (c->ts_ns < p->ts_ns || c->ts_ns + c->dur_ns > end)
             continue;
         if (push_child(ns, rec))
             return -1;
@@ -577,15 +590,16 @@ static int add_nest(nests *ns, const op_recs *r, const pf_op_rec *parent, int32_
 }
 
 /* The children of every kept record whose op reads them. */
-static int find_nests(const op_recs *r, const unsigned char *keep, nests *ns)
+static int find_nests(const pf_trace *t, const op_recs *r, const unsigned char *keep, nests *ns)
 {
     int32_t g = 0;
     for (size_t v = 0; v < r->n_vecs; v++)
         for (size_t i = 0; i < r->vecs[v]->n; i++, g++) {
             const pf_op_rec *rec = pf_segvec_at(r->vecs[v], i);
-            if (!keep[g] || rec->dur_ns < 0 || !pf_op_family_reads_nested(rec->name))
+            if (!keep[g] || !pf_op_family_reads_nested(rec->name))
                 continue;
-            if (add_nest(ns, r, rec, g, v, i))
+            const pf_cpu_event *p = rec_span(t, r, v, rec);
+            if (p && add_nest(t, ns, r, p, g, v, i))
                 return -1;
         }
     return 0;
@@ -599,11 +613,13 @@ static int resolve_nests(pf_trace *t, args_cache *c, const nests *ns, const int3
         int32_t op = renum[n->parent];
         if (op < 0 || n->n == 0)
             continue;
-        pf_op_call *calls = calloc(n->n, sizeof *calls);
-        if (!calls || store_add(t, calls)) {
-            free(calls);
+        /* one block: the nest, then its calls */
+        pf_op_nest *block = calloc(1, sizeof *block + n->n * sizeof(pf_op_call));
+        if (!block || store_add(t, block)) {
+            free(block);
             return -1;
         }
+        pf_op_call *calls = (pf_op_call *)(block + 1);
         for (size_t j = 0; j < n->n; j++) {
             const nest_rec *nr = &ns->recs[n->first + j];
             calls[j].name = nr->name;
@@ -615,8 +631,9 @@ static int resolve_nests(pf_trace *t, args_cache *c, const nests *ns, const int3
                 calls[j].args = p->op.call.args;
             }
         }
-        t->ops[op].call.nested = calls;
-        t->ops[op].call.n_nested = (int)n->n;
+        block->calls = calls;
+        block->n = (int)n->n;
+        t->ops[op].call.nested = block;
     }
     return 0;
 }
@@ -665,7 +682,7 @@ static int link(pf_trace *t, const op_recs *r, int all_ops)
     if (rc == 0) {
         memset(keep, all_ops ? 1 : 0, r->n);
         link_acts(t, &m, keep);
-        rc = find_nests(r, keep, &ns);
+        rc = find_nests(t, r, keep, &ns);
     }
     id_map_free(&m);
     if (rc == 0)
@@ -678,9 +695,10 @@ static int link(pf_trace *t, const op_recs *r, int all_ops)
     return rc;
 }
 
-int pf_trace_link(pf_trace *t, pf_segvec *const *vecs, size_t n_vecs, int all_ops, pf_error *err)
+int pf_trace_link(pf_trace *t, pf_segvec *const *vecs, const size_t *cpu_base, size_t n_vecs, int all_ops,
+                  pf_error *err)
 {
-    op_recs r = {vecs, n_vecs, 0};
+    op_recs r = {vecs, cpu_base, n_vecs, 0};
     for (size_t v = 0; v < n_vecs; v++)
         r.n += vecs[v]->n;
     int rc = link(t, &r, all_ops);

@@ -828,9 +828,9 @@ static int add_cpu_op(pf_scanner *sc, pf_chunk *c, const ev_fields *f, size_t st
     int64_t id = op_ext_id(sc->w, f);
     if (id < 0)
         return 0; /* cannot be linked: only its CPU time counts */
+    uint32_t cpu_at = span.dur_ns < 0 || c->cpu.n > PF_NO_CPU ? PF_NO_CPU : (uint32_t)(c->cpu.n - 1);
     pf_op_rec rec = {.name = name, .ext_id = id, .src_off = sc->w->base + (int64_t)start,
-                     .args = src_args(sc->w->buf, f, start), .ts_ns = span.ts_ns, .dur_ns = span.dur_ns,
-                     .thread = span.thread};
+                     .args = src_args(sc->w->buf, f, start), .cpu_at = cpu_at};
     pf_op_rec *slot;
     if (op_key(sc, f, &rec.key) || !(slot = pf_segvec_push(&c->ops)))
         return out_of_memory(sc, c);

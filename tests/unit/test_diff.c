@@ -143,8 +143,8 @@ static void test_shape_keys(void)
                       C("[0, 0]"), C("[14, 14]"), C("[1, 1]"), C("1"), C("False"), C("False"), C("True")};
     pf_arg miopen[] = {typed((pf_arg)T(1, 3, 1008, 1008), "c10::BFloat16"), typed((pf_arg)T(1024, 3, 14, 14), "c10::BFloat16"),
                        C(""), C("[0, 0]"), C("[14, 14]"), C("[1, 1]"), C("1"), C("False"), C("False")};
-    pf_cpu_op a = {.name = "aten::cudnn_convolution", .call = {"aten::cudnn_convolution", 9, cudnn}};
-    pf_cpu_op b = {.name = "aten::miopen_convolution", .call = {"aten::miopen_convolution", 9, miopen}};
+    pf_cpu_op a = {.name = "aten::cudnn_convolution", .call = {.name = "aten::cudnn_convolution", .nargs = 9, .args = cudnn}};
+    pf_cpu_op b = {.name = "aten::miopen_convolution", .call = {.name = "aten::miopen_convolution", .nargs = 9, .args = miopen}};
     CHECK_STR("shape key: cudnn_convolution",
               pf_diff_shape_key(&a, 1, k1, sizeof k1),
               "convolution([1,3,1008,1008]bf16, [1024,3,14,14]bf16, [14, 14], [0, 0], [1, 1], 1)");
@@ -157,8 +157,8 @@ static void test_shape_keys(void)
                      typed((pf_arg)T(8, 16, 512, 64), "c10::Half"), C(""), C("True")};
     pf_arg bshd[] = {typed((pf_arg)T(8, 512, 16, 64), "c10::Half"), typed((pf_arg)T(8, 512, 16, 64), "c10::Half"),
                      typed((pf_arg)T(8, 512, 16, 64), "c10::Half"), C(""), C("")};
-    pf_cpu_op qa = {.name = "aten::_cudnn_attention_forward", .call = {"aten::_cudnn_attention_forward", 5, bhsd}};
-    pf_cpu_op qb = {.name = "aten::_efficient_attention_forward", .call = {"aten::_efficient_attention_forward", 5, bshd}};
+    pf_cpu_op qa = {.name = "aten::_cudnn_attention_forward", .call = {.name = "aten::_cudnn_attention_forward", .nargs = 5, .args = bhsd}};
+    pf_cpu_op qb = {.name = "aten::_efficient_attention_forward", .call = {.name = "aten::_efficient_attention_forward", .nargs = 5, .args = bshd}};
     CHECK_STR("shape key: cuDNN attention", pf_diff_shape_key(&qa, 1, k1, sizeof k1),
               "attention([8,16,512,64]fp16, [8,16,512,64]fp16, [8,16,512,64]fp16)");
     CHECK_STR("shape key: efficient attention in [B,H,S,D]", pf_diff_shape_key(&qb, 1, k2, sizeof k2), k1);
@@ -166,12 +166,12 @@ static void test_shape_keys(void)
     /* GEMMs keep every tensor argument and drop scalars */
     pf_arg addmm[] = {typed((pf_arg)T(1024), "c10::BFloat16"), typed((pf_arg)T(5185, 1024), "c10::BFloat16"),
                       typed((pf_arg)T(1024, 1024), "c10::BFloat16"), C("1"), C("1")};
-    pf_cpu_op g = {.name = "aten::addmm", .call = {"aten::addmm", 5, addmm}};
+    pf_cpu_op g = {.name = "aten::addmm", .call = {.name = "aten::addmm", .nargs = 5, .args = addmm}};
     CHECK_STR("shape key: addmm", pf_diff_shape_key(&g, 1, k1, sizeof k1),
               "gemm([1024]bf16, [5185,1024]bf16, [1024,1024]bf16)");
     /* an op of no family keeps its name and every argument, as --group shape spells it */
     pf_arg sum[] = {typed((pf_arg)T(4096, 1024), "float"), C("[0]"), C("True"), C("")};
-    pf_cpu_op s = {.name = "aten::sum", .call = {"aten::sum", 4, sum}};
+    pf_cpu_op s = {.name = "aten::sum", .call = {.name = "aten::sum", .nargs = 4, .args = sum}};
     CHECK_STR("shape key: op of no family", pf_diff_shape_key(&s, 1, k1, sizeof k1),
               "aten::sum([4096,1024]fp32, [0], True, -)");
     CHECK_STR("shape key: op of no family, no dtypes", pf_diff_shape_key(&s, 0, k1, sizeof k1),
@@ -292,10 +292,10 @@ static void test_matcher_shape(void)
                        C(""), C("[3, 3]"), C("[2, 2]"), C("[1, 1]"), C("1"), C("False"), C("False")};
     pf_arg mm_a[] = {typed((pf_arg)T(64, 32), "c10::BFloat16"), typed((pf_arg)T(32, 16), "c10::BFloat16")};
     pf_arg mm_b[] = {typed((pf_arg)T(64, 32), "c10::Half"), typed((pf_arg)T(32, 16), "c10::Half")};
-    pf_cpu_op ops_a[] = {{.name = "aten::cudnn_convolution", .call = {"aten::cudnn_convolution", 9, conv_a}},
-                         {.name = "aten::mm", .call = {"aten::mm", 2, mm_a}}};
-    pf_cpu_op ops_b[] = {{.name = "aten::miopen_convolution", .call = {"aten::miopen_convolution", 9, conv_b}},
-                         {.name = "aten::mm", .call = {"aten::mm", 2, mm_b}}};
+    pf_cpu_op ops_a[] = {{.name = "aten::cudnn_convolution", .call = {.name = "aten::cudnn_convolution", .nargs = 9, .args = conv_a}},
+                         {.name = "aten::mm", .call = {.name = "aten::mm", .nargs = 2, .args = mm_a}}};
+    pf_cpu_op ops_b[] = {{.name = "aten::miopen_convolution", .call = {.name = "aten::miopen_convolution", .nargs = 9, .args = conv_b}},
+                         {.name = "aten::mm", .call = {.name = "aten::mm", .nargs = 2, .args = mm_b}}};
     pf_trace ta = {.ops = ops_a, .n_ops = 2}, tb = {.ops = ops_b, .n_ops = 2};
     pf_row a[] = {row("aten::cudnn_convolution(...)", 2, 2000, 0), row("aten::mm([64,32]bf16, [32,16]bf16)", 1, 500, 1),
                   row("Memset (Device)", 1, 100, -1)};

@@ -401,7 +401,8 @@ static void test_fused_moe(void)
 static int run_moe_forward(pf_work *w, const pf_arg *hidden, int tokens, const pf_op_call *nested, int n_nested)
 {
     pf_arg args[3] = {*hidden, BF16(2, tokens, 8), scalar("", "")};
-    pf_op_call call = {.name = "vllm::moe_forward", .nargs = 3, .args = args, .nested = nested, .n_nested = n_nested};
+    pf_op_nest nest = {nested, n_nested};
+    pf_op_call call = {.name = "vllm::moe_forward", .nargs = 3, .args = args, .nested = n_nested ? &nest : NULL};
     return pf_formula_apply(&call, w);
 }
 
@@ -417,9 +418,9 @@ static void test_moe_forward(void)
     pf_arg view_h[] = {BF16(2, 4, 64), LIST("[256]")};
     pf_arg bf_w1[] = {BF16(3, 8, 64, 256)}, bf_w2[] = {BF16(3, 8, 128, 64)};
     pf_arg bad_w2[] = {U8(3, 8, 64, 32)};
-    pf_op_call packed[] = {{"TopK", 3, topk, 0, NULL, 0}, {"aten::view", 2, view_h, 0, NULL, 0},
-                           {"aten::view", 2, view_w1, 0, NULL, 0}, {"aten::view", 2, view_w1, 0, NULL, 0},
-                           {"aten::view", 2, view_w2, 0, NULL, 0}};
+    pf_op_call packed[] = {{.name = "TopK", .nargs = 3, .args = topk}, {.name = "aten::view", .nargs = 2, .args = view_h},
+                           {.name = "aten::view", .nargs = 2, .args = view_w1}, {.name = "aten::view", .nargs = 2, .args = view_w1},
+                           {.name = "aten::view", .nargs = 2, .args = view_w2}};
     /* T=4, H=64, k=2, E=8; w1 [8, 64, 256] unpacked (N1 = 256), w2 [8, 128, 64] (I = 128,
      * gated): 2*4*2*(64*256 + 128*64) = 393216 FLOP. Bytes: hidden read and output written
      * 2*512, logits 64, every weight (min(8, 4*2) = 8 experts reached) 65536 + 32768: 99392 */
@@ -427,22 +428,22 @@ static void test_moe_forward(void)
     ok("moe_forward packed weights from nested views", rc, &w, 393216, 99392, PF_DT_BF16, PF_MATRIX_GEMM, 1,
        "moe~ub");
     /* one token, top-2: 2 of 8 experts at most: 98304*2/8 = 24576; 2*128 + 16; FLOP 2*1*2*24576 */
-    pf_op_call one[] = {{"TopK", 3, topk1, 0, NULL, 0}, {"aten::view", 2, view_w1, 0, NULL, 0},
-                        {"aten::view", 2, view_w2, 0, NULL, 0}};
+    pf_op_call one[] = {{.name = "TopK", .nargs = 3, .args = topk1}, {.name = "aten::view", .nargs = 2, .args = view_w1},
+                        {.name = "aten::view", .nargs = 2, .args = view_w2}};
     rc = run_moe_forward(&w, &h1, 1, one, 3);
     ok("moe_forward one token", rc, &w, 98304, 24848, PF_DT_BF16, PF_MATRIX_GEMM, 1, "moe~ub");
     /* bf16 weights, k from topk_softmax's weights [4, 2]: the same FLOP; weights
      * (131072 + 65536)*2 bytes + 1024 + 64 */
-    pf_op_call plain[] = {{"_moe_C::topk_softmax", 4, softmax, 0, NULL, 0}, {"aten::view", 1, bf_w1, 0, NULL, 0},
-                          {"aten::view", 1, bf_w2, 0, NULL, 0}};
+    pf_op_call plain[] = {{.name = "_moe_C::topk_softmax", .nargs = 4, .args = softmax}, {.name = "aten::view", .nargs = 1, .args = bf_w1},
+                          {.name = "aten::view", .nargs = 1, .args = bf_w2}};
     rc = run_moe_forward(&w, &h4, 4, plain, 3);
     ok("moe_forward bf16 weights, topk_softmax", rc, &w, 393216, 394304, PF_DT_BF16, PF_MATRIX_GEMM, 1, "moe~ub");
     rc = run_moe_forward(&w, &h4, 4, NULL, 0);
     check_refused("moe_forward without nested ops", rc, &w, PF_FORMULA_UNRECORDED);
     rc = run_moe_forward(&w, &h4, 4, packed, 3); /* no second weight */
     check_refused("moe_forward with one weight", rc, &w, PF_FORMULA_UNRECORDED);
-    pf_op_call nochain[] = {{"TopK", 3, topk, 0, NULL, 0}, {"aten::view", 2, view_w1, 0, NULL, 0},
-                            {"aten::view", 1, bad_w2, 0, NULL, 0}};
+    pf_op_call nochain[] = {{.name = "TopK", .nargs = 3, .args = topk}, {.name = "aten::view", .nargs = 2, .args = view_w1},
+                            {.name = "aten::view", .nargs = 1, .args = bad_w2}};
     rc = run_moe_forward(&w, &h4, 4, nochain, 3);
     check_refused("moe_forward weights that do not chain", rc, &w, PF_FORMULA_MISMATCH);
     CHECK("moe_forward reads its nested ops", pf_op_family_reads_nested("vllm::moe_forward"));
