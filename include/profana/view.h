@@ -24,7 +24,16 @@ typedef struct pf_view_opts {
     const char *plot_roofline; /* --plot roofline FILE.svg; NULL when not asked */
     const char *plot_breakdown;/* --plot breakdown FILE.svg; NULL when not asked */
     const char *report;        /* --report FILE.html; NULL when not asked */
+    int width;                 /* text lines at most this wide ($COLUMNS, the terminal, else 120);
+                                  0 = no limit and every column (--wide) */
+    const char *columns;       /* --columns LIST: the rows table's columns (text and Markdown); NULL:
+                                  the default ones that fit */
 } pf_view_opts;
+
+/* Whether v->columns names only columns of the rows table of v's command (--diff when
+ * v->names are set, else --analysis with v->group). Returns 0, or -1 with err holding
+ * "--columns: unknown column 'X'; the columns are: ...". */
+int pf_view_check_columns(const pf_view_opts *v, char *err, size_t n);
 
 /* --analysis in v->format on out: per device a header, counts, coverage, the rows table,
  * footnotes, categories (and per category with v->by_category), busy time and streams in
