@@ -75,7 +75,8 @@ typedef struct pf_text_fit {
     int width;                 /* lines at most this wide, the name column taking what the others
                                   leave; 0 = no limit */
     const int *cols;           /* the columns to show besides the name column, most wanted first;
-                                  NULL = every column text shows */
+                                  NULL = every column text shows, in the table's order (with a
+                                  width, the last ones that do not fit left out) */
     int ncols;
     int keep_all;              /* every one of cols shows even past width (--columns): only the
                                   name column shrinks, to no less than 10 characters */

@@ -63,9 +63,9 @@ int pf_view_ranks(FILE *out, pf_format format, const pf_rank_summary *s, size_t 
 
 /* --analysis and profiler steps (src/render/steps_view.c): the line saying how many steps the
  * trace has and what is analysed (nothing when it has none); the --steps table in format
- * (text, CSV or Markdown; -1 when memory runs out); the "steps" JSON member (likewise). */
+ * (text, CSV or Markdown; -1 when memory runs out; text fitted to width, 0 = none); the "steps" JSON member (likewise). */
 void pf_steps_print_line(FILE *out, const pf_analysis *an);
-int pf_steps_print_table(FILE *out, pf_format format, const pf_analysis *an);
+int pf_steps_print_table(FILE *out, pf_format format, int width, const pf_analysis *an);
 int pf_steps_json(pf_jw *w, const pf_analysis *an);
 
 #endif

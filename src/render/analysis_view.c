@@ -756,7 +756,7 @@ static int print_prose_and_tables(FILE *out, FILE *raw, const pf_aview *a, const
 {
     pf_steps_print_line(out, an);
     if (a->v->steps)
-        return pf_steps_print_table(raw, a->v->format, an);
+        return pf_steps_print_table(raw, a->v->format, a->v->width, an);
     if (an->n_steps || an->trace->n_steps)
         fputc('\n', out);
     for (int i = 0; i < an->n_devices; i++)
@@ -777,7 +777,7 @@ static int print_text(FILE *raw, const pf_aview *a, const pf_analysis *an)
 static int print_csv(FILE *out, const pf_aview *a, const pf_analysis *an)
 {
     if (a->v->steps)
-        return pf_steps_print_table(out, a->v->format, an);
+        return pf_steps_print_table(out, a->v->format, 0, an);
     for (int i = 0; i < an->n_devices; i++) {
         int over;
         if (a->v->by_category) { /* the per-category tables, as one table: a CSV holds one */

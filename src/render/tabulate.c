@@ -352,7 +352,7 @@ static size_t layout_columns(const pf_table *t, layout *l, const pf_text_fit *fi
 {
     for (int c = 0; c < t->ncols; c++) {
         l->w[c] = col_width(t, l, c, fit->width > 0);
-        l->show[c] = visible(t, c) && !fit->cols;
+        l->show[c] = visible(t, c) && !fit->cols && fit->width <= 0;
     }
     size_t name_w = l->w[l->name];
     if (fit->name_limit > 0 && name_w > (size_t)fit->name_limit)
@@ -361,16 +361,19 @@ static size_t layout_columns(const pf_table *t, layout *l, const pf_text_fit *fi
     l->show[l->name] = 1;
     size_t used = 0; /* widths and separators of the shown columns but the name */
     size_t need = name_need(fit, name_w);
-    for (int k = 0; fit->cols && k < fit->ncols; k++) {
-        int c = fit->cols[k];
+    /* a width and no list: every column in the table's order, the last ones left out first */
+    int all = !fit->cols && fit->width > 0, n = fit->cols ? fit->ncols : all ? t->ncols : 0;
+    for (int k = 0; k < n; k++) {
+        int c = fit->cols ? fit->cols[k] : k;
         if (c < 0 || c >= t->ncols || c == l->name || !visible(t, c) || l->show[c])
             continue;
-        if (!fit->keep_all && fit->width > 0 && (need + used + 3 + l->w[c] > (size_t)fit->width || all_empty(t, c)))
+        if (!fit->keep_all && fit->width > 0 &&
+            (need + used + 3 + l->w[c] > (size_t)fit->width || (!all && all_empty(t, c))))
             continue;
         l->show[c] = 1;
         used += 3 + l->w[c];
     }
-    if (!fit->cols)
+    if (!fit->cols && !all)
         for (int c = 0; c < t->ncols; c++)
             used += l->show[c] && c != l->name ? 3 + l->w[c] : 0;
     if (fit->width > 0 && used + name_w > (size_t)fit->width)

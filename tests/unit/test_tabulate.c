@@ -5,11 +5,11 @@
 #include "profana/tabulate.h"
 
 static const pf_col cols[] = {
-    {"Dev", NULL, 1, PF_IN_CSV},
-    {"Name", "name", 0, 0},
-    {"Count", "count", 1, 0},
-    {"Time", "time_us", 1, 0},
-    {"Raw", "raw", 1, PF_IN_JSON},
+    {"Dev", NULL, 1, PF_IN_CSV, NULL},
+    {"Name", "name", 0, 0, NULL},
+    {"Count", "count", 1, 0, NULL},
+    {"Time", "time_us", 1, 0, NULL},
+    {"Raw", "raw", 1, PF_IN_JSON, NULL},
 };
 
 /* Renders with fn into a string the caller frees. */
