@@ -78,10 +78,13 @@ pf_text_fit pf_view_fit(const pf_view_opts *v, const pf_table *t, const int *wan
     return fit;
 }
 
-int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n, pf_group_by g)
+int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n, const pf_view_opts *v)
 {
+    /* CSV and JSON carry whole names; so does --wide, the full layout */
+    if (v->format != PF_FMT_MD && !(v->format == PF_FMT_TEXT && v->width > 0))
+        return 0;
     char **names = malloc((n ? n : 1) * sizeof *names);
-    if (!names || pf_names_short_set(keys, n, g == PF_GROUP_KERNEL, names)) {
+    if (!names || pf_names_short_set(keys, n, v->group == PF_GROUP_KERNEL, names)) {
         free(names);
         return -1;
     }
@@ -342,7 +345,7 @@ static void by_cat_row(pf_table *t, const pf_row *row, const pf_device_report *d
 
 /* One category's rows by time and a Total (a summary row), in columns cols; NULL when
  * memory runs out. */
-static pf_table *by_category_table(const pf_col *cols, const pf_device_report *d, int cat, pf_group_by g)
+static pf_table *by_category_table(const pf_col *cols, const pf_device_report *d, int cat, const pf_view_opts *v)
 {
     pf_table *t = pf_table_new(cols, B_NCOLS);
     const char **keys = malloc((d->n_rows + 1) * sizeof *keys);
@@ -360,7 +363,7 @@ static pf_table *by_category_table(const pf_col *cols, const pf_device_report *d
         pf_table_row_summary(t, (by_cat_row(t, &total, d, cat), pf_table_rows(t) - 1));
         keys[n++] = total.key;
     }
-    if (t && (!keys || pf_view_label_names(t, B_NAME, keys, n, g) || pf_table_status(t))) {
+    if (t && (!keys || pf_view_label_names(t, B_NAME, keys, n, v) || pf_table_status(t))) {
         free(keys);
         pf_table_free(t);
         return NULL;
@@ -396,7 +399,7 @@ static int print_by_category(FILE *out, FILE *raw, const pf_aview *a, const pf_d
     pf_col bc[B_NCOLS];
     by_category_cols(bc, a);
     for (int k = 0; k < n; k++) {
-        pf_table *t = by_category_table(bc, d, order[k], a->v->group);
+        pf_table *t = by_category_table(bc, d, order[k], a->v);
         if (!t)
             return -1;
         if (a->v->format == PF_FMT_CSV)
@@ -422,7 +425,7 @@ static int json_by_category(pf_jw *w, const pf_aview *a, const pf_device_report 
     pf_jw_key(w, "by_category");
     pf_jw_arr_begin(w);
     for (int k = 0; k < n; k++) {
-        pf_table *t = by_category_table(bc, d, order[k], a->v->group);
+        pf_table *t = by_category_table(bc, d, order[k], a->v);
         if (!t)
             return -1;
         pf_jw_obj_begin(w);
@@ -451,7 +454,7 @@ static int pct_flag(double pct)
 }
 
 /* The short names text and Markdown show for the first n rows and the Total (pf_name_short). */
-static int label_rows(pf_table *t, const pf_device_report *d, size_t n, pf_group_by g)
+static int label_rows(pf_table *t, const pf_device_report *d, size_t n, const pf_view_opts *v)
 {
     const char **keys = malloc((n + 1) * sizeof *keys);
     if (!keys)
@@ -459,7 +462,7 @@ static int label_rows(pf_table *t, const pf_device_report *d, size_t n, pf_group
     for (size_t i = 0; i < n; i++)
         keys[i] = d->rows[i].key;
     keys[n] = "Total";
-    int rc = pf_view_label_names(t, C_NAME, keys, n + 1, g);
+    int rc = pf_view_label_names(t, C_NAME, keys, n + 1, v);
     free(keys);
     return rc;
 }
@@ -480,7 +483,7 @@ pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
     int r = pf_table_add_row(t);
     fill_row(t, r, &d->total, d);
     pf_table_row_summary(t, r);
-    if (label_rows(t, d, shown_rows(a->v, d), a->v->group) || pf_table_status(t)) {
+    if (label_rows(t, d, shown_rows(a->v, d), a->v) || pf_table_status(t)) {
         pf_table_free(t);
         return NULL;
     }

@@ -236,7 +236,7 @@ static int label_rows(pf_table *t, const pf_dview *o, const pf_diff_device *d, c
         const pf_diff_row *dr = &d->rows[idx[i]];
         keys[i] = dr->a ? dr->a->key : dr->b->key;
     }
-    int rc = pf_view_label_names(t, D_NAME, keys, n, o->v->group);
+    int rc = pf_view_label_names(t, D_NAME, keys, n, o->v);
     for (size_t i = 0; i < n && !rc; i++) {
         const pf_diff_row *dr = &d->rows[idx[i]];
         if (!dr->a || !dr->b || strcmp(dr->a->key, dr->b->key) == 0)
