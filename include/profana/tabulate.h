@@ -103,7 +103,7 @@ void pf_table_print_csv(FILE *out, const pf_table *t, int header);
  * directly (a table) keep their order. width 0 (or too small to wrap), or no memory: out
  * itself. Close with pf_wrap_close. */
 FILE *pf_wrap_open(FILE *out, int width);
-void pf_wrap_close(FILE *wrapped, FILE *out);
+void pf_wrap_close(FILE *wrapped, const FILE *out);
 
 /* ---- a small JSON writer, so every subcommand's JSON is escaped and shaped the same way ---- */
 

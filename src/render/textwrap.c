@@ -111,7 +111,7 @@ FILE *pf_wrap_open(FILE *out, int width)
     return f;
 }
 
-void pf_wrap_close(FILE *wrapped, FILE *out)
+void pf_wrap_close(FILE *wrapped, const FILE *out)
 {
     if (wrapped && wrapped != out)
         fclose(wrapped);
