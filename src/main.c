@@ -123,8 +123,17 @@ static int show_version(pf_cli *cli, const option *o, const char *v, const char 
 static int show_man(pf_cli *cli, const option *o, const char *v, const char *v2);
 
 static const option options[] = {
-    OPT_COUNT("--name_limit", "N", "cut kernel names to N characters in text and Markdown (default {default}; 0 = no cut)",
-              ON_ANALYSIS | ON_DIFF, name_limit, "40"),
+    OPT_COUNT("--name_limit", "N", "cut names to at most N characters in text and Markdown (default {default}: cut only "
+              "to fit the width)",
+              ON_ANALYSIS | ON_DIFF, name_limit, "0"),
+    OPT_FLAG("--wide", "text: every column of the rows table, whole names, no line width (default: the columns that fit "
+             "$COLUMNS, else the terminal, else 120 characters)", ON_ANALYSIS | ON_DIFF, wide),
+    OPT_STRING("--columns", "LIST", "text and Markdown: the rows table's columns, comma-separated (--analysis: total_us, "
+               "pct, flops_pct, bw_pct, source, tflops, gbps, count, launches, mean_us, category, bound, gflop, gb; "
+               "--group op also calls, cpu_total_us, self_cpu_us; --diff: a_count, a_mean_us, a_total_us, b_count, "
+               "b_mean_us, b_total_us, ratio, delta_us, a_tflops, a_gbps, b_tflops, b_gbps, match, ratio_ci, verdict); "
+               "the name column always shows and takes the width left",
+               ON_ANALYSIS | ON_DIFF, columns),
     OPT_ENUM("--group", "kernel|op|shape", "group rows by {default} name (default), launching op, or op with input shapes",
              ON_ANALYSIS | ON_DIFF, pf_group_by, an.group, group_names, "kernel"),
     OPT_COUNT("--top", "N", "print only the N rows with the most GPU time (the Total row still counts all; --diff: "
@@ -665,6 +674,9 @@ static const conflict conflicts[] = {
     {"--steps", "--top", "--steps prints one line per step, no rows table"},
     {"--steps", "--by-category", "--steps prints one line per step, no rows table"},
     {"--steps", "--group", "--steps prints one line per step, no rows table"},
+    {"--steps", "--columns", "--steps prints one line per step, no rows table"},
+    {"--explain", "--columns", "--explain prints one invocation, no rows table"},
+    {"--wide", "--columns", "--wide shows every column, --columns the ones it names"},
 };
 
 static int given_option(unsigned long given, const char *name)
@@ -685,6 +697,23 @@ static int check_combinations(const pf_cli *cli, unsigned long given)
     const char *fmt = cli->format == PF_FMT_CSV ? "csv" : cli->format == PF_FMT_JSON ? "json" : NULL;
     if (fmt && given_option(given, "--name_limit"))
         return pf_cli_usage_error("--name_limit does not apply to --format %s, which always carries whole names", fmt);
+    if (fmt && given_option(given, "--columns"))
+        return pf_cli_usage_error("--columns does not apply to --format %s, which always carries every column", fmt);
+    if (cli->format != PF_FMT_TEXT && given_option(given, "--wide"))
+        return pf_cli_usage_error("--wide does not apply to --format %s, which always carries every column",
+                                  fmt ? fmt : "md");
+    return 0;
+}
+
+/* --columns names columns of the command's rows table: checked before any trace is read. */
+static int check_columns(const pf_cli *cli, const command *c)
+{
+    pf_view_opts v = pf_cli_view_opts(cli);
+    char err[1024];
+    if (c->bit == ON_DIFF)
+        v.names[0] = v.names[1] = "A";
+    if (pf_view_check_columns(&v, err, sizeof err))
+        return pf_cli_usage_error("%s", err);
     return 0;
 }
 
@@ -819,6 +848,8 @@ int main(int argc, char **argv)
         rc = check_options_apply(given, cmd);
     if (rc == 0 && !done)
         rc = check_combinations(&cli, given);
+    if (rc == 0 && !done)
+        rc = check_columns(&cli, cmd);
     if (rc == 0 && !done)
         rc = check_positionals(&cli, cmd);
     pf_devset devices = {0};

@@ -15,6 +15,8 @@ typedef struct pf_cli {
     const char **pos;          /* positional arguments after the command */
     int npos;
     int name_limit;            /* --name_limit N (text and Markdown only) */
+    int wide;                  /* --wide: text shows every column, no width limit */
+    const char *columns;       /* --columns LIST; NULL when not given */
     int top;                   /* --top N; 0 = every row */
     pf_format format;          /* --format */
     pf_analysis_opts an;       /* --group, --tf32, --device, and the DTYPE positional */
@@ -64,8 +66,12 @@ int pf_cli_usage_error(const char *fmt, ...)
 pf_trace *pf_cli_load(const pf_cli *cli, const char *path);
 
 /* The rendering options of the command line: format, --name_limit, --top, --group,
- * --by-category, --steps, and the --plot and --report files (names left NULL: --diff sets
- * them). */
+ * --by-category, --steps, --columns, the --plot and --report files (names left NULL: --diff
+ * sets them), and the width text fits: 0 with --wide, else pf_cli_width(). */
 pf_view_opts pf_cli_view_opts(const pf_cli *cli);
+
+/* The width text output fits: $COLUMNS when it is a number above 0, else the terminal's
+ * (stdout's) width when stdout is a terminal, else 120. */
+int pf_cli_width(void);
 
 #endif

@@ -54,12 +54,13 @@ int pf_plot_breakdown(pf_xw *w, const pf_breakdown_bar *bars, size_t n);
 unsigned pf_dtypes_used(const pf_analysis *an, const pf_device_report *d);
 
 /* A group key short enough for a chart label, into buf (n bytes, never ending inside a UTF-8
- * character). A kernel signature becomes its function name and, when it has one, the name of
- * its first template argument that is not a number (ATen's functor): "void
- * at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>,
- * ...>(int, ...)" -> "vectorized_elementwise_kernel<CUDAFunctor_add>"; op keys stay as they
- * are. Past `limit` characters the middle is cut to "...", since kernel variants differ at
- * the end (..._NNT, ..._TNT). Returns buf. */
+ * character), by the rule the text tables use (profana/names.h): a kernel signature becomes
+ * its function name and, when it has one, the name of its first template argument that is not
+ * a number (ATen's functor): "void at::native::vectorized_elementwise_kernel<8,
+ * at::native::CUDAFunctor_add<c10::BFloat16>, ...>(int, ...)" ->
+ * "vectorized_elementwise_kernel<CUDAFunctor_add>" (pf_name_short); op keys stay as they are.
+ * Past `limit` characters it is cut in the middle (pf_name_cut). Returns buf. The labels of
+ * one chart can be told apart with pf_names_short_set. */
 const char *pf_short_name(const char *key, pf_group_by g, int limit, char *buf, size_t n);
 
 /* The fill colour of a category ("#rrggbb"), and of the warning and idle marks. */

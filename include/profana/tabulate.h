@@ -20,7 +20,16 @@ typedef struct pf_col {
     const char *key;           /* key in JSON rows; NULL = not in JSON */
     int numeric;               /* right-aligned, a JSON number */
     unsigned show;             /* PF_IN_* mask; 0 = every format */
+    const char *id;            /* its name for --columns (pf_col_id); NULL: key, else title */
 } pf_col;
+
+/* The name --columns knows a column by: id, else key, else title. */
+const char *pf_col_id(const pf_col *c);
+
+/* Parses --columns' comma-separated LIST against the ncols columns that text shows: their
+ * indices into out (at most max, in the order given). Returns how many, or -1 with err set
+ * to "--columns: unknown column 'X'; the columns are: ..." (every name text knows). */
+int pf_cols_pick(const pf_col *cols, int ncols, const char *list, int *out, int max, char *err, size_t errn);
 
 typedef struct pf_table pf_table;
 
@@ -44,6 +53,9 @@ void pf_table_bool(pf_table *t, int row, int col, int v);
  * empty (null) cell the marker is the text that text and Markdown show instead of "-" (a
  * reason the figure is unknown); CSV and JSON still write the cell as empty / null. */
 void pf_table_mark(pf_table *t, int row, int col, const char *marker);
+/* What text and Markdown show for a cell instead of its value (a shortened name): CSV and
+ * JSON keep the value. */
+void pf_table_label(pf_table *t, int row, int col, const char *label);
 
 /* 0 while every allocation succeeded, -1 after one failed. */
 int pf_table_status(const pf_table *t);
@@ -57,14 +69,41 @@ const pf_col *pf_table_col(const pf_table *t, int col);
 const char *pf_table_cell(const pf_table *t, int row, int col);
 int pf_table_is_summary(const pf_table *t, int row);
 
-/* Renders in the text layout of the old tool: cells padded, " | " between columns, a
- * dashed rule under the header; numbers right-aligned; the first column cut to
- * name_limit characters (0 = no limit). */
+/* How a text or Markdown table fits a width. The name column is the first column text shows. */
+typedef struct pf_text_fit {
+    int name_limit;            /* names cut to at most N characters (0 = no limit) */
+    int width;                 /* lines at most this wide, the name column taking what the others
+                                  leave; 0 = no limit */
+    const int *cols;           /* the columns to show besides the name column, most wanted first;
+                                  NULL = every column text shows, in the table's order (with a
+                                  width, the last ones that do not fit left out) */
+    int ncols;
+    int keep_all;              /* every one of cols shows even past width (--columns): only the
+                                  name column shrinks, to no less than 10 characters */
+} pf_text_fit;
+
+/* Renders in the text layout of the old tool: cells padded, " | " between columns, a dashed
+ * rule under the header; numbers right-aligned; columns in the table's order. With a width,
+ * the columns of fit->cols that fit beside a name column of 30 characters (or the longest
+ * name, when shorter) show, skipping those that do not, and the name column takes the rest.
+ * Names longer than their column are cut in the middle (pf_name_cut); names that then read
+ * the same while their values differ get " #2", " #3"... in table order. */
+void pf_table_print_text_fit(FILE *out, const pf_table *t, const pf_text_fit *fit);
+/* The same as a Markdown pipe table ('|' in a cell escaped). */
+void pf_table_print_md_fit(FILE *out, const pf_table *t, const pf_text_fit *fit);
+/* Every column, names cut to name_limit characters (0 = no limit), no width. */
 void pf_table_print_text(FILE *out, const pf_table *t, int name_limit);
-/* Markdown pipe table, names cut to name_limit like text. */
 void pf_table_print_md(FILE *out, const pf_table *t, int name_limit);
 /* RFC 4180 CSV; the header line only when header is non-zero. Names are never cut. */
 void pf_table_print_csv(FILE *out, const pf_table *t, int header);
+
+/* A stream whose lines reach out wrapped to width characters (src/render/textwrap.c): a
+ * longer line breaks at its last space that fits (inside a word wider than the line) and
+ * goes on indented by two spaces. Unbuffered, so what it writes and what is written on out
+ * directly (a table) keep their order. width 0 (or too small to wrap), or no memory: out
+ * itself. Close with pf_wrap_close. */
+FILE *pf_wrap_open(FILE *out, int width);
+void pf_wrap_close(FILE *wrapped, const FILE *out);
 
 /* ---- a small JSON writer, so every subcommand's JSON is escaped and shaped the same way ---- */
 

@@ -24,7 +24,16 @@ typedef struct pf_view_opts {
     const char *plot_roofline; /* --plot roofline FILE.svg; NULL when not asked */
     const char *plot_breakdown;/* --plot breakdown FILE.svg; NULL when not asked */
     const char *report;        /* --report FILE.html; NULL when not asked */
+    int width;                 /* text lines at most this wide ($COLUMNS, the terminal, else 120);
+                                  0 = no limit and every column (--wide) */
+    const char *columns;       /* --columns LIST: the rows table's columns (text and Markdown); NULL:
+                                  the default ones that fit */
 } pf_view_opts;
+
+/* Whether v->columns names only columns of the rows table of v's command (--diff when
+ * v->names are set, else --analysis with v->group). Returns 0, or -1 with err holding
+ * "--columns: unknown column 'X'; the columns are: ...". */
+int pf_view_check_columns(const pf_view_opts *v, char *err, size_t n);
 
 /* --analysis in v->format on out: per device a header, counts, coverage, the rows table,
  * footnotes, categories (and per category with v->by_category), busy time and streams in
@@ -59,9 +68,9 @@ int pf_view_rank_summary(FILE *out, const pf_rank_summary *s);
 
 /* --analysis and profiler steps (src/render/steps_view.c): the line saying how many steps the
  * trace has and what is analysed (nothing when it has none); the --steps table in format
- * (text, CSV or Markdown; -1 when memory runs out); the "steps" JSON member (likewise). */
+ * (text, CSV or Markdown; -1 when memory runs out; text fitted to width, 0 = none); the "steps" JSON member (likewise). */
 void pf_steps_print_line(FILE *out, const pf_analysis *an);
-int pf_steps_print_table(FILE *out, pf_format format, const pf_analysis *an);
+int pf_steps_print_table(FILE *out, pf_format format, int width, const pf_analysis *an);
 int pf_steps_json(pf_jw *w, const pf_analysis *an);
 
 #endif

@@ -2,6 +2,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "profana/cli.h"
 
@@ -102,6 +104,27 @@ pf_view_opts pf_cli_view_opts(const pf_cli *cli)
         .plot_roofline = cli->plot_roofline,
         .plot_breakdown = cli->plot_breakdown,
         .report = cli->report,
+        .width = cli->wide ? 0 : pf_cli_width(),
+        .columns = cli->columns,
     };
     return v;
+}
+
+/* Text output with no terminal and no $COLUMNS (a pipe, a file, CI): wide enough for the
+ * default columns and a readable name, narrow enough for a code review's diff view. */
+#define DEFAULT_WIDTH 120
+
+int pf_cli_width(void)
+{
+    const char *env = getenv("COLUMNS");
+    if (env && *env) {
+        char *end;
+        long n = strtol(env, &end, 10);
+        if (*end == 0 && n > 0 && n < 100000)
+            return (int)n;
+    }
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    return DEFAULT_WIDTH;
 }

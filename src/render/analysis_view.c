@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "profana/headline.h"
+#include "profana/names.h"
 #include "profana/view.h"
 #include "view_parts.h"
 
@@ -30,8 +31,8 @@ static const pf_col base_cols[C_NCOLS] = {
     [C_MIN] = {"Min (us)", "min_us", 1, PF_IN_CSV | PF_IN_JSON},
     [C_MAX] = {"Max (us)", "max_us", 1, PF_IN_CSV | PF_IN_JSON},
     [C_PCT] = {"Time %", "pct", 1, 0},
-    [C_GFLOP] = {"GFLOP", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
-    [C_GB] = {"GB", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
+    [C_GFLOP] = {"GFLOP", NULL, 1, PF_IN_TEXT | PF_IN_CSV, "gflop"},
+    [C_GB] = {"GB", NULL, 1, PF_IN_TEXT | PF_IN_CSV, "gb"},
     [C_FLOP] = {"FLOP", "flop", 1, PF_IN_JSON},
     [C_BYTES] = {"Bytes", "bytes", 1, PF_IN_JSON},
     [C_TFLOPS] = {"TFLOP/s", "tflops", 1, 0},
@@ -50,6 +51,68 @@ static const pf_col base_cols[C_NCOLS] = {
 };
 
 static const char *const group_titles[] = {"Kernel Name", "Op", "Op (input shapes)"};
+
+/* The columns text shows beside the name by default, most wanted first: a narrower width
+ * gives up the last ones first (pf_table_print_text_fit). Time and the share of peak answer
+ * "where does the time go and how well is it used"; Source says which figures are estimates.
+ * Columns a grouping's table lacks (Calls and CPU times but for --group op) are skipped. */
+static const int default_cols[] = {C_TOTAL,  C_PCT,       C_FLOPS_PCT, C_BW_PCT,    C_SOURCE, C_TFLOPS,
+                                   C_GBPS,   C_COUNT,     C_LAUNCHES,  C_CPU_TOTAL, C_SELF_CPU, C_CALLS,
+                                   C_BOUND,  C_MEAN,      C_CATEGORY,  C_GFLOP,     C_GB};
+
+pf_text_fit pf_view_fit(const pf_view_opts *v, const pf_table *t, const int *wanted, int nwanted, int *picked,
+                        int max)
+{
+    pf_text_fit fit = {.name_limit = v->name_limit, .width = v->format == PF_FMT_TEXT ? v->width : 0};
+    if (!wanted) /* a small table: every column, the name column fitted */
+        return fit;
+    if (v->columns) { /* checked before the trace was read (pf_view_check_columns) */
+        char err[8];
+        fit.ncols = pf_cols_pick(pf_table_col(t, 0), pf_table_ncols(t), v->columns, picked, max, err, sizeof err);
+        fit.ncols = fit.ncols < 0 ? 0 : fit.ncols;
+        fit.cols = picked;
+        fit.keep_all = 1;
+    } else if (fit.width > 0) { /* Markdown and --wide (no width) show every column */
+        fit.cols = wanted;
+        fit.ncols = nwanted;
+    }
+    return fit;
+}
+
+int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n, const pf_view_opts *v)
+{
+    /* CSV and JSON carry whole names; so does --wide, the full layout */
+    if (v->format != PF_FMT_MD && !(v->format == PF_FMT_TEXT && v->width > 0))
+        return 0;
+    char **names = malloc((n ? n : 1) * sizeof *names);
+    if (!names || pf_names_short_set(keys, n, v->group == PF_GROUP_KERNEL, names)) {
+        free(names);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        pf_table_label(t, (int)i, col, names[i]);
+        free(names[i]);
+    }
+    free(names);
+    return 0;
+}
+
+int pf_view_check_columns(const pf_view_opts *v, char *err, size_t n)
+{
+    int picked[64];
+    if (!v->columns)
+        return 0;
+    if (v->names[0]) {
+        pf_dview o;
+        pf_dview_init(&o, v, NULL);
+        return pf_cols_pick(o.rows.cols, PF_DVIEW_NCOLS, v->columns, picked, 64, err, n) < 0 ? -1 : 0;
+    }
+    pf_aview a;
+    pf_aview_init(&a, v);
+    return pf_cols_pick(a.cols, v->group == PF_GROUP_OP ? C_NCOLS : C_CALLS, v->columns, picked, 64, err, n) < 0
+               ? -1
+               : 0;
+}
 
 _Static_assert((int)C_NCOLS == (int)PF_AVIEW_NCOLS, "pf_aview holds the device table's columns");
 
@@ -288,23 +351,30 @@ static void by_cat_row(pf_table *t, const pf_row *row, const pf_device_report *d
 
 /* One category's rows by time and a Total (a summary row), in columns cols; NULL when
  * memory runs out. */
-static pf_table *by_category_table(const pf_col *cols, const pf_device_report *d, int cat)
+static pf_table *by_category_table(const pf_col *cols, const pf_device_report *d, int cat, const pf_view_opts *v)
 {
     pf_table *t = pf_table_new(cols, B_NCOLS);
+    const char **keys = malloc((d->n_rows + 1) * sizeof *keys);
+    size_t n = 0;
     pf_row total = d->cats[cat];
     total.key = "Total";
     total.invocations = 0; /* the Count of its rows: calls for --group op and shape */
-    for (size_t i = 0; t && i < d->n_rows; i++)
+    for (size_t i = 0; t && keys && i < d->n_rows; i++)
         if (pf_row_category(&d->rows[i]) == (pf_category)cat) {
             by_cat_row(t, &d->rows[i], d, cat);
+            keys[n++] = d->rows[i].key;
             total.invocations += d->rows[i].invocations;
         }
-    if (t)
+    if (t && keys) {
         pf_table_row_summary(t, (by_cat_row(t, &total, d, cat), pf_table_rows(t) - 1));
-    if (t && pf_table_status(t)) {
+        keys[n++] = total.key;
+    }
+    if (t && (!keys || pf_view_label_names(t, B_NAME, keys, n, v) || pf_table_status(t))) {
+        free(keys);
         pf_table_free(t);
         return NULL;
     }
+    free(keys);
     return t;
 }
 
@@ -314,28 +384,38 @@ static void by_category_cols(pf_col *bc, const pf_aview *a)
     bc[B_NAME].title = a->cols[C_NAME].title;
 }
 
+/* A table in text or Markdown, fitted to the width (pf_view_fit) with wanted as its default
+ * columns (NULL: all of them). */
+static void print_table(FILE *out, const pf_view_opts *v, const pf_table *t, const int *wanted, int nwanted)
+{
+    int picked[64];
+    pf_text_fit fit = pf_view_fit(v, t, wanted, nwanted, picked, 64);
+    if (v->format == PF_FMT_MD)
+        pf_table_print_md_fit(out, t, &fit);
+    else
+        pf_table_print_text_fit(out, t, &fit);
+}
+
 /* Like the Inductor compiled module's -p report: per category its rows by time, and a Total;
  * in text and Markdown a table each, in CSV rows of one table (header when header is set). */
-static int print_by_category(FILE *out, const pf_aview *a, const pf_device_report *d, int header)
+static int print_by_category(FILE *out, FILE *raw, const pf_aview *a, const pf_device_report *d, int header)
 {
     int order[PF_CAT_COUNT];
     int n = sorted_categories(d, order);
     pf_col bc[B_NCOLS];
     by_category_cols(bc, a);
     for (int k = 0; k < n; k++) {
-        pf_table *t = by_category_table(bc, d, order[k]);
+        pf_table *t = by_category_table(bc, d, order[k], a->v);
         if (!t)
             return -1;
         if (a->v->format == PF_FMT_CSV)
-            pf_table_print_csv(out, t, header && k == 0);
+            pf_table_print_csv(raw, t, header && k == 0);
         else if (a->v->format == PF_FMT_MD) /* a heading, then a blank line: a table must start a block */
             fprintf(out, "\n**%s**\n\n", pf_category_name((pf_category)order[k]));
         else
             fprintf(out, "\n== %s ==\n", pf_category_name((pf_category)order[k]));
-        if (a->v->format == PF_FMT_MD)
-            pf_table_print_md(out, t, a->v->name_limit);
-        else if (a->v->format == PF_FMT_TEXT)
-            pf_table_print_text(out, t, a->v->name_limit);
+        if (a->v->format != PF_FMT_CSV)
+            print_table(raw, a->v, t, NULL, 0);
         pf_table_free(t);
     }
     return 0;
@@ -351,7 +431,7 @@ static int json_by_category(pf_jw *w, const pf_aview *a, const pf_device_report 
     pf_jw_key(w, "by_category");
     pf_jw_arr_begin(w);
     for (int k = 0; k < n; k++) {
-        pf_table *t = by_category_table(bc, d, order[k]);
+        pf_table *t = by_category_table(bc, d, order[k], a->v);
         if (!t)
             return -1;
         pf_jw_obj_begin(w);
@@ -379,6 +459,20 @@ static int pct_flag(double pct)
     return pct > 100.0 ? PF_AVIEW_OVER : pct > SUSPECT_PCT ? PF_AVIEW_SUSPECT : 0;
 }
 
+/* The short names text and Markdown show for the first n rows and the Total (pf_name_short). */
+static int label_rows(pf_table *t, const pf_device_report *d, size_t n, const pf_view_opts *v)
+{
+    const char **keys = malloc((n + 1) * sizeof *keys);
+    if (!keys)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        keys[i] = d->rows[i].key;
+    keys[n] = "Total";
+    int rc = pf_view_label_names(t, C_NAME, keys, n + 1, v);
+    free(keys);
+    return rc;
+}
+
 /* Builds the device's table: its groups by time, then the Total row (a summary row). */
 pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
 {
@@ -395,7 +489,7 @@ pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
     int r = pf_table_add_row(t);
     fill_row(t, r, &d->total, d);
     pf_table_row_summary(t, r);
-    if (pf_table_status(t)) {
+    if (label_rows(t, d, shown_rows(a->v, d), a->v) || pf_table_status(t)) {
         pf_table_free(t);
         return NULL;
     }
@@ -604,17 +698,10 @@ void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *
             ns / 1e3, time_pct(d, ns));
 }
 
-static void print_table(FILE *out, const pf_view_opts *v, const pf_table *t, int name_limit)
-{
-    if (v->format == PF_FMT_MD)
-        pf_table_print_md(out, t, name_limit);
-    else
-        pf_table_print_text(out, t, name_limit);
-}
 
 /* The device's header lines (after a blank line but for the first device), its rows and
  * their footnotes. */
-static int text_rows(FILE *out, const pf_aview *a, const pf_analysis *an, int i)
+static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis *an, int i)
 {
     const pf_device_report *d = &an->devices[i];
     int md = a->v->format == PF_FMT_MD, over;
@@ -630,7 +717,7 @@ static int text_rows(FILE *out, const pf_aview *a, const pf_analysis *an, int i)
     pf_aview_counts(out, an, d);
     pf_aview_coverage(out, an, d);
     fputc('\n', out);
-    print_table(out, a->v, t, a->v->name_limit);
+    print_table(raw, a->v, t, default_cols, (int)(sizeof default_cols / sizeof default_cols[0]));
     /* Markdown: a line right under a table would be read as one of its rows */
     if (md && (over || shown_rows(a->v, d) < d->n_rows || d->total.upper_bound_n > 0 || has_dtype_note(a->v, d)))
         fputc('\n', out);
@@ -652,50 +739,59 @@ static int text_rows(FILE *out, const pf_aview *a, const pf_analysis *an, int i)
 }
 
 /* One device in text or Markdown: rows, categories, busy time and streams. */
-static int text_device(FILE *out, const pf_aview *a, const pf_analysis *an, int i)
+static int text_device(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis *an, int i)
 {
     const pf_device_report *d = &an->devices[i];
-    if (text_rows(out, a, an, i))
+    if (text_rows(out, raw, a, an, i))
         return -1;
     fputc('\n', out);
     pf_table *t = pf_aview_categories(d);
     if (!t)
         return -1;
-    print_table(out, a->v, t, 0);
+    print_table(raw, a->v, t, NULL, 0);
     pf_table_free(t);
-    if (a->v->by_category && print_by_category(out, a, d, 0))
+    if (a->v->by_category && print_by_category(out, raw, a, d, 0))
         return -1;
     fputc('\n', out);
     pf_aview_busy(out, &d->busy);
     if (!(t = pf_aview_streams(&d->busy)))
         return -1;
     fputc('\n', out);
-    print_table(out, a->v, t, 0);
+    print_table(raw, a->v, t, NULL, 0);
     pf_table_free(t);
     return 0;
 }
 
-static int print_text(FILE *out, const pf_aview *a, const pf_analysis *an)
+static int print_prose_and_tables(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis *an)
 {
     pf_steps_print_line(out, an);
     if (a->v->steps)
-        return pf_steps_print_table(out, a->v->format, an);
+        return pf_steps_print_table(raw, a->v->format, a->v->width, an);
     if (an->n_steps || an->trace->n_steps)
         fputc('\n', out);
     for (int i = 0; i < an->n_devices; i++)
-        if (text_device(out, a, an, i))
+        if (text_device(out, raw, a, an, i))
             return -1;
     return 0;
+}
+
+/* Prose (headers, coverage, footnotes) wrapped to the width; tables on raw, fitted to it. */
+static int print_text(FILE *raw, const pf_aview *a, const pf_analysis *an)
+{
+    FILE *out = pf_wrap_open(raw, a->v->format == PF_FMT_TEXT ? a->v->width : 0);
+    int rc = print_prose_and_tables(out, raw, a, an);
+    pf_wrap_close(out, raw);
+    return rc;
 }
 
 static int print_csv(FILE *out, const pf_aview *a, const pf_analysis *an)
 {
     if (a->v->steps)
-        return pf_steps_print_table(out, a->v->format, an);
+        return pf_steps_print_table(out, a->v->format, 0, an);
     for (int i = 0; i < an->n_devices; i++) {
         int over;
         if (a->v->by_category) { /* the per-category tables, as one table: a CSV holds one */
-            if (print_by_category(out, a, &an->devices[i], i == 0))
+            if (print_by_category(out, out, a, &an->devices[i], i == 0))
                 return -1;
             continue;
         }

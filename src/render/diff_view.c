@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profana/names.h"
 #include "profana/view.h"
 #include "view_parts.h"
 
@@ -35,9 +36,15 @@ static const pf_col diff_cols[D_NCOLS] = {
     [D_B_GBPS] = {"%s GB/s", "b_gbps", 1, 0},
     [D_MATCH] = {"Match", "match", 0, 0},
     /* JSON writes the interval as "ratio_ci": [lo, hi] (json_rows) */
-    [D_CI] = {"B/A 95% CI", NULL, 0, PF_IN_TEXT | PF_IN_CSV},
+    [D_CI] = {"B/A 95% CI", NULL, 0, PF_IN_TEXT | PF_IN_CSV, "ratio_ci"},
     [D_VERDICT] = {"Verdict", "verdict", 0, 0},
 };
+
+/* The columns text shows beside the name by default, most wanted first (a narrower width gives
+ * up the last ones first): the change, with several runs its verdict, and both sides' time. */
+static const int default_cols[] = {D_RATIO,  D_VERDICT, D_DELTA,   D_A_TOTAL, D_B_TOTAL,  D_CI,       D_MATCH,
+                                   D_A_MEAN, D_B_MEAN,  D_A_COUNT, D_B_COUNT, D_A_TFLOPS, D_B_TFLOPS, D_A_GBPS,
+                                   D_B_GBPS};
 
 /* Which run each column's title names: 0 A, 1 B, -1 none. */
 static const signed char diff_col_side[D_NCOLS] = {
@@ -218,6 +225,39 @@ static size_t *shown_order(const pf_dview *o, const pf_diff_device *d)
     return idx;
 }
 
+/* The short names text and Markdown show (pf_view_label_names), "A vs B" for rows matched
+ * under different keys. */
+static int label_rows(pf_table *t, const pf_dview *o, const pf_diff_device *d, const size_t *idx, size_t n)
+{
+    const char **keys = malloc((n ? n : 1) * sizeof *keys);
+    if (!keys)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const pf_diff_row *dr = &d->rows[idx[i]];
+        keys[i] = dr->a ? dr->a->key : dr->b->key;
+    }
+    int rc = pf_view_label_names(t, D_NAME, keys, n, o->v);
+    for (size_t i = 0; i < n && !rc; i++) {
+        const pf_diff_row *dr = &d->rows[idx[i]];
+        if (!dr->a || !dr->b || strcmp(dr->a->key, dr->b->key) == 0)
+            continue;
+        size_t la = strlen(dr->a->key) + 1, lb = strlen(dr->b->key) + 1;
+        char *s = malloc(la + lb + 4), *b = malloc(lb);
+        if (!s || !b) {
+            rc = -1;
+        } else {
+            pf_name_short(dr->a->key, o->v->group == PF_GROUP_KERNEL, s, la);
+            pf_name_short(dr->b->key, o->v->group == PF_GROUP_KERNEL, b, lb);
+            strcat(strcat(s, " vs "), b);
+            pf_table_label(t, (int)i, D_NAME, s);
+        }
+        free(s);
+        free(b);
+    }
+    free(keys);
+    return rc;
+}
+
 pf_table *pf_dview_rows(const pf_dview *o, const pf_diff_device *d, const pf_runs_device *rd)
 {
     size_t *idx = shown_order(o, d);
@@ -229,6 +269,8 @@ pf_table *pf_dview_rows(const pf_dview *o, const pf_diff_device *d, const pf_run
         if (rd)
             fill_ci(t, r, &rd->rows[idx[i]]);
     }
+    if (t && !failed)
+        failed = label_rows(t, o, d, idx, pf_dview_shown(o, d));
     free(idx);
     return checked(t, failed);
 }
@@ -366,12 +408,16 @@ static void print_runs_summary(FILE *out, const pf_dview *o, const pf_diff_devic
     print_verdict_counts(out, o, d, rd);
 }
 
-static void print_table(FILE *out, const pf_dview *o, const pf_table *t, int name_limit)
+/* A table in text or Markdown fitted to the width (pf_view_fit); wanted: its default columns,
+ * NULL for a small table (every column). */
+static void print_table(FILE *out, const pf_dview *o, const pf_table *t, const int *wanted, int nwanted)
 {
+    int picked[64];
+    pf_text_fit fit = pf_view_fit(o->v, t, wanted, nwanted, picked, 64);
     if (o->v->format == PF_FMT_MD)
-        pf_table_print_md(out, t, name_limit);
+        pf_table_print_md_fit(out, t, &fit);
     else
-        pf_table_print_text(out, t, name_limit);
+        pf_table_print_text_fit(out, t, &fit);
 }
 
 /* One line naming the devices that had no counterpart on the other side. */
@@ -386,7 +432,8 @@ void pf_dview_left_out(FILE *out, const pf_dview *o, const pf_diff *d, const cha
     fputc('\n', out);
 }
 
-static int print_text(FILE *out, const pf_dview *o, const pf_diff *d)
+/* Prose wrapped to the width on out, tables on raw (fitted to it). */
+static int print_text(FILE *out, FILE *raw, const pf_dview *o, const pf_diff *d)
 {
     int md = o->v->format == PF_FMT_MD;
     for (int i = 0; i < d->n_devices; i++) {
@@ -401,7 +448,7 @@ static int print_text(FILE *out, const pf_dview *o, const pf_diff *d)
             fputc('\n', out);
         pf_dview_levels(out, o, &dd->summary);
         fputc('\n', out);
-        print_table(out, o, t, o->v->name_limit);
+        print_table(raw, o, t, default_cols, (int)(sizeof default_cols / sizeof default_cols[0]));
         pf_table_free(t);
         if (md && pf_dview_shown(o, dd) < dd->n_rows)
             fputc('\n', out); /* Markdown: a line right under a table would be read as a row */
@@ -413,7 +460,7 @@ static int print_text(FILE *out, const pf_dview *o, const pf_diff *d)
         if (!(t = pf_dview_categories(o, dd)))
             return -1;
         fputc('\n', out);
-        print_table(out, o, t, 0);
+        print_table(raw, o, t, NULL, 0);
         pf_table_free(t);
     }
     if (d->n_left_out)
@@ -581,5 +628,8 @@ int pf_view_diff(FILE *out, FILE *notes, const pf_view_opts *v, const pf_diff *d
         return print_json(out, notes, &o, d);
     if (v->format == PF_FMT_CSV)
         return print_csv(out, notes, &o, d);
-    return print_text(out, &o, d);
+    FILE *prose = pf_wrap_open(out, v->format == PF_FMT_TEXT ? v->width : 0);
+    int rc = print_text(prose, out, &o, d);
+    pf_wrap_close(prose, out);
+    return rc;
 }

@@ -1,6 +1,8 @@
 /* plot_common.c - what both charts share: category colours, the legend, label widths, short names, the svg root. */
 #include "profana/plot.h"
 
+#include "profana/names.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,141 +100,6 @@ unsigned pf_dtypes_used(const pf_analysis *an, const pf_device_report *d)
 
 /* ---- short names ---- */
 
-/* Copies s without what sits inside <...> (template arguments), in place. A '>' with no '<'
- * open (as in "->") is kept. */
-static void drop_templates(char *s)
-{
-    char *o = s;
-    int depth = 0;
-    for (; *s; s++) {
-        if (*s == '<')
-            depth++;
-        else if (*s == '>' && depth > 0)
-            depth--;
-        else if (depth == 0)
-            *o++ = *s;
-    }
-    *o = 0;
-}
-
-/* Cuts a trailing, balanced "(...)": a kernel's argument list. */
-static void drop_arg_list(char *s)
-{
-    size_t n = strlen(s);
-    if (n == 0 || s[n - 1] != ')')
-        return;
-    int depth = 0;
-    for (size_t i = n; i-- > 0;) {
-        depth += s[i] == ')';
-        depth -= s[i] == '(';
-        if (depth == 0) {
-            if (i > 0)
-                s[i] = 0;
-            return;
-        }
-    }
-}
-
-static void trim(char *s)
-{
-    size_t n = strlen(s), b = 0;
-    while (n > 0 && s[n - 1] == ' ')
-        s[--n] = 0;
-    while (s[b] == ' ')
-        b++;
-    memmove(s, s + b, n - b + 1);
-}
-
-/* The last component of a qualified name (at::native::add -> add), in place. */
-static void drop_namespaces(char *s)
-{
-    const char *last = s, *p = s;
-    while ((p = strstr(p, "::")) != NULL)
-        last = p += 2;
-    memmove(s, last, strlen(last) + 1);
-    trim(s);
-}
-
-/* The name of a kernel's first template argument that is not a number (its functor, in
- * ATen's element-wise kernels), without its own arguments and namespaces, into out; "" when
- * there is none. s starts after the function name's '<'. */
-static void first_type_arg(const char *s, char *out, size_t n)
-{
-    out[0] = 0;
-    while (*s) {
-        while (*s == ' ')
-            s++;
-        size_t len = 0;
-        int depth = 0;
-        while (s[len] && !(depth == 0 && (s[len] == ',' || s[len] == '>'))) {
-            depth += s[len] == '<' || s[len] == '(';
-            depth -= s[len] == '>' || s[len] == ')';
-            len++;
-        }
-        if (len && !(s[0] >= '0' && s[0] <= '9')) {
-            size_t cut = strcspn(s, "<(");
-            snprintf(out, n, "%.*s", (int)(cut < len ? cut : len), s);
-            drop_namespaces(out);
-            return;
-        }
-        if (s[len] != ',')
-            return;
-        s += len + 1;
-    }
-}
-
-/* base<functor> of a C++ kernel signature, in place (buf holds a copy of key); unchanged
- * when that leaves nothing. */
-static void kernel_base_name(const char *key, char *buf, size_t n)
-{
-    const char *s = strncmp(key, "void ", 5) == 0 ? key + 5 : key;
-    char arg[128];
-    /* The argument list's '(' (not that of "(anonymous namespace)") ends the name. */
-    const char *lt = strchr(s, '<'), *paren = s;
-    while ((paren = strchr(paren, '(')) != NULL && strncmp(paren, "(anonymous namespace)", 21) == 0)
-        paren += 21;
-    arg[0] = 0;
-    if (lt && (!paren || lt < paren))
-        first_type_arg(lt + 1, arg, sizeof arg);
-    snprintf(buf, n, "%s", s);
-    drop_templates(buf);
-    drop_arg_list(buf);
-    trim(buf);
-    drop_namespaces(buf);
-    if (!*buf) {
-        snprintf(buf, n, "%s", key);
-        return;
-    }
-    if (*arg) {
-        size_t len = strlen(buf);
-        snprintf(buf + len, n - len, "<%s>", arg);
-    }
-}
-
-/* Cuts buf to limit characters (UTF-8 aware) in the middle, where "..." replaces what is
- * left out: kernel variants differ at the end (..._NNT, ..._TNT), ops at the start. */
-static void cut_middle(char *buf, int limit)
-{
-    size_t chars = 0;
-    for (const char *p = buf; *p; p++)
-        chars += ((unsigned char)*p & 0xC0) != 0x80;
-    if (limit <= 3 || chars <= (size_t)limit)
-        return;
-    size_t tail = ((size_t)limit - 3) / 2, head = (size_t)limit - 3 - tail;
-    size_t i = 0, c = 0, head_end = 0, tail_start = 0;
-    for (; buf[i]; i++) {
-        if (((unsigned char)buf[i] & 0xC0) == 0x80)
-            continue;
-        if (c == head)
-            head_end = i;
-        if (c == chars - tail)
-            tail_start = i;
-        c++;
-    }
-    memcpy(buf + head_end, "...", 3);
-    memmove(buf + head_end + 3, buf + tail_start, strlen(buf + tail_start) + 1);
-}
-
 const char *pf_short_name(const char *key, pf_group_by g, int limit, char *buf, size_t n)
 {
     if (n == 0)
@@ -242,11 +109,8 @@ const char *pf_short_name(const char *key, pf_group_by g, int limit, char *buf, 
     if (!work) {
         snprintf(buf, n, "%s", key);
     } else {
-        if (g == PF_GROUP_KERNEL)
-            kernel_base_name(key, work, len + 256);
-        else
-            memcpy(work, key, len);
-        cut_middle(work, limit);
+        pf_name_short(key, g == PF_GROUP_KERNEL, work, len + 256);
+        pf_name_cut(work, limit);
         snprintf(buf, n, "%s", work);
         free(work);
     }

@@ -110,7 +110,7 @@ void pf_steps_print_line(FILE *out, const pf_analysis *an)
         fprintf(out, "analysing ProfilerStep#%lld only\n", (long long)an->opts.step);
 }
 
-int pf_steps_print_table(FILE *out, pf_format format, const pf_analysis *an)
+int pf_steps_print_table(FILE *out, pf_format format, int width, const pf_analysis *an)
 {
     if (an->n_steps == 0) {
         fputs("No ProfilerStep annotations in this trace: record it with a torch.profiler schedule and "
@@ -127,7 +127,7 @@ int pf_steps_print_table(FILE *out, pf_format format, const pf_analysis *an)
     else if (format == PF_FMT_CSV)
         pf_table_print_csv(out, t, 1);
     else
-        pf_table_print_text(out, t, 0);
+        pf_table_print_text_fit(out, t, &(pf_text_fit){.width = width});
     pf_table_free(t);
     return 0;
 }

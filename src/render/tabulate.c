@@ -8,12 +8,14 @@
 #include <string.h>
 
 #include "profana/jscan.h"
+#include "profana/names.h"
 
 typedef enum cell_kind { CELL_NULL = 0, CELL_STR, CELL_INT, CELL_NUM, CELL_BOOL } cell_kind;
 
 typedef struct cell {
     cell_kind kind;
     char *text;                /* what text/CSV/Markdown show */
+    char *label;               /* what text and Markdown show instead (pf_table_label); NULL: text */
     double num;                /* CELL_NUM: the value JSON writes */
     int64_t i;                 /* CELL_INT */
 } cell;
@@ -56,8 +58,10 @@ void pf_table_free(pf_table *t)
 {
     if (!t)
         return;
-    for (int i = 0; i < t->nrows * t->ncols; i++)
+    for (int i = 0; i < t->nrows * t->ncols; i++) {
         free(t->cells[i].text);
+        free(t->cells[i].label);
+    }
     free(t->cells);
     free(t->summary);
     free(t);
@@ -175,6 +179,16 @@ void pf_table_mark(pf_table *t, int row, int col, const char *marker)
     c->text = s;
 }
 
+void pf_table_label(pf_table *t, int row, int col, const char *label)
+{
+    cell *c = cell_at(t, row, col);
+    if (!c || !label)
+        return;
+    free(c->label);
+    if (!(c->label = strdup(label)))
+        t->failed = 1;
+}
+
 int pf_table_status(const pf_table *t)
 {
     return t->failed ? -1 : 0;
@@ -237,48 +251,210 @@ static size_t text_width(const char *s)
     return w;
 }
 
-/* Bytes of s that hold its first `limit` characters, never splitting a UTF-8 sequence. */
-static size_t prefix_bytes(const char *s, size_t limit)
+/* A table laid out for text or Markdown: which columns show, their widths, and every cell as
+ * one line (a name's tabs and newlines, the only control characters the model keeps for CSV
+ * and JSON, shown as spaces; Markdown escapes '|'), the name column shortened and cut. */
+typedef struct layout {
+    unsigned char show[64];
+    size_t w[64];
+    char **text;               /* rows x ncols; NULL for an empty cell */
+    int name;                  /* the name column: the first one text shows */
+} layout;
+
+static char *one_line(const char *s, int md)
 {
-    size_t w = 0, i = 0;
-    for (; s[i]; i++) {
-        if (((unsigned char)s[i] & 0xC0) != 0x80) {
-            if (w == limit)
-                break;
-            w++;
-        }
+    char *e = malloc(strlen(s) * 2 + 1), *o = e;
+    if (!e)
+        return NULL;
+    for (; *s; s++) {
+        if (md && *s == '|')
+            *o++ = '\\';
+        *o++ = *s == '\n' || *s == '\t' ? ' ' : *s;
     }
-    return i;
+    *o = 0;
+    return e;
 }
 
-/* The text shown for a cell: "-" for null; the name column (the first one text shows)
- * cut to limit with "...". */
-static const char *shown(const pf_table *t, const cell *c, int col, int limit, char *buf, size_t n)
+static void layout_free(const pf_table *t, layout *l)
 {
-    if (c->kind == CELL_NULL)
-        return c->text ? c->text : "-";
-    if (col != first_visible(t) || limit <= 0 || text_width(c->text) <= (size_t)limit)
-        return c->text;
-    size_t keep = limit > 3 ? prefix_bytes(c->text, (size_t)limit - 3) : prefix_bytes(c->text, (size_t)limit);
-    if (keep + 4 > n)
-        keep = n - 4;
-    memcpy(buf, c->text, keep);
-    strcpy(buf + keep, limit > 3 ? "..." : "");
-    return buf;
+    if (!l->text)
+        return;
+    for (int i = 0; i < t->nrows * t->ncols; i++)
+        free(l->text[i]);
+    free(l->text);
+    l->text = NULL;
 }
 
-
-static void column_widths(const pf_table *t, int limit, size_t *w)
+/* The cells as text and Markdown show them: "-" or the reason for an empty cell, the label
+ * instead of the value where there is one. -1 when memory runs out. */
+static int layout_cells(const pf_table *t, layout *l, int md)
 {
-    char buf[4096];
+    l->text = calloc((size_t)(t->nrows ? t->nrows : 1) * (size_t)t->ncols, sizeof *l->text);
+    if (!l->text)
+        return -1;
+    for (int i = 0; i < t->nrows * t->ncols; i++) {
+        const cell *c = &t->cells[i];
+        const char *s = c->label ? c->label : c->text ? c->text : "-";
+        if (!(l->text[i] = one_line(s, md)))
+            return -1;
+    }
+    return 0;
+}
+
+/* A fitted table's summary row (Total) does not widen a text column other than the name: its
+ * cell lists what its rows hold (every Source), and is cut to the rows' width instead. */
+static int summary_cut(const pf_table *t, const layout *l, int c, int r, int fitted)
+{
+    return fitted && t->summary[r] && c != l->name && !t->cols[c].numeric;
+}
+
+static size_t col_width(const pf_table *t, const layout *l, int c, int fitted)
+{
+    size_t w = text_width(t->cols[c].title);
+    for (int r = 0; r < t->nrows; r++) {
+        size_t cw = text_width(l->text[(size_t)r * (size_t)t->ncols + (size_t)c]);
+        if (cw > w && !summary_cut(t, l, c, r, fitted))
+            w = cw;
+    }
+    return w;
+}
+
+/* Whether every cell of column c is empty with no reason ("-"): nothing a narrow table needs. */
+static int all_empty(const pf_table *t, int c)
+{
+    for (int r = 0; r < t->nrows; r++) {
+        const cell *x = cell_get(t, r, c);
+        if (x->kind != CELL_NULL || x->text)
+            return 0;
+    }
+    return 1;
+}
+
+/* A name column narrower than this share of the width (or than NAME_MIN) gives up the other
+ * columns that fit.wanted lists, last first: a name cut short reads as noise. */
+#define NAME_SHARE 0.4
+#define NAME_MIN 30
+/* The narrowest a name column is cut to when the columns named by --columns leave less. */
+#define NAME_FLOOR 10
+
+/* The least width the name column keeps beside the wanted columns. */
+static size_t name_need(const pf_text_fit *fit, size_t name_w)
+{
+    size_t need = (size_t)(fit->width * NAME_SHARE);
+    if (need < NAME_MIN)
+        need = NAME_MIN;
+    return name_w < need ? name_w : need;
+}
+
+/* Picks the columns (fit->cols, or every visible one) and sets every width; returns the name
+ * column's width, to which the names are still to be cut. */
+static size_t layout_columns(const pf_table *t, layout *l, const pf_text_fit *fit)
+{
     for (int c = 0; c < t->ncols; c++) {
-        w[c] = text_width(t->cols[c].title);
-        for (int r = 0; r < t->nrows; r++) {
-            size_t cw = text_width(shown(t, cell_get(t, r, c), c, limit, buf, sizeof buf));
-            if (cw > w[c])
-                w[c] = cw;
-        }
+        l->w[c] = col_width(t, l, c, fit->width > 0);
+        l->show[c] = visible(t, c) && !fit->cols && fit->width <= 0;
     }
+    size_t name_w = l->w[l->name];
+    if (fit->name_limit > 0 && name_w > (size_t)fit->name_limit)
+        name_w = (size_t)fit->name_limit > text_width(t->cols[l->name].title) ? (size_t)fit->name_limit
+                                                                              : text_width(t->cols[l->name].title);
+    l->show[l->name] = 1;
+    size_t used = 0; /* widths and separators of the shown columns but the name */
+    size_t need = name_need(fit, name_w);
+    /* a width and no list: every column in the table's order, the last ones left out first */
+    int all = !fit->cols && fit->width > 0, n = fit->cols ? fit->ncols : all ? t->ncols : 0;
+    for (int k = 0; k < n; k++) {
+        int c = fit->cols ? fit->cols[k] : k;
+        if (c < 0 || c >= t->ncols || c == l->name || !visible(t, c) || l->show[c])
+            continue;
+        if (!fit->keep_all && fit->width > 0 &&
+            (need + used + 3 + l->w[c] > (size_t)fit->width || (!all && all_empty(t, c))))
+            continue;
+        l->show[c] = 1;
+        used += 3 + l->w[c];
+    }
+    if (!fit->cols && !all)
+        for (int c = 0; c < t->ncols; c++)
+            used += l->show[c] && c != l->name ? 3 + l->w[c] : 0;
+    if (fit->width > 0 && used + name_w > (size_t)fit->width)
+        name_w = (size_t)fit->width > used + NAME_FLOOR ? (size_t)fit->width - used : NAME_FLOOR;
+    for (int r = 0; r < t->nrows; r++)
+        for (int c = 0; c < t->ncols; c++)
+            if (summary_cut(t, l, c, r, fit->width > 0))
+                pf_name_cut(l->text[(size_t)r * (size_t)t->ncols + (size_t)c], (int)l->w[c]);
+    return name_w;
+}
+
+static int cmp_str_index(const void *x, const void *y)
+{
+    const char *const *a = x, *const *b = y;
+    int c = strcmp(a[0], b[0]);
+    return c ? c : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Rows whose names read the same once cut, though their values differ, get " #2", " #3"...
+ * in table order, within the width. -1 when memory runs out. */
+static int tell_apart(const pf_table *t, layout *l, size_t name_w)
+{
+    const char **pairs = malloc((size_t)(t->nrows ? t->nrows : 1) * 2 * sizeof *pairs);
+    if (!pairs)
+        return -1;
+    char **names = l->text;
+    size_t stride = (size_t)t->ncols;
+    /* pairs: (shown name, address of its slot), the slot's address giving the table order */
+    for (int r = 0; r < t->nrows; r++) {
+        pairs[2 * r] = names[(size_t)r * stride + (size_t)l->name];
+        pairs[2 * r + 1] = (const char *)&names[(size_t)r * stride + (size_t)l->name];
+    }
+    qsort(pairs, (size_t)t->nrows, 2 * sizeof *pairs, cmp_str_index);
+    for (int j = 0; j < t->nrows;) {
+        int e = j + 1;
+        while (e < t->nrows && strcmp(pairs[2 * e], pairs[2 * j]) == 0)
+            e++;
+        for (int k = j + 1; k < e; k++) {
+            char **slot = (char **)pairs[2 * k + 1];
+            size_t r = (size_t)(slot - names) / stride;
+            const char *first = t->cells[(size_t)((char **)pairs[2 * j + 1] - names) / stride * stride + (size_t)l->name].text;
+            const char *mine = t->cells[r * stride + (size_t)l->name].text;
+            if (first && mine && strcmp(first, mine) == 0)
+                continue;
+            char suffix[24];
+            int sn = snprintf(suffix, sizeof suffix, " #%d", k - j + 1);
+            size_t keep = name_w > (size_t)sn + 3 ? name_w - (size_t)sn : 4;
+            pf_name_cut(*slot, (int)keep);
+            char *s = malloc(strlen(*slot) + (size_t)sn + 1);
+            if (!s) {
+                free(pairs);
+                return -1;
+            }
+            sprintf(s, "%s%s", *slot, suffix);
+            free(*slot);
+            *slot = s;
+        }
+        j = e;
+    }
+    free(pairs);
+    return 0;
+}
+
+/* Lays t out for fit; -1 when memory runs out (nothing to free then). */
+static int layout_table(const pf_table *t, layout *l, const pf_text_fit *fit, int md)
+{
+    memset(l, 0, sizeof *l);
+    l->name = first_visible(t);
+    if (t->ncols > 64 || l->name < 0 || layout_cells(t, l, md)) {
+        layout_free(t, l);
+        return -1;
+    }
+    size_t name_w = layout_columns(t, l, fit);
+    for (int r = 0; r < t->nrows; r++)
+        pf_name_cut(l->text[(size_t)r * (size_t)t->ncols + (size_t)l->name], (int)name_w);
+    if (tell_apart(t, l, name_w)) {
+        layout_free(t, l);
+        return -1;
+    }
+    l->w[l->name] = col_width(t, l, l->name, 0);
+    return 0;
 }
 
 static void pad(FILE *out, size_t n)
@@ -297,128 +473,127 @@ static void print_cell(FILE *out, const char *s, size_t width, int right)
         pad(out, width - sw);
 }
 
-static void print_line(FILE *out, const pf_table *t, int row, const size_t *w, int limit, const char *sep,
-                       const char *lead, const char *trail)
+static void print_line(FILE *out, const pf_table *t, const layout *l, int row, const char *lead, const char *trail)
 {
-    char buf[4096];
     int first = 1, last = -1;
     for (int c = 0; c < t->ncols; c++)
-        if (visible(t, c))
+        if (l->show[c])
             last = c;
     fputs(lead, out);
     for (int c = 0; c < t->ncols; c++) {
-        if (!visible(t, c))
+        if (!l->show[c])
             continue;
         if (!first)
-            fputs(sep, out);
+            fputs(" | ", out);
         first = 0;
-        const char *s = row < 0 ? t->cols[c].title : shown(t, cell_get(t, row, c), c, limit, buf, sizeof buf);
+        const char *s = row < 0 ? t->cols[c].title : l->text[(size_t)row * (size_t)t->ncols + (size_t)c];
         int right = t->cols[c].numeric && row >= 0;
         /* No trailing blanks: the last cell is padded only when right-aligned or framed. */
         if (c == last && !right && !*trail)
             fputs(s, out);
         else
-            print_cell(out, s, w[c], right);
+            print_cell(out, s, l->w[c], right);
     }
     fputs(trail, out);
     fputc('\n', out);
 }
 
-static size_t line_width(const pf_table *t, const size_t *w)
+static size_t line_width(const pf_table *t, const layout *l)
 {
     size_t total = 0;
     int n = 0;
     for (int c = 0; c < t->ncols; c++)
-        if (visible(t, c)) {
-            total += w[c];
+        if (l->show[c]) {
+            total += l->w[c];
             n++;
         }
     return total + (n > 1 ? (size_t)(n - 1) * 3 : 0);
 }
 
-/* A text or Markdown cell is one line: a name's tabs and newlines (the only control
- * characters the model keeps, for CSV and JSON) are shown as spaces, and Markdown escapes
- * '|'; in a copy of the cells. */
-static void line_cells(const pf_table *t, pf_table *copy, int md)
+void pf_table_print_text_fit(FILE *out, const pf_table *t, const pf_text_fit *fit)
 {
-    for (int i = 0; i < t->nrows * t->ncols; i++) {
-        const char *s = t->cells[i].text;
-        if (!s || !strpbrk(s, md ? "|\n\t" : "\n\t"))
-            continue;
-        char *e = malloc(strlen(s) * 2 + 1), *o = e;
-        if (!e)
-            continue;
-        for (; *s; s++) {
-            if (md && *s == '|')
-                *o++ = '\\';
-            *o++ = *s == '\n' || *s == '\t' ? ' ' : *s;
-        }
-        *o = 0;
-        copy->cells[i].text = e;
-    }
-}
-
-/* A copy of t whose cells are one line each (line_cells); NULL cells when memory runs out. */
-static pf_table line_copy(const pf_table *t, int md)
-{
-    pf_table copy = *t;
-    copy.cells = malloc((size_t)(t->nrows ? t->nrows : 1) * (size_t)t->ncols * sizeof(cell));
-    if (!copy.cells)
-        return copy;
-    memcpy(copy.cells, t->cells, (size_t)t->nrows * (size_t)t->ncols * sizeof(cell));
-    line_cells(t, &copy, md);
-    return copy;
-}
-
-static void free_line_copy(const pf_table *t, pf_table *copy)
-{
-    for (int i = 0; i < t->nrows * t->ncols; i++)
-        if (copy->cells[i].text != t->cells[i].text)
-            free(copy->cells[i].text);
-    free(copy->cells);
-}
-
-void pf_table_print_text(FILE *out, const pf_table *t, int name_limit)
-{
-    size_t w[64];
-    if (t->ncols > 64)
+    layout l;
+    if (layout_table(t, &l, fit, 0))
         return;
-    pf_table copy = line_copy(t, 0);
-    if (!copy.cells)
-        return;
-    column_widths(&copy, name_limit, w);
-    print_line(out, &copy, -1, w, name_limit, " | ", "", "");
-    for (size_t i = line_width(&copy, w); i > 0; i--)
+    print_line(out, t, &l, -1, "", "");
+    for (size_t i = line_width(t, &l); i > 0; i--)
         fputc('-', out);
     fputc('\n', out);
     for (int r = 0; r < t->nrows; r++)
-        print_line(out, &copy, r, w, name_limit, " | ", "", "");
-    free_line_copy(t, &copy);
+        print_line(out, t, &l, r, "", "");
+    layout_free(t, &l);
 }
 
-void pf_table_print_md(FILE *out, const pf_table *t, int name_limit)
+void pf_table_print_md_fit(FILE *out, const pf_table *t, const pf_text_fit *fit)
 {
-    size_t w[64];
-    if (t->ncols > 64)
+    layout l;
+    if (layout_table(t, &l, fit, 1))
         return;
-    pf_table copy = line_copy(t, 1);
-    if (!copy.cells)
-        return;
-    column_widths(&copy, name_limit, w);
-    print_line(out, &copy, -1, w, name_limit, " | ", "| ", " |");
+    print_line(out, t, &l, -1, "| ", " |");
     fputs("|", out);
     for (int c = 0; c < t->ncols; c++) {
-        if (!visible(t, c))
+        if (!l.show[c])
             continue;
         fputc(t->cols[c].numeric ? '-' : ':', out);
-        for (size_t i = 0; i < w[c]; i++)
+        for (size_t i = 0; i < l.w[c]; i++)
             fputc('-', out);
         fputs(t->cols[c].numeric ? ":|" : "-|", out);
     }
     fputc('\n', out);
     for (int r = 0; r < t->nrows; r++)
-        print_line(out, &copy, r, w, name_limit, " | ", "| ", " |");
-    free_line_copy(t, &copy);
+        print_line(out, t, &l, r, "| ", " |");
+    layout_free(t, &l);
+}
+
+void pf_table_print_text(FILE *out, const pf_table *t, int name_limit)
+{
+    pf_text_fit fit = {.name_limit = name_limit};
+    pf_table_print_text_fit(out, t, &fit);
+}
+
+void pf_table_print_md(FILE *out, const pf_table *t, int name_limit)
+{
+    pf_text_fit fit = {.name_limit = name_limit};
+    pf_table_print_md_fit(out, t, &fit);
+}
+
+static int col_in_text(const pf_col *c)
+{
+    return !c->show || (c->show & PF_IN_TEXT);
+}
+
+const char *pf_col_id(const pf_col *c)
+{
+    return c->id ? c->id : c->key ? c->key : c->title;
+}
+
+/* Whether the n characters at s name column c (pf_col_id). */
+static int names_col(const char *s, size_t n, const pf_col *c)
+{
+    const char *id = pf_col_id(c);
+    return strlen(id) == n && strncmp(s, id, n) == 0;
+}
+
+int pf_cols_pick(const pf_col *cols, int ncols, const char *list, int *out, int max, char *err, size_t errn)
+{
+    int n = 0;
+    for (const char *s = list; *s;) {
+        size_t len = strcspn(s, ",");
+        int c = 0;
+        while (c < ncols && !(col_in_text(&cols[c]) && names_col(s, len, &cols[c])))
+            c++;
+        if (c == ncols) {
+            int o = snprintf(err, errn, "--columns: unknown column '%.*s'; the columns are:", (int)len, s);
+            for (int k = 0; k < ncols && o >= 0 && (size_t)o < errn; k++)
+                if (col_in_text(&cols[k]))
+                    o += snprintf(err + o, errn - (size_t)o, " %s", pf_col_id(&cols[k]));
+            return -1;
+        }
+        if (n < max)
+            out[n++] = c;
+        s += len + (s[len] == ',');
+    }
+    return n;
 }
 
 /* ---- CSV ---- */

@@ -6,6 +6,19 @@
 
 #include "profana/view.h"
 
+/* ---- shared by the views (analysis_view.c) ---- */
+
+/* How a rows table fits v's width in v's format: with wanted (its default columns, most
+ * wanted first) the columns that fit, or --columns' (picked holds them, max at most); NULL:
+ * every column, the name column fitted (a small table). Markdown and --wide (width 0): every
+ * column. */
+pf_text_fit pf_view_fit(const pf_view_opts *v, const pf_table *t, const int *wanted, int nwanted, int *picked,
+                        int max);
+/* Labels column col of rows 0..n-1 with the short names of keys (pf_names_short_set; kernel
+ * signatures shortened for --group kernel) in Markdown and width-limited text; nothing in
+ * CSV, JSON and --wide text, which carry whole names. -1 when memory runs out. */
+int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n, const pf_view_opts *v);
+
 /* ---- --analysis (analysis_view.c) ---- */
 
 enum { PF_AVIEW_NCOLS = 26 };

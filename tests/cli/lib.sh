@@ -1,6 +1,8 @@
 # lib.sh - helpers for the CLI tests: run the binary, compare figures, print PASS/FAIL lines.
 # Sourced by tests/cli/test_*.sh with $PROFANA set to the binary under test.
 : "${PROFANA:=./profana}"
+# Text output fits $COLUMNS: tests see the width of a pipe (120) unless they set it.
+unset COLUMNS
 TRACES=testdata/traces
 REFS=testdata/reference
 TMP=$(mktemp -d)

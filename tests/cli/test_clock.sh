@@ -53,7 +53,7 @@ check_eq "--clock 1500: BW % unchanged" "$(field "$TMP/clock.json" aten::mm bw_p
 check_eq "--clock 1500: JSON peak bf16 = 989.5 x 1500/1830" \
     "$(python3 -c "import json; print(round(json.load(open('$TMP/clock.json'))['devices'][0]['peak_tflops']['bf16'], 6))")" \
     "$(python3 -c "print(round(989.5 * 1500 / 1830, 6))")"
-check_run "eager_bf16 --clock=1500 text" 0 "$PROFANA" --analysis "$E" bf16 --clock=1500 --top 1
+check_run "eager_bf16 --clock=1500 text" 0 "$PROFANA" --analysis "$E" bf16 --wide --clock=1500 --top 1
 check_grep "--clock: the header names the clock and the datasheet's" \
     "peaks: fp32 54.9 TFLOP/s, bf16 811.1 TFLOP/s, DRAM 3350 GB/s | clock 1500 MHz (peaks scaled from the datasheet's 1830 MHz)$" "$TMP/out"
 check_run "--clock 0 refused" 2 "$PROFANA" --analysis "$E" bf16 --clock 0
@@ -126,7 +126,7 @@ check_run "PROFANA_DEVICES ignored by --combine" 0 env PROFANA_DEVICES="$TMP/bad
 
 # --- the README's examples: the --clock command and its header line, and the device file.
 awk '/^\$ profana --analysis testdata\/traces\/eager_bf16.json bf16 --clock 1500/ { on = 1; next } on && /^```/ { exit } on' README.md >"$TMP/readme_clock"
-check_run "README --clock example" 0 "$PROFANA" --analysis "$E" bf16 --clock 1500 --top 1
+check_run "README --clock example" 0 "$PROFANA" --analysis "$E" bf16 --wide --clock 1500 --top 1
 check_eq "README --clock example: its header line" "$(head -n 1 "$TMP/out")" "$(cat "$TMP/readme_clock")"
 awk '/the option wins over the variable/ { want = 1; next } want && /^```/ { if (on) exit; on = 1; next } on' README.md >"$TMP/readme_devs.json"
 check_run "README device file on an H20" 0 "$PROFANA" --analysis "$TMP/h20.json" bf16 --format json --device-file "$TMP/readme_devs.json"

@@ -23,7 +23,7 @@ PY
 # header NAME SMS MEM MAJOR MINOR: the header line of --analysis on such a trace, in $TMP/out.
 header() {
     trace "$TMP/t.json" "$@"
-    check_run "$1 ($2 SMs, $3 B): --analysis" 0 "$PROFANA" --analysis "$TMP/t.json" bf16
+    check_run "$1 ($2 SMs, $3 B): --analysis" 0 "$PROFANA" --analysis "$TMP/t.json" bf16 --wide
 }
 
 # Meta's HGX A100 board reports its board name. NVIDIA's driver lists NVIDIA A100-PG509-200 under
@@ -72,5 +72,5 @@ check_grep "MI250X / MI250 with 110 CUs: MI250X" "matched: MI250X (name shared; 
 # A plain name match keeps its plain label; --device says it was given.
 header "NVIDIA H100 80GB HBM3" 132 85018279936 9 0
 check_grep "H100: plain label" "^Device 0: NVIDIA H100 80GB HBM3 | matched: H100 SXM | peaks: bf16 989.5 TFLOP/s" "$TMP/out"
-check_run "--device on an H100 trace" 0 "$PROFANA" --analysis "$TMP/t.json" bf16 --device MI300X
+check_run "--device on an H100 trace" 0 "$PROFANA" --analysis "$TMP/t.json" bf16 --wide --device MI300X
 check_grep "--device: the label says so" "matched: MI300X (given by --device) | peaks: bf16 1307.4 TFLOP/s" "$TMP/out"

@@ -152,7 +152,7 @@ check_near "compiled pair: ratio of totals = Python's" "$(json "d['devices'][0][
     "$(awk -v a="$a_ns" -v b="$b_ns" 'BEGIN { printf "%.9f", b / a }')" 0.000001
 
 # Text: the issue's columns, the levels line, the summary lines.
-check_run "compiled pair: text" 0 "$PROFANA" --diff "$A" b8 "$B" b16 bf16
+check_run "compiled pair: text" 0 "$PROFANA" --diff "$A" b8 "$B" b16 bf16 --wide
 check_grep "text: columns" "^Kernel Name *| b8 Count | b8 Mean (us) | b8 Total (us) | b16 Count | b16 Mean (us) | b16 Total (us) | B/A *| Delta (us) | b8 TFLOP/s | b8 GB/s | b16 TFLOP/s | b16 GB/s | Match" "$TMP/out"
 check_grep "text: rows per level" "^Matched rows: $(json "d['devices'][0]['summary']['matched_rows']" "$TMP/pair.json") (exact [0-9]*, normalised [0-9]*); only in b8: $(json "d['devices'][0]['summary']['only_a']" "$TMP/pair.json"), only in b16: $(json "d['devices'][0]['summary']['only_b']" "$TMP/pair.json")$" "$TMP/out"
 check_grep "text: totals and ratio" "^GPU time: b8 $(awk -v a="$a_ns" 'BEGIN { printf "%.3f", a / 1000 }') us, b16 $(awk -v b="$b_ns" 'BEGIN { printf "%.3f", b / 1000 }') us, B/A " "$TMP/out"

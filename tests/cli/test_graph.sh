@@ -94,12 +94,12 @@ PY
 
 set -- $(grep ^mapped "$TMP/expect"); n=$2; share=$3
 check_run "graph: --graph-capture DIR (execution_details.json)" 0 \
-    "$PROFANA" --analysis "$PUB/graph_execution.json.gz" bf16 --graph-capture "$PUB/capture_traces"
+    "$PROFANA" --analysis "$PUB/graph_execution.json.gz" bf16 --wide --graph-capture "$PUB/capture_traces"
 cp "$TMP/out" "$TMP/with.txt"
 check_grep "graph: with the capture no activity is without a launching op" "; 0 without a launching op;" "$TMP/with.txt"
 check_grep "graph: the coverage line gives the share of GPU time whose ops came from the capture (Python: $share%)" \
     "; ops from the graph capture: $share%" "$TMP/with.txt"
-"$PROFANA" --analysis "$PUB/graph_execution.json.gz" bf16 >"$TMP/without.txt" 2>&1
+"$PROFANA" --analysis "$PUB/graph_execution.json.gz" bf16 --wide >"$TMP/without.txt" 2>&1
 check_grep "graph: without the capture the Why line names --graph-capture ($n replayed kernels)" \
     "^Why: $n GPU activities.*graph-replayed kernels get their ops from the capture's trace with --graph-capture PATH" \
     "$TMP/without.txt"
@@ -134,7 +134,7 @@ check_eq "graph: JSON coverage.graph_capture.count" \
     "$(json 'd["devices"][0]["coverage"]["graph_capture"]["count"]' "$TMP/op.json")" "$n"
 
 # a single capture file works as well as its directory
-check_run "graph: --graph-capture FILE" 0 "$PROFANA" --analysis "$PUB/graph_execution.json.gz" bf16 \
+check_run "graph: --graph-capture FILE" 0 "$PROFANA" --analysis "$PUB/graph_execution.json.gz" bf16 --wide \
     --graph-capture "$(ls "$PUB"/capture_traces/*.json.gz)"
 check_grep "graph: --graph-capture FILE maps the same share" "; ops from the graph capture: $share%" "$TMP/out"
 # a capture of another graph maps nothing, and says so
@@ -193,12 +193,12 @@ check_eq "infer: the unlinked launch takes the FLOPs of its twins (same name, gr
     "$gflop $count"
 check_eq "infer: Source says inferred" \
     "$(python3 -c 'import json,sys; r=[r for r in json.load(open(sys.argv[1]))["devices"][0]["rows"] if r["name"]==sys.argv[2]][0]; print("inferred" in r["source"].split("+"))' "$TMP/inf.json" "$kname")" True
-"$PROFANA" --analysis "$TMP/unlinked_one.json" bf16 >"$TMP/inf.txt" 2>&1
+"$PROFANA" --analysis "$TMP/unlinked_one.json" bf16 --wide >"$TMP/inf.txt" 2>&1
 check_grep "infer: the coverage line gives the inferred share (Python: $ishare%)" \
     "; no launching op: $ishare% (figures inferred from linked launches of the same kernel and geometry: $ishare%)" "$TMP/inf.txt"
 check_grep "infer: FLOPs known for all GPU time" "FLOPs for 100.00%" "$TMP/inf.txt"
 check_grep "infer: the Why line says which ones took inferred figures" "; 1 of them take the figures of the launches" "$TMP/inf.txt"
-"$PROFANA" --analysis "$TMP/nogrid.json" bf16 >"$TMP/ng.txt" 2>&1
+"$PROFANA" --analysis "$TMP/nogrid.json" bf16 --wide >"$TMP/ng.txt" 2>&1
 if [ ! -s "$TMP/nogrid.json" ] || grep -q "inferred" "$TMP/ng.txt"; then fail "infer: no geometry, nothing inferred" "$(grep Coverage "$TMP/ng.txt")"; else pass "infer: no geometry, nothing inferred"; fi
 
 # README's example (section "CUDA/HIP-graph replays"): its output lines are the binary's
@@ -209,7 +209,7 @@ block = text.split("### CUDA/HIP-graph replays", 1)[1].split("```", 2)[1]
 for line in block.strip().splitlines()[1:]:
     print(line)
 PY
-"$PROFANA" --analysis "$PUB/graph_execution.json.gz" bf16 --graph-capture "$PUB/capture_traces" >"$TMP/readme_out" 2>/dev/null
+"$PROFANA" --analysis "$PUB/graph_execution.json.gz" bf16 --wide --graph-capture "$PUB/capture_traces" >"$TMP/readme_out" 2>/dev/null
 while IFS= read -r line; do
     if grep -qxF -- "$line" "$TMP/readme_out"; then pass "graph: README example line: $(printf %.60s "$line")"; else fail "graph: README example line" "not in the output: $line"; fi
 done <"$TMP/readme_lines"

@@ -49,11 +49,11 @@ check_eq "eager_bf16 aten::mm: 48 calls, 54 launches" "$(json "($mm)['count'], (
 check_near "eager_bf16 aten::mm: Mean = key_averages' 36.753 us" "$(json "($mm)['mean_us']" "$TMP/mm.json")" 36.753 0.00002
 
 # Text: op and shape tables have Launches after Count; kernel tables do not (Count is launches).
-"$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --group op >"$TMP/op.txt"
+"$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --wide --group op >"$TMP/op.txt"
 check_grep "text --group op: Count | Launches" "^Op  *| Category *| Count | Launches | Total (us) | Mean (us)" "$TMP/op.txt"
 "$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --group shape --format csv >"$TMP/shape.csv"
 check_grep "csv --group shape: Count,Launches" "Count,Launches,Total (us)" "$TMP/shape.csv"
-"$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 >"$TMP/k.txt"
+"$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --wide >"$TMP/k.txt"
 check_grep "text --group kernel: Count then Total, no Launches" "^Kernel Name  *| Category *| Count | Total (us) | Mean (us)" "$TMP/k.txt"
 
 # --- --diff per call: H100 vs MI300X, whose libraries launch different kernels per op ---
@@ -203,7 +203,7 @@ PY
 check_eq "owlv2 MI300X: the Total row's Source names gemm" "$(json "'gemm' in d['devices'][0]['total']['source'].split('+')" "$TMP/src.json")" "True"
 
 # --by-category with --group op: Count is calls there too (key_averages: aten::mm 48, aten::addmm 24).
-"$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --group op --by-category >"$TMP/bc.txt"
+"$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --wide --group op --by-category >"$TMP/bc.txt"
 check_eq "--by-category --group op: gemm rows and Total count calls" \
     "$(sed -n '/^== gemm ==/,/^Total/p' "$TMP/bc.txt" | awk -F' [|] ' '/^aten::mm |^aten::addmm |^Total / { gsub(/ /, "", $1); printf "%s=%d ", $1, $3 }')" \
     "aten::mm=48 aten::addmm=24 Total=72 "

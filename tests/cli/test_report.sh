@@ -51,7 +51,7 @@ PY
 }
 
 f="$TRACES/eager_bf16.json"
-check_run "report" 0 "$PROFANA" --analysis "$f" bf16 --quiet --top 0 --name_limit 0 --report "$TMP/r.html"
+check_run "report" 0 "$PROFANA" --analysis "$f" bf16 --quiet --wide --top 0 --name_limit 0 --report "$TMP/r.html"
 cp "$TMP/out" "$TMP/text"
 html_tables "$TMP/r.html" >"$TMP/t.json"
 text_table "$TMP/text" >"$TMP/text.json"
@@ -107,7 +107,7 @@ cmp -s "$TMP/r.html" "$TMP/r2.html" && pass "report: same bytes twice" || fail "
 
 # --diff: per device pair the pair table and the category table; both charts.
 check_run "diff report" 0 "$PROFANA" --diff "$TRACES/compiled_pair_b8.json" b8 "$TRACES/compiled_pair_b16.json" b16 bf16 \
-    --quiet --name_limit 0 --report "$TMP/d.html"
+    --quiet --wide --name_limit 0 --report "$TMP/d.html"
 html_tables "$TMP/d.html" >"$TMP/d.json"
 check_eq "diff report: captions" "$(json '",".join(t["caption"] for t in d["tables"])' "$TMP/d.json")" "Rows by change,Categories"
 check_eq "diff report: both charts inline" "$(json 'd["svgs"]' "$TMP/d.json")" 2

@@ -91,7 +91,7 @@ check_grep "--fail-above's line gives the change and the interval" \
 check_run "--fail-above 30, base x3 vs changed x3: the lower bound is below 1.30" 0 "$PROFANA" --diff "$BASE" base "$CHANGED" changed bf16 --fail-above 30
 
 # text and Markdown: the interval and verdict per row, and the pair's line
-"$PROFANA" --diff "$BASE" base "$CHANGED" changed bf16 >"$TMP/c.txt"
+"$PROFANA" --diff "$BASE" base "$CHANGED" changed bf16 --wide >"$TMP/c.txt"
 check_grep "text: the interval and verdict columns" "| B/A 95% CI *| Verdict" "$TMP/c.txt"
 check_grep "text: the pair's line" "^Over 3 runs of base and 3 of changed: GPU time B/A 1.2[0-9][0-9], 95% CI \[1.2[0-9][0-9], 1.2[0-9][0-9]\], run-to-run spread [0-9.]*%: slower" "$TMP/c.txt"
 check_grep "text: the rows' verdicts counted" "^Rows: [0-9]* slower (" "$TMP/c.txt"

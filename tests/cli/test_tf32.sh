@@ -139,7 +139,7 @@ check_run "--help lists --no-tf32" 0 "$PROFANA" --help
 check_grep "--help: --no-tf32 row" "^  --no-tf32 " "$TMP/out"
 check_run "--no-tf32 after --tf32: the later wins" 0 "$PROFANA" --analysis "$T" fp32 --quiet --format json --group op --tf32 --no-tf32
 check_eq "--tf32 --no-tf32 gives --no-tf32's figures" "$(cmp -s "$TMP/out" "$TMP/cnn_op--no-tf32.json" && echo same)" same
-"$PROFANA" --analysis "$T" fp32 --group shape >"$TMP/cnn_shape.txt" 2>&1
+"$PROFANA" --analysis "$T" fp32 --wide --group shape >"$TMP/cnn_shape.txt" 2>&1
 check_grep "cnn_fp32 text: the cache-served row reads 'cache' in BW %" "^aten::threshold_backward(\[32,256,16,1.* | cache | memory" "$TMP/cnn_shape.txt"
 check_grep "cnn_fp32 text: a footnote says why" "^cache: the bytes moved faster than DRAM's peak and a call's bytes fit the 50 MiB cache" "$TMP/cnn_shape.txt"
 "$PROFANA" --analysis "$T" fp32 --explain aten::threshold_backward >"$TMP/tb.txt" 2>&1

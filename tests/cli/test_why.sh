@@ -72,7 +72,7 @@ PY
 # shellcheck disable=SC2046
 set -- $(grep noshapes "$TMP/expect")
 ns_pct=$2
-"$PROFANA" --analysis "$TMP/noshapes.json" bf16 --group op >"$TMP/ns.txt" 2>&1
+"$PROFANA" --analysis "$TMP/noshapes.json" bf16 --wide --group op >"$TMP/ns.txt" 2>&1
 check_grep "no shapes: the coverage line gives the share of GPU time without shapes (kernels' time, Python)" \
     "; no input shapes recorded: $ns_pct%" "$TMP/ns.txt"
 check_grep "no shapes: one line says why and how to record them" \
@@ -86,7 +86,7 @@ fi
 check_eq "no shapes: JSON coverage.no_shapes_pct" \
     "$(python3 -c 'import json,sys; print("%.2f" % json.load(open(sys.argv[1]))["devices"][0]["coverage"]["no_shapes_pct"])' "$TMP/ns.json")" "$ns_pct"
 
-"$PROFANA" --analysis "$TMP/gpuonly.json" bf16 >"$TMP/go.txt" 2>&1
+"$PROFANA" --analysis "$TMP/gpuonly.json" bf16 --wide >"$TMP/go.txt" 2>&1
 check_grep "GPU-only: one line says the trace has no CPU activity and how to record it" \
     "^Why: the trace has no CPU activity (recorded with GPU activities only).*ProfilerActivity.CPU" "$TMP/go.txt"
 check_grep "GPU-only: every activity has no launching op" "; no launching op: 100.00%" "$TMP/go.txt"
@@ -94,7 +94,7 @@ check_grep "GPU-only: every activity has no launching op" "; no launching op: 10
 # shellcheck disable=SC2046
 set -- $(grep unlinked "$TMP/expect")
 n=$2 us=$3 pct=$4 in_trace=$5 no_call=$6
-"$PROFANA" --analysis "$TMP/unlinked.json" bf16 >"$TMP/un.txt" 2>&1
+"$PROFANA" --analysis "$TMP/unlinked.json" bf16 --wide >"$TMP/un.txt" 2>&1
 check_grep "no launching op: the coverage line gives their share (Python: $pct%)" "; no launching op: $pct%" "$TMP/un.txt"
 check_grep "no launching op: how many, how long, and why ($n: $in_trace with a launch call, $no_call without)" \
     "^Why: $n GPU activities ($us us, $pct% of GPU time) have no launching op: $in_trace launched by a call outside any recorded op.*; $no_call with no launch call in the trace" \
@@ -103,5 +103,5 @@ check_grep "no launching op: how many, how long, and why ($n: $in_trace with a l
 check_eq "no launching op: JSON coverage.no_launching_op" \
     "$(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["devices"][0]["coverage"]["no_launching_op"]; print(c["count"], "%.3f" % c["total_us"], c["no_launch_call"])' "$TMP/un.json")" \
     "$n $us $no_call"
-"$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 >"$TMP/ok.txt" 2>&1
+"$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --wide >"$TMP/ok.txt" 2>&1
 if grep -q "^Why:" "$TMP/ok.txt"; then fail "complete trace: no Why line" "$(grep ^Why "$TMP/ok.txt")"; else pass "complete trace: no Why line"; fi

@@ -5,11 +5,11 @@
 #include "profana/tabulate.h"
 
 static const pf_col cols[] = {
-    {"Dev", NULL, 1, PF_IN_CSV},
-    {"Name", "name", 0, 0},
-    {"Count", "count", 1, 0},
-    {"Time", "time_us", 1, 0},
-    {"Raw", "raw", 1, PF_IN_JSON},
+    {"Dev", NULL, 1, PF_IN_CSV, NULL},
+    {"Name", "name", 0, 0, NULL},
+    {"Count", "count", 1, 0, NULL},
+    {"Time", "time_us", 1, 0, NULL},
+    {"Raw", "raw", 1, PF_IN_JSON, NULL},
 };
 
 /* Renders with fn into a string the caller frees. */
@@ -65,12 +65,13 @@ static void test_text(void)
               "Total              |    15 |      -\n");
     free(s);
     s = render(pf_table_print_text, t, 10);
-    CHECK_STR("text with --name_limit 10 cuts with ...",
+    /* cut in the middle (pf_name_cut): 4 characters, "...", the last 3 */
+    CHECK_STR("text with --name_limit 10 cuts the middle to ...",
               s,
               "Name       | Count | Time\n"
               "---------------------------\n"
-              "nvjet_s... |     3 | 14.847\n"
-              "a, \"quo... |    12 |      -\n"
+              "nvje...emm |     3 | 14.847\n"
+              "a, \"...ame |    12 |      -\n"
               "Total      |    15 |      -\n");
     free(s);
     pf_table_free(t);
@@ -118,6 +119,67 @@ static void test_md(void)
     pf_table_free(t);
 }
 
+static char *render_fit(const pf_table *t, const pf_text_fit *fit)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    pf_table_print_text_fit(f, t, fit);
+    fclose(f);
+    return buf;
+}
+
+/* Fitting a width: the wanted columns that fit beside the name, in the table's order; names
+ * cut in the middle and, where they then read the same, numbered. */
+static void test_fit(void)
+{
+    pf_table *t = pf_table_new(cols, 5);
+    int r = pf_table_add_row(t);
+    pf_table_str(t, r, 1, "abcdefghij_1_end");
+    pf_table_int(t, r, 2, 1);
+    pf_table_num(t, r, 3, 2.0, 1);
+    r = pf_table_add_row(t);
+    pf_table_str(t, r, 1, "abcdefghij_2_end");
+    pf_table_int(t, r, 2, 2);
+    pf_table_num(t, r, 3, 3.0, 1);
+    /* width 30: name 16 + " | " + Time 4 = 23 fits; Count (3 + 5 more) would make 31 */
+    int want_time_first[] = {3, 2};
+    pf_text_fit fit = {.width = 30, .cols = want_time_first, .ncols = 2};
+    char *s = render_fit(t, &fit);
+    CHECK_STR("fit: Time fits at 30, Count does not",
+              s,
+              "Name             | Time\n"
+              "-----------------------\n"
+              "abcdefghij_1_end |  2.0\n"
+              "abcdefghij_2_end |  3.0\n");
+    free(s);
+    /* --columns count at width 18: Count takes 3 + 5, the name the 10 left: "abcd" + "..." +
+     * "end" for both, so the second is cut to 7 ("ab...nd") and numbered */
+    int count_only[] = {2};
+    fit = (pf_text_fit){.width = 18, .cols = count_only, .ncols = 1, .keep_all = 1};
+    s = render_fit(t, &fit);
+    CHECK_STR("fit: names cut to the width, alike ones numbered",
+              s,
+              "Name       | Count\n"
+              "------------------\n"
+              "abcd...end |     1\n"
+              "ab...nd #2 |     2\n");
+    free(s);
+    pf_table_label(t, 0, 1, "short_one");
+    fit = (pf_text_fit){0};
+    s = render_fit(t, &fit);
+    CHECK("fit: a label shows instead of the value", strstr(s, "\nshort_one ") != NULL);
+    free(s);
+    s = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&s, &n);
+    pf_table_print_csv(f, t, 0);
+    fclose(f);
+    CHECK("fit: CSV keeps the value", strstr(s, "abcdefghij_1_end") != NULL && !strstr(s, "short_one"));
+    free(s);
+    pf_table_free(t);
+}
+
 static void test_mark_and_utf8(void)
 {
     pf_table *t = pf_table_new(cols, 5);
@@ -130,7 +192,7 @@ static void test_mark_and_utf8(void)
               s,
               "Name   | Count | Time\n"
               "-----------------------\n"
-              "\xC3\xA9t\xC3\xA9... |     - | 103.0!\n");
+              "\xC3\xA9t...l |     - | 103.0!\n");
     free(s);
     pf_table_free(t);
 }
@@ -150,6 +212,7 @@ int main(void)
     test_json();
     test_md();
     test_mark_and_utf8();
+    test_fit();
     test_format_parse();
     CHECK_DONE();
 }
