@@ -18,36 +18,36 @@ enum {
 };
 
 static const pf_col base_cols[C_NCOLS] = {
-    [C_DEVICE] = {"Device", NULL, 1, PF_IN_CSV},
-    [C_NAME] = {"Kernel Name", "name", 0, 0},
-    [C_CATEGORY] = {"Category", "category", 0, 0},
-    [C_COUNT] = {"Count", "count", 1, 0},
+    [C_DEVICE] = {"Device", NULL, 1, PF_IN_CSV, NULL},
+    [C_NAME] = {"Kernel Name", "name", 0, 0, NULL},
+    [C_CATEGORY] = {"Category", "category", 0, 0, NULL},
+    [C_COUNT] = {"Count", "count", 1, 0, NULL},
     /* --group op and shape: Count is op invocations, Mean, Min and Max GPU time per
      * invocation (key_averages' calls and CUDA time avg); Launches their GPU activities.
      * --group kernel shows it in JSON only, where it equals count. */
-    [C_LAUNCHES] = {"Launches", "launches", 1, 0},
-    [C_TOTAL] = {"Total (us)", "total_us", 1, 0},
-    [C_MEAN] = {"Mean (us)", "mean_us", 1, 0},
-    [C_MIN] = {"Min (us)", "min_us", 1, PF_IN_CSV | PF_IN_JSON},
-    [C_MAX] = {"Max (us)", "max_us", 1, PF_IN_CSV | PF_IN_JSON},
-    [C_PCT] = {"Time %", "pct", 1, 0},
+    [C_LAUNCHES] = {"Launches", "launches", 1, 0, NULL},
+    [C_TOTAL] = {"Total (us)", "total_us", 1, 0, NULL},
+    [C_MEAN] = {"Mean (us)", "mean_us", 1, 0, NULL},
+    [C_MIN] = {"Min (us)", "min_us", 1, PF_IN_CSV | PF_IN_JSON, NULL},
+    [C_MAX] = {"Max (us)", "max_us", 1, PF_IN_CSV | PF_IN_JSON, NULL},
+    [C_PCT] = {"Time %", "pct", 1, 0, NULL},
     [C_GFLOP] = {"GFLOP", NULL, 1, PF_IN_TEXT | PF_IN_CSV, "gflop"},
     [C_GB] = {"GB", NULL, 1, PF_IN_TEXT | PF_IN_CSV, "gb"},
-    [C_FLOP] = {"FLOP", "flop", 1, PF_IN_JSON},
-    [C_BYTES] = {"Bytes", "bytes", 1, PF_IN_JSON},
-    [C_TFLOPS] = {"TFLOP/s", "tflops", 1, 0},
-    [C_GBPS] = {"GB/s", "gbps", 1, 0},
-    [C_FLOPS_PCT] = {"FLOPS %", "flops_pct", 1, 0},
-    [C_BW_PCT] = {"BW %", "bw_pct", 1, 0},
-    [C_BOUND] = {"Bound", "bound", 0, 0},
-    [C_SOURCE] = {"Source", "source", 0, 0},
-    [C_NOTE] = {"Note", "note", 0, PF_IN_CSV | PF_IN_JSON},
-    [C_UPPER] = {"Upper bound", "upper_bound", 0, PF_IN_JSON},
-    [C_CACHE] = {"Cache served", "cache_served", 0, PF_IN_CSV | PF_IN_JSON},
+    [C_FLOP] = {"FLOP", "flop", 1, PF_IN_JSON, NULL},
+    [C_BYTES] = {"Bytes", "bytes", 1, PF_IN_JSON, NULL},
+    [C_TFLOPS] = {"TFLOP/s", "tflops", 1, 0, NULL},
+    [C_GBPS] = {"GB/s", "gbps", 1, 0, NULL},
+    [C_FLOPS_PCT] = {"FLOPS %", "flops_pct", 1, 0, NULL},
+    [C_BW_PCT] = {"BW %", "bw_pct", 1, 0, NULL},
+    [C_BOUND] = {"Bound", "bound", 0, 0, NULL},
+    [C_SOURCE] = {"Source", "source", 0, 0, NULL},
+    [C_NOTE] = {"Note", "note", 0, PF_IN_CSV | PF_IN_JSON, NULL},
+    [C_UPPER] = {"Upper bound", "upper_bound", 0, PF_IN_JSON, NULL},
+    [C_CACHE] = {"Cache served", "cache_served", 0, PF_IN_CSV | PF_IN_JSON, NULL},
     /* --group op only: the table is cut to C_CALLS columns otherwise. */
-    [C_CALLS] = {"Calls", "calls", 1, 0},
-    [C_CPU_TOTAL] = {"CPU Total (us)", "cpu_total_us", 1, 0},
-    [C_SELF_CPU] = {"Self CPU (us)", "self_cpu_us", 1, 0},
+    [C_CALLS] = {"Calls", "calls", 1, 0, NULL},
+    [C_CPU_TOTAL] = {"CPU Total (us)", "cpu_total_us", 1, 0, NULL},
+    [C_SELF_CPU] = {"Self CPU (us)", "self_cpu_us", 1, 0, NULL},
 };
 
 static const char *const group_titles[] = {"Kernel Name", "Op", "Op (input shapes)"};
@@ -219,10 +219,10 @@ static int table_cols(const pf_view_opts *v)
 enum { S_STREAM, S_COUNT, S_BUSY, S_PCT, S_NCOLS };
 
 static const pf_col stream_cols[S_NCOLS] = {
-    [S_STREAM] = {"Stream", "stream", 1, 0},
-    [S_COUNT] = {"Launches", "count", 1, 0},
-    [S_BUSY] = {"Busy (us)", "busy_us", 1, 0},
-    [S_PCT] = {"Busy % of span", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
+    [S_STREAM] = {"Stream", "stream", 1, 0, NULL},
+    [S_COUNT] = {"Launches", "count", 1, 0, NULL},
+    [S_BUSY] = {"Busy (us)", "busy_us", 1, 0, NULL},
+    [S_PCT] = {"Busy % of span", NULL, 1, PF_IN_TEXT | PF_IN_CSV, NULL},
 };
 
 static double span_ns(const pf_busy *b)
@@ -265,13 +265,13 @@ void pf_aview_busy(FILE *out, const pf_busy *b)
 enum { K_CATEGORY, K_KERNELS, K_COUNT, K_TOTAL, K_PCT, K_TFLOPS, K_GBPS, K_NCOLS };
 
 static const pf_col cat_cols[K_NCOLS] = {
-    [K_CATEGORY] = {"Category", "category", 0, 0},
-    [K_KERNELS] = {"Kernels", "kernels", 1, 0},
-    [K_COUNT] = {"Launches", "count", 1, 0},
-    [K_TOTAL] = {"Total (us)", "total_us", 1, 0},
-    [K_PCT] = {"Time %", "pct", 1, 0},
-    [K_TFLOPS] = {"TFLOP/s", "tflops", 1, 0},
-    [K_GBPS] = {"GB/s", "gbps", 1, 0},
+    [K_CATEGORY] = {"Category", "category", 0, 0, NULL},
+    [K_KERNELS] = {"Kernels", "kernels", 1, 0, NULL},
+    [K_COUNT] = {"Launches", "count", 1, 0, NULL},
+    [K_TOTAL] = {"Total (us)", "total_us", 1, 0, NULL},
+    [K_PCT] = {"Time %", "pct", 1, 0, NULL},
+    [K_TFLOPS] = {"TFLOP/s", "tflops", 1, 0, NULL},
+    [K_GBPS] = {"GB/s", "gbps", 1, 0, NULL},
 };
 
 static int cmp_cat_time(const void *x, const void *y, const pf_device_report *d)
@@ -330,12 +330,12 @@ enum { B_DEVICE, B_CATEGORY, B_NAME, B_TOTAL, B_COUNT, B_PCT, B_NCOLS };
 /* Device and category are columns in CSV only: one CSV table holds every category's rows,
  * where text prints a table per category and JSON an object per category. */
 static const pf_col by_cat_cols[B_NCOLS] = {
-    [B_DEVICE] = {"Device", NULL, 1, PF_IN_CSV},
-    [B_CATEGORY] = {"Category", NULL, 0, PF_IN_CSV},
-    [B_NAME] = {"Kernel Name", "name", 0, 0},
-    [B_TOTAL] = {"Total (us)", "total_us", 1, 0},
-    [B_COUNT] = {"Count", "count", 1, 0},
-    [B_PCT] = {"Percent", "pct", 1, 0},
+    [B_DEVICE] = {"Device", NULL, 1, PF_IN_CSV, NULL},
+    [B_CATEGORY] = {"Category", NULL, 0, PF_IN_CSV, NULL},
+    [B_NAME] = {"Kernel Name", "name", 0, 0, NULL},
+    [B_TOTAL] = {"Total (us)", "total_us", 1, 0, NULL},
+    [B_COUNT] = {"Count", "count", 1, 0, NULL},
+    [B_PCT] = {"Percent", "pct", 1, 0, NULL},
 };
 
 static void by_cat_row(pf_table *t, const pf_row *row, const pf_device_report *d, int cat)

@@ -7,21 +7,21 @@
 enum { D_KEY, D_NAMES, D_SMS, D_FP64, D_FP32, D_TF32, D_BF16, D_FP16, D_FP8, D_INT8, D_GBPS, D_MEM, D_MHZ, D_PEAK_MHZ, D_SOURCE, D_NCOLS };
 
 static const pf_col cols[D_NCOLS] = {
-    [D_KEY] = {"Device", "key", 0, 0},
-    [D_NAMES] = {"Reported names", "names", 0, 0},
-    [D_SMS] = {"SMs/CUs", "num_sms", 1, 0},
-    [D_FP64] = {"FP64", "fp64", 1, 0},
-    [D_FP32] = {"FP32", "fp32", 1, 0},
-    [D_TF32] = {"TF32", "tf32", 1, 0},
-    [D_BF16] = {"BF16", "bf16", 1, 0},
-    [D_FP16] = {"FP16", "fp16", 1, 0},
-    [D_FP8] = {"FP8", "fp8", 1, 0},
-    [D_INT8] = {"INT8", "int8", 1, 0},
-    [D_GBPS] = {"GB/s", "peak_gbps", 1, 0},
-    [D_MEM] = {"GB", "mem_gb", 1, 0},
-    [D_MHZ] = {"Boost MHz", "boost_mhz", 1, 0},
-    [D_PEAK_MHZ] = {"Peak MHz", "peak_mhz", 1, 0},
-    [D_SOURCE] = {"Source", "source", 0, PF_IN_CSV | PF_IN_JSON},
+    [D_KEY] = {"Device", "key", 0, 0, NULL},
+    [D_NAMES] = {"Reported names", "names", 0, 0, NULL},
+    [D_SMS] = {"SMs/CUs", "num_sms", 1, 0, NULL},
+    [D_FP64] = {"FP64", "fp64", 1, 0, NULL},
+    [D_FP32] = {"FP32", "fp32", 1, 0, NULL},
+    [D_TF32] = {"TF32", "tf32", 1, 0, NULL},
+    [D_BF16] = {"BF16", "bf16", 1, 0, NULL},
+    [D_FP16] = {"FP16", "fp16", 1, 0, NULL},
+    [D_FP8] = {"FP8", "fp8", 1, 0, NULL},
+    [D_INT8] = {"INT8", "int8", 1, 0, NULL},
+    [D_GBPS] = {"GB/s", "peak_gbps", 1, 0, NULL},
+    [D_MEM] = {"GB", "mem_gb", 1, 0, NULL},
+    [D_MHZ] = {"Boost MHz", "boost_mhz", 1, 0, NULL},
+    [D_PEAK_MHZ] = {"Peak MHz", "peak_mhz", 1, 0, NULL},
+    [D_SOURCE] = {"Source", "source", 0, PF_IN_CSV | PF_IN_JSON, NULL},
 };
 
 static void fill(pf_table *t, int r, const pf_device_info *d)

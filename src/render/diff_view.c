@@ -19,25 +19,25 @@ enum {
 
 /* Titles with "%s" take the run's name (NAME_A or NAME_B). */
 static const pf_col diff_cols[D_NCOLS] = {
-    [D_DEV_A] = {"%s Device", NULL, 1, PF_IN_CSV},
-    [D_DEV_B] = {"%s Device", NULL, 1, PF_IN_CSV},
-    [D_NAME] = {"Kernel Name", "name", 0, 0},
-    [D_A_COUNT] = {"%s Count", "a_count", 1, 0},
-    [D_A_MEAN] = {"%s Mean (us)", "a_mean_us", 1, 0},
-    [D_A_TOTAL] = {"%s Total (us)", "a_total_us", 1, 0},
-    [D_B_COUNT] = {"%s Count", "b_count", 1, 0},
-    [D_B_MEAN] = {"%s Mean (us)", "b_mean_us", 1, 0},
-    [D_B_TOTAL] = {"%s Total (us)", "b_total_us", 1, 0},
-    [D_RATIO] = {"B/A", "ratio", 1, 0},
-    [D_DELTA] = {"Delta (us)", "delta_us", 1, 0},
-    [D_A_TFLOPS] = {"%s TFLOP/s", "a_tflops", 1, 0},
-    [D_A_GBPS] = {"%s GB/s", "a_gbps", 1, 0},
-    [D_B_TFLOPS] = {"%s TFLOP/s", "b_tflops", 1, 0},
-    [D_B_GBPS] = {"%s GB/s", "b_gbps", 1, 0},
-    [D_MATCH] = {"Match", "match", 0, 0},
+    [D_DEV_A] = {"%s Device", NULL, 1, PF_IN_CSV, NULL},
+    [D_DEV_B] = {"%s Device", NULL, 1, PF_IN_CSV, NULL},
+    [D_NAME] = {"Kernel Name", "name", 0, 0, NULL},
+    [D_A_COUNT] = {"%s Count", "a_count", 1, 0, NULL},
+    [D_A_MEAN] = {"%s Mean (us)", "a_mean_us", 1, 0, NULL},
+    [D_A_TOTAL] = {"%s Total (us)", "a_total_us", 1, 0, NULL},
+    [D_B_COUNT] = {"%s Count", "b_count", 1, 0, NULL},
+    [D_B_MEAN] = {"%s Mean (us)", "b_mean_us", 1, 0, NULL},
+    [D_B_TOTAL] = {"%s Total (us)", "b_total_us", 1, 0, NULL},
+    [D_RATIO] = {"B/A", "ratio", 1, 0, NULL},
+    [D_DELTA] = {"Delta (us)", "delta_us", 1, 0, NULL},
+    [D_A_TFLOPS] = {"%s TFLOP/s", "a_tflops", 1, 0, NULL},
+    [D_A_GBPS] = {"%s GB/s", "a_gbps", 1, 0, NULL},
+    [D_B_TFLOPS] = {"%s TFLOP/s", "b_tflops", 1, 0, NULL},
+    [D_B_GBPS] = {"%s GB/s", "b_gbps", 1, 0, NULL},
+    [D_MATCH] = {"Match", "match", 0, 0, NULL},
     /* JSON writes the interval as "ratio_ci": [lo, hi] (json_rows) */
     [D_CI] = {"B/A 95% CI", NULL, 0, PF_IN_TEXT | PF_IN_CSV, "ratio_ci"},
-    [D_VERDICT] = {"Verdict", "verdict", 0, 0},
+    [D_VERDICT] = {"Verdict", "verdict", 0, 0, NULL},
 };
 
 /* The columns text shows beside the name by default, most wanted first (a narrower width gives
@@ -56,11 +56,11 @@ static const signed char diff_col_side[D_NCOLS] = {
 enum { K_CATEGORY, K_A_TOTAL, K_B_TOTAL, K_RATIO, K_DELTA, K_NCOLS };
 
 static const pf_col cat_cols[K_NCOLS] = {
-    [K_CATEGORY] = {"Category", "category", 0, 0},
-    [K_A_TOTAL] = {"%s Total (us)", "a_total_us", 1, 0},
-    [K_B_TOTAL] = {"%s Total (us)", "b_total_us", 1, 0},
-    [K_RATIO] = {"B/A", "ratio", 1, 0},
-    [K_DELTA] = {"Delta (us)", "delta_us", 1, 0},
+    [K_CATEGORY] = {"Category", "category", 0, 0, NULL},
+    [K_A_TOTAL] = {"%s Total (us)", "a_total_us", 1, 0, NULL},
+    [K_B_TOTAL] = {"%s Total (us)", "b_total_us", 1, 0, NULL},
+    [K_RATIO] = {"B/A", "ratio", 1, 0, NULL},
+    [K_DELTA] = {"Delta (us)", "delta_us", 1, 0, NULL},
 };
 
 static const signed char cat_col_side[K_NCOLS] = {[K_CATEGORY] = -1, [K_A_TOTAL] = 0, [K_B_TOTAL] = 1,

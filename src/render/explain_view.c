@@ -40,10 +40,10 @@ static void fmt_shape(char *buf, size_t n, const pf_arg *a)
 enum { I_ARG, I_SHAPE, I_TYPE, I_CONCRETE, I_NCOLS };
 
 static const pf_col input_cols[I_NCOLS] = {
-    [I_ARG] = {"Arg", "arg", 1, 0},
-    [I_SHAPE] = {"Input Dims", "shape", 0, 0},
-    [I_TYPE] = {"Input type", "type", 0, 0},
-    [I_CONCRETE] = {"Concrete Inputs", "concrete", 0, 0},
+    [I_ARG] = {"Arg", "arg", 1, 0, NULL},
+    [I_SHAPE] = {"Input Dims", "shape", 0, 0, NULL},
+    [I_TYPE] = {"Input type", "type", 0, 0, NULL},
+    [I_CONCRETE] = {"Concrete Inputs", "concrete", 0, 0, NULL},
 };
 
 static pf_table *inputs_table(const pf_op_call *call)
@@ -64,16 +64,16 @@ static pf_table *inputs_table(const pf_op_call *call)
 enum { A_NAME, A_KIND, A_STREAM, A_START, A_DUR, A_GFLOP, A_GB, A_FLOP, A_BYTES, A_WORK, A_NCOLS };
 
 static const pf_col act_cols[A_NCOLS] = {
-    [A_NAME] = {"Name", "name", 0, 0},
-    [A_KIND] = {"Kind", "kind", 0, 0},
-    [A_STREAM] = {"Stream", "stream", 1, 0},
-    [A_START] = {"Start (us)", "ts_us", 1, 0},
-    [A_DUR] = {"Dur (us)", "dur_us", 1, 0},
-    [A_GFLOP] = {"GFLOP", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
-    [A_GB] = {"GB", NULL, 1, PF_IN_TEXT | PF_IN_CSV},
-    [A_FLOP] = {"FLOP", "flop", 1, PF_IN_JSON},
-    [A_BYTES] = {"Bytes", "bytes", 1, PF_IN_JSON},
-    [A_WORK] = {"Work", "work", 0, 0},
+    [A_NAME] = {"Name", "name", 0, 0, NULL},
+    [A_KIND] = {"Kind", "kind", 0, 0, NULL},
+    [A_STREAM] = {"Stream", "stream", 1, 0, NULL},
+    [A_START] = {"Start (us)", "ts_us", 1, 0, NULL},
+    [A_DUR] = {"Dur (us)", "dur_us", 1, 0, NULL},
+    [A_GFLOP] = {"GFLOP", NULL, 1, PF_IN_TEXT | PF_IN_CSV, NULL},
+    [A_GB] = {"GB", NULL, 1, PF_IN_TEXT | PF_IN_CSV, NULL},
+    [A_FLOP] = {"FLOP", "flop", 1, PF_IN_JSON, NULL},
+    [A_BYTES] = {"Bytes", "bytes", 1, PF_IN_JSON, NULL},
+    [A_WORK] = {"Work", "work", 0, 0, NULL},
 };
 
 static const char *const kind_names[] = {"kernel", "memcpy", "memset"};

@@ -6,54 +6,54 @@
 enum { R_RANK, R_TRACE, R_GPU, R_BUSY, R_COMM, R_EXPOSED, R_EXPOSED_PCT, R_IDLE, R_SPAN, R_NCOLS };
 
 static const pf_col rank_cols[R_NCOLS] = {
-    [R_RANK] = {"Rank", "rank", 1, 0},
-    [R_TRACE] = {"Trace", "trace", 0, 0},
-    [R_GPU] = {"GPU (us)", "gpu_us", 1, 0},
-    [R_BUSY] = {"Busy (us)", "busy_us", 1, 0},
-    [R_COMM] = {"Comm (us)", "comm_us", 1, 0},
-    [R_EXPOSED] = {"Exposed comm (us)", "exposed_comm_us", 1, 0},
-    [R_EXPOSED_PCT] = {"Exposed %", "exposed_pct", 1, 0},
-    [R_IDLE] = {"Idle (us)", "idle_us", 1, 0},
-    [R_SPAN] = {"Span (us)", "span_us", 1, 0},
+    [R_RANK] = {"Rank", "rank", 1, 0, NULL},
+    [R_TRACE] = {"Trace", "trace", 0, 0, NULL},
+    [R_GPU] = {"GPU (us)", "gpu_us", 1, 0, NULL},
+    [R_BUSY] = {"Busy (us)", "busy_us", 1, 0, NULL},
+    [R_COMM] = {"Comm (us)", "comm_us", 1, 0, NULL},
+    [R_EXPOSED] = {"Exposed comm (us)", "exposed_comm_us", 1, 0, NULL},
+    [R_EXPOSED_PCT] = {"Exposed %", "exposed_pct", 1, 0, NULL},
+    [R_IDLE] = {"Idle (us)", "idle_us", 1, 0, NULL},
+    [R_SPAN] = {"Span (us)", "span_us", 1, 0, NULL},
 };
 
 enum { P_RANK, P_STEP, P_GPU, P_BUSY, P_COMM, P_EXPOSED, P_EXPOSED_PCT, P_IDLE, P_SPAN, P_NCOLS };
 
 /* The rank table's time columns after Rank and Step, in the order times_cells fills them. */
 static const pf_col step_cols[P_NCOLS] = {
-    [P_RANK] = {"Rank", "rank", 1, 0},
-    [P_STEP] = {"Step", "step", 1, 0},
-    [P_GPU] = {"GPU (us)", "gpu_us", 1, 0},
-    [P_BUSY] = {"Busy (us)", "busy_us", 1, 0},
-    [P_COMM] = {"Comm (us)", "comm_us", 1, 0},
-    [P_EXPOSED] = {"Exposed comm (us)", "exposed_comm_us", 1, 0},
-    [P_EXPOSED_PCT] = {"Exposed %", "exposed_pct", 1, 0},
-    [P_IDLE] = {"Idle (us)", "idle_us", 1, 0},
-    [P_SPAN] = {"GPU span (us)", "span_us", 1, 0},
+    [P_RANK] = {"Rank", "rank", 1, 0, NULL},
+    [P_STEP] = {"Step", "step", 1, 0, NULL},
+    [P_GPU] = {"GPU (us)", "gpu_us", 1, 0, NULL},
+    [P_BUSY] = {"Busy (us)", "busy_us", 1, 0, NULL},
+    [P_COMM] = {"Comm (us)", "comm_us", 1, 0, NULL},
+    [P_EXPOSED] = {"Exposed comm (us)", "exposed_comm_us", 1, 0, NULL},
+    [P_EXPOSED_PCT] = {"Exposed %", "exposed_pct", 1, 0, NULL},
+    [P_IDLE] = {"Idle (us)", "idle_us", 1, 0, NULL},
+    [P_SPAN] = {"GPU span (us)", "span_us", 1, 0, NULL},
 };
 
 enum { C_NAME, C_PG, C_N, C_BYTES, C_COUNT, C_TRANSFER, C_SKEW, C_SKEW_MAX, C_ALGBW, C_BUSBW, C_LINK, C_NCOLS };
 
 static const pf_col coll_cols[C_NCOLS] = {
-    [C_NAME] = {"Collective", "name", 0, 0},
-    [C_PG] = {"Group", "process_group", 0, 0},
-    [C_N] = {"Ranks", "group_size", 1, 0},
-    [C_BYTES] = {"Bytes", "bytes", 1, 0},
-    [C_COUNT] = {"Count", "count", 1, 0},
-    [C_TRANSFER] = {"Transfer (us)", "transfer_us", 1, 0},
-    [C_SKEW] = {"Skew (us)", "skew_us", 1, 0},
-    [C_SKEW_MAX] = {"Max skew (us)", "skew_max_us", 1, 0},
-    [C_ALGBW] = {"algbw (GB/s)", "algbw_gbps", 1, 0},
-    [C_BUSBW] = {"busbw (GB/s)", "busbw_gbps", 1, 0},
-    [C_LINK] = {"Link %", "link_pct", 1, 0},
+    [C_NAME] = {"Collective", "name", 0, 0, NULL},
+    [C_PG] = {"Group", "process_group", 0, 0, NULL},
+    [C_N] = {"Ranks", "group_size", 1, 0, NULL},
+    [C_BYTES] = {"Bytes", "bytes", 1, 0, NULL},
+    [C_COUNT] = {"Count", "count", 1, 0, NULL},
+    [C_TRANSFER] = {"Transfer (us)", "transfer_us", 1, 0, NULL},
+    [C_SKEW] = {"Skew (us)", "skew_us", 1, 0, NULL},
+    [C_SKEW_MAX] = {"Max skew (us)", "skew_max_us", 1, 0, NULL},
+    [C_ALGBW] = {"algbw (GB/s)", "algbw_gbps", 1, 0, NULL},
+    [C_BUSBW] = {"busbw (GB/s)", "busbw_gbps", 1, 0, NULL},
+    [C_LINK] = {"Link %", "link_pct", 1, 0, NULL},
 };
 
 enum { S_RANK, S_LATE, S_WAIT, S_NCOLS };
 
 static const pf_col strag_cols[S_NCOLS] = {
-    [S_RANK] = {"Rank", "rank", 1, 0},
-    [S_LATE] = {"Last to start", "late", 1, 0},
-    [S_WAIT] = {"Wait imposed (us)", "wait_us", 1, 0},
+    [S_RANK] = {"Rank", "rank", 1, 0, NULL},
+    [S_LATE] = {"Last to start", "late", 1, 0, NULL},
+    [S_WAIT] = {"Wait imposed (us)", "wait_us", 1, 0, NULL},
 };
 
 static double us(int64_t ns)

@@ -6,16 +6,16 @@
 enum { T_STEP, T_DEVICE, T_SPAN, T_GPU_SPAN, T_COUNT, T_SUM, T_BUSY, T_PCT, T_TOP, T_TOP_PCT, T_NCOLS };
 
 static const pf_col step_cols[T_NCOLS] = {
-    [T_STEP] = {"Step", "step", 1, 0},
-    [T_DEVICE] = {"Device", "device", 1, 0},
-    [T_SPAN] = {"Span (us)", "span_us", 1, 0},
-    [T_GPU_SPAN] = {"GPU Span (us)", "gpu_span_us", 1, 0},
-    [T_COUNT] = {"Activities", "count", 1, 0},
-    [T_SUM] = {"GPU Time (us)", "gpu_time_us", 1, 0},
-    [T_BUSY] = {"Busy (us)", "busy_us", 1, 0},
-    [T_PCT] = {"Busy %", "busy_pct", 1, 0},
-    [T_TOP] = {"Top Category", "top_category", 0, 0},
-    [T_TOP_PCT] = {"Top %", "top_pct", 1, 0},
+    [T_STEP] = {"Step", "step", 1, 0, NULL},
+    [T_DEVICE] = {"Device", "device", 1, 0, NULL},
+    [T_SPAN] = {"Span (us)", "span_us", 1, 0, NULL},
+    [T_GPU_SPAN] = {"GPU Span (us)", "gpu_span_us", 1, 0, NULL},
+    [T_COUNT] = {"Activities", "count", 1, 0, NULL},
+    [T_SUM] = {"GPU Time (us)", "gpu_time_us", 1, 0, NULL},
+    [T_BUSY] = {"Busy (us)", "busy_us", 1, 0, NULL},
+    [T_PCT] = {"Busy %", "busy_pct", 1, 0, NULL},
+    [T_TOP] = {"Top Category", "top_category", 0, 0, NULL},
+    [T_TOP_PCT] = {"Top %", "top_pct", 1, 0, NULL},
 };
 
 static pf_category top_category(const pf_step_report *s)

@@ -4,7 +4,7 @@
 PUB=../shared/testdata/public/tracelens/vllm_decode_full
 [ -d "$PUB" ] || PUB=/work/shared/testdata/public/tracelens/vllm_decode_full
 if [ ! -d "$PUB" ]; then
-    pass "graph: public vLLM decode trace absent, skipped"
+    echo "SKIP graph: the public vLLM decode trace is absent ($PUB)"
     exit 0
 fi
 
