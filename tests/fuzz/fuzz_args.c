@@ -42,11 +42,11 @@ static void apply(const pf_op_call *call, const char *name, pf_dtype assumed)
     pf_work w;
     pf_explain ex;
     int rc = pf_formula_apply_ex(&c, assumed, &ex, &w);
-    REQUIRE(rc >= -1 && rc <= PF_FORMULA_BAD_ARGS);
+    REQUIRE(rc >= -1 && rc <= PF_FORMULA_UNRECORDED);
     check_figure(w.flop);
     check_figure(w.bytes);
     check_explain(&ex);
-    if (rc == PF_FORMULA_MISMATCH || rc == PF_FORMULA_BAD_ARGS)
+    if (rc == PF_FORMULA_MISMATCH || rc == PF_FORMULA_BAD_ARGS || rc == PF_FORMULA_UNRECORDED)
         REQUIRE(w.flop < 0 && w.bytes < 0 && w.source != NULL);
     /* without an explanation or an assumed dtype: what pf_formula_apply gives */
     pf_work plain, again;
