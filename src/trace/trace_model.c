@@ -8,6 +8,7 @@
 
 #include "profana/i64map.h"
 #include "profana/jscan.h"
+#include "profana/mem.h"
 #include "profana/op_family.h"
 #include "trace_internal.h"
 
@@ -55,14 +56,8 @@ static int store_add(pf_trace *t, void *a)
     struct pf_trace_store *st = t->store;
     if (!st && !(st = t->store = calloc(1, sizeof *st)))
         return -1;
-    if (st->n == st->cap) {
-        size_t cap = st->cap ? st->cap * 2 : 64;
-        void **na = realloc(st->arrays, cap * sizeof *na);
-        if (!na)
-            return -1;
-        st->arrays = na;
-        st->cap = cap;
-    }
+    if (pf_grow((void **)&st->arrays, &st->cap, st->n + 1, sizeof *st->arrays, 64))
+        return -1;
     st->arrays[st->n++] = a;
     return 0;
 }
@@ -546,14 +541,8 @@ static const pf_op_rec *rec_after(const op_recs *r, size_t *v, size_t *i)
 
 static int push_child(nests *ns, const pf_op_rec *rec)
 {
-    if (ns->n_recs == ns->cap_recs) {
-        size_t cap = ns->cap_recs ? ns->cap_recs * 2 : 64;
-        nest_rec *nr = realloc(ns->recs, cap * sizeof *nr);
-        if (!nr)
-            return -1;
-        ns->recs = nr;
-        ns->cap_recs = cap;
-    }
+    if (pf_grow((void **)&ns->recs, &ns->cap_recs, ns->n_recs + 1, sizeof *ns->recs, 64))
+        return -1;
     ns->recs[ns->n_recs++] = (nest_rec){rec->name, rec->key};
     return 0;
 }
@@ -562,14 +551,8 @@ static int push_child(nests *ns, const pf_op_rec *rec)
 static int add_nest(const pf_trace *t, nests *ns, const op_recs *r, const pf_cpu_event *p, int32_t g, size_t v,
                     size_t i)
 {
-    if (ns->n == ns->cap) {
-        size_t cap = ns->cap ? ns->cap * 2 : 16;
-        nest *nl = realloc(ns->list, cap * sizeof *nl);
-        if (!nl)
-            return -1;
-        ns->list = nl;
-        ns->cap = cap;
-    }
+    if (pf_grow((void **)&ns->list, &ns->cap, ns->n + 1, sizeof *ns->list, 16))
+        return -1;
     nest *n = &ns->list[ns->n++];
     *n = (nest){g, ns->n_recs, 0};
     int64_t end = p->ts_ns + p->dur_ns;
@@ -672,7 +655,7 @@ static int resolve_ops(pf_trace *t, const int32_t *renum, const nests *ns)
     return rc;
 }
 
-static int link(pf_trace *t, const op_recs *r, int all_ops)
+static int link_records(pf_trace *t, const op_recs *r, int all_ops)
 {
     id_map m = {0};
     nests ns = {0};
@@ -701,7 +684,7 @@ int pf_trace_link(pf_trace *t, pf_segvec *const *vecs, const size_t *cpu_base, s
     op_recs r = {vecs, cpu_base, n_vecs, 0};
     for (size_t v = 0; v < n_vecs; v++)
         r.n += vecs[v]->n;
-    int rc = link(t, &r, all_ops);
+    int rc = link_records(t, &r, all_ops);
     if (rc)
         return pf_fail(err, "%s: out of memory", t->path);
     size_t bad = 0;

@@ -754,15 +754,10 @@ static uint64_t hash_span(const char *s, const size_t sp[2], uint64_t h)
     return h;
 }
 
-/* Keeps a host interval; *e is what was kept (e->dur_ns -1 when its times could not be
- * read and nothing was kept). */
-static int add_cpu_event(pf_scanner *sc, pf_chunk *c, const ev_fields *f, const char *op_name, pf_cpu_event *out)
+static int add_cpu_event(pf_scanner *sc, pf_chunk *c, const ev_fields *f, const char *op_name)
 {
     const char *s = sc->w->buf;
     pf_cpu_event e = {.name = op_name};
-    pf_cpu_event none = {.dur_ns = -1};
-    pf_cpu_event *dst = out ? out : &none;
-    *dst = none;
     if (read_times(s, f, &e.ts_ns, &e.dur_ns))
         return 0;
     e.thread = hash_span(s, f->ev[E_TID], hash_span(s, f->ev[E_PID], UINT64_C(1469598103934665603)));
@@ -770,7 +765,6 @@ static int add_cpu_event(pf_scanner *sc, pf_chunk *c, const ev_fields *f, const 
     if (!slot)
         return out_of_memory(sc, c);
     *slot = e;
-    *dst = e;
     return 0;
 }
 
@@ -822,13 +816,14 @@ static int add_cpu_op(pf_scanner *sc, pf_chunk *c, const ev_fields *f, size_t st
         c->n_bad_events++;
         return 0;
     }
-    pf_cpu_event span;
-    if (add_cpu_event(sc, c, f, name, &span))
+    size_t before = c->cpu.n;
+    if (add_cpu_event(sc, c, f, name))
         return -1;
     int64_t id = op_ext_id(sc->w, f);
     if (id < 0)
         return 0; /* cannot be linked: only its CPU time counts */
-    uint32_t cpu_at = span.dur_ns < 0 || c->cpu.n > PF_NO_CPU ? PF_NO_CPU : (uint32_t)(c->cpu.n - 1);
+    /* its interval is the one just kept, if its times could be read */
+    uint32_t cpu_at = c->cpu.n == before || c->cpu.n > PF_NO_CPU ? PF_NO_CPU : (uint32_t)(c->cpu.n - 1);
     pf_op_rec rec = {.name = name, .ext_id = id, .src_off = sc->w->base + (int64_t)start,
                      .args = src_args(sc->w->buf, f, start), .cpu_at = cpu_at};
     pf_op_rec *slot;
@@ -929,7 +924,7 @@ static int add_launch(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
     const char *s = sc->w->buf;
     act_args aa;
     pf_launch_rec l = {.ext_id = -1};
-    if (add_cpu_event(sc, c, f, NULL, NULL))
+    if (add_cpu_event(sc, c, f, NULL))
         return -1;
     get_act_args(sc->w, f, &aa);
     if (aa.correlation < 0 || read_times(s, f, &l.ts_ns, &(int64_t){0}))
@@ -1057,11 +1052,11 @@ static int add_event(pf_scanner *sc, pf_chunk *c, const ev_fields *f, size_t sta
         if (is_profiler_step(s, f) && add_cpu_step(sc, c, f))
             return -1;
         c->n_steps += (size_t)is_profiler_step(s, f);
-        return add_cpu_event(sc, c, f, NULL, NULL);
+        return add_cpu_event(sc, c, f, NULL);
     case CAT_RUNTIME:
         return add_launch(sc, c, f);
     case CAT_HOST:
-        return add_cpu_event(sc, c, f, NULL, NULL);
+        return add_cpu_event(sc, c, f, NULL);
     case CAT_KNOWN:
         return 0;
     default:
