@@ -162,6 +162,10 @@ static const option options[] = {
     OPT_STRING("--graph-capture", "PATH", "--analysis: give CUDA/HIP-graph-replayed kernels the ops that recorded them in "
                "this capture trace (or the traces of a directory, as its execution_details.json lists them)",
                ON_ANALYSIS, graph_capture),
+    OPT_STRING("--inductor-cache", "DIR", "a copy of the Inductor cache directory (/tmp/torchinductor_$USER on the training host): "
+               "Triton launches take bytes and FLOPs from the kernel modules they name, found here by the recorded "
+               "path's last two components (default: only at the recorded paths)",
+               ON_ANALYSIS | ON_DIFF | ON_AUGMENT, an.inductor_cache),
     OPT_STRING("--explain", "OP_OR_KERNEL", "--analysis: shapes, dtypes, inputs, formula and figures of its first invocation",
                ON_ANALYSIS, explain),
     OPT_CALLBACK("--fail-above", "PCT", "--diff: exit 3 when B's GPU time is over A's by more than PCT% (several runs: its 95% CI's low end) (default: no gate)", 1,

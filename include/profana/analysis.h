@@ -25,6 +25,9 @@ typedef struct pf_analysis_opts {
                                           --clock); NULL = the built-in table */
     int64_t step;                      /* --step: PF_STEP_EVERY (no filter), PF_STEP_ALL
                                           (inside any GPU ProfilerStep), or N */
+    const char *inductor_cache;        /* --inductor-cache DIR: a copy of Inductor's cache
+                                          directory, where Triton launches' modules are looked
+                                          for first; NULL = only at their recorded paths */
 } pf_analysis_opts;
 
 enum { PF_STEP_EVERY = -1, PF_STEP_ALL = -2 };
@@ -43,6 +46,8 @@ typedef struct pf_act_work {
     int generic;                       /* the figures are the generic guess (source "generic"):
                                           the Total and category rows leave its bytes out */
     int upper_bound;                   /* the figures are a ceiling (variable-length attention) */
+    int lower_bound;                   /* the figures are a floor (an Inductor launch without
+                                          its module: source "triton~lb") */
     int inferred;                      /* no launching op: the figures of the linked launches of
                                           its kernel name and geometry (pf_work_infer) */
 } pf_act_work;
@@ -208,6 +213,14 @@ int pf_work_infer(const pf_trace *t, pf_act_work *w);
 /* Marks, for every activity, whether it carries its op invocation's work: the longest
  * kernel among the activities linked to the same op (ties: the first). Caller frees. */
 unsigned char *pf_work_carriers(const pf_trace *t);
+
+/* The formula figures of op's call (pf_formula_apply_ex with DTYPE as the assumed type; ex
+ * may be NULL). An Inductor Triton launch the op table does not list is read from its
+ * generated module instead (pf_triton_work): the module at o->inductor_cache's copy of the
+ * recorded kernel_file's last two components, else at the recorded path itself, read only
+ * when it is a regular file; without one, the trace-only lower bound with the reason in the
+ * explanation. Returns what the formula returns (PF_FORMULA_*, or -1: no figures). */
+int pf_op_figures(const pf_cpu_op *op, const pf_analysis_opts *o, pf_explain *ex, pf_work *w);
 
 /* Appends one cpu_op argument to buf[*len..n) as --group shape keys spell it: "[2048,512]bf16"
  * (dims, then the dtype unless with_dtype is 0), "list[N]" for a TensorList, else its concrete

@@ -34,6 +34,8 @@ typedef struct pf_work {
     int upper_bound;           /* 1 when flop and bytes are a ceiling (variable-length attention
                                 * sized by its longest sequences, source "attention~ub"), not
                                 * the work done */
+    int lower_bound;           /* 1 when bytes (and flop) are a floor: an Inductor launch read
+                                * from the trace alone (source "triton~lb", triton.h) */
     int generic;               /* 1 when the figures are the generic guess (source "generic",
                                 * src/formulas/generic.c): no byte model of the op's family,
                                 * flop unknown, bytes from its tensor arguments or unknown */

@@ -64,6 +64,8 @@ typedef struct pf_cpu_op {
     pf_op_call call;           /* name/args; nargs == 0 until resolved, or when none recorded */
     double kernel_flop;        /* Inductor's figures; < 0 when absent */
     double kernel_num_gb;
+    const char *kernel_file;   /* Inductor's generated module of a Triton launch (args
+                                  "kernel_file", interned); NULL when absent */
     int bad_args;              /* 1 when its args could not be read (counted warning) */
     pf_src_args args;          /* where its args object is in the text */
     int64_t src_off;           /* byte offset of the event's '{' in the (decompressed) text */

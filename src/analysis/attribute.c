@@ -69,7 +69,7 @@ static void op_work(const pf_trace *t, const pf_analysis_opts *o, const pf_cpu_o
     (void)t;
     /* a TensorList has no element type in the trace: its bytes assume the default dtype */
     if (!op->bad_args)
-        rc = pf_formula_apply_ex(&op->call, o->default_dtype, NULL, &fw);
+        rc = pf_op_figures(op, o, NULL, &fw);
     if (op->kernel_flop >= 0 || op->kernel_num_gb >= 0) {
         trace_work(op, o, &fw, rc == PF_FORMULA_OK, w);
         return;
@@ -91,6 +91,7 @@ static void op_work(const pf_trace *t, const pf_analysis_opts *o, const pf_cpu_o
     w->no_formula = fw.no_formula;
     w->generic = fw.generic;
     w->upper_bound = fw.upper_bound;
+    w->lower_bound = fw.lower_bound;
     w->flop = fw.flop;
     w->bytes = fw.bytes;
     w->source = fw.source;
@@ -102,7 +103,7 @@ static void work_init(const pf_analysis_opts *o, pf_act_work *w)
     w->flop = w->bytes = -1;
     w->dtype = peak_dtype(o, PF_DT_UNKNOWN, 0);
     w->source = NULL;
-    w->no_formula = w->upper_bound = w->no_shapes = w->generic = w->inferred = 0;
+    w->no_formula = w->upper_bound = w->lower_bound = w->no_shapes = w->generic = w->inferred = 0;
 }
 
 /* DRAM bytes of a copy of n bytes: a device-to-device copy reads them and writes them on
@@ -157,6 +158,7 @@ typedef struct work_key {
     const pf_arg *args;
     int nargs, bad_args;
     double kernel_flop, kernel_num_gb;
+    const char *kernel_file;   /* interned: one Triton launch's module */
 } work_key;
 
 typedef struct memo_slot {
@@ -173,13 +175,14 @@ typedef struct work_memo {
 static work_key key_of(const pf_cpu_op *op)
 {
     return (work_key){op->call.name, op->call.args, op->call.nargs, op->bad_args, op->kernel_flop,
-                      op->kernel_num_gb};
+                      op->kernel_num_gb, op->kernel_file};
 }
 
 static int same_key(const work_key *a, const work_key *b)
 {
     return a->name == b->name && a->args == b->args && a->nargs == b->nargs && a->bad_args == b->bad_args &&
-           a->kernel_flop == b->kernel_flop && a->kernel_num_gb == b->kernel_num_gb;
+           a->kernel_flop == b->kernel_flop && a->kernel_num_gb == b->kernel_num_gb &&
+           a->kernel_file == b->kernel_file;
 }
 
 static size_t key_hash(const work_key *k, size_t cap)

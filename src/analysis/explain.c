@@ -227,7 +227,7 @@ static void run_formula(pf_invocation *e)
     if (!op || op->bad_args || op->kernel_flop >= 0 || op->kernel_num_gb >= 0)
         return;
     e->has_formula_run = 1;
-    e->formula_rc = pf_formula_apply_ex(&op->call, e->opts.default_dtype, &e->ex, &e->fw);
+    e->formula_rc = pf_op_figures(op, &e->opts, &e->ex, &e->fw);
 }
 
 /* The figures by the rule of an analysis row (rates.h): percent and bound from the seconds
@@ -331,6 +331,9 @@ static const char *family_of(const pf_invocation *e)
         return "inductor";
     if (f)
         return f->family;
+    if (e->has_formula_run && e->fw.source && strncmp(e->fw.source, "triton", 6) == 0)
+        return e->fw.lower_bound ? "Inductor Triton launch, its module not read (a lower bound)"
+                                 : "Inductor Triton launch, read from its module";
     return e->has_formula_run && e->fw.source ? "no formula (generic guess)" : "-";
 }
 

@@ -654,23 +654,29 @@ static void json_coverage(pf_jw *w, const pf_device_report *d)
     pf_jw_obj_end(w);
 }
 
-/* Footnotes for the source markers in the rows shown: figures that are a ceiling (~ub) and
- * bytes that rest on the command line's DTYPE (~dtype). */
-static int has_dtype_note(const pf_view_opts *v, const pf_device_report *d)
+/* Footnotes for the source markers in the rows shown: figures that are a ceiling (~ub), a
+ * floor (~lb), and bytes that rest on the command line's DTYPE (~dtype). */
+static int has_source_note(const pf_view_opts *v, const pf_device_report *d, const char *marker)
 {
     int dtype = 0;
     size_t shown = shown_rows(v, d);
     for (size_t i = 0; i <= shown; i++) {
         const pf_row *r = i < shown ? &d->rows[i] : &d->total;
         for (int k = 0; k < r->n_sources; k++)
-            dtype |= strstr(r->sources[k], "~dtype") != NULL;
+            dtype |= strstr(r->sources[k], marker) != NULL;
     }
     return dtype;
 }
 
+/* Whether any footnote of print_source_notes is due. */
+static int has_dtype_note(const pf_view_opts *v, const pf_device_report *d)
+{
+    return has_source_note(v, d, "~dtype") || has_source_note(v, d, "~lb");
+}
+
 static void print_source_notes(FILE *out, const pf_view_opts *v, const pf_device_report *d)
 {
-    int ub = d->total.upper_bound_n > 0, dtype = has_dtype_note(v, d);
+    int ub = d->total.upper_bound_n > 0, dtype = has_source_note(v, d, "~dtype"), lb = has_source_note(v, d, "~lb");
     if (ub)
         fputs("~ub: an upper bound: variable-length or paged attention sized by its longest sequences (max_q, "
               "max_k), flex attention counted dense (its block mask's sparsity is not in the trace), or a "
@@ -680,6 +686,10 @@ static void print_source_notes(FILE *out, const pf_view_opts *v, const pf_device
         fputs("~dtype: bytes of a tensor list (cat, stack, _foreach_*, fused optimizers) at the element size of "
               "DTYPE: the trace records no "
               "element type for it\n", out);
+    if (lb)
+        fputs("~lb: a lower bound: an Inductor Triton launch read from the trace alone, its kernel module not found "
+              "(record with TORCHINDUCTOR_BENCHMARK_KERNEL=1, or pass --inductor-cache DIR); every tensor argument "
+              "counted once, in-place ones too\n", out);
     if (d->bytes_known_ns < d->total.total_ns)
         fprintf(out, "Total: GB, GB/s and BW %% count formula bytes only, known for %.2f%% of GPU time "
                      "(generic guesses and unknown bytes left out), over all of it\n",

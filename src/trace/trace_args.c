@@ -128,6 +128,8 @@ int pf_trace_parse_op_args(pf_trace *t, pf_cpu_op *op, const char *text, size_t 
     if (rc == 0) {
         op->kernel_flop = number_or(root, "kernel_flop");
         op->kernel_num_gb = number_or(root, "kernel_num_gb");
+        const cJSON *kf = cJSON_GetObjectItemCaseSensitive(root, "kernel_file");
+        op->kernel_file = cJSON_IsString(kf) && kf->valuestring[0] ? pf_trace_intern_text(t, kf->valuestring) : NULL;
     } else {
         free((void *)op->call.args);
         op->call.args = NULL;

@@ -27,7 +27,7 @@ enum {
  * op_key spells them in order. */
 enum {
     A_EXT, A_DEVICE, A_STREAM, A_CORR, A_BYTES, A_GRID, A_BLOCK, A_KERNEL, A_DIMS, A_TYPES, A_CONC, A_KFLOP, A_KGB,
-    A_STRIDES, N_ARG
+    A_STRIDES, A_KFILE, N_ARG
 };
 
 /* A field id in records and shapes: E_* for the event's members, ARG_FIELD(A_*) for args'. */

@@ -404,6 +404,7 @@ static int resolve_op(pf_trace *t, args_cache *c, pf_cpu_op *op)
     op->call.args = p->op.call.args;
     op->kernel_flop = p->op.kernel_flop;
     op->kernel_num_gb = p->op.kernel_num_gb;
+    op->kernel_file = p->op.kernel_file;
     op->bad_args = p->op.bad_args;
     return 0;
 }

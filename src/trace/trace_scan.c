@@ -237,6 +237,7 @@ static int args_key(const char *k, size_t n)
         return memcmp(k, "External id", 11) == 0 || memcmp(k, "external id", 11) == 0 ? A_EXT /* older Kineto */
                : memcmp(k, "correlation", 11) == 0 ? A_CORR
                : memcmp(k, "kernel_flop", 11) == 0 ? A_KFLOP
+               : memcmp(k, "kernel_file", 11) == 0 ? A_KFILE
                                                    : -1;
     case 13:
         return memcmp(k, "kernel_num_gb", 13) == 0 ? A_KGB : memcmp(k, "Input Strides", 13) == 0 ? A_STRIDES : -1;
@@ -779,7 +780,8 @@ static void put(char *buf, size_t *n, const char *s, size_t len)
 static int op_key(pf_scanner *sc, const ev_fields *f, const char **key)
 {
     static const char *const names[] = {"\"Input Dims\":", "\"Input type\":", "\"Concrete Inputs\":",
-                                        "\"kernel_flop\":", "\"kernel_num_gb\":", "\"Input Strides\":"};
+                                        "\"kernel_flop\":", "\"kernel_num_gb\":", "\"Input Strides\":",
+                                        "\"kernel_file\":"};
     size_t need = 0;
     for (int k = A_DIMS; k < N_ARG; k++)
         if (f->arg[k][1])
