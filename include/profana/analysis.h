@@ -119,6 +119,8 @@ typedef struct pf_device_report {
     size_t n_missing;
     int64_t no_shapes_ns;              /* GPU time of launches whose op has no recorded shapes */
     int64_t shapes_ns;                 /* GPU time of launches whose op has recorded shapes */
+    int64_t triton_lb_ns;              /* GPU time of Inductor Triton launches whose figures are
+                                          a lower bound (module not read: source "triton~lb") */
     int64_t unlinked_n, unlinked_ns;   /* selected activities with no launching op, and their time */
     int64_t inferred_n, inferred_ns;   /* of those, the ones with inferred figures (pf_work_infer) */
     int64_t no_launch_n, no_launch_ns; /* of those, the ones whose launch call is not in the

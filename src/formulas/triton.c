@@ -440,24 +440,55 @@ static double template_gemm_flop(const pf_op_call *call)
     return 2.0 * (double)rows * (double)nn * (double)k;
 }
 
+/* The product of a pointwise or reduction launch's trailing integer arguments (its size
+ * symbols, then ynumel/xnumel/rnumel): no pointer moves more elements than that. -1 for other
+ * launches (a template's trailing integers are its grid) or when one is unreadable. */
+static int64_t trailing_space(const pf_op_call *call)
+{
+    static const char *const kinds[] = {"triton_poi_", "triton_red_", "triton_per_"};
+    int known = 0, n = call->nargs;
+    int64_t space = 1, v;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        known |= strncmp(call->name, kinds[k], strlen(kinds[k])) == 0;
+    if (!known || n < 1 || pf_arg_is_tensor(&call->args[n - 1]) || call->args[n - 1].is_list)
+        return -1;
+    for (int i = n - 1; i >= 0 && !call->args[i].is_list && !pf_arg_is_tensor(&call->args[i]); i--) {
+        if (pf_concrete_int(call->args[i].concrete, &v) < 0 || v < 0)
+            return -1;
+        space = pf_mul_nonneg(space, v);
+    }
+    return space;
+}
+
 static int lower_bound(const pf_op_call *call, const char *why, pf_work *w)
 {
-    int rc = pf_estimate_unlisted(call, w);
-    if (rc != PF_FORMULA_OK)
-        return rc;
-    w->generic = 0;
-    w->no_formula = 0;
+    int64_t cap = trailing_space(call);
+    double bytes = 0;
+    int terms = 0, tensors = 0;
+    pf_ex_rule(w, "triton.c", "the largest tensor argument");
+    for (int i = 0; i < call->nargs && bytes >= 0; i++) {
+        const pf_arg *a = &call->args[i];
+        if (a->is_list || !pf_arg_is_tensor(a))
+            continue;
+        tensors++;
+        int64_t n = pf_arg_numel(a);
+        int size = pf_type_size(a->type);
+        int capped = cap >= 0 && n > cap;
+        n = capped ? cap : n;
+        bytes = n < 0 || size <= 0 ? -1 : pf_bytes_add(bytes, (double)n * size);
+        pf_ex(w, PF_EX_BYTES, "%s%lld*%d", terms++ ? " + " : "", (long long)n, size);
+    }
+    if (!tensors)
+        return -1;
+    double flop = pf_triton_is_template(call->name) ? template_gemm_flop(call) : -1;
+    pf_estimate_done(call, w, flop, bytes);
     w->lower_bound = 1;
     w->source = "triton~lb";
-    pf_ex_rule(w, "triton.c", "the largest tensor argument");
-    if (pf_triton_is_template(call->name)) {
-        double f = template_gemm_flop(call);
-        w->flop = f;
-        if (f >= 0)
-            pf_ex(w, PF_EX_FLOP, "2*M*N*K of a GEMM template = %.0f", f);
-    }
-    pf_ex(w, PF_EX_SIZES, "; a lower bound from the trace alone (in-place pointers counted once): %s",
-          why && *why ? why : "no module");
+    if (flop >= 0)
+        pf_ex(w, PF_EX_FLOP, "2*M*N*K of a GEMM template (A, B, output shapes) = %.0f", flop);
+    pf_ex(w, PF_EX_SIZES, "a lower bound from the trace alone: every tensor argument once (in-place ones too)%s; "
+          "module: %s", cap >= 0 ? ", each at most the launch's iteration space (its trailing integers)" : "",
+          why && *why ? why : "none");
     return PF_FORMULA_OK;
 }
 

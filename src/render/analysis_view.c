@@ -547,6 +547,8 @@ void pf_aview_coverage(FILE *out, const pf_analysis *an, const pf_device_report 
                  "FLOPs for %.2f%%",
             time_pct(d, d->bytes_known_ns), time_pct(d, d->bytes_generic_ns), time_pct(d, unknown),
             time_pct(d, d->flop_known_ns));
+    if (d->triton_lb_ns > 0)
+        fprintf(out, "; Triton lower bounds (~lb) %.2f%%", time_pct(d, d->triton_lb_ns));
     if (d->no_shapes_ns > 0)
         fprintf(out, "; no input shapes recorded: %.2f%%", time_pct(d, d->no_shapes_ns));
     if (d->captured_ns > 0)
@@ -614,6 +616,8 @@ static void json_coverage(pf_jw *w, const pf_device_report *d)
     pf_jw_num(w, time_pct(d, d->bytes_known_ns));
     pf_jw_key(w, "bytes_generic_pct");
     pf_jw_num(w, time_pct(d, d->bytes_generic_ns));
+    pf_jw_key(w, "bytes_lower_bound_pct");
+    pf_jw_num(w, time_pct(d, d->triton_lb_ns));
     pf_jw_key(w, "bytes_unknown_pct");
     pf_jw_num(w, time_pct(d, d->total.total_ns - d->bytes_known_ns - d->bytes_generic_ns));
     pf_jw_key(w, "flop_pct");

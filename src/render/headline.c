@@ -91,6 +91,19 @@ static void lack_finding(const pf_analysis *an, const pf_device_report *d, headl
                  "torch.profiler.profile(record_shapes=True)", h->flop_pct);
 }
 
+/* Inductor Triton launches whose modules were not read carry lower bounds: say how to get
+ * their exact figures. */
+static void triton_finding(const pf_device_report *d, headline *h)
+{
+    finding *f = d->triton_lb_ns > 0 ? add_finding(h, "triton_lower_bound") : NULL;
+    if (f)
+        snprintf(f->text, sizeof f->text,
+                 "%.2f%% of GPU time is Triton kernels whose bytes are lower bounds (~lb): their Inductor "
+                 "modules were not found; record with TORCHINDUCTOR_BENCHMARK_KERNEL=1, or copy the Inductor "
+                 "cache (/tmp/torchinductor_$USER) and pass --inductor-cache DIR",
+                 pf_aview_time_pct(d, d->triton_lb_ns));
+}
+
 static void device_finding(const pf_device_report *d, headline *h)
 {
     finding *f = d->info ? NULL : add_finding(h, "unknown_device");
@@ -156,6 +169,7 @@ static void compute(const pf_analysis *an, const pf_device_report *d, headline *
     top_categories(d, h);
     idle_finding(d, h);
     lack_finding(an, d, h);
+    triton_finding(d, h);
     device_finding(d, h);
     dominant_finding(h);
 }
