@@ -17,6 +17,7 @@ failed=0
 for t in $targets; do
     case $t in
     fuzz_args) seeds=$build/seeds/args ;;
+    fuzz_triton) seeds=$build/seeds/triton ;;
     *) seeds=$build/seeds/trace ;;
     esac
     mkdir -p "$build/corpus/$t"

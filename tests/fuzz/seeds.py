@@ -11,6 +11,7 @@ The real traces are megabytes; a fuzzer mutates small inputs far faster, and the
 every field and structure of the real ones.
 """
 import glob
+import tarfile
 import gzip
 import json
 import os
@@ -128,6 +129,20 @@ def main():
                       errors="surrogateescape") as f:
                 f.write(text)
             n_args += 1
+    # fuzz_triton: the Inductor kernel modules of testdata/inductor/
+    triton_dir = os.path.join(out, "triton")
+    shutil.rmtree(triton_dir, ignore_errors=True)
+    os.makedirs(triton_dir)
+    n_mod = 0
+    for tgz in sorted(glob.glob(os.path.join(root, "testdata", "inductor", "*_modules.tar.gz"))):
+        with tarfile.open(tgz) as tar:
+            for m in tar.getmembers():
+                if m.isfile() and m.name.endswith(".py"):
+                    data = tar.extractfile(m).read()
+                    with open(os.path.join(triton_dir, "%d.py" % n_mod), "wb") as f:
+                        f.write(data)
+                    n_mod += 1
+    print("seeds: %d Inductor modules" % n_mod)
     print("seeds: %d small traces, %d broken traces, %d op args in %s" % (n_traces, n_broken, n_args, out))
 
 
