@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "profana/triton.h"
 
 #define REQUIRE(cond)                                                                     \
