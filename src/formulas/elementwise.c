@@ -239,6 +239,9 @@ int pf_est_arange(const pf_op_call *call, pf_work *w)
     if (b[2] == 0)
         return PF_FORMULA_BAD_ARGS;
     double count = ceil((b[1] - b[0]) / b[2]);
+    /* PyTorch refuses a length beyond int64 (and the bytes must stay finite) */
+    if (!(count < 9.2e18))
+        return PF_FORMULA_BAD_ARGS;
     count = count > 0 ? count : 0;
     int size = arange_size(call, out, dtype_at, nbounds);
     pf_ex_rule(w, "elementwise.c", "the largest tensor input");

@@ -221,6 +221,12 @@ static void test_arange(void)
     check_est("arange empty", rc, &w, 0.0, 0.0, PF_DT_UNKNOWN);
     rc = RUN("aten::arange", &w, VAL("0"), VAL("5"), VAL("0"), LONG(1, 0));
     check_refused("arange step 0", rc, &w, PF_FORMULA_BAD_ARGS);
+    rc = RUN("aten::arange", &w, VAL("-1e308"), VAL("1e308"), VAL("1e-308"), LONG(1, 0));
+    check_refused("arange of an overflowing length", rc, &w, PF_FORMULA_BAD_ARGS);
+    rc = RUN("aten::arange", &w, VAL("0"), VAL("1.7e308"), VAL("1"), LONG(1, 0));
+    check_refused("arange longer than int64", rc, &w, PF_FORMULA_BAD_ARGS);
+    rc = RUN("aten::arange", &w, VAL("0"), VAL("five"), VAL("1"), LONG(1, 0));
+    check_refused("arange bound unreadable", rc, &w, PF_FORMULA_BAD_ARGS);
 }
 
 static void test_dropout_softmax(void)
