@@ -65,6 +65,14 @@ typedef enum pf_op_formula {
     PF_OPF_MOE_FORWARD,        /* serving: vLLM's moe_forward, from its nested ops (serving.c) */
     PF_OPF_INDEX_LIST,         /* rows picked by a list of index tensors (index) */
     PF_OPF_FLEX_ATTENTION,     /* Inductor's flex attention launches, dense (attention.c) */
+    PF_OPF_INDEX_WRITE,        /* index_copy_, index_add_: source-sized part of self written (index_write.c) */
+    PF_OPF_SCATTER,            /* scatter_, scatter_add_: one element of self per index (index_write.c) */
+    PF_OPF_INDEX_PUT,          /* index_put_, _index_put_impl_: values-sized part written (index_write.c) */
+    PF_OPF_EMBEDDING_BACKWARD, /* embedding_dense_backward: the rows picked written (index_write.c) */
+    PF_OPF_NLL_LOSS,           /* nll_loss_forward: one element per row read (loss.c) */
+    PF_OPF_NLL_LOSS_BACKWARD,  /* nll_loss_backward: one element per row written (loss.c) */
+    PF_OPF_ARANGE,             /* arange: ceil((end - start) / step) elements written (elementwise.c) */
+    PF_OPF_DROPOUT,            /* native_dropout: output and its bool mask written (elementwise.c) */
     PF_OPF_COUNT
 } pf_op_formula;
 
@@ -81,6 +89,9 @@ typedef struct pf_op_spec {
     unsigned char dim_at;   /* reductions and index ops: the dim, or list of dims */
     unsigned char index_at; /* index ops: the index tensor */
     unsigned char indices;  /* reductions that also write int64 indices (max.dim) */
+    unsigned char out_at;   /* element-wise ops: the functional schema's argument count, where
+                               the .out overload appends its out= tensor: a tensor last, at
+                               this position or after, is the destination, written and not read */
 } pf_op_spec;
 
 /* The arguments that say what one call computed. cuDNN's and MIOpen's convolutions, or the

@@ -1,5 +1,9 @@
-/* elementwise.c - byte estimates of element-wise, in-place, copy and normalisation ops. */
+/* elementwise.c - byte estimates of element-wise (out= written, not read), in-place, copy, normalisation, arange and dropout ops. */
 #include "families.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* The widest type of the highest promotion category among the tensors of args[0..n) that
  * have dims, or among the 0-d ones when none has (PyTorch lets a 0-d tensor, like a wrapped
@@ -58,29 +62,47 @@ static void ex_written(pf_work *w, const pf_arg *shape, int size)
     pf_ex(w, PF_EX_BYTES, "%d", size);
 }
 
-/* Out-of-place: the output has the broadcast shape of the inputs. */
+/* The out= destination of an element-wise call: a tensor as the last argument, at or after
+ * the spec's out_at (the .out overload appends it to the functional schema's arguments).
+ * NULL when the call is the functional overload. */
+static const pf_arg *out_arg(const pf_op_call *call, const pf_op_spec *s)
+{
+    if (!s->out_at || call->nargs <= s->out_at)
+        return NULL;
+    const pf_arg *a = &call->args[call->nargs - 1];
+    return pf_arg_is_tensor(a) ? a : NULL;
+}
+
+/* Out-of-place: the output has the broadcast shape of the inputs. With an out= tensor
+ * (aten::mul(self, other, out), DDP's gradient scaling) the inputs are the arguments before
+ * it and the output is out, written at its type and never read: its recorded shape may be
+ * one PyTorch resizes, so the element count is still the inputs' broadcast. */
 int pf_est_pointwise(const pf_op_call *call, pf_work *w)
 {
     const pf_op_spec *s = pf_spec_of(call);
+    const pf_arg *out = out_arg(call, s);
+    pf_op_call in = *call;
+    in.nargs -= out != NULL;
     int64_t n;
-    int size;
-    int rc = pf_broadcast_numel(call->args, call->nargs, &n);
-    if (rc == PF_FORMULA_OK)
-        rc = pf_result_size(call, s, promoted_size(call->args, call->nargs), &size);
+    int size = out ? pf_type_size(out->type) : 0;
+    int rc = pf_broadcast_numel(in.args, in.nargs, &n);
+    if (rc == PF_FORMULA_OK && size <= 0)
+        rc = pf_result_size(&in, s, promoted_size(in.args, in.nargs), &size);
     if (rc != PF_FORMULA_OK)
         return rc;
     if (w->explain) {
         pf_arg shape;
-        pf_broadcast_shape(call->args, call->nargs, &shape);
+        pf_broadcast_shape(in.args, in.nargs, &shape);
         pf_ex_rule(w, "elementwise.c", "the largest tensor input");
         pf_ex(w, PF_EX_SIZES, "output: the inputs' broadcast shape ");
         pf_ex_shape(w, PF_EX_SIZES, &shape);
-        pf_ex(w, PF_EX_SIZES, ", %lld elements of %d bytes (the result type)", (long long)n, size);
+        pf_ex(w, PF_EX_SIZES, ", %lld elements of %d bytes (%s)", (long long)n, size,
+              out ? "the out= tensor's type; out= is written, not read" : "the result type");
         ex_flop_per_element(w, s, "output", &shape);
-        ex_inputs_plus(w, call, "output");
+        ex_inputs_plus(w, &in, out ? "out= written" : "output");
         ex_written(w, &shape, size);
     }
-    return pf_estimate_done(call, w, s->flop ? (double)n : 0, read_all_write(call, n, size));
+    return pf_estimate_done(call, w, s->flop ? (double)n : 0, read_all_write(&in, n, size));
 }
 
 /* self is argument 0, and an in-place op cannot change its shape: the others must
@@ -155,4 +177,111 @@ int pf_est_like_input(const pf_op_call *call, pf_work *w)
     ex_inputs_plus(w, call, "output");
     ex_written(w, &call->args[0], size);
     return pf_estimate_done(call, w, s->flop ? (double)n : 0, read_all_write(call, n, size));
+}
+
+/* A Scalar argument's value as a number ("0", "238", "1e-05"). -1 when it is not one. */
+static int concrete_number(const char *text, double *v)
+{
+    char *end;
+    if (!text || !*text)
+        return -1;
+    *v = strtod(text, &end);
+    return *end == '\0' && isfinite(*v) ? 0 : -1;
+}
+
+/* 1 when a Scalar's text is an integer ("238", not "2.5"): arange then makes int64. */
+static int integer_text(const char *text)
+{
+    return strpbrk(text, ".eEnN") == NULL;
+}
+
+/* arange's element size: the out= tensor's type (arange.start_out(start, end, step, out),
+ * the overload the others call, so the one whose kernel runs), else the dtype= code, else
+ * int64 when start, end and step are all integers. Floating bounds without a dtype take the
+ * default dtype, which the trace does not record: 0 (unknown). */
+static int arange_size(const pf_op_call *call, int out, int dtype_at, int nbounds)
+{
+    int64_t code;
+    if (out >= 0)
+        return pf_type_size(call->args[out].type);
+    const char *dt = dtype_at >= 0 ? pf_concrete_at(call, dtype_at) : "";
+    if (*dt)
+        return pf_concrete_int(dt, &code) == 0 ? pf_scalar_type_size(code) : 0;
+    for (int i = 0; i < nbounds; i++)
+        if (!integer_text(pf_concrete_at(call, i)))
+            return 0;
+    return 8;
+}
+
+/* arange(end, dtype, layout, device, pin_memory), arange.start(start, end, dtype, ...),
+ * arange.start_step(start, end, step, dtype, ...), arange.out(end, out),
+ * arange.start_out(start, end, step, out): ceil((end - start) / step) elements written,
+ * nothing read (an out= tensor's recorded shape is the empty one PyTorch resizes). One FLOP
+ * per element (start + i*step), as the element-wise ops count arithmetic. */
+int pf_est_arange(const pf_op_call *call, pf_work *w)
+{
+    int n = call->nargs, out = -1, nbounds, dtype_at = -1;
+    if (n >= 2 && pf_arg_is_tensor(&call->args[n - 1])) {
+        out = n - 1;
+        nbounds = n - 1;
+    } else {
+        nbounds = n == 5 ? 1 : n == 6 ? 2 : n == 7 ? 3 : 0;
+        dtype_at = nbounds;
+    }
+    double b[3] = {0, 0, 1}, v;
+    if (nbounds < 1 || nbounds > 3)
+        return PF_FORMULA_BAD_ARGS;
+    for (int i = 0; i < nbounds; i++) {
+        if (concrete_number(pf_concrete_at(call, i), &v) < 0)
+            return PF_FORMULA_BAD_ARGS;
+        b[nbounds == 1 ? 1 : i] = v;
+    }
+    if (b[2] == 0)
+        return PF_FORMULA_BAD_ARGS;
+    double count = ceil((b[1] - b[0]) / b[2]);
+    /* PyTorch refuses a length beyond int64 (and the bytes must stay finite) */
+    if (!(count < 9.2e18))
+        return PF_FORMULA_BAD_ARGS;
+    count = count > 0 ? count : 0;
+    int size = arange_size(call, out, dtype_at, nbounds);
+    pf_ex_rule(w, "elementwise.c", "the largest tensor input");
+    pf_ex(w, PF_EX_SIZES, "start %g, end %g, step %g: %.0f elements of ", b[0], b[1], b[2], count);
+    if (size > 0)
+        pf_ex(w, PF_EX_SIZES, "%d bytes", size);
+    else
+        pf_ex(w, PF_EX_SIZES, "unknown size (floating bounds, no dtype: the default dtype is not recorded)");
+    pf_ex(w, PF_EX_FLOP, "ceil((end - start) / step) = %.0f", count);
+    pf_ex(w, PF_EX_BYTES, "written = %.0f*", count);
+    if (size > 0)
+        pf_ex(w, PF_EX_BYTES, "%d", size);
+    else
+        pf_ex(w, PF_EX_BYTES, "?");
+    return pf_estimate_done(call, w, count, size > 0 ? count * size : -1);
+}
+
+/* native_dropout(input, p, train): reads input, writes the output (input's type) and a bool
+ * mask as large (the random numbers are made in registers). One FLOP per element (the
+ * scaling), as the element-wise ops count. */
+int pf_est_dropout(const pf_op_call *call, pf_work *w)
+{
+    if (call->nargs < 1 || !pf_arg_is_tensor(&call->args[0]))
+        return PF_FORMULA_BAD_ARGS;
+    const pf_arg *in = &call->args[0];
+    int64_t n = pf_arg_numel(in);
+    int size = pf_type_size(in->type);
+    if (n < 0)
+        return PF_FORMULA_BAD_ARGS;
+    pf_ex_rule(w, "elementwise.c", "the largest tensor input");
+    pf_ex(w, PF_EX_SIZES, "input ");
+    pf_ex_shape(w, PF_EX_SIZES, in);
+    pf_ex(w, PF_EX_SIZES, ": %lld elements; output of its type and a bool mask written", (long long)n);
+    ex_flop_per_element(w, pf_spec_of(call), "output", in);
+    pf_ex(w, PF_EX_BYTES, "input + output + mask = ");
+    pf_ex_tensor_read(w, PF_EX_BYTES, in);
+    pf_ex(w, PF_EX_BYTES, " + ");
+    ex_written(w, in, size > 0 ? size : 0);
+    pf_ex(w, PF_EX_BYTES, " + ");
+    ex_written(w, in, 1);
+    double bytes = size > 0 ? pf_bytes_add(pf_tensor_read_bytes(in), (double)n * (size + 1)) : -1;
+    return pf_estimate_done(call, w, pf_spec_of(call)->flop ? (double)n : 0, bytes);
 }

@@ -47,6 +47,16 @@ int pf_est_cat(const pf_op_call *call, pf_work *w);
 int pf_est_index_rows(const pf_op_call *call, pf_work *w);
 int pf_est_gather(const pf_op_call *call, pf_work *w);
 int pf_est_index_list(const pf_op_call *call, pf_work *w);
+int pf_est_arange(const pf_op_call *call, pf_work *w);
+int pf_est_dropout(const pf_op_call *call, pf_work *w);
+
+int pf_est_index_write(const pf_op_call *call, pf_work *w);
+int pf_est_scatter(const pf_op_call *call, pf_work *w);
+int pf_est_index_put(const pf_op_call *call, pf_work *w);
+int pf_est_embedding_backward(const pf_op_call *call, pf_work *w);
+
+int pf_est_nll_loss(const pf_op_call *call, pf_work *w);
+int pf_est_nll_loss_backward(const pf_op_call *call, pf_work *w);
 
 /* No formula: the generic guess (generic.c). Returns
  * PF_FORMULA_OK, or -1 when the call has no tensor argument (w untouched then). */

@@ -123,10 +123,11 @@ typedef enum out_rule {
     OUT_NEW           /* a functional ATen op: it returns a tensor the trace does not record */
 } out_rule;
 
+/* An ATen name ending "_out" (the out= variant named apart) also writes into an argument. */
 static out_rule out_rule_of(const char *name)
 {
     size_t n = name ? strlen(name) : 0;
-    if (n < 6 || strncmp(name, "aten::", 6) != 0)
+    if (n < 6 || strncmp(name, "aten::", 6) != 0 || (n > 10 && strcmp(name + n - 4, "_out") == 0))
         return OUT_AMONG_ARGS;
     return name[n - 1] == '_' && name[n - 2] != '_' ? OUT_SELF : OUT_NEW;
 }

@@ -59,6 +59,14 @@ static const pf_formula_fn formula_fns[PF_OPF_COUNT] = {
     [PF_OPF_MOE_FORWARD] = pf_moe_forward,
     [PF_OPF_INDEX_LIST] = pf_est_index_list,
     [PF_OPF_FLEX_ATTENTION] = pf_flex_attention,
+    [PF_OPF_INDEX_WRITE] = pf_est_index_write,
+    [PF_OPF_SCATTER] = pf_est_scatter,
+    [PF_OPF_INDEX_PUT] = pf_est_index_put,
+    [PF_OPF_EMBEDDING_BACKWARD] = pf_est_embedding_backward,
+    [PF_OPF_NLL_LOSS] = pf_est_nll_loss,
+    [PF_OPF_NLL_LOSS_BACKWARD] = pf_est_nll_loss_backward,
+    [PF_OPF_ARANGE] = pf_est_arange,
+    [PF_OPF_DROPOUT] = pf_est_dropout,
 };
 
 /* Formulas whose word is not their op family's: an RNN is GEMMs, an FFT or an optimizer step
@@ -76,6 +84,8 @@ static const pf_formula formula_names[PF_OPF_COUNT] = {
     [PF_OPF_ROTARY] = {"rotary"},
     [PF_OPF_FUSED_MOE] = {"moe"},
     [PF_OPF_MOE_FORWARD] = {"moe"},
+    [PF_OPF_NLL_LOSS] = {"loss"},
+    [PF_OPF_NLL_LOSS_BACKWARD] = {"loss"},
 };
 
 /* The op's entry when a formula counts its work, else NULL. */

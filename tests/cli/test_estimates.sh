@@ -100,7 +100,8 @@ got=$(python3 - "$TMP/sg.json" <<'EOF'
 import json, sys
 dev = json.load(open(sys.argv[1]))["devices"][0]
 rows = {r["name"]: r for r in dev["rows"]}
-print(rows["aten::arange"]["source"], rows["aten::gather"]["source"], rows["aten::mm"]["source"])
+generic = sorted(r["source"] for r in dev["rows"] if "generic" in r["source"])
+print(generic[0] if generic else "-", rows["aten::gather"]["source"], rows["aten::mm"]["source"])
 # the Total's bytes are the sum over rows whose source has no "generic" (the rows here
 # each have one source)
 s = sum(r["bytes"] for r in dev["rows"] if r["bytes"] is not None and "generic" not in r["source"])
@@ -109,6 +110,23 @@ EOF
 )
 check_eq "SGLang: sources generic / estimate / gemm" "$(echo "$got" | head -1)" "generic estimate gemm"
 check_near "SGLang: Total bytes = formula rows' bytes only" "$(echo "$got" | tail -1)" 1 1e-9
+
+# ---- arange: ceil((end - start) / step) elements of the out= tensor's type, from the raw
+# events' Concrete Inputs (SGLang's arange.start_out(223, 238, 1, out long [0]): 15 x 8) ----
+got=$(python3 - "$SGLANG" "$TMP/sg.json" <<'EOF'
+import gzip, json, math, sys
+want = 0
+for e in json.load(gzip.open(sys.argv[1]))["traceEvents"]:
+    a = e.get("args", {})
+    if e.get("cat") == "cpu_op" and e.get("name") == "aten::arange" and len(a.get("Input Dims", [])) == 4:
+        start, end, step = (float(x) for x in a["Concrete Inputs"][:3])
+        assert a["Input type"][3] == "long int"
+        want += math.ceil((end - start) / step) * 8
+row = [r for r in json.load(open(sys.argv[2]))["devices"][0]["rows"] if r["name"] == "aten::arange"][0]
+print(want, row["bytes"], row["source"])
+EOF
+)
+check_eq "SGLang arange: bytes from the raw events' start, end, step (estimate)" "$got" "120 120 estimate"
 
 # ---- the coverage line names the three shares and the Total note says what it covers ----
 "$PROFANA" --analysis "$B200" bf16 >"$TMP/b2.txt" 2>/dev/null

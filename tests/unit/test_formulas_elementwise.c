@@ -370,7 +370,7 @@ static void test_generic(void)
     /* a list of unknown element size leaves the bytes unknown, still generic */
     rc = RUN("aten::_chunk_cat", &w, tensor_list(100), tensor_list(100));
     check_work("generic with tensor lists", rc, &w, -1.0, -1.0, PF_DT_UNKNOWN, 0, 0, 1, "generic");
-    rc = RUN("aten::arange", &w, VAL("0"), VAL("5"), VAL("1"));
+    rc = RUN("aten::linspace", &w, VAL("0"), VAL("5"), VAL("11"));
     CHECK("no tensor argument: -1", rc == -1 && w.flop == -1 && w.bytes == -1 && !w.source);
     rc = run_args("aten::relu", &w, NULL, 0);
     CHECK("no arguments recorded: -1", rc == -1 && w.flop == -1 && w.bytes == -1 && !w.source);

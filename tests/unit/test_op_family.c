@@ -91,6 +91,17 @@ static void test_readers(void)
     expect("aten::acos", "elementwise", "-", "other");
     expect("aten::cumsum", "scan", "-", "other");
     expect("aten::stack", "copy", "-", "other");
+    /* issue 28's formulas keep the categories the ops had without them: those whose base op
+     * has a row take its category (scatter_ as scatter), the others the kernel's name */
+    expect("aten::scatter_", "copy", "-", cat_of_op("aten::scatter"));
+    expect("aten::index_add_", "index", "-", cat_of_op("aten::index_add"));
+    expect("aten::index_put_", "index", "-", cat_of_op("aten::index_put"));
+    expect("aten::index_copy_", "index", "-", "other");
+    expect("aten::_index_put_impl_", "index", "-", "other");
+    expect("aten::embedding_dense_backward", "index", "-", "other");
+    expect("aten::nll_loss_forward", "loss", "-", "other");
+    expect("aten::nll_loss_backward", "loss", "-", "other");
+    expect("aten::arange", "elementwise", "-", "elementwise");
     CHECK_STR("by_kernel: the kernel name decides", pf_category_name(pf_category_of(PF_ACT_KERNEL, "xmma_gemm", "aten::acos")),
               "gemm");
     CHECK_STR("the op decides over the kernel name", pf_category_name(pf_category_of(PF_ACT_KERNEL, "xmma_gemm", "aten::add")),
