@@ -425,10 +425,10 @@ static void print_calls_note(FILE *out, const pf_dview *o, const pf_diff_device 
     if (!n)
         return;
     const char *unit = o->v->group == PF_GROUP_KERNEL ? "launch" : "call";
-    fprintf(out, "calls: %zu matched row%s ran a different number of %ses on each side (the Count columns%s): "
+    fprintf(out, "calls: %zu matched row%s made a different number of %s on each side (the Count columns%s): "
                  "there B/A%s compare%s total time, not time per %s, as a cheaper %s made more often is not a "
                  "faster row.\n",
-            n, n == 1 ? "" : "s", unit, rd && o->runs->per_step ? ", per profiler step" : "",
+            n, n == 1 ? "" : "s", o->v->group == PF_GROUP_KERNEL ? "launches" : "calls", rd && o->runs->per_step ? ", per profiler step" : "",
             rd ? " and the verdict" : "", rd ? "" : "s", unit, unit);
 }
 
@@ -648,10 +648,9 @@ static void json_runs(pf_jw *w, const pf_dview *o, const pf_runs_device *rd)
 
 /* "opposite": null, or the rows print_opposite names: {"time": [{"name", "delta_us"}],
  * "geomean": [{"name", "mean_ratio"}]} (full keys: A's). */
-static void json_opposite(pf_jw *w, const pf_dview *o, const pf_diff_device *d)
+static void json_opposite(pf_jw *w, const pf_diff_device *d)
 {
     const pf_diff_summary *s = &d->summary;
-    (void)o;
     pf_jw_key(w, "opposite");
     if (!s->opposite) {
         pf_jw_null(w);
@@ -707,7 +706,7 @@ static void json_summary(pf_jw *w, const pf_dview *o, const pf_diff_device *d, c
     pf_jw_key(w, "b_matched_pct");
     pf_jw_num(w, s->b_matched_pct);
     json_opt(w, "weighted_ratio", s->weighted);
-    json_opposite(w, o, d);
+    json_opposite(w, d);
     if (rd)
         json_runs(w, o, rd);
     pf_jw_obj_end(w);

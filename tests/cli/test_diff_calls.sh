@@ -91,7 +91,7 @@ check("rows with equal counts: basis call and B/A the mean ratio (%d rows)" % le
       len(same) > 10 and all(r["basis"] == "call" and abs(r["ratio"] - r["b_mean_us"] / r["a_mean_us"]) < 1e-6 for r in same))
 check("rows on one side only: no basis", all(r["basis"] is None for r in rows if r["match"] is None))
 check("text: the calls note under the table",
-      any(l.startswith("calls: 4 matched rows ran a different number of launches on each side") for l in text))
+      any(l.startswith("calls: 4 matched rows made a different number of launches on each side") for l in text))
 check("text: the verdict line counts the rows judged on total time",
       any(l.startswith("Rows: ") and "4 of the rows with a verdict judged on total time" in l
           for l in open(tmp + "/runs.txt").read().replace("\n  ", " ").splitlines()))
