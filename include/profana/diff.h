@@ -26,7 +26,13 @@ const char *pf_match_name(pf_match m);
 typedef struct pf_diff_row {
     const pf_row *a, *b;
     pf_match match;
+    int by_total;              /* matched, and the counts (calls; launches for --group kernel)
+                                  differ: B/A is of total time, not time per call, since a
+                                  cheaper call made more often is not a faster row */
 } pf_diff_row;
+
+/* How many rows the summary names on each side of a disagreement. */
+enum { PF_DIFF_CAUSES = 3 };
 
 typedef struct pf_diff_summary {
     int64_t a_total_ns, b_total_ns;    /* every activity of each device */
@@ -38,6 +44,14 @@ typedef struct pf_diff_summary {
     size_t matched_at[PF_MATCH_LEVELS]; /* matched rows per level */
     int64_t a_matched_ns, b_matched_ns; /* time of the matched rows on each side */
     double a_matched_pct, b_matched_pct; /* their share of each side's time (0 when none) */
+    double weighted;                   /* time-weighted B/A: b_matched_ns / a_matched_ns; < 0
+                                          when A's matched rows took no time */
+    int opposite;                      /* geomean and weighted on opposite sides of 1 */
+    /* When opposite: the matched rows (indices into the device's rows) that move the total
+     * most in weighted's direction (largest |B total - A total|), and those that pull the
+     * geomean most the other way (largest |ln(B mean / A mean)|), at most PF_DIFF_CAUSES each. */
+    size_t time_rows[PF_DIFF_CAUSES], n_time_rows;
+    size_t geo_rows[PF_DIFF_CAUSES], n_geo_rows;
 } pf_diff_summary;
 
 /* Device i of A against device i of B. */
@@ -73,6 +87,11 @@ void pf_diff_free(pf_diff *d);
  * summary filled). Returns 0 or -1 when memory runs out. */
 int pf_diff_device_run(const pf_device_report *a, const pf_trace *ta, const pf_device_report *b,
                        const pf_trace *tb, pf_group_by group, pf_diff_device *out);
+
+/* A matched row's B/A as the diff judges it: of total time when r->by_total, else of mean
+ * time per call (per launch for --group kernel); < 0 when a side is missing or A's figure is
+ * 0. Pure. */
+double pf_diff_row_ratio(const pf_diff_row *r);
 
 /* Frees what pf_diff_device_run allocated. */
 void pf_diff_device_free(pf_diff_device *d);

@@ -44,7 +44,11 @@ pf_ratio_ci pf_ratio_ci_of(const double *a, int na, const double *b, int nb);
 typedef struct pf_runs_device {
     pf_ratio_ci overall;       /* GPU time (per step when per_step) */
     pf_ratio_ci *rows;         /* parallel to the diff device's rows: mean time per call (per
-                                  launch for --group kernel) */
+                                  launch for --group kernel), or total time (per step when
+                                  per_step) where by_total */
+    int *by_total;             /* parallel to rows: the first runs' counts differ between the
+                                  sides (per step when per_step), so the row is judged on its
+                                  total time: a cheaper call made more often is not faster */
 } pf_runs_device;
 
 typedef struct pf_runs {

@@ -2,6 +2,7 @@
 #include "profana/diff.h"
 #include "profana/op_family.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -459,8 +460,68 @@ static int cmp_matched(const void *x, const void *y)
     return strcmp(a->a->key, b->a->key);
 }
 
+double pf_diff_row_ratio(const pf_diff_row *r)
+{
+    assert(r);
+    if (!r->a || !r->b)
+        return -1;
+    if (r->by_total)
+        return r->a->total_ns > 0 ? (double)r->b->total_ns / (double)r->a->total_ns : -1;
+    return mean_ns(r->a) > 0 ? mean_ns(r->b) / mean_ns(r->a) : -1;
+}
+
+/* ln(B mean / A mean) of a matched row, or 0 when a mean is 0 (such a row is left out of the
+ * geomean). */
+static double log_mean_ratio(const pf_diff_row *r)
+{
+    return mean_ns(r->a) > 0 && mean_ns(r->b) > 0 ? log(mean_ns(r->b) / mean_ns(r->a)) : 0;
+}
+
+/* The rows that move the total in weighted's direction: the rows are ordered by |delta| with
+ * the matched ones first, so the first ones whose change has that sign. */
+static void time_causes(const pf_diff_device *d, pf_diff_summary *s)
+{
+    int down = s->weighted < 1;
+    for (size_t i = 0; i < d->n_rows && s->n_time_rows < PF_DIFF_CAUSES; i++) {
+        const pf_diff_row *r = &d->rows[i];
+        if (!r->a || !r->b)
+            break;
+        int64_t delta = r->b->total_ns - r->a->total_ns;
+        if (down ? delta < 0 : delta > 0)
+            s->time_rows[s->n_time_rows++] = i;
+    }
+}
+
+/* The rows that pull the geomean its way most: largest |ln ratio| of the geomean's sign,
+ * picked one at a time (PF_DIFF_CAUSES of them). */
+static void geo_causes(const pf_diff_device *d, pf_diff_summary *s)
+{
+    double sign = s->geomean > 1 ? 1 : -1;
+    while (s->n_geo_rows < PF_DIFF_CAUSES) {
+        size_t best = d->n_rows;
+        double best_pull = 0;
+        for (size_t i = 0; i < d->n_rows; i++) {
+            const pf_diff_row *r = &d->rows[i];
+            int taken = 0;
+            if (!r->a || !r->b)
+                continue;
+            for (size_t k = 0; k < s->n_geo_rows; k++)
+                taken |= s->geo_rows[k] == i;
+            double pull = sign * log_mean_ratio(r);
+            if (!taken && pull > best_pull) {
+                best = i;
+                best_pull = pull;
+            }
+        }
+        if (best == d->n_rows)
+            return;
+        s->geo_rows[s->n_geo_rows++] = best;
+    }
+}
+
 static void summarise(pf_diff_device *d)
 {
+    assert(d->a && d->b);
     pf_diff_summary *s = &d->summary;
     double log_sum = 0;
     memset(s, 0, sizeof *s);
@@ -479,13 +540,19 @@ static void summarise(pf_diff_device *d)
         s->a_matched_ns += r->a->total_ns;
         s->b_matched_ns += r->b->total_ns;
         if (mean_ns(r->a) > 0 && mean_ns(r->b) > 0) {
-            log_sum += log(mean_ns(r->b) / mean_ns(r->a));
+            log_sum += log_mean_ratio(r);
             s->geomean_rows++;
         }
     }
     s->geomean = s->geomean_rows ? exp(log_sum / (double)s->geomean_rows) : -1;
     s->a_matched_pct = s->a_total_ns > 0 ? 100.0 * (double)s->a_matched_ns / (double)s->a_total_ns : 0;
     s->b_matched_pct = s->b_total_ns > 0 ? 100.0 * (double)s->b_matched_ns / (double)s->b_total_ns : 0;
+    s->weighted = s->a_matched_ns > 0 ? (double)s->b_matched_ns / (double)s->a_matched_ns : -1;
+    s->opposite = s->geomean > 0 && s->weighted >= 0 && (s->geomean - 1) * (s->weighted - 1) < 0;
+    if (s->opposite) {
+        time_causes(d, s);
+        geo_causes(d, s);
+    }
 }
 
 /* Matched pairs by |delta|, then each side's leftovers in their time order. */
@@ -495,16 +562,19 @@ static int build_rows(pf_diff_device *d, const side *a, const side *b)
     d->rows = malloc((n ? n : 1) * sizeof *d->rows);
     if (!d->rows)
         return -1;
-    for (size_t i = 0; i < a->rep->n_rows; i++)
-        if (a->pair[i] >= 0)
-            d->rows[k++] = (pf_diff_row){&a->rep->rows[i], &b->rep->rows[a->pair[i]], a->level[i]};
+    for (size_t i = 0; i < a->rep->n_rows; i++) {
+        if (a->pair[i] < 0)
+            continue;
+        const pf_row *ra = &a->rep->rows[i], *rb = &b->rep->rows[a->pair[i]];
+        d->rows[k++] = (pf_diff_row){ra, rb, a->level[i], ra->invocations != rb->invocations};
+    }
     qsort(d->rows, k, sizeof *d->rows, cmp_matched);
     for (size_t i = 0; i < a->rep->n_rows; i++)
         if (a->pair[i] < 0)
-            d->rows[k++] = (pf_diff_row){&a->rep->rows[i], NULL, PF_MATCH_NONE};
+            d->rows[k++] = (pf_diff_row){&a->rep->rows[i], NULL, PF_MATCH_NONE, 0};
     for (size_t i = 0; i < b->rep->n_rows; i++)
         if (b->pair[i] < 0)
-            d->rows[k++] = (pf_diff_row){NULL, &b->rep->rows[i], PF_MATCH_NONE};
+            d->rows[k++] = (pf_diff_row){NULL, &b->rep->rows[i], PF_MATCH_NONE, 0};
     d->n_rows = k;
     return 0;
 }

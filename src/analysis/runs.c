@@ -154,19 +154,36 @@ static const pf_row *keyed_find(const keyed *k, const char *key)
     return hit ? *hit : NULL;
 }
 
-/* The value of the row with key in each run (0 where the run lacks it). */
-static void row_values(const keyed *runs, int n, const char *key, double *out)
-{
-    for (int i = 0; i < n; i++) {
-        const pf_row *r = key ? keyed_find(&runs[i], key) : NULL;
-        out[i] = r ? pf_row_mean_ns(r) : 0;
-    }
-}
-
 /* What a run's GPU time is divided by: its CPU-side profiler steps when comparing per step. */
 static double time_unit(const pf_analysis *an, int per_step)
 {
     return per_step ? (double)an->trace->n_cpu_steps : 1.0;
+}
+
+/* The value of the row with key in each run (0 where the run lacks it): its mean time per
+ * call, or with by_total its total time (per step when per_step). */
+static void row_values(const keyed *runs, const pf_analysis *const *an, int n, const char *key, int by_total,
+                       int per_step, double *out)
+{
+    for (int i = 0; i < n; i++) {
+        const pf_row *r = key ? keyed_find(&runs[i], key) : NULL;
+        if (!r)
+            out[i] = 0;
+        else
+            out[i] = by_total ? (double)r->total_ns / time_unit(an[i], per_step) : pf_row_mean_ns(r);
+    }
+}
+
+/* Whether a matched row's counts differ between the first runs of the sides, per step when
+ * per_step (a trace of 6 steps makes twice the calls of one of 3). */
+static int counts_differ(const pf_diff_row *dr, const pf_analysis *a0, const pf_analysis *b0, int per_step)
+{
+    if (!dr->a || !dr->b)
+        return 0;
+    if (!per_step)
+        return dr->a->invocations != dr->b->invocations;
+    /* cross-multiplied, exact in integers: a / steps_a != b / steps_b */
+    return (double)dr->a->invocations * time_unit(b0, 1) != (double)dr->b->invocations * time_unit(a0, 1);
 }
 
 static double gpu_time(const keyed *k, const pf_analysis *an, int per_step)
@@ -206,12 +223,14 @@ static void side_close(side_runs *s)
 static int compare_device(const pf_diff_device *dd, side_runs *a, side_runs *b, int per_step, pf_runs_device *out)
 {
     out->rows = calloc(dd->n_rows ? dd->n_rows : 1, sizeof *out->rows);
-    if (!out->rows)
+    out->by_total = calloc(dd->n_rows ? dd->n_rows : 1, sizeof *out->by_total);
+    if (!out->rows || !out->by_total)
         return -1;
     for (size_t r = 0; r < dd->n_rows; r++) {
         const pf_diff_row *dr = &dd->rows[r];
-        row_values(a->k, a->n, dr->a ? dr->a->key : NULL, a->v);
-        row_values(b->k, b->n, dr->b ? dr->b->key : NULL, b->v);
+        int t = out->by_total[r] = counts_differ(dr, a->an[0], b->an[0], per_step);
+        row_values(a->k, a->an, a->n, dr->a ? dr->a->key : NULL, t, per_step, a->v);
+        row_values(b->k, b->an, b->n, dr->b ? dr->b->key : NULL, t, per_step, b->v);
         out->rows[r] = pf_ratio_ci_of(a->v, a->n, b->v, b->n);
     }
     for (int i = 0; i < a->n; i++)
@@ -287,8 +306,10 @@ void pf_runs_free(pf_runs *r)
 {
     if (!r)
         return;
-    for (int i = 0; i < r->n_devices; i++)
+    for (int i = 0; i < r->n_devices; i++) {
         free(r->devices[i].rows);
+        free(r->devices[i].by_total);
+    }
     free(r->devices);
     free(r);
 }

@@ -11,8 +11,12 @@
 
 enum {
     D_DEV_A, D_DEV_B, D_NAME, D_A_COUNT, D_A_MEAN, D_A_TOTAL, D_B_COUNT, D_B_MEAN, D_B_TOTAL, D_RATIO,
-    D_DELTA, D_A_TFLOPS, D_A_GBPS, D_B_TFLOPS, D_B_GBPS, D_MATCH, D_CI, D_VERDICT, D_NCOLS
+    D_DELTA, D_A_TFLOPS, D_A_GBPS, D_B_TFLOPS, D_B_GBPS, D_MATCH, D_BASIS, D_CI, D_VERDICT, D_NCOLS
 };
+
+/* What text and Markdown append to B/A when the row is judged on total time (its counts
+ * differ); CSV and JSON say it in the basis column. */
+#define CALLS_MARK " calls"
 
 /* The columns of one run a side; several runs add the interval and the verdict. */
 #define D_NCOLS_ONE_RUN D_CI
@@ -35,6 +39,8 @@ static const pf_col diff_cols[D_NCOLS] = {
     [D_B_TFLOPS] = {"%s TFLOP/s", "b_tflops", 1, 0, NULL},
     [D_B_GBPS] = {"%s GB/s", "b_gbps", 1, 0, NULL},
     [D_MATCH] = {"Match", "match", 0, 0, NULL},
+    /* "call" or "total": what B/A (and the verdict) compare; text marks B/A with CALLS_MARK */
+    [D_BASIS] = {"Basis", "basis", 0, PF_IN_CSV | PF_IN_JSON, NULL},
     /* JSON writes the interval as "ratio_ci": [lo, hi] (json_rows) */
     [D_CI] = {"B/A 95% CI", NULL, 0, PF_IN_TEXT | PF_IN_CSV, "ratio_ci"},
     [D_VERDICT] = {"Verdict", "verdict", 0, 0, NULL},
@@ -50,7 +56,7 @@ static const int default_cols[] = {D_RATIO,  D_VERDICT, D_DELTA,   D_A_TOTAL, D_
 static const signed char diff_col_side[D_NCOLS] = {
     [D_DEV_A] = 0, [D_A_COUNT] = 0, [D_A_MEAN] = 0, [D_A_TOTAL] = 0, [D_A_TFLOPS] = 0, [D_A_GBPS] = 0,
     [D_DEV_B] = 1, [D_B_COUNT] = 1, [D_B_MEAN] = 1, [D_B_TOTAL] = 1, [D_B_TFLOPS] = 1, [D_B_GBPS] = 1,
-    [D_NAME] = -1, [D_RATIO] = -1, [D_DELTA] = -1, [D_MATCH] = -1, [D_CI] = -1, [D_VERDICT] = -1,
+    [D_NAME] = -1, [D_RATIO] = -1, [D_DELTA] = -1, [D_MATCH] = -1, [D_BASIS] = -1, [D_CI] = -1, [D_VERDICT] = -1,
 };
 
 enum { K_CATEGORY, K_A_TOTAL, K_B_TOTAL, K_RATIO, K_DELTA, K_NCOLS };
@@ -146,15 +152,25 @@ static void fill_ci(pf_table *t, int r, const pf_ratio_ci *c)
     pf_table_str(t, r, D_VERDICT, pf_verdict_name(c->verdict));
 }
 
-static int fill_row(pf_table *t, int r, const pf_diff_device *d, const pf_diff_row *dr)
+/* by_total: the row is judged on total time (pf_diff_row.by_total, or with several runs
+ * pf_runs_device.by_total, which compares counts per step). */
+static int fill_row(const pf_dview *o, pf_table *t, int r, const pf_diff_device *d, const pf_diff_row *dr,
+                    int by_total)
 {
     int64_t a_ns = dr->a ? dr->a->total_ns : 0, b_ns = dr->b ? dr->b->total_ns : 0;
+    pf_diff_row judged = *dr;
+    judged.by_total = by_total;
+    double ratio = pf_diff_row_ratio(&judged);
     pf_table_int(t, r, D_DEV_A, d->a->device->id);
     pf_table_int(t, r, D_DEV_B, d->b->device->id);
     fill_side(t, r, dr->a, D_A_COUNT, D_A_TFLOPS);
     fill_side(t, r, dr->b, D_B_COUNT, D_B_TFLOPS);
-    if (dr->a && dr->b && mean_us(dr->a) > 0)
-        pf_table_num(t, r, D_RATIO, mean_us(dr->b) / mean_us(dr->a), 3);
+    if (ratio >= 0)
+        pf_table_num(t, r, D_RATIO, ratio, 3);
+    if (dr->a && dr->b)
+        pf_table_str(t, r, D_BASIS, by_total ? "total" : "call");
+    if (by_total && o->v->format != PF_FMT_CSV) /* CSV keeps the number; its Basis column says it */
+        pf_table_mark(t, r, D_RATIO, CALLS_MARK);
     pf_table_num(t, r, D_DELTA, (double)(b_ns - a_ns) / 1e3, 3);
     pf_table_str(t, r, D_MATCH, pf_match_name(dr->match));
     return set_name(t, r, dr);
@@ -258,6 +274,12 @@ static int label_rows(pf_table *t, const pf_dview *o, const pf_diff_device *d, c
     return rc;
 }
 
+/* Whether diff row i is judged on total time: by the runs' rule when there are several. */
+static int judged_by_total(const pf_diff_device *d, const pf_runs_device *rd, size_t i)
+{
+    return rd ? rd->by_total[i] : d->rows[i].by_total;
+}
+
 pf_table *pf_dview_rows(const pf_dview *o, const pf_diff_device *d, const pf_runs_device *rd)
 {
     size_t *idx = shown_order(o, d);
@@ -265,7 +287,7 @@ pf_table *pf_dview_rows(const pf_dview *o, const pf_diff_device *d, const pf_run
     int failed = 0;
     for (size_t i = 0; t && i < pf_dview_shown(o, d) && !failed; i++) {
         int r = pf_table_add_row(t);
-        failed = fill_row(t, r, d, &d->rows[idx[i]]);
+        failed = fill_row(o, t, r, d, &d->rows[idx[i]], judged_by_total(d, rd, idx[i]));
         if (rd)
             fill_ci(t, r, &rd->rows[idx[i]]);
     }
@@ -360,38 +382,98 @@ void pf_dview_levels(FILE *out, const pf_dview *o, const pf_diff_summary *s)
     fprintf(out, "); only in %s: %zu, only in %s: %zu\n", o->v->names[0], s->only_a, o->v->names[1], s->only_b);
 }
 
-void pf_dview_summary(FILE *out, const pf_dview *o, const pf_diff_summary *s)
+/* A row's short name for a prose line, cut to 60 characters (A's key: B's may differ). */
+static const char *prose_name(const pf_dview *o, const pf_diff_row *r, char *buf, size_t n)
 {
+    pf_name_short(r->a->key, o->v->group == PF_GROUP_KERNEL, buf, n);
+    pf_name_cut(buf, 60);
+    return buf;
+}
+
+/* When the geomean and the time-weighted ratio point opposite ways: one line naming the rows
+ * that move the total time most and those that pull the geomean most the other way. */
+static void print_opposite(FILE *out, const pf_dview *o, const pf_diff_device *d, const char *lead)
+{
+    const pf_diff_summary *s = &d->summary;
+    char buf[256];
+    if (!s->opposite)
+        return;
+    fprintf(out, "%sThe geomean (%.3f) and the time-weighted B/A (%.3f) point opposite ways: the geomean counts each "
+                 "row alike, the time-weighted ratio by its time. Total time moves %s most in:",
+            lead, s->geomean, s->weighted, s->weighted < 1 ? "down" : "up");
+    for (size_t k = 0; k < s->n_time_rows; k++) {
+        const pf_diff_row *r = &d->rows[s->time_rows[k]];
+        fprintf(out, "%s %s (delta %.3f us)", k ? "," : "", prose_name(o, r, buf, sizeof buf),
+                (double)(r->b->total_ns - r->a->total_ns) / 1e3);
+    }
+    fprintf(out, "; the geomean is pulled %s most by:", s->geomean > 1 ? "up" : "down");
+    for (size_t k = 0; k < s->n_geo_rows; k++) {
+        const pf_diff_row *r = &d->rows[s->geo_rows[k]];
+        fprintf(out, "%s %s (mean B/A %.3f, %s %.3f us, %s %.3f us in all)", k ? "," : "",
+                prose_name(o, r, buf, sizeof buf), pf_row_mean_ns(r->b) / pf_row_mean_ns(r->a), o->v->names[0],
+                r->a->total_ns / 1e3, o->v->names[1], r->b->total_ns / 1e3);
+    }
+    fputs(".\n", out);
+}
+
+/* The rows judged on total time because their counts differ, if any: the mark's meaning. */
+static void print_calls_note(FILE *out, const pf_dview *o, const pf_diff_device *d, const pf_runs_device *rd)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->n_rows; i++)
+        n += (size_t)judged_by_total(d, rd, i);
+    if (!n)
+        return;
+    const char *unit = o->v->group == PF_GROUP_KERNEL ? "launch" : "call";
+    fprintf(out, "calls: %zu matched row%s made a different number of %s on each side (the Count columns%s): "
+                 "there B/A%s compare%s total time, not time per %s, as a cheaper %s made more often is not a "
+                 "faster row.\n",
+            n, n == 1 ? "" : "s", o->v->group == PF_GROUP_KERNEL ? "launches" : "calls", rd && o->runs->per_step ? ", per profiler step" : "",
+            rd ? " and the verdict" : "", rd ? "" : "s", unit, unit);
+}
+
+void pf_dview_summary(FILE *out, const pf_dview *o, const pf_diff_device *d)
+{
+    const pf_diff_summary *s = &d->summary;
     fprintf(out, "GPU time: %s %.3f us, %s %.3f us", o->v->names[0], s->a_total_ns / 1e3, o->v->names[1],
             s->b_total_ns / 1e3);
     if (s->ratio >= 0)
         fprintf(out, ", B/A %.3f (%+.2f%%)", s->ratio, 100.0 * (s->ratio - 1));
     fputc('\n', out);
     if (s->geomean >= 0)
-        fprintf(out, "Geomean of per-row mean-time ratios B/A: %.3f over %zu matched rows\n", s->geomean,
+        fprintf(out, "Geomean of per-row mean-time ratios B/A: %.3f over %zu matched rows", s->geomean,
                 s->geomean_rows);
     else
-        fputs("Geomean of per-row mean-time ratios B/A: - (no matched rows with time on both sides)\n", out);
+        fputs("Geomean of per-row mean-time ratios B/A: - (no matched rows with time on both sides)", out);
+    if (s->weighted >= 0)
+        fprintf(out, "; time-weighted B/A (their total time): %.3f\n", s->weighted);
+    else
+        fputs("; time-weighted B/A: -\n", out);
     fprintf(out, "Matched time: %.2f%% of %s's GPU time, %.2f%% of %s's\n", s->a_matched_pct, o->v->names[0],
             s->b_matched_pct, o->v->names[1]);
+    print_opposite(out, o, d, "");
 }
 
 /* The rows' verdicts and the share of A's time each holds. */
 static void print_verdict_counts(FILE *out, const pf_dview *o, const pf_diff_device *d, const pf_runs_device *rd)
 {
-    size_t n[4] = {0};
+    size_t n[4] = {0}, by_total = 0;
     int64_t ns[4] = {0};
     for (size_t i = 0; i < d->n_rows; i++) {
         pf_verdict v = rd->rows[i].verdict;
         n[v]++;
         ns[v] += d->rows[i].a ? d->rows[i].a->total_ns : 0;
+        by_total += v != PF_VERDICT_NONE && rd->by_total[i];
     }
     double all = d->summary.a_total_ns > 0 ? (double)d->summary.a_total_ns : 1;
     fprintf(out, "Rows: %zu slower (%.2f%% of %s's GPU time), %zu faster (%.2f%%), %zu same (%.2f%%), %zu without an "
-                 "interval (on one side only, or in fewer than 2 runs a side)\n",
+                 "interval (on one side only, or in fewer than 2 runs a side)",
             n[PF_VERDICT_SLOWER], 100.0 * (double)ns[PF_VERDICT_SLOWER] / all, o->v->names[0], n[PF_VERDICT_FASTER],
             100.0 * (double)ns[PF_VERDICT_FASTER] / all, n[PF_VERDICT_SAME], 100.0 * (double)ns[PF_VERDICT_SAME] / all,
             n[PF_VERDICT_NONE]);
+    if (by_total)
+        fprintf(out, "; %zu of the rows with a verdict judged on total time (calls: their counts differ)", by_total);
+    fputc('\n', out);
 }
 
 /* "Over N runs of A and M of B: ..." the pair's GPU time with its interval and verdict. */
@@ -453,8 +535,9 @@ static int print_text(FILE *out, FILE *raw, const pf_dview *o, const pf_diff *d)
         if (md && pf_dview_shown(o, dd) < dd->n_rows)
             fputc('\n', out); /* Markdown: a line right under a table would be read as a row */
         pf_dview_omitted(out, o, dd);
+        print_calls_note(out, o, dd, runs_of(o, i));
         fputc('\n', out);
-        pf_dview_summary(out, o, &dd->summary);
+        pf_dview_summary(out, o, dd);
         if (runs_of(o, i))
             print_runs_summary(out, o, dd, runs_of(o, i));
         if (!(t = pf_dview_categories(o, dd)))
@@ -477,6 +560,11 @@ static int print_csv(FILE *out, FILE *notes, const pf_dview *o, const pf_diff *d
             return -1;
         pf_table_print_csv(out, t, i == 0);
         pf_table_free(t);
+    }
+    for (int i = 0; i < d->n_devices; i++) {
+        char lead[64];
+        snprintf(lead, sizeof lead, "profana: note: device pair %d: ", i);
+        print_opposite(notes, o, &d->devices[i], lead);
     }
     pf_dview_left_out(notes, o, d, "profana: note: ");
     return 0;
@@ -558,8 +646,47 @@ static void json_runs(pf_jw *w, const pf_dview *o, const pf_runs_device *rd)
     pf_jw_bool(w, o->runs->per_step);
 }
 
-static void json_summary(pf_jw *w, const pf_dview *o, const pf_diff_summary *s, const pf_runs_device *rd)
+/* "opposite": null, or the rows print_opposite names: {"time": [{"name", "delta_us"}],
+ * "geomean": [{"name", "mean_ratio"}]} (full keys: A's). */
+static void json_opposite(pf_jw *w, const pf_diff_device *d)
 {
+    const pf_diff_summary *s = &d->summary;
+    pf_jw_key(w, "opposite");
+    if (!s->opposite) {
+        pf_jw_null(w);
+        return;
+    }
+    pf_jw_obj_begin(w);
+    pf_jw_key(w, "time");
+    pf_jw_arr_begin(w);
+    for (size_t k = 0; k < s->n_time_rows; k++) {
+        const pf_diff_row *r = &d->rows[s->time_rows[k]];
+        pf_jw_obj_begin(w);
+        pf_jw_key(w, "name");
+        pf_jw_str(w, r->a->key);
+        pf_jw_key(w, "delta_us");
+        pf_jw_num(w, (double)(r->b->total_ns - r->a->total_ns) / 1e3);
+        pf_jw_obj_end(w);
+    }
+    pf_jw_arr_end(w);
+    pf_jw_key(w, "geomean");
+    pf_jw_arr_begin(w);
+    for (size_t k = 0; k < s->n_geo_rows; k++) {
+        const pf_diff_row *r = &d->rows[s->geo_rows[k]];
+        pf_jw_obj_begin(w);
+        pf_jw_key(w, "name");
+        pf_jw_str(w, r->a->key);
+        pf_jw_key(w, "mean_ratio");
+        pf_jw_num(w, pf_row_mean_ns(r->b) / pf_row_mean_ns(r->a));
+        pf_jw_obj_end(w);
+    }
+    pf_jw_arr_end(w);
+    pf_jw_obj_end(w);
+}
+
+static void json_summary(pf_jw *w, const pf_dview *o, const pf_diff_device *d, const pf_runs_device *rd)
+{
+    const pf_diff_summary *s = &d->summary;
     pf_jw_key(w, "summary");
     pf_jw_obj_begin(w);
     pf_jw_key(w, "a_total_us");
@@ -578,6 +705,8 @@ static void json_summary(pf_jw *w, const pf_dview *o, const pf_diff_summary *s, 
     pf_jw_num(w, s->a_matched_pct);
     pf_jw_key(w, "b_matched_pct");
     pf_jw_num(w, s->b_matched_pct);
+    json_opt(w, "weighted_ratio", s->weighted);
+    json_opposite(w, d);
     if (rd)
         json_runs(w, o, rd);
     pf_jw_obj_end(w);
@@ -605,7 +734,7 @@ static int print_json(FILE *out, FILE *notes, const pf_dview *o, const pf_diff *
             return -1;
         pf_jw_key(&w, "rows_omitted");
         pf_jw_int(&w, (int64_t)(dd->n_rows - pf_dview_shown(o, dd)));
-        json_summary(&w, o, &dd->summary, runs_of(o, i));
+        json_summary(&w, o, dd, runs_of(o, i));
         if (!(t = pf_dview_categories(o, dd)))
             return -1;
         pf_jw_key(&w, "categories");

@@ -407,7 +407,7 @@ static void print_pair_omitted(FILE *out, const void *p)
 static void print_pair_summary(FILE *out, const void *p)
 {
     const pair_ctx *c = p;
-    pf_dview_summary(out, c->dv, &c->d->summary);
+    pf_dview_summary(out, c->dv, c->d);
 }
 
 static void print_diff_left_out(FILE *out, const void *p)

@@ -79,7 +79,7 @@ static inline double pf_aview_span_pct(const pf_busy *b, int64_t ns)
 
 /* ---- --diff (diff_view.c) ---- */
 
-enum { PF_DVIEW_NCOLS = 18, PF_DVIEW_CAT_NCOLS = 5, PF_DVIEW_TITLE_MAX = 160 };
+enum { PF_DVIEW_NCOLS = 19, PF_DVIEW_CAT_NCOLS = 5, PF_DVIEW_TITLE_MAX = 160 };
 
 /* Columns whose titles name the runs ("NAME_A Total (us)"). */
 typedef struct pf_dview_cols {
@@ -109,8 +109,10 @@ pf_table *pf_dview_categories(const pf_dview *o, const pf_diff_device *d);
 void pf_dview_header(FILE *out, const pf_dview *o, int pair, const pf_diff_device *d, const char *lead);
 /* "Matched rows: N (exact N, ...); only in A: N, only in B: N" */
 void pf_dview_levels(FILE *out, const pf_dview *o, const pf_diff_summary *s);
-/* The GPU times, their ratio, the geomean and the matched shares (three lines). */
-void pf_dview_summary(FILE *out, const pf_dview *o, const pf_diff_summary *s);
+/* The GPU times, their ratio, the geomean with the time-weighted ratio and the matched shares
+ * (three lines), and when the geomean and the time-weighted ratio point opposite ways a line
+ * naming the rows behind each. */
+void pf_dview_summary(FILE *out, const pf_dview *o, const pf_diff_device *d);
 /* One line after lead naming the devices without a counterpart; nothing when there are none. */
 void pf_dview_left_out(FILE *out, const pf_dview *o, const pf_diff *d, const char *lead);
 

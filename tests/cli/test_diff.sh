@@ -156,7 +156,7 @@ check_run "compiled pair: text" 0 "$PROFANA" --diff "$A" b8 "$B" b16 bf16 --wide
 check_grep "text: columns" "^Kernel Name *| b8 Count | b8 Mean (us) | b8 Total (us) | b16 Count | b16 Mean (us) | b16 Total (us) | B/A *| Delta (us) | b8 TFLOP/s | b8 GB/s | b16 TFLOP/s | b16 GB/s | Match" "$TMP/out"
 check_grep "text: rows per level" "^Matched rows: $(json "d['devices'][0]['summary']['matched_rows']" "$TMP/pair.json") (exact [0-9]*, normalised [0-9]*); only in b8: $(json "d['devices'][0]['summary']['only_a']" "$TMP/pair.json"), only in b16: $(json "d['devices'][0]['summary']['only_b']" "$TMP/pair.json")$" "$TMP/out"
 check_grep "text: totals and ratio" "^GPU time: b8 $(awk -v a="$a_ns" 'BEGIN { printf "%.3f", a / 1000 }') us, b16 $(awk -v b="$b_ns" 'BEGIN { printf "%.3f", b / 1000 }') us, B/A " "$TMP/out"
-check_grep "text: geomean line" "^Geomean of per-row mean-time ratios B/A: [0-9.]* over [0-9]* matched rows$" "$TMP/out"
+check_grep "text: geomean line, with the time-weighted ratio beside it" "^Geomean of per-row mean-time ratios B/A: [0-9.]* over [0-9]* matched rows; time-weighted B/A (their total time): [0-9.]*$" "$TMP/out"
 check_grep "text: category table of both sides" "^Category *| b8 Total (us) | b16 Total (us) | B/A *| Delta (us)$" "$TMP/out"
 check_grep "text: one-side rows show -" "| *- | *- | *- | *- | *-" "$TMP/out"
 check_run "compiled pair: csv" 0 "$PROFANA" --diff "$A" b8 "$B" b16 bf16 --format csv
@@ -167,7 +167,7 @@ check_grep "md: a pipe table" "^| Kernel Name  *| b8 Count |" "$TMP/out"
 
 # JSON has exactly the issue's keys.
 check_eq "json: keys" "$(json "(sorted(d), sorted(d['devices'][0]), sorted(d['devices'][0]['a']), sorted(d['devices'][0]['rows'][0]), sorted(d['devices'][0]['summary']))" "$TMP/pair.json")" \
-    "(['devices'], ['a', 'b', 'categories', 'rows', 'rows_omitted', 'summary'], ['id', 'name'], ['a_count', 'a_gbps', 'a_mean_us', 'a_tflops', 'a_total_us', 'b_count', 'b_gbps', 'b_mean_us', 'b_tflops', 'b_total_us', 'delta_us', 'match', 'name', 'ratio'], ['a_matched_pct', 'a_total_us', 'b_matched_pct', 'b_total_us', 'geomean', 'matched_rows', 'only_a', 'only_b', 'ratio'])"
+    "(['devices'], ['a', 'b', 'categories', 'rows', 'rows_omitted', 'summary'], ['id', 'name'], ['a_count', 'a_gbps', 'a_mean_us', 'a_tflops', 'a_total_us', 'b_count', 'b_gbps', 'b_mean_us', 'b_tflops', 'b_total_us', 'basis', 'delta_us', 'match', 'name', 'ratio'], ['a_matched_pct', 'a_total_us', 'b_matched_pct', 'b_total_us', 'geomean', 'matched_rows', 'only_a', 'only_b', 'opposite', 'ratio', 'weighted_ratio'])"
 check_eq "json: one-side rows have null on the missing side" "$(json "all((r['b_count'] is None) != (r['a_count'] is None) and r['ratio'] is None for r in d['devices'][0]['rows'] if r['match'] is None)" "$TMP/pair.json")" "True"
 
 # --- bf16 against fp16 (eager): every GEMM and attention invocation matched by shape ---

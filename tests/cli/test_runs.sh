@@ -26,7 +26,8 @@ def check(what, ok, why=""):
 
 
 def runs(side):
-    """Per run: the device's GPU time and each kernel name's mean time per launch (ns), from the raw events."""
+    """Per run: the device's GPU time and each kernel name's mean time per launch (ns), its
+    launches and its total time (ns), from the raw events."""
     out = []
     for i in (1, 2, 3):
         acts = raw.gpu_acts(raw.load("%s/%s_run%d.json.gz" % (R, side, i)))
@@ -35,7 +36,8 @@ def runs(side):
             d = raw.ns(a["dur"])
             tot += d
             per[a["name"]].append(d)
-        out.append((tot, {k: sum(v) / len(v) for k, v in per.items()}))
+        out.append((tot, {k: sum(v) / len(v) for k, v in per.items()}, {k: len(v) for k, v in per.items()},
+                    {k: sum(v) for k, v in per.items()}))
     return out
 
 
@@ -48,19 +50,25 @@ for side in ("same", "changed"):
     other = runs(side)
     dev = json.load(open("%s/%s.json" % (tmp, side)))["devices"][0]
     s = dev["summary"]
-    r, lo, hi, spread = ci_oracle.ratio_ci([t for t, _ in base], [t for t, _ in other])
+    r, lo, hi, spread = ci_oracle.ratio_ci([x[0] for x in base], [x[0] for x in other])
     v = ci_oracle.verdict(r, lo, hi, spread)
     check("base x3 vs %s x3: GPU time B/A %.4f, 95%% CI [%.4f, %.4f], spread %.4f, %s (Python from the raw events)"
           % (side, r, lo, hi, spread, v),
           near(s["runs_ratio"], r) and near(s["ratio_ci"][0], lo) and near(s["ratio_ci"][1], hi)
           and near(s["spread"], spread) and s["verdict"] == v and s["runs"] == [3, 3],
           "got %s %s %s %s" % (s["runs_ratio"], s["ratio_ci"], s["spread"], s["verdict"]))
-    # every matched row whose name is in every run: the interval of its mean time per launch
+    # every matched row whose name is in every run: the interval of its mean time per launch,
+    # or of its total time where the first runs' launch counts differ (the row's basis)
     rows_ok, n_rows, judged, a_total = True, 0, 0, sum(x["a_total_us"] or 0 for x in dev["rows"])
     for row in dev["rows"]:
         name = row["name"]
-        av = [m.get(name, 0) for _, m in base]
-        bv = [m.get(name, 0) for _, m in other]
+        by_total = row["match"] is not None and base[0][2].get(name) != other[0][2].get(name)
+        pick = 3 if by_total else 1
+        av = [x[pick].get(name, 0) for x in base]
+        bv = [x[pick].get(name, 0) for x in other]
+        if row["match"] is not None and row["basis"] != ("total" if by_total else "call"):
+            rows_ok = False
+            print("  row %s: basis %s, want %s" % (name[:60], row["basis"], "total" if by_total else "call"))
         if row["verdict"] in ("slower", "faster"):
             judged += row["a_total_us"] or 0
         if sum(x > 0 for x in av) < 2 or sum(x > 0 for x in bv) < 2:
@@ -97,8 +105,8 @@ check_grep "text: the pair's line" "^Over 3 runs of base and 3 of changed: GPU t
 check_grep "text: the rows' verdicts counted" "^Rows: [0-9]* slower (" "$TMP/c.txt"
 "$PROFANA" --diff "$BASE" base "$CHANGED" changed bf16 --format md >"$TMP/c.md"
 check_grep "Markdown: the interval column" "| B/A 95% CI *| Verdict" "$TMP/c.md"
-"$PROFANA" --diff "$BASE" base "$CHANGED" changed bf16 --format csv >"$TMP/c.csv"
-check_grep "CSV: the interval and verdict columns" ",B/A 95% CI,Verdict$" "$TMP/c.csv"
+"$PROFANA" --diff "$BASE" base "$CHANGED" changed bf16 --format csv >"$TMP/c.csv" 2>"$TMP/c.err"
+check_grep "CSV: the basis, interval and verdict columns" ",Basis,B/A 95% CI,Verdict$" "$TMP/c.csv"
 
 # one run a side: as before, no interval anywhere
 "$PROFANA" --diff $R/base_run1.json.gz base $R/changed_run1.json.gz changed bf16 >"$TMP/one.txt"

@@ -346,6 +346,44 @@ static void test_devices(void)
     pf_diff_free(NULL);
 }
 
+/* Counts that change and a geomean that points against the time, by hand. */
+static void test_counts_and_weighting(void)
+{
+    /* t: 1 call, 1000 us -> 500 us (B/A 0.5); s1..s3: 1 us -> 3, 2, 4 us; c: 2 calls of 1 us ->
+     * 4 calls of 0.75 us (per call 0.75, in total 1.5: judged on total time) */
+    pf_row a[] = {row("t", 1, 1000000, -1), row("c", 2, 2000, -1), row("s1", 1, 1000, -1), row("s2", 1, 1000, -1),
+                  row("s3", 1, 1000, -1)};
+    pf_row b[] = {row("t", 1, 500000, -1), row("s3", 1, 4000, -1), row("s1", 1, 3000, -1), row("c", 4, 3000, -1),
+                  row("s2", 1, 2000, -1)};
+    pf_device_report ra = report(a, 5), rb = report(b, 5);
+    pf_diff_device d;
+    CHECK("counts: diff runs", pf_diff_device_run(&ra, NULL, &rb, NULL, PF_GROUP_KERNEL, &d) == 0);
+    const pf_diff_row *c = find_a(&d, "c"), *t = find_a(&d, "t");
+    CHECK("counts: 2 -> 4 launches is judged on total time", c && c->by_total == 1);
+    CHECK_NEAR("counts: its B/A is of totals, 3000 / 2000, not of means (0.75)", pf_diff_row_ratio(c), 1.5);
+    CHECK("counts: equal counts keep the mean", t && t->by_total == 0);
+    CHECK_NEAR("counts: t's B/A 0.5", pf_diff_row_ratio(t), 0.5);
+    const pf_diff_summary *s = &d.summary;
+    /* the geomean stays of mean ratios: (0.5 * 0.75 * 3 * 2 * 4)^(1/5) = 9^(1/5) */
+    CHECK_NEAR("weighting: geomean 9^(1/5)", s->geomean, pow(9, 0.2));
+    CHECK_NEAR("weighting: time-weighted (500 + 3 + 3 + 2 + 4) / (1000 + 2 + 1 + 1 + 1)", s->weighted,
+               512000.0 / 1005000.0);
+    CHECK("weighting: opposite ways", s->opposite == 1);
+    CHECK("weighting: the time falls in t only", s->n_time_rows == 1 && d.rows[s->time_rows[0]].a == &a[0]);
+    CHECK("weighting: the geomean is pulled up by s3 (4), s1 (3), s2 (2)",
+          s->n_geo_rows == 3 && d.rows[s->geo_rows[0]].a == &a[4] && d.rows[s->geo_rows[1]].a == &a[2] &&
+              d.rows[s->geo_rows[2]].a == &a[3]);
+    pf_diff_device_free(&d);
+
+    /* the same direction: no caveat, no rows named */
+    CHECK("agreeing: diff runs", pf_diff_device_run(&rb, NULL, &rb, NULL, PF_GROUP_KERNEL, &d) == 0);
+    CHECK("agreeing: self-diff, weighted 1, not opposite", fabs(d.summary.weighted - 1) < 1e-12 && !d.summary.opposite &&
+                                                           d.summary.n_time_rows == 0 && d.summary.n_geo_rows == 0);
+    pf_diff_device_free(&d);
+    pf_diff_row alone = {&a[0], NULL, PF_MATCH_NONE, 0};
+    CHECK("a row of one side has no ratio", pf_diff_row_ratio(&alone) < 0);
+}
+
 int main(void)
 {
     test_normaliser();
@@ -353,6 +391,7 @@ int main(void)
     test_shape_keys();
     test_matcher_kernel();
     test_matcher_self();
+    test_counts_and_weighting();
     test_matcher_shape();
     test_devices();
     CHECK_DONE();

@@ -1,6 +1,7 @@
 /* test_runs.c - the interval of --diff over several runs (src/analysis/runs.c): Student's t points against a printed table, and Welch intervals on log times worked out by hand. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "check.h"
 #include "profana/runs.h"
@@ -73,11 +74,70 @@ static void too_few(void)
     CHECK("verdict names", pf_verdict_name(PF_VERDICT_SAME)[0] == 's' && pf_verdict_name(PF_VERDICT_NONE) == NULL);
 }
 
+/* One run: a trace with steps and one device whose one row "k" made count calls in total_ns. */
+typedef struct fake_run {
+    pf_trace trace;
+    pf_row row;
+    pf_device_report dev;
+    pf_analysis an;
+} fake_run;
+
+static void fake(fake_run *f, int64_t count, int64_t total_ns, size_t steps)
+{
+    memset(f, 0, sizeof *f);
+    f->trace.n_cpu_steps = steps;
+    f->row.key = "k";
+    f->row.count = f->row.invocations = count;
+    f->row.total_ns = total_ns;
+    f->dev.rows = &f->row;
+    f->dev.n_rows = 1;
+    f->dev.total = f->row;
+    f->an.trace = &f->trace;
+    f->an.devices = &f->dev;
+    f->an.n_devices = 1;
+}
+
+/* A row whose calls went from 2 to 4 a run: 1000 and 1050 ns a call (2000, 2100 in all) against
+ * 750 and 787.5 (3000, 3150): per call B/A 0.75 ("faster"), in total 1.5. Judged on total time;
+ * with twice the steps on B, the calls per step are equal and it is judged per call. */
+static void counts_change(void)
+{
+    fake_run a[2], b[2];
+    for (int pass = 0; pass < 2; pass++) {
+        fake(&a[0], 2, 2000, 1);
+        fake(&a[1], 2, 2100, 1);
+        fake(&b[0], 4, 3000, pass ? 2 : 1);
+        fake(&b[1], 4, 3150, pass ? 2 : 1);
+        const pf_analysis *ra[] = {&a[0].an, &a[1].an}, *rb[] = {&b[0].an, &b[1].an};
+        pf_diff *d = NULL;
+        pf_runs *r = NULL;
+        pf_error err;
+        CHECK("counts: diff and runs", pf_diff_run(&a[0].an, &b[0].an, PF_GROUP_KERNEL, &d, &err) == 0 &&
+                                           pf_runs_compare(d, ra, 2, rb, 2, &r, &err) == 0);
+        if (!d || !r)
+            return;
+        const pf_ratio_ci *c = &r->devices[0].rows[0];
+        if (pass == 0) {
+            CHECK("counts 2 -> 4 a run: judged on total time", r->devices[0].by_total[0] == 1);
+            CHECK("counts: the interval is of the totals, 1.5 (not 0.75), and says slower",
+                  NEAR(c->ratio, 1.5, 1e-12) && c->lo > 1 && c->verdict == PF_VERDICT_SLOWER);
+        } else {
+            CHECK("per step (1 against 2 steps): 2 calls a step on each side, judged per call",
+                  r->per_step && r->devices[0].by_total[0] == 0);
+            CHECK("per step: the interval is of the means, 0.75, faster",
+                  NEAR(c->ratio, 0.75, 1e-12) && c->verdict == PF_VERDICT_FASTER);
+        }
+        pf_runs_free(r);
+        pf_diff_free(d);
+    }
+}
+
 int main(void)
 {
     t_points();
     welch_by_hand();
     verdicts();
     too_few();
+    counts_change();
     CHECK_DONE();
 }
