@@ -49,7 +49,7 @@ check_near "A100-PG509-200: BW % against 1555 GB/s" \
 
 # The same board name with 80 GB: SXM (2039 GB/s) and PCIe (1935 GB/s) differ, so no entry.
 header "NVIDIA A100-PG509-200" 108 85100068864 8 0
-check_grep "A100-PG509-200 with 80 GB: unknown" "^Device 0: NVIDIA A100-PG509-200 | matched: unknown (percentages shown as -)$" "$TMP/out"
+check_grep "A100-PG509-200 with 80 GB: unknown" "^Device 0: NVIDIA A100-PG509-200 | matched: unknown (no percent of peak: no datasheet to measure against)$" "$TMP/out"
 # An L40 (142 SMs, 48 GB like the L40S; memory here a round 44.4 GiB) is no L40S: its product word differs.
 header "NVIDIA L40" 142 47697362944 8 9
 check_grep "L40: unknown, not an L40S" "^Device 0: NVIDIA L40 | matched: unknown" "$TMP/out"
