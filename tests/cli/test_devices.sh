@@ -252,3 +252,23 @@ check_run "no achievable: text" 0 "$PROFANA" --analysis "$FP8T" bf16
 if grep -q "% ach" "$TMP/out"; then fail "no achievable: no ach columns" "present"; else pass "no achievable: no ach columns"; fi
 check_run "achievable: narrow text" 0 env COLUMNS=100 "$PROFANA" --analysis "$FP8T" bf16 --device-file "$FIX"
 check_eq "achievable: lines fit 100 columns" "$(awk 'length > 100' "$TMP/out" | wc -l | tr -d ' ')" "0"
+
+# tools/measure_peaks.py writes what --device-file reads: its entry builder, given the H100 SXM
+# row of --list-devices and made-up achievable figures (no GPU here), makes a file profana takes,
+# keeping the datasheet's percentages and adding the achievable ones.
+python3 - "$TMP/devs.json" "$TMP/measured.json" <<'PY'
+import json, sys
+sys.path.insert(0, "tools")
+import measure_peaks
+ds = [d for d in json.load(open(sys.argv[1])) if d["key"] == "H100 SXM"][0]
+e = measure_peaks.make_entry("NVIDIA H100 80GB HBM3", ds, {"fp8": 1000.0, "bf16": 750.0}, 2500.0,
+                             {"date": "test", "what": "made-up figures of the test, not a measurement"})
+json.dump([e], open(sys.argv[2], "w"))
+PY
+check_run "measure_peaks.py's file: --analysis json" 0 "$PROFANA" --analysis "$FP8T" bf16 --format json --device-file "$TMP/measured.json"
+check_eq "measure_peaks.py's file: matched, datasheet peaks kept" \
+    "$(json "(d['devices'][0]['matched'], d['devices'][0]['peak_tflops']['fp8'], d['devices'][0]['peak_gbps'])" "$TMP/out")" \
+    "('NVIDIA H100 80GB HBM3 (measured)', 1979, 3350)"
+check_near "measure_peaks.py's file: fp8 FLOPS % ach against 1000" "$(ach flops_ach_pct nvjet)" \
+    "$(python3 -c "print(3 * 2 * 4096**3 / ($fp8_us * 1e-6) / 1000e12 * 100)")" 1e-9
+check_eq "measure_peaks.py's file: no int8 achievable, no FLOPS % ach" "$(ach flops_ach_pct i16832gemm_s8)" "None"
