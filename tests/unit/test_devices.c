@@ -375,6 +375,31 @@ static void check_every_pair(void)
     CHECK("every pair: a name alone finds only its own entry (or none when shared)", bad_name == 0);
 }
 
+/* The peak column of a matrix product's operands (pf_dtype_of_operands), written out. */
+static void check_operand_dtypes(void)
+{
+    const char *f8 = "c10::Float8_e4m3fn", *f4 = "c10::Float4_e2m1fn_x2", *e8 = "c10::Float8_e8m0fnu";
+    CHECK("operands: fp8 x fp8 is FP8", pf_dtype_of_operands(f8, "c10::Float8_e5m2", "float") == PF_DT_FP8);
+    CHECK("operands: NVFP4 (e4m3 scales) is FP4", pf_dtype_of_operands(f4, f4, f8) == PF_DT_FP4);
+    CHECK("operands: packed uint8 with e8m0 scales is MXFP4", pf_dtype_of_operands("unsigned char", "unsigned char", e8) == PF_DT_FP4);
+    CHECK("operands: uint8 with float scales stays INT8", pf_dtype_of_operands("unsigned char", "unsigned char", "float") == PF_DT_INT8);
+    CHECK("operands: int8 (_int_mm) is INT8", pf_dtype_of_operands("signed char", "signed char", NULL) == PF_DT_INT8);
+    CHECK("operands: fp8 x fp4 runs at FP8 (the slower)", pf_dtype_of_operands(f8, f4, e8) == PF_DT_FP8);
+    CHECK("operands: fp4 x fp8 runs at FP8 (either order)", pf_dtype_of_operands(f4, f8, e8) == PF_DT_FP8);
+    CHECK("operands: bf16 x fp8 runs at BF16", pf_dtype_of_operands("c10::BFloat16", f8, NULL) == PF_DT_BF16);
+    CHECK("operands: fp32 x bf16 runs at FP32", pf_dtype_of_operands("float", "c10::BFloat16", NULL) == PF_DT_FP32);
+    CHECK("operands: one type unknown keeps the other", pf_dtype_of_operands("", "c10::Half", NULL) == PF_DT_FP16);
+    CHECK("operands: both unknown", pf_dtype_of_operands("", NULL, NULL) == PF_DT_UNKNOWN);
+    CHECK("packing: fp4 x2 is 2", pf_dtype_packing(f4, NULL) == 2 && pf_dtype_packing("Float4_e2m1fn_x2", "") == 2);
+    CHECK("packing: MXFP4 uint8 is 2, plain uint8 1", pf_dtype_packing("unsigned char", e8) == 2 &&
+                                                           pf_dtype_packing("unsigned char", "float") == 1);
+    CHECK("packing: fp8 is 1", pf_dtype_packing(f8, "float") == 1);
+    CHECK("cli: fp4, fp6, nvfp4, mxfp4", pf_dtype_parse_cli("fp4") == PF_DT_FP4 && pf_dtype_parse_cli("FP6") == PF_DT_FP6 &&
+                                             pf_dtype_parse_cli("nvfp4") == PF_DT_FP4 && pf_dtype_parse_cli("mxfp4") == PF_DT_FP4);
+    CHECK_STR("names: fp6", pf_dtype_name(PF_DT_FP6), "fp6");
+    CHECK_STR("names: fp4", pf_dtype_name(PF_DT_FP4), "fp4");
+}
+
 static void check_find(void)
 {
     static const struct {
@@ -420,6 +445,7 @@ int main(void)
     check_table();
     check_table_self_match();
     check_every_pair();
+    check_operand_dtypes();
     check_find();
     CHECK_DONE();
 }
