@@ -74,9 +74,10 @@ static void fill(pf_table *t, int r, const pf_device_info *d)
     pf_table_num(t, r, D_GBPS, d->peak_gbps, 0);
     if (d->derived & PF_DEV_DERIVED_BW)
         pf_table_mark(t, r, D_GBPS, DERIVED_MARK);
-    char derived[96];
-    if (d->derived)
+    if (d->derived) {
+        char derived[96];
         pf_table_str(t, r, D_DERIVED, derived_names(d, derived, sizeof derived));
+    }
     if (d->note)
         pf_table_str(t, r, D_NOTE, d->note);
     if (d->achievable_gbps > 0)
