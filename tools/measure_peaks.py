@@ -16,6 +16,11 @@ entry for it when --profana names a binary (profana --list-devices --format json
   python3 tools/measure_peaks.py --profana ./profana --out h100.json
   profana --analysis trace.json bf16 --device-file h100.json
 
+Where the GPU machine has no profana binary, measure there without --profana and add the
+datasheet figures afterwards on any machine that has one (the file keeps what profana needs):
+  python3 tools/measure_peaks.py --out h100.json                  # on the GPU machine
+  python3 tools/measure_peaks.py --fill h100.json --profana ./profana   # anywhere
+
 Prints the output path as its last line. Exits 1 with one line on stderr when there is no GPU.
 """
 import argparse
@@ -146,12 +151,41 @@ def make_entry(name, ds, achieved, gbps, measured):
     return entry
 
 
+def fill(path, profana):
+    """Adds the datasheet figures of the entry profana matches to each entry of path (a file this
+    script wrote without --profana), from the properties recorded in its "measured"."""
+    import types
+    if not profana:
+        fail("--fill needs --profana BINARY")
+    try:
+        entries = json.load(open(path))
+    except (OSError, ValueError) as e:
+        fail("%s: %s" % (path, e))
+    for i, e in enumerate(entries):
+        m = e.get("measured") or {}
+        cc = m.get("cc") or [0, 0]
+        props = types.SimpleNamespace(name=m.get("gpu") or e["match"], multi_processor_count=m.get("sms", 0),
+                                      total_memory=m.get("total_memory", 0), major=cc[0], minor=cc[1])
+        ds, key = datasheet_entry(profana, props)
+        entries[i] = make_entry(props.name, ds, e["achievable"]["tflops"], e["achievable"]["gbps"],
+                                dict(m, datasheet_entry=key))
+        entries[i]["name"], entries[i]["match"] = e["name"], e["match"]
+    with open(path, "w") as f:
+        json.dump(entries, f, indent=1)
+        f.write("\n")
+    print(os.path.abspath(path))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", help="device file to write (default: measured_<gpu>.json)")
     ap.add_argument("--profana", help="profana binary: copy the datasheet figures of its matching entry")
     ap.add_argument("--size", type=int, default=8192, help="GEMM size n (n x n x n); default 8192")
+    ap.add_argument("--fill", metavar="FILE", help="add the datasheet figures (--profana) to FILE, measured "
+                    "earlier without them, and stop; needs no GPU")
     args = ap.parse_args()
+    if args.fill:
+        return fill(args.fill, args.profana)
     t0 = time.time()
     try:
         import torch
@@ -187,6 +221,7 @@ def main():
                 "(e4m3, tensor-wise scales, bf16 out); 1 GiB device-to-device copy, read + write bytes"
                 % "/".join(str(n) for n in sizes),
         "gpu": name, "sms": props.multi_processor_count, "total_memory": props.total_memory,
+        "cc": [props.major, props.minor],
         "torch": torch.__version__, "cuda": torch.version.cuda, "hip": getattr(torch.version, "hip", None),
         "driver": smi.get("driver_version"), "datasheet_entry": key,
         "clocks_mhz": {k: smi.get(k) for k in ("clocks.sm", "clocks.max.sm", "clocks.mem", "clocks.max.mem")},
@@ -197,6 +232,9 @@ def main():
     with open(out, "w") as f:
         json.dump([entry], f, indent=1)
         f.write("\n")
+    if not ds:
+        print("measure_peaks.py: warning: %s has no datasheet figures, and a device-file entry comes before the "
+              "built-in table: add them with --fill %s --profana BINARY before using it" % (out, out), file=sys.stderr)
     print(os.path.abspath(out))
 
 

@@ -272,3 +272,18 @@ check_eq "measure_peaks.py's file: matched, datasheet peaks kept" \
 check_near "measure_peaks.py's file: fp8 FLOPS % ach against 1000" "$(ach flops_ach_pct nvjet)" \
     "$(python3 -c "print(3 * 2 * 4096**3 / ($fp8_us * 1e-6) / 1000e12 * 100)")" 1e-9
 check_eq "measure_peaks.py's file: no int8 achievable, no FLOPS % ach" "$(ach flops_ach_pct i16832gemm_s8)" "None"
+# Measured on a GPU machine without profana, then --fill adds the datasheet figures of the entry
+# profana matches from the recorded properties (H100 SXM: fp8 1979, 3350 GB/s).
+python3 - "$TMP/bare.json" <<'PY'
+import json, sys
+sys.path.insert(0, "tools")
+import measure_peaks
+e = measure_peaks.make_entry("NVIDIA H100 80GB HBM3", None, {"fp8": 1000.0}, 2500.0,
+                             {"gpu": "NVIDIA H100 80GB HBM3", "sms": 132, "total_memory": 85017493504, "cc": [9, 0]})
+json.dump([e], open(sys.argv[1], "w"))
+PY
+check_run "measure_peaks.py --fill" 0 python3 tools/measure_peaks.py --fill "$TMP/bare.json" --profana "$PROFANA"
+check_eq "--fill: prints the path" "$(tail -n 1 "$TMP/out")" "$(cd "$TMP" && pwd -P)/bare.json"
+check_eq "--fill: datasheet figures of H100 SXM added, achievable kept" \
+    "$(json "(d[0]['tflops']['fp8'], d[0]['gbps'], d[0]['clock_mhz'], d[0]['achievable'], d[0]['measured']['datasheet_entry'])" "$TMP/bare.json")" \
+    "(1979, 3350, 1830, {'tflops': {'fp8': 1000.0}, 'gbps': 2500.0}, 'H100 SXM')"
