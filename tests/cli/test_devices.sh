@@ -1,5 +1,7 @@
 # test_devices.sh - device matching from hand-written deviceProperties: the header line's label and the peaks it brings.
 . tests/cli/lib.sh
+# the test imports tools/measure_peaks.py: no __pycache__ in the tree
+export PYTHONDONTWRITEBYTECODE=1
 
 # One aten::mm [64, 128] x [128, 256] in bf16 and its kernel of 2 us, on a device described
 # by the arguments: name, numSms, totalGlobalMem, computeMajor, computeMinor.
