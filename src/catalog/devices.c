@@ -48,7 +48,9 @@ static const pf_device_info device_table[] = {
      {67, 67, 494.5, 989.5, 989.5, 1979, 1979}, 4000, 96, 1980, 1830,
      "NVIDIA GH200 Grace Hopper Superchip datasheet (the H100 SXM GPU: dense = sparse/2; 96 GB HBM3 at 4 TB/s; "
      "clocks assumed as H100 SXM); name, 132 SMs, 96768 MB: github.com/stas00/ml-engineering pull 60", 0, 0, NULL, 0,
-     "GH200: the 144 GB HBM3e version (4.9 TB/s) has no row: its reported name was not found", {0}, 0},
+     "GH200: compute as H100 SXM (the same GPU) and 4 TB/s for the 96 GB HBM3 version, per NVIDIA's GH200 "
+     "datasheet as commonly quoted (not re-read for this table); the 144 GB HBM3e version (4.9 TB/s) has no row",
+     {0}, 0},
     {"H20", {"NVIDIA H20", NULL}, 0, 90, 0, 0,
      {0, 44, 74, 148, 148, 296, 0}, 4000, 96, 0, 0,
      "DEVICES.md section 8 S6: willitrunai.com (H20 96GB) and a second secondary page", 0, 0, NULL, 0,
