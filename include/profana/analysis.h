@@ -74,6 +74,9 @@ typedef struct pf_row {
     double flop_peak_s;                /* sum of flop / peak(dtype): seconds at peak */
     double byte_peak_s;                /* sum of bytes / peak bandwidth */
     int peak_ok;                       /* every launch with figures had a peak */
+    double flop_ach_s, byte_ach_s;     /* as flop_peak_s, byte_peak_s at the measured achievable
+                                          peaks (pf_achievable_flops, pf_achievable_bytes) */
+    int ach_ok;                        /* every launch with figures had an achievable peak */
     int is_total;                      /* the device's Total row (and a category row): figures
                                           of the launches that have them, bytes of formulas
                                           only (not generic guesses); a group row shows
@@ -258,6 +261,12 @@ double pf_row_gbps(const pf_row *r);
 /* Percent of peak; < 0 when unknown (no device, no figures, no peak for the dtype). */
 double pf_row_flops_pct(const pf_row *r, const pf_device_info *info);
 double pf_row_bw_pct(const pf_row *r, const pf_device_info *info);
+
+/* A row's percent of the achievable peaks (pf_row_flops_pct, pf_row_bw_pct against the
+ * measured figures); < 0 (unknown) when the device has none for a launch's dtype or the row
+ * shows no figures. */
+double pf_row_flops_ach_pct(const pf_row *r, const pf_device_info *info);
+double pf_row_bw_ach_pct(const pf_row *r, const pf_device_info *info);
 /* 1 when the row's BW % is unknown because its bytes moved faster than DRAM's peak while an
  * invocation's bytes fit the device's cache (pf_dram_pct): shown as "cache", not a number. */
 int pf_row_cache_served(const pf_row *r, const pf_device_info *info);

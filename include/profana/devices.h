@@ -30,7 +30,19 @@ typedef struct pf_device_info {
                                      datasheet's clock. 0 in the built-in table */
     const char *match;            /* a --device-file entry: the part of the trace's device name
                                      it matches (any case); NULL for the built-in table */
+    unsigned derived;             /* figures derived (units x rate x clock, or sparse / 2 of a
+                                     figure the vendor gives only with sparsity and no dense
+                                     twin), not printed by the vendor: bit PF_DEV_DERIVED(dtype)
+                                     per peak, PF_DEV_DERIVED_BW for bandwidth */
+    const char *note;             /* a caveat --list-devices prints as a footnote (sources that
+                                     differ, secondary sources only); NULL if none */
+    double achievable_tflops[PF_DT_COUNT]; /* measured achievable peaks (a --device-file from
+                                     tools/measure_peaks.py); 0 = not measured */
+    double achievable_gbps;       /* measured device-to-device copy bandwidth; 0 = not measured */
 } pf_device_info;
+
+#define PF_DEV_DERIVED(d) (1u << (d))
+#define PF_DEV_DERIVED_BW (1u << PF_DT_COUNT)
 
 /* The whole table; *count receives the number of entries. Static storage. */
 const pf_device_info *pf_devices_table(int *count);

@@ -41,6 +41,18 @@ pf_dtype pf_peak_dtype_kernel(pf_dtype peak, const char *kernel, int tf32);
  * table has no such path (0 TFLOP/s), or a clock is set and the entry's is unknown. */
 double pf_peak_flops(const pf_device_info *info, pf_dtype d);
 
+/* The measured achievable peak FLOP/s of a device for a dtype (a --device-file entry's
+ * "achievable", written by tools/measure_peaks.py at the clock the GPU ran at, so never
+ * scaled by --clock); 0 when info is NULL, d is no table dtype, or none was measured. */
+double pf_achievable_flops(const pf_device_info *info, pf_dtype d);
+
+/* The measured achievable bandwidth in bytes/s (a device-to-device copy); 0 when none. */
+double pf_achievable_bytes(const pf_device_info *info);
+
+/* 1 when info carries any measured achievable figure: the tables then show "% of achievable"
+ * beside "% of datasheet". */
+int pf_has_achievable(const pf_device_info *info);
+
 /* Peak DRAM bandwidth in bytes/s; 0 when info is NULL or lists none. */
 double pf_peak_bytes(const pf_device_info *info);
 

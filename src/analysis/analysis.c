@@ -112,6 +112,7 @@ static void row_init(pf_row *r, const char *key)
     r->op = -1;
     r->min_ns = INT64_MAX;
     r->peak_ok = 1;
+    r->ach_ok = 1;
 }
 
 static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const pf_device_info *info,
@@ -132,6 +133,11 @@ static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const
             r->flop_peak_s += s;
         else
             r->peak_ok = 0; /* work without a peak for its dtype */
+        double sa = pf_at_peak_s(w->flop, pf_achievable_flops(info, w->dtype));
+        if (sa >= 0)
+            r->flop_ach_s += sa;
+        else
+            r->ach_ok = 0;
     }
     /* The Total and category rows are the figures profana stands behind: a generic guess's
      * bytes stay in its own row (source "generic") and out of theirs. */
@@ -141,6 +147,9 @@ static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const
         r->bytes_known++;
         if (s >= 0) /* without a bandwidth the row shows no BW % (pf_row_bw_pct) */
             r->byte_peak_s += s;
+        double sa = pf_at_peak_s(w->bytes, pf_achievable_bytes(info));
+        if (sa >= 0)
+            r->byte_ach_s += sa;
     }
     row_add_source(r, w->source);
     r->upper_bound_n += w->upper_bound != 0;

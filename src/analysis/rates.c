@@ -53,6 +53,28 @@ double pf_peak_flops(const pf_device_info *info, pf_dtype d)
     return info->tensor_mhz > 0 ? info->peak_tflops[d] * 1e12 * (info->clock_mhz / info->tensor_mhz) : 0;
 }
 
+double pf_achievable_flops(const pf_device_info *info, pf_dtype d)
+{
+    if (!info || d < 0 || d >= PF_DT_COUNT)
+        return 0;
+    return info->achievable_tflops[d] > 0 ? info->achievable_tflops[d] * 1e12 : 0;
+}
+
+double pf_achievable_bytes(const pf_device_info *info)
+{
+    return info && info->achievable_gbps > 0 ? info->achievable_gbps * 1e9 : 0;
+}
+
+int pf_has_achievable(const pf_device_info *info)
+{
+    if (!info)
+        return 0;
+    for (int k = 0; k < PF_DT_COUNT; k++)
+        if (info->achievable_tflops[k] > 0)
+            return 1;
+    return info->achievable_gbps > 0;
+}
+
 double pf_peak_bytes(const pf_device_info *info)
 {
     return info && info->peak_gbps > 0 ? info->peak_gbps * 1e9 : 0;
@@ -155,6 +177,18 @@ static double row_call_bytes(const pf_row *r)
 double pf_row_bw_pct(const pf_row *r, const pf_device_info *info)
 {
     return pf_dram_pct(row_byte_peak_s(r, info), (double)r->total_ns, row_call_bytes(r), info, NULL);
+}
+
+double pf_row_flops_ach_pct(const pf_row *r, const pf_device_info *info)
+{
+    int known = pf_has_achievable(info) && pf_row_has_flop(r) && r->ach_ok;
+    return pf_pct_of_peak(known ? r->flop_ach_s : -1, (double)r->total_ns);
+}
+
+double pf_row_bw_ach_pct(const pf_row *r, const pf_device_info *info)
+{
+    int known = pf_achievable_bytes(info) > 0 && pf_row_has_bytes(r);
+    return pf_pct_of_peak(known ? r->byte_ach_s : -1, (double)r->total_ns);
 }
 
 int pf_row_cache_served(const pf_row *r, const pf_device_info *info)

@@ -76,7 +76,7 @@ static const char *read_number(const cJSON *v, double *out)
     return NULL;
 }
 
-static const char *read_tflops(const cJSON *v, pf_device_info *e, char *why, size_t cap)
+static const char *read_tflops(const cJSON *v, double *peaks, char *why, size_t cap)
 {
     if (!v)
         return NULL;
@@ -90,7 +90,7 @@ static const char *read_tflops(const cJSON *v, pf_device_info *e, char *why, siz
             snprintf(why, cap, "\"tflops\" has an unknown dtype \"%.40s\"", d->string);
             return why;
         }
-        if (read_number(d, &e->peak_tflops[k])) {
+        if (read_number(d, &peaks[k])) {
             snprintf(why, cap, "\"tflops\".\"%.40s\" is not a number from 0 to 1e9", d->string);
             return why;
         }
@@ -98,10 +98,36 @@ static const char *read_tflops(const cJSON *v, pf_device_info *e, char *why, siz
     return NULL;
 }
 
+/* "achievable": {"tflops": {DTYPE: TFLOP/s}, "gbps": GB/s} as tools/measure_peaks.py measured
+ * them; returns NULL or why it is not that. */
+static const char *read_achievable(const cJSON *v, pf_device_info *e, char *why, size_t cap)
+{
+    if (!v)
+        return NULL;
+    if (!cJSON_IsObject(v))
+        return "\"achievable\" is not an object of \"tflops\" and \"gbps\"";
+    const cJSON *m;
+    cJSON_ArrayForEach(m, v)
+    {
+        if (strcmp(m->string, "tflops") != 0 && strcmp(m->string, "gbps") != 0) {
+            snprintf(why, cap, "\"achievable\" has an unknown key \"%.40s\" (tflops, gbps)", m->string);
+            return why;
+        }
+    }
+    const char *bad = read_tflops(cJSON_GetObjectItemCaseSensitive(v, "tflops"), e->achievable_tflops, why, cap);
+    if (bad)
+        return bad;
+    if (read_number(cJSON_GetObjectItemCaseSensitive(v, "gbps"), &e->achievable_gbps))
+        return "\"achievable\".\"gbps\" is not a number from 0 to 1e9";
+    return NULL;
+}
+
 /* Fills e from one entry of the file; returns NULL or why it is not an entry. */
 static const char *read_entry(const cJSON *o, pf_device_info *e, char *why, size_t cap)
 {
-    static const char *const keys[] = {"name", "match", "tflops", "gbps", "clock_mhz"};
+    /* "measured": when, where and how the achievable figures were measured (date, driver,
+     * clocks, torch): kept in the file for people, not read */
+    static const char *const keys[] = {"name", "match", "tflops", "gbps", "clock_mhz", "achievable", "measured"};
     if (!cJSON_IsObject(o))
         return "an entry is not an object";
     const cJSON *m;
@@ -111,7 +137,8 @@ static const char *read_entry(const cJSON *o, pf_device_info *e, char *why, size
         while (k < sizeof keys / sizeof keys[0] && strcmp(m->string, keys[k]) != 0)
             k++;
         if (k == sizeof keys / sizeof keys[0]) {
-            snprintf(why, cap, "unknown key \"%.40s\" (name, match, tflops, gbps, clock_mhz)", m->string);
+            snprintf(why, cap, "unknown key \"%.40s\" (name, match, tflops, gbps, clock_mhz, achievable, measured)",
+                     m->string);
             return why;
         }
     }
@@ -121,7 +148,9 @@ static const char *read_entry(const cJSON *o, pf_device_info *e, char *why, size
         return "an entry without a \"name\" string";
     if (!cJSON_IsString(match) || !*match->valuestring)
         return "an entry without a \"match\" string (a part of the trace's device name)";
-    const char *bad = read_tflops(cJSON_GetObjectItemCaseSensitive(o, "tflops"), e, why, cap);
+    const char *bad = read_tflops(cJSON_GetObjectItemCaseSensitive(o, "tflops"), e->peak_tflops, why, cap);
+    if (!bad)
+        bad = read_achievable(cJSON_GetObjectItemCaseSensitive(o, "achievable"), e, why, cap);
     if (bad)
         return bad;
     if (read_number(cJSON_GetObjectItemCaseSensitive(o, "gbps"), &e->peak_gbps))

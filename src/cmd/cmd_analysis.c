@@ -12,8 +12,8 @@ static void warn_unknown_devices(const pf_analysis *an)
 {
     for (int i = 0; i < an->n_devices; i++)
         if (!an->devices[i].info)
-            fprintf(stderr, "profana: device %d (\"%s\") is not in the device table; percentages are '-'; "
-                            "name one with --device NAME (profana --list-devices)\n",
+            fprintf(stderr, "profana: device %d (\"%s\"): unknown device: pass --device NAME or --device-file FILE "
+                            "(profana --list-devices); no percent of peak is shown\n",
                     an->devices[i].device->id, an->devices[i].device->name);
 }
 

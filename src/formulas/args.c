@@ -94,7 +94,8 @@ int pf_type_category(const char *type)
     if (strstr(type, "complex"))
         return 3;
     switch (pf_dtype_from_type_string(type)) {
-    case PF_DT_FP64: case PF_DT_FP32: case PF_DT_BF16: case PF_DT_FP16: case PF_DT_FP8:
+    case PF_DT_FP64: case PF_DT_FP32: case PF_DT_BF16: case PF_DT_FP16: case PF_DT_FP8: case PF_DT_FP6:
+    case PF_DT_FP4:
         return 2;
     default:
         return strcmp(type, "bool") == 0 ? 0 : 1;

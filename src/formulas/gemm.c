@@ -87,7 +87,7 @@ static void gemm_explain(const pf_op_call *call, const gemm_layout *l, const gem
                          pf_work *w)
 {
     int batched = l->rank == 3;
-    pf_ex_rule(w, "gemm.c", "the largest tensor input");
+    pf_ex_rule(w, "gemm.c", "the operands (the slower of the two)");
     if (batched)
         pf_ex(w, PF_EX_SIZES, "b=%lld ", (long long)g->batch);
     pf_ex(w, PF_EX_SIZES, "M=%lld K=%lld N=%lld", (long long)g->m, (long long)g->k, (long long)g->n);
@@ -149,12 +149,19 @@ static int gemm_apply(const pf_op_call *call, const gemm_layout *l, int out_size
     for (int i = l->extra; l->extra && i < l->n_inputs && i < call->nargs; i++)
         if (pf_arg_is_tensor(&args[i]))
             bytes = pf_bytes_add(bytes, pf_tensor_bytes(&args[i]));
-    w->flop = 2.0 * (double)g.batch * (double)g.m * (double)g.n * (double)g.k;
+    /* the operands' element types choose the peak (pf_dtype_of_operands); packed FP4 operands
+     * record half the reduction dim they multiply over */
+    const char *scale = l->extra ? (l->extra < call->nargs ? args[l->extra].type : "") : NULL;
+    const char *ta = args[l->a].type, *tb = args[l->a + 1].type;
+    int packing = pf_dtype_packing(ta, scale) == 2 && pf_dtype_packing(tb, scale) == 2 ? 2 : 1;
+    w->flop = 2.0 * (double)g.batch * (double)g.m * (double)g.n * (double)g.k * packing;
     w->bytes = size > 0 ? pf_bytes_add(bytes, (double)out_numel * size) : -1;
-    w->dtype = pf_dtype_of_largest(args, call->nargs < l->n_inputs ? call->nargs : l->n_inputs);
+    w->dtype = pf_dtype_of_operands(ta, tb, scale);
     w->matrix = PF_MATRIX_GEMM;
     w->source = "gemm";
     gemm_explain(call, l, &g, size, w);
+    if (packing == 2)
+        pf_ex(w, PF_EX_FLOP, " * 2 (FP4 packed two to a byte: K is twice the recorded %lld)", (long long)g.k);
     return PF_FORMULA_OK;
 }
 

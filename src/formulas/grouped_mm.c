@@ -66,7 +66,7 @@ static int out_size(const pf_op_call *call, const grouped_layout *l)
 static void explain(pf_work *w, const pf_op_call *call, const grouped_layout *l, const grouped_dims *g,
                     int size)
 {
-    pf_ex_rule(w, "grouped_mm.c", "the largest tensor input");
+    pf_ex_rule(w, "grouped_mm.c", "the operands (the slower of the two)");
     pf_ex(w, PF_EX_SIZES, "A ");
     pf_ex_shape(w, PF_EX_SIZES, &call->args[0]);
     pf_ex(w, PF_EX_SIZES, " x B ");
@@ -105,9 +105,11 @@ int pf_grouped_mm(const pf_op_call *call, pf_work *w)
     for (int i = l->first_extra; i < l->n_inputs && i < call->nargs; i++)
         if (pf_arg_is_tensor(&call->args[i]))
             bytes = pf_bytes_add(bytes, pf_tensor_bytes(&call->args[i]));
-    w->flop = 2.0 * (double)g.m * (double)g.n * (double)g.k;
+    const char *scale = l == &scaled ? (2 < call->nargs ? call->args[2].type : "") : NULL;
+    int packing = pf_dtype_packing(a->type, scale) == 2 && pf_dtype_packing(b->type, scale) == 2 ? 2 : 1;
+    w->flop = 2.0 * (double)g.m * (double)g.n * (double)g.k * packing; /* FP4: K recorded packed */
     w->bytes = pf_bytes_add(bytes, (double)g.out_numel * size);
-    w->dtype = pf_dtype_of_largest(call->args, 2);
+    w->dtype = pf_dtype_of_operands(a->type, b->type, scale);
     w->matrix = PF_MATRIX_GEMM;
     w->source = "gemm";
     explain(w, call, l, &g, size);

@@ -12,7 +12,7 @@
 
 enum {
     C_DEVICE, C_NAME, C_CATEGORY, C_COUNT, C_LAUNCHES, C_TOTAL, C_MEAN, C_MIN, C_MAX, C_PCT, C_GFLOP, C_GB, C_FLOP,
-    C_BYTES, C_TFLOPS, C_GBPS, C_FLOPS_PCT, C_BW_PCT, C_BOUND, C_SOURCE, C_NOTE, C_UPPER, C_CACHE, C_CALLS,
+    C_BYTES, C_TFLOPS, C_GBPS, C_FLOPS_PCT, C_BW_PCT, C_FLOPS_ACH, C_BW_ACH, C_BOUND, C_SOURCE, C_NOTE, C_UPPER, C_CACHE, C_CALLS,
     C_CPU_TOTAL,
     C_SELF_CPU, C_NCOLS
 };
@@ -39,6 +39,9 @@ static const pf_col base_cols[C_NCOLS] = {
     [C_GBPS] = {"GB/s", "gbps", 1, 0, NULL},
     [C_FLOPS_PCT] = {"FLOPS %", "flops_pct", 1, 0, NULL},
     [C_BW_PCT] = {"BW %", "bw_pct", 1, 0, NULL},
+    /* shown in text only with measured achievable peaks (pf_aview.cols_ach) */
+    [C_FLOPS_ACH] = {"FLOPS % ach", "flops_ach_pct", 1, PF_IN_CSV | PF_IN_JSON, NULL},
+    [C_BW_ACH] = {"BW % ach", "bw_ach_pct", 1, PF_IN_CSV | PF_IN_JSON, NULL},
     [C_BOUND] = {"Bound", "bound", 0, 0, NULL},
     [C_SOURCE] = {"Source", "source", 0, 0, NULL},
     [C_NOTE] = {"Note", "note", 0, PF_IN_CSV | PF_IN_JSON, NULL},
@@ -56,7 +59,7 @@ static const char *const group_titles[] = {"Kernel Name", "Op", "Op (input shape
  * gives up the last ones first (pf_table_print_text_fit). Time and the share of peak answer
  * "where does the time go and how well is it used"; Source says which figures are estimates.
  * Columns a grouping's table lacks (Calls and CPU times but for --group op) are skipped. */
-static const int default_cols[] = {C_TOTAL,  C_PCT,       C_FLOPS_PCT, C_BW_PCT,    C_SOURCE, C_TFLOPS,
+static const int default_cols[] = {C_TOTAL,  C_PCT,       C_FLOPS_PCT, C_BW_PCT,    C_FLOPS_ACH, C_BW_ACH, C_SOURCE, C_TFLOPS,
                                    C_GBPS,   C_COUNT,     C_LAUNCHES,  C_CPU_TOTAL, C_SELF_CPU, C_CALLS,
                                    C_BOUND,  C_MEAN,      C_CATEGORY,  C_GFLOP,     C_GB};
 
@@ -124,6 +127,18 @@ void pf_aview_init(pf_aview *a, const pf_view_opts *v)
     a->cols[C_NAME].title = group_titles[v->group];
     if (v->group == PF_GROUP_KERNEL)
         a->cols[C_LAUNCHES].show = PF_IN_JSON;
+    memcpy(a->cols_ach, a->cols, sizeof a->cols);
+    a->cols_ach[C_FLOPS_ACH].show = a->cols_ach[C_BW_ACH].show = 0;
+    memcpy(a->cols_unknown, a->cols, sizeof a->cols);
+    static const int peak_cols[] = {C_FLOPS_PCT, C_BW_PCT, C_BOUND};
+    for (size_t i = 0; i < sizeof peak_cols / sizeof peak_cols[0]; i++)
+        a->cols_unknown[peak_cols[i]].show = PF_IN_CSV | PF_IN_JSON;
+}
+
+/* The column set of a device's table (pf_aview). */
+static const pf_col *device_cols(const pf_aview *a, const pf_device_info *info)
+{
+    return !info ? a->cols_unknown : pf_has_achievable(info) ? a->cols_ach : a->cols;
 }
 
 #define OVER_PEAK_MARK "!"
@@ -197,6 +212,9 @@ static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_repo
     if (cached)
         pf_table_mark(t, r, C_BW_PCT, CACHE_MARK);
     pf_table_bool(t, r, C_CACHE, cached);
+    /* measured achievable peaks: the same rule, against what a kernel was seen to reach */
+    over |= set_pct(t, r, C_FLOPS_ACH, pf_row_flops_ach_pct(row, d->info));
+    over |= set_pct(t, r, C_BW_ACH, cached ? -1 : pf_row_bw_ach_pct(row, d->info));
     if (over & PF_AVIEW_OVER)
         pf_table_str(t, r, C_NOTE, "over peak: a formula or a peak is wrong");
     else if (over & PF_AVIEW_SUSPECT)
@@ -476,7 +494,7 @@ static int label_rows(pf_table *t, const pf_device_report *d, size_t n, const pf
 /* Builds the device's table: its groups by time, then the Total row (a summary row). */
 pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
 {
-    pf_table *t = pf_table_new(a->cols, table_cols(a->v));
+    pf_table *t = pf_table_new(device_cols(a, d->info), table_cols(a->v));
     if (!t)
         return NULL;
     *over = 0;
@@ -507,7 +525,7 @@ void pf_aview_header(FILE *out, const pf_analysis *an, const pf_device_report *d
     const pf_device *dev = d->device;
     fprintf(out, "%sDevice %d: %s", lead, dev->id, dev->name[0] ? dev->name : "(no name in trace)");
     if (!d->info) {
-        fputs(" | matched: unknown (percentages shown as -)\n", out);
+        fputs(" | matched: unknown (no percent of peak: no datasheet to measure against)\n", out);
         return;
     }
     char how[160]; /* how the entry was found; cc 0 as the analysis matched (pf_devices_match) */

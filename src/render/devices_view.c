@@ -2,9 +2,18 @@
 #include <stdio.h>
 
 #include "profana/devices.h"
+#include "profana/dtype.h"
 #include "profana/view.h"
 
-enum { D_KEY, D_NAMES, D_SMS, D_FP64, D_FP32, D_TF32, D_BF16, D_FP16, D_FP8, D_INT8, D_GBPS, D_MEM, D_MHZ, D_PEAK_MHZ, D_SOURCE, D_NCOLS };
+enum {
+    D_KEY, D_NAMES, D_SMS, D_FP64, D_FP32, D_TF32, D_BF16, D_FP16, D_FP8, D_INT8, D_FP6, D_FP4, D_GBPS, D_MEM, D_MHZ,
+    D_PEAK_MHZ, D_SOURCE, D_DERIVED, D_NOTE, D_ACH_GBPS, D_NCOLS
+};
+
+_Static_assert(D_FP4 - D_FP64 == PF_DT_FP4 && D_INT8 - D_FP64 == PF_DT_INT8, "peak columns in dtype order");
+
+/* A figure derived rather than printed by the vendor (pf_device_info.derived) */
+#define DERIVED_MARK "*"
 
 static const pf_col cols[D_NCOLS] = {
     [D_KEY] = {"Device", "key", 0, 0, NULL},
@@ -17,12 +26,30 @@ static const pf_col cols[D_NCOLS] = {
     [D_FP16] = {"FP16", "fp16", 1, 0, NULL},
     [D_FP8] = {"FP8", "fp8", 1, 0, NULL},
     [D_INT8] = {"INT8", "int8", 1, 0, NULL},
+    [D_FP6] = {"FP6", "fp6", 1, 0, NULL},
+    [D_FP4] = {"FP4", "fp4", 1, 0, NULL},
     [D_GBPS] = {"GB/s", "peak_gbps", 1, 0, NULL},
     [D_MEM] = {"GB", "mem_gb", 1, 0, NULL},
     [D_MHZ] = {"Boost MHz", "boost_mhz", 1, 0, NULL},
     [D_PEAK_MHZ] = {"Peak MHz", "peak_mhz", 1, 0, NULL},
     [D_SOURCE] = {"Source", "source", 0, PF_IN_CSV | PF_IN_JSON, NULL},
+    [D_DERIVED] = {"Derived", "derived", 0, PF_IN_CSV | PF_IN_JSON, NULL},
+    [D_NOTE] = {"Note", "note", 0, PF_IN_CSV | PF_IN_JSON, NULL},
+    [D_ACH_GBPS] = {"Achievable GB/s", "achievable_gbps", 1, PF_IN_CSV | PF_IN_JSON, NULL},
 };
+
+/* The names of the derived figures of d ("fp4 fp6 gbps"), into buf. */
+static const char *derived_names(const pf_device_info *d, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int k = 0; k < PF_DT_COUNT && len < cap; k++)
+        if (d->derived & PF_DEV_DERIVED(k))
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? " " : "", pf_dtype_name((pf_dtype)k));
+    if ((d->derived & PF_DEV_DERIVED_BW) && len < cap)
+        snprintf(buf + len, cap - len, "%sgbps", len ? " " : "");
+    return buf;
+}
 
 static void fill(pf_table *t, int r, const pf_device_info *d)
 {
@@ -37,10 +64,24 @@ static void fill(pf_table *t, int r, const pf_device_info *d)
     pf_table_str(t, r, D_NAMES, names);
     if (d->num_sms > 0)
         pf_table_int(t, r, D_SMS, d->num_sms);
-    for (int k = 0; k < PF_DT_COUNT; k++)
-        if (d->peak_tflops[k] > 0)
-            pf_table_num(t, r, D_FP64 + k, d->peak_tflops[k], 1);
+    for (int k = 0; k < PF_DT_COUNT; k++) {
+        if (!(d->peak_tflops[k] > 0))
+            continue;
+        pf_table_num(t, r, D_FP64 + k, d->peak_tflops[k], 1);
+        if (d->derived & PF_DEV_DERIVED(k))
+            pf_table_mark(t, r, D_FP64 + k, DERIVED_MARK);
+    }
     pf_table_num(t, r, D_GBPS, d->peak_gbps, 0);
+    if (d->derived & PF_DEV_DERIVED_BW)
+        pf_table_mark(t, r, D_GBPS, DERIVED_MARK);
+    if (d->derived) {
+        char derived[96];
+        pf_table_str(t, r, D_DERIVED, derived_names(d, derived, sizeof derived));
+    }
+    if (d->note)
+        pf_table_str(t, r, D_NOTE, d->note);
+    if (d->achievable_gbps > 0)
+        pf_table_num(t, r, D_ACH_GBPS, d->achievable_gbps, 0);
     if (d->mem_gb > 0)
         pf_table_num(t, r, D_MEM, d->mem_gb, 0);
     if (d->boost_mhz > 0)
@@ -48,6 +89,20 @@ static void fill(pf_table *t, int r, const pf_device_info *d)
     if (d->tensor_mhz > 0) /* the clock --clock scales the peaks from */
         pf_table_num(t, r, D_PEAK_MHZ, d->tensor_mhz, 0);
     pf_table_str(t, r, D_SOURCE, d->source);
+}
+
+/* Under the text table: what the derived mark means, and each row's caveat. */
+static void footnotes(FILE *out, const pf_device_info *tab, int n)
+{
+    int any_derived = 0;
+    for (int i = 0; i < n; i++)
+        any_derived |= tab[i].derived != 0;
+    if (any_derived)
+        fputs("\n" DERIVED_MARK " derived (units x rate x clock, or a figure the vendor prints only with sparsity, / 2), "
+              "not printed by the vendor; the Source column (--format csv or json) says how.\n", out);
+    for (int i = 0; i < n; i++)
+        if (tab[i].note)
+            fprintf(out, "%s%s\n", any_derived ? "" : "\n", tab[i].note), any_derived = 1;
 }
 
 int pf_view_devices(FILE *out, pf_format format, const pf_devset *set)
@@ -77,6 +132,7 @@ int pf_view_devices(FILE *out, pf_format format, const pf_devset *set)
               "Peak MHz: the clock the peaks assume (--clock MHZ scales them by MHZ / Peak MHz).\n"
               "Sources: --format csv or json, and README.md.\n\n", out);
         pf_table_print_text(out, t, 0);
+        footnotes(out, tab, n);
     }
     pf_table_free(t);
     return 0;

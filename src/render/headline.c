@@ -109,8 +109,8 @@ static void device_finding(const pf_device_report *d, headline *h)
     finding *f = d->info ? NULL : add_finding(h, "unknown_device");
     if (f)
         snprintf(f->text, sizeof f->text,
-                 "device \"%s\" is not in the device table, so every percent of peak is -: name an entry "
-                 "with --device NAME (--list-devices shows them) or give its peaks with --device-file FILE",
+                 "unknown device: pass --device NAME or --device-file FILE (\"%s\" is in no entry of the "
+                 "device table, so no percent of peak is shown; --list-devices shows the entries)",
                  d->device->name[0] ? d->device->name : "(no name in trace)");
 }
 

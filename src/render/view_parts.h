@@ -21,12 +21,17 @@ int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n,
 
 /* ---- --analysis (analysis_view.c) ---- */
 
-enum { PF_AVIEW_NCOLS = 26 };
+enum { PF_AVIEW_NCOLS = 28 };
 
-/* The device table's columns, the name column titled per --group. */
+/* The device table's columns, the name column titled per --group: cols for a device of the
+ * table, cols_ach for one whose --device-file entry carries measured achievable peaks ("% of
+ * achievable" columns in text too), cols_unknown for an unknown device (no percentage or
+ * bound columns in text and Markdown; CSV and JSON keep them empty, one header for all). */
 typedef struct pf_aview {
     const pf_view_opts *v;             /* borrowed */
     pf_col cols[PF_AVIEW_NCOLS];
+    pf_col cols_ach[PF_AVIEW_NCOLS];
+    pf_col cols_unknown[PF_AVIEW_NCOLS];
 } pf_aview;
 
 /* Sets a up for v (which must outlive it). */

@@ -90,9 +90,13 @@ check_eq "PROFANA_DEVICES: matched" "$(field "$TMP/out" - matched)" "My H100"
 check_run "--device-file over PROFANA_DEVICES" 0 env PROFANA_DEVICES="$TMP/none.json" "$PROFANA" --analysis "$TMP/h100.json" bf16 --format json --device-file "$TMP/devs.json"
 check_eq "--device-file over PROFANA_DEVICES: matched" "$(field "$TMP/out" - matched)" "My H100"
 
-# An H20 is in no built-in entry: unknown, '-'; the file's entry matches it.
+# An H20 has a built-in entry since issue 32 (bf16 148, secondary sources); the file's entry
+# comes first. A name in no entry is unknown, '-'.
 check_run "H20 without a file" 0 "$PROFANA" --analysis "$TMP/h20.json" bf16 --format json
-check_eq "H20 without a file: FLOPS % unknown" "$(field "$TMP/out" sm90_bf16_gemm flops_pct)" "-"
+check_near "H20 without a file: the built-in entry, FLOPS % = 2.097152 / 148" "$(field "$TMP/out" sm90_bf16_gemm flops_pct)" "$(percent 2.097152 148)" 1e-9
+trace "$TMP/l20.json" "NVIDIA L20"
+check_run "L20 (no entry)" 0 "$PROFANA" --analysis "$TMP/l20.json" bf16 --format json
+check_eq "L20 (no entry): FLOPS % unknown" "$(field "$TMP/out" sm90_bf16_gemm flops_pct)" "-"
 check_run "H20 with the file" 0 "$PROFANA" --analysis "$TMP/h20.json" bf16 --device-file "$TMP/devs.json"
 check_grep "H20 with the file: header" "^Device 0: NVIDIA H20 | matched: H20 (device file; its match is in the name) | peaks: bf16 148.0 TFLOP/s, DRAM 4000 GB/s$" "$TMP/out"
 check_run "H20 with the file, json" 0 "$PROFANA" --analysis "$TMP/h20.json" bf16 --format json --device-file "$TMP/devs.json"
@@ -117,7 +121,7 @@ bad '{"name": "x"}' 'byte 0: expected a list of device entries'
 bad '[{"name": "a", "match": "b"}, {"name": "c"}]' 'byte 30: entry 2: an entry without a "match" string (a part of the trace'"'"'s device name)'
 bad '[{"name": "a", "match": "b", "tflops": {"bf17": 1}}]' 'byte 1: entry 1: "tflops" has an unknown dtype "bf17"'
 bad '[{"name": "a", "match": "b", "gbps": -1}]' 'byte 1: entry 1: "gbps" is not a number from 0 to 1e9'
-bad '[{"name": "a", "match": "b", "clock": 1}]' 'byte 1: entry 1: unknown key "clock" (name, match, tflops, gbps, clock_mhz)'
+bad '[{"name": "a", "match": "b", "clock": 1}]' 'byte 1: entry 1: unknown key "clock" (name, match, tflops, gbps, clock_mhz, achievable, measured)'
 bad '[7]' 'byte 1: entry 1: an entry is not an object'
 check_run "missing device file" 1 "$PROFANA" --analysis "$TMP/h100.json" bf16 --device-file "$TMP/nope.json"
 check_eq "missing device file: one line" "$(wc -l <"$TMP/err")" 1

@@ -48,6 +48,28 @@ static const name_case name_cases[] = {
     {"AMD Instinct MI350X", 256, 0, "MI350X"},
     {"AMD Instinct MI300A", 228, 0, "MI300A"},
     {"AMD Instinct MI210", 104, 0, "MI210"},
+    /* The devices of 2026 (issue 32). "NVIDIA B300 SXM6 AC": NVIDIA/cosmos-framework#114; GB300 is a
+     * name of its own, never a B300 (pytorch/torchtitan#2884); GH200 96768 MB, 132 SMs:
+     * stas00/ml-engineering pull 60. */
+    {"NVIDIA B300 SXM6 AC", 0, 0, "B300"},
+    {"NVIDIA B300", 0, 0, "B300"},
+    {"NVIDIA GB300", 0, 0, "GB300"},
+    {"NVIDIA GB200", 152, 0, "GB200"},
+    {"NVIDIA GH200 480GB", 132, 96768 * MIB, "GH200"},
+    {"NVIDIA H20", 0, 0, "H20"},
+    {"NVIDIA H800", 132, 81559 * MIB - 500 * MIB, "H800"},
+    {"NVIDIA H800 PCIe", 114, 81008 * MIB, "H800 PCIe"},
+    {"NVIDIA RTX PRO 6000 Blackwell Server Edition", 188, 0, "RTX PRO 6000 Server"},
+    {"NVIDIA RTX PRO 6000 Blackwell Workstation Edition", 188, 0, "RTX PRO 6000 Workstation"},
+    {"NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", 188, 0, "RTX PRO 6000 Max-Q"},
+    {"NVIDIA GeForce RTX 5090", 170, 32607 * MIB, "RTX 5090"},
+    /* The NVL parts before their SXM siblings: the longest name wins. */
+    {"NVIDIA H200 NVL", 132, 143156 * MIB, "H200 NVL"},
+    {"NVIDIA H100 NVL", 132, 0, "H100 NVL"},
+    /* Names the table does not hold get nothing, never a sibling's figures. */
+    {"NVIDIA GB300 NVL72 Rubin", 0, 0, "GB300"},
+    {"NVIDIA B30", 0, 0, NULL},
+    {"NVIDIA GeForce RTX 5080", 84, 16 * 1024 * MIB, NULL},
     /* HIP's "MI250X / MI250" (PCI 740C) is either: 110 CUs per MI250X GCD, 104 per MI250 GCD. */
     {"AMD Instinct MI250X / MI250", 104, 64LL * 1024 * MIB - 16 * MIB, "MI250"},
     {"AMD Instinct MI250X / MI250", 0, 0, NULL},
@@ -258,12 +280,18 @@ static void check_entry(const pf_device_info *d)
     ENTRY_CHECK("key", d->key && d->key[0]);
     ENTRY_CHECK("alias", has_alias(d));
     ENTRY_CHECK("aliases NULL-terminated", alias_list_terminated(d));
-    ENTRY_CHECK("bf16 or fp16 peak", d->peak_tflops[PF_DT_BF16] > 0 || d->peak_tflops[PF_DT_FP16] > 0);
-    ENTRY_CHECK("fp32 peak", d->peak_tflops[PF_DT_FP32] > 0);
+    /* an entry without compute peaks says why in a footnote (RTX PRO 6000 Max-Q) */
+    ENTRY_CHECK("bf16 or fp16 peak", d->peak_tflops[PF_DT_BF16] > 0 || d->peak_tflops[PF_DT_FP16] > 0 || d->note);
+    ENTRY_CHECK("fp32 peak", d->peak_tflops[PF_DT_FP32] > 0 || d->note);
     ENTRY_CHECK("bandwidth", d->peak_gbps > 0);
     ENTRY_CHECK("memory size", d->mem_gb > 0);
-    ENTRY_CHECK("clocks", d->boost_mhz > 0 && d->tensor_mhz > 0 && d->tensor_mhz <= d->boost_mhz);
-    ENTRY_CHECK("source", d->source && strstr(d->source, "DEVICES.md") != NULL);
+    /* clocks unknown (0, 0: --clock then gives no compute peak) or both known */
+    ENTRY_CHECK("clocks", (d->boost_mhz == 0 && d->tensor_mhz == 0) ||
+                              (d->boost_mhz > 0 && d->tensor_mhz > 0 && d->tensor_mhz <= d->boost_mhz));
+    ENTRY_CHECK("source", d->source && (strstr(d->source, "DEVICES.md") || strstr(d->source, ".com")));
+    ENTRY_CHECK("derived only on figures it has", !(d->derived & ~((PF_DEV_DERIVED_BW << 1) - 1)));
+    ENTRY_CHECK("no achievable figure in the built-in table", d->achievable_gbps == 0 &&
+                                                                    d->achievable_tflops[PF_DT_BF16] == 0);
     ENTRY_CHECK("mem range", d->mem_gib_min <= d->mem_gib_max && d->mem_gib_min >= 0);
     ENTRY_CHECK("no negative peak", d->peak_tflops[PF_DT_FP64] >= 0 && d->peak_tflops[PF_DT_TF32] >= 0 &&
                                         d->peak_tflops[PF_DT_FP8] >= 0 && d->peak_tflops[PF_DT_INT8] >= 0);
@@ -300,6 +328,76 @@ static void check_table_self_match(void)
         const pf_device_info *got = pf_devices_match(d->aliases[0], d->num_sms, bytes);
         CHECK_STR(label, got ? got->key : NULL, d->key);
     }
+}
+
+/* No entry's reported names match another entry: each alias of entry i, with i's full SM
+ * count, mid-range memory and cc, finds i and nothing else; by name alone it finds i, or
+ * nothing when another entry reports the very same name (MI250X / MI250: the CUs decide). */
+static void check_every_pair(void)
+{
+    int count = 0;
+    const pf_device_info *table = pf_devices_table(&count);
+    int pairs = 0, bad_props = 0, bad_name = 0;
+    for (int i = 0; i < count; i++) {
+        const pf_device_info *d = &table[i];
+        int64_t bytes = (int64_t)((d->mem_gib_min + d->mem_gib_max) / 2.0 * 1073741824.0);
+        for (int a = 0; a < 6 && d->aliases[a]; a++) {
+            pf_device_query q = {d->aliases[a], d->num_sms, bytes, d->cc};
+            pf_device_query bare = {d->aliases[a], 0, 0, 0};
+            const pf_device_info *got = pf_devices_lookup(&q).info, *by_name = pf_devices_lookup(&bare).info;
+            int shared = 0;
+            for (int j = 0; j < count; j++) {
+                if (j == i)
+                    continue;
+                pairs++;
+                for (int b = 0; b < 6 && table[j].aliases[b]; b++)
+                    shared |= strcmp(table[j].aliases[b], d->aliases[a]) == 0;
+                if (got == &table[j] || by_name == &table[j]) {
+                    printf("FAIL pair: %s's name \"%s\" matches %s\n", d->key, d->aliases[a], table[j].key);
+                    bad_props += got == &table[j];
+                    bad_name += by_name == &table[j];
+                }
+            }
+            if (got != d) {
+                printf("FAIL pair: %s's name \"%s\" with its properties finds %s\n", d->key, d->aliases[a],
+                       got ? got->key : "nothing");
+                bad_props++;
+            }
+            if (by_name != d && !(by_name == NULL && shared)) {
+                printf("FAIL pair: %s's name \"%s\" alone finds %s\n", d->key, d->aliases[a],
+                       by_name ? by_name->key : "nothing");
+                bad_name++;
+            }
+        }
+    }
+    CHECK("every pair: names checked against every other entry", pairs > 40 * 40);
+    CHECK("every pair: a name with its properties finds only its own entry", bad_props == 0);
+    CHECK("every pair: a name alone finds only its own entry (or none when shared)", bad_name == 0);
+}
+
+/* The peak column of a matrix product's operands (pf_dtype_of_operands), written out. */
+static void check_operand_dtypes(void)
+{
+    const char *f8 = "c10::Float8_e4m3fn", *f4 = "c10::Float4_e2m1fn_x2", *e8 = "c10::Float8_e8m0fnu";
+    CHECK("operands: fp8 x fp8 is FP8", pf_dtype_of_operands(f8, "c10::Float8_e5m2", "float") == PF_DT_FP8);
+    CHECK("operands: NVFP4 (e4m3 scales) is FP4", pf_dtype_of_operands(f4, f4, f8) == PF_DT_FP4);
+    CHECK("operands: packed uint8 with e8m0 scales is MXFP4", pf_dtype_of_operands("unsigned char", "unsigned char", e8) == PF_DT_FP4);
+    CHECK("operands: uint8 with float scales stays INT8", pf_dtype_of_operands("unsigned char", "unsigned char", "float") == PF_DT_INT8);
+    CHECK("operands: int8 (_int_mm) is INT8", pf_dtype_of_operands("signed char", "signed char", NULL) == PF_DT_INT8);
+    CHECK("operands: fp8 x fp4 runs at FP8 (the slower)", pf_dtype_of_operands(f8, f4, e8) == PF_DT_FP8);
+    CHECK("operands: fp4 x fp8 runs at FP8 (either order)", pf_dtype_of_operands(f4, f8, e8) == PF_DT_FP8);
+    CHECK("operands: bf16 x fp8 runs at BF16", pf_dtype_of_operands("c10::BFloat16", f8, NULL) == PF_DT_BF16);
+    CHECK("operands: fp32 x bf16 runs at FP32", pf_dtype_of_operands("float", "c10::BFloat16", NULL) == PF_DT_FP32);
+    CHECK("operands: one type unknown keeps the other", pf_dtype_of_operands("", "c10::Half", NULL) == PF_DT_FP16);
+    CHECK("operands: both unknown", pf_dtype_of_operands("", NULL, NULL) == PF_DT_UNKNOWN);
+    CHECK("packing: fp4 x2 is 2", pf_dtype_packing(f4, NULL) == 2 && pf_dtype_packing("Float4_e2m1fn_x2", "") == 2);
+    CHECK("packing: MXFP4 uint8 is 2, plain uint8 1", pf_dtype_packing("unsigned char", e8) == 2 &&
+                                                           pf_dtype_packing("unsigned char", "float") == 1);
+    CHECK("packing: fp8 is 1", pf_dtype_packing(f8, "float") == 1);
+    CHECK("cli: fp4, fp6, nvfp4, mxfp4", pf_dtype_parse_cli("fp4") == PF_DT_FP4 && pf_dtype_parse_cli("FP6") == PF_DT_FP6 &&
+                                             pf_dtype_parse_cli("nvfp4") == PF_DT_FP4 && pf_dtype_parse_cli("mxfp4") == PF_DT_FP4);
+    CHECK_STR("names: fp6", pf_dtype_name(PF_DT_FP6), "fp6");
+    CHECK_STR("names: fp4", pf_dtype_name(PF_DT_FP4), "fp4");
 }
 
 static void check_find(void)
@@ -346,6 +444,8 @@ int main(void)
     check_other_figures();
     check_table();
     check_table_self_match();
+    check_every_pair();
+    check_operand_dtypes();
     check_find();
     CHECK_DONE();
 }

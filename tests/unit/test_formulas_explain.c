@@ -110,7 +110,7 @@ static void test_gemm(void)
     CHECK_STR("mm: flop text", ex.flop, "2*M*N*K = 2*512*512*2048");
     CHECK_STR("mm: bytes text", ex.bytes, "A + B + out = 512*2048*2 + 2048*512*2 + 512*512*2");
     CHECK_STR("mm: sizes", ex.sizes, "M=512 K=2048 N=512");
-    CHECK_STR("mm: dtype rule", ex.dtype_rule, "the largest tensor input");
+    CHECK_STR("mm: dtype rule", ex.dtype_rule, "the operands (the slower of the two)");
     rc = RUN_EX("aten::bmm", PF_DT_BF16, &ex, &w, BF16(3, 16, 256, 64), BF16(3, 16, 64, 256));
     check_explained("bmm", rc, &w, &ex, "gemm.c");
     CHECK_STR("bmm: flop text", ex.flop, "2*b*M*N*K = 2*16*256*256*64");
