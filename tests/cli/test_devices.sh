@@ -289,3 +289,27 @@ check_eq "--fill: prints the path" "$(tail -n 1 "$TMP/out")" "$(cd "$TMP" && pwd
 check_eq "--fill: datasheet figures of H100 SXM added, achievable kept" \
     "$(json "(d[0]['tflops']['fp8'], d[0]['gbps'], d[0]['clock_mhz'], d[0]['achievable'], d[0]['measured']['datasheet_entry'])" "$TMP/bare.json")" \
     "(1979, 3350, 1830, {'tflops': {'fp8': 1000.0}, 'gbps': 2500.0}, 'H100 SXM')"
+
+# ---- the measured device files (tools/measure_peaks.py on the GPU machine's H100 and H200) ----
+for f in testdata/devices/measured_h100_sxm.json testdata/devices/measured_h200.json; do
+    got=$(python3 -c "
+import json,sys; e=json.load(open(sys.argv[1]))[0]; m=e['measured']
+print(m['driver'] != '' and m['date'][:4] == '2026' and 'clocks.max.sm' in m['clocks_mhz'] and e['achievable']['tflops']['bf16'] > 0)" "$f")
+    check_eq "$(basename "$f"): date, driver, clocks and achievable figures recorded" "$got" True
+done
+"$PROFANA" --analysis testdata/traces/explicit_bf16.json bf16 --device-file testdata/devices/measured_h100_sxm.json --group op --format json >"$TMP/ach.json" 2>/dev/null
+# % of achievable = achieved / the file's achievable peak: each row's datasheet % times
+# datasheet / achievable (bf16 989.5 / measured; DRAM 3350 / measured), from the file itself
+got=$(python3 -c "
+import json,sys
+e=json.load(open(sys.argv[1]))[0]; d=json.load(open(sys.argv[2]))['devices'][0]
+fr=e['tflops']['bf16']/e['achievable']['tflops']['bf16']; br=e['gbps']/e['achievable']['gbps']
+r=[x for x in d['rows'] if x['name']=='aten::mm'][0]
+# and from the row's own flop, bytes and time
+t=r['total_us']*1e-6
+ok=abs(r['flops_ach_pct']-r['flops_pct']*fr)<1e-6*r['flops_ach_pct'] and abs(r['bw_ach_pct']-r['bw_pct']*br)<1e-6*r['bw_ach_pct']
+ok=ok and abs(r['flops_ach_pct']-100*r['flop']/t/1e12/e['achievable']['tflops']['bf16'])<1e-6*r['flops_ach_pct']
+print(ok)" testdata/devices/measured_h100_sxm.json "$TMP/ach.json")
+check_eq "measured H100 file: aten::mm's % of achievable = achieved / the measured peak" "$got" True
+"$PROFANA" --analysis testdata/traces/explicit_bf16.json bf16 --device-file testdata/devices/measured_h100_sxm.json >"$TMP/ach.txt" 2>/dev/null
+check_grep "measured H100 file: the text table shows FLOPS % ach" "FLOPS % ach" "$TMP/ach.txt"
