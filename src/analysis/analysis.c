@@ -144,6 +144,8 @@ static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const
     }
     row_add_source(r, w->source);
     r->upper_bound_n += w->upper_bound != 0;
+    r->flop_elsewhere_n += (w->elsewhere & PF_ELSEWHERE_FLOP) != 0;
+    r->generic_n += w->generic != 0;
 }
 
 /* Each device's selected activities (accs[d].acts, slices of *all, which the caller frees),
@@ -539,14 +541,14 @@ static int compute_categories(pf_analysis *an)
 static int compute_work(pf_analysis *an)
 {
     const pf_trace *t = an->trace;
-    unsigned char *carrier = pf_work_carriers(t);
+    pf_share *shares = pf_work_shares(t);
     an->work = malloc((t->n_acts ? t->n_acts : 1) * sizeof *an->work);
-    if (!carrier || !an->work) {
-        free(carrier);
+    if (!shares || !an->work) {
+        free(shares);
         return -1;
     }
-    int rc = pf_work_all(t, &an->opts, carrier, an->work);
-    free(carrier);
+    int rc = pf_work_all(t, &an->opts, shares, an->work);
+    free(shares);
     if (rc == 0)
         rc = pf_work_infer(t, an->work);
     /* A copy or fill does no arithmetic, whether or not the trace gives its size (ROCm's

@@ -1,40 +1,129 @@
-/* attribute.c - decides which activity carries each op invocation's work, and what that work is. */
+/* attribute.c - decides which activities carry each op invocation's work (its FLOPs on the kernels that do the arithmetic, its bytes over all its kernels by time), and what that work is. */
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "profana/analysis.h"
+#include "profana/categories.h"
 #include "profana/formulas.h"
+#include "profana/ptrmap.h"
 #include "profana/rates.h"
 
-unsigned char *pf_work_carriers(const pf_trace *t)
+/* Kernels whose names the category table puts under gemm or conv but that do none of the
+ * op's matrix arithmetic: data-layout transforms around a GEMM (MIOpen's Im2d2Col_v2,
+ * im2col/col2im), cuBLAS's split-K reduction (it adds the partial products: K/split-k times
+ * fewer FLOPs than the GEMM, counted with it) and cuDNN's RNN element-wise kernels (their
+ * argument list names cudnnRNNClipMode_t, which the table's "cudnn" word catches). */
+static int layout_kernel(const char *name)
 {
-    unsigned char *carrier = calloc(t->n_acts ? t->n_acts : 1, 1);
-    int64_t *best = malloc((t->n_ops ? t->n_ops : 1) * sizeof *best);
-    if (!carrier || !best) {
-        free(carrier);
-        free(best);
-        return NULL;
+    static const char *const words[] = {"Im2d2Col", "Im3d2Col", "im2col", "col2im", "Im2Col", "Col2Im",
+                                        "elementWise", "elemWise", "splitKreduce"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strstr(name, words[i]))
+            return 1;
+    return 0;
+}
+
+/* Whether a kernel does an op's matrix arithmetic: its name alone (not its op: every kernel
+ * of aten::addmm is gemm by op, its split-K reduction too) is gemm, conv or attention. */
+static int math_kernel(const char *name)
+{
+    pf_category c = pf_category_of(PF_ACT_KERNEL, name, NULL);
+    return (c == PF_CAT_GEMM || c == PF_CAT_CONV || c == PF_CAT_ATTENTION) && !layout_kernel(name);
+}
+
+/* math_kernel once per distinct kernel name (names are interned). */
+typedef struct math_memo {
+    pf_ptrmap map;
+    unsigned char *is_math;
+    size_t n, cap;
+} math_memo;
+
+static int memo_is_math(math_memo *m, const char *name)
+{
+    int added;
+    int64_t k = pf_ptrmap_find_or_add(&m->map, name, m->n, &added);
+    if (k < 0)
+        return -1;
+    if (!added)
+        return m->is_math[k];
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 64;
+        unsigned char *p = realloc(m->is_math, cap);
+        if (!p)
+            return -1;
+        m->is_math = p;
+        m->cap = cap;
     }
-    for (size_t i = 0; i < t->n_ops; i++)
-        best[i] = -1;
-    /* An op invocation that launched a memset and a GEMM (or a split-K GEMM and its
-     * reduction) has its work counted once, on its longest kernel. memcpy and memset
-     * carry their own bytes instead. */
-    for (size_t i = 0; i < t->n_acts; i++) {
+    m->is_math[m->n] = (unsigned char)math_kernel(name);
+    return m->is_math[m->n++];
+}
+
+/* Time and launches of an op invocation's kernels: all of them, and its math kernels. */
+typedef struct op_time {
+    int64_t all_ns, math_ns;
+    int64_t all_n, math_n;
+} op_time;
+
+/* dur's part of total (of n launches); by count when the launches took no time at all. */
+static double part(int64_t dur, int64_t total, int64_t n)
+{
+    if (n <= 0)
+        return 0;
+    return total > 0 ? (double)dur / (double)total : 1.0 / (double)n;
+}
+
+pf_share *pf_work_shares(const pf_trace *t)
+{
+    pf_share *sh = calloc(t->n_acts ? t->n_acts : 1, sizeof *sh);
+    op_time *ot = calloc(t->n_ops ? t->n_ops : 1, sizeof *ot);
+    unsigned char *math = calloc(t->n_acts ? t->n_acts : 1, 1);
+    math_memo mm = {0};
+    int rc = sh && ot && math ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
         const pf_activity *a = &t->acts[i];
         if (a->op < 0 || a->kind != PF_ACT_KERNEL)
             continue;
-        int64_t b = best[a->op];
-        if (b < 0 || a->dur_ns > t->acts[b].dur_ns)
-            best[a->op] = (int64_t)i;
+        int m = memo_is_math(&mm, a->name);
+        if (m < 0) {
+            rc = -1;
+            break;
+        }
+        math[i] = (unsigned char)m;
+        op_time *o = &ot[a->op];
+        int64_t d = a->dur_ns > 0 ? a->dur_ns : 0;
+        o->all_ns += d;
+        o->all_n++;
+        o->math_ns += m ? d : 0;
+        o->math_n += m;
     }
-    for (size_t i = 0; i < t->n_ops; i++)
-        if (best[i] >= 0)
-            carrier[best[i]] = 1;
-    free(best);
-    return carrier;
+    /* FLOPs go to the op's math kernels by their time (to all its kernels by time when it has
+     * none); bytes to all its kernels by time: each kernel then runs at the op's own rate over
+     * the kernels that share that work, never above it. memcpy and memset carry their own
+     * bytes instead. */
+    for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
+        const pf_activity *a = &t->acts[i];
+        if (a->op < 0 || a->kind != PF_ACT_KERNEL)
+            continue;
+        const op_time *o = &ot[a->op];
+        int64_t d = a->dur_ns > 0 ? a->dur_ns : 0;
+        sh[i].bytes = part(d, o->all_ns, o->all_n);
+        if (o->math_n == 0)
+            sh[i].flop = sh[i].bytes;
+        else
+            sh[i].flop = math[i] ? part(d, o->math_ns, o->math_n) : 0;
+    }
+    free(ot);
+    free(math);
+    free(mm.is_math);
+    pf_ptrmap_free(&mm.map);
+    if (rc) {
+        free(sh);
+        return NULL;
+    }
+    return sh;
 }
 
 static pf_dtype peak_dtype(const pf_analysis_opts *o, pf_dtype d, int matrix)
@@ -102,7 +191,8 @@ static void work_init(const pf_analysis_opts *o, pf_act_work *w)
     w->flop = w->bytes = -1;
     w->dtype = peak_dtype(o, PF_DT_UNKNOWN, 0);
     w->source = NULL;
-    w->no_formula = w->upper_bound = w->no_shapes = w->generic = w->inferred = 0;
+    w->no_formula = w->upper_bound = w->no_shapes = w->generic = w->inferred = w->elsewhere = 0;
+    w->op_flop = w->op_bytes = -1;
 }
 
 /* DRAM bytes of a copy of n bytes: a device-to-device copy reads them and writes them on
@@ -126,18 +216,24 @@ static int transfer_work(const pf_activity *a, pf_act_work *w)
     return 1;
 }
 
-/* The op's other kernels (a split-K reduction, a helper) are known to carry none of its
- * work: zero, not unknown, so the op's group still shows its figures. */
-static void share(int carries_op_work, pf_act_work *w)
+/* The op's work (w, the whole op's) cut to this activity's share of it. A kernel given none
+ * of a known, nonzero figure carries it elsewhere (its op's other kernels): marked so that
+ * its 0 is not read as measured. */
+static void share(pf_share s, pf_act_work *w)
 {
-    if (!carries_op_work && w->source) {
-        w->flop = w->flop >= 0 ? 0 : -1;
-        w->bytes = w->bytes >= 0 ? 0 : -1;
-    }
+    w->op_flop = w->flop;
+    w->op_bytes = w->bytes;
+    if (!w->source)
+        return;
+    if (w->flop > 0 && s.flop <= 0)
+        w->elsewhere |= PF_ELSEWHERE_FLOP;
+    if (w->bytes > 0 && s.bytes <= 0)
+        w->elsewhere |= PF_ELSEWHERE_BYTES;
+    w->flop = w->flop >= 0 ? w->flop * s.flop : -1;
+    w->bytes = w->bytes >= 0 ? w->bytes * s.bytes : -1;
 }
 
-void pf_work_of(const pf_trace *t, const pf_analysis_opts *o, size_t i, int carries_op_work,
-                pf_act_work *w)
+void pf_work_of(const pf_trace *t, const pf_analysis_opts *o, size_t i, pf_share s, pf_act_work *w)
 {
     const pf_activity *a = &t->acts[i];
     work_init(o, w);
@@ -145,7 +241,7 @@ void pf_work_of(const pf_trace *t, const pf_analysis_opts *o, size_t i, int carr
         return;
     op_work(t, o, &t->ops[a->op], w);
     w->dtype = pf_peak_dtype_kernel(w->dtype, a->name, o->tf32);
-    share(carries_op_work, w);
+    share(s, w);
 }
 
 /* ---- every activity at once: one formula run per distinct op invocation ---- */
@@ -229,7 +325,7 @@ static const pf_act_work *memo_work(work_memo *m, const pf_trace *t, const pf_an
     return &s->w;
 }
 
-int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const unsigned char *carrier, pf_act_work *w)
+int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const pf_share *shares, pf_act_work *w)
 {
     work_memo m = {0};
     int rc = 0;
@@ -245,7 +341,7 @@ int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const unsigned cha
         }
         w[i] = *ow;
         w[i].dtype = pf_peak_dtype_kernel(w[i].dtype, a->name, o->tf32);
-        share(carrier[i], &w[i]);
+        share(shares[i], &w[i]);
     }
     free(m.slots);
     return rc;
