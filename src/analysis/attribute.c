@@ -11,27 +11,45 @@
 #include "profana/ptrmap.h"
 #include "profana/rates.h"
 
-/* Kernels whose names the category table puts under gemm or conv but that do none of the
- * op's matrix arithmetic: data-layout transforms around a GEMM (MIOpen's Im2d2Col_v2,
- * im2col/col2im), cuBLAS's split-K reduction (it adds the partial products: K/split-k times
- * fewer FLOPs than the GEMM, counted with it) and cuDNN's RNN element-wise kernels (their
- * argument list names cudnnRNNClipMode_t, which the table's "cudnn" word catches). */
-static int layout_kernel(const char *name)
+/* Whether word occurs in s, ASCII case ignored. */
+static int has_word(const char *s, const char *word)
 {
-    static const char *const words[] = {"Im2d2Col", "Im3d2Col", "im2col", "col2im", "Im2Col", "Col2Im",
-                                        "elementWise", "elemWise", "splitKreduce"};
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strstr(name, words[i]))
+    size_t n = strlen(word);
+    for (; *s; s++) {
+        size_t k = 0;
+        while (k < n && s[k] && (s[k] | 0x20) == (word[k] | 0x20))
+            k++;
+        if (k == n)
             return 1;
+    }
     return 0;
 }
 
 /* Whether a kernel does an op's matrix arithmetic: its name alone (not its op: every kernel
- * of aten::addmm is gemm by op, its split-K reduction too) is gemm, conv or attention. */
+ * of aten::addmm is gemm by op, its bias copy too) is gemm, conv or attention in the category
+ * table, and names the arithmetic. The table also files a library's helpers there by their
+ * library's word ("cublas", "cudnn", "miopen"): cuBLAS's scal_kernel and epilogue kernels,
+ * its split-K reduction (it adds the partial products, counted with the GEMM), cuDNN's RNN
+ * element-wise kernels (their argument list names cudnnRNNClipMode_t), layout transforms
+ * (MIOpen's Im2d2Col_v2, im2col, nchwToNhwc) and cuDNN's workspace initialisation (whose
+ * template arguments say implicit_gemm). */
 static int math_kernel(const char *name)
 {
+    static const char *const arithmetic[] = {"gemm", "gemv", "conv",  "fprop", "dgrad", "wgrad", "winograd",
+                                             "flash", "fmha", "attn", "attention", "sdpa", "mha_", "cijk_",
+                                             "bmm_", "fft2d_", "fft1d_", "qk_int_sv_", "sage"};
+    static const char *const helpers[] = {"splitKreduce", "init_device_workspace", "im2col", "col2im",
+                                          "Im2d2Col", "Im3d2Col", "elementWise"};
     pf_category c = pf_category_of(PF_ACT_KERNEL, name, NULL);
-    return (c == PF_CAT_GEMM || c == PF_CAT_CONV || c == PF_CAT_ATTENTION) && !layout_kernel(name);
+    if (c != PF_CAT_GEMM && c != PF_CAT_CONV && c != PF_CAT_ATTENTION)
+        return 0;
+    for (size_t i = 0; i < sizeof helpers / sizeof helpers[0]; i++)
+        if (has_word(name, helpers[i]))
+            return 0;
+    for (size_t i = 0; i < sizeof arithmetic / sizeof arithmetic[0]; i++)
+        if (has_word(name, arithmetic[i]))
+            return 1;
+    return 0;
 }
 
 /* math_kernel once per distinct kernel name (names are interned). */

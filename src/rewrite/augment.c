@@ -76,7 +76,7 @@ static void activity_figures(const augment *g, size_t i, figures *f)
     if (w->source && strcmp(w->source, "inductor") == 0 && w->bytes > 0 && w->bytes == w->op_bytes)
         f->gb = g->t->ops[a->op].kernel_num_gb;
     f->dur_ns = a->dur_ns;
-    f->flop_peak_s = pf_at_peak_s(w->flop, pf_peak_flops(info, w->dtype));
+    f->flop_peak_s = pf_at_peak_s(f->flop, pf_peak_flops(info, w->dtype));
     f->byte_peak_s = pf_at_peak_s(w->bytes, pf_peak_bytes(info));
     f->category = g->an ? g->an->cats[i] : -1;
 }
@@ -85,6 +85,12 @@ static void activity_figures(const augment *g, size_t i, figures *f)
 static void add_known(double *sum, double x)
 {
     *sum = *sum < 0 || x < 0 ? -1 : *sum + x;
+}
+
+/* A kernel with none of its op's FLOPs adds no time at peak to the op's (its own is unknown). */
+static double elsewhere_s(const pf_act_work *w, double flop_peak_s)
+{
+    return (w->elsewhere & PF_ELSEWHERE_FLOP) ? 0 : flop_peak_s;
 }
 
 /* Adds activity i to its op. Reading an augmented trace back, profana takes an op's
@@ -107,10 +113,11 @@ static void add_to_op(augment *g, size_t i, int carrier)
         f->gb = f->bytes >= 0 ? f->bytes / 1e9 : -1;
         if (w->source && strcmp(w->source, "inductor") == 0 && w->op_bytes > 0)
             f->gb = g->t->ops[a->op].kernel_num_gb;
+        f->flop_peak_s = elsewhere_s(w, af->flop_peak_s);
         o->has_carrier = 1;
         o->longest = i;
     } else if (carrier) {
-        add_known(&f->flop_peak_s, af->flop_peak_s);
+        add_known(&f->flop_peak_s, elsewhere_s(w, af->flop_peak_s));
         add_known(&f->byte_peak_s, af->byte_peak_s);
         if (a->dur_ns > g->t->acts[o->longest].dur_ns) {
             o->longest = i;
