@@ -46,6 +46,11 @@ typedef struct pf_act_work {
     int upper_bound;                   /* the figures are a ceiling (variable-length attention) */
     int inferred;                      /* no launching op: the figures of the linked launches of
                                           its kernel name and geometry (pf_work_infer) */
+    int graph_replay;                  /* replayed by a graph launch whose capture is not given
+                                          (--graph-capture): the op it links to, if any, only
+                                          launched the graph, so its figures are unknown */
+    int compiled_region;               /* its op is a torch.compile region (Torch-Compiled Region,
+                                          CompiledFunction) without recorded shapes */
     int elsewhere;                     /* PF_ELSEWHERE_* bits: the op's FLOPs (bytes) are known
                                           and nonzero but carried by its other kernels, so this
                                           activity's 0 is attribution, not a measurement */
@@ -130,6 +135,10 @@ typedef struct pf_device_report {
     pf_row *missing;                   /* ops without a formula, by time, largest first */
     size_t n_missing;
     int64_t no_shapes_ns;              /* GPU time of launches whose op has no recorded shapes */
+    int64_t graph_replay_ns;           /* GPU time of graph-replayed kernels without their capture
+                                          (pf_act_work.graph_replay) and no inferred figures */
+    int64_t compiled_region_ns;        /* GPU time of launches under a torch.compile region op
+                                          without shapes (pf_act_work.compiled_region) */
     int64_t shapes_ns;                 /* GPU time of launches whose op has recorded shapes */
     int64_t unlinked_n, unlinked_ns;   /* selected activities with no launching op, and their time */
     int64_t inferred_n, inferred_ns;   /* of those, the ones with inferred figures (pf_work_infer) */

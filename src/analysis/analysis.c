@@ -219,6 +219,10 @@ static void count_why(dev_acc *d, const pf_activity *a, const pf_act_work *w)
         r->captured_n++;
         r->captured_ns = pf_sat_add(r->captured_ns, a->dur_ns);
     }
+    if (w->graph_replay)
+        r->graph_replay_ns = pf_sat_add(r->graph_replay_ns, a->dur_ns);
+    if (w->compiled_region)
+        r->compiled_region_ns = pf_sat_add(r->compiled_region_ns, a->dur_ns);
     if (a->op < 0) {
         r->unlinked_n++;
         r->unlinked_ns = pf_sat_add(r->unlinked_ns, a->dur_ns);

@@ -188,7 +188,12 @@ static void op_work(const pf_trace *t, const pf_analysis_opts *o, const pf_cpu_o
     /* No arguments at all on an op that launched GPU work: the profiler ran without
      * record_shapes (its default). That, not a missing formula, is why figures are absent. */
     if (op->call.nargs == 0) {
-        w->no_shapes = 1;
+        /* torch.compile's wrappers record no shapes even with record_shapes: the cause is the
+         * compiled region, not the profiler's settings */
+        if (strncmp(op->name, "Torch-Compiled Region", 21) == 0 || strncmp(op->name, "CompiledFunction", 16) == 0)
+            w->compiled_region = 1;
+        else
+            w->no_shapes = 1;
         return;
     }
     if (rc < 0) {
@@ -210,6 +215,7 @@ static void work_init(const pf_analysis_opts *o, pf_act_work *w)
     w->dtype = peak_dtype(o, PF_DT_UNKNOWN, 0);
     w->source = NULL;
     w->no_formula = w->upper_bound = w->no_shapes = w->generic = w->inferred = w->elsewhere = 0;
+    w->graph_replay = w->compiled_region = 0;
     w->op_flop = w->op_bytes = -1;
 }
 
@@ -234,6 +240,18 @@ static int transfer_work(const pf_activity *a, pf_act_work *w)
     return 1;
 }
 
+/* A kernel replayed by a graph launch, with no op from the graph's capture: the op it links to
+ * (CompiledFunction, a model runner's) launched the graph and did none of its work itself, and
+ * the trace holds no shapes of the kernels': unknown (1), unless pf_work_infer finds the same
+ * kernel outside the replay. */
+static int graph_replay(const pf_activity *a, pf_act_work *w)
+{
+    if (!a->graph || a->captured)
+        return 0;
+    w->graph_replay = 1;
+    return 1;
+}
+
 /* The op's work (w, the whole op's) cut to this activity's share of it. A kernel given none
  * of a known, nonzero figure carries it elsewhere (its op's other kernels): marked so that
  * its 0 is not read as measured. */
@@ -255,7 +273,7 @@ void pf_work_of(const pf_trace *t, const pf_analysis_opts *o, size_t i, pf_share
 {
     const pf_activity *a = &t->acts[i];
     work_init(o, w);
-    if (transfer_work(a, w) || a->op < 0)
+    if (transfer_work(a, w) || graph_replay(a, w) || a->op < 0)
         return;
     op_work(t, o, &t->ops[a->op], w);
     w->dtype = pf_peak_dtype_kernel(w->dtype, a->name, o->tf32);
@@ -350,7 +368,7 @@ int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const pf_share *sh
     for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
         const pf_activity *a = &t->acts[i];
         work_init(o, &w[i]);
-        if (transfer_work(a, &w[i]) || a->op < 0)
+        if (transfer_work(a, &w[i]) || graph_replay(a, &w[i]) || a->op < 0)
             continue;
         const pf_act_work *ow = memo_work(&m, t, o, &t->ops[a->op]);
         if (!ow) {

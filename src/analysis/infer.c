@@ -59,12 +59,14 @@ int pf_work_infer(const pf_trace *t, pf_act_work *w)
     seen *tab = calloc(cap, sizeof *tab);
     if (!tab)
         return -1;
+    /* a graph replay's kernel without its capture linked to the op that launched the graph:
+     * it has no figures of its own, and teaches nothing */
     for (size_t i = 0; i < t->n_acts; i++)
-        if (t->acts[i].op >= 0 && usable(&t->acts[i]))
+        if (t->acts[i].op >= 0 && !w[i].graph_replay && usable(&t->acts[i]))
             learn(tab, cap, &t->acts[i], &w[i]);
     for (size_t i = 0; i < t->n_acts; i++) {
         const pf_activity *a = &t->acts[i];
-        if (a->op >= 0 || !usable(a))
+        if ((a->op >= 0 && !w[i].graph_replay) || !usable(a))
             continue;
         const seen *s = slot_of(tab, cap, a->name, a->geometry);
         if (!s->name || !s->agree)
@@ -74,7 +76,7 @@ int pf_work_infer(const pf_trace *t, pf_act_work *w)
         w[i].bytes = s->w.bytes >= 0 ? s->w.bytes / (double)s->n : -1;
         w[i].source = "inferred";
         w[i].inferred = 1;
-        w[i].no_formula = w[i].no_shapes = 0;
+        w[i].no_formula = w[i].no_shapes = w[i].graph_replay = w[i].compiled_region = 0;
     }
     free(tab);
     return 0;

@@ -571,6 +571,11 @@ void pf_aview_coverage(FILE *out, const pf_analysis *an, const pf_device_report 
             time_pct(d, d->flop_known_ns));
     if (d->no_shapes_ns > 0)
         fprintf(out, "; no input shapes recorded: %.2f%%", time_pct(d, d->no_shapes_ns));
+    if (d->graph_replay_ns > 0)
+        fprintf(out, "; unknown, CUDA-graph replay: record its capture and pass --graph-capture: %.2f%%",
+                time_pct(d, d->graph_replay_ns));
+    if (d->compiled_region_ns > 0)
+        fprintf(out, "; unknown, torch.compile region: %.2f%%", time_pct(d, d->compiled_region_ns));
     if (d->captured_ns > 0)
         fprintf(out, "; ops from the graph capture: %.2f%%", time_pct(d, d->captured_ns));
     if (d->unlinked_ns > 0)
@@ -642,6 +647,10 @@ static void json_coverage(pf_jw *w, const pf_device_report *d)
     pf_jw_num(w, time_pct(d, d->flop_known_ns));
     pf_jw_key(w, "no_shapes_pct");
     pf_jw_num(w, time_pct(d, d->no_shapes_ns));
+    pf_jw_key(w, "graph_replay_pct");
+    pf_jw_num(w, time_pct(d, d->graph_replay_ns));
+    pf_jw_key(w, "compiled_region_pct");
+    pf_jw_num(w, time_pct(d, d->compiled_region_ns));
     pf_jw_key(w, "no_launching_op");
     pf_jw_obj_begin(w);
     pf_jw_key(w, "count");
