@@ -321,12 +321,17 @@ static pf_act_work op_work(const pf_invocation *e)
 static const char *formula_status(const pf_invocation *e)
 {
     const pf_cpu_op *op = e->op >= 0 ? &e->t->ops[e->op] : NULL;
+    /* the matched kernel, replayed from a graph whose capture was not given */
+    if (e->n_acts > 0 && e->work[0].graph_replay && e->kind != PF_INV_OP)
+        return "none: CUDA-graph replay: record its capture and pass --graph-capture";
     if (!op)
         return "no launching op";
     if (op->bad_args)
         return "bad-args: the op's args could not be read";
     if (!e->has_formula_run)
         return "inductor: the launch's own kernel_flop / kernel_num_gb";
+    if (op->call.nargs == 0 && e->n_acts > 0 && e->work[0].compiled_region)
+        return "none: torch.compile region (it records no shapes; its kernels' own figures need their launches)";
     if (op->call.nargs == 0)
         return "none: the trace recorded no input shapes (record_shapes off)";
     switch (e->formula_rc) {
@@ -347,6 +352,9 @@ static const char *family_of(const pf_invocation *e)
 {
     const pf_formula *f = e->op >= 0 ? pf_formula_lookup(e->t->ops[e->op].name) : NULL;
     const pf_cpu_op *op = e->op >= 0 ? &e->t->ops[e->op] : NULL;
+    /* the op launched a graph: its formula (or guess) is not the kernels' */
+    if (e->n_acts > 0 && e->work[0].graph_replay)
+        return "-";
     if (op && !op->bad_args && !e->has_formula_run)
         return "inductor";
     if (f)

@@ -85,8 +85,14 @@ static const char *work_text(const pf_invocation *e, size_t k, char *buf, size_t
     const pf_act_work *w = &e->work[k];
     if (a->kind != PF_ACT_KERNEL)
         return "its own bytes (args.bytes)";
+    if (w->graph_replay)
+        return "none: CUDA-graph replay: record its capture and pass --graph-capture";
+    if (w->inferred)
+        return "inferred: the figures of the launches of its name, grid and block";
     if (a->op < 0)
         return "none: no launching op";
+    if (w->compiled_region)
+        return "none: torch.compile region";
     if (!w->source)
         return "none: the op has no figures";
     char fl[96];
