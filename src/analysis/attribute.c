@@ -35,6 +35,7 @@ static int has_word(const char *s, const char *word)
  * template arguments say implicit_gemm). */
 static int math_kernel(const char *name)
 {
+    assert(name);
     static const char *const arithmetic[] = {"gemm", "gemv", "conv",  "fprop", "dgrad", "wgrad", "winograd",
                                              "flash", "fmha", "attn", "attention", "sdpa", "mha_", "cijk_",
                                              "bmm_", "fft2d_", "fft1d_", "qk_int_sv_", "sage"};
@@ -88,6 +89,7 @@ typedef struct op_time {
 /* dur's part of total (of n launches); by count when the launches took no time at all. */
 static double part(int64_t dur, int64_t total, int64_t n)
 {
+    assert(dur >= 0 && total >= 0 && n >= 0);
     if (n <= 0)
         return 0;
     return total > 0 ? (double)dur / (double)total : 1.0 / (double)n;
@@ -95,6 +97,7 @@ static double part(int64_t dur, int64_t total, int64_t n)
 
 pf_share *pf_work_shares(const pf_trace *t)
 {
+    assert(t);
     pf_share *sh = calloc(t->n_acts ? t->n_acts : 1, sizeof *sh);
     op_time *ot = calloc(t->n_ops ? t->n_ops : 1, sizeof *ot);
     unsigned char *math = calloc(t->n_acts ? t->n_acts : 1, 1);
@@ -257,6 +260,7 @@ static int graph_replay(const pf_activity *a, pf_act_work *w)
  * its 0 is not read as measured. */
 static void share(pf_share s, pf_act_work *w)
 {
+    assert(s.flop >= 0 && s.flop <= 1 + 1e-9 && s.bytes >= 0 && s.bytes <= 1 + 1e-9);
     w->op_flop = w->flop;
     w->op_bytes = w->bytes;
     if (!w->source)
