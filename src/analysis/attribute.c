@@ -39,7 +39,7 @@ static int math_kernel(const char *name)
     static const char *const arithmetic[] = {"gemm", "gemv", "conv",  "fprop", "dgrad", "wgrad", "winograd",
                                              "flash", "fmha", "attn", "attention", "sdpa", "mha_", "cijk_",
                                              "bmm_", "fft2d_", "fft1d_", "qk_int_sv_", "sage"};
-    static const char *const helpers[] = {"splitKreduce", "init_device_workspace", "im2col", "col2im",
+    static const char *const helpers[] = {"splitKreduce", "init_device_workspace", "_helper", "im2col", "col2im",
                                           "Im2d2Col", "Im3d2Col", "elementWise"};
     pf_category c = pf_category_of(PF_ACT_KERNEL, name, NULL);
     if (c != PF_CAT_GEMM && c != PF_CAT_CONV && c != PF_CAT_ATTENTION)

@@ -66,7 +66,7 @@ for a in acts:
 # kernels, each in proportion to time.
 ARITH = ("gemm", "gemv", "conv", "fprop", "dgrad", "wgrad", "winograd", "flash", "fmha", "attn", "attention",
          "sdpa", "mha_", "cijk_", "bmm_", "fft2d_", "fft1d_", "qk_int_sv_", "sage")
-HELPERS = ("splitkreduce", "init_device_workspace", "im2col", "col2im", "im2d2col", "im3d2col", "elementwise")
+HELPERS = ("splitkreduce", "init_device_workspace", "_helper", "im2col", "col2im", "im2d2col", "im3d2col", "elementwise")
 
 
 def is_math(n):

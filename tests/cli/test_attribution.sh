@@ -10,7 +10,7 @@ sys.path.insert(0, "tests/cli")
 from raw import load, gpu_acts, ns
 ARITH = ("gemm", "gemv", "conv", "fprop", "dgrad", "wgrad", "winograd", "flash", "fmha", "attn", "attention",
          "sdpa", "mha_", "cijk_", "bmm_", "fft2d_", "fft1d_", "qk_int_sv_", "sage")
-HELPERS = ("splitkreduce", "init_device_workspace", "im2col", "col2im", "im2d2col", "im3d2col", "elementwise")
+HELPERS = ("splitkreduce", "init_device_workspace", "_helper", "im2col", "col2im", "im2d2col", "im3d2col", "elementwise")
 is_math = lambda n: any(w in n.lower() for w in ARITH) and not any(w in n.lower() for w in HELPERS)
 '
 

@@ -30,7 +30,7 @@ longest = max(kernels, key=lambda g: Decimal(g["dur"]))
 # name the arithmetic, library helpers excepted) by time, else on all kernels by time
 ARITH = ("gemm", "gemv", "conv", "fprop", "dgrad", "wgrad", "winograd", "flash", "fmha", "attn", "attention",
          "sdpa", "mha_", "cijk_", "bmm_", "fft2d_", "fft1d_", "qk_int_sv_", "sage")
-HELPERS = ("splitkreduce", "init_device_workspace", "im2col", "col2im", "im2d2col", "im3d2col", "elementwise")
+HELPERS = ("splitkreduce", "init_device_workspace", "_helper", "im2col", "col2im", "im2d2col", "im3d2col", "elementwise")
 is_math = lambda n: any(w in n.lower() for w in ARITH) and not any(w in n.lower() for w in HELPERS)
 math = [g for g in kernels if is_math(g["name"])] or kernels
 print(json.dumps({"math": [kernels.index(g) for g in math], "math_dur": str(sum(Decimal(g["dur"]) for g in math)),
