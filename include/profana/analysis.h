@@ -32,7 +32,8 @@ typedef struct pf_analysis_opts {
 
 enum { PF_STEP_EVERY = -1, PF_STEP_ALL = -2 };
 
-/* Figures of one GPU activity after attribution (an op's work goes to its longest kernel). */
+/* Figures of one GPU activity after attribution (an op's FLOPs on its math kernels, its bytes
+ * over all its kernels, by time: pf_work_shares). */
 typedef struct pf_act_work {
     double flop;                       /* < 0 unknown */
     double bytes;                      /* < 0 unknown */
@@ -50,7 +51,25 @@ typedef struct pf_act_work {
                                           its module: source "triton~lb") */
     int inferred;                      /* no launching op: the figures of the linked launches of
                                           its kernel name and geometry (pf_work_infer) */
+    int graph_replay;                  /* replayed by a graph launch whose capture is not given
+                                          (--graph-capture): the op it links to, if any, only
+                                          launched the graph, so its figures are unknown */
+    int compiled_region;               /* its op is a torch.compile region (Torch-Compiled Region,
+                                          CompiledFunction) without recorded shapes */
+    int elsewhere;                     /* PF_ELSEWHERE_* bits: the op's FLOPs (bytes) are known
+                                          and nonzero but carried by its other kernels, so this
+                                          activity's 0 is attribution, not a measurement */
+    double op_flop, op_bytes;          /* the whole op invocation's figures before the split
+                                          (< 0 unknown; the activity's own for a copy or fill) */
 } pf_act_work;
+
+enum { PF_ELSEWHERE_FLOP = 1, PF_ELSEWHERE_BYTES = 2 };
+
+/* The part of its op invocation's work one activity carries: 0 to 1 of its FLOPs and of its
+ * bytes (0 for an activity with no op, a memcpy or a memset: they carry their own). */
+typedef struct pf_share {
+    double flop, bytes;
+} pf_share;
 
 /* More than there are distinct sources (the formulas' families, their ~dtype and ~ub
  * variants, inductor, memcpy, memset, mismatch, bad-args), so a row lists every one. */
@@ -88,6 +107,9 @@ typedef struct pf_row {
     int n_sources;
     int sources_more;                  /* more sources than PF_ROW_MAX_SOURCES: shown as "+more" */
     int64_t upper_bound_n;             /* launches whose figures are a ceiling (pf_act_work.upper_bound) */
+    int64_t flop_elsewhere_n;          /* launches whose op's FLOPs are on its other kernels
+                                          (PF_ELSEWHERE_FLOP): a row of only those shows none */
+    int64_t generic_n;                 /* launches whose figures are the generic guess */
 } pf_row;
 
 /* Launches and busy time (union of activity intervals) of one stream. */
@@ -121,6 +143,10 @@ typedef struct pf_device_report {
     pf_row *missing;                   /* ops without a formula, by time, largest first */
     size_t n_missing;
     int64_t no_shapes_ns;              /* GPU time of launches whose op has no recorded shapes */
+    int64_t graph_replay_ns;           /* GPU time of graph-replayed kernels without their capture
+                                          (pf_act_work.graph_replay) and no inferred figures */
+    int64_t compiled_region_ns;        /* GPU time of launches under a torch.compile region op
+                                          without shapes (pf_act_work.compiled_region) */
     int64_t shapes_ns;                 /* GPU time of launches whose op has recorded shapes */
     int64_t triton_lb_ns;              /* GPU time of Inductor Triton launches whose figures are
                                           a lower bound (module not read: source "triton~lb") */
@@ -197,27 +223,29 @@ static inline int pf_analysis_selected(const pf_analysis *a, size_t i)
     return !a->selected || a->selected[i];
 }
 
-/* Work of one activity (used by the analysis and by --augment_trace): applies the formula or
- * Inductor's figures of its op when it is the op's longest kernel, memcpy/memset bytes
- * otherwise. longest[i] says whether activity i carries its op's work. */
-void pf_work_of(const pf_trace *t, const pf_analysis_opts *o, size_t i, int carries_op_work,
-                pf_act_work *w);
+/* Work of one activity (used by the analysis and by --augment_trace): its share s (from
+ * pf_work_shares) of the formula or Inductor's figures of its op, or memcpy/memset bytes. */
+void pf_work_of(const pf_trace *t, const pf_analysis_opts *o, size_t i, pf_share s, pf_act_work *w);
 
-/* pf_work_of for every activity into w[0, t->n_acts) (carrier from pf_work_carriers), with
+/* pf_work_of for every activity into w[0, t->n_acts) (shares from pf_work_shares), with
  * one formula run per distinct op invocation (name, args, Inductor figures): the same
  * figures, a fraction of the time. Returns 0, or -1 when memory runs out. */
-int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const unsigned char *carrier, pf_act_work *w);
+int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const pf_share *shares, pf_act_work *w);
 
 /* A kernel without a launching op (a graph replay without its capture, a library's own
  * launch) takes the figures of the launches of the same kernel name and launch geometry
- * (grid and block) that have an op, when every one of them has the same known figures
- * (source "inferred", inferred set); kernels without a geometry get nothing. w is
+ * (grid and block) that have an op, when every one of them comes from an op with the same
+ * known work (op_flop, op_bytes): the mean of their shares of it (source "inferred",
+ * inferred set); kernels without a geometry get nothing. w is
  * pf_work_all's. Returns 0, or -1 when memory runs out. */
 int pf_work_infer(const pf_trace *t, pf_act_work *w);
 
-/* Marks, for every activity, whether it carries its op invocation's work: the longest
- * kernel among the activities linked to the same op (ties: the first). Caller frees. */
-unsigned char *pf_work_carriers(const pf_trace *t);
+/* Which part of its op invocation's work each activity carries. FLOPs: the op's math kernels
+ * (gemm, conv or attention by kernel name, data-layout kernels such as im2col excepted) in
+ * proportion to their time; all its kernels by time when it has none. Bytes: all its kernels
+ * in proportion to time. Launches of zero time split by count. Shares of one op sum to 1 per
+ * figure. Returns a per-activity array (caller frees), or NULL when memory runs out. */
+pf_share *pf_work_shares(const pf_trace *t);
 
 /* The formula figures of op's call (pf_formula_apply_ex with DTYPE as the assumed type; ex
  * may be NULL). An Inductor Triton launch the op table does not list is read from its
@@ -232,7 +260,8 @@ int pf_op_figures(const pf_cpu_op *op, const pf_analysis_opts *o, pf_explain *ex
  * value or "-". A value that does not fit sets *len to n. */
 void pf_key_append_arg(char *buf, size_t n, size_t *len, const pf_arg *a, int with_dtype);
 
-/* Whether a row shows a FLOP (bytes) figure: every launch has one, or it is the Total row. */
+/* Whether a row shows a FLOP (bytes) figure: every launch has one, or it is the Total row; a
+ * row (not the Total) whose launches all carry their ops' FLOPs elsewhere shows none. */
 int pf_row_has_flop(const pf_row *r);
 int pf_row_has_bytes(const pf_row *r);
 /* CPU figures of one op name over the whole trace. */
@@ -270,6 +299,9 @@ double pf_row_bw_ach_pct(const pf_row *r, const pf_device_info *info);
 /* 1 when the row's BW % is unknown because its bytes moved faster than DRAM's peak while an
  * invocation's bytes fit the device's cache (pf_dram_pct): shown as "cache", not a number. */
 int pf_row_cache_served(const pf_row *r, const pf_device_info *info);
+/* 1 when a percentage of the row would be above 100 because of a generic guess (its bytes,
+ * every input read and output written whole, are a ceiling): shown as "~ub", not a number. */
+int pf_row_guess_over(const pf_row *r, const pf_device_info *info);
 /* "compute", "memory", or NULL when the figures do not say. */
 const char *pf_row_bound(const pf_row *r, const pf_device_info *info);
 /* GPU time per invocation (per launch for kernel rows), in ns; 0 for an empty row. */

@@ -56,8 +56,11 @@ typedef struct pf_invocation {
     size_t *acts;              /* the invocation's activities in file order */
     size_t n_acts;
     pf_act_work *work;         /* parallel to acts, as the analysis attributes them */
-    unsigned char *carries;    /* parallel to acts: carries the op's work */
-    int carrier;               /* index into acts of the kernel with the op's work; -1 none */
+    unsigned char *carries;    /* parallel to acts: carries a part of the op's work */
+    pf_share *shares;          /* parallel to acts: the part of the op's FLOPs and bytes each
+                                  carries (pf_work_shares) */
+    int carrier;               /* index into acts of the first kernel carrying the op's work
+                                  (its FLOPs where it has any); -1 none */
     const pf_device *dev;
     const pf_device_info *info;
     /* ---- the formula ---- */
@@ -70,7 +73,8 @@ typedef struct pf_invocation {
     /* ---- the figures ---- */
     pf_act_work op_work;       /* the op's work (its carrier's, or its formula's when none) */
     double peak_flops;         /* FLOP/s at op_work.dtype's peak; 0 unknown */
-    pf_inv_rates carrier_rates; /* on the carrying kernel (carrier >= 0 only), as --group kernel */
+    pf_inv_rates carrier_rates; /* over the kernels carrying its FLOPs (carrier >= 0 only): their
+                                  summed figures over their summed time */
     pf_inv_rates total_rates;  /* over all the activities, as its --group op row */
 } pf_invocation;
 

@@ -153,6 +153,8 @@ static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const
     }
     row_add_source(r, w->source);
     r->upper_bound_n += w->upper_bound != 0;
+    r->flop_elsewhere_n += (w->elsewhere & PF_ELSEWHERE_FLOP) != 0;
+    r->generic_n += w->generic != 0;
 }
 
 /* Each device's selected activities (accs[d].acts, slices of *all, which the caller frees),
@@ -226,6 +228,10 @@ static void count_why(dev_acc *d, const pf_activity *a, const pf_act_work *w)
         r->captured_n++;
         r->captured_ns = pf_sat_add(r->captured_ns, a->dur_ns);
     }
+    if (w->graph_replay)
+        r->graph_replay_ns = pf_sat_add(r->graph_replay_ns, a->dur_ns);
+    if (w->compiled_region)
+        r->compiled_region_ns = pf_sat_add(r->compiled_region_ns, a->dur_ns);
     if (a->op < 0) {
         r->unlinked_n++;
         r->unlinked_ns = pf_sat_add(r->unlinked_ns, a->dur_ns);
@@ -550,14 +556,14 @@ static int compute_categories(pf_analysis *an)
 static int compute_work(pf_analysis *an)
 {
     const pf_trace *t = an->trace;
-    unsigned char *carrier = pf_work_carriers(t);
+    pf_share *shares = pf_work_shares(t);
     an->work = malloc((t->n_acts ? t->n_acts : 1) * sizeof *an->work);
-    if (!carrier || !an->work) {
-        free(carrier);
+    if (!shares || !an->work) {
+        free(shares);
         return -1;
     }
-    int rc = pf_work_all(t, &an->opts, carrier, an->work);
-    free(carrier);
+    int rc = pf_work_all(t, &an->opts, shares, an->work);
+    free(shares);
     if (rc == 0)
         rc = pf_work_infer(t, an->work);
     /* A copy or fill does no arithmetic, whether or not the trace gives its size (ROCm's

@@ -1,40 +1,150 @@
-/* attribute.c - decides which activity carries each op invocation's work, and what that work is. */
+/* attribute.c - decides which activities carry each op invocation's work (its FLOPs on the kernels that do the arithmetic, its bytes over all its kernels by time), and what that work is. */
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "profana/analysis.h"
+#include "profana/categories.h"
 #include "profana/formulas.h"
+#include "profana/ptrmap.h"
 #include "profana/rates.h"
 
-unsigned char *pf_work_carriers(const pf_trace *t)
+/* Whether word occurs in s, ASCII case ignored. */
+static int has_word(const char *s, const char *word)
 {
-    unsigned char *carrier = calloc(t->n_acts ? t->n_acts : 1, 1);
-    int64_t *best = malloc((t->n_ops ? t->n_ops : 1) * sizeof *best);
-    if (!carrier || !best) {
-        free(carrier);
-        free(best);
-        return NULL;
+    size_t n = strlen(word);
+    for (; *s; s++) {
+        size_t k = 0;
+        while (k < n && s[k] && (s[k] | 0x20) == (word[k] | 0x20))
+            k++;
+        if (k == n)
+            return 1;
     }
-    for (size_t i = 0; i < t->n_ops; i++)
-        best[i] = -1;
-    /* An op invocation that launched a memset and a GEMM (or a split-K GEMM and its
-     * reduction) has its work counted once, on its longest kernel. memcpy and memset
-     * carry their own bytes instead. */
-    for (size_t i = 0; i < t->n_acts; i++) {
+    return 0;
+}
+
+/* Whether a kernel does an op's matrix arithmetic: its name alone (not its op: every kernel
+ * of aten::addmm is gemm by op, its bias copy too) is gemm, conv or attention in the category
+ * table, and names the arithmetic. The table also files a library's helpers there by their
+ * library's word ("cublas", "cudnn", "miopen"): cuBLAS's scal_kernel and epilogue kernels,
+ * its split-K reduction (it adds the partial products, counted with the GEMM), cuDNN's RNN
+ * element-wise kernels (their argument list names cudnnRNNClipMode_t), layout transforms
+ * (MIOpen's Im2d2Col_v2, im2col, nchwToNhwc) and cuDNN's workspace initialisation (whose
+ * template arguments say implicit_gemm). */
+static int math_kernel(const char *name)
+{
+    assert(name);
+    static const char *const arithmetic[] = {"gemm", "gemv", "conv",  "fprop", "dgrad", "wgrad", "winograd",
+                                             "flash", "fmha", "attn", "attention", "sdpa", "mha_", "cijk_",
+                                             "bmm_", "fft2d_", "fft1d_", "qk_int_sv_", "sage"};
+    static const char *const helpers[] = {"splitKreduce", "init_device_workspace", "_helper", "im2col", "col2im",
+                                          "Im2d2Col", "Im3d2Col", "elementWise"};
+    pf_category c = pf_category_of(PF_ACT_KERNEL, name, NULL);
+    if (c != PF_CAT_GEMM && c != PF_CAT_CONV && c != PF_CAT_ATTENTION)
+        return 0;
+    for (size_t i = 0; i < sizeof helpers / sizeof helpers[0]; i++)
+        if (has_word(name, helpers[i]))
+            return 0;
+    for (size_t i = 0; i < sizeof arithmetic / sizeof arithmetic[0]; i++)
+        if (has_word(name, arithmetic[i]))
+            return 1;
+    return 0;
+}
+
+/* math_kernel once per distinct kernel name (names are interned). */
+typedef struct math_memo {
+    pf_ptrmap map;
+    unsigned char *is_math;
+    size_t n, cap;
+} math_memo;
+
+static int memo_is_math(math_memo *m, const char *name)
+{
+    int added;
+    int64_t k = pf_ptrmap_find_or_add(&m->map, name, m->n, &added);
+    if (k < 0)
+        return -1;
+    if (!added)
+        return m->is_math[k];
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 64;
+        unsigned char *p = realloc(m->is_math, cap);
+        if (!p)
+            return -1;
+        m->is_math = p;
+        m->cap = cap;
+    }
+    m->is_math[m->n] = (unsigned char)math_kernel(name);
+    return m->is_math[m->n++];
+}
+
+/* Time and launches of an op invocation's kernels: all of them, and its math kernels. */
+typedef struct op_time {
+    int64_t all_ns, math_ns;
+    int64_t all_n, math_n;
+} op_time;
+
+/* dur's part of total (of n launches); by count when the launches took no time at all. */
+static double part(int64_t dur, int64_t total, int64_t n)
+{
+    assert(dur >= 0 && total >= 0 && n >= 0);
+    if (n <= 0)
+        return 0;
+    return total > 0 ? (double)dur / (double)total : 1.0 / (double)n;
+}
+
+pf_share *pf_work_shares(const pf_trace *t)
+{
+    assert(t);
+    pf_share *sh = calloc(t->n_acts ? t->n_acts : 1, sizeof *sh);
+    op_time *ot = calloc(t->n_ops ? t->n_ops : 1, sizeof *ot);
+    unsigned char *math = calloc(t->n_acts ? t->n_acts : 1, 1);
+    math_memo mm = {0};
+    int rc = sh && ot && math ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
         const pf_activity *a = &t->acts[i];
         if (a->op < 0 || a->kind != PF_ACT_KERNEL)
             continue;
-        int64_t b = best[a->op];
-        if (b < 0 || a->dur_ns > t->acts[b].dur_ns)
-            best[a->op] = (int64_t)i;
+        int m = memo_is_math(&mm, a->name);
+        if (m < 0) {
+            rc = -1;
+            break;
+        }
+        math[i] = (unsigned char)m;
+        op_time *o = &ot[a->op];
+        int64_t d = a->dur_ns > 0 ? a->dur_ns : 0;
+        o->all_ns += d;
+        o->all_n++;
+        o->math_ns += m ? d : 0;
+        o->math_n += m;
     }
-    for (size_t i = 0; i < t->n_ops; i++)
-        if (best[i] >= 0)
-            carrier[best[i]] = 1;
-    free(best);
-    return carrier;
+    /* FLOPs go to the op's math kernels by their time (to all its kernels by time when it has
+     * none); bytes to all its kernels by time: each kernel then runs at the op's own rate over
+     * the kernels that share that work, never above it. memcpy and memset carry their own
+     * bytes instead. */
+    for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
+        const pf_activity *a = &t->acts[i];
+        if (a->op < 0 || a->kind != PF_ACT_KERNEL)
+            continue;
+        const op_time *o = &ot[a->op];
+        int64_t d = a->dur_ns > 0 ? a->dur_ns : 0;
+        sh[i].bytes = part(d, o->all_ns, o->all_n);
+        if (o->math_n == 0)
+            sh[i].flop = sh[i].bytes;
+        else
+            sh[i].flop = math[i] ? part(d, o->math_ns, o->math_n) : 0;
+    }
+    free(ot);
+    free(math);
+    free(mm.is_math);
+    pf_ptrmap_free(&mm.map);
+    if (rc) {
+        free(sh);
+        return NULL;
+    }
+    return sh;
 }
 
 static pf_dtype peak_dtype(const pf_analysis_opts *o, pf_dtype d, int matrix)
@@ -81,7 +191,12 @@ static void op_work(const pf_trace *t, const pf_analysis_opts *o, const pf_cpu_o
     /* No arguments at all on an op that launched GPU work: the profiler ran without
      * record_shapes (its default). That, not a missing formula, is why figures are absent. */
     if (op->call.nargs == 0) {
-        w->no_shapes = 1;
+        /* torch.compile's wrappers record no shapes even with record_shapes: the cause is the
+         * compiled region, not the profiler's settings */
+        if (strncmp(op->name, "Torch-Compiled Region", 21) == 0 || strncmp(op->name, "CompiledFunction", 16) == 0)
+            w->compiled_region = 1;
+        else
+            w->no_shapes = 1;
         return;
     }
     if (rc < 0) {
@@ -103,7 +218,9 @@ static void work_init(const pf_analysis_opts *o, pf_act_work *w)
     w->flop = w->bytes = -1;
     w->dtype = peak_dtype(o, PF_DT_UNKNOWN, 0);
     w->source = NULL;
-    w->no_formula = w->upper_bound = w->lower_bound = w->no_shapes = w->generic = w->inferred = 0;
+    w->no_formula = w->upper_bound = w->lower_bound = w->no_shapes = w->generic = w->inferred = w->elsewhere = 0;
+    w->graph_replay = w->compiled_region = 0;
+    w->op_flop = w->op_bytes = -1;
 }
 
 /* DRAM bytes of a copy of n bytes: a device-to-device copy reads them and writes them on
@@ -127,26 +244,45 @@ static int transfer_work(const pf_activity *a, pf_act_work *w)
     return 1;
 }
 
-/* The op's other kernels (a split-K reduction, a helper) are known to carry none of its
- * work: zero, not unknown, so the op's group still shows its figures. */
-static void share(int carries_op_work, pf_act_work *w)
+/* A kernel replayed by a graph launch, with no op from the graph's capture: the op it links to
+ * (CompiledFunction, a model runner's) launched the graph and did none of its work itself, and
+ * the trace holds no shapes of the kernels': unknown (1), unless pf_work_infer finds the same
+ * kernel outside the replay. */
+static int graph_replay(const pf_activity *a, pf_act_work *w)
 {
-    if (!carries_op_work && w->source) {
-        w->flop = w->flop >= 0 ? 0 : -1;
-        w->bytes = w->bytes >= 0 ? 0 : -1;
-    }
+    if (!a->graph || a->captured)
+        return 0;
+    w->graph_replay = 1;
+    return 1;
 }
 
-void pf_work_of(const pf_trace *t, const pf_analysis_opts *o, size_t i, int carries_op_work,
-                pf_act_work *w)
+/* The op's work (w, the whole op's) cut to this activity's share of it. A kernel given none
+ * of a known, nonzero figure carries it elsewhere (its op's other kernels): marked so that
+ * its 0 is not read as measured. */
+static void share(pf_share s, pf_act_work *w)
+{
+    assert(s.flop >= 0 && s.flop <= 1 + 1e-9 && s.bytes >= 0 && s.bytes <= 1 + 1e-9);
+    w->op_flop = w->flop;
+    w->op_bytes = w->bytes;
+    if (!w->source)
+        return;
+    if (w->flop > 0 && s.flop <= 0)
+        w->elsewhere |= PF_ELSEWHERE_FLOP;
+    if (w->bytes > 0 && s.bytes <= 0)
+        w->elsewhere |= PF_ELSEWHERE_BYTES;
+    w->flop = w->flop >= 0 ? w->flop * s.flop : -1;
+    w->bytes = w->bytes >= 0 ? w->bytes * s.bytes : -1;
+}
+
+void pf_work_of(const pf_trace *t, const pf_analysis_opts *o, size_t i, pf_share s, pf_act_work *w)
 {
     const pf_activity *a = &t->acts[i];
     work_init(o, w);
-    if (transfer_work(a, w) || a->op < 0)
+    if (transfer_work(a, w) || graph_replay(a, w) || a->op < 0)
         return;
     op_work(t, o, &t->ops[a->op], w);
     w->dtype = pf_peak_dtype_kernel(w->dtype, a->name, o->tf32);
-    share(carries_op_work, w);
+    share(s, w);
 }
 
 /* ---- every activity at once: one formula run per distinct op invocation ---- */
@@ -232,14 +368,14 @@ static const pf_act_work *memo_work(work_memo *m, const pf_trace *t, const pf_an
     return &s->w;
 }
 
-int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const unsigned char *carrier, pf_act_work *w)
+int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const pf_share *shares, pf_act_work *w)
 {
     work_memo m = {0};
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
         const pf_activity *a = &t->acts[i];
         work_init(o, &w[i]);
-        if (transfer_work(a, &w[i]) || a->op < 0)
+        if (transfer_work(a, &w[i]) || graph_replay(a, &w[i]) || a->op < 0)
             continue;
         const pf_act_work *ow = memo_work(&m, t, o, &t->ops[a->op]);
         if (!ow) {
@@ -248,7 +384,7 @@ int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const unsigned cha
         }
         w[i] = *ow;
         w[i].dtype = pf_peak_dtype_kernel(w[i].dtype, a->name, o->tf32);
-        share(carrier[i], &w[i]);
+        share(shares[i], &w[i]);
     }
     free(m.slots);
     return rc;

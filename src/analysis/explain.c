@@ -174,14 +174,14 @@ static int find_invocation(pf_invocation *e, const char *query)
 }
 
 /* The invocation's activities (the matched one alone when it has no op), their work as
- * the analysis attributes it, and the kernel that carries the op's work. */
+ * the analysis attributes it, and the kernels that carry the op's work. */
 static int collect_activities(pf_invocation *e)
 {
     const pf_trace *t = e->t;
-    unsigned char *carrier = pf_work_carriers(t);
+    pf_share *shares = pf_work_shares(t);
     e->acts = malloc((t->n_acts ? t->n_acts : 1) * sizeof *e->acts);
-    if (!carrier || !e->acts) {
-        free(carrier);
+    if (!shares || !e->acts) {
+        free(shares);
         return -1;
     }
     e->carrier = -1;
@@ -190,20 +190,23 @@ static int collect_activities(pf_invocation *e)
             e->acts[e->n_acts++] = i;
     e->work = calloc(e->n_acts, sizeof *e->work);
     e->carries = calloc(e->n_acts, 1);
-    if (!e->work || !e->carries) {
-        free(carrier);
+    e->shares = calloc(e->n_acts, sizeof *e->shares);
+    if (!e->work || !e->carries || !e->shares) {
+        free(shares);
         return -1;
     }
     for (size_t k = 0; k < e->n_acts; k++) {
         size_t i = e->acts[k];
-        e->carries[k] = carrier[i] && t->acts[i].op >= 0;
-        pf_work_of(t, &e->opts, i, carrier[i], &e->work[k]);
-        if (e->carries[k])
+        e->shares[k] = shares[i];
+        e->carries[k] = (shares[i].flop > 0 || shares[i].bytes > 0) && t->acts[i].op >= 0;
+        pf_work_of(t, &e->opts, i, shares[i], &e->work[k]);
+        /* the first kernel with a part of the FLOPs, else the first with any part */
+        if (e->carries[k] && (e->carrier < 0 || (e->shares[e->carrier].flop <= 0 && shares[i].flop > 0)))
             e->carrier = (int)k;
     }
     if (e->op >= 0 && e->kind == PF_INV_OP)
         e->act = e->acts[0];
-    free(carrier);
+    free(shares);
     return 0;
 }
 
@@ -257,18 +260,28 @@ static double bytes_at_peak(const pf_invocation *e, const pf_act_work *w)
     return pf_at_peak_s(w->bytes, pf_peak_bytes(e->info));
 }
 
-/* The rates on the kernel that carries the op's work, as --group kernel counts them. */
-static pf_inv_rates carrier_rates(const pf_invocation *e)
-{
-    const pf_act_work *w = &e->work[e->carrier];
-    return compute_rates(e, w->flop, w->bytes, (double)e->t->acts[e->acts[e->carrier]].dur_ns, flop_at_peak(e, w),
-                         bytes_at_peak(e, w));
-}
-
 /* Adds x to *sum when both are known; an unknown x makes the sum unknown. */
 static void add_known(double *sum, double x)
 {
     *sum = *sum < 0 || x < 0 ? -1 : *sum + x;
+}
+
+/* Over the kernels that carry the op's FLOPs (all that carry a part of its work when its
+ * FLOPs are on none): with the work split by time, each of them runs at this rate. */
+static pf_inv_rates carrier_rates(const pf_invocation *e)
+{
+    int by_flop = e->shares[e->carrier].flop > 0;
+    double flop = 0, bytes = 0, ns = 0, flop_s = 0, byte_s = 0;
+    for (size_t k = 0; k < e->n_acts; k++) {
+        if (!e->carries[k] || (by_flop && e->shares[k].flop <= 0))
+            continue;
+        ns += (double)e->t->acts[e->acts[k]].dur_ns;
+        add_known(&flop, e->work[k].flop);
+        add_known(&bytes, e->work[k].bytes);
+        add_known(&flop_s, flop_at_peak(e, &e->work[k]));
+        add_known(&byte_s, bytes_at_peak(e, &e->work[k]));
+    }
+    return compute_rates(e, flop, bytes, ns, flop_s, byte_s);
 }
 
 /* Over all the invocation's activities, as its --group op row counts them. */
@@ -290,8 +303,15 @@ static pf_inv_rates invocation_rates(const pf_invocation *e)
  * with the peak dtype chosen as attribute.c chooses it (DTYPE when unknown, --tf32). */
 static pf_act_work op_work(const pf_invocation *e)
 {
-    if (e->carrier >= 0 || !e->has_formula_run || e->formula_rc != PF_FORMULA_OK)
-        return e->work[e->carrier >= 0 ? e->carrier : 0];
+    if (e->carrier >= 0) { /* the whole op's, not the carrier's share of it */
+        pf_act_work w = e->work[e->carrier];
+        w.flop = w.op_flop;
+        w.bytes = w.op_bytes;
+        w.elsewhere = 0;
+        return w;
+    }
+    if (!e->has_formula_run || e->formula_rc != PF_FORMULA_OK)
+        return e->work[0];
     pf_act_work w = {.flop = e->fw.flop, .bytes = e->fw.bytes, .dtype = e->fw.dtype, .source = e->fw.source,
                      .upper_bound = e->fw.upper_bound};
     w.dtype = pf_peak_dtype(w.dtype, e->fw.matrix, e->opts.default_dtype, e->opts.tf32);
@@ -301,12 +321,17 @@ static pf_act_work op_work(const pf_invocation *e)
 static const char *formula_status(const pf_invocation *e)
 {
     const pf_cpu_op *op = e->op >= 0 ? &e->t->ops[e->op] : NULL;
+    /* the matched kernel, replayed from a graph whose capture was not given */
+    if (e->n_acts > 0 && e->work[0].graph_replay && e->kind != PF_INV_OP)
+        return "none: CUDA-graph replay: record its capture and pass --graph-capture";
     if (!op)
         return "no launching op";
     if (op->bad_args)
         return "bad-args: the op's args could not be read";
     if (!e->has_formula_run)
         return "inductor: the launch's own kernel_flop / kernel_num_gb";
+    if (op->call.nargs == 0 && e->n_acts > 0 && e->work[0].compiled_region)
+        return "none: torch.compile region (it records no shapes; its kernels' own figures need their launches)";
     if (op->call.nargs == 0)
         return "none: the trace recorded no input shapes (record_shapes off)";
     switch (e->formula_rc) {
@@ -327,6 +352,9 @@ static const char *family_of(const pf_invocation *e)
 {
     const pf_formula *f = e->op >= 0 ? pf_formula_lookup(e->t->ops[e->op].name) : NULL;
     const pf_cpu_op *op = e->op >= 0 ? &e->t->ops[e->op] : NULL;
+    /* the op launched a graph: its formula (or guess) is not the kernels' */
+    if (e->n_acts > 0 && e->work[0].graph_replay)
+        return "-";
     if (op && !op->bad_args && !e->has_formula_run)
         return "inductor";
     if (f)
@@ -376,8 +404,10 @@ void pf_invocation_free(pf_invocation *inv)
     free(inv->acts);
     free(inv->work);
     free(inv->carries);
+    free(inv->shares);
     inv->acts = NULL;
     inv->work = NULL;
     inv->carries = NULL;
+    inv->shares = NULL;
     inv->n_acts = 0;
 }

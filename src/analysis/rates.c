@@ -130,7 +130,8 @@ const char *pf_bound(double flop_peak_s, double byte_peak_s)
 int pf_row_has_flop(const pf_row *r)
 {
     /* a sum too large for a double (launches whose figures are absurd) is unknown, not infinite */
-    return r->flop_known > 0 && (r->is_total || r->flop_known == r->count) && isfinite(r->flop);
+    return r->flop_known > 0 && (r->is_total || (r->flop_known == r->count && r->flop_elsewhere_n < r->count)) &&
+           isfinite(r->flop);
 }
 
 int pf_row_has_bytes(const pf_row *r)
@@ -162,9 +163,14 @@ double pf_row_gbps(const pf_row *r)
 }
 
 /* The seconds at peak are summed over the row's launches, each at its dtype's peak. */
-double pf_row_flops_pct(const pf_row *r, const pf_device_info *info)
+static double row_flops_pct_raw(const pf_row *r, const pf_device_info *info)
 {
     return pf_pct_of_peak(row_flop_peak_s(r, info), (double)r->total_ns);
+}
+
+double pf_row_flops_pct(const pf_row *r, const pf_device_info *info)
+{
+    return pf_row_guess_over(r, info) ? -1 : row_flops_pct_raw(r, info);
 }
 
 /* Bytes of one invocation on average (one launch for kernel rows): what has to fit in the
@@ -174,7 +180,7 @@ static double row_call_bytes(const pf_row *r)
     return r->invocations > 0 ? r->bytes / (double)r->invocations : -1;
 }
 
-double pf_row_bw_pct(const pf_row *r, const pf_device_info *info)
+static double row_bw_pct_raw(const pf_row *r, const pf_device_info *info)
 {
     return pf_dram_pct(row_byte_peak_s(r, info), (double)r->total_ns, row_call_bytes(r), info, NULL);
 }
@@ -189,6 +195,18 @@ double pf_row_bw_ach_pct(const pf_row *r, const pf_device_info *info)
 {
     int known = pf_achievable_bytes(info) > 0 && pf_row_has_bytes(r);
     return pf_pct_of_peak(known ? r->byte_ach_s : -1, (double)r->total_ns);
+}
+
+int pf_row_guess_over(const pf_row *r, const pf_device_info *info)
+{
+    return r->generic_n > 0 && !r->is_total &&
+           (row_bw_pct_raw(r, info) > 100 || row_flops_pct_raw(r, info) > 100);
+}
+
+/* A generic guess above the peak is a ceiling: its percentage is unknown (pf_row_guess_over). */
+double pf_row_bw_pct(const pf_row *r, const pf_device_info *info)
+{
+    return pf_row_guess_over(r, info) ? -1 : row_bw_pct_raw(r, info);
 }
 
 int pf_row_cache_served(const pf_row *r, const pf_device_info *info)

@@ -12,7 +12,7 @@
 
 enum {
     C_DEVICE, C_NAME, C_CATEGORY, C_COUNT, C_LAUNCHES, C_TOTAL, C_MEAN, C_MIN, C_MAX, C_PCT, C_GFLOP, C_GB, C_FLOP,
-    C_BYTES, C_TFLOPS, C_GBPS, C_FLOPS_PCT, C_BW_PCT, C_FLOPS_ACH, C_BW_ACH, C_BOUND, C_SOURCE, C_NOTE, C_UPPER, C_CACHE, C_CALLS,
+    C_BYTES, C_TFLOPS, C_GBPS, C_FLOPS_PCT, C_BW_PCT, C_FLOPS_ACH, C_BW_ACH, C_BOUND, C_SOURCE, C_NOTE, C_UPPER, C_CACHE, C_ELSEWHERE, C_CALLS,
     C_CPU_TOTAL,
     C_SELF_CPU, C_NCOLS
 };
@@ -47,6 +47,8 @@ static const pf_col base_cols[C_NCOLS] = {
     [C_NOTE] = {"Note", "note", 0, PF_IN_CSV | PF_IN_JSON, NULL},
     [C_UPPER] = {"Upper bound", "upper_bound", 0, PF_IN_JSON, NULL},
     [C_CACHE] = {"Cache served", "cache_served", 0, PF_IN_CSV | PF_IN_JSON, NULL},
+    /* the row's kernels carry none of their ops' FLOPs (they are on sibling kernels) */
+    [C_ELSEWHERE] = {"FLOPs elsewhere", "flop_elsewhere", 0, PF_IN_JSON, NULL},
     /* --group op only: the table is cut to C_CALLS columns otherwise. */
     [C_CALLS] = {"Calls", "calls", 1, 0, NULL},
     [C_CPU_TOTAL] = {"CPU Total (us)", "cpu_total_us", 1, 0, NULL},
@@ -149,6 +151,16 @@ static const pf_col *device_cols(const pf_aview *a, const pf_device_info *info)
 /* BW % of a row whose bytes moved faster than DRAM can move them while a call's bytes fit
  * the cache (pf_dram_pct): not a number, because DRAM's share is unknown */
 #define CACHE_MARK "cache"
+/* A percentage above 100 that comes from a generic guess: the guess is a ceiling */
+#define GUESS_UB_MARK "~ub"
+/* FLOPS % of a kernel row whose ops' FLOPs are all on their other (gemm, conv, attention)
+ * kernels: none were counted on it, which is not a measured 0 */
+#define ELSEWHERE_MARK "op"
+
+static int elsewhere_row(const pf_row *row)
+{
+    return !row->is_total && row->flop_elsewhere_n > 0 && row->flop_elsewhere_n == row->count;
+}
 
 /* Sets a percentage cell; over 100% means a formula or a peak is wrong, so it is marked, and
  * over SUSPECT_PCT is marked as worth a check. Returns PF_AVIEW_OVER, PF_AVIEW_SUSPECT or 0. */
@@ -215,11 +227,19 @@ static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_repo
     /* measured achievable peaks: the same rule, against what a kernel was seen to reach */
     over |= set_pct(t, r, C_FLOPS_ACH, pf_row_flops_ach_pct(row, d->info));
     over |= set_pct(t, r, C_BW_ACH, cached ? -1 : pf_row_bw_ach_pct(row, d->info));
+    int guess_ub = pf_row_guess_over(row, d->info);
+    if (guess_ub) {
+        pf_table_mark(t, r, C_BW_PCT, GUESS_UB_MARK);
+        pf_table_mark(t, r, C_FLOPS_PCT, GUESS_UB_MARK);
+    }
+    if (elsewhere_row(row))
+        pf_table_mark(t, r, C_FLOPS_PCT, ELSEWHERE_MARK);
+    pf_table_bool(t, r, C_ELSEWHERE, elsewhere_row(row));
     if (over & PF_AVIEW_OVER)
         pf_table_str(t, r, C_NOTE, "over peak: a formula or a peak is wrong");
     else if (over & PF_AVIEW_SUSPECT)
         pf_table_str(t, r, C_NOTE, "above 90% of peak: check the peak, the clock, L2-resident data");
-    pf_table_bool(t, r, C_UPPER, row->upper_bound_n > 0);
+    pf_table_bool(t, r, C_UPPER, row->upper_bound_n > 0 || guess_ub);
     pf_table_str(t, r, C_BOUND, pf_row_bound(row, d->info));
     pf_table_str(t, r, C_SOURCE, pf_row_source(row, src, sizeof src));
     if (row->has_cpu) {
@@ -503,6 +523,8 @@ pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
         fill_row(t, r, &d->rows[i], d);
         *over |= pct_flag(pf_row_flops_pct(&d->rows[i], d->info)) | pct_flag(pf_row_bw_pct(&d->rows[i], d->info));
         *over |= pf_row_cache_served(&d->rows[i], d->info) ? PF_AVIEW_CACHE : 0;
+        *over |= pf_row_guess_over(&d->rows[i], d->info) ? PF_AVIEW_GUESS_UB : 0;
+        *over |= elsewhere_row(&d->rows[i]) ? PF_AVIEW_ELSEWHERE : 0;
     }
     int r = pf_table_add_row(t);
     fill_row(t, r, &d->total, d);
@@ -569,6 +591,11 @@ void pf_aview_coverage(FILE *out, const pf_analysis *an, const pf_device_report 
         fprintf(out, "; Triton lower bounds (~lb) %.2f%%", time_pct(d, d->triton_lb_ns));
     if (d->no_shapes_ns > 0)
         fprintf(out, "; no input shapes recorded: %.2f%%", time_pct(d, d->no_shapes_ns));
+    if (d->graph_replay_ns > 0)
+        fprintf(out, "; unknown, CUDA-graph replay: record its capture and pass --graph-capture: %.2f%%",
+                time_pct(d, d->graph_replay_ns));
+    if (d->compiled_region_ns > 0)
+        fprintf(out, "; unknown, torch.compile region: %.2f%%", time_pct(d, d->compiled_region_ns));
     if (d->captured_ns > 0)
         fprintf(out, "; ops from the graph capture: %.2f%%", time_pct(d, d->captured_ns));
     if (d->unlinked_ns > 0)
@@ -642,6 +669,10 @@ static void json_coverage(pf_jw *w, const pf_device_report *d)
     pf_jw_num(w, time_pct(d, d->flop_known_ns));
     pf_jw_key(w, "no_shapes_pct");
     pf_jw_num(w, time_pct(d, d->no_shapes_ns));
+    pf_jw_key(w, "graph_replay_pct");
+    pf_jw_num(w, time_pct(d, d->graph_replay_ns));
+    pf_jw_key(w, "compiled_region_pct");
+    pf_jw_num(w, time_pct(d, d->compiled_region_ns));
     pf_jw_key(w, "no_launching_op");
     pf_jw_obj_begin(w);
     pf_jw_key(w, "count");
@@ -758,6 +789,13 @@ static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis 
         fprintf(out, CACHE_MARK ": the bytes moved faster than DRAM's peak and a call's bytes fit the %.0f MiB "
                      "cache: part of them came from the cache, so the share of DRAM bandwidth is unknown\n",
                 d->info->cache_mb);
+    if (over & PF_AVIEW_GUESS_UB)
+        fputs(GUESS_UB_MARK ": a generic guess (every input read and every output written whole) would put the row "
+              "above the device's peak: the op moves less than that, so its figures are an upper bound and its "
+              "percentage unknown\n", out);
+    if (over & PF_AVIEW_ELSEWHERE)
+        fputs(ELSEWHERE_MARK ": the kernel does none of its op's arithmetic: the op's FLOPs are on its gemm, conv "
+              "and attention kernels (How work is attributed), so none are counted here\n", out);
     if (over & PF_AVIEW_OVER)
         fputs(OVER_PEAK_MARK " above 100% of the device's peak: a formula or a peak is wrong (check --device, "
               "--tf32), or a small kernel's data sat in L2 cache\n", out);

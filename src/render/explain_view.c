@@ -78,16 +78,30 @@ static const pf_col act_cols[A_NCOLS] = {
 
 static const char *const kind_names[] = {"kernel", "memcpy", "memset"};
 
-static const char *work_text(const pf_invocation *e, size_t k)
+/* How much of the op's work the activity carries, and why (README: How work is attributed). */
+static const char *work_text(const pf_invocation *e, size_t k, char *buf, size_t n)
 {
     const pf_activity *a = &e->t->acts[e->acts[k]];
+    const pf_act_work *w = &e->work[k];
     if (a->kind != PF_ACT_KERNEL)
         return "its own bytes (args.bytes)";
+    if (w->graph_replay)
+        return "none: CUDA-graph replay: record its capture and pass --graph-capture";
+    if (w->inferred)
+        return "inferred: the figures of the launches of its name, grid and block";
     if (a->op < 0)
         return "none: no launching op";
-    if (e->carries[k])
-        return "carries the op's work (its longest kernel)";
-    return "none: the op's work is on its longest kernel";
+    if (w->compiled_region)
+        return "none: torch.compile region";
+    if (!w->source)
+        return "none: the op has no figures";
+    char fl[96];
+    if (w->elsewhere & PF_ELSEWHERE_FLOP)
+        snprintf(fl, sizeof fl, "FLOPs none (on the op's gemm/conv/attention kernels)");
+    else
+        snprintf(fl, sizeof fl, "FLOPs %.2f%%%s", 100.0 * e->shares[k].flop, w->op_flop > 0 ? " (by time)" : "");
+    snprintf(buf, n, "%s, bytes %.2f%% (by time) of the op's", fl, 100.0 * e->shares[k].bytes);
+    return buf;
 }
 
 static pf_table *activities_table(const pf_invocation *e)
@@ -110,7 +124,8 @@ static pf_table *activities_table(const pf_invocation *e)
             pf_table_num(t, r, A_GB, w->bytes / 1e9, 6);
             pf_table_num(t, r, A_BYTES, w->bytes, 0);
         }
-        pf_table_str(t, r, A_WORK, work_text(e, k));
+        char wt[192];
+        pf_table_str(t, r, A_WORK, work_text(e, k, wt, sizeof wt));
     }
     return t;
 }
@@ -266,7 +281,7 @@ static int print_text(FILE *out, const pf_invocation *e, const pf_explain_view_o
     fputc('\n', out);
     pf_dtype dt = e->op_work.dtype;
     if (e->carrier >= 0) {
-        print_rates(out, "Achieved on the kernel carrying the work", &e->carrier_rates, dt);
+        print_rates(out, e->shares[e->carrier].flop > 0 ? "Achieved on the kernels carrying its FLOPs" : "Achieved on the kernels carrying its work", &e->carrier_rates, dt);
     }
     char lead[96];
     snprintf(lead, sizeof lead, "Over the invocation's %zu GPU activit%s", e->n_acts, e->n_acts == 1 ? "y" : "ies");

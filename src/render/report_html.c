@@ -345,6 +345,13 @@ static int report_device(pf_xw *w, const device_ctx *c, const char *title)
     if (over & PF_AVIEW_OVER)
         html_para(w, "! above 100% of the device's peak: a formula or a peak is wrong (check --device, --tf32), "
                         "or a small kernel's data sat in L2 cache.");
+    if (over & PF_AVIEW_GUESS_UB)
+        html_para(w, "~ub: a generic guess (every input read and every output written whole) would put the row "
+                     "above the device's peak: the op moves less than that, so its figures are an upper bound and "
+                     "its percentage unknown.");
+    if (over & PF_AVIEW_ELSEWHERE)
+        html_para(w, "op: the kernel does none of its op's arithmetic: the op's FLOPs are on its gemm, conv and "
+                     "attention kernels, so none are counted here.");
     if (over & PF_AVIEW_SUSPECT)
         html_para(w, "? above 90% of the device's peak: possible, but check the peak (--device, --tf32), the clock "
                         "the GPU ran at (the datasheet peak assumes its boost clock), and whether the data sat in L2 "

@@ -21,7 +21,7 @@ int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n,
 
 /* ---- --analysis (analysis_view.c) ---- */
 
-enum { PF_AVIEW_NCOLS = 28 };
+enum { PF_AVIEW_NCOLS = 29 };
 
 /* The device table's columns, the name column titled per --group: cols for a device of the
  * table, cols_ach for one whose --device-file entry carries measured achievable peaks ("% of
@@ -39,9 +39,11 @@ void pf_aview_init(pf_aview *a, const pf_view_opts *v);
 /* The device's table: its first v->top groups by time (all with 0), then the Total row (a
  * summary row); *over gets PF_AVIEW_OVER when a row shown runs above 100% of a peak,
  * PF_AVIEW_SUSPECT above 90% (and not above 100%) in one of its percentages, and
- * PF_AVIEW_CACHE when a row's BW % reads "cache" (pf_row_cache_served). NULL when memory
+ * PF_AVIEW_CACHE when a row's BW % reads "cache" (pf_row_cache_served), PF_AVIEW_GUESS_UB
+ * when a percentage reads "~ub" (pf_row_guess_over), PF_AVIEW_ELSEWHERE when FLOPS % reads
+ * "op" (the row's kernels carry none of their ops' FLOPs). NULL when memory
  * runs out. */
-enum { PF_AVIEW_OVER = 1, PF_AVIEW_CACHE = 2, PF_AVIEW_SUSPECT = 4 };
+enum { PF_AVIEW_OVER = 1, PF_AVIEW_CACHE = 2, PF_AVIEW_SUSPECT = 4, PF_AVIEW_GUESS_UB = 8, PF_AVIEW_ELSEWHERE = 16 };
 pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over);
 /* The categories that ran, by time; NULL when memory runs out. */
 pf_table *pf_aview_categories(const pf_device_report *d);

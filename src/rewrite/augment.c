@@ -64,17 +64,19 @@ static void activity_figures(const augment *g, size_t i, figures *f)
     const pf_activity *a = &g->t->acts[i];
     const pf_act_work *w = &g->work[i];
     const pf_device_info *info = g->an ? device_info(g->an, a->device) : NULL;
-    f->flop = w->flop;
+    /* A kernel whose op's FLOPs are on its other kernels did none of them: not a measured 0. */
+    f->flop = (w->elsewhere & PF_ELSEWHERE_FLOP) ? -1 : w->flop;
     /* A generic guess is not written into the trace: read back, it would pass for Inductor's
      * own figure (source "inductor") and count in the Total. Left out, the analysis of OUT
      * guesses the same again from the op's shapes. */
-    f->bytes = w->generic ? -1 : w->bytes;
+    f->bytes = w->generic || (w->elsewhere & PF_ELSEWHERE_BYTES) ? -1 : w->bytes;
     f->gb = f->bytes >= 0 ? f->bytes / 1e9 : -1;
-    /* Inductor's own figure is kept as it is, not rounded through bytes. */
-    if (w->source && strcmp(w->source, "inductor") == 0 && w->bytes > 0)
+    /* Inductor's own figure is kept as it is, not rounded through bytes (a kernel carrying
+     * all of it). */
+    if (w->source && strcmp(w->source, "inductor") == 0 && w->bytes > 0 && w->bytes == w->op_bytes)
         f->gb = g->t->ops[a->op].kernel_num_gb;
     f->dur_ns = a->dur_ns;
-    f->flop_peak_s = pf_at_peak_s(w->flop, pf_peak_flops(info, w->dtype));
+    f->flop_peak_s = pf_at_peak_s(f->flop, pf_peak_flops(info, w->dtype));
     f->byte_peak_s = pf_at_peak_s(w->bytes, pf_peak_bytes(info));
     f->category = g->an ? g->an->cats[i] : -1;
 }
@@ -85,20 +87,42 @@ static void add_known(double *sum, double x)
     *sum = *sum < 0 || x < 0 ? -1 : *sum + x;
 }
 
+/* A kernel with none of its op's FLOPs adds no time at peak to the op's (its own is unknown). */
+static double elsewhere_s(const pf_act_work *w, double flop_peak_s)
+{
+    return (w->elsewhere & PF_ELSEWHERE_FLOP) ? 0 : flop_peak_s;
+}
+
 /* Adds activity i to its op. Reading an augmented trace back, profana takes an op's
- * kernel_flop / kernel_num_gb as Inductor's figures and gives them to the op's longest
- * kernel: so the op must carry its formula's work only, never its copies' and fills' bytes,
- * which they carry themselves (that would count them twice). */
+ * kernel_flop / kernel_num_gb as Inductor's figures and splits them over the op's kernels
+ * again: so the op must carry its formula's work only (the whole op's, before the split),
+ * never its copies' and fills' bytes, which they carry themselves (that would count them
+ * twice). Its peak seconds are its carrying kernels' summed; its category the longest's. */
 static void add_to_op(augment *g, size_t i, int carrier)
 {
     const pf_activity *a = &g->t->acts[i];
+    const pf_act_work *w = &g->work[i];
     const figures *af = &g->acts[i];
     op_sum *o = &g->ops[a->op];
     figures *f = &o->f;
     int64_t dur = o->n_acts ? f->dur_ns + af->dur_ns : af->dur_ns;
-    if (carrier) {
+    if (carrier && !o->has_carrier) {
         *f = *af;
+        f->flop = w->op_flop;
+        f->bytes = w->generic ? -1 : w->op_bytes;
+        f->gb = f->bytes >= 0 ? f->bytes / 1e9 : -1;
+        if (w->source && strcmp(w->source, "inductor") == 0 && w->op_bytes > 0)
+            f->gb = g->t->ops[a->op].kernel_num_gb;
+        f->flop_peak_s = elsewhere_s(w, af->flop_peak_s);
         o->has_carrier = 1;
+        o->longest = i;
+    } else if (carrier) {
+        add_known(&f->flop_peak_s, elsewhere_s(w, af->flop_peak_s));
+        add_known(&f->byte_peak_s, af->byte_peak_s);
+        if (a->dur_ns > g->t->acts[o->longest].dur_ns) {
+            o->longest = i;
+            f->category = af->category;
+        }
     } else if (o->n_acts == 0) {
         *f = *af;
         o->longest = i;
@@ -151,10 +175,10 @@ static void merge_targets(target *dst, target *a, size_t na, target *b, size_t n
 }
 
 /* Work of every activity when no analysis ran (without --extra nothing else is needed). */
-static int own_work(augment *g, const unsigned char *carrier)
+static int own_work(augment *g, const pf_share *shares)
 {
     g->work = malloc((g->t->n_acts ? g->t->n_acts : 1) * sizeof *g->work);
-    return g->work ? pf_work_all(g->t, &g->opts, carrier, g->work) : -1;
+    return g->work ? pf_work_all(g->t, &g->opts, shares, g->work) : -1;
 }
 
 /* Figures for every activity and op. The work it computed itself is freed here: the
@@ -164,16 +188,16 @@ static int plan_figures(augment *g)
     const pf_trace *t = g->t;
     g->acts = calloc(t->n_acts ? t->n_acts : 1, sizeof *g->acts);
     g->ops = calloc(t->n_ops ? t->n_ops : 1, sizeof *g->ops);
-    unsigned char *carrier = pf_work_carriers(t);
-    int rc = g->acts && g->ops && carrier ? 0 : -1;
+    pf_share *shares = pf_work_shares(t);
+    int rc = g->acts && g->ops && shares ? 0 : -1;
     if (rc == 0 && !g->work)
-        rc = own_work(g, carrier);
+        rc = own_work(g, shares);
     for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
         activity_figures(g, i, &g->acts[i]);
         if (t->acts[i].op >= 0)
-            add_to_op(g, i, carrier[i]);
+            add_to_op(g, i, shares[i].flop > 0 || shares[i].bytes > 0);
     }
-    free(carrier);
+    free(shares);
     if (!g->an) {
         free(g->work);
         g->work = NULL;

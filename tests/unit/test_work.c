@@ -17,20 +17,22 @@ static const char *const traces[] = {
 static int same_work(const pf_act_work *a, const pf_act_work *b)
 {
     return a->flop == b->flop && a->bytes == b->bytes && a->dtype == b->dtype && a->source == b->source &&
-           a->no_formula == b->no_formula && a->upper_bound == b->upper_bound;
+           a->no_formula == b->no_formula && a->upper_bound == b->upper_bound && a->elsewhere == b->elsewhere &&
+           a->graph_replay == b->graph_replay && a->compiled_region == b->compiled_region && a->op_flop == b->op_flop &&
+           a->op_bytes == b->op_bytes;
 }
 
 /* pf_work_all gives, for every activity, exactly what pf_work_of gives. */
 static void check_work(const char *path, const pf_trace *t, pf_dtype dt, int tf32)
 {
     pf_analysis_opts o = {.default_dtype = dt, .tf32 = tf32, .step = PF_STEP_EVERY};
-    unsigned char *carrier = pf_work_carriers(t);
+    pf_share *shares = pf_work_shares(t);
     pf_act_work *all = malloc((t->n_acts + 1) * sizeof *all);
-    int ok = carrier && all && pf_work_all(t, &o, carrier, all) == 0;
+    int ok = shares && all && pf_work_all(t, &o, shares, all) == 0;
     size_t known = 0;
     for (size_t i = 0; ok && i < t->n_acts; i++) {
         pf_act_work one;
-        pf_work_of(t, &o, i, carrier[i], &one);
+        pf_work_of(t, &o, i, shares[i], &one);
         ok = same_work(&one, &all[i]);
         known += one.flop >= 0 || one.bytes >= 0;
     }
@@ -38,7 +40,7 @@ static void check_work(const char *path, const pf_trace *t, pf_dtype dt, int tf3
     snprintf(name, sizeof name, "%s (%s%s): memoised work of %zu activities (%zu with figures) = formula per activity",
              path, pf_dtype_name(dt), tf32 ? ", tf32" : "", t->n_acts, known);
     CHECK(name, ok && known > 0);
-    free(carrier);
+    free(shares);
     free(all);
 }
 
