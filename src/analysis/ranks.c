@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "profana/analysis.h"
 #include "profana/categories.h"
@@ -266,6 +267,10 @@ static int read_comms(const pf_trace *t, const char *path, const unsigned char *
         n += t->acts[i].kind == PF_ACT_KERNEL && cats[i] == PF_CAT_COMMUNICATION;
     if (n == 0) /* nothing to read again */
         return 0;
+    /* a pipe read a second time meets end-of-file: every collective's args would be lost */
+    struct stat st;
+    if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return pf_fail(err, "%s: not a regular file: its collectives' args cannot be read a second time", path);
     if (pf_source_read(path, &text, &len, &mapped, err))
         return -1;
     s->comms = calloc(n, sizeof *s->comms);

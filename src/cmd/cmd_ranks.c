@@ -94,9 +94,9 @@ static int expand(const pf_cli *cli, int n, path_list *l)
     for (int k = 0; k < n; k++) {
         const char *p = cli->pos[k];
         struct stat st;
-        if (strcmp(p, "-") == 0)
-            return pf_cli_usage_error("--ranks reads each trace twice (the model, then its collectives' args): "
-                                      "standard input ('-') cannot be one of them");
+        int bad = pf_cli_need_rereadable(p, "--ranks");
+        if (bad)
+            return bad;
         int rc = stat(p, &st) == 0 && S_ISDIR(st.st_mode) ? add_dir(l, p) : push(l, NULL, p) ? pf_cli_error("out of memory") : 0;
         if (rc)
             return rc;

@@ -1,0 +1,39 @@
+# test_adversarial3.sh - the third adversarial pass (issue 33), each case rebuilt small: pipes and FIFOs where a second pass is needed, one file named for two outputs, rank directories with other entries, install paths with spaces and quotes, summaries near the int64 limits, the Slurm recipe's manifest, repeated captures, many process groups, device files with control characters and trailing text.
+. tests/cli/lib.sh
+set -u
+. tests/cli/adversarial_lib.sh
+
+MR=testdata/multirank
+T0=$MR/tp_collectives_bf16_rank0.json.gz
+T1=$MR/tp_collectives_bf16_rank1.json.gz
+
+# ---- 1: a pipe or FIFO where the input is read twice: refused (exit 2), never a summary with its args lost ----
+W=$TMP/w
+for cmd in "--analysis /dev/stdin bf16 --summary $W/S" "--ranks /dev/stdin $T1 bf16" "--augment_trace /dev/stdin $W/O bf16"; do
+    guarded "pipe: $n" 2 sh -c 'gzip -dc "$1" | exec "$0" $2' "$PROFANA" "$T0" "$cmd" && {
+        check_grep "pipe: $n: says why" "reads its input twice" "$TMP/err"
+        check_eq "pipe: $n: nothing written" "$(ls -A "$W")" ""
+    }
+done
+# a FIFO with no writer: refused at once (it hung --ranks)
+for cmd in "--analysis $W/F bf16 --summary $W/S" "--ranks $W/F bf16"; do
+    n=$(echo "$cmd" | sed "s|$W/||g")
+    guarded "FIFO: $n" 2 sh -c 'mkfifo "$1/F" && exec "$0" $2' "$PROFANA" "$W" "$cmd" &&
+        check_grep "FIFO: $n: says why" "give a regular file, not $W/F" "$TMP/err"
+done
+# the same trace as a regular file keeps every collective's args (the oracle: the raw events)
+gzip -dc "$T0" >"$TMP/t0.json"
+guarded "regular file: --summary" 0 "$PROFANA" --analysis "$TMP/t0.json" bf16 --summary "$TMP/w/s.json" && {
+    want=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(1 for e in d["traceEvents"] if e.get("cat") == "kernel" and "nccl" in e.get("name", "").lower()))' "$TMP/t0.json")
+    check_eq "regular file: every NCCL kernel summarised" "$(json 'len(d["comm_kernels"])' "$TMP/w/s.json")" "$want"
+    # ranks_oracle.py's collectives of the trace: its kernels whose args name the collective
+    want=$(python3 -c '
+import sys
+exec(open("tests/cli/ranks_oracle.py").read().rsplit("main(sys.argv", 1)[0])
+print(len(rank_figures(sys.argv[1], 0)[1]))' "$TMP/t0.json")
+    check_eq "regular file: every collective's name read" \
+        "$(json 'sum(1 for k in d["comm_kernels"] if k["name"])' "$TMP/w/s.json")" "$want"
+}
