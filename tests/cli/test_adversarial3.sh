@@ -10,6 +10,7 @@ T1=$MR/tp_collectives_bf16_rank1.json.gz
 # ---- 1: a pipe or FIFO where the input is read twice: refused (exit 2), never a summary with its args lost ----
 W=$TMP/w
 for cmd in "--analysis /dev/stdin bf16 --summary $W/S" "--ranks /dev/stdin $T1 bf16" "--augment_trace /dev/stdin $W/O bf16"; do
+    n=$(echo "$cmd" | sed "s|$W/||g")
     guarded "pipe: $n" 2 sh -c 'gzip -dc "$1" | exec "$0" $2' "$PROFANA" "$T0" "$cmd" && {
         check_grep "pipe: $n: says why" "reads its input twice" "$TMP/err"
         check_eq "pipe: $n: nothing written" "$(ls -A "$W")" ""
@@ -37,3 +38,14 @@ print(len(rank_figures(sys.argv[1], 0)[1]))' "$TMP/t0.json")
     check_eq "regular file: every collective's name read" \
         "$(json 'sum(1 for k in d["comm_kernels"] if k["name"])' "$TMP/w/s.json")" "$want"
 }
+
+# ---- 2: --summary and a chart or report naming one file, however spelled: refused before anything is written ----
+for triple in "--plot roofline|x.json|x.json" "--report|x.json|./x.json" "--plot breakdown|x.json|a/../x.json" "--report|h.json|hl.json"; do
+    opt=${triple%%|*} rest=${triple#*|}
+    out=${rest%|*} sum=${rest#*|}
+    guarded "--summary $sum with $opt $out" 1 sh -c 'mkdir "$1/a" && echo old >"$1/h.json" && ln "$1/h.json" "$1/hl.json" &&
+        exec "$0" --analysis "$2" bf16 --summary "$1/$3" $4 "$1/$5"' "$PROFANA" "$W" "$TMP/t0.json" "$sum" "$opt" "$out" && {
+        check_grep "--summary $sum with $opt $out: says so" "named for two outputs" "$TMP/err"
+        check_eq "--summary $sum with $opt $out: nothing written" "$([ ! -e "$W/x.json" ] && cat "$W/h.json")" old
+    }
+done
