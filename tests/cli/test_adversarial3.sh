@@ -49,3 +49,26 @@ for triple in "--plot roofline|x.json|x.json" "--report|x.json|./x.json" "--plot
         check_eq "--summary $sum with $opt $out: nothing written" "$([ ! -e "$W/x.json" ] && cat "$W/h.json")" old
     }
 done
+
+# ---- 3: a rank directory: regular files only; an unreadable file is an error, a FIFO is passed over ----
+# (root reads any file, so the unreadable case runs as nobody, as tests/cli/test_outputs.sh does)
+as_nobody=
+[ "$(id -u)" -eq 0 ] && as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups --"
+D=$TMP/ranks
+mkdir -p "$D" && chmod 755 "$TMP" "$D"
+gzip -dc "$T1" >"$TMP/t1.json"
+"$PROFANA" --analysis "$TMP/t0.json" bf16 --summary "$D/r0.summary" >/dev/null 2>&1
+"$PROFANA" --analysis "$TMP/t1.json" bf16 --summary "$D/r1.summary" >/dev/null 2>&1
+chmod 644 "$D/r0.summary" "$D/r1.summary"
+guarded "rank directory of two summaries" 0 $as_nobody "$PROFANA" --ranks "$D" bf16 --format json &&
+    check_eq "rank directory: 2 ranks" "$(json 'len(d["ranks"])' "$TMP/out")" 2
+chmod 000 "$D/r1.summary"
+guarded "an unreadable summary not named .json" 1 $as_nobody "$PROFANA" --ranks "$D" bf16 &&
+    check_eq "an unreadable summary: one line naming it" "$(cat "$TMP/err")" \
+        "profana: error: $D/r1.summary: cannot read: Permission denied"
+chmod 644 "$D/r1.summary"
+mkfifo "$D/x.json"
+guarded "a FIFO named .json in the directory: passed over" 0 "$PROFANA" --ranks "$D" bf16 --format json && {
+    check_eq "a FIFO: the two summaries read" "$(json 'len(d["ranks"])' "$TMP/out")" 2
+    check_eq "a FIFO: one warning" "$(cat "$TMP/err")" "profana: warning: $D/x.json: not a regular file, passed over"
+}
