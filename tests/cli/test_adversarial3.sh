@@ -72,3 +72,28 @@ guarded "a FIFO named .json in the directory: passed over" 0 "$PROFANA" --ranks 
     check_eq "a FIFO: the two summaries read" "$(json 'len(d["ranks"])' "$TMP/out")" 2
     check_eq "a FIFO: one warning" "$(cat "$TMP/err")" "profana: warning: $D/x.json: not a regular file, passed over"
 }
+
+# ---- 4: make install/uninstall with spaces, quotes and shell characters in DESTDIR ----
+# (the build directory of the binary under test, as tests/cli/test_cli.sh finds it)
+bdir=$(dirname "${PF_VALGRIND_BIN:-$PROFANA}")
+[ "$bdir" = . ] && bdir=build
+mkdir "$TMP/victim" && echo keep >"$TMP/victim/f"
+for stage in "$TMP/victim stage" "$TMP/it's \"q\" \`touch pwned\`; x & y"; do
+    make --no-print-directory -s install BUILD="$bdir" DESTDIR="$stage" >"$TMP/make_out" 2>&1
+    check_eq "make install DESTDIR='${stage#$TMP/}': exit" "$?" 0
+    check_eq "make install DESTDIR='${stage#$TMP/}': binary and man page where named" \
+        "$(test -x "$stage/usr/local/bin/profana" && test -f "$stage/usr/local/share/man/man1/profana.1" && echo yes)" yes
+    make --no-print-directory -s uninstall BUILD="$bdir" DESTDIR="$stage" >"$TMP/make_out" 2>&1
+    check_eq "make uninstall DESTDIR='${stage#$TMP/}': exit" "$?" 0
+    check_eq "make uninstall DESTDIR='${stage#$TMP/}': both removed" \
+        "$(ls -A "$stage/usr/local/bin" "$stage/usr/local/share/man/man1")" "$(printf '%s:\n\n%s:' "$stage/usr/local/bin" "$stage/usr/local/share/man/man1")"
+done
+check_eq "make uninstall 'victim stage': victim kept" "$(cat "$TMP/victim/f")" keep
+check_eq "no command in DESTDIR ran; nothing left in the source tree" "$(ls pwned stage victim y 2>/dev/null)" ""
+for stage in "$TMP/d\$(x)" "$TMP/d
+x"; do
+    make --no-print-directory -s install BUILD="$bdir" DESTDIR="$stage" >"$TMP/make_out" 2>&1
+    check_eq "make install with a \$ or a newline in DESTDIR: refused" "$?" 2
+    check_grep "make install with a \$ or a newline: says why" "may not hold" "$TMP/make_out"
+    check_eq "make install with a \$ or a newline: nothing made" "$(ls "$TMP" | grep -c '^d')" 0
+done
