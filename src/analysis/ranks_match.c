@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "profana/ranks.h"
+#include "profana/satmath.h"
 
 /* One collective kernel of one rank, with its place in its group's sequence. */
 typedef struct entry {
@@ -115,9 +116,9 @@ static instance measure(const entry *run, size_t m, pf_straggler *st)
     if (last > first) { /* a tie has no one arriving last */
         st[run[late].rank].late++;
         for (size_t i = 0; i < m; i++)
-            st[run[late].rank].wait_ns += last - run[i].rec->ts_ns;
+            st[run[late].rank].wait_ns = pf_sat_add(st[run[late].rank].wait_ns, pf_sat_sub(last, run[i].rec->ts_ns));
     }
-    return (instance){run[0].rec, run[0].rec->group_size, fastest, last - first};
+    return (instance){run[0].rec, run[0].rec->group_size, fastest, pf_sat_sub(last, first)};
 }
 
 static int by_kind(const void *x, const void *y)
@@ -164,8 +165,8 @@ static int make_rows(instance *in, size_t m, pf_ranks_report *r)
         *row = (pf_coll_row){in[i].rec->name, in[i].rec->pg, in[i].rec->bytes, in[i].group_size, 0, 0, 0, 0, 0, 0, 0};
         for (j = i; j < m && same_kind(&in[i], &in[j]); j++) {
             row->count++;
-            row->transfer_ns += in[j].transfer_ns;
-            row->skew_ns += in[j].skew_ns;
+            row->transfer_ns = pf_sat_add(row->transfer_ns, in[j].transfer_ns);
+            row->skew_ns = pf_sat_add(row->skew_ns, in[j].skew_ns);
             row->skew_max_ns = in[j].skew_ns > row->skew_max_ns ? in[j].skew_ns : row->skew_max_ns;
         }
         rates(row, r->link_gbps);

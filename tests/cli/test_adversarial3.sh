@@ -97,3 +97,38 @@ x"; do
     check_grep "make install with a \$ or a newline: says why" "may not hold" "$TMP/make_out"
     check_eq "make install with a \$ or a newline: nothing made" "$(ls "$TMP" | grep -c '^d')" 0
 done
+
+# ---- 6: summaries at the limits of a kernel's start and duration: sums saturate, beyond the limits refused ----
+# two ranks, 4 all-reduces each, rank 0's at -2^61, rank 1's at 2^61: each instance's skew is
+# about 2^62, their sum (and rank 1's waiting) past int64, which saturates at 2^63 - 1 ns
+gen_summaries() { # DIR TS0 TS1 DUR
+    python3 - "$@" <<'PY'
+import json, sys
+out, ts0, ts1, dur = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+for rank, ts in ((0, ts0), (1, ts1)):
+    k = [{"name": "allreduce", "process_group": "0", "group_size": 2, "bytes": 1024, "ts_ns": ts + i, "dur_ns": dur}
+         for i in range(4)]
+    s = {"profana_summary": 1, "trace": "gen", "rank": rank, "device": "H200", "devices": 1, "gpu_ns": 4 * dur,
+         "busy_ns": 4 * dur, "span_ns": 4 * dur, "comm_ns": 4 * dur, "exposed_ns": 4 * dur, "steps": [],
+         "comm_kernels": k}
+    json.dump(s, open("%s/r%d.summary" % (out, rank), "w"))
+PY
+}
+mkdir "$TMP/lim"
+gen_summaries "$TMP/lim" $((-(1 << 61))) $(((1 << 61) - 4)) $((1 << 50))
+guarded "summaries at +-2^61" 0 "$PROFANA" --ranks "$TMP/lim/r0.summary" "$TMP/lim/r1.summary" bf16 --format json && {
+    # by hand: 4 instances, each skew 2^61 - 4 - (-2^61) = 2^62 - 4 ns: their sum 2^64 - 16 saturates
+    check_eq "+-2^61: rank 1 waited the saturated 2^63 - 1 ns" \
+        "$(json '[s["wait_us"] for s in d["stragglers"] if s["rank"] == 1][0] == (2**63 - 1) / 1000' "$TMP/out")" True
+    check_eq "+-2^61: the skew is the saturated sum over 4" \
+        "$(json 'd["collectives"][0]["skew_us"] == (2**63 - 1) / 1000 / 4' "$TMP/out")" True
+    check_eq "+-2^61: transfer 2^50 ns" "$(json 'd["collectives"][0]["transfer_us"] == 2**50 / 1000' "$TMP/out")" True
+    guarded "summaries at +-2^61: text" 0 "$PROFANA" --ranks "$TMP/lim/r0.summary" "$TMP/lim/r1.summary" bf16 &&
+        check_eq "+-2^61: no negative figure in the text" "$(grep -c -- ' -[0-9]' "$TMP/out")" 0
+}
+for bad in "ts_ns $(((1 << 61) + 1)) 0" "ts_ns 9223372036854775807 0" "ts_ns -9223372036854775808 0" "dur_ns 0 9223372036854775807"; do
+    set -- $bad
+    case $1 in ts_ns) gen_summaries "$TMP/lim" 0 "$2" 1 ;; *) gen_summaries "$TMP/lim" 0 0 "$3" ;; esac
+    guarded "a summary with $1 $2$3 beyond the limits" 1 "$PROFANA" --ranks "$TMP/lim/r0.summary" "$TMP/lim/r1.summary" bf16 &&
+        check_grep "$1 beyond the limits: byte N of the file" "r[01].summary: byte [0-9]*: expected a whole number in the summary's range" "$TMP/err"
+done
