@@ -132,3 +132,35 @@ for bad in "ts_ns $(((1 << 61) + 1)) 0" "ts_ns 9223372036854775807 0" "ts_ns -92
     guarded "a summary with $1 $2$3 beyond the limits" 1 "$PROFANA" --ranks "$TMP/lim/r0.summary" "$TMP/lim/r1.summary" bf16 &&
         check_grep "$1 beyond the limits: byte N of the file" "r[01].summary: byte [0-9]*: expected a whole number in the summary's range" "$TMP/err"
 done
+
+# ---- 7: the Slurm recipe merges this submission's manifest only ----
+# The two job scripts run as Slurm would run them (one array task each), without Slurm: a
+# first submission of two ranks, then a second one of one rank to the same OUTDIR.
+O=$TMP/slurm
+submission() { # TRACE...: the manifest and run list submit.sh writes, then every task
+    mkdir -p "$O/run/summaries" "$O/logs"
+    echo run >"$O/runs.txt"
+    pos=0
+    : >"$O/traces.tsv"
+    for t in "$@"; do
+        printf 'run\t%d\t%s\n' "$pos" "$t" >>"$O/traces.tsv"
+        pos=$((pos + 1))
+    done
+    i=0
+    while [ "$i" -lt "$pos" ]; do
+        SLURM_ARRAY_TASK_ID=$i sh tools/slurm/summarise.sbatch "$PROFANA" bf16 "$O" 1 1 >/dev/null 2>&1
+        i=$((i + 1))
+    done
+    SLURM_ARRAY_TASK_ID=0 sh tools/slurm/merge.sbatch "$PROFANA" bf16 "$O" json >/dev/null 2>"$TMP/merge_err"
+}
+submission "$TMP/t0.json" "$TMP/t1.json"
+check_eq "slurm: the first submission merges 2 ranks" "$?/$(json 'len(d["ranks"])' "$O/run/ranks.json")" 0/2
+submission "$TMP/t0.json"
+check_eq "slurm: the second submission exits 0" "$?" 0
+check_eq "slurm: the second submission merges its 1 rank, not the summary left from the first" \
+    "$(json 'len(d["ranks"])' "$O/run/ranks.json")" 1
+check_eq "slurm: no link directory left" "$(ls -A "$O/run" | grep -c merge)" 0
+rm "$O/run/summaries/rank_000000.summary.json"
+SLURM_ARRAY_TASK_ID=0 sh tools/slurm/merge.sbatch "$PROFANA" bf16 "$O" json >/dev/null 2>"$TMP/merge_err"
+check_eq "slurm: a summary of the manifest missing: the merge fails" "$?" 1
+check_grep "slurm: a missing summary: says which" "rank_000000.summary.json: no summary" "$TMP/merge_err"
