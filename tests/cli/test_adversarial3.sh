@@ -164,3 +164,75 @@ rm "$O/run/summaries/rank_000000.summary.json"
 SLURM_ARRAY_TASK_ID=0 sh tools/slurm/merge.sbatch "$PROFANA" bf16 "$O" json >/dev/null 2>"$TMP/merge_err"
 check_eq "slurm: a summary of the manifest missing: the merge fails" "$?" 1
 check_grep "slurm: a missing summary: says which" "rank_000000.summary.json: no summary" "$TMP/merge_err"
+
+# elapsed_ok NAME SECONDS CMD...: CMD (output in $TMP/out, $TMP/err) exits 0 within SECONDS
+# (sanitizer builds included); the case was quadratic before (issue 33 gives its timings).
+elapsed_ok() {
+    e_name=$1 e_max=$2
+    shift 2
+    e_t0=$(date +%s.%N)
+    guarded "$e_name" 0 "$@"
+    e_st=$?
+    e_s=$(awk -v a="$e_t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    check_eq "$e_name: under $e_max s (took $e_s s)" "$(awk -v s="$e_s" -v m="$e_max" 'BEGIN { print s < m ? "yes" : "no" }')" yes
+    return $e_st
+}
+
+# gen_graphs DIR G R: DIR/cap.json, a capture of G graphs (graph g: one aten::mm of 64x32 by
+# 32x16 launching kernel k<g>), and DIR/rep.json, R graph launches, replay r running k<r % G>.
+gen_graphs() {
+    mkdir -p "$1"
+    python3 - "$@" <<'PY'
+import sys
+out, G, R = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(out + "/cap.json", "w") as f:
+    f.write('{"traceEvents": [\n')
+    for g in range(G):
+        ts, c = 1000 + 10 * g, 2 * g + 1
+        f.write('{"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamBeginCapture", "pid": 1, "tid": 1, "ts": %d, '
+                '"dur": 1, "args": {"correlation": %d}},\n' % (ts, c))
+        f.write('{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": %d, "dur": 6, "args": '
+                '{"External id": %d, "Input Dims": [[64, 32], [32, 16]], "Input type": ["float", "float"]}},\n' % (ts + 2, g + 1))
+        f.write('{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": %d, "dur": 2, '
+                '"args": {"External id": %d, "correlation": %d, "kernel": "k%d"}}%s\n' % (ts + 3, g + 1, c + 1, g, "," if g + 1 < G else ""))
+    f.write("]}\n")
+with open(out + "/rep.json", "w") as f:
+    f.write('{"traceEvents": [\n')
+    for r in range(R):
+        ts, c = 1000 + 10 * r, 1000000 + r
+        f.write('{"ph": "X", "cat": "cuda_runtime", "name": "cudaGraphLaunch", "pid": 1, "tid": 1, "ts": %d, "dur": 2, '
+                '"args": {"correlation": %d}},\n' % (ts, c))
+        f.write('{"ph": "X", "cat": "kernel", "name": "k%d", "pid": 0, "tid": 7, "ts": %d, "dur": 4, "args": '
+                '{"device": 0, "stream": 7, "correlation": %d}}%s\n' % (r % G, ts + 3, c, "," if r + 1 < R else ""))
+    f.write("]}\n")
+PY
+}
+# by hand: each replay runs one aten::mm of 2 * 64 * 32 * 16 = 65,536 FLOPs
+mm_rows() { # FILE: "name launches flop" of the op rows
+    python3 -c 'import json, sys; print(" ".join("%s %d %d" % (r["name"], r["launches"], r["flop"]) for r in json.load(open(sys.argv[1]))["devices"][0]["rows"]))' "$1"
+}
+
+# ---- 8: execution_details.json naming one capture 2,000 times (44 KB): loaded once, every replay mapped ----
+G=$TMP/g8
+gen_graphs "$G/caps" 3 6
+python3 -c 'import json, sys; json.dump([{"file": "cap.json"}] * 2000, open(sys.argv[1], "w"))' "$G/caps/execution_details.json"
+elapsed_ok "one capture named 2,000 times" 10 "$PROFANA" --analysis "$G/caps/rep.json" fp32 --graph-capture "$G/caps" \
+    --group op --format json && {
+    check_eq "one capture named 2,000 times: 6 replays mapped to aten::mm (6 x 65,536 FLOPs)" "$(mm_rows "$TMP/out")" "aten::mm 6 393216"
+    check_eq "one capture named 2,000 times: no replay left ambiguous" "$(grep -c 'several captured graphs' "$TMP/err")" 0
+}
+# a capture that no replay matches is freed at once: 50 of them beside the one that matches
+for i in $(seq 1 50); do
+    sed 's/"k\([0-9]\)"/"other\1"/' "$G/caps/cap.json" >"$G/caps/u$i.json"
+done
+python3 -c 'import json, sys; json.dump([{"file": "cap.json"}] + [{"file": "u%d.json" % i} for i in range(1, 51)], open(sys.argv[1], "w"))' \
+    "$G/caps/execution_details.json"
+guarded "50 unmatched captures beside one" 0 "$PROFANA" --analysis "$G/caps/rep.json" fp32 --graph-capture "$G/caps" --group op --format json &&
+    check_eq "50 unmatched captures: the replays mapped" "$(mm_rows "$TMP/out")" "aten::mm 6 393216"
+
+# ---- 9: graph matching, 40,000 graphs x 40,000 replays (15.4 s before, on the optimised build) ----
+gen_graphs "$TMP/g9" 40000 40000
+elapsed_ok "40,000 graphs x 40,000 replays" 10 "$PROFANA" --analysis "$TMP/g9/rep.json" fp32 --graph-capture "$TMP/g9/cap.json" \
+    --group op --format json &&
+    check_eq "40,000 replays: each mapped to its graph's aten::mm" "$(mm_rows "$TMP/out")" "aten::mm 40000 2621440000"
+rm -rf "$TMP/g9"
