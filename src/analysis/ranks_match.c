@@ -57,6 +57,24 @@ static int by_group_seq_rank(const void *x, const void *y)
     return (a->rank > b->rank) - (a->rank < b->rank);
 }
 
+/* By group, then in the rank's order (its records are one array, in start order). */
+static int by_group_then_order(const void *x, const void *y)
+{
+    const entry *a = x, *b = y;
+    int c = strcmp(a->rec->pg, b->rec->pg);
+    return c ? c : (a->rec > b->rec) - (a->rec < b->rec);
+}
+
+/* Numbers one rank's entries e[0, m) within their groups: sorted by group, each group's run
+ * counts 0, 1, 2, ... in the rank's order. (Looking back for the group's previous entry was
+ * quadratic with one group per kernel.) */
+static void number_in_groups(entry *e, size_t m)
+{
+    qsort(e, m, sizeof *e, by_group_then_order);
+    for (size_t i = 0; i < m; i++)
+        e[i].seq = i > 0 && strcmp(e[i].rec->pg, e[i - 1].rec->pg) == 0 ? e[i - 1].seq + 1 : 0;
+}
+
 /* Each rank's collectives with args, numbered within their group. */
 static entry *collect(const pf_rank_summary *s, size_t n, size_t *count, int64_t *no_args)
 {
@@ -75,14 +93,9 @@ static entry *collect(const pf_rank_summary *s, size_t n, size_t *count, int64_t
                 ++*no_args;
                 continue;
             }
-            int64_t seq = 0; /* earlier ones of this rank on the same group (few groups a rank) */
-            for (size_t j = k; j > first; j--)
-                if (strcmp(e[j - 1].rec->pg, c->pg) == 0) {
-                    seq = e[j - 1].seq + 1;
-                    break;
-                }
-            e[k++] = (entry){c, r, seq};
+            e[k++] = (entry){c, r, 0};
         }
+        number_in_groups(e + first, k - first);
     }
     *count = k;
     return e;

@@ -236,3 +236,25 @@ elapsed_ok "40,000 graphs x 40,000 replays" 10 "$PROFANA" --analysis "$TMP/g9/re
     --group op --format json &&
     check_eq "40,000 replays: each mapped to its graph's aten::mm" "$(mm_rows "$TMP/out")" "aten::mm 40000 2621440000"
 rm -rf "$TMP/g9"
+
+# ---- 9: --ranks with one process group per kernel, 40,000 kernels a rank (6.55 s before, optimised build) ----
+mkdir "$TMP/pg"
+python3 - "$TMP/pg" 40000 <<'PY'
+import sys
+out, n = sys.argv[1], int(sys.argv[2])
+for rank in (0, 1):
+    with open("%s/r%d.summary" % (out, rank), "w") as f:
+        f.write('{"profana_summary": 1, "trace": "gen", "rank": %d, "device": "H200", "devices": 1, "gpu_ns": %d, '
+                '"busy_ns": %d, "span_ns": %d, "comm_ns": %d, "exposed_ns": %d, "steps": [], "comm_kernels": [\n'
+                % (rank, 10 * n, 10 * n, 20 * n, 10 * n, 10 * n))
+        f.write(",\n".join('{"name": "allreduce", "process_group": "pg%d", "group_size": 2, "bytes": 1024, '
+                           '"ts_ns": %d, "dur_ns": 10}' % (i, 20 * i + rank) for i in range(n)))
+        f.write("]}\n")
+PY
+elapsed_ok "40,000 process groups" 10 "$PROFANA" --ranks "$TMP/pg/r0.summary" "$TMP/pg/r1.summary" bf16 --format json && {
+    # by hand: each group's one all-reduce is on both ranks, rank 1 one ns later each time
+    check_eq "40,000 process groups: every instance matched" "$(json 'd["matched"]' "$TMP/out")" 40000
+    check_eq "40,000 process groups: rank 1 waited 1 ns 40,000 times" \
+        "$(json '[(s["late"], s["wait_us"]) for s in d["stragglers"] if s["rank"] == 1][0]' "$TMP/out")" "(40000, 40)"
+}
+rm -rf "$TMP/pg"
