@@ -258,3 +258,41 @@ elapsed_ok "40,000 process groups" 10 "$PROFANA" --ranks "$TMP/pg/r0.summary" "$
         "$(json '[(s["late"], s["wait_us"]) for s in d["stragglers"] if s["rank"] == 1][0]' "$TMP/out")" "(40000, 40)"
 }
 rm -rf "$TMP/pg"
+
+# ---- 9: a device file of 80,000 entries (3.4 MB; 56 s before, optimised build) ----
+python3 -c 'import json, sys; json.dump([{"name": "dev%d" % i, "match": "zzz%d" % i} for i in range(80000)], open(sys.argv[1], "w"))' \
+    "$TMP/dev80k.json"
+elapsed_ok "a device file of 80,000 entries" 10 "$PROFANA" --list-devices --device-file "$TMP/dev80k.json" --format json &&
+    check_eq "80,000 entries: every one listed, in file order" \
+        "$(json '[e["key"] for e in d if e["source"] == "device file"] == ["dev%d" % i for i in range(80000)]' "$TMP/out")" True
+rm -f "$TMP/dev80k.json"
+
+# ---- 11: device-file names with control characters or bytes that are not UTF-8; text after the list ----
+# ESC[2J, BEL, CR and a lone 0xff byte in the name, ESC in the match: U+FFFD in every output
+printf '[{"name": "X\\u001b[2J\\u0007\\r\377", "match": "H100\\u001b"}]\n' >"$TMP/ctl.json"
+fffd=$(printf '\357\277\275')
+guarded "device-file name with controls: --list-devices" 0 "$PROFANA" --list-devices --device-file "$TMP/ctl.json" && {
+    check_eq "controls: no control character or invalid UTF-8 in --list-devices" \
+        "$(python3 -c 'import sys; t = open(sys.argv[1], "rb").read().decode("utf-8"); print(any(ord(c) < 32 and c not in "\n\t" or 127 <= ord(c) < 160 for c in t))' "$TMP/out" 2>&1)" False
+    check_grep "controls: the name shown with U+FFFD" "X$fffd\[2J$fffd$fffd$fffd" "$TMP/out"
+}
+guarded "device-file name with controls: --list-devices json" 0 "$PROFANA" --list-devices --device-file "$TMP/ctl.json" --format json && {
+    strict_json "controls: --list-devices json" "$TMP/out"
+    check_eq "controls: the JSON key" "$(json '[e["key"] for e in d if e["source"] == "device file"][0] == "X\ufffd[2J\ufffd\ufffd\ufffd"' "$TMP/out")" True
+}
+# a trace device named "H100\ufffd..." is not one; give the match a trace device's name
+printf '[{"name": "X\\u001b[2J\\u0007\\r\377", "match": "H100"}]\n' >"$TMP/ctl.json"
+guarded "device-file name with controls: the matched: line" 0 "$PROFANA" --analysis "$VALID" bf16 --device-file "$TMP/ctl.json" && {
+    check_grep "controls: matched: shows U+FFFD" "matched: X$fffd\[2J$fffd$fffd$fffd (device file" "$TMP/out"
+    check_eq "controls: no ESC, BEL or CR in the output" "$(tr -d '\n' <"$TMP/out" | tr -dc '\007\015\033' | wc -c)" 0
+}
+# the list is bytes 0 to 31; the first byte that is not blank after it is named
+for tail in "xx| xx|33" "a second ]|]|32" "a second entry|,{}|32" "a NUL byte|\\000|32"; do
+    label=${tail%%|*} rest=${tail#*|}
+    { printf '[{"name": "A", "match": "H100"}]'; printf "${rest%|*}"; } >"$TMP/tail.json"
+    guarded "device file with $label after the list" 1 "$PROFANA" --list-devices --device-file "$TMP/tail.json" &&
+        check_eq "$label after the list: one line naming the byte" "$(cat "$TMP/err")" \
+            "profana: error: $TMP/tail.json: byte ${rest#*|}: text after the list of device entries"
+done
+printf '[{"name": "A", "match": "H100"}] \n\t\r\n' >"$TMP/tail.json"
+guarded "device file with blanks after the list" 0 "$PROFANA" --list-devices --device-file "$TMP/tail.json"
