@@ -296,3 +296,33 @@ for tail in "xx| xx|33" "a second ]|]|32" "a second entry|,{}|32" "a NUL byte|\\
 done
 printf '[{"name": "A", "match": "H100"}] \n\t\r\n' >"$TMP/tail.json"
 guarded "device file with blanks after the list" 0 "$PROFANA" --list-devices --device-file "$TMP/tail.json"
+
+# ---- 10: 20,000 distinct kernel names: the text table costs about what the CSV one does ----
+# (before: a copy of every cell at twice its length, 1.42 times the CSV run's peak; the
+# sanitizers and valgrind have memory of their own, so the optimised build only)
+if grep -q __asan_init "$PROFANA" 2>/dev/null || [ -n "${PF_VALGRIND_BIN:-}" ]; then
+    echo "SKIP 20,000 kernel names' memory: a sanitizer or valgrind build"
+else
+    python3 - "$TMP/names.json" 20000 <<'PY'
+import sys
+out, n = sys.argv[1], int(sys.argv[2])
+with open(out, "w") as f:
+    f.write('{"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}], "traceEvents": [\n')
+    f.write(",\n".join('{"ph": "X", "cat": "kernel", "name": "kernel_%07d_some_long_template_name<float, 128>", "pid": 0, '
+                       '"tid": 7, "ts": %d, "dur": %d, "args": {"device": 0, "stream": 7, "correlation": %d}}'
+                       % (i, 1000 + 10 * i, 1 + i % 7, i + 1) for i in range(n)))
+    f.write("]}\n")
+PY
+    peak_kb() { # CMD...: the peak resident memory of CMD in KB (its output dropped)
+        python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
+    }
+    text=$(peak_kb "$PROFANA" --analysis "$TMP/names.json" bf16)
+    csv=$(peak_kb "$PROFANA" --analysis "$TMP/names.json" bf16 --format csv)
+    check_eq "20,000 kernel names: the text table's peak ($text KB) within 1.25 x the CSV one's ($csv KB)" \
+        "$(awk -v t="$text" -v c="$csv" 'BEGIN { print t <= 1.25 * c ? "yes" : "no" }')" yes
+    "$PROFANA" --analysis "$TMP/names.json" bf16 --top 0 >"$TMP/out" 2>/dev/null
+    check_eq "20,000 kernel names: every row printed" "$(grep -c '^kernel_' "$TMP/out")" 20000
+    rm -f "$TMP/names.json"
+fi
