@@ -170,6 +170,10 @@ check_grep "slurm: a missing summary: says which" "rank_000000.summary.json: no 
 elapsed_ok() {
     e_name=$1 e_max=$2
     shift 2
+    if [ -n "${PF_VALGRIND_BIN:-}" ]; then
+        echo "SKIP $e_name: timed, not under valgrind"
+        return 1
+    fi
     e_t0=$(date +%s.%N)
     guarded "$e_name" 0 "$@"
     e_st=$?
@@ -260,11 +264,11 @@ elapsed_ok "40,000 process groups" 10 "$PROFANA" --ranks "$TMP/pg/r0.summary" "$
 rm -rf "$TMP/pg"
 
 # ---- 9: a device file of 80,000 entries (3.4 MB; 56 s before, optimised build) ----
-python3 -c 'import json, sys; json.dump([{"name": "dev%d" % i, "match": "zzz%d" % i} for i in range(80000)], open(sys.argv[1], "w"))' \
-    "$TMP/dev80k.json"
-elapsed_ok "a device file of 80,000 entries" 10 "$PROFANA" --list-devices --device-file "$TMP/dev80k.json" --format json &&
-    check_eq "80,000 entries: every one listed, in file order" \
-        "$(json '[e["key"] for e in d if e["source"] == "device file"] == ["dev%d" % i for i in range(80000)]' "$TMP/out")" True
+# only the last one matches the trace's H100: every entry is read, in file order
+python3 -c 'import json, sys; json.dump([{"name": "dev%d" % i, "match": "zzz%d" % i} for i in range(79999)] +
+                                        [{"name": "last", "match": "H100"}], open(sys.argv[1], "w"))' "$TMP/dev80k.json"
+elapsed_ok "a device file of 80,000 entries" 10 "$PROFANA" --analysis "$VALID" bf16 --device-file "$TMP/dev80k.json" &&
+    check_grep "80,000 entries: the last one matched" "matched: last (device file" "$TMP/out"
 rm -f "$TMP/dev80k.json"
 
 # ---- 11: device-file names with control characters or bytes that are not UTF-8; text after the list ----
