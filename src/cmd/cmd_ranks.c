@@ -65,7 +65,7 @@ static int is_rank_file(const char *dir, const char *name)
     snprintf(p, need, "%s/%s", dir, name);
     int named = ends_with(name, ".json") || ends_with(name, ".json.gz");
     struct stat st;
-    int fd = -1, yes = 0;
+    int fd, yes = 0;
     int gone = stat(p, &st) != 0 ? errno : 0;
     if (gone == ENOENT) { /* a dangling link, or removed since readdir */
         fprintf(stderr, "profana: warning: %s: no such file (a dangling link?), passed over\n", p);

@@ -301,6 +301,40 @@ done
 printf '[{"name": "A", "match": "H100"}] \n\t\r\n' >"$TMP/tail.json"
 guarded "device file with blanks after the list" 0 "$PROFANA" --list-devices --device-file "$TMP/tail.json"
 
+# ---- 5: 20,000 vllm::moe_forward ops, each inside the previous (11 MB): memory within 4x the file ----
+# (each kept up to 1,024 nested ops of its own: 944 MB peak, 85 times the file)
+python3 - "$TMP/moe.json" 20000 <<'PY'
+import sys
+out, n = sys.argv[1], int(sys.argv[2])
+ev = []
+for i in range(n):
+    ts = 1000 + 10 * i
+    ev.append('{"ph": "X", "cat": "cpu_op", "name": "vllm::moe_forward", "pid": 1, "tid": 1, "ts": %d, "dur": %d, '
+              '"args": {"External id": %d, "Input Dims": [[4, 64], [4, 8]], "Input type": ["c10::BFloat16", '
+              '"c10::BFloat16"]}}' % (ts, 10 * (2 * n - 2 * i) + 5, i + 1))
+    ev.append('{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": %d, "dur": 1, '
+              '"args": {"External id": %d, "correlation": %d}}' % (ts + 1, i + 1, i + 1))
+    ev.append('{"ph": "X", "cat": "kernel", "name": "fused_moe_kernel", "pid": 0, "tid": 7, "ts": %d, "dur": 2, '
+              '"args": {"device": 0, "stream": 7, "correlation": %d}}' % (ts + 5, i + 1))
+with open(out, "w") as f:
+    f.write('{"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}], "traceEvents": [\n' + ",\n".join(ev) + "]}\n")
+PY
+for cmd in "" "--explain fused_moe_kernel"; do
+    elapsed_ok "20,000 nested moe_forward ops ${cmd:-analysis}" 10 "$PROFANA" --analysis "$TMP/moe.json" bf16 $cmd &&
+        [ -z "$cmd" ] && check_grep "20,000 nested moe_forward: all 20,000 kernels" "fused_moe_kernel | other    | 20000" "$TMP/out"
+    if grep -q __asan_init "$PROFANA" 2>/dev/null || [ -n "${PF_VALGRIND_BIN:-}" ]; then
+        echo "SKIP 20,000 nested moe_forward ops' memory: a sanitizer or valgrind build"
+        continue
+    fi
+    kb=$(python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$PROFANA" --analysis "$TMP/moe.json" bf16 $cmd)
+    size=$(($(wc -c <"$TMP/moe.json") / 1024))
+    check_eq "20,000 nested moe_forward ops ${cmd:-analysis}: peak $kb KB within 4x the file ($size KB)" \
+        "$([ "$kb" -le $((4 * size)) ] && echo yes)" yes
+done
+rm -f "$TMP/moe.json"
+
 # ---- 10: 20,000 distinct kernel names: the text table costs about what the CSV one does ----
 # (before: a copy of every cell at twice its length, 1.42 times the CSV run's peak; the
 # sanitizers and valgrind have memory of their own, so the optimised build only)
