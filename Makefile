@@ -19,7 +19,7 @@ UNITS    = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(sort $(wildcard tests/un
 
 DEMO_TRACE = testdata/traces/eager_bf16.json
 
-.PHONY: all install uninstall demo check check-full check-fast test units clean deps bench fuzz fuzz-build cppcheck FORCE
+.PHONY: all install install-paths uninstall demo check check-full check-fast test units clean deps bench fuzz fuzz-build cppcheck FORCE
 
 # Plain `make` only builds (it installs nothing); `make demo` and `make check` install what a
 # fresh Debian machine lacks first (tests/deps.sh).
@@ -41,13 +41,25 @@ PREFIX  ?= /usr/local
 BINDIR   = $(DESTDIR)$(PREFIX)/bin
 MANDIR   = $(DESTDIR)$(PREFIX)/share/man/man1
 
-install: $(BUILD)/profana $(BUILD)/profana.1
-	install -d $(BINDIR) $(MANDIR)
-	install -m 755 $(BUILD)/profana $(BINDIR)/profana
-	install -m 644 $(BUILD)/profana.1 $(MANDIR)/profana.1
+# The two folders reach the shell through the environment, never through the command text, so
+# a DESTDIR or PREFIX with spaces, quotes or other shell characters is one path, as given
+# ("D/victim stage" once removed D/victim). make itself expands `$` and cannot hold a newline
+# in a folder name: such names are refused before anything is installed or removed.
+install uninstall: export PF_BINDIR = $(BINDIR)
+install uninstall: export PF_MANDIR = $(MANDIR)
+PF_NOT_CARRIED = $(findstring $$,$(value DESTDIR)$(value PREFIX))
+install-paths:
+	@if [ -n '$(if $(PF_NOT_CARRIED),x)' ] || [ "$$(printf '%s' "$$PF_BINDIR$$PF_MANDIR" | wc -l)" -ne 0 ]; then \
+		echo "make: DESTDIR and PREFIX may not hold '\$$' or a newline (make cannot pass them on as given)" >&2; \
+		exit 2; fi
 
-uninstall:
-	rm -f $(BINDIR)/profana $(MANDIR)/profana.1
+install: install-paths $(BUILD)/profana $(BUILD)/profana.1
+	install -d -- "$$PF_BINDIR" "$$PF_MANDIR"
+	install -m 755 -- $(BUILD)/profana "$$PF_BINDIR/profana"
+	install -m 644 -- $(BUILD)/profana.1 "$$PF_MANDIR/profana.1"
+
+uninstall: install-paths
+	rm -f -- "$$PF_BINDIR/profana" "$$PF_MANDIR/profana.1"
 
 $(BUILD)/libprofana.a: $(OBJS)
 	rm -f $@

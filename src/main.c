@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "profana/cli.h"
+#include "profana/outfile.h"
 
 #define PROFANA_VERSION "0.1.0"
 
@@ -761,6 +762,22 @@ static int check_positionals(pf_cli *cli, const command *c)
     return stdin_once(cli, c);
 }
 
+/* One file named for two outputs would have one overwrite the other (a chart over the
+ * summary): every output file the command line names is compared with every other, however
+ * spelled (pf_same_output), before anything is read or written. */
+static int distinct_outputs(const pf_cli *cli)
+{
+    const char *out[] = {cli->summary, cli->plot_roofline, cli->plot_breakdown, cli->report};
+    enum { N_OUT = sizeof out / sizeof *out };
+    for (int i = 1; i < N_OUT; i++)
+        for (int k = 0; k < i && out[i]; k++)
+            if (out[k] && pf_same_output(out[i], out[k])) {
+                fprintf(stderr, "profana: error: %s: named for two outputs\n", out[i]);
+                return PF_EXIT_TRACE;
+            }
+    return 0;
+}
+
 /* One pass over argv: commands, options (each applied by its row of the table) and
  * positionals. Stops at the first error or at an option that ends the run (*done). Returns 0
  * or an exit status. */
@@ -856,6 +873,8 @@ int main(int argc, char **argv)
         rc = check_columns(&cli, cmd);
     if (rc == 0 && !done)
         rc = check_positionals(&cli, cmd);
+    if (rc == 0 && !done)
+        rc = distinct_outputs(&cli);
     pf_devset devices = {0};
     if (rc == 0 && !done)
         rc = resolve_devices(&cli, cmd, &devices);

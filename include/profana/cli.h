@@ -61,6 +61,12 @@ int pf_cli_usage_error(const char *fmt, ...)
 #endif
     ;
 
+/* Whether path can be read a second time: "-" and anything that is not a regular file or a
+ * directory (a FIFO, a pipe of <(...), a character device) meets end-of-file or blocks on a
+ * second pass. Returns 0, or prints "profana: WHAT reads its input twice ..." and returns
+ * PF_EXIT_USAGE. A path that does not exist passes: the load reports it. */
+int pf_cli_need_rereadable(const char *path, const char *what);
+
 /* Loads a trace for a subcommand with the command line's load options, printing the error
  * and the trace's notes (on stderr). Returns NULL after printing the error. */
 pf_trace *pf_cli_load(const pf_cli *cli, const char *path);

@@ -14,6 +14,16 @@ static inline int64_t pf_sat_add(int64_t a, int64_t b)
     return r;
 }
 
+/* a - b, clamped to the int64 range instead of overflowing (times read from a summary file
+ * are untrusted: a start near -2^63 subtracted from one near 2^63). */
+static inline int64_t pf_sat_sub(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r))
+        return b < 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
 /* Trace sizes are untrusted: products and sums of dims go through these, which return -1
  * when an operand is negative or the result would not fit in int64. */
 static inline int64_t pf_mul_nonneg(int64_t a, int64_t b)

@@ -194,14 +194,17 @@ void pf_trace_drop_host(pf_trace *t);
  * captured graph agrees. A graph of caps is the launches recorded between one
  * *StreamBeginCapture and the next (kernel launch calls whose kernel never ran). Each replay
  * gets its own copies of the ops (appended to replay->ops, captured set), so that each
- * replay's work counts once. replay adopts caps (freed with it; caps[] itself is the
+ * replay's work counts once. Graphs are compared by a hash of their kernel names first, so
+ * the time grows with the replays and graphs, not their product. replay adopts the caps some
+ * replay took ops from (freed with it) and frees the others now (caps[] itself is the
  * caller's). Adds a note per kind of replay left unmatched. *mapped: activities given an op.
  * Returns 0, or -1 with err set when memory runs out (caps are adopted either way). */
 int pf_trace_graft_captures(pf_trace *replay, pf_trace **caps, size_t n_caps, size_t *mapped, pf_error *err);
 
 /* The capture traces that path names: path itself when it is a file; for a directory, the
  * files its execution_details.json lists ("file" of each entry: vLLM's and SGLang's capture
- * directories), else every *.json and *.json.gz in it, by name. *out is an array of n
+ * directories; a file named twice, or by two names, once), else every *.json and *.json.gz
+ * in it, by name. *out is an array of n
  * malloc'd paths (free each, and the array). Returns 0, or -1 with err set (unreadable
  * directory, malformed execution_details.json, no trace in the directory). */
 int pf_capture_paths(const char *path, char ***out, size_t *n, pf_error *err);

@@ -2,12 +2,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "profana/analysis.h"
 #include "profana/categories.h"
 #include "profana/jscan.h"
 #include "profana/parallel.h"
 #include "profana/ranks.h"
+#include "profana/satmath.h"
 
 /* ---- time per device, and per step ---- */
 
@@ -48,7 +50,7 @@ static int add_group(const pf_trace *t, const unsigned char *cats, const size_t 
         const pf_activity *a = &t->acts[i];
         int is_comm = a->kind == PF_ACT_KERNEL && cats[i] == PF_CAT_COMMUNICATION;
         int is_comp = is_compute(a, (pf_category)cats[i]);
-        tm->gpu_ns += a->dur_ns;
+        tm->gpu_ns = pf_sat_add(tm->gpu_ns, a->dur_ns);
         if (is_comm)
             comm[nc++] = i;
         if (is_comp)
@@ -60,11 +62,11 @@ static int add_group(const pf_trace *t, const unsigned char *cats, const size_t 
     if (union_of(t, idx, n, &busy, &span) || union_of(t, comm, nc, &c, NULL) || union_of(t, comp, nk, &compute, NULL) ||
         union_of(t, either, ne, &e, NULL))
         return -1;
-    tm->busy_ns += busy;
-    tm->span_ns += span;
-    tm->comm_ns += c;
+    tm->busy_ns = pf_sat_add(tm->busy_ns, busy);
+    tm->span_ns = pf_sat_add(tm->span_ns, span);
+    tm->comm_ns = pf_sat_add(tm->comm_ns, c);
     /* the communication time no compute kernel covers: |C \ K| = |C u K| - |K| */
-    tm->exposed_ns += e - compute;
+    tm->exposed_ns = pf_sat_add(tm->exposed_ns, e - compute);
     tm->idle_ns = tm->span_ns - tm->busy_ns;
     return 0;
 }
@@ -266,6 +268,10 @@ static int read_comms(const pf_trace *t, const char *path, const unsigned char *
         n += t->acts[i].kind == PF_ACT_KERNEL && cats[i] == PF_CAT_COMMUNICATION;
     if (n == 0) /* nothing to read again */
         return 0;
+    /* a pipe read a second time meets end-of-file: every collective's args would be lost */
+    struct stat st;
+    if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return pf_fail(err, "%s: not a regular file: its collectives' args cannot be read a second time", path);
     if (pf_source_read(path, &text, &len, &mapped, err))
         return -1;
     s->comms = calloc(n, sizeof *s->comms);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "profana/ranks.h"
+#include "profana/satmath.h"
 
 /* One collective kernel of one rank, with its place in its group's sequence. */
 typedef struct entry {
@@ -56,6 +57,24 @@ static int by_group_seq_rank(const void *x, const void *y)
     return (a->rank > b->rank) - (a->rank < b->rank);
 }
 
+/* By group, then in the rank's order (its records are one array, in start order). */
+static int by_group_then_order(const void *x, const void *y)
+{
+    const entry *a = x, *b = y;
+    int c = strcmp(a->rec->pg, b->rec->pg);
+    return c ? c : (a->rec > b->rec) - (a->rec < b->rec);
+}
+
+/* Numbers one rank's entries e[0, m) within their groups: sorted by group, each group's run
+ * counts 0, 1, 2, ... in the rank's order. (Looking back for the group's previous entry was
+ * quadratic with one group per kernel.) */
+static void number_in_groups(entry *e, size_t m)
+{
+    qsort(e, m, sizeof *e, by_group_then_order);
+    for (size_t i = 0; i < m; i++)
+        e[i].seq = i > 0 && strcmp(e[i].rec->pg, e[i - 1].rec->pg) == 0 ? e[i - 1].seq + 1 : 0;
+}
+
 /* Each rank's collectives with args, numbered within their group. */
 static entry *collect(const pf_rank_summary *s, size_t n, size_t *count, int64_t *no_args)
 {
@@ -74,14 +93,9 @@ static entry *collect(const pf_rank_summary *s, size_t n, size_t *count, int64_t
                 ++*no_args;
                 continue;
             }
-            int64_t seq = 0; /* earlier ones of this rank on the same group (few groups a rank) */
-            for (size_t j = k; j > first; j--)
-                if (strcmp(e[j - 1].rec->pg, c->pg) == 0) {
-                    seq = e[j - 1].seq + 1;
-                    break;
-                }
-            e[k++] = (entry){c, r, seq};
+            e[k++] = (entry){c, r, 0};
         }
+        number_in_groups(e + first, k - first);
     }
     *count = k;
     return e;
@@ -115,9 +129,9 @@ static instance measure(const entry *run, size_t m, pf_straggler *st)
     if (last > first) { /* a tie has no one arriving last */
         st[run[late].rank].late++;
         for (size_t i = 0; i < m; i++)
-            st[run[late].rank].wait_ns += last - run[i].rec->ts_ns;
+            st[run[late].rank].wait_ns = pf_sat_add(st[run[late].rank].wait_ns, pf_sat_sub(last, run[i].rec->ts_ns));
     }
-    return (instance){run[0].rec, run[0].rec->group_size, fastest, last - first};
+    return (instance){run[0].rec, run[0].rec->group_size, fastest, pf_sat_sub(last, first)};
 }
 
 static int by_kind(const void *x, const void *y)
@@ -164,8 +178,8 @@ static int make_rows(instance *in, size_t m, pf_ranks_report *r)
         *row = (pf_coll_row){in[i].rec->name, in[i].rec->pg, in[i].rec->bytes, in[i].group_size, 0, 0, 0, 0, 0, 0, 0};
         for (j = i; j < m && same_kind(&in[i], &in[j]); j++) {
             row->count++;
-            row->transfer_ns += in[j].transfer_ns;
-            row->skew_ns += in[j].skew_ns;
+            row->transfer_ns = pf_sat_add(row->transfer_ns, in[j].transfer_ns);
+            row->skew_ns = pf_sat_add(row->skew_ns, in[j].skew_ns);
             row->skew_max_ns = in[j].skew_ns > row->skew_max_ns ? in[j].skew_ns : row->skew_max_ns;
         }
         rates(row, r->link_gbps);

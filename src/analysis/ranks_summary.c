@@ -1,4 +1,5 @@
 /* ranks_summary.c - a --summary file read back into the pf_rank_summary that --ranks keeps of a trace, so that --ranks over summaries runs the code it runs over traces; and telling a summary from a trace by its first bytes. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,12 @@ typedef struct reader {
     size_t len;
     pf_error *err;
 } reader;
+
+/* A kernel's start and duration within what the loader keeps of a trace (trace_scan.c:
+ * PF_MAX_TS_NS, PF_MAX_DUR_NS; README: Limits), so that no difference of two starts or sum of
+ * a start and a duration overflows; sums over many kernels saturate (satmath.h). */
+#define SUMMARY_MAX_TS_NS (INT64_C(1) << 61)
+#define SUMMARY_MAX_DUR_NS (INT64_C(1) << 50)
 
 static int bad(const reader *r, size_t at, const char *what)
 {
@@ -165,9 +172,9 @@ static int read_comm(const reader *r, size_t at, size_t end, size_t i, void *ctx
         else if (which == 3 && !null)
             rc = read_int(r, &m, 0, INT64_MAX, &c->bytes);
         else if (which == 4)
-            rc = read_int(r, &m, INT64_MIN, INT64_MAX, &c->ts_ns);
+            rc = read_int(r, &m, -SUMMARY_MAX_TS_NS, SUMMARY_MAX_TS_NS, &c->ts_ns);
         else if (which == 5)
-            rc = read_int(r, &m, 0, INT64_MAX, &c->dur_ns);
+            rc = read_int(r, &m, 0, SUMMARY_MAX_DUR_NS, &c->dur_ns);
         if (rc)
             return -1;
     }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "profana/dtype.h"
+#include "profana/jscan.h"
 
 /* A device file is a few entries; anything larger is not one. */
 #define DEVFILE_MAX_BYTES (4u << 20)
@@ -56,13 +57,6 @@ static size_t element_offset(const char *text, size_t len, int k)
             depth--;
     }
     return 0;
-}
-
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    return d ? memcpy(d, s, n) : NULL;
 }
 
 /* A number >= 0 (or absent: *out untouched). Returns NULL or why it is not. */
@@ -159,8 +153,11 @@ static const char *read_entry(const cJSON *o, pf_device_info *e, char *why, size
         return "\"clock_mhz\" is not a number from 0 to 1e9";
     e->boost_mhz = e->tensor_mhz;
     e->source = "device file";
-    e->key = dup_str(name->valuestring);
-    e->match = dup_str(match->valuestring);
+    /* what a trace's names get (README: Limits): bytes that are not UTF-8 and control
+     * characters (terminal escapes, BEL, carriage returns) become U+FFFD, so that no output
+     * (the matched: line, --list-devices, JSON) carries them */
+    e->key = pf_json_text_dup(name->valuestring);
+    e->match = pf_json_text_dup(match->valuestring);
     return e->key && e->match ? NULL : "out of memory";
 }
 
@@ -177,17 +174,28 @@ static int read_file_entries(pf_devset *s, const char *path, pf_error *err)
         rc = pf_fail(err, "%s: byte %zu: not JSON", path, end && end >= text ? (size_t)(end - text) : (size_t)0);
     } else if (!cJSON_IsArray(root)) {
         rc = pf_fail(err, "%s: byte %zu: expected a list of device entries", path, (size_t)0);
+    } else if ((size_t)(end - text) + strspn(end, " \t\r\n") < len) {
+        size_t at = (size_t)(end - text) + strspn(end, " \t\r\n");
+        rc = pf_fail(err, "%s: byte %zu: text after the list of device entries", path, at);
     } else {
         int n = cJSON_GetArraySize(root);
         s->entries = calloc((size_t)(n ? n : 1), sizeof *s->entries);
         if (!s->entries)
             rc = pf_fail(err, "out of memory");
-        for (int i = 0; rc == 0 && i < n; i++) {
+        /* the list walked once (cJSON_GetArrayItem(root, i) walks it from the start each time:
+         * 80,000 entries took 56 s) */
+        const cJSON *o;
+        int i = 0;
+        cJSON_ArrayForEach(o, root)
+        {
+            if (rc)
+                break;
             char why[160];
-            const char *bad = read_entry(cJSON_GetArrayItem(root, i), &s->entries[i], why, sizeof why);
+            const char *bad = read_entry(o, &s->entries[i], why, sizeof why);
             s->n_file = s->n = i + 1;
             if (bad)
                 rc = pf_fail(err, "%s: byte %zu: entry %d: %s", path, element_offset(text, len, i), i + 1, bad);
+            i++;
         }
     }
     cJSON_Delete(root);

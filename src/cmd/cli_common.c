@@ -1,8 +1,11 @@
 /* cli_common.c - what every subcommand does the same way: print errors, load a trace and report its notes, pick the view options. */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "profana/cli.h"
@@ -22,6 +25,16 @@ int pf_cli_usage_error(const char *fmt, ...)
     va_end(ap);
     fputs("\nTry 'profana --help'.\n", stderr);
     return PF_EXIT_USAGE;
+}
+
+int pf_cli_need_rereadable(const char *path, const char *what)
+{
+    assert(path && what);
+    struct stat st;
+    if (strcmp(path, "-") != 0 && (stat(path, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+        return 0;
+    return pf_cli_usage_error("%s reads its input twice (the model, then the args of some events): "
+                              "give a regular file, not %s", what, strcmp(path, "-") == 0 ? "standard input ('-')" : path);
 }
 
 static pf_trace *load_one(const pf_load_opts *opts, const char *path)

@@ -42,9 +42,9 @@ int cmd_analysis(const pf_cli *cli)
 {
     if (cli->explain)
         return cmd_explain(cli);
-    if (cli->summary && strcmp(cli->pos[0], "-") == 0)
-        return pf_cli_usage_error("--summary reads the trace twice (the model, then its collectives' args): "
-                                  "standard input ('-') cannot be summarised");
+    int rc0 = cli->summary ? pf_cli_need_rereadable(cli->pos[0], "--summary") : 0;
+    if (rc0)
+        return rc0;
     if (cli->summary && pf_same_file(cli->summary, cli->pos[0]))
         return pf_cli_usage_error("--summary %s is the input trace; write to another file", cli->summary);
     pf_trace *t = pf_cli_load(cli, cli->pos[0]);

@@ -8,10 +8,10 @@
 int cmd_augment(const pf_cli *cli)
 {
     const char *in = cli->pos[0], *outp = cli->pos[1];
-    struct stat st;
     /* The trace is read twice (model, then splice), which a pipe cannot do. */
-    if (strcmp(in, "-") == 0 || (stat(in, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
-        return pf_cli_usage_error("--augment_trace reads IN twice: give a regular file, not '%s'", in);
+    int bad = pf_cli_need_rereadable(in, "--augment_trace");
+    if (bad)
+        return bad;
     pf_trace *t = pf_cli_load(cli, in);
     if (!t)
         return PF_EXIT_TRACE;

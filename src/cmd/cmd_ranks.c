@@ -1,9 +1,12 @@
 /* cmd_ranks.c - `--ranks PATH... DTYPE`: expands directories into their traces and summaries, has the ranks engine (include/profana/ranks.h) load, summarise and match them, and prints the view (src/render/ranks_view.c). */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "profana/cli.h"
 #include "profana/ranks.h"
@@ -43,21 +46,42 @@ static int by_name(const void *x, const void *y)
     return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-/* Whether the directory entry name of dir is a rank's input: a .json or .json.gz trace, or
- * a summary by its content, whatever its name. */
+/* Whether the directory entry name of dir is a rank's input: a regular file (or a link to
+ * one) named .json or .json.gz, or another regular file that holds a summary, whatever its
+ * name. Anything else (a FIFO would block the run, a socket, a device, a subdirectory) is
+ * passed over, with a warning when its name says trace. A regular file that cannot be read
+ * might be a rank's summary: never passed over without a word. Returns 1, 0, or -1 after
+ * printing why. */
 static int is_rank_file(const char *dir, const char *name)
 {
     if (name[0] == '.')
         return 0;
-    if (ends_with(name, ".json") || ends_with(name, ".json.gz"))
-        return 1;
     size_t need = strlen(dir) + strlen(name) + 2;
     char *p = malloc(need);
-    struct stat st;
-    if (!p)
-        return 0;
+    if (!p) {
+        fprintf(stderr, "profana: error: out of memory\n");
+        return -1;
+    }
     snprintf(p, need, "%s/%s", dir, name);
-    int yes = stat(p, &st) == 0 && S_ISREG(st.st_mode) && pf_rank_summary_sniff(p);
+    int named = ends_with(name, ".json") || ends_with(name, ".json.gz");
+    struct stat st;
+    int fd, yes = 0;
+    int gone = stat(p, &st) != 0 ? errno : 0;
+    if (gone == ENOENT) { /* a dangling link, or removed since readdir */
+        fprintf(stderr, "profana: warning: %s: no such file (a dangling link?), passed over\n", p);
+    } else if (gone) {
+        fprintf(stderr, "profana: error: %s: cannot stat: %s\n", p, strerror(gone));
+        yes = -1;
+    } else if (!S_ISREG(st.st_mode)) {
+        if (named)
+            fprintf(stderr, "profana: warning: %s: not a regular file, passed over\n", p);
+    } else if ((fd = open(p, O_RDONLY)) < 0) {
+        fprintf(stderr, "profana: error: %s: cannot read: %s\n", p, strerror(errno));
+        yes = -1;
+    } else {
+        close(fd);
+        yes = named || pf_rank_summary_sniff(p);
+    }
     free(p);
     return yes;
 }
@@ -75,12 +99,16 @@ static int add_dir(path_list *l, const char *dir)
     size_t first = l->n;
     struct dirent *e;
     int rc = 0;
-    while (rc == 0 && (e = readdir(d)) != NULL)
-        if (is_rank_file(dir, e->d_name))
-            rc = push(l, dir, e->d_name);
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        int yes = is_rank_file(dir, e->d_name);
+        if (yes < 0)
+            rc = PF_EXIT_TRACE;
+        else if (yes && push(l, dir, e->d_name))
+            rc = pf_cli_error("out of memory");
+    }
     closedir(d);
     if (rc)
-        return pf_cli_error("out of memory");
+        return rc;
     if (l->n == first) {
         fprintf(stderr, "profana: error: %s: no .json or .json.gz traces and no summaries in the directory\n", dir);
         return PF_EXIT_TRACE;
@@ -94,9 +122,9 @@ static int expand(const pf_cli *cli, int n, path_list *l)
     for (int k = 0; k < n; k++) {
         const char *p = cli->pos[k];
         struct stat st;
-        if (strcmp(p, "-") == 0)
-            return pf_cli_usage_error("--ranks reads each trace twice (the model, then its collectives' args): "
-                                      "standard input ('-') cannot be one of them");
+        int bad = pf_cli_need_rereadable(p, "--ranks");
+        if (bad)
+            return bad;
         int rc = stat(p, &st) == 0 && S_ISDIR(st.st_mode) ? add_dir(l, p) : push(l, NULL, p) ? pf_cli_error("out of memory") : 0;
         if (rc)
             return rc;

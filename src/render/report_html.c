@@ -489,13 +489,11 @@ static int write_one(int which, FILE *out, const job *j, const char *title)
     return rc;
 }
 
-/* Why path may not be written: it names another output or an input trace (NULL when it
- * may be). */
+/* Why path may not be written: it names an input trace (NULL when it may be). That no two
+ * outputs name one file is the command line's check (main.c: distinct_outputs), which sees
+ * every output, the --summary too. */
 static const char *refused(const char *const *paths, int i, const job *j)
 {
-    for (int k = 0; k < i; k++)
-        if (paths[k] && pf_same_output(paths[i], paths[k]))
-            return "named for two outputs";
     for (int k = 0; k < 2; k++)
         if (j->an[k] && pf_same_file(paths[i], j->an[k]->trace->path))
             return "is an input trace; write to another file";

@@ -11,14 +11,30 @@
 /* One captured graph: indexes into its trace's launches, in launch order. */
 typedef struct graph {
     const pf_trace *cap;
+    size_t ci;                 /* cap's index in the caps given */
     size_t *at;
     size_t n;
+    uint64_t sig;              /* hash of its kernel names in order (names_sig) */
 } graph;
 
+/* The graphs sorted by sig: a replay is compared with the graphs of its own signature only,
+ * not with every graph (N graphs x N replays was quadratic). */
 typedef struct graphs {
     graph *g;
     size_t n, cap;
 } graphs;
+
+/* FNV-1a over the names, each ended by a NUL so that ("ab", "c") and ("a", "bc") differ. */
+static uint64_t sig_add(uint64_t h, const char *name)
+{
+    const unsigned char *p = (const unsigned char *)name;
+    do {
+        h = (h ^ *p) * 1099511628211u;
+    } while (*p++);
+    return h;
+}
+
+static const uint64_t SIG_SEED = 14695981039346656037u;
 
 /* What launches and replayed kernels are ordered by (qsort has no context argument): the
  * process and correlation of a replay's graph launch, then the start, then file order. */
@@ -40,7 +56,7 @@ static int cmp_order(const void *x, const void *y)
     return a->i < b->i ? -1 : a->i > b->i;
 }
 
-static graph *graph_new(graphs *gs, const pf_trace *cap)
+static graph *graph_new(graphs *gs, const pf_trace *cap, size_t ci)
 {
     if (gs->n == gs->cap) {
         size_t c = gs->cap ? gs->cap * 2 : 8;
@@ -51,13 +67,13 @@ static graph *graph_new(graphs *gs, const pf_trace *cap)
         gs->cap = c;
     }
     graph *g = &gs->g[gs->n++];
-    *g = (graph){cap, NULL, 0};
+    *g = (graph){cap, ci, NULL, 0, 0};
     return g;
 }
 
 /* The graphs of one capture trace: its kernel launches whose kernel never ran (recorded, not
  * run), by launch time, a new graph at each *StreamBeginCapture. */
-static int capture_graphs(const pf_trace *cap, graphs *gs)
+static int capture_graphs(const pf_trace *cap, size_t ci, graphs *gs)
 {
     order_key *order = malloc((cap->n_launches ? cap->n_launches : 1) * sizeof *order);
     if (!order)
@@ -73,11 +89,20 @@ static int capture_graphs(const pf_trace *cap, graphs *gs)
             g = NULL;
         if (!l->kernel || l->ran)
             continue;
-        if ((!g && !(g = graph_new(gs, cap))) || !(g->at = realloc(g->at, (g->n + 1) * sizeof *g->at))) {
+        if (!g && !(g = graph_new(gs, cap, ci))) {
             rc = -1;
             break;
         }
+        if ((g->n & (g->n - 1)) == 0) { /* at 0, 1, 2, 4, ...: room doubled, not one more */
+            size_t *at = realloc(g->at, (g->n ? 2 * g->n : 1) * sizeof *at);
+            if (!at) {
+                rc = -1;
+                break;
+            }
+            g->at = at;
+        }
         g->at[g->n++] = order[k].i;
+        g->sig = sig_add(g->n == 1 ? SIG_SEED : g->sig, l->kernel);
     }
     free(order);
     return rc;
@@ -108,6 +133,7 @@ typedef struct graft {
     pf_trace *t;
     size_t cap_ops;            /* room in t->ops */
     int32_t *copy_of;          /* per capture op (of the widest capture): its copy in this replay */
+    unsigned char *used;       /* per capture: some replay took its ops (else it is freed) */
     size_t mapped, unmatched, ambiguous;
 } graft;
 
@@ -161,11 +187,34 @@ static int take_ops(graft *gr, const size_t *idx, size_t n, const graph *g)
     return rc;
 }
 
+static int by_sig(const void *x, const void *y)
+{
+    const graph *a = x, *b = y;
+    return (a->sig > b->sig) - (a->sig < b->sig);
+}
+
+/* The first graph of gs (sorted by sig) whose sig is h, or gs->n. */
+static size_t first_of_sig(const graphs *gs, uint64_t h)
+{
+    size_t lo = 0, hi = gs->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (gs->g[mid].sig < h)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 static int graft_replay(graft *gr, const graphs *gs, const size_t *idx, size_t n)
 {
+    uint64_t h = SIG_SEED;
+    for (size_t k = 0; k < n; k++)
+        h = sig_add(h, gr->t->acts[idx[k]].name);
     const graph *hit = NULL;
     size_t hits = 0;
-    for (size_t i = 0; i < gs->n; i++)
+    for (size_t i = first_of_sig(gs, h); i < gs->n && gs->g[i].sig == h; i++)
         if (graph_matches(gr->t, idx, n, &gs->g[i]) && hits++ == 0)
             hit = &gs->g[i];
     if (hits != 1) {
@@ -173,6 +222,7 @@ static int graft_replay(graft *gr, const graphs *gs, const size_t *idx, size_t n
         gr->ambiguous += hits > 1 ? n : 0;
         return 0;
     }
+    gr->used[hit->ci] = 1;
     return take_ops(gr, idx, n, hit);
 }
 
@@ -217,9 +267,11 @@ static int graft_all(graft *gr, pf_trace **caps, size_t n_caps)
     size_t widest = 1, n = 0;
     int rc = 0;
     for (size_t c = 0; rc == 0 && c < n_caps; c++) {
-        rc = capture_graphs(caps[c], &gs);
+        rc = capture_graphs(caps[c], c, &gs);
         widest = caps[c]->n_ops > widest ? caps[c]->n_ops : widest;
     }
+    if (rc == 0)
+        qsort(gs.g, gs.n, sizeof *gs.g, by_sig);
     size_t *idx = rc == 0 ? replayed_kernels(gr->t, &n) : NULL;
     if (!idx || !(gr->copy_of = malloc(widest * sizeof *gr->copy_of)))
         rc = -1;
@@ -238,13 +290,33 @@ static int graft_all(graft *gr, pf_trace **caps, size_t n_caps)
     return rc;
 }
 
+/* The captures no replay took ops from are freed now rather than held with the replay: only
+ * caps[i] with used[i] stay adopted (they are the last n_caps of replay->adopted). */
+static void release_unused(pf_trace *replay, const unsigned char *used, size_t n_caps)
+{
+    size_t base = replay->n_adopted - n_caps, k = base;
+    for (size_t i = 0; i < n_caps; i++) {
+        pf_trace *c = replay->adopted[base + i];
+        if (used[i])
+            replay->adopted[k++] = c;
+        else
+            pf_trace_free(c);
+    }
+    replay->n_adopted = k;
+}
+
 int pf_trace_graft_captures(pf_trace *replay, pf_trace **caps, size_t n_caps, size_t *mapped, pf_error *err)
 {
     graft gr = {.t = replay, .cap_ops = replay->n_ops};
     *mapped = 0;
     if (adopt(replay, caps, n_caps))
         return pf_fail(err, "%s: out of memory", replay->path);
+    if (!(gr.used = calloc(n_caps ? n_caps : 1, 1)))
+        return pf_fail(err, "%s: out of memory", replay->path);
     int rc = graft_all(&gr, caps, n_caps);
+    if (rc == 0)
+        release_unused(replay, gr.used, n_caps);
+    free(gr.used);
     *mapped = gr.mapped;
     if (rc == 0 && gr.unmatched)
         rc = pf_trace_note(replay, "%zu graph-replayed kernels match no captured graph (kernel names, in launch "
@@ -356,6 +428,57 @@ static int from_listing(const char *dir, char ***out, size_t *n, pf_error *err)
     return rc;
 }
 
+/* One file of the list, by device and inode: a capture named twice (or through a second
+ * name) is loaded once; 2,000 entries naming one capture loaded 2,000 copies, and every
+ * replay then matched 2,000 graphs alike. */
+typedef struct file_key {
+    dev_t dev;
+    ino_t ino;
+    size_t i;
+} file_key;
+
+static int by_file(const void *x, const void *y)
+{
+    const file_key *a = x, *b = y;
+    if (a->dev != b->dev)
+        return a->dev < b->dev ? -1 : 1;
+    if (a->ino != b->ino)
+        return a->ino < b->ino ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Drops the later names of a file already in v[0, *n), keeping the order of the rest. A
+ * name that cannot be stat'ed stays (the loader says why). Returns 0 or -1 (memory). */
+static int drop_repeats(char **v, size_t *n)
+{
+    file_key *k = malloc((*n ? *n : 1) * sizeof *k);
+    unsigned char *drop = calloc(*n ? *n : 1, 1);
+    if (!k || !drop) {
+        free(k);
+        free(drop);
+        return -1;
+    }
+    size_t m = 0;
+    struct stat st;
+    for (size_t i = 0; i < *n; i++)
+        if (stat(v[i], &st) == 0)
+            k[m++] = (file_key){st.st_dev, st.st_ino, i};
+    qsort(k, m, sizeof *k, by_file);
+    for (size_t j = 1; j < m; j++)
+        drop[k[j].i] = k[j].dev == k[j - 1].dev && k[j].ino == k[j - 1].ino;
+    size_t w = 0;
+    for (size_t i = 0; i < *n; i++) {
+        if (drop[i])
+            free(v[i]);
+        else
+            v[w++] = v[i];
+    }
+    *n = w;
+    free(k);
+    free(drop);
+    return 0;
+}
+
 int pf_capture_paths(const char *path, char ***out, size_t *n, pf_error *err)
 {
     struct stat st;
@@ -374,6 +497,8 @@ int pf_capture_paths(const char *path, char ***out, size_t *n, pf_error *err)
         snprintf(details, len, "%s/execution_details.json", path);
         rc = stat(details, &st) == 0 ? from_details(path, details, out, n, err) : from_listing(path, out, n, err);
         free(details);
+        if (rc == 0 && drop_repeats(*out, n))
+            rc = pf_fail(err, "out of memory");
     }
     if (rc) {
         for (size_t i = 0; i < *n; i++)

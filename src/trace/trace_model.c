@@ -495,7 +495,8 @@ static void link_acts(pf_trace *t, const id_map *m, unsigned char *keep)
 /* An op whose formula reads the ops recorded inside it (pf_op_family_reads_nested) keeps the
  * records that follow it in the file on its thread and lie within its span: Kineto writes an
  * op's children right after it. The look-ahead is bounded so that a malformed trace cannot
- * make linking quadratic, and so is what one op keeps. */
+ * make linking quadratic, and so is what one op keeps; a nest ends at the next op that reads
+ * its own (what all nests keep is then bounded by the trace's records). */
 #define NEST_SCAN 4096
 #define NEST_MAX 1024
 
@@ -566,6 +567,11 @@ static int add_nest(const pf_trace *t, nests *ns, const op_recs *r, const pf_cpu
             break;
         if (c->ts_ns < p->ts_ns || c->ts_ns + c->dur_ns > end)
             continue;
+        /* an op that reads its own nested ops owns what follows: nests do not overlap, so
+         * what they keep in all is at most one entry per record of the trace (ops nested
+         * each inside the previous kept up to NEST_MAX entries each: 4.8 GB for 39 MB) */
+        if (pf_op_family_reads_nested(rec->name))
+            break;
         if (push_child(ns, rec))
             return -1;
         n->n++;

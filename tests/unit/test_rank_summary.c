@@ -36,13 +36,13 @@ static int same_times(const pf_rank_times *a, const pf_rank_times *b)
            a->exposed_ns == b->exposed_ns && a->idle_ns == b->idle_ns;
 }
 
-/* Rank 3 on one H200; times of a 2^62 ns-scale clock (9.2e18: no double holds them); two
- * steps; three kernels: an all-reduce of 2^40 + 1 bytes, an unnamed one, a broadcast. */
+/* Rank 3 on one H200; starts of a 2^60 ns-scale clock (1.2e18: no double holds them; a
+ * summary's starts stay within the loader's 2^61); two steps; three kernels: an all-reduce of 2^40 + 1 bytes, an unnamed one, a broadcast. */
 static void round_trip(void)
 {
-    pf_comm_rec c[] = {rec("allreduce", "0", 8, ((int64_t)1 << 40) + 1, ((int64_t)1 << 62) + 1, 12345),
-                       rec("", "", 0, -1, ((int64_t)1 << 62) + 7, 10),
-                       rec("broadcast", "pg \"x\"", 2, 4096, ((int64_t)1 << 62) + 7, 3)};
+    pf_comm_rec c[] = {rec("allreduce", "0", 8, ((int64_t)1 << 40) + 1, ((int64_t)1 << 60) + 1, 12345),
+                       rec("", "", 0, -1, ((int64_t)1 << 60) + 7, 10),
+                       rec("broadcast", "pg \"x\"", 2, 4096, ((int64_t)1 << 60) + 7, 3)};
     pf_rank_step st[] = {{2, {1000, 900, 1500, 400, 300, 600}}, {3, {2001, 1999, 2003, 7, 5, 4}}};
     pf_rank_summary s = {.path = "runs/rank3.json.gz", .rank = 3, .rank_from_trace = 1, .n_devices = 1,
                          .info = pf_devices_find("H200"), .all = {9007199254740993, 9007199254740001,
