@@ -75,9 +75,10 @@ double pf_pct_of_peak(double at_peak_s, double ns);
 
 /* Percent of DRAM peak of bytes that take byte_peak_s seconds at peak bandwidth and took ns
  * nanoseconds (pf_pct_of_peak), or < 0 (unknown) with *cache_served = 1 when that is above
- * 100 while a call's bytes (call_bytes) fit the device's last-level cache (info->cache_mb):
- * the bytes then moved faster than DRAM can move them, so part of them came from the cache
- * and DRAM's share is not known. Above 100 without that excuse stays (a formula or a peak is
+ * 100 while a call's bytes (call_bytes) less the device's last-level cache (info->cache_mb)
+ * would move within the peak at that rate: the bytes then moved faster than DRAM can move
+ * them, so part of them (at most the cache's size) came from the cache and DRAM's share is
+ * not known. Above 100 without that excuse stays (a formula or a peak is
  * wrong). cache_served may be NULL. */
 double pf_dram_pct(double byte_peak_s, double ns, double call_bytes, const pf_device_info *info,
                    int *cache_served);

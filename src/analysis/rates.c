@@ -110,7 +110,12 @@ double pf_dram_pct(double byte_peak_s, double ns, double call_bytes, const pf_de
                    int *cache_served)
 {
     double pct = pf_pct_of_peak(byte_peak_s, ns);
-    int cached = pct > 100 && info && info->cache_mb > 0 && call_bytes >= 0 && call_bytes <= info->cache_mb * 1048576.0;
+    /* Above DRAM's peak, a call's bytes can only have come partly from the last-level cache:
+     * at most its size of them (inputs the previous kernel left there). When the rest, moved at
+     * this rate, stays within the peak, the rate is cache-helped, not a wrong figure. */
+    double cache = info ? info->cache_mb * 1048576.0 : 0;
+    double beyond = call_bytes - cache;
+    int cached = pct > 100 && cache > 0 && call_bytes > 0 && (beyond <= 0 || pct * beyond / call_bytes <= 100);
     if (cache_served)
         *cache_served = cached;
     return cached ? -1 : pct;

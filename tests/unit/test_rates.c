@@ -201,8 +201,16 @@ static void dram_pct(void)
     CHECK("dram pct: 24 MiB in a 50 MiB cache at 148.58%: unknown", pf_dram_pct(s, 5056, 25165824, &cached, &c) < 0);
     CHECK("dram pct: ... and cache-served", c == 1);
     double s60 = pf_at_peak_s(62914560, 3350e9);
-    CHECK("dram pct: 60 MiB do not fit 50 MiB: the percentage stays (a formula or peak is wrong)",
-          pf_dram_pct(s60, 5056, 62914560, &cached, &c) > 100 && c == 0);
+    /* 60 MiB in 5.056 us is 371.4% of the peak; at most 50 MiB came from the cache, the other
+     * 10 MiB at 371.4 * 10/60 = 61.9%: within the peak, so cache-helped */
+    CHECK("dram pct: 60 MiB, of which 10 MiB beyond a 50 MiB cache move within the peak: cache-served",
+          pf_dram_pct(s60, 5056, 62914560, &cached, &c) < 0 && c == 1);
+    /* 200 MiB at 150.0% (41734 ns): the 150 MiB beyond the cache would need 112.5% of the
+     * peak, more than DRAM moves: the percentage stays (a formula or peak is wrong) */
+    double s200 = pf_at_peak_s(209715200, 3350e9);
+    CHECK_NEAR("dram pct: 200 MiB at 150%: the percentage stays", pf_dram_pct(s200, 41734, 209715200, &cached, &c),
+               100.0 * (209715200 / 3350e9) / 41734e-9);
+    CHECK("dram pct: 200 MiB at 150%: not cache-served", c == 0);
     CHECK_NEAR("dram pct: below 100 is the percentage, cache or not", pf_dram_pct(s, 10000, 25165824, &cached, &c),
                100.0 * (25165824 / 3350e9) / 10000e-9);
     CHECK("dram pct: below 100: not cache-served", c == 0);
