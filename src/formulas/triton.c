@@ -278,16 +278,22 @@ static int ops_of(const char *s, size_t n)
     return count;
 }
 
+/* The first position in text[q, end) that is not a space; end when there is none. */
+static size_t skip_spaces(const char *text, size_t q, size_t end)
+{
+    while (q < end && text[q] == ' ')
+        q++;
+    return q;
+}
+
 /* Sum of ops_of over the body's "tmpN = ..." lines. */
 static int body_ops(const char *text, size_t b, size_t e)
 {
     int total = 0;
     for (size_t p = b; p < e;) {
         size_t eol = find(text, e, p, "\n");
-        size_t q = p;
-        while (q < eol && text[q] == ' ')
-            q++;
-        if (eol - q > 3 && memcmp(text + q, "tmp", 3) == 0) {
+        size_t q = skip_spaces(text, p, eol);
+        if (q + 3 < eol && memcmp(text + q, "tmp", 3) == 0) {
             size_t eq = find(text, eol, q, " = ");
             if (eq < eol)
                 total += ops_of(text + eq + 3, eol - (eq + 3));

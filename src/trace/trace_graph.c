@@ -270,7 +270,7 @@ static int graft_all(graft *gr, pf_trace **caps, size_t n_caps)
         rc = capture_graphs(caps[c], c, &gs);
         widest = caps[c]->n_ops > widest ? caps[c]->n_ops : widest;
     }
-    if (rc == 0)
+    if (rc == 0 && gs.n > 1) /* qsort's array may not be NULL, even of 0 elements */
         qsort(gs.g, gs.n, sizeof *gs.g, by_sig);
     size_t *idx = rc == 0 ? replayed_kernels(gr->t, &n) : NULL;
     if (!idx || !(gr->copy_of = malloc(widest * sizeof *gr->copy_of)))
