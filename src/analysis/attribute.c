@@ -240,6 +240,12 @@ static int transfer_work(const pf_activity *a, pf_act_work *w)
         w->flop = 0;
         w->bytes = a->kind == PF_ACT_MEMCPY ? copy_bytes(a) : (double)a->bytes;
         w->source = a->kind == PF_ACT_MEMCPY ? "memcpy" : "memset";
+    } else if (a->kind == PF_ACT_MEMSET) {
+        /* ROCm records no size on its memsets (the few bytes a convolution's workspace fill
+         * writes): 0 bytes, footnoted, rather than blanking the bytes of the op's whole row */
+        w->flop = 0;
+        w->bytes = 0;
+        w->source = "memset~0";
     }
     return 1;
 }

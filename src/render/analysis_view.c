@@ -724,7 +724,7 @@ static int has_source_note(const pf_view_opts *v, const pf_device_report *d, con
 /* Whether any footnote of print_source_notes is due. */
 static int has_dtype_note(const pf_view_opts *v, const pf_device_report *d)
 {
-    return has_source_note(v, d, "~dtype") || has_source_note(v, d, "~lb");
+    return has_source_note(v, d, "~dtype") || has_source_note(v, d, "~lb") || has_source_note(v, d, "memset~0");
 }
 
 static void print_source_notes(FILE *out, const pf_view_opts *v, const pf_device_report *d)
@@ -739,6 +739,9 @@ static void print_source_notes(FILE *out, const pf_view_opts *v, const pf_device
         fputs("~dtype: bytes of a tensor list (cat, stack, _foreach_*, fused optimizers) at the element size of "
               "DTYPE: the trace records no "
               "element type for it\n", out);
+    if (has_source_note(v, d, "memset~0"))
+        fputs("memset~0: a memset whose size the trace does not record (ROCm records none): counted as 0 bytes, "
+              "so its row's bytes are a floor\n", out);
     if (lb)
         fputs("~lb: a lower bound: an Inductor Triton launch read from the trace alone, its kernel module not found "
               "(record with TORCHINDUCTOR_BENCHMARK_KERNEL=1, or pass --inductor-cache DIR); every tensor argument "
