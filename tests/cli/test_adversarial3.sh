@@ -364,3 +364,39 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
     check_eq "20,000 kernel names: every row printed" "$(grep -c '^kernel_' "$TMP/out")" 20000
     rm -f "$TMP/names.json"
 fi
+
+# ---- 12: strict summaries: a member given twice, exposed above comm, another version, the files given ----
+mkdir "$TMP/strict"
+gen_summaries "$TMP/strict" 0 0 1000
+# edit SRC DST PY: DST is SRC's text with the Python expression PY applied to s (the text)
+edit() { python3 -c 'import sys; s = open(sys.argv[1]).read(); open(sys.argv[2], "w").write(eval(sys.argv[3]))' "$@"; }
+for key in trace rank device gpu_ns; do
+    case $key in trace) v='"again"' ;; rank) v=1 ;; device) v='"H100"' ;; *) v=5 ;; esac
+    edit "$TMP/strict/r1.summary" "$TMP/strict/twice.summary" "s.replace('\"comm_kernels\"', '\"$key\": $v, \"comm_kernels\"')"
+    # by hand: the byte of the second key's first letter (after its quote), counted from 0
+    at=$(python3 -c 'import sys; s = open(sys.argv[1]).read(); print(s.index("\"%s\"" % sys.argv[2], s.index("\"%s\"" % sys.argv[2]) + 1) + 1)' \
+        "$TMP/strict/twice.summary" "$key")
+    guarded "summary: \"$key\" twice" 1 "$PROFANA" --ranks "$TMP/strict/r0.summary" "$TMP/strict/twice.summary" bf16 &&
+        check_eq "summary: \"$key\" twice: one line naming the byte" "$(cat "$TMP/err")" \
+            "profana: error: $TMP/strict/twice.summary: byte $at: \"$key\" given twice"
+done
+edit "$TMP/strict/r1.summary" "$TMP/strict/kernel.summary" "s.replace('\"bytes\": 1024', '\"bytes\": 1024, \"bytes\": 2048', 1)"
+guarded "summary: a kernel's \"bytes\" twice" 1 "$PROFANA" --ranks "$TMP/strict/r0.summary" "$TMP/strict/kernel.summary" bf16 &&
+    check_grep "summary: a kernel's \"bytes\" twice: says so" "kernel.summary: byte [0-9]*: \"bytes\" given twice$" "$TMP/err"
+# exposed communication is part of comm_ns: 4,001 ns exposed of 4,000 cannot be
+edit "$TMP/strict/r1.summary" "$TMP/strict/exposed.summary" "s.replace('\"exposed_ns\": 4000', '\"exposed_ns\": 4001')"
+guarded "summary: exposed_ns above comm_ns" 1 "$PROFANA" --ranks "$TMP/strict/r0.summary" "$TMP/strict/exposed.summary" bf16 &&
+    check_grep "summary: exposed_ns above comm_ns: says so" "exposed.summary: byte [0-9]*: exposed_ns is larger than comm_ns" "$TMP/err"
+for v in 1.0 1.00 2 0 -1; do
+    edit "$TMP/strict/r1.summary" "$TMP/strict/v.summary" "s.replace('\"profana_summary\": 1', '\"profana_summary\": $v')"
+    guarded "summary: version $v" 1 "$PROFANA" --ranks "$TMP/strict/r0.summary" "$TMP/strict/v.summary" bf16 &&
+        check_eq "summary: version $v: says which" "$(cat "$TMP/err")" "profana: error: $TMP/strict/v.summary: a profana summary of version $v; this profana reads version 1 (write it again with this profana's --summary)"
+done
+# two summaries of rank 1 whose recorded trace is "gen": the error names the files given
+cp "$TMP/strict/r1.summary" "$TMP/strict/copy.summary"
+guarded "summary: a rank twice" 1 "$PROFANA" --ranks "$TMP/strict/r1.summary" "$TMP/strict/copy.summary" bf16 && {
+    check_grep "summary: a rank twice: names the files given" \
+        "^profana: error: $TMP/strict/[a-z0-9]*.summary: rank 1 is also the rank of $TMP/strict/[a-z0-9]*.summary (both from" "$TMP/err"
+    check_eq "summary: a rank twice: not the recorded path" "$(grep -c 'gen' "$TMP/err")" 0
+}
+guarded "summary: the originals still read" 0 "$PROFANA" --ranks "$TMP/strict/r0.summary" "$TMP/strict/r1.summary" bf16
