@@ -400,3 +400,47 @@ guarded "summary: a rank twice" 1 "$PROFANA" --ranks "$TMP/strict/r1.summary" "$
     check_eq "summary: a rank twice: not the recorded path" "$(grep -c 'gen' "$TMP/err")" 0
 }
 guarded "summary: the originals still read" 0 "$PROFANA" --ranks "$TMP/strict/r0.summary" "$TMP/strict/r1.summary" bf16
+
+# ---- 13: --diff --fail-above fails closed when it cannot compare; an idle run among several is named; a comma in a run's name ----
+# gen_kernels FILE DUR...: a trace of one H100 whose kernels last DUR us each (none: no GPU activity)
+gen_kernels() {
+    python3 - "$@" <<'PY'
+import json, sys
+ev = [{"ph": "X", "cat": "cpu_op", "name": "aten::relu", "pid": 1, "tid": 1, "ts": 0, "dur": 1000, "args": {}}]
+for i, d in enumerate(sys.argv[2:]):
+    ev.append({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 10 + 100 * i, "dur": float(d),
+               "args": {"device": 0, "stream": 7, "correlation": i + 1}})
+json.dump({"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}], "traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+}
+mkdir "$TMP/gate"
+G=$TMP/gate
+gen_kernels "$G/a.json" 10 10
+gen_kernels "$G/empty.json"
+for pair in "a.json empty.json" "empty.json a.json" "empty.json empty.json"; do
+    set -- $pair
+    guarded "--diff $1 $2 --fail-above 5: fails closed" 3 "$PROFANA" --diff "$G/$1" a "$G/$2" b bf16 --fail-above 5 &&
+        check_eq "--diff $1 $2 --fail-above 5: one line saying why" "$(cat "$TMP/err")" \
+            "profana: --fail-above 5%: cannot compare b with a: no device ran something in both traces"
+    guarded "--diff $1 $2 without a gate: exit 0" 0 "$PROFANA" --diff "$G/$1" a "$G/$2" b bf16 &&
+        check_grep "--diff $1 $2 without a gate: nothing to compare" "nothing to compare" "$TMP/err"
+done
+# several runs: B's second run has no kernel; B keeps one run with GPU activity, no interval
+gen_kernels "$G/a2.json" 10 11
+gen_kernels "$G/b.json" 10 10
+guarded "runs: an idle run in B, --fail-above 5: fails closed" 3 "$PROFANA" --diff "$G/a.json,$G/a2.json" a "$G/b.json,$G/empty.json" b bf16 --fail-above 5 && {
+    check_grep "runs: an idle run: warned" "^profana: warning: $G/empty.json: no GPU activity: left out of b's 2 runs$" "$TMP/err"
+    check_grep "runs: an idle run: the gate says why" "^profana: --fail-above 5%: cannot compare b with a: an interval needs 2 runs with GPU activity on each side$" "$TMP/err"
+    check_eq "runs: an idle run: two lines" "$(wc -l <"$TMP/err" | tr -d ' ')" 2
+}
+# B's runs: 20 and 22 us against A's 20 and 21: by hand B/A is about 1.05, within any wide gate
+gen_kernels "$G/b2.json" 11 11
+guarded "runs: two active runs a side, --fail-above 50" 0 "$PROFANA" --diff "$G/a.json,$G/a2.json" a "$G/b.json,$G/b2.json" b bf16 --fail-above 50
+# a run whose name holds a comma, written "\,": read as one file (B twice as slow: 40 us against 20)
+gen_kernels "$G/x,y.json" 20 20
+guarded "a run named x,y.json as x\\,y.json" 3 "$PROFANA" --diff "$G/a.json" a "$G/x\\,y.json" b bf16 --fail-above 50 &&
+    check_grep "x\\,y.json: B's 40 us against A's 20" "b's GPU time 40.000 us is 100.00% above a's 20.000 us" "$TMP/err"
+guarded "x\\,y.json among several runs" 0 "$PROFANA" --diff "$G/a.json,$G/a2.json" a "$G/x\\,y.json,$G/b.json" b bf16 --format json &&
+    check_eq "x\\,y.json among several runs: 2 runs on B" "$(json 'd["devices"][0]["summary"]["runs"]' "$TMP/out")" "[2, 2]"
+guarded "x,y.json unescaped: two files, x missing" 1 "$PROFANA" --diff "$G/a.json" a "$G/x,y.json" b bf16 &&
+    check_grep "x,y.json unescaped: names $G/x" "$G/x: " "$TMP/err"
