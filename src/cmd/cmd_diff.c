@@ -155,8 +155,8 @@ static int compare(const pf_cli *cli, const pf_view_opts *v, side *s)
         fprintf(stderr, "profana: no device ran something in both traces: nothing to compare\n");
     if (rc == 0 && pf_view_diff(stdout, stderr, v, d, runs))
         rc = pf_cli_error("out of memory");
-    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
-        rc = pf_cli_error("cannot write to standard output");
+    if (rc == 0)
+        rc = pf_cli_stdout_status();
     if (rc == 0 && pf_plots_commit(&files, &err))
         rc = pf_cli_error(err.msg);
     if (rc)

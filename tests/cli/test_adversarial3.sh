@@ -444,3 +444,78 @@ guarded "x\\,y.json among several runs" 0 "$PROFANA" --diff "$G/a.json,$G/a2.jso
     check_eq "x\\,y.json among several runs: 2 runs on B" "$(json 'd["devices"][0]["summary"]["runs"]' "$TMP/out")" "[2, 2]"
 guarded "x,y.json unescaped: two files, x missing" 1 "$PROFANA" --diff "$G/a.json" a "$G/x,y.json" b bf16 &&
     check_grep "x,y.json unescaped: names $G/x" "$G/x: " "$TMP/err"
+
+# ---- 14: a reader that stops early, a limit on address space, many unknown devices, outputs on a full disk ----
+# gen_names FILE N: N kernels of N distinct names on one H100 (the table: one row each)
+gen_names() {
+    python3 - "$@" <<'PY'
+import json, sys
+n = int(sys.argv[2])
+ev = [{"ph": "X", "cat": "kernel", "name": "kernel_%06d_with_a_longer_name<float, 128>" % i, "pid": 0, "tid": 7,
+       "ts": 10 + 2 * i, "dur": 1.0, "args": {"device": 0, "stream": 7, "correlation": i + 1}} for i in range(n)]
+json.dump({"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}], "traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+}
+# 3,000 rows (about 400 KB of table, past a pipe's 64 KB): `| head -n 1` reads one line and goes
+gen_names "$TMP/names3k.json" 3000
+for cmd in "--analysis $TMP/names3k.json bf16 --top 0" "--analysis $TMP/names3k.json bf16 --top 0 --format csv" \
+    "--diff $TMP/names3k.json a $TMP/names3k.json b bf16 --top 0"; do
+    n=$(echo "$cmd" | sed "s|$TMP/||g")
+    { "$PROFANA" $cmd 2>"$TMP/pipe_err"; echo $? >"$TMP/pipe_rc"; } | head -n 1 >"$TMP/pipe_out"
+    check_eq "| head -n 1: $n: exit 0 (not 141)" "$(cat "$TMP/pipe_rc")" 0
+    check_eq "| head -n 1: $n: no error line" "$(cat "$TMP/pipe_err")" ""
+    check_eq "| head -n 1: $n: one line read" "$(wc -l <"$TMP/pipe_out" | tr -d ' ')" 1
+done
+"$PROFANA" --analysis "$TMP/names3k.json" bf16 >/dev/full 2>"$TMP/err"
+check_eq "a full standard output is still an error" "$?:$(cat "$TMP/err")" "1:profana: error: cannot write to standard output"
+
+# under `ulimit -v 200000` (200 MB of address space), -j 8 does what -j 1 does: 150,000 kernels,
+# 23 MB (it ran out of memory at -j 4 and -j 8: each thread's parts and allocator arena). The
+# sanitizer build reserves terabytes of shadow memory: no address limit can hold it.
+if ! grep -q __asan_init "$PROFANA" 2>/dev/null && [ -z "${PF_VALGRIND_BIN:-}" ]; then
+    python3 -c '
+import json, sys
+ev = [{"ph": "X", "cat": "kernel", "name": "kernel_%d" % (i % 500), "pid": 0, "tid": 7, "ts": 10 + i, "dur": 1.0,
+       "args": {"device": 0, "stream": 7, "correlation": i + 1}} for i in range(150000)]
+json.dump({"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}], "traceEvents": ev}, open(sys.argv[1], "w"))' "$TMP/big.json"
+    (ulimit -v 200000 && exec "$PROFANA" --analysis "$TMP/big.json" bf16 -j 1) >"$TMP/j1" 2>"$TMP/err"
+    check_eq "ulimit -v 200000: -j 1 works" "$?" 0
+    for j in 4 8 64; do
+        (ulimit -v 200000 && exec "$PROFANA" --analysis "$TMP/big.json" bf16 -j $j) >"$TMP/jn" 2>"$TMP/err"
+        check_eq "ulimit -v 200000: -j $j works" "$?:$(head -c 200 "$TMP/err")" "0:"
+        check_eq "ulimit -v 200000: -j $j: the output of -j 1" "$(cmp -s "$TMP/j1" "$TMP/jn" && echo same)" same
+    done
+    # by hand: 150,000 kernels of 1 us, 300 calls each of 500 names
+    check_grep "ulimit -v 200000: 500 rows of 300 calls" "^kernel_499 *| other *| *300 | *300.000 " "$TMP/j1"
+    rm -f "$TMP/big.json"
+fi
+
+# 4,096 device ids, none in deviceProperties: 8 named, then one line each for the rest
+python3 -c '
+import json, sys
+ev = [{"ph": "X", "cat": "kernel", "name": "k", "pid": i, "tid": 7, "ts": 10 + i, "dur": 1.0,
+       "args": {"device": i, "stream": 7, "correlation": i + 1}} for i in range(4096)]
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))' "$TMP/devs4k.json"
+guarded "4,096 unknown devices" 0 "$PROFANA" --analysis "$TMP/devs4k.json" bf16 --format csv && {
+    check_eq "4,096 unknown devices: at most 20 stderr lines" "$([ "$(wc -l <"$TMP/err")" -le 20 ] && echo yes)" yes
+    check_grep "4,096 unknown devices: the rest counted (4,096 - 8)" "^profana: 4088 more unknown devices" "$TMP/err"
+    check_eq "4,096 unknown devices: 8 named" "$(grep -c '^profana: device [0-9]* ("").*unknown device' "$TMP/err")" 8
+}
+
+# --summary and --report on a full disk (ulimit -f 8: 8 KB; the summary is about 3 KB, the report
+# about 21 KB): neither is committed, old files stay, nothing is left beside them
+F=$TMP/full
+mkdir "$F"
+for old in yes no; do
+    rm -f "$F"/*
+    [ $old = yes ] && echo old >"$F/s.json" && echo old >"$F/r.html"
+    (ulimit -f 8 && exec "$PROFANA" --analysis "$TMP/t0.json" bf16 --summary "$F/s.json" --report "$F/r.html") >"$TMP/out" 2>"$TMP/err"
+    check_eq "full disk (targets exist: $old): exit 1, the report named" "$?:$(cat "$TMP/err")" "1:profana: error: $F/r.html: write failed: File too large"
+    if [ $old = yes ]; then
+        check_eq "full disk: the old summary and report stay" "$(cat "$F/s.json" "$F/r.html")" "old
+old"
+    fi
+    check_eq "full disk (targets exist: $old): nothing else left" "$(ls "$F" | tr '\n' ' ')" "$([ $old = yes ] && echo 'r.html s.json ')"
+done
+(ulimit -f 100 && exec "$PROFANA" --analysis "$TMP/t0.json" bf16 --summary "$F/s.json" --report "$F/r.html") >"$TMP/out" 2>"$TMP/err"
+check_eq "room for both: both written" "$?:$(json 'd["profana_summary"]' "$F/s.json"):$(grep -c '</html>' "$F/r.html")" "0:1:1"
