@@ -25,9 +25,9 @@ static void warn_unknown_devices(const pf_analysis *an)
 }
 
 /* --summary OUT: what --ranks keeps of this trace (include/profana/ranks.h), into the
- * temporary file *o, which the caller commits (with the other outputs) or aborts; standard
- * output ("-") is the output itself, flushed here. Returns 0, or -1 with err set and *o
- * closed. */
+ * temporary file *o (still unnamed, so that a signal leaves nothing), which the caller
+ * commits with the other outputs (commit_all) or aborts; standard output ("-") is the output
+ * itself, flushed here. Returns 0, or -1 with err set and *o closed. */
 static int write_summary(const pf_cli *cli, const pf_trace *t, pf_outfile *o, pf_error *err)
 {
     pf_rank_summary s;
@@ -40,13 +40,34 @@ static int write_summary(const pf_cli *cli, const pf_trace *t, pf_outfile *o, pf
         pf_outfile_abort(o);
     } else if (rc == 0 && strcmp(cli->summary, "-") == 0) {
         rc = pf_outfile_commit(o, err);
-    } else if (rc == 0) {
-        rc = pf_outfile_finish(o, err); /* a full disk found before any other output is written */
+    } else if (rc == 0 && (fflush(o->f) != 0 || ferror(o->f))) {
+        rc = pf_outfile_write_error(o, err); /* a full disk found before anything is printed */
+        pf_outfile_abort(o);
     }
     free(s.path);
     free(s.steps);
     free(s.comms);
     return rc;
+}
+
+/* The summary and the --plot/--report files together: every one written, flushed and
+ * closed under a temporary name first, then all renamed into place, so that a write error
+ * (a full disk, ulimit -f) changes no target. Returns an exit status. */
+static int commit_all(pf_outfile *summary, pf_plot_files *files)
+{
+    pf_error err;
+    if (pf_plots_finish(files, &err) || (summary->f && pf_outfile_finish(summary, &err))) {
+        pf_plots_abort(files);
+        pf_outfile_abort(summary);
+        return pf_cli_error(err.msg);
+    }
+    if (pf_plots_commit(files, &err)) {
+        pf_outfile_abort(summary);
+        return pf_cli_error(err.msg);
+    }
+    if (summary->finished && pf_outfile_commit(summary, &err))
+        return pf_cli_error(err.msg);
+    return PF_EXIT_OK;
 }
 
 int cmd_analysis(const pf_cli *cli)
@@ -106,11 +127,5 @@ int cmd_analysis(const pf_cli *cli)
         pf_outfile_abort(&summary);
         return rc;
     }
-    if (pf_plots_commit(&files, &err)) {
-        pf_outfile_abort(&summary);
-        return pf_cli_error(err.msg);
-    }
-    if (summary.finished && pf_outfile_commit(&summary, &err))
-        return pf_cli_error(err.msg);
-    return PF_EXIT_OK;
+    return commit_all(&summary, &files);
 }
