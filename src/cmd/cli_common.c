@@ -29,6 +29,13 @@ static int reader_gone(int e)
     return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
 }
 
+int pf_cli_out_error(const char *out, const char *msg)
+{
+    if (strcmp(out, "-") == 0 && reader_gone(0))
+        return PF_EXIT_OK;
+    return pf_cli_error(msg);
+}
+
 int pf_cli_stdout_status(void)
 {
     errno = 0;

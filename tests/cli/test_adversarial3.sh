@@ -466,6 +466,11 @@ for cmd in "--analysis $TMP/names3k.json bf16 --top 0" "--analysis $TMP/names3k.
     check_eq "| head -n 1: $n: no error line" "$(cat "$TMP/pipe_err")" ""
     check_eq "| head -n 1: $n: one line read" "$(wc -l <"$TMP/pipe_out" | tr -d ' ')" 1
 done
+for cmd in "--augment_trace $TMP/names3k.json - bf16" "--combine $TMP/names3k.json $TMP/names3k.json -"; do
+    n=$(echo "$cmd" | sed "s|$TMP/||g")
+    { "$PROFANA" $cmd 2>"$TMP/pipe_err"; echo $? >"$TMP/pipe_rc"; } | head -c 100 >"$TMP/pipe_out"
+    check_eq "| head -c 100: $n: exit 0, no error line" "$(cat "$TMP/pipe_rc"):$(cat "$TMP/pipe_err")" "0:"
+done
 "$PROFANA" --analysis "$TMP/names3k.json" bf16 >/dev/full 2>"$TMP/err"
 check_eq "a full standard output is still an error" "$?:$(cat "$TMP/err")" "1:profana: error: cannot write to standard output"
 
