@@ -1,10 +1,14 @@
 /* main.c - parses the command line and dispatches to a subcommand: one table of commands and one of options, whose rows carry their actions and defaults and also write --help. */
 #include <assert.h>
+#if defined(__GLIBC__) || defined(__linux__)
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "profana/cli.h"
@@ -548,7 +552,7 @@ static int set_plot(pf_cli *cli, const option *o, const char *kind, const char *
 /* --help and --version on a full disk fail like every other output (exit 1). */
 static int stdout_status(void)
 {
-    return fflush(stdout) != 0 || ferror(stdout) ? pf_cli_error("cannot write to standard output") : PF_EXIT_OK;
+    return pf_cli_stdout_status();
 }
 
 static int show_help(pf_cli *cli, const option *o, const char *v, const char *v2)
@@ -814,11 +818,27 @@ static void on_sigbus(int sig, siginfo_t *si, void *ctx)
     raise(sig);
 }
 
+/* Under a limit on address space (ulimit -v), glibc's allocator reserves 64 MB of it for
+ * each thread's own arena (128 MB at first), so -j 8 ran out where -j 1 did not: with a
+ * limit, every thread shares the one arena (the loader, out of memory with several threads
+ * all the same, parses again on one). */
+static void fit_address_limit(void)
+{
+#if defined(M_ARENA_MAX)
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        mallopt(M_ARENA_MAX, 1);
+#endif
+}
+
 static void catch_signals(void)
 {
     /* Past a file-size limit (ulimit -f) a write then fails with EFBIG, which every output
      * reports as a write error (exit 1, temporary file removed), instead of a silent death. */
     signal(SIGXFSZ, SIG_IGN);
+    /* A reader that stops early (`| head -1`) is a normal end, not a death by SIGPIPE (exit
+     * 141): writes then fail with EPIPE, which pf_cli_stdout_status takes as the end. */
+    signal(SIGPIPE, SIG_IGN);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_sigbus;
@@ -853,6 +873,7 @@ int main(int argc, char **argv)
     pf_cli cli = {.fail_above = -1};
     const command *cmd = NULL;
     catch_signals();
+    fit_address_limit();
     apply_defaults(&cli);
     cli.an.default_dtype = PF_DT_BF16;
     cli.an.step = PF_STEP_EVERY;

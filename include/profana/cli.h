@@ -54,6 +54,16 @@ enum { PF_EXIT_SLOWER = 3 };
 
 /* Prints "profana: error: MSG" on stderr and returns PF_EXIT_TRACE. */
 int pf_cli_error(const char *msg);
+
+/* Flushes standard output: PF_EXIT_OK when it went out whole, or when its reader is gone
+ * (EPIPE: `profana ... | head -1` ends quietly, as the reader asked; SIGPIPE is ignored by
+ * main); else prints "cannot write to standard output" and returns PF_EXIT_TRACE. */
+int pf_cli_stdout_status(void);
+
+/* The error msg of writing OUT (--augment_trace, --combine): as pf_cli_error, except that
+ * when OUT is "-" and standard output's reader is gone it is the normal end (PF_EXIT_OK,
+ * nothing printed), as pf_cli_stdout_status takes it. */
+int pf_cli_out_error(const char *out, const char *msg);
 /* Prints "profana: MSG" and a hint to run --help on stderr, returns PF_EXIT_USAGE. */
 int pf_cli_usage_error(const char *fmt, ...)
 #if defined(__GNUC__)

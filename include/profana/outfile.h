@@ -17,6 +17,7 @@ typedef struct pf_outfile {
     int unnamed;               /* tmp is not created yet: the file is unnamed until commit */
     struct pf_outfile_syncer *syncer; /* flushes to disk while writing (replacing only) */
     FILE *raw;                 /* a target named .gz: the temporary file under f, which compresses */
+    int finished;              /* pf_outfile_finish done: f closed, the data under tmp */
 } pf_outfile;
 
 /* Opens a temporary file in the target's directory (unnamed where the system allows, so
@@ -38,6 +39,13 @@ int pf_outfile_open(pf_outfile *o, const char *path, pf_error *err);
  * as much as writing it). On any write error returns -1 with err set, the temporary file
  * removed and the target untouched. Frees o's strings either way. */
 int pf_outfile_commit(pf_outfile *o, pf_error *err);
+
+/* The first half of pf_outfile_commit, for outputs committed together: everything but the
+ * rename (written, flushed, synced where it replaces, closed, named beside the target), so
+ * that every write error of every output is known before any target changes. Then
+ * pf_outfile_commit renames it (or pf_outfile_abort removes it). On a write error returns -1
+ * with err set, the temporary file removed, o released (an abort after it is a no-op). */
+int pf_outfile_finish(pf_outfile *o, pf_error *err);
 
 /* Sets err to "PATH: write failed: REASON" from errno after a failed write to o->f and
  * returns -1. */

@@ -49,6 +49,8 @@ typedef struct pf_rank_step {
  * what a --summary file holds (pf_rank_summary_read; written by pf_view_rank_summary). */
 typedef struct pf_rank_summary {
     char *path;                /* owned copy of the trace's path as given */
+    const char *given;         /* the file named to pf_ranks_load (a trace or a summary),
+                                  borrowed from its paths while it runs; NULL otherwise */
     int rank;                  /* distributedInfo.rank; else the position in the order given */
     int rank_from_trace;       /* 1 when rank came from distributedInfo.rank */
     int n_devices;             /* devices with GPU activity */
@@ -61,7 +63,8 @@ typedef struct pf_rank_summary {
     size_t n_comms;
 } pf_rank_summary;
 
-/* The version a --summary file carries as "profana_summary"; a reader refuses a newer one. */
+/* The version a --summary file carries as "profana_summary"; a reader refuses any other text
+ * (2, 0, 1.0). */
 enum { PF_RANK_SUMMARY_VERSION = 1 };
 
 /* Whether path holds a summary (its text, gzip inflated, starts with the object member
@@ -71,8 +74,9 @@ int pf_rank_summary_sniff(const char *path);
 
 /* Reads a --summary file into *out (free its members as pf_ranks_free does). The rank is -1
  * when the summary's trace named none. Returns 0, or -1 with err set to one line: "PATH:
- * byte N: ..." for malformed JSON or a missing or mistyped member, "PATH: a summary of
- * version V, newer than this profana reads (1)" for another version. */
+ * byte N: ..." for malformed JSON, a missing, mistyped or repeated member, or figures that
+ * cannot be (busy above span, exposed above comm), "PATH: a profana summary of version V;
+ * this profana reads version 1 ..." for another version. */
 int pf_rank_summary_read(const char *path, pf_rank_summary *out, pf_error *err);
 
 /* Summarises one loaded trace. path is copied. When the trace has communication kernels,
@@ -94,7 +98,8 @@ int pf_ranks_load(const char *const *paths, size_t n, const pf_load_opts *lo, pf
                   char **warning, pf_error *err);
 
 /* Gives every summary without a rank from its trace its position in the given order, then
- * sorts s by rank. Returns 0, or -1 with err set when two traces have the same rank. */
+ * sorts s by rank. Returns 0, or -1 with err set when two traces have the same rank (naming
+ * the files given, ->given, else the traces' paths). */
 int pf_ranks_assign(pf_rank_summary *s, size_t n, pf_error *err);
 
 /* Frees n summaries and the array. NULL is a no-op. */

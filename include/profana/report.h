@@ -26,8 +26,13 @@ typedef struct pf_plot_files {
  * or -1 with err set ("PATH: reason"; "out of memory") and nothing left to commit. */
 int pf_plots_write(const pf_view_opts *v, const pf_analysis *an, pf_plot_files *out, pf_error *err);
 
-/* Renames each written file into place (pf_outfile_commit). On a failure the rest are
- * removed; returns 0, or -1 with err set. */
+/* Finishes every written file (pf_outfile_finish: flushed, closed, not yet renamed); on a
+ * write error removes them all and returns -1 with err set. */
+int pf_plots_finish(pf_plot_files *pf, pf_error *err);
+
+/* Finishes every written file (pf_plots_finish), then renames each into place
+ * (pf_outfile_commit): a write error changes no target. On a failure the rest are removed;
+ * returns 0, or -1 with err set. */
 int pf_plots_commit(pf_plot_files *pf, pf_error *err);
 
 /* Removes the written files; the targets are untouched. */

@@ -331,6 +331,7 @@ static void load_one(load_job *j, size_t i)
     pf_trace *t;
     if (pf_rank_summary_sniff(j->paths[i])) {
         j->failed[i] = pf_rank_summary_read(j->paths[i], &j->out[i], &j->errs[i]) != 0;
+        j->out[i].given = j->paths[i];
         return;
     }
     if (pf_trace_load_opts(j->paths[i], &j->lo, &t, &j->errs[i])) {
@@ -344,6 +345,7 @@ static void load_one(load_job *j, size_t i)
             snprintf(j->warnings[i], need, "%s: %s", j->paths[i], t->warnings[0]);
     }
     j->failed[i] = pf_rank_summarize(t, j->paths[i], &j->out[i], &j->errs[i]) != 0;
+    j->out[i].given = j->paths[i];
     pf_trace_free(t);
 }
 
@@ -393,6 +395,8 @@ int pf_ranks_load(const char *const *paths, size_t n, const pf_load_opts *lo, pf
         }
     if (rc == 0)
         rc = pf_ranks_assign(j.out, n, err);
+    for (size_t i = 0; j.out && i < n; i++)
+        j.out[i].given = NULL; /* borrowed from paths, which may not outlive the summaries */
     if (rc == 0)
         *warning = join_warnings(j.warnings, n);
     for (size_t i = 0; j.warnings && i < n; i++)
@@ -414,6 +418,13 @@ static int by_rank(const void *x, const void *y)
     return (a->rank > b->rank) - (a->rank < b->rank);
 }
 
+/* The file a summary came from as the user named it: a summary's recorded trace path may name
+ * a file on another machine, or one the user never gave. */
+static const char *name_of(const pf_rank_summary *s)
+{
+    return s->given ? s->given : s->path;
+}
+
 int pf_ranks_assign(pf_rank_summary *s, size_t n, pf_error *err)
 {
     for (size_t i = 0; i < n; i++)
@@ -422,7 +433,8 @@ int pf_ranks_assign(pf_rank_summary *s, size_t n, pf_error *err)
     qsort(s, n, sizeof *s, by_rank);
     for (size_t i = 1; i < n; i++)
         if (s[i].rank == s[i - 1].rank)
-            return pf_fail(err, "%s: rank %d is also the rank of %s (%s)", s[i].path, s[i].rank, s[i - 1].path,
+            return pf_fail(err, "%s: rank %d is also the rank of %s (%s)", name_of(&s[i]), s[i].rank,
+                           name_of(&s[i - 1]),
                            s[i].rank_from_trace && s[i - 1].rank_from_trace ? "both from distributedInfo.rank"
                                                                             : "a trace without distributedInfo.rank "
                                                                               "takes its position in the order given");

@@ -25,6 +25,13 @@ static int bad(const reader *r, size_t at, const char *what)
     return pf_fail(r->err, "%s: byte %zu: %s", r->path, at, what);
 }
 
+/* A member given a second time: which value is meant is not known, so neither is taken. */
+static int twice(const reader *r, const pf_jmember *m)
+{
+    return pf_fail(r->err, "%s: byte %zu: \"%.*s\" given twice", r->path, m->key_start,
+                   (int)(m->key_end - m->key_start > 64 ? 64 : m->key_end - m->key_start), r->s + m->key_start);
+}
+
 /* An integer in [lo, hi] at m's value. */
 static int read_int(const reader *r, const pf_jmember *m, int64_t lo, int64_t hi, int64_t *v)
 {
@@ -63,6 +70,8 @@ static int read_time(const reader *r, const pf_jmember *m, pf_rank_times *t, uns
     int64_t *field[T_COUNT] = {&t->gpu_ns, &t->busy_ns, &t->span_ns, &t->comm_ns, &t->exposed_ns};
     for (int k = 0; k < T_COUNT; k++)
         if (pf_json_key_is(r->s, m, time_keys[k])) {
+            if (*seen >> k & 1)
+                return twice(r, m);
             *seen |= 1u << k;
             return read_int(r, m, 0, INT64_MAX, field[k]) ? -1 : 1;
         }
@@ -77,6 +86,9 @@ static int times_done(const reader *r, size_t at, pf_rank_times *t, unsigned see
             return pf_fail(r->err, "%s: byte %zu: the summary has no \"%s\" here", r->path, at, time_keys[k]);
     if (t->busy_ns > t->span_ns)
         return bad(r, at, "busy_ns is larger than span_ns");
+    /* exposed communication is the part of comm_ns no compute kernel covers */
+    if (t->exposed_ns > t->comm_ns)
+        return bad(r, at, "exposed_ns is larger than comm_ns");
     t->idle_ns = t->span_ns - t->busy_ns;
     return 0;
 }
@@ -127,6 +139,8 @@ static int read_step(const reader *r, size_t at, size_t end, size_t i, void *ctx
         if (t < 0)
             return -1;
         if (t == 0 && pf_json_key_is(r->s, &m, "step")) {
+            if (has_number)
+                return twice(r, &m);
             has_number = 1;
             if (read_int(r, &m, INT64_MIN + 1, INT64_MAX, &st->number))
                 return -1;
@@ -161,6 +175,8 @@ static int read_comm(const reader *r, size_t at, size_t end, size_t i, void *ctx
             which = pf_json_key_is(r->s, &m, keys[j]) ? j : -1;
         if (which < 0)
             continue;
+        if (seen >> which & 1)
+            return twice(r, &m);
         seen |= 1u << which;
         int null = is_null(r, &m);
         if (which == 0)
@@ -216,27 +232,41 @@ static const pf_device_info *entry_by_key(const char *name)
 static int read_version(const reader *r, const pf_jmember *m)
 {
     int64_t v;
-    if (!pf_json_key_is(r->s, m, "profana_summary") || pf_json_int(r->s, m->val_start, m->val_end, &v))
+    if (!pf_json_key_is(r->s, m, "profana_summary") || r->s[m->val_start] == '"' ||
+        pf_json_int(r->s, m->val_start, m->val_end, &v))
         return bad(r, m->key_start, "not a profana summary (its first member is not \"profana_summary\": N)");
-    if (v != PF_RANK_SUMMARY_VERSION)
-        return pf_fail(r->err, "%s: a profana summary of version %lld; this profana reads version %d (write it again "
+    /* the version is the integer the writer prints; 1.0 or 1.5 is not a version it wrote */
+    char want[24];
+    int n = snprintf(want, sizeof want, "%d", PF_RANK_SUMMARY_VERSION);
+    if ((size_t)n != m->val_end - m->val_start || memcmp(r->s + m->val_start, want, (size_t)n) != 0)
+        return pf_fail(r->err, "%s: a profana summary of version %.*s; this profana reads version %d (write it again "
                                "with this profana's --summary)",
-                       r->path, (long long)v, PF_RANK_SUMMARY_VERSION);
+                       r->path, (int)(m->val_end - m->val_start > 24 ? 24 : m->val_end - m->val_start),
+                       r->s + m->val_start, PF_RANK_SUMMARY_VERSION);
     return 0;
 }
 
-/* One top-level member after the version. */
+/* The top-level members other than the times, by their bit in seen after the times' bits. */
+enum { M_TRACE, M_COMMS, M_RANK, M_DEVICE, M_DEVICES, M_STEPS, M_COUNT };
+static const char *const member_keys[M_COUNT] = {"trace", "comm_kernels", "rank", "device", "devices", "steps"};
+
+/* One top-level member after the version; each at most once. */
 static int read_member(const reader *r, const pf_jmember *m, pf_rank_summary *s, unsigned *seen)
 {
     int64_t v;
     int t = read_time(r, m, &s->all, seen);
     if (t)
         return t < 0 ? -1 : 0;
+    for (int k = 0; k < M_COUNT; k++)
+        if (pf_json_key_is(r->s, m, member_keys[k])) {
+            if (*seen >> (T_COUNT + k) & 1)
+                return twice(r, m);
+            *seen |= 1u << (T_COUNT + k);
+        }
     char text[PF_COLL_PG_MAX > 4096 ? PF_COLL_PG_MAX : 4096];
     if (pf_json_key_is(r->s, m, "trace")) {
         if (r->s[m->val_start] != '"' || !(s->path = pf_json_string(r->s, m->val_start, m->val_end, NULL)))
             return bad(r, m->val_start, "expected the trace's path as a string");
-        *seen |= 1u << T_COUNT;
     } else if (pf_json_key_is(r->s, m, "rank")) {
         if (!is_null(r, m) && read_int(r, m, 0, 1 << 24, &v))
             return -1;
@@ -253,7 +283,6 @@ static int read_member(const reader *r, const pf_jmember *m, pf_rank_summary *s,
     } else if (pf_json_key_is(r->s, m, "steps")) {
         return read_array(r, m, sizeof *s->steps, (void **)&s->steps, read_step, s);
     } else if (pf_json_key_is(r->s, m, "comm_kernels")) {
-        *seen |= 2u << T_COUNT;
         return read_array(r, m, sizeof *s->comms, (void **)&s->comms, read_comm, s);
     }
     return 0;
@@ -279,9 +308,9 @@ static int read_text_summary(const reader *r, pf_rank_summary *s)
         return bad(r, p, "not a profana summary (an empty object)");
     if (pf_json_ws(r->s, r->len, p) != r->len)
         return bad(r, pf_json_ws(r->s, r->len, p), "text after the summary's object");
-    if (!(seen >> T_COUNT & 1))
+    if (!(seen >> (T_COUNT + M_TRACE) & 1))
         return bad(r, p, "the summary has no \"trace\"");
-    if (!(seen >> (T_COUNT + 1) & 1))
+    if (!(seen >> (T_COUNT + M_COMMS) & 1))
         return bad(r, p, "the summary has no \"comm_kernels\"");
     return times_done(r, p, &s->all, seen);
 }

@@ -1,5 +1,7 @@
 /* cli_common.c - what every subcommand does the same way: print errors, load a trace and report its notes, pick the view options. */
 #include <assert.h>
+#include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,32 @@ int pf_cli_error(const char *msg)
 {
     fprintf(stderr, "profana: error: %s\n", msg);
     return PF_EXIT_TRACE;
+}
+
+/* Whether standard output is a pipe or socket whose reader has gone: errno may no longer say
+ * EPIPE when the failed write came earlier (a full buffer flushed mid-table), so ask the
+ * descriptor too (poll reports POLLERR on such a pipe). */
+static int reader_gone(int e)
+{
+    if (e == EPIPE)
+        return 1;
+    struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+    return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
+int pf_cli_out_error(const char *out, const char *msg)
+{
+    if (strcmp(out, "-") == 0 && reader_gone(0))
+        return PF_EXIT_OK;
+    return pf_cli_error(msg);
+}
+
+int pf_cli_stdout_status(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return PF_EXIT_OK;
+    return reader_gone(errno) ? PF_EXIT_OK : pf_cli_error("cannot write to standard output");
 }
 
 int pf_cli_usage_error(const char *fmt, ...)

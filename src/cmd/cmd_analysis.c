@@ -7,35 +7,67 @@
 #include "profana/outfile.h"
 #include "profana/report.h"
 
+/* Devices named one line each; past them one line counts the rest (65,536 unknown device
+ * ids are one screen, not 65,536 lines), as the loader's notes of undeclared devices do. */
+#define UNKNOWN_NAMED 8
+
 /* One stderr line per device the table does not know, saying how to name it. */
 static void warn_unknown_devices(const pf_analysis *an)
 {
+    int n = 0;
     for (int i = 0; i < an->n_devices; i++)
-        if (!an->devices[i].info)
+        if (!an->devices[i].info && n++ < UNKNOWN_NAMED)
             fprintf(stderr, "profana: device %d (\"%s\"): unknown device: pass --device NAME or --device-file FILE "
                             "(profana --list-devices); no percent of peak is shown\n",
                     an->devices[i].device->id, an->devices[i].device->name);
+    if (n > UNKNOWN_NAMED)
+        fprintf(stderr, "profana: %d more unknown devices: no percent of peak is shown for them\n", n - UNKNOWN_NAMED);
 }
 
-/* --summary OUT: what --ranks keeps of this trace (include/profana/ranks.h), through a
- * temporary file and a rename. Returns 0, or -1 with err set. */
-static int write_summary(const pf_cli *cli, const pf_trace *t, pf_error *err)
+/* --summary OUT: what --ranks keeps of this trace (include/profana/ranks.h), into the
+ * temporary file *o (still unnamed, so that a signal leaves nothing), which the caller
+ * commits with the other outputs (commit_all) or aborts; standard output ("-") is the output
+ * itself, flushed here. Returns 0, or -1 with err set and *o closed. */
+static int write_summary(const pf_cli *cli, const pf_trace *t, pf_outfile *o, pf_error *err)
 {
     pf_rank_summary s;
-    pf_outfile o;
+    memset(o, 0, sizeof *o);
     if (pf_rank_summarize(t, cli->pos[0], &s, err))
         return -1;
-    int rc = pf_outfile_open(&o, cli->summary, err);
-    if (rc == 0 && pf_view_rank_summary(o.f, &s)) {
-        rc = pf_outfile_write_error(&o, err);
-        pf_outfile_abort(&o);
-    } else if (rc == 0) {
-        rc = pf_outfile_commit(&o, err);
+    int rc = pf_outfile_open(o, cli->summary, err);
+    if (rc == 0 && pf_view_rank_summary(o->f, &s)) {
+        rc = pf_outfile_write_error(o, err);
+        pf_outfile_abort(o);
+    } else if (rc == 0 && strcmp(cli->summary, "-") == 0) {
+        rc = pf_outfile_commit(o, err);
+    } else if (rc == 0 && (fflush(o->f) != 0 || ferror(o->f))) {
+        rc = pf_outfile_write_error(o, err); /* a full disk found before anything is printed */
+        pf_outfile_abort(o);
     }
     free(s.path);
     free(s.steps);
     free(s.comms);
     return rc;
+}
+
+/* The summary and the --plot/--report files together: every one written, flushed and
+ * closed under a temporary name first, then all renamed into place, so that a write error
+ * (a full disk, ulimit -f) changes no target. Returns an exit status. */
+static int commit_all(pf_outfile *summary, pf_plot_files *files)
+{
+    pf_error err;
+    if (pf_plots_finish(files, &err) || (summary->f && pf_outfile_finish(summary, &err))) {
+        pf_plots_abort(files);
+        pf_outfile_abort(summary);
+        return pf_cli_error(err.msg);
+    }
+    if (pf_plots_commit(files, &err)) {
+        pf_outfile_abort(summary);
+        return pf_cli_error(err.msg);
+    }
+    if (summary->finished && pf_outfile_commit(summary, &err))
+        return pf_cli_error(err.msg);
+    return PF_EXIT_OK;
 }
 
 int cmd_analysis(const pf_cli *cli)
@@ -56,7 +88,9 @@ int cmd_analysis(const pf_cli *cli)
         pf_trace_free(t);
         return pf_cli_error(err.msg);
     }
-    if (cli->summary && write_summary(cli, t, &err)) {
+    pf_outfile summary; /* committed with the --plot and --report files, or not at all */
+    memset(&summary, 0, sizeof summary);
+    if (cli->summary && write_summary(cli, t, &summary, &err)) {
         pf_analysis_free(an);
         pf_trace_free(t);
         return pf_cli_error(err.msg);
@@ -64,7 +98,7 @@ int cmd_analysis(const pf_cli *cli)
     if (cli->summary && strcmp(cli->summary, "-") == 0) { /* the summary is the output */
         pf_analysis_free(an);
         pf_trace_free(t);
-        return fflush(stdout) != 0 || ferror(stdout) ? pf_cli_error("cannot write to standard output") : PF_EXIT_OK;
+        return pf_cli_stdout_status();
     }
     pf_view_opts v = pf_cli_view_opts(cli);
     if (!cli->an.force_device)
@@ -75,6 +109,7 @@ int cmd_analysis(const pf_cli *cli)
      * is printed; they are put in place only once standard output went out whole. */
     pf_plot_files files;
     if (pf_plots_write(&v, an, &files, &err)) {
+        pf_outfile_abort(&summary);
         pf_analysis_free(an);
         pf_trace_free(t);
         return pf_cli_error(err.msg);
@@ -84,13 +119,13 @@ int cmd_analysis(const pf_cli *cli)
     pf_trace_free(t);
     if (rc) {
         pf_plots_abort(&files);
+        pf_outfile_abort(&summary);
         return pf_cli_error("out of memory");
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    if ((rc = pf_cli_stdout_status()) != 0) {
         pf_plots_abort(&files);
-        return pf_cli_error("cannot write to standard output");
+        pf_outfile_abort(&summary);
+        return rc;
     }
-    if (pf_plots_commit(&files, &err))
-        return pf_cli_error(err.msg);
-    return PF_EXIT_OK;
+    return commit_all(&summary, &files);
 }

@@ -31,5 +31,5 @@ int cmd_augment(const pf_cli *cli)
     pf_augment_free(g);
     pf_analysis_free(an);
     pf_trace_free(t);
-    return rc ? pf_cli_error(err.msg) : PF_EXIT_OK;
+    return rc ? pf_cli_out_error(outp, err.msg) : PF_EXIT_OK;
 }

@@ -27,6 +27,6 @@ int cmd_combine(const pf_cli *cli)
     pf_combine_opts o = {.jobs = cli->load.jobs};
     pf_error err;
     if (pf_combine(cli->pos, (size_t)n, outp, &o, &err))
-        return pf_cli_error(err.msg);
+        return pf_cli_out_error(outp, err.msg);
     return PF_EXIT_OK;
 }

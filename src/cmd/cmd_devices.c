@@ -7,7 +7,8 @@ int cmd_list_devices(const pf_cli *cli)
 {
     if (pf_view_devices(stdout, cli->format, cli->devices))
         return pf_cli_error("out of memory");
-    if (fflush(stdout) != 0 || ferror(stdout))
-        return pf_cli_error("cannot write to standard output");
+    int out_rc = pf_cli_stdout_status();
+    if (out_rc)
+        return out_rc;
     return PF_EXIT_OK;
 }

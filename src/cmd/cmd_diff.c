@@ -19,15 +19,31 @@ typedef struct side {
     pf_analysis *an[MAX_RUNS];
 } side;
 
-/* Splits "a,b,c" into paths. Returns 0, or an exit status after printing the error. */
+/* The next run's end in p: the first comma not escaped as "\,"; each "\," is turned into a
+ * comma in place (a file name may hold one). Returns the end, or NULL at the last run. */
+static char *run_end(char *p)
+{
+    char *w = p;
+    for (; *p; p++) {
+        if (p[0] == '\\' && p[1] == ',')
+            p++;
+        else if (*p == ',')
+            break;
+        *w++ = *p;
+    }
+    char *next = *p ? p + 1 : NULL;
+    *w = '\0';
+    return next;
+}
+
+/* Splits "a,b,c" into paths ("a\,b" is the one file "a,b"). Returns 0, or an exit status
+ * after printing the error. */
 static int split_runs(side *s, const char *arg)
 {
     if (!(s->paths = strdup(arg)))
         return pf_cli_error("out of memory");
     for (char *p = s->paths, *next; p; p = next) {
-        next = strchr(p, ',');
-        if (next)
-            *next++ = '\0';
+        next = run_end(p);
         if (!*p)
             return pf_cli_usage_error("--diff: an empty path in the comma-separated runs '%s'", arg);
         if (s->n == MAX_RUNS)
@@ -37,8 +53,20 @@ static int split_runs(side *s, const char *arg)
     return 0;
 }
 
-/* Loads and analyses every run of one side. Returns 0, or an exit status after printing the error. */
-static int analyse(const pf_cli *cli, side *s)
+/* A run's GPU time over all its devices. */
+static int64_t run_gpu_ns(const pf_analysis *an)
+{
+    int64_t ns = 0;
+    for (int k = 0; k < an->n_devices; k++)
+        ns += an->devices[k].total.total_ns;
+    return ns;
+}
+
+/* Loads and analyses every run of one side. A run without GPU activity among several is
+ * said to be left out: the intervals take the logarithms of positive times only, so it
+ * would otherwise vanish from its side unnoticed. Returns 0, or an exit status after
+ * printing the error. */
+static int analyse(const pf_cli *cli, side *s, const char *name)
 {
     pf_error err;
     for (int i = 0; i < s->n; i++) {
@@ -46,6 +74,9 @@ static int analyse(const pf_cli *cli, side *s)
             return PF_EXIT_TRACE;
         if (pf_analysis_run(s->t[i], &cli->an, &s->an[i], &err))
             return pf_cli_error(err.msg);
+        if (s->n > 1 && run_gpu_ns(s->an[i]) <= 0)
+            fprintf(stderr, "profana: warning: %s: no GPU activity: left out of %s's %d runs\n", s->path[i], name,
+                    s->n);
     }
     return 0;
 }
@@ -78,6 +109,19 @@ static int gate_one(const pf_view_opts *v, const pf_diff *d, double limit)
     return PF_EXIT_SLOWER;
 }
 
+/* Why the gate cannot judge B against A, or NULL when it can. */
+static const char *gate_blocked(const pf_diff *d, const pf_runs *r)
+{
+    if (d->n_devices == 0)
+        return "no device ran something in both traces";
+    if (r && r->all.verdict == PF_VERDICT_NONE)
+        return "an interval needs 2 runs with GPU activity on each side";
+    int64_t a = 0;
+    for (int i = 0; i < d->n_devices; i++)
+        a += d->devices[i].summary.a_total_ns;
+    return a > 0 ? NULL : "A's GPU time on the compared devices is 0";
+}
+
 /* --fail-above over several runs: fires only when the interval's lower bound is above the limit. */
 static int gate_runs(const pf_view_opts *v, const pf_runs *r, double limit)
 {
@@ -106,17 +150,23 @@ static int compare(const pf_cli *cli, const pf_view_opts *v, side *s)
     memset(&files, 0, sizeof files);
     if (rc == 0 && pf_plots_write_diff(v, s[0].an[0], s[1].an[0], d, &files, &err))
         rc = pf_cli_error(err.msg);
-    if (rc == 0 && d->n_devices == 0)
+    const char *blocked = cli->fail_above >= 0 ? gate_blocked(d, runs) : NULL;
+    if (rc == 0 && d->n_devices == 0 && !blocked)
         fprintf(stderr, "profana: no device ran something in both traces: nothing to compare\n");
     if (rc == 0 && pf_view_diff(stdout, stderr, v, d, runs))
         rc = pf_cli_error("out of memory");
-    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
-        rc = pf_cli_error("cannot write to standard output");
+    if (rc == 0)
+        rc = pf_cli_stdout_status();
     if (rc == 0 && pf_plots_commit(&files, &err))
         rc = pf_cli_error(err.msg);
     if (rc)
         pf_plots_abort(&files);
-    if (rc == 0 && cli->fail_above >= 0)
+    /* a gate that cannot compare fails closed: a CI job must not pass on an empty trace */
+    if (rc == 0 && blocked) {
+        fprintf(stderr, "profana: --fail-above %g%%: cannot compare %s with %s: %s\n", cli->fail_above, v->names[1],
+                v->names[0], blocked);
+        rc = PF_EXIT_SLOWER;
+    } else if (rc == 0 && cli->fail_above >= 0)
         rc = runs ? gate_runs(v, runs, cli->fail_above) : gate_one(v, d, cli->fail_above);
     pf_runs_free(runs);
     pf_diff_free(d);
@@ -138,9 +188,9 @@ int cmd_diff(const pf_cli *cli)
     if (rc == 0 && (s[0].n > 1 || s[1].n > 1) && (v.plot_roofline || v.plot_breakdown || v.report))
         rc = pf_cli_usage_error("--diff: --plot and --report draw one run a side; give one trace a side for them");
     if (rc == 0)
-        rc = analyse(cli, &s[0]);
+        rc = analyse(cli, &s[0], v.names[0]);
     if (rc == 0)
-        rc = analyse(cli, &s[1]);
+        rc = analyse(cli, &s[1], v.names[1]);
     if (rc == 0)
         rc = compare(cli, &v, s);
     side_free(&s[0]);

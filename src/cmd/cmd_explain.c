@@ -67,8 +67,8 @@ int cmd_explain(const pf_cli *cli)
         pf_explain_view_opts view = {cli->format, cli->name_limit};
         if (pf_explain_print(stdout, &e, &view) != 0)
             rc = pf_cli_error("out of memory");
-        else if (fflush(stdout) != 0 || ferror(stdout))
-            rc = pf_cli_error("cannot write to standard output");
+        else
+            rc = pf_cli_stdout_status();
     }
     pf_invocation_free(&e);
     pf_trace_free(t);

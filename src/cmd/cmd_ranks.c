@@ -161,8 +161,9 @@ static int run(const pf_cli *cli, const path_list *l)
     pf_ranks_free(s, l->n);
     if (rc)
         return pf_cli_error("out of memory");
-    if (fflush(stdout) != 0 || ferror(stdout))
-        return pf_cli_error("cannot write to standard output");
+    int out_rc = pf_cli_stdout_status();
+    if (out_rc)
+        return out_rc;
     return PF_EXIT_OK;
 }
 

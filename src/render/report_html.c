@@ -541,11 +541,24 @@ static int write_files(const job *j, const char *title, pf_plot_files *out, pf_e
     return rc;
 }
 
+int pf_plots_finish(pf_plot_files *pf, pf_error *err)
+{
+    for (int i = 0; i < PF_PLOT_FILES; i++)
+        if (pf->files[i].f && pf_outfile_finish(&pf->files[i], err)) {
+            pf_plots_abort(pf);
+            return -1;
+        }
+    return 0;
+}
+
 int pf_plots_commit(pf_plot_files *pf, pf_error *err)
 {
+    /* every file written whole before any is renamed: all of them change, or none */
+    if (pf_plots_finish(pf, err))
+        return -1;
     int rc = 0;
     for (int i = 0; i < PF_PLOT_FILES; i++) {
-        if (!pf->files[i].f)
+        if (!pf->files[i].finished)
             continue;
         if (rc)
             pf_outfile_abort(&pf->files[i]);

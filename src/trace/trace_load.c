@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "profana/cpus.h"
@@ -735,7 +736,7 @@ int pf_trace_load(const char *path, pf_trace **out, pf_error *err)
     return pf_trace_load_opts(path, NULL, out, err);
 }
 
-int pf_trace_load_opts(const char *path, const pf_load_opts *opts, pf_trace **out, pf_error *err)
+static int load_with(const char *path, const pf_load_opts *opts, pf_trace **out, pf_error *err)
 {
     *out = NULL;
     loader L = {.path = path, .err = err};
@@ -771,4 +772,28 @@ int pf_trace_load_opts(const char *path, const pf_load_opts *opts, pf_trace **ou
     }
     *out = L.t;
     return 0;
+}
+
+/* Whether a failed load ran out of memory on several threads over a file that can be read
+ * again: each thread's chunks and buffers cost memory one thread does not (about 1 MB a
+ * part, 8 parts a thread), so under `ulimit -v` -j 8 failed where -j 1 worked. */
+static int retry_on_one(const char *path, const pf_load_opts *opts, const pf_error *err)
+{
+    struct stat st;
+    size_t n = strlen(err->msg), tail = strlen(": out of memory");
+    return pf_parallel_workers(opts ? opts->jobs : 0) > 1 && n >= tail &&
+           strcmp(err->msg + n - tail, ": out of memory") == 0 && strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
+           S_ISREG(st.st_mode);
+}
+
+int pf_trace_load_opts(const char *path, const pf_load_opts *opts, pf_trace **out, pf_error *err)
+{
+    if (load_with(path, opts, out, err) == 0)
+        return 0;
+    if (!retry_on_one(path, opts, err))
+        return -1;
+    /* the same parse on one thread: the same events, the same trace */
+    pf_load_opts one = opts ? *opts : (pf_load_opts){0};
+    one.jobs = 1;
+    return load_with(path, &one, out, err);
 }

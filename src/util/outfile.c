@@ -286,11 +286,11 @@ static int open_unnamed(const char *target)
  * replaces, so a target made meanwhile is not lost), else a fresh "TARGET.tmp-N" that the
  * rename then moves over it. Returns 0 (o->tmp the name, or NULL when it is the target)
  * or -1 with errno set. */
-static int give_name(pf_outfile *o)
+static int give_name(pf_outfile *o, int as_target)
 {
     char proc[64];
     snprintf(proc, sizeof proc, "/proc/self/fd/%d", fileno(o->f));
-    if (!o->replaces && linkat(AT_FDCWD, proc, AT_FDCWD, o->path, AT_SYMLINK_FOLLOW) == 0) {
+    if (as_target && !o->replaces && linkat(AT_FDCWD, proc, AT_FDCWD, o->path, AT_SYMLINK_FOLLOW) == 0) {
         free(o->tmp);
         o->tmp = NULL;
         return 0;
@@ -365,16 +365,21 @@ static void release(pf_outfile *o)
     memset(o, 0, sizeof *o);
 }
 
-int pf_outfile_commit(pf_outfile *o, pf_error *err)
+/* Everything of a commit but the rename: written, flushed, synced where it replaces, closed
+ * and named (as the target itself when as_target allows and it does not exist yet). On an
+ * error the file is removed, err set, o released, -1 returned. */
+static int finish(pf_outfile *o, int as_target, pf_error *err)
 {
-    int rc = 0;
     if (!o->tmp) {
         int bad = fflush(o->f) != 0 || ferror(o->f);
         int e = errno;
         if (o->f != stdout && fclose(o->f) != 0 && !bad)
             bad = 1, e = errno;
-        if (bad)
-            rc = pf_fail(err, "%s: write failed: %s", o->path, strerror(e ? e : EIO));
+        o->f = NULL;
+        o->finished = 1;
+        if (!bad)
+            return 0;
+        int rc = pf_fail(err, "%s: write failed: %s", o->path, strerror(e ? e : EIO));
         release(o);
         return rc;
     }
@@ -390,7 +395,7 @@ int pf_outfile_commit(pf_outfile *o, pf_error *err)
         bad = 1, e = errno;
     int named = !o->unnamed; /* o->tmp exists (NULL: the file was linked as the target) */
     if (!bad && o->unnamed) {
-        if (give_name(o) != 0)
+        if (give_name(o, as_target) != 0)
             bad = 1, e = errno;
         else
             named = 1;
@@ -398,11 +403,29 @@ int pf_outfile_commit(pf_outfile *o, pf_error *err)
     if (fclose(o->f) != 0 && !bad)
         bad = 1, e = errno;
     o->f = NULL;
-    if (!bad && o->tmp && rename(o->tmp, o->path) != 0)
-        bad = 1, e = errno;
-    if (bad) {
-        if (named)
-            unlink(o->tmp ? o->tmp : o->path);
+    o->finished = 1;
+    if (!bad)
+        return 0;
+    if (named)
+        unlink(o->tmp ? o->tmp : o->path);
+    int rc = pf_fail(err, "%s: write failed: %s", o->path, strerror(e ? e : EIO));
+    release(o);
+    return rc;
+}
+
+int pf_outfile_finish(pf_outfile *o, pf_error *err)
+{
+    return o->finished ? 0 : finish(o, 0, err);
+}
+
+int pf_outfile_commit(pf_outfile *o, pf_error *err)
+{
+    if (!o->finished && finish(o, 1, err))
+        return -1;
+    int rc = 0;
+    if (o->tmp && rename(o->tmp, o->path) != 0) {
+        int e = errno;
+        unlink(o->tmp);
         rc = pf_fail(err, "%s: write failed: %s", o->path, strerror(e ? e : EIO));
     }
     release(o);
@@ -411,6 +434,12 @@ int pf_outfile_commit(pf_outfile *o, pf_error *err)
 
 void pf_outfile_abort(pf_outfile *o)
 {
+    if (o->finished) { /* closed, named o->tmp (never the target: pf_outfile_finish) */
+        if (o->tmp)
+            unlink(o->tmp);
+        release(o);
+        return;
+    }
     if (!o->f)
         return;
     end_compression(o); /* its trailer goes into the file removed below */

@@ -364,3 +364,163 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
     check_eq "20,000 kernel names: every row printed" "$(grep -c '^kernel_' "$TMP/out")" 20000
     rm -f "$TMP/names.json"
 fi
+
+# ---- 12: strict summaries: a member given twice, exposed above comm, another version, the files given ----
+mkdir "$TMP/strict"
+gen_summaries "$TMP/strict" 0 0 1000
+# edit SRC DST PY: DST is SRC's text with the Python expression PY applied to s (the text)
+edit() { python3 -c 'import sys; s = open(sys.argv[1]).read(); open(sys.argv[2], "w").write(eval(sys.argv[3]))' "$@"; }
+for key in trace rank device gpu_ns; do
+    case $key in trace) v='"again"' ;; rank) v=1 ;; device) v='"H100"' ;; *) v=5 ;; esac
+    edit "$TMP/strict/r1.summary" "$TMP/strict/twice.summary" "s.replace('\"comm_kernels\"', '\"$key\": $v, \"comm_kernels\"')"
+    # by hand: the byte of the second key's first letter (after its quote), counted from 0
+    at=$(python3 -c 'import sys; s = open(sys.argv[1]).read(); print(s.index("\"%s\"" % sys.argv[2], s.index("\"%s\"" % sys.argv[2]) + 1) + 1)' \
+        "$TMP/strict/twice.summary" "$key")
+    guarded "summary: \"$key\" twice" 1 "$PROFANA" --ranks "$TMP/strict/r0.summary" "$TMP/strict/twice.summary" bf16 &&
+        check_eq "summary: \"$key\" twice: one line naming the byte" "$(cat "$TMP/err")" \
+            "profana: error: $TMP/strict/twice.summary: byte $at: \"$key\" given twice"
+done
+edit "$TMP/strict/r1.summary" "$TMP/strict/kernel.summary" "s.replace('\"bytes\": 1024', '\"bytes\": 1024, \"bytes\": 2048', 1)"
+guarded "summary: a kernel's \"bytes\" twice" 1 "$PROFANA" --ranks "$TMP/strict/r0.summary" "$TMP/strict/kernel.summary" bf16 &&
+    check_grep "summary: a kernel's \"bytes\" twice: says so" "kernel.summary: byte [0-9]*: \"bytes\" given twice$" "$TMP/err"
+# exposed communication is part of comm_ns: 4,001 ns exposed of 4,000 cannot be
+edit "$TMP/strict/r1.summary" "$TMP/strict/exposed.summary" "s.replace('\"exposed_ns\": 4000', '\"exposed_ns\": 4001')"
+guarded "summary: exposed_ns above comm_ns" 1 "$PROFANA" --ranks "$TMP/strict/r0.summary" "$TMP/strict/exposed.summary" bf16 &&
+    check_grep "summary: exposed_ns above comm_ns: says so" "exposed.summary: byte [0-9]*: exposed_ns is larger than comm_ns" "$TMP/err"
+for v in 1.0 1.00 2 0 -1; do
+    edit "$TMP/strict/r1.summary" "$TMP/strict/v.summary" "s.replace('\"profana_summary\": 1', '\"profana_summary\": $v')"
+    guarded "summary: version $v" 1 "$PROFANA" --ranks "$TMP/strict/r0.summary" "$TMP/strict/v.summary" bf16 &&
+        check_eq "summary: version $v: says which" "$(cat "$TMP/err")" "profana: error: $TMP/strict/v.summary: a profana summary of version $v; this profana reads version 1 (write it again with this profana's --summary)"
+done
+# two summaries of rank 1 whose recorded trace is "gen": the error names the files given
+cp "$TMP/strict/r1.summary" "$TMP/strict/copy.summary"
+guarded "summary: a rank twice" 1 "$PROFANA" --ranks "$TMP/strict/r1.summary" "$TMP/strict/copy.summary" bf16 && {
+    check_grep "summary: a rank twice: names the files given" \
+        "^profana: error: $TMP/strict/[a-z0-9]*.summary: rank 1 is also the rank of $TMP/strict/[a-z0-9]*.summary (both from" "$TMP/err"
+    check_eq "summary: a rank twice: not the recorded path" "$(grep -c 'gen' "$TMP/err")" 0
+}
+guarded "summary: the originals still read" 0 "$PROFANA" --ranks "$TMP/strict/r0.summary" "$TMP/strict/r1.summary" bf16
+
+# ---- 13: --diff --fail-above fails closed when it cannot compare; an idle run among several is named; a comma in a run's name ----
+# gen_kernels FILE DUR...: a trace of one H100 whose kernels last DUR us each (none: no GPU activity)
+gen_kernels() {
+    python3 - "$@" <<'PY'
+import json, sys
+ev = [{"ph": "X", "cat": "cpu_op", "name": "aten::relu", "pid": 1, "tid": 1, "ts": 0, "dur": 1000, "args": {}}]
+for i, d in enumerate(sys.argv[2:]):
+    ev.append({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 10 + 100 * i, "dur": float(d),
+               "args": {"device": 0, "stream": 7, "correlation": i + 1}})
+json.dump({"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}], "traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+}
+mkdir "$TMP/gate"
+G=$TMP/gate
+gen_kernels "$G/a.json" 10 10
+gen_kernels "$G/empty.json"
+for pair in "a.json empty.json" "empty.json a.json" "empty.json empty.json"; do
+    set -- $pair
+    guarded "--diff $1 $2 --fail-above 5: fails closed" 3 "$PROFANA" --diff "$G/$1" a "$G/$2" b bf16 --fail-above 5 &&
+        check_eq "--diff $1 $2 --fail-above 5: one line saying why" "$(cat "$TMP/err")" \
+            "profana: --fail-above 5%: cannot compare b with a: no device ran something in both traces"
+    guarded "--diff $1 $2 without a gate: exit 0" 0 "$PROFANA" --diff "$G/$1" a "$G/$2" b bf16 &&
+        check_grep "--diff $1 $2 without a gate: nothing to compare" "nothing to compare" "$TMP/err"
+done
+# several runs: B's second run has no kernel; B keeps one run with GPU activity, no interval
+gen_kernels "$G/a2.json" 10 11
+gen_kernels "$G/b.json" 10 10
+guarded "runs: an idle run in B, --fail-above 5: fails closed" 3 "$PROFANA" --diff "$G/a.json,$G/a2.json" a "$G/b.json,$G/empty.json" b bf16 --fail-above 5 && {
+    check_grep "runs: an idle run: warned" "^profana: warning: $G/empty.json: no GPU activity: left out of b's 2 runs$" "$TMP/err"
+    check_grep "runs: an idle run: the gate says why" "^profana: --fail-above 5%: cannot compare b with a: an interval needs 2 runs with GPU activity on each side$" "$TMP/err"
+    check_eq "runs: an idle run: two lines" "$(wc -l <"$TMP/err" | tr -d ' ')" 2
+}
+# B's runs: 20 and 22 us against A's 20 and 21: by hand B/A is about 1.05, within any wide gate
+gen_kernels "$G/b2.json" 11 11
+guarded "runs: two active runs a side, --fail-above 50" 0 "$PROFANA" --diff "$G/a.json,$G/a2.json" a "$G/b.json,$G/b2.json" b bf16 --fail-above 50
+# a run whose name holds a comma, written "\,": read as one file (B twice as slow: 40 us against 20)
+gen_kernels "$G/x,y.json" 20 20
+guarded "a run named x,y.json as x\\,y.json" 3 "$PROFANA" --diff "$G/a.json" a "$G/x\\,y.json" b bf16 --fail-above 50 &&
+    check_grep "x\\,y.json: B's 40 us against A's 20" "b's GPU time 40.000 us is 100.00% above a's 20.000 us" "$TMP/err"
+guarded "x\\,y.json among several runs" 0 "$PROFANA" --diff "$G/a.json,$G/a2.json" a "$G/x\\,y.json,$G/b.json" b bf16 --format json &&
+    check_eq "x\\,y.json among several runs: 2 runs on B" "$(json 'd["devices"][0]["summary"]["runs"]' "$TMP/out")" "[2, 2]"
+guarded "x,y.json unescaped: two files, x missing" 1 "$PROFANA" --diff "$G/a.json" a "$G/x,y.json" b bf16 &&
+    check_grep "x,y.json unescaped: names $G/x" "$G/x: " "$TMP/err"
+
+# ---- 14: a reader that stops early, a limit on address space, many unknown devices, outputs on a full disk ----
+# gen_names FILE N: N kernels of N distinct names on one H100 (the table: one row each)
+gen_names() {
+    python3 - "$@" <<'PY'
+import json, sys
+n = int(sys.argv[2])
+ev = [{"ph": "X", "cat": "kernel", "name": "kernel_%06d_with_a_longer_name<float, 128>" % i, "pid": 0, "tid": 7,
+       "ts": 10 + 2 * i, "dur": 1.0, "args": {"device": 0, "stream": 7, "correlation": i + 1}} for i in range(n)]
+json.dump({"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}], "traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+}
+# 3,000 rows (about 400 KB of table, past a pipe's 64 KB): `| head -n 1` reads one line and goes
+gen_names "$TMP/names3k.json" 3000
+for cmd in "--analysis $TMP/names3k.json bf16 --top 0" "--analysis $TMP/names3k.json bf16 --top 0 --format csv" \
+    "--diff $TMP/names3k.json a $TMP/names3k.json b bf16 --top 0"; do
+    n=$(echo "$cmd" | sed "s|$TMP/||g")
+    { "$PROFANA" $cmd 2>"$TMP/pipe_err"; echo $? >"$TMP/pipe_rc"; } | head -n 1 >"$TMP/pipe_out"
+    check_eq "| head -n 1: $n: exit 0 (not 141)" "$(cat "$TMP/pipe_rc")" 0
+    check_eq "| head -n 1: $n: no error line" "$(cat "$TMP/pipe_err")" ""
+    check_eq "| head -n 1: $n: one line read" "$(wc -l <"$TMP/pipe_out" | tr -d ' ')" 1
+done
+for cmd in "--augment_trace $TMP/names3k.json - bf16" "--combine $TMP/names3k.json $TMP/names3k.json -"; do
+    n=$(echo "$cmd" | sed "s|$TMP/||g")
+    { "$PROFANA" $cmd 2>"$TMP/pipe_err"; echo $? >"$TMP/pipe_rc"; } | head -c 100 >"$TMP/pipe_out"
+    check_eq "| head -c 100: $n: exit 0, no error line" "$(cat "$TMP/pipe_rc"):$(cat "$TMP/pipe_err")" "0:"
+done
+"$PROFANA" --analysis "$TMP/names3k.json" bf16 >/dev/full 2>"$TMP/err"
+check_eq "a full standard output is still an error" "$?:$(cat "$TMP/err")" "1:profana: error: cannot write to standard output"
+
+# under `ulimit -v 200000` (200 MB of address space), -j 8 does what -j 1 does: 150,000 kernels,
+# 23 MB (it ran out of memory at -j 4 and -j 8: each thread's parts and allocator arena). The
+# sanitizer build reserves terabytes of shadow memory: no address limit can hold it.
+if ! grep -q __asan_init "$PROFANA" 2>/dev/null && [ -z "${PF_VALGRIND_BIN:-}" ]; then
+    python3 -c '
+import json, sys
+ev = [{"ph": "X", "cat": "kernel", "name": "kernel_%d" % (i % 500), "pid": 0, "tid": 7, "ts": 10 + i, "dur": 1.0,
+       "args": {"device": 0, "stream": 7, "correlation": i + 1}} for i in range(150000)]
+json.dump({"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}], "traceEvents": ev}, open(sys.argv[1], "w"))' "$TMP/big.json"
+    (ulimit -v 200000 && exec "$PROFANA" --analysis "$TMP/big.json" bf16 -j 1) >"$TMP/j1" 2>"$TMP/err"
+    check_eq "ulimit -v 200000: -j 1 works" "$?" 0
+    for j in 4 8 64; do
+        (ulimit -v 200000 && exec "$PROFANA" --analysis "$TMP/big.json" bf16 -j $j) >"$TMP/jn" 2>"$TMP/err"
+        check_eq "ulimit -v 200000: -j $j works" "$?:$(head -c 200 "$TMP/err")" "0:"
+        check_eq "ulimit -v 200000: -j $j: the output of -j 1" "$(cmp -s "$TMP/j1" "$TMP/jn" && echo same)" same
+    done
+    # by hand: 150,000 kernels of 1 us, 300 calls each of 500 names
+    check_grep "ulimit -v 200000: 500 rows of 300 calls" "^kernel_499 *| other *| *300 | *300.000 " "$TMP/j1"
+    rm -f "$TMP/big.json"
+fi
+
+# 4,096 device ids, none in deviceProperties: 8 named, then one line each for the rest
+python3 -c '
+import json, sys
+ev = [{"ph": "X", "cat": "kernel", "name": "k", "pid": i, "tid": 7, "ts": 10 + i, "dur": 1.0,
+       "args": {"device": i, "stream": 7, "correlation": i + 1}} for i in range(4096)]
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))' "$TMP/devs4k.json"
+guarded "4,096 unknown devices" 0 "$PROFANA" --analysis "$TMP/devs4k.json" bf16 --format csv && {
+    check_eq "4,096 unknown devices: at most 20 stderr lines" "$([ "$(wc -l <"$TMP/err")" -le 20 ] && echo yes)" yes
+    check_grep "4,096 unknown devices: the rest counted (4,096 - 8)" "^profana: 4088 more unknown devices" "$TMP/err"
+    check_eq "4,096 unknown devices: 8 named" "$(grep -c '^profana: device [0-9]* ("").*unknown device' "$TMP/err")" 8
+}
+
+# --summary and --report on a full disk (ulimit -f 8: 8 KB; the summary is about 3 KB, the report
+# about 21 KB): neither is committed, old files stay, nothing is left beside them
+F=$TMP/full
+mkdir "$F"
+for old in yes no; do
+    rm -f "$F"/*
+    [ $old = yes ] && echo old >"$F/s.json" && echo old >"$F/r.html"
+    (ulimit -f 8 && exec "$PROFANA" --analysis "$TMP/t0.json" bf16 --summary "$F/s.json" --report "$F/r.html") >"$TMP/out" 2>"$TMP/err"
+    check_eq "full disk (targets exist: $old): exit 1, the report named" "$?:$(cat "$TMP/err")" "1:profana: error: $F/r.html: write failed: File too large"
+    if [ $old = yes ]; then
+        check_eq "full disk: the old summary and report stay" "$(cat "$F/s.json" "$F/r.html")" "old
+old"
+    fi
+    check_eq "full disk (targets exist: $old): nothing else left" "$(ls "$F" | tr '\n' ' ')" "$([ $old = yes ] && echo 'r.html s.json ')"
+done
+(ulimit -f 100 && exec "$PROFANA" --analysis "$TMP/t0.json" bf16 --summary "$F/s.json" --report "$F/r.html") >"$TMP/out" 2>"$TMP/err"
+check_eq "room for both: both written" "$?:$(json 'd["profana_summary"]' "$F/s.json"):$(grep -c '</html>' "$F/r.html")" "0:1:1"
