@@ -188,7 +188,8 @@ void pf_name_cut(char *buf, int limit)
         tail = chars - lt;
         head = (size_t)limit - 3 - tail;
     }
-    size_t i = 0, c = 0, head_end = 0, tail_start = 0;
+    /* tail 0 (a limit of 4 keeps one character and "..."): the tail starts at the end */
+    size_t i = 0, c = 0, head_end = 0, tail_start = strlen(buf);
     for (; buf[i]; i++) {
         if (((unsigned char)buf[i] & 0xC0) == 0x80)
             continue;

@@ -18,6 +18,14 @@ static void check_cut(const char *name, const char *s, int limit, const char *wa
     CHECK_STR(name, buf, want);
 }
 
+/* A limit of 4 keeps one character of the head and none of the tail: the tail starts at the
+ * end (it read from the start of the string and wrote past its end: fuzz_analysis, ASan). */
+static void test_cut_four(void)
+{
+    check_cut("cut: limit 4 keeps one character and the dots", "abcdefgh", 4, "a...");
+    check_cut("cut: limit 5 keeps one of each end", "abcdefgh", 5, "a...h");
+}
+
 static void test_short(void)
 {
     check_short("short: void, namespaces, argument list and numbers dropped; the functor kept",
@@ -104,6 +112,7 @@ static void test_set(void)
 int main(void)
 {
     test_short();
+    test_cut_four();
     test_cut();
     test_set();
     return check_failures != 0;
