@@ -4,6 +4,7 @@
 #define PROFANA_TRITON_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "profana/formulas.h"
 #include "profana/op_call.h"
@@ -15,6 +16,13 @@ int pf_triton_is_launch(const char *name);
 /* Whether name is an Inductor template launch (triton_tem_*): a GEMM or attention template,
  * whose launch records no kernel_file. */
 int pf_triton_is_template(const char *name);
+
+/* Elements one pointer of an Inductor pointwise or reduction launch (triton_poi_, triton_red_,
+ * triton_per_) can touch: the product of its trailing integer arguments (the size symbols,
+ * then ynumel/xnumel/rnumel), by which every pointer is indexed, so a kernel reading a slice
+ * of a larger buffer (q out of a fused qkv) moves no more than that. -1 for other launches (a
+ * template's trailing integers are its grid) or when an integer is missing or unreadable. */
+int64_t pf_triton_launch_cap(const pf_op_call *call);
 
 /* A Triton kernel module as profana reads it: the launch parameters (those the def line does
  * not mark tl.constexpr), in launch order, with their role and element size. */

@@ -5,6 +5,7 @@
 
 #include "profana/dtype.h"
 #include "profana/satmath.h"
+#include "profana/triton.h"
 
 /* A table or cache argument has more than this many times the rows (leading dim) of the
  * op's smallest 2-D or larger tensor argument. */
@@ -47,29 +48,6 @@ static const pf_arg *partial_table(const pf_op_call *call)
             return a;
     }
     return NULL;
-}
-
-/* Elements one pointer of an Inductor pointwise or reduction launch (triton_poi_, triton_red_,
- * triton_per_) can touch: its last arguments are integers, the size symbols (ks0, ...) and
- * then xnumel (ynumel before it in a tiled pointwise kernel) and rnumel, each pointer
- * indexed by at most those; their product bounds every pointer's elements even when size
- * symbols are among them. A kernel that reads a slice of a larger buffer (q out of a fused
- * qkv) moves no more than that. -1 for other launches or when an integer is missing. */
-static int64_t triton_numel_cap(const pf_op_call *call)
-{
-    static const char *const kinds[] = {"triton_poi_", "triton_red_", "triton_per_"};
-    int known = 0, n = call->nargs;
-    int64_t cap = 1, v;
-    for (size_t k = 0; call->name && k < sizeof kinds / sizeof kinds[0]; k++)
-        known |= strncmp(call->name, kinds[k], strlen(kinds[k])) == 0;
-    if (!known || n < 1 || call->args[n - 1].is_list || pf_arg_is_tensor(&call->args[n - 1]))
-        return -1;
-    for (int i = n - 1; i >= 0 && !call->args[i].is_list && !pf_arg_is_tensor(&call->args[i]); i--) {
-        if (pf_concrete_int(call->args[i].concrete, &v) < 0 || v < 0)
-            return -1;
-        cap = pf_mul_nonneg(cap, v);
-    }
-    return cap;
 }
 
 /* Whether argument a is counted at cap elements rather than whole (cap < 0: never). */
@@ -172,7 +150,7 @@ int pf_estimate_unlisted(const pf_op_call *call, pf_work *w)
     if (rule == OUT_SELF && !pf_arg_is_tensor(&call->args[0]))
         rule = OUT_NEW;
     const pf_arg *table = partial_table(call);
-    int64_t cap = triton_numel_cap(call);
+    int64_t cap = pf_triton_launch_cap(call);
     double bytes = capped_args_bytes(call, cap);
     if (rule != OUT_AMONG_ARGS)
         bytes = pf_bytes_add(bytes, pf_tensor_bytes(rule == OUT_SELF ? &call->args[0] : largest));

@@ -446,29 +446,27 @@ static double template_gemm_flop(const pf_op_call *call)
     return 2.0 * (double)rows * (double)nn * (double)k;
 }
 
-/* The product of a pointwise or reduction launch's trailing integer arguments (its size
- * symbols, then ynumel/xnumel/rnumel): no pointer moves more elements than that. -1 for other
- * launches (a template's trailing integers are its grid) or when one is unreadable. */
-static int64_t trailing_space(const pf_op_call *call)
+int64_t pf_triton_launch_cap(const pf_op_call *call)
 {
+    assert(call);
     static const char *const kinds[] = {"triton_poi_", "triton_red_", "triton_per_"};
     int known = 0, n = call->nargs;
-    int64_t space = 1, v;
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+    int64_t cap = 1, v;
+    for (size_t k = 0; call->name && k < sizeof kinds / sizeof kinds[0]; k++)
         known |= strncmp(call->name, kinds[k], strlen(kinds[k])) == 0;
-    if (!known || n < 1 || pf_arg_is_tensor(&call->args[n - 1]) || call->args[n - 1].is_list)
+    if (!known || n < 1 || call->args[n - 1].is_list || pf_arg_is_tensor(&call->args[n - 1]))
         return -1;
     for (int i = n - 1; i >= 0 && !call->args[i].is_list && !pf_arg_is_tensor(&call->args[i]); i--) {
         if (pf_concrete_int(call->args[i].concrete, &v) < 0 || v < 0)
             return -1;
-        space = pf_mul_nonneg(space, v);
+        cap = pf_mul_nonneg(cap, v);
     }
-    return space;
+    return cap;
 }
 
 static int lower_bound(const pf_op_call *call, const char *why, pf_work *w)
 {
-    int64_t cap = trailing_space(call);
+    int64_t cap = pf_triton_launch_cap(call);
     double bytes = 0;
     int terms = 0, tensors = 0;
     pf_ex_rule(w, "triton.c", "the largest tensor argument");
