@@ -266,14 +266,21 @@ static void add_known(double *sum, double x)
     *sum = *sum < 0 || x < 0 ? -1 : *sum + x;
 }
 
-/* Over the kernels that carry the op's FLOPs (all that carry a part of its work when its
- * FLOPs are on none): with the work split by time, each of them runs at this rate. */
-static pf_inv_rates carrier_rates(const pf_invocation *e)
+/* Whether activity k counts toward the carrier's rate: it carries a part of the op's work
+ * and, when the op's FLOPs are on some kernels, a part of its FLOPs. */
+static int counts_for_carrier(const pf_invocation *e, size_t k)
 {
     int by_flop = e->shares[e->carrier].flop > 0;
+    return e->carries[k] && (!by_flop || e->shares[k].flop > 0);
+}
+
+/* The rates over the invocation's activities that `in` admits (NULL: all of them), each at
+ * its own dtype's peak, as an analysis row adds them. */
+static pf_inv_rates rates_over(const pf_invocation *e, int (*in)(const pf_invocation *, size_t))
+{
     double flop = 0, bytes = 0, ns = 0, flop_s = 0, byte_s = 0;
     for (size_t k = 0; k < e->n_acts; k++) {
-        if (!e->carries[k] || (by_flop && e->shares[k].flop <= 0))
+        if (in && !in(e, k))
             continue;
         ns += (double)e->t->acts[e->acts[k]].dur_ns;
         add_known(&flop, e->work[k].flop);
@@ -284,18 +291,17 @@ static pf_inv_rates carrier_rates(const pf_invocation *e)
     return compute_rates(e, flop, bytes, ns, flop_s, byte_s);
 }
 
+/* Over the kernels that carry the op's FLOPs (all that carry a part of its work when its
+ * FLOPs are on none): with the work split by time, each of them runs at this rate. */
+static pf_inv_rates carrier_rates(const pf_invocation *e)
+{
+    return rates_over(e, counts_for_carrier);
+}
+
 /* Over all the invocation's activities, as its --group op row counts them. */
 static pf_inv_rates invocation_rates(const pf_invocation *e)
 {
-    double flop = 0, bytes = 0, ns = 0, flop_s = 0, byte_s = 0;
-    for (size_t k = 0; k < e->n_acts; k++) {
-        ns += (double)e->t->acts[e->acts[k]].dur_ns;
-        add_known(&flop, e->work[k].flop);
-        add_known(&bytes, e->work[k].bytes);
-        add_known(&flop_s, flop_at_peak(e, &e->work[k]));
-        add_known(&byte_s, bytes_at_peak(e, &e->work[k]));
-    }
-    return compute_rates(e, flop, bytes, ns, flop_s, byte_s);
+    return rates_over(e, NULL);
 }
 
 /* The op's work: what its carrying kernel holds as the analysis attributes it. An op that
