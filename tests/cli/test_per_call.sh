@@ -124,6 +124,7 @@ PY
 # --- ROCm memsets without a size: the convolution rows keep their FLOPs (MI300 ResNet) ---
 # Forward: 2*N*K*Ho*Wo*(C/groups)*R*S with Ho = (H + 2*pad - dil*(R-1) - 1)//stride + 1;
 # backward: that of its grad_output times the number of grad_input and grad_weight in output_mask.
+# Also the forward convolutions' bytes (forward_bytes).
 conv_flops() {
     python3 - "$1" <<'PY'
 import json, sys
@@ -136,6 +137,7 @@ for e in ev:
         first.setdefault(e["args"]["External id"], e)
 launched = {a["args"].get("External id") for a in gpu_acts(ev)}
 flop = {"aten::miopen_convolution": 0, "aten::convolution_backward": 0}
+forward_bytes = 0
 def ints(s):
     return [int(x) for x in s.strip("[]").split(",")]
 for i, op in first.items():
@@ -149,11 +151,13 @@ for i, op in first.items():
         ho = (h + 2 * pad[0] - dil[0] * (r - 1) - 1) // st[0] + 1
         wo = (w + 2 * pad[1] - dil[1] * (s - 1) - 1) // st[1] + 1
         flop[op["name"]] += 2 * n * k * ho * wo * cg * r * s
+        # bf16: input + weight + bias + output, each once
+        forward_bytes += 2 * (n * c * h * w + k * cg * r * s + (dims[2][0] if dims[2] else 0) + n * k * ho * wo)
     else:   # grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, opad, groups, mask
         (n, k, ho, wo), (_, cg, r, s) = dims[0], dims[2]
         mask = [m.strip() == "True" for m in ci[10].strip("[]").split(",")]
         flop[op["name"]] += 2 * n * k * ho * wo * cg * r * s * (mask[0] + mask[1])
-print(json.dumps(flop))
+print(json.dumps(dict(flop, forward_bytes=forward_bytes)))
 PY
 }
 for f in "$CONVS" "$PUBLIC/mi300_resnet_act_checkpoint.json.gz"; do
@@ -177,31 +181,7 @@ for f in "$CONVS" "$PUBLIC/mi300_resnet_act_checkpoint.json.gz"; do
     # output, each once), the memsets adding 0
     check_near "$base aten::miopen_convolution: bytes = the shapes' input + weight + bias + output" \
         "$(json "[r for r in d['devices'][0]['rows'] if r['name'] == 'aten::miopen_convolution'][0]['bytes']" "$TMP/conv.json")" \
-        "$(python3 - "$f" <<'PY'
-import sys
-sys.path.insert(0, "tests/cli")
-from raw import load, gpu_acts
-ev = load(sys.argv[1])
-first = {}
-for e in ev:
-    if e.get("cat") == "cpu_op" and "External id" in e.get("args", {}):
-        first.setdefault(e["args"]["External id"], e)
-launched = {a["args"].get("External id") for a in gpu_acts(ev)}
-def ints(s):
-    return [int(x) for x in s.strip("[]").split(",")]
-tot = 0
-for i, op in first.items():
-    if op["name"] != "aten::miopen_convolution" or i not in launched:
-        continue
-    dims, ci = op["args"]["Input Dims"], op["args"]["Concrete Inputs"]
-    (n, c, h, w), (k, cg, r, s) = dims[0], dims[1]
-    pad, st, dil = ints(ci[3]), ints(ci[4]), ints(ci[5])
-    ho = (h + 2 * pad[0] - dil[0] * (r - 1) - 1) // st[0] + 1
-    wo = (w + 2 * pad[1] - dil[1] * (s - 1) - 1) // st[1] + 1
-    tot += 2 * (n * c * h * w + k * cg * r * s + (dims[2][0] if dims[2] else 0) + n * k * ho * wo)
-print(tot)
-PY
-)" 0.000001
+        "$(json "d['forward_bytes']" "$TMP/want.json")" 0.000001
 done
 check_eq "the fixture's memsets have no size (Python)" "$(python3 - "$CONVS" <<'PY'
 import sys
