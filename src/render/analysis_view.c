@@ -721,31 +721,38 @@ static int has_source_note(const pf_view_opts *v, const pf_device_report *d, con
     return dtype;
 }
 
-/* Whether any footnote of print_source_notes is due. */
-static int has_dtype_note(const pf_view_opts *v, const pf_device_report *d)
+/* The Source markers that carry a footnote, in the order the footnotes print. */
+static const struct {
+    const char *marker, *note;
+} source_notes[] = {
+    {"~dtype", "~dtype: bytes of a tensor list (cat, stack, _foreach_*, fused optimizers) at the element size of "
+               "DTYPE: the trace records no element type for it\n"},
+    {"memset~0", "memset~0: a memset whose size the trace does not record (ROCm records none): counted as 0 bytes, "
+                 "so its row's bytes are a floor\n"},
+    {"~lb", "~lb: a lower bound: an Inductor Triton launch read from the trace alone, its kernel module not found "
+            "(record with TORCHINDUCTOR_BENCHMARK_KERNEL=1, or pass --inductor-cache DIR); every tensor argument "
+            "counted once, in-place ones too\n"},
+};
+
+/* Whether a footnote of source_notes is due. */
+static int has_marker_note(const pf_view_opts *v, const pf_device_report *d)
 {
-    return has_source_note(v, d, "~dtype") || has_source_note(v, d, "~lb") || has_source_note(v, d, "memset~0");
+    for (size_t i = 0; i < sizeof source_notes / sizeof source_notes[0]; i++)
+        if (has_source_note(v, d, source_notes[i].marker))
+            return 1;
+    return 0;
 }
 
 static void print_source_notes(FILE *out, const pf_view_opts *v, const pf_device_report *d)
 {
-    int ub = d->total.upper_bound_n > 0, dtype = has_source_note(v, d, "~dtype"), lb = has_source_note(v, d, "~lb");
-    if (ub)
+    if (d->total.upper_bound_n > 0)
         fputs("~ub: an upper bound: variable-length or paged attention sized by its longest sequences (max_q, "
               "max_k), flex attention counted dense (its block mask's sparsity is not in the trace), or a "
               "fused MoE reading every expert its tokens could pick; "
               "its FLOPs, bytes, rates and percentages are ceilings\n", out);
-    if (dtype)
-        fputs("~dtype: bytes of a tensor list (cat, stack, _foreach_*, fused optimizers) at the element size of "
-              "DTYPE: the trace records no "
-              "element type for it\n", out);
-    if (has_source_note(v, d, "memset~0"))
-        fputs("memset~0: a memset whose size the trace does not record (ROCm records none): counted as 0 bytes, "
-              "so its row's bytes are a floor\n", out);
-    if (lb)
-        fputs("~lb: a lower bound: an Inductor Triton launch read from the trace alone, its kernel module not found "
-              "(record with TORCHINDUCTOR_BENCHMARK_KERNEL=1, or pass --inductor-cache DIR); every tensor argument "
-              "counted once, in-place ones too\n", out);
+    for (size_t i = 0; i < sizeof source_notes / sizeof source_notes[0]; i++)
+        if (has_source_note(v, d, source_notes[i].marker))
+            fputs(source_notes[i].note, out);
     if (d->bytes_known_ns < d->total.total_ns)
         fprintf(out, "Total: GB, GB/s and BW %% count formula bytes only, known for %.2f%% of GPU time "
                      "(generic guesses and unknown bytes left out), over all of it\n",
@@ -785,7 +792,7 @@ static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis 
     fputc('\n', out);
     print_table(raw, a->v, t, default_cols, (int)(sizeof default_cols / sizeof default_cols[0]));
     /* Markdown: a line right under a table would be read as one of its rows */
-    if (md && (over || shown_rows(a->v, d) < d->n_rows || d->total.upper_bound_n > 0 || has_dtype_note(a->v, d)))
+    if (md && (over || shown_rows(a->v, d) < d->n_rows || d->total.upper_bound_n > 0 || has_marker_note(a->v, d)))
         fputc('\n', out);
     pf_aview_omitted(out, a->v, d);
     if (over & PF_AVIEW_CACHE)
