@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "profana/jsonw.h"
+
 typedef enum pf_format { PF_FMT_TEXT = 0, PF_FMT_CSV, PF_FMT_JSON, PF_FMT_MD } pf_format;
 
 /* Parses "text", "csv", "json", "md"/"markdown". Returns 0 and sets *f, or -1. */
@@ -104,26 +106,6 @@ void pf_table_print_csv(FILE *out, const pf_table *t, int header);
  * itself. Close with pf_wrap_close. */
 FILE *pf_wrap_open(FILE *out, int width);
 void pf_wrap_close(FILE *wrapped, const FILE *out);
-
-/* ---- a small JSON writer, so every subcommand's JSON is escaped and shaped the same way ---- */
-
-typedef struct pf_jw {
-    FILE *out;
-    int depth;
-    int need_comma[64];
-} pf_jw;
-
-void pf_jw_init(pf_jw *w, FILE *out);
-void pf_jw_obj_begin(pf_jw *w);  /* '{' */
-void pf_jw_obj_end(pf_jw *w);    /* '}' */
-void pf_jw_arr_begin(pf_jw *w);  /* '[' */
-void pf_jw_arr_end(pf_jw *w);    /* ']' */
-void pf_jw_key(pf_jw *w, const char *k);
-void pf_jw_str(pf_jw *w, const char *s);   /* NULL writes null */
-void pf_jw_num(pf_jw *w, double v);        /* non-finite writes null */
-void pf_jw_int(pf_jw *w, int64_t v);
-void pf_jw_bool(pf_jw *w, int v);
-void pf_jw_null(pf_jw *w);
 
 /* Writes row `row` as a JSON object keyed by the columns' keys (null cells as null). */
 void pf_table_json_row(pf_jw *w, const pf_table *t, int row);

@@ -65,60 +65,6 @@ static const int default_cols[] = {C_TOTAL,  C_PCT,       C_FLOPS_PCT, C_BW_PCT,
                                    C_GBPS,   C_COUNT,     C_LAUNCHES,  C_CPU_TOTAL, C_SELF_CPU, C_CALLS,
                                    C_BOUND,  C_MEAN,      C_CATEGORY,  C_GFLOP,     C_GB};
 
-pf_text_fit pf_view_fit(const pf_view_opts *v, const pf_table *t, const int *wanted, int nwanted, int *picked,
-                        int max)
-{
-    pf_text_fit fit = {.name_limit = v->name_limit, .width = v->format == PF_FMT_TEXT ? v->width : 0};
-    if (!wanted) /* a small table: every column, the name column fitted */
-        return fit;
-    if (v->columns) { /* checked before the trace was read (pf_view_check_columns) */
-        char err[8];
-        fit.ncols = pf_cols_pick(pf_table_col(t, 0), pf_table_ncols(t), v->columns, picked, max, err, sizeof err);
-        fit.ncols = fit.ncols < 0 ? 0 : fit.ncols;
-        fit.cols = picked;
-        fit.keep_all = 1;
-    } else if (fit.width > 0) { /* Markdown and --wide (no width) show every column */
-        fit.cols = wanted;
-        fit.ncols = nwanted;
-    }
-    return fit;
-}
-
-int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n, const pf_view_opts *v)
-{
-    /* CSV and JSON carry whole names; so does --wide, the full layout */
-    if (v->format != PF_FMT_MD && !(v->format == PF_FMT_TEXT && v->width > 0))
-        return 0;
-    char **names = malloc((n ? n : 1) * sizeof *names);
-    if (!names || pf_names_short_set(keys, n, v->group == PF_GROUP_KERNEL, names)) {
-        free(names);
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++) {
-        pf_table_label(t, (int)i, col, names[i]);
-        free(names[i]);
-    }
-    free(names);
-    return 0;
-}
-
-int pf_view_check_columns(const pf_view_opts *v, char *err, size_t n)
-{
-    int picked[64];
-    if (!v->columns)
-        return 0;
-    if (v->names[0]) {
-        pf_dview o;
-        pf_dview_init(&o, v, NULL);
-        return pf_cols_pick(o.rows.cols, PF_DVIEW_NCOLS, v->columns, picked, 64, err, n) < 0 ? -1 : 0;
-    }
-    pf_aview a;
-    pf_aview_init(&a, v);
-    return pf_cols_pick(a.cols, v->group == PF_GROUP_OP ? C_NCOLS : C_CALLS, v->columns, picked, 64, err, n) < 0
-               ? -1
-               : 0;
-}
-
 _Static_assert((int)C_NCOLS == (int)PF_AVIEW_NCOLS, "pf_aview holds the device table's columns");
 
 void pf_aview_init(pf_aview *a, const pf_view_opts *v)
@@ -249,7 +195,7 @@ static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_repo
     }
 }
 
-static int table_cols(const pf_view_opts *v)
+int pf_aview_ncols(const pf_view_opts *v)
 {
     return v->group == PF_GROUP_OP ? C_NCOLS : C_CALLS;
 }
@@ -312,38 +258,10 @@ static const pf_col cat_cols[K_NCOLS] = {
     [K_GBPS] = {"GB/s", "gbps", 1, 0, NULL},
 };
 
-static int cmp_cat_time(const void *x, const void *y, const pf_device_report *d)
-{
-    const pf_row *a = &d->cats[*(const int *)x], *b = &d->cats[*(const int *)y];
-    if (a->total_ns != b->total_ns)
-        return a->total_ns < b->total_ns ? 1 : -1;
-    return *(const int *)x - *(const int *)y;
-}
-
-/* Categories that ran, by time: an insertion sort, as there are at most PF_CAT_COUNT. */
-static int sorted_categories(const pf_device_report *d, int *order)
-{
-    int n = 0;
-    for (int c = 0; c < PF_CAT_COUNT; c++) {
-        if (!d->cats[c].count)
-            continue;
-        int j = n++;
-        for (; j > 0 && cmp_cat_time(&order[j - 1], &c, d) > 0; j--)
-            order[j] = order[j - 1];
-        order[j] = c;
-    }
-    return n;
-}
-
-int pf_aview_category_order(const pf_device_report *d, int *order)
-{
-    return sorted_categories(d, order);
-}
-
 pf_table *pf_aview_categories(const pf_device_report *d)
 {
     int order[PF_CAT_COUNT];
-    int n = sorted_categories(d, order);
+    int n = pf_view_category_order(d, order);
     pf_table *t = pf_table_new(cat_cols, K_NCOLS);
     for (int i = 0; t && i < n; i++) {
         const pf_row *c = &d->cats[order[i]];
@@ -439,7 +357,7 @@ static void print_table(FILE *out, const pf_view_opts *v, const pf_table *t, con
 static int print_by_category(FILE *out, FILE *raw, const pf_aview *a, const pf_device_report *d, int header)
 {
     int order[PF_CAT_COUNT];
-    int n = sorted_categories(d, order);
+    int n = pf_view_category_order(d, order);
     pf_col bc[B_NCOLS];
     by_category_cols(bc, a);
     for (int k = 0; k < n; k++) {
@@ -463,7 +381,7 @@ static int print_by_category(FILE *out, FILE *raw, const pf_aview *a, const pf_d
 static int json_by_category(pf_jw *w, const pf_aview *a, const pf_device_report *d)
 {
     int order[PF_CAT_COUNT];
-    int n = sorted_categories(d, order);
+    int n = pf_view_category_order(d, order);
     pf_col bc[B_NCOLS];
     by_category_cols(bc, a);
     pf_jw_key(w, "by_category");
@@ -514,7 +432,7 @@ static int label_rows(pf_table *t, const pf_device_report *d, size_t n, const pf
 /* Builds the device's table: its groups by time, then the Total row (a summary row). */
 pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
 {
-    pf_table *t = pf_table_new(device_cols(a, d->info), table_cols(a->v));
+    pf_table *t = pf_table_new(device_cols(a, d->info), pf_aview_ncols(a->v));
     if (!t)
         return NULL;
     *over = 0;

@@ -44,7 +44,7 @@ pf_lack pf_headline_lack(const pf_analysis *an, const pf_device_report *d)
 static void top_categories(const pf_device_report *d, headline *h)
 {
     int order[PF_CAT_COUNT] = {0};
-    int n = pf_aview_category_order(d, order);
+    int n = pf_view_category_order(d, order);
     for (int i = 0; i < n && h->n_top < TOP_CATS; i++) {
         h->top[h->n_top] = (pf_category)order[i];
         h->top_pct[h->n_top++] = pf_aview_time_pct(d, d->cats[order[i]].total_ns);

@@ -6,18 +6,23 @@
 
 #include "profana/view.h"
 
-/* ---- shared by the views (analysis_view.c) ---- */
+/* ---- shared by the views (view_common.c; it calls no view) ---- */
 
-/* How a rows table fits v's width in v's format: with wanted (its default columns, most
- * wanted first) the columns that fit, or --columns' (picked holds them, max at most); NULL:
- * every column, the name column fitted (a small table). Markdown and --wide (width 0): every
- * column. */
+/* How a rows table t fits v's width in v's format: with wanted (its default columns, most
+ * wanted first, nwanted of them) the columns that fit, or --columns' (picked, room for max,
+ * receives them); wanted NULL: every column, the name column fitted (a small table).
+ * Markdown and --wide (width 0): every column. v and t non-NULL; picked non-NULL with max > 0
+ * when v->columns is set. The result borrows wanted or picked. */
 pf_text_fit pf_view_fit(const pf_view_opts *v, const pf_table *t, const int *wanted, int nwanted, int *picked,
                         int max);
-/* Labels column col of rows 0..n-1 with the short names of keys (pf_names_short_set; kernel
- * signatures shortened for --group kernel) in Markdown and width-limited text; nothing in
- * CSV, JSON and --wide text, which carry whole names. -1 when memory runs out. */
+/* Labels column col of rows 0..n-1 of t with the short names of keys[0..n) (pf_names_short_set;
+ * kernel signatures shortened for --group kernel) in Markdown and width-limited text; nothing
+ * in CSV, JSON and --wide text, which carry whole names. t has at least n rows. Returns 0, or
+ * -1 when memory runs out (the table then keeps its whole names). */
 int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n, const pf_view_opts *v);
+/* The categories d ran (a count above 0), by GPU time, most first, ties in pf_category order,
+ * into order[0, PF_CAT_COUNT) (pf_category values); returns how many. d and order non-NULL. */
+int pf_view_category_order(const pf_device_report *d, int *order);
 
 /* ---- --analysis (analysis_view.c) ---- */
 
@@ -36,6 +41,9 @@ typedef struct pf_aview {
 
 /* Sets a up for v (which must outlive it). */
 void pf_aview_init(pf_aview *a, const pf_view_opts *v);
+/* How many of pf_aview's columns v's grouping's table has: all for --group op, the others
+ * stop before the Calls and CPU columns. */
+int pf_aview_ncols(const pf_view_opts *v);
 /* The device's table: its first v->top groups by time (all with 0), then the Total row (a
  * summary row); *over gets PF_AVIEW_OVER when a row shown runs above 100% of a peak,
  * PF_AVIEW_SUSPECT above 90% (and not above 100%) in one of its percentages, and
@@ -47,8 +55,6 @@ enum { PF_AVIEW_OVER = 1, PF_AVIEW_CACHE = 2, PF_AVIEW_SUSPECT = 4, PF_AVIEW_GUE
 pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over);
 /* The categories that ran, by time; NULL when memory runs out. */
 pf_table *pf_aview_categories(const pf_device_report *d);
-/* The same categories' order into order[0, PF_CAT_COUNT) (pf_category values); returns how many. */
-int pf_aview_category_order(const pf_device_report *d, int *order);
 /* The streams with their launches and busy time; NULL when memory runs out. */
 pf_table *pf_aview_streams(const pf_busy *b);
 /* "Device N: NAME | matched: KEY | peaks: ..." after lead ("### " in Markdown). */

@@ -1,0 +1,23 @@
+/* view_columns.c - checks a --columns list against the table the command will print (--analysis's device table or --diff's rows), before any trace is read; above both views, so neither calls the other. */
+#include <assert.h>
+
+#include "profana/view.h"
+#include "view_parts.h"
+
+int pf_view_check_columns(const pf_view_opts *v, char *err, size_t n)
+{
+    assert(v && err && n > 0);
+    int picked[64];
+    if (!v->columns)
+        return 0;
+    if (v->names[0]) {
+        pf_dview o;
+        pf_dview_init(&o, v, NULL);
+        return pf_cols_pick(o.rows.cols, PF_DVIEW_NCOLS, v->columns, picked, 64, err, n) < 0 ? -1 : 0;
+    }
+    pf_aview a;
+    pf_aview_init(&a, v);
+    return pf_cols_pick(a.cols, pf_aview_ncols(v), v->columns, picked, 64, err, n) < 0
+               ? -1
+               : 0;
+}

@@ -1,0 +1,70 @@
+/* view_common.c - the helpers every table view shares (view_parts.h): fitting a rows table to the width, labelling names with their short forms, the order of categories by time. The views call these; these call no view, so render/ has no circle. */
+#include <assert.h>
+#include <stdlib.h>
+
+#include "profana/names.h"
+#include "profana/view.h"
+#include "view_parts.h"
+
+pf_text_fit pf_view_fit(const pf_view_opts *v, const pf_table *t, const int *wanted, int nwanted, int *picked,
+                        int max)
+{
+    assert(v && t && (!wanted || nwanted >= 0) && (!v->columns || (picked && max > 0)));
+    pf_text_fit fit = {.name_limit = v->name_limit, .width = v->format == PF_FMT_TEXT ? v->width : 0};
+    if (!wanted) /* a small table: every column, the name column fitted */
+        return fit;
+    if (v->columns) { /* checked before the trace was read (pf_view_check_columns) */
+        char err[8];
+        fit.ncols = pf_cols_pick(pf_table_col(t, 0), pf_table_ncols(t), v->columns, picked, max, err, sizeof err);
+        fit.ncols = fit.ncols < 0 ? 0 : fit.ncols;
+        fit.cols = picked;
+        fit.keep_all = 1;
+    } else if (fit.width > 0) { /* Markdown and --wide (no width) show every column */
+        fit.cols = wanted;
+        fit.ncols = nwanted;
+    }
+    return fit;
+}
+
+int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n, const pf_view_opts *v)
+{
+    assert(t && v && col >= 0 && col < pf_table_ncols(t) && (keys || n == 0));
+    /* CSV and JSON carry whole names; so does --wide, the full layout */
+    if (v->format != PF_FMT_MD && !(v->format == PF_FMT_TEXT && v->width > 0))
+        return 0;
+    char **names = malloc((n ? n : 1) * sizeof *names);
+    if (!names || pf_names_short_set(keys, n, v->group == PF_GROUP_KERNEL, names)) {
+        free(names);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        pf_table_label(t, (int)i, col, names[i]);
+        free(names[i]);
+    }
+    free(names);
+    return 0;
+}
+
+static int cmp_cat_time(const void *x, const void *y, const pf_device_report *d)
+{
+    const pf_row *a = &d->cats[*(const int *)x], *b = &d->cats[*(const int *)y];
+    if (a->total_ns != b->total_ns)
+        return a->total_ns < b->total_ns ? 1 : -1;
+    return *(const int *)x - *(const int *)y;
+}
+
+/* An insertion sort, as there are at most PF_CAT_COUNT. */
+int pf_view_category_order(const pf_device_report *d, int *order)
+{
+    assert(d && order);
+    int n = 0;
+    for (int c = 0; c < PF_CAT_COUNT; c++) {
+        if (!d->cats[c].count)
+            continue;
+        int j = n++;
+        for (; j > 0 && cmp_cat_time(&order[j - 1], &c, d) > 0; j--)
+            order[j] = order[j - 1];
+        order[j] = c;
+    }
+    return n;
+}
