@@ -149,7 +149,7 @@ static const option options[] = {
     OPT_FLAG("--by-category", "after the tables, one table per category with its rows by time, count and percent",
              ON_ANALYSIS, by_category),
     OPT_FLAG("--tf32", "all fp32 matrix work (GEMM, convolution, attention) is measured against the TF32 peak "
-             "(default: convolutions and kernels named tf32 only, as PyTorch runs them; see README)",
+             "(default: convolutions and kernels named tf32 only, as PyTorch runs them; see docs/formulas.md)",
              ON_ANALYSIS | ON_DIFF | ON_AUGMENT, an.tf32),
     OPT_CALLBACK("--no-tf32", NULL, "all fp32 work is measured against the FP32 peak, convolutions and kernels named tf32 "
                  "included", 0, ON_ANALYSIS | ON_DIFF | ON_AUGMENT, set_no_tf32, NULL),
@@ -159,7 +159,7 @@ static const option options[] = {
                  "figure assumes (--list-devices: Peak MHz); bandwidth unchanged (default: the datasheet's clock)", 1,
                  ON_ANALYSIS | ON_DIFF | ON_AUGMENT, set_clock, NULL),
     OPT_STRING("--device-file", "FILE", "JSON list of device entries {name, match, tflops: {DTYPE: N}, gbps, clock_mhz} "
-               "matched before the built-in table (default: $PROFANA_DEVICES, else none; see README)",
+               "matched before the built-in table (default: $PROFANA_DEVICES, else none; see docs/devices.md)",
                ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_DEVICES, device_file),
     OPT_CALLBACK("--step", "all|N", "only the GPU work launched inside the CPU-side ProfilerStep windows (all, or step N; default: all GPU work)", 1,
                  ON_ANALYSIS, set_step, NULL),
@@ -180,7 +180,7 @@ static const option options[] = {
     OPT_CALLBACK("--plot", "roofline|breakdown FILE.svg", "write a roofline chart or a GPU-time breakdown as SVG (repeatable)", 2,
                  ON_ANALYSIS | ON_DIFF, set_plot, NULL),
     OPT_STRING("--summary", "OUT.json", "--analysis: also write what --ranks needs of this trace (a small JSON rank summary, "
-               "README: Rank summaries); --ranks reads it in place of the trace; - prints it instead of the tables",
+               "docs/ranks.md: Rank summaries); --ranks reads it in place of the trace; - prints it instead of the tables",
                ON_ANALYSIS, summary),
     OPT_STRING("--report", "FILE.html", "write a self-contained HTML report (tables and charts)", ON_ANALYSIS | ON_DIFF, report),
     OPT_CALLBACK("-j", "N", "parser threads (default: one per CPU this process may use; for .json.gz one of them inflates); "
@@ -196,53 +196,92 @@ static const option options[] = {
 
 #define DEFAULT_MARK "{default}"
 
-/* One option's line: its help with its default in place of {default}, or appended. */
+/* --help fits an 80-column terminal: text after column col is wrapped at the last space before
+ * HELP_WIDTH, its further lines indented by indent columns. A word longer than the room is
+ * printed whole. */
+enum { HELP_WIDTH = 79, HELP_LEFT = 30 };
+
+static void print_wrapped(FILE *out, const char *text, size_t col, size_t indent)
+{
+    assert(text && indent < HELP_WIDTH && col <= HELP_WIDTH);
+    while (*text) {
+        size_t room = HELP_WIDTH - col, n = strlen(text);
+        if (n > room) {
+            size_t cut = room;
+            while (cut > 0 && text[cut] != ' ')
+                cut--;
+            if (cut == 0) /* one word wider than the room: up to its end */
+                cut = strcspn(text, " ");
+            n = cut;
+        }
+        fprintf(out, "%.*s\n", (int)n, text);
+        text += n;
+        while (*text == ' ')
+            text++;
+        if (*text)
+            fprintf(out, "%*s", (int)indent, "");
+        col = indent;
+    }
+}
+
+/* One option's line: its help with its default in place of {default}, or appended; a name
+ * wider than its column puts the help on the next line. */
 static void print_option_help(FILE *out, const option *o)
 {
-    char left[80];
+    char left[80], text[1024];
     snprintf(left, sizeof left, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
     const char *mark = strstr(o->help, DEFAULT_MARK);
     assert(!mark || o->def); /* a {default} without a default would print as is */
     if (mark)
-        fprintf(out, "  %-30s %.*s%s%s\n", left, (int)(mark - o->help), o->help, o->def, mark + strlen(DEFAULT_MARK));
+        snprintf(text, sizeof text, "%.*s%s%s", (int)(mark - o->help), o->help, o->def, mark + strlen(DEFAULT_MARK));
     else if (o->def)
-        fprintf(out, "  %-30s %s (default %s)\n", left, o->help, o->def);
+        snprintf(text, sizeof text, "%s (default %s)", o->help, o->def);
     else
-        fprintf(out, "  %-30s %s\n", left, o->help);
+        snprintf(text, sizeof text, "%s", o->help);
+    if (strlen(left) > HELP_LEFT)
+        fprintf(out, "  %s\n%*s", left, HELP_LEFT + 3, "");
+    else
+        fprintf(out, "  %-*s ", HELP_LEFT, left);
+    print_wrapped(out, text, HELP_LEFT + 3, HELP_LEFT + 3);
 }
 
 static void print_help(FILE *out)
 {
-    fprintf(out, "profana %s - where GPU time goes in a PyTorch profiler trace, and how close each\n"
-                 "kernel runs to the hardware.\n\nUsage:\n", PROFANA_VERSION);
+    fprintf(out, "profana %s - where GPU time goes in a PyTorch profiler trace, and how close\n"
+                 "each kernel runs to the hardware.\n\nUsage:\n", PROFANA_VERSION);
     for (size_t i = 0; i < COUNT(commands); i++)
         fprintf(out, "  profana %s%s%s [options]\n", commands[i].name, *commands[i].args ? " " : "",
                 commands[i].args);
     fputs("\nCommands:\n", out);
     for (size_t i = 0; i < COUNT(commands); i++) {
-        fprintf(out, "  %s %s\n", commands[i].name, commands[i].args);
-        const char *h = commands[i].help;
-        while (*h) {
-            const char *nl = strchr(h, '\n');
-            size_t n = nl ? (size_t)(nl - h) : strlen(h);
-            fprintf(out, "      %.*s\n", (int)n, h);
-            h += n + (nl != NULL);
-        }
+        fprintf(out, "  %s%s%s\n", commands[i].name, *commands[i].args ? " " : "", commands[i].args);
+        /* the table's lines joined and wrapped again, to the width of the rest */
+        char h[1024];
+        snprintf(h, sizeof h, "%s", commands[i].help);
+        for (char *nl = strchr(h, '\n'); nl; nl = strchr(nl, '\n'))
+            *nl = ' ';
+        fputs("      ", out);
+        print_wrapped(out, h, 6, 6);
     }
     fputs("\nArguments:\n"
           "  FILE    a Kineto chrome trace (.json or .json.gz); - reads standard input\n"
-          "  DTYPE   dtype of work whose dtype the trace does not show, in any case: ",
+          "  DTYPE   ",
           out);
-    fprintf(out, "%s\n\nOptions:\n", pf_dtype_cli_choices());
+    char dtype[512];
+    snprintf(dtype, sizeof dtype, "dtype of work whose dtype the trace does not show, in any case: %s",
+             pf_dtype_cli_choices());
+    print_wrapped(out, dtype, 10, 10);
+    fputs("\nOptions:\n", out);
     for (size_t i = 0; i < COUNT(options); i++)
         print_option_help(out, &options[i]);
-    fputs("\nEvery option and command may be spelled with - or _ (--name-limit, --augment-trace).\n"
+    fputs("\nEvery option and command may be spelled with - or _ (--name-limit is\n"
+          "--name_limit, --augment-trace is --augment_trace).\n"
           "\nExamples:\n", out);
     for (size_t i = 0; i < COUNT(commands); i++)
         fprintf(out, "  %s\n", commands[i].example);
     fputs("\nExit status: 0 ok, 1 unreadable trace or I/O error, 2 usage error,\n"
           "3 --diff --fail-above: B slower than allowed.\n"
-          "Columns and formulas: see README.md.\n",
+          "Columns: docs/analysis.md; formulas: docs/formulas.md (in the sources).\n",
           out);
 }
 
@@ -348,7 +387,7 @@ static void print_man(FILE *out)
     }
     fputs(".SH EXIT STATUS\n0 ok, 1 unreadable trace or I/O error, 2 usage error, "
           "3 \\-\\-diff \\-\\-fail\\-above: B slower than allowed.\n"
-          ".SH SEE ALSO\nREADME.md of the profana sources: columns, formulas and the device table.\n",
+          ".SH SEE ALSO\nREADME.md and docs/ of the profana sources: columns (docs/analysis.md), formulas (docs/formulas.md) and the device table (docs/devices.md).\n",
           out);
 }
 

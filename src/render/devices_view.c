@@ -130,7 +130,7 @@ int pf_view_devices(FILE *out, pf_format format, const pf_devset *set)
     } else {
         fputs("Dense datasheet peaks in TFLOP/s (TOP/s for INT8), DRAM bandwidth in GB/s; '-' = no such path.\n"
               "Peak MHz: the clock the peaks assume (--clock MHZ scales them by MHZ / Peak MHz).\n"
-              "Sources: --format csv or json, and README.md.\n\n", out);
+              "Sources: --format csv or json, and docs/devices.md.\n\n", out);
         pf_table_print_text(out, t, 0);
         footnotes(out, tab, n);
     }

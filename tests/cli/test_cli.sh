@@ -74,9 +74,11 @@ while read -r prog args <&3; do
     check_run "--help example $n runs ($args)" 0 "$PROFANA" $args
 done 3<"$TMP/examples"
 check_run "--help again" 0 "$PROFANA" --help
+# an option's help wraps onto lines indented to its column: read each option as one line
+sed -e ':a' -e 'N' -e '$!ba' -e 's/\n \{33\}/ /g' "$TMP/out" >"$TMP/help_joined"
 for d in "--device NAME .*(default: the entry the trace's device name matches" "--step all|N .*default: all GPU work" \
     "--fail-above PCT .*(default: no gate)" "-j N .*(default: one per CPU" "in any case"; do
-    check_eq "--help shows: $d" "$(grep -c -- "$d" "$TMP/out")" 1
+    check_eq "--help shows: $d" "$(grep -c -- "$d" "$TMP/help_joined")" 1
 done
 check_grep "--help: both spellings said" "spelled with - or _" "$TMP/out"
 
@@ -102,7 +104,7 @@ check_eq "make install PREFIX alone: binary and man page" \
 groff -man -Tutf8 -ww -P-cbou "$man" >"$TMP/man.txt" 2>"$TMP/man_err"
 check_eq "man page: groff renders it" "$?" 0
 check_eq "man page: no groff warnings" "$(cat "$TMP/man_err")" ""
-"$PROFANA" --help | awk '/^Options:/ { on = 1; next } on && /^$/ { exit } on { print $1 }' >"$TMP/help_opts"
+"$PROFANA" --help | awk '/^Options:/ { on = 1; next } on && /^$/ { exit } on && /^  -/ { print $1 }' >"$TMP/help_opts"
 check_eq "man page: --help lists options" "$(test "$(wc -l <"$TMP/help_opts")" -gt 15 && echo yes)" yes
 # the rendered page as one line (a long help wraps)
 tr -d '\n' <"$TMP/man.txt" >"$TMP/man_flat"

@@ -129,10 +129,10 @@ check_run "bad PROFANA_DEVICES" 1 env PROFANA_DEVICES="$TMP/bad.json" "$PROFANA"
 check_run "PROFANA_DEVICES ignored by --combine" 0 env PROFANA_DEVICES="$TMP/bad.json" "$PROFANA" --combine "$TMP/h100.json" "$TMP/h20.json" "$TMP/c.json"
 
 # --- the README's examples: the --clock command and its header line, and the device file.
-awk '/^\$ profana --analysis testdata\/traces\/eager_bf16.json bf16 --clock 1500/ { on = 1; next } on && /^```/ { exit } on' README.md >"$TMP/readme_clock"
+awk '/^\$ profana --analysis testdata\/traces\/eager_bf16.json bf16 --clock 1500/ { on = 1; next } on && /^```/ { exit } on' docs/devices.md >"$TMP/readme_clock"
 check_run "README --clock example" 0 "$PROFANA" --analysis "$E" bf16 --wide --clock 1500 --top 1
 check_eq "README --clock example: its header line" "$(head -n 1 "$TMP/out")" "$(cat "$TMP/readme_clock")"
-awk '/the option wins over the variable/ { want = 1; next } want && /^```/ { if (on) exit; on = 1; next } on' README.md >"$TMP/readme_devs.json"
+awk '/the option wins over the variable/ { want = 1; next } want && /^```/ { if (on) exit; on = 1; next } on' docs/devices.md >"$TMP/readme_devs.json"
 check_run "README device file on an H20" 0 "$PROFANA" --analysis "$TMP/h20.json" bf16 --format json --device-file "$TMP/readme_devs.json"
 check_eq "README device file: matched" "$(field "$TMP/out" - matched)" "H20"
 check_near "README device file: FLOPS % = 2.097152 / 148" "$(field "$TMP/out" sm90_bf16_gemm flops_pct)" "$(percent 2.097152 148)" 1e-9

@@ -79,11 +79,11 @@ check_grep "--device: the label says so" "matched: MI300X (given by --device) | 
 
 # ---- issue 32: the devices of 2026, FP4/FP6 columns, strict matching, achievable peaks ----
 
-# Every figure of README's "Device table" table of 2026 against --list-devices --format json:
+# Every figure of docs/devices.md's "Device table" table of 2026 against --list-devices --format json:
 # numbers equal, '-' unknown (null), '*' listed as derived, and the reported name among the names.
 check_run "--list-devices json" 0 "$PROFANA" --list-devices --format json
 cp "$TMP/out" "$TMP/devs.json"
-python3 - README.md "$TMP/devs.json" >"$TMP/readme_check" <<'PY'
+python3 - docs/devices.md "$TMP/devs.json" >"$TMP/readme_check" <<'PY'
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
 devs = {d["key"]: d for d in json.load(open(sys.argv[2]))}

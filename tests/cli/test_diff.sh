@@ -269,8 +269,8 @@ check_run "two devices against one (json)" 0 "$PROFANA" --diff "$TMP/one.json" o
 check_eq "json: one device pair" "$(json "len(d['devices'])" "$TMP/out")" "1"
 check_grep "json: left-out device noted on stderr" "^profana: note: two has more devices than one; left out: device 1" "$TMP/err"
 
-# --- the README's example: each line it shows is a line of today's output, in order ---
-awk '/^\$ profana --diff testdata/ { on = 1; print; next } on && /^```/ { exit } on' README.md >"$TMP/readme_example"
+# --- the --diff example of docs/diff.md: each line it shows is a line of today's output, in order ---
+awk '/^\$ profana --diff testdata/ { on = 1; print; next } on && /^```/ { exit } on' docs/diff.md >"$TMP/readme_example"
 cmd=$(head -n 1 "$TMP/readme_example" | sed 's/^\$ profana //')
 # shellcheck disable=SC2086
 "$PROFANA" $cmd >"$TMP/readme_got" 2>/dev/null

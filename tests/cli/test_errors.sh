@@ -255,18 +255,21 @@ check_usage "--combine with one input" "--combine wants at least 3 arguments" --
 
 run --help </dev/null
 check_status "--help" 0
+# an option's help wraps onto lines indented to its column: read each option as one line
+sed -e ':a' -e 'N' -e '$!ba' -e 's/\n \{33\}/ /g' "$TMP/out" >"$TMP/help_joined"
 for word in --analysis --list-devices --group --format; do
     check_has "--help mentions $word" "$word" "$TMP/out"
 done
 # the defaults --help shows come from the option table, which also applies them
-check_has "--help: --name_limit's default" "(default 0: cut only to fit the width)" "$TMP/out"
+check_has "--help: --name_limit's default" "(default 0: cut only to fit the width)" "$TMP/help_joined"
 check_has "--help: --group's default" "group rows by kernel name (default)" "$TMP/out"
-check_has "--help: --top's default" "the N largest changes; default 0 = all)" "$TMP/out"
+check_has "--help: --top's default" "the N largest changes; default 0 = all)" "$TMP/help_joined"
 check_has "--help: --format's default" "output format (default text)" "$TMP/out"
 check_eq "--help: no {default} left" "$(grep -c '{default}' "$TMP/out")" 0
 run -h </dev/null
 check_status "-h" 0
-check_has "-h is --help" "(default 0: cut only to fit the width)" "$TMP/out"
+sed -e ':a' -e 'N' -e '$!ba' -e 's/\n \{33\}/ /g' "$TMP/out" >"$TMP/help_joined"
+check_has "-h is --help" "(default 0: cut only to fit the width)" "$TMP/help_joined"
 check_usage "-h=x" "unknown option '-h=x'" -h=x
 check_usage "--help=x" "--help takes no value" --help=x
 check_usage "--group typo lists the table's choices" "--group wants kernel, op or shape, not 'ops'" --analysis "$GOOD" bf16 --group ops

@@ -201,11 +201,11 @@ check_grep "infer: the Why line says which ones took inferred figures" "; 1 of t
 "$PROFANA" --analysis "$TMP/nogrid.json" bf16 --wide >"$TMP/ng.txt" 2>&1
 if [ ! -s "$TMP/nogrid.json" ] || grep -q "inferred" "$TMP/ng.txt"; then fail "infer: no geometry, nothing inferred" "$(grep Coverage "$TMP/ng.txt")"; else pass "infer: no geometry, nothing inferred"; fi
 
-# README's example (section "CUDA/HIP-graph replays"): its output lines are the binary's
-python3 - README.md >"$TMP/readme_lines" <<'PY'
+# docs/analysis.md's example (section "CUDA/HIP-graph replays"): its output lines are the binary's
+python3 - docs/analysis.md >"$TMP/readme_lines" <<'PY'
 import sys
 text = open(sys.argv[1]).read()
-block = text.split("### CUDA/HIP-graph replays", 1)[1].split("```", 2)[1]
+block = text.split("## CUDA/HIP-graph replays", 1)[1].split("```", 2)[1]
 for line in block.strip().splitlines()[1:]:
     print(line)
 PY

@@ -115,12 +115,12 @@ check_run "missing file" 1 "$PROFANA" --ranks "$T0" "$TMP/nope.json" bf16
 check_grep "missing file: one error line" "^profana: error: $TMP/nope.json" "$TMP/err"
 check_run "option of another command" 2 "$PROFANA" --ranks "$T0" "$T1" bf16 --top 3
 
-# The README's example prints what profana prints.
+# docs/ranks.md's example prints what profana prints.
 python3 - "$PROFANA" <<'PY'
 import subprocess, sys
 sys.path.insert(0, "tests/cli")
 from raw import check
-text = open("README.md").read()
+text = open("docs/ranks.md").read()
 cmd = "$ profana --ranks testdata/multirank/tp_collectives_bf16_rank0.json.gz testdata/multirank/tp_collectives_bf16_rank1.json.gz bf16\n"
 start = text.index(cmd) + len(cmd)
 want = text[start:text.index("```", start)]

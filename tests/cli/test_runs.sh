@@ -122,8 +122,8 @@ check_run "several runs and --plot: refused (the chart draws one run a side)" 2 
 check_run "an empty path among the runs: refused" 2 "$PROFANA" --diff "$R/base_run1.json.gz,,$R/base_run2.json.gz" base "$CHANGED" changed bf16
 check_run "a missing run: the trace error" 1 "$PROFANA" --diff "$R/base_run1.json.gz,$TMP/nope.json" base "$CHANGED" changed bf16
 check_grep "a missing run: named" "nope.json" "$TMP/err"
-# the README's example command, as written there
-cmd=$(awk '/<!-- runs-example/ { on = 1; next } on && /^```$/ { if (++n == 2) exit; next } on' README.md | sed 's/\\$//' | tr '\n' ' ')
+# docs/diff.md's example command, as written there
+cmd=$(awk '/<!-- runs-example/ { on = 1; next } on && /^```$/ { if (++n == 2) exit; next } on' docs/diff.md | sed 's/\\$//' | tr '\n' ' ')
 # shellcheck disable=SC2086
 check_run "README: the several-runs example exits 3 (its interval's lower bound is above 1.10)" 3 $(echo "$cmd" | sed "s|^profana|$PROFANA|")
 

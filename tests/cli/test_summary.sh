@@ -145,7 +145,7 @@ check_eq "--summary of a broken trace: no file" "$(ls "$TMP/b.json" 2>/dev/null)
 mkdir -p "$TMP/readme/traces" "$TMP/readme/summaries"
 cp "$MR/tp_collectives_bf16_rank0.json.gz" "$TMP/readme/traces/rank0.json.gz"
 cp "$MR/tp_collectives_bf16_rank1.json.gz" "$TMP/readme/traces/rank1.json.gz"
-sed -n '/^### Rank summaries/,/^## /p' README.md | sed -n 's/^\$ profana //p' >"$TMP/readme.cmds"
+sed -n '/^## Rank summaries/,/^# /p' docs/ranks.md | sed -n 's/^\$ profana //p' >"$TMP/readme.cmds"
 check_eq "README: four summary commands" "$(wc -l <"$TMP/readme.cmds" | tr -d ' ')" 4
 while read -r line; do
     # shellcheck disable=SC2086

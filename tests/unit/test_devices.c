@@ -288,7 +288,7 @@ static void check_entry(const pf_device_info *d)
     /* clocks unknown (0, 0: --clock then gives no compute peak) or both known */
     ENTRY_CHECK("clocks", (d->boost_mhz == 0 && d->tensor_mhz == 0) ||
                               (d->boost_mhz > 0 && d->tensor_mhz > 0 && d->tensor_mhz <= d->boost_mhz));
-    ENTRY_CHECK("source", d->source && (strstr(d->source, "DEVICES.md") || strstr(d->source, ".com")));
+    ENTRY_CHECK("source", d->source && (strstr(d->source, "docs/devices.md") || strstr(d->source, ".com")));
     ENTRY_CHECK("derived only on figures it has", !(d->derived & ~((PF_DEV_DERIVED_BW << 1) - 1)));
     ENTRY_CHECK("no achievable figure in the built-in table", d->achievable_gbps == 0 &&
                                                                     d->achievable_tflops[PF_DT_BF16] == 0);
