@@ -10,7 +10,7 @@ LDLIBS   = -lcjson -lz -lm
 SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 BUILD   ?= build
-# Layers, lowest first (README: Where things are); a file includes only its own layer's or
+# Layers, lowest first (docs/HACKING.md: Where things are); a file includes only its own layer's or
 # lower layers' headers (tests/cli/test_layers.sh).
 LAYERS   = util json catalog trace formulas analysis render rewrite cmd
 LIB_SRCS = $(sort $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
@@ -112,7 +112,7 @@ CPPCHECK = cppcheck -q --error-exitcode=1 --inline-suppr --std=c11 \
 cppcheck:
 	$(CPPCHECK) src include tests/fuzz
 
-# Installs what the build needs on a Debian machine when it is missing (README: quick start).
+# Installs what the build needs on a Debian machine when it is missing (README.md: Quick start).
 deps:
 	@./tests/deps.sh
 
@@ -122,7 +122,8 @@ demo: deps
 
 # `make check`: the suite twice, on the optimised build and under AddressSanitizer and
 # UndefinedBehaviorSanitizer, plus cppcheck (one more test); test files run in parallel and
-# tests/run.sh prints the combined "N passed, N failed" (about 3 minutes on two cores).
+# tests/run.sh prints the combined "N passed, N failed" (several minutes on two cores; timings
+# in docs/reliability.md, "How it is checked").
 # `make check-full` adds a third pass under valgrind memcheck (every unit test program and
 # every run of the binary, about 1,400 runs: some 10 more minutes) and, on the optimised build,
 # the tests kept for it (run.sh --full: tests/cli/test_slurm.sh starts a one-node Slurm as

@@ -121,7 +121,11 @@ static void draw_seg(pf_xw *w, const seg *s, const bar_layout *b, double x, doub
     pf_xw_attr_sig(w, "data-pct", seg_pct(s, b));
     pf_xw_elem(w, "title", tip);
     pf_xw_end(w);
+    /* the name and share, else the share alone (the colour and the legend name it); a segment
+     * too narrow for either is still listed with its share in the lines under the bar */
     snprintf(label, sizeof label, "%s %.1f%%", seg_name(s), seg_pct(s, b));
+    if (pf_plot_text_width(label, PF_PLOT_FONT_PX) + 6 > width)
+        snprintf(label, sizeof label, "%.1f%%", seg_pct(s, b));
     if (pf_plot_text_width(label, PF_PLOT_FONT_PX) + 6 <= width)
         text_at(w, "seg-label", x + 3, y + BAR_H / 2 + 4, label);
 }

@@ -120,7 +120,8 @@ static void collect_roofs(panel *pn)
 }
 
 /* Decades covering the dots and roofs (ridge points included), with a margin, at most
- * MAX_DECADES wide (dots outside are drawn on the edge). */
+ * MAX_DECADES wide (dots outside are drawn on the edge). The y axis ends at the decade below
+ * the lowest dot: the roofs raise its top, but lower its bottom only on a chart without dots. */
 static void axis_ranges(panel *pn)
 {
     double x_lo = INFINITY, x_hi = -INFINITY, y_lo = INFINITY, y_hi = -INFINITY;
@@ -134,7 +135,8 @@ static void axis_ranges(panel *pn)
         double ly = log10(pn->roofs[j].tflops), ridge = log10(pn->roofs[j].tflops * 1e3 / pn->gbps);
         x_lo = fmin(x_lo, ridge - 1);
         x_hi = fmax(x_hi, ridge + 1);
-        y_lo = fmin(y_lo, ly - 2);
+        if (pn->n_dots == 0)
+            y_lo = fmin(y_lo, ly - 2);
         y_hi = fmax(y_hi, ly);
     }
     if (x_lo > x_hi) { /* nothing to draw: a plain frame */

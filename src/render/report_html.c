@@ -15,13 +15,18 @@
 static const char page_style[] =
     "body{font:14px/1.4 \"DejaVu Sans\",Helvetica,Arial,sans-serif;margin:24px;color:#222}"
     "h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}h3{font-size:15px}"
-    "pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:12px}"
+    /* prose lines wrap at the page's width (a long coverage line, a headline) */
+    "pre{background:#f6f6f6;padding:8px;font-size:12px;white-space:pre-wrap;overflow-wrap:anywhere}"
     "table{border-collapse:collapse;font-size:12px;margin:8px 0 16px}"
     "caption{text-align:left;font-weight:bold;padding:4px 0}"
-    "th,td{border:1px solid #ccc;padding:2px 6px}"
-    "th{background:#dde6f3;cursor:pointer;white-space:nowrap}"
+    "th,td{border:1px solid #ccc;padding:2px 4px}"
+    /* a table fits 1400 px: headers wrap between words, numbers never, a long text cell (the
+     * Total row's Source) anywhere, names are cut by an ellipsis (whole in their tooltip) */
+    "th{background:#dde6f3;cursor:pointer}"
+    "td{white-space:nowrap}"
     "th.n,td.n{text-align:right}"
-    "td.name{max-width:32em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}"
+    "td.t{white-space:normal;overflow-wrap:anywhere;min-width:6em;max-width:12em}"
+    "td.name{max-width:24em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}"
     /* a wide table scrolls sideways inside its box while its name column stays in view */
     "th.name,td.name{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #ccc}"
     "th.name{background:#dde6f3}tfoot td.name{background:#f3f3f3}"
@@ -126,7 +131,7 @@ static void table_row(pf_xw *w, const pf_table *t, int r, int name_col)
             continue;
         const char *s = pf_table_cell(t, r, c);
         pf_xw_begin(w, "td");
-        pf_xw_attr(w, "class", col->numeric ? "n" : c == name_col ? "name" : NULL);
+        pf_xw_attr(w, "class", col->numeric ? "n" : c == name_col ? "name" : "t");
         if (c == name_col)
             pf_xw_attr(w, "title", s);
         pf_xw_text(w, s ? s : "-");

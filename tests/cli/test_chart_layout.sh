@@ -85,6 +85,69 @@ for path in TRACES:
             check(name, "label %s is a dot's shortened name" % s, ok, s)
 check("roofline", "labels checked on every trace and grouping", n_labels > 100, n_labels)
 
+# The y axis is bounded by the data: it ends at the decade at or below the lowest dot (no more than
+# 1.15 decades under it: the 0.15 keeps a dot off the frame), whatever the roofs; its top covers the
+# highest dot and roof. The dots' rates are the JSON rows' TFLOP/s (data-y), not the axis's.
+import math
+for path in TRACES + ["testdata/peer/owlv2_h100.json.gz", "testdata/peer/owlv2_mi300.json.gz",
+                      "testdata/w2026/int8_fp8_gemm.json.gz", "testdata/w2026/fused_adamw.json.gz"]:
+    for g in ("kernel", "op"):
+        svg = "%s/r.svg" % tmp
+        name = "%s --group %s" % (path.split("/")[-1], g)
+        run("--analysis", path, "bf16", "--group", g, "--plot", "roofline", svg)
+        root = ET.parse(svg).getroot()
+        for panel in root.iter(NS + "g"):
+            if panel.get("class") != "plot" or panel.get("data-y0") is None:
+                continue
+            ys = [float(c.get("data-y")) for c in panel.iter(NS + "circle") if c.get("data-y")]
+            if not ys:
+                continue
+            y0, y1 = float(panel.get("data-y0")), float(panel.get("data-y1"))
+            low = math.log10(min(ys))
+            check(name, "y axis from 1e%d: the decade under the lowest dot (%.3g TFLOP/s)" % (y0, min(ys)),
+                  y0 <= low and low - y0 <= 1.15 + 1e-9, (y0, low))
+            check(name, "y axis up to 1e%d: over the highest dot (%.3g)" % (y1, max(ys)), math.log10(max(ys)) <= y1, y1)
+
+# Every segment of a breakdown bar is labelled in the bar ("name 12.3%", or "12.3%" where only that
+# fits) or listed with its share under the bar; one wide enough for its share is labelled. Checked
+# on each trace and on the H100/MI300 pair, whose MI300 bar had an unlabelled 17.6% segment.
+def bars(root):
+    out = []
+    kids = list(root)
+    for i, e in enumerate(kids):
+        if e.tag == NS + "g" and e.get("class") == "bar":
+            segs = [(r.get("data-category"), float(r.get("data-pct")), float(r.get("x")), float(r.get("width")))
+                    for r in e if r.get("class") == "seg"]
+            labels = [(float(t.get("x")), "".join(t.itertext())) for t in e if t.get("class") == "seg-label"]
+            lines = []
+            for t in kids[i + 1:]:
+                if t.tag == NS + "g":
+                    break
+                if t.get("class") == "pcts":
+                    lines.append("".join(t.itertext()))
+            out.append((e.get("data-label"), segs, labels, " ".join(lines)))
+    return out
+
+
+n_segs = 0
+runs = [("--analysis", p, "bf16") for p in TRACES + ["testdata/peer/owlv2_mi300.json.gz"]]
+runs.append(("--diff", "testdata/peer/owlv2_h100.json.gz", "h100", "testdata/peer/owlv2_mi300.json.gz", "mi300", "bf16"))
+for args in runs:
+    svg = "%s/b.svg" % tmp
+    run(*args, "--plot", "breakdown", svg)
+    for label, segs, labels, listed in bars(ET.parse(svg).getroot()):
+        tag = "breakdown %s" % label[:40]
+        for cat, pct, x, width in segs:
+            n_segs += 1
+            mine = [s for lx, s in labels if x <= lx < x + width]
+            short = "%.1f%%" % pct
+            fits = len(short) * 11 * 0.58 + 6 <= width
+            ok = (mine in ([cat + " " + short], [short]) or (not mine and not fits)) and \
+                 ("%s %.2f%%" % (cat, pct)) in listed
+            check(tag, "%s %.2f%%: %s, and listed under the bar" % (cat, pct, mine[0] if mine else "too narrow for a label"),
+                  ok, (mine, fits, listed[:120]))
+check("breakdown", "segments checked", n_segs > 50, n_segs)
+
 
 def legend(root):
     """The breakdown legend's labels, in order: each swatch's following text."""

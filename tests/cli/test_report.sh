@@ -1,4 +1,4 @@
-# test_report.sh - --report FILE.html: self-contained, deterministic, the text output's tables as HTML tables, both charts inline; a headless Chromium screenshot where Chromium is installed.
+# test_report.sh - --report FILE.html: self-contained, deterministic, the text output's tables as HTML tables, both charts inline; where Chromium is installed, a headless screenshot of a report with a dot above a roof (a fixture made at test time), every table fitting 1400 px, and sorting by a click.
 . tests/cli/lib.sh
 
 # html_tables FILE: the page as JSON: its tables (caption, header, body rows, footer rows, as cell texts), the
@@ -124,15 +124,52 @@ check_run "report into a missing directory" 1 "$PROFANA" --analysis "$f" bf16 --
 check_eq "report into a missing directory: one line" "$(wc -l <"$TMP/err")" 1
 check_eq "report: no file left behind" "$(find "$TMP/bad" -type f | wc -l)" 0
 
+# The screenshot's fixture: eager_bf16.json with the launches of its heaviest GEMM kernel made to
+# run in half their time, so that kernel runs above the bf16 roof (twice its FLOPS %), as a wrong
+# formula or peak would show it: a red dot and a red row.
+python3 - "$f" "$TMP/over.json" >"$TMP/over_kernel" <<'PY'
+import json, sys
+from decimal import Decimal
+doc = json.load(open(sys.argv[1]), parse_float=Decimal)
+ev = doc["traceEvents"]
+tot = {}
+for e in ev:
+    if e.get("ph") == "X" and e.get("cat") == "kernel" and e["name"].startswith("nvjet"):
+        tot[e["name"]] = tot.get(e["name"], 0) + Decimal(e["dur"])
+top = max(tot, key=tot.get)
+for e in ev:
+    if e.get("ph") == "X" and e.get("cat") == "kernel" and e["name"] == top:
+        e["dur"] = e["dur"] / 2
+json.dump(doc, open(sys.argv[2], "w"), default=str)
+print(top)
+PY
+over_kernel=$(cat "$TMP/over_kernel")
+# (Decimal durations are written back as strings; rewrite them as numbers)
+sed -i 's/"dur": "\([0-9.]*\)"/"dur": \1/g; s/"ts": "\([0-9.]*\)"/"ts": \1/g' "$TMP/over.json"
+check_run "over-roof fixture: report" 0 "$PROFANA" --analysis "$TMP/over.json" bf16 --quiet --report "$TMP/over.html"
+"$PROFANA" --analysis "$TMP/over.json" bf16 --quiet --format json >"$TMP/over_rows.json"
+"$PROFANA" --analysis "$f" bf16 --quiet --format json >"$TMP/base_rows.json"
+pcts=$(python3 - "$TMP/base_rows.json" "$TMP/over_rows.json" "$over_kernel" <<'PY'
+import json, sys
+get = lambda p: [r for r in json.load(open(p))["devices"][0]["rows"] if r["name"] == sys.argv[3]][0]["flops_pct"]
+print("%.1f %.1f" % (get(sys.argv[1]), get(sys.argv[2])))
+PY
+)
+set -- $pcts
+check_eq "over-roof fixture: the kernel's FLOPS % doubled ($1 -> $2), above 100" \
+    "$(python3 -c 'import sys; a, b = map(float, sys.argv[1:]); print(b > 100 and abs(b - 2 * a) <= 0.2)' "$1" "$2")" True
+check_eq "over-roof fixture: its dot is drawn red (class dot over)" \
+    "$(grep -c '<circle class="dot over"' "$TMP/over.html")" 1
+
 # Headless Chromium shows the page: the screenshot holds the breakdown's gemm orange (#ff7f0e), the
-# roofline legend's warning red (#d62728, eager_bf16 has dots above a roof) and the tables' header blue (#dde6f3).
+# red (#d62728) of the fixture's dot above a roof and the tables' header blue (#dde6f3).
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 if [ ! -x "$CHROMIUM" ]; then
     echo "SKIP report screenshot: $CHROMIUM is not installed (apt-get install chromium to run it)"
     exit 0
 fi
 timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$TMP/chromium" \
-    --window-size=1000,1400 --screenshot="$TMP/shot.png" "file://$(cd "$TMP" && pwd)/r.html" >"$TMP/chromium.log" 2>&1
+    --window-size=1000,1400 --screenshot="$TMP/shot.png" "file://$(cd "$TMP" && pwd)/over.html" >"$TMP/chromium.log" 2>&1
 python3 - "$TMP/shot.png" >"$TMP/colors" <<'PY'
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
@@ -170,6 +207,29 @@ check_eq "screenshot: decoded" "$(wc -l <"$TMP/colors")" 3
 while read -r name n; do
     if [ "$n" -ge 40 ]; then pass "screenshot: $name pixels ($n)"; else fail "screenshot: $name pixels" "only $n; $(tail -c 300 "$TMP/chromium.log")"; fi
 done <"$TMP/colors"
+
+# Every table and prose block of a report fits a 1400-pixel window (nothing scrolls sideways, the
+# page no wider than the window), with every column (--wide) in each grouping, a --diff, and the
+# vLLM decode trace with its graph capture (the longest coverage line); measured by the browser.
+fits() { # NAME HTML
+    sed 's|</body>|<script>var o = [];document.querySelectorAll("div.scroll,pre,.chart").forEach(function (e) { if (e.scrollWidth > e.clientWidth) o.push(e.tagName + " " + e.scrollWidth + ">" + e.clientWidth); });if (document.documentElement.scrollWidth > document.documentElement.clientWidth) o.push("page " + document.documentElement.scrollWidth);document.body.setAttribute("data-overflow", o.join("; ") \|\| "none");</script></body>|' \
+        "$2" >"$TMP/fit.html"
+    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$TMP/chromium" \
+        --window-size=1400,1000 --dump-dom "file://$(cd "$TMP" && pwd)/fit.html" 2>>"$TMP/chromium.log" |
+        sed -n 's/.*data-overflow="\([^"]*\)".*/\1/p' >"$TMP/fit.out"
+    check_eq "fits 1400 px: $1" "$(cat "$TMP/fit.out")" none
+}
+for g in kernel op shape; do
+    "$PROFANA" --analysis "$f" bf16 --quiet --wide --group $g --report "$TMP/w.html" >/dev/null
+    fits "--analysis --wide --group $g" "$TMP/w.html"
+done
+"$PROFANA" --diff "$TRACES/compiled_pair_b8.json" b8 "$TRACES/compiled_pair_b16.json" b16 bf16 --quiet --wide --group op \
+    --report "$TMP/w.html" >/dev/null
+fits "--diff --wide --group op" "$TMP/w.html"
+V=testdata/public/vllm_decode_full
+"$PROFANA" --analysis "$V/graph_execution.json.gz" bf16 --quiet --wide --graph-capture "$V/capture_traces" \
+    --report "$TMP/w.html" >/dev/null
+fits "vLLM decode with its capture, --wide" "$TMP/w.html"
 
 # The sorting script in the same browser: one click on "Count" sorts the rows largest first, a second click
 # smallest first; the Total row stays in the footer.
