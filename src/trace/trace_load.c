@@ -1,6 +1,7 @@
 /* trace_load.c - the loader: reads a trace's top level through a window, has traceEvents parsed in chunks by several threads (or as a stream), and assembles the model. */
 #include "profana/trace.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -13,7 +14,10 @@
 #include "profana/progress.h"
 #include "profana/parallel.h"
 #include "trace_event.h"
-#include "trace_internal.h"
+#include "trace_chunk.h"
+#include "trace_model.h"
+#include "trace_reader.h"
+#include "trace_vec.h"
 
 /* A chunk is at least this much text, so that small traces still split (and the splitting
  * is tested on them) while each chunk's fixed costs stay negligible; each thread takes
@@ -94,6 +98,7 @@ static int gz_cut_off(loader *L, int rc)
 
 static int scanner_init(pf_scanner *sc, pf_window *w, pf_strtab *strings, const char *path, int depth, int launches)
 {
+    assert(sc != NULL && w != NULL && strings != NULL && path != NULL);
     memset(sc, 0, sizeof *sc);
     sc->launch_names = launches;
     sc->w = w;
@@ -733,6 +738,7 @@ static int load(loader *L)
 
 int pf_trace_load(const char *path, pf_trace **out, pf_error *err)
 {
+    assert(path != NULL && out != NULL && err != NULL);
     return pf_trace_load_opts(path, NULL, out, err);
 }
 
@@ -788,6 +794,7 @@ static int retry_on_one(const char *path, const pf_load_opts *opts, const pf_err
 
 int pf_trace_load_opts(const char *path, const pf_load_opts *opts, pf_trace **out, pf_error *err)
 {
+    assert(path != NULL && out != NULL && err != NULL); /* opts may be NULL: the defaults */
     if (load_with(path, opts, out, err) == 0)
         return 0;
     if (!retry_on_one(path, opts, err))

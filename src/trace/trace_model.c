@@ -10,7 +10,9 @@
 #include "profana/jscan.h"
 #include "profana/mem.h"
 #include "profana/op_family.h"
-#include "trace_internal.h"
+#include "trace_model.h"
+#include "trace_records.h"
+#include "trace_vec.h"
 
 static int add_line(char ***lines, int *n, const char *fmt, va_list ap)
 {
@@ -28,6 +30,7 @@ static int add_line(char ***lines, int *n, const char *fmt, va_list ap)
 
 int pf_trace_note(pf_trace *t, const char *fmt, ...)
 {
+    assert(t != NULL && fmt != NULL);
     va_list ap;
     va_start(ap, fmt);
     int rc = add_line(&t->notes, &t->n_notes, fmt, ap);
@@ -37,6 +40,7 @@ int pf_trace_note(pf_trace *t, const char *fmt, ...)
 
 int pf_trace_warn(pf_trace *t, const char *fmt, ...)
 {
+    assert(t != NULL && fmt != NULL);
     va_list ap;
     va_start(ap, fmt);
     int rc = add_line(&t->warnings, &t->n_warnings, fmt, ap);
@@ -102,15 +106,37 @@ void pf_trace_free(pf_trace *t)
 
 void pf_trace_drop_host(pf_trace *t)
 {
+    assert(t != NULL);
     free(t->cpu);
     t->cpu = NULL;
     t->n_cpu = 0;
 }
 
+#ifndef NDEBUG
+/* For assert() only: whether t->devices is in ascending order of id. */
+static int devices_sorted(const pf_trace *t)
+{
+    for (int i = 1; i < t->n_devices; i++)
+        if (t->devices[i - 1].id > t->devices[i].id)
+            return 0;
+    return 1;
+}
+
+/* For assert() only: whether the chunks' host intervals start in order in t->cpu. */
+static int bases_ascending(const size_t *base, size_t n)
+{
+    for (size_t v = 1; v < n; v++)
+        if (base[v - 1] > base[v])
+            return 0;
+    return 1;
+}
+#endif
+
 /* t->devices is sorted by id once built (pf_trace_devices_from_props): a binary search, so
  * that a trace of many devices costs no time per device per activity. */
 const pf_device *pf_trace_device(const pf_trace *t, int id)
 {
+    assert(t != NULL);
     int lo = 0, hi = t->n_devices;
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
@@ -153,6 +179,7 @@ static pf_device *device_add(pf_trace *t, int id)
 
 const char *pf_trace_intern_text(pf_trace *t, const char *s)
 {
+    assert(t != NULL && s != NULL);
     char *clean = pf_json_text_dup(s);
     const char *r = clean ? pf_strtab_intern(t->strings, clean, strlen(clean)) : NULL;
     free(clean);
@@ -247,6 +274,8 @@ static int cmp_device(const void *a, const void *b)
 
 int pf_trace_devices_from_props(pf_trace *t, char *text, size_t len, pf_error *err)
 {
+    assert(t != NULL && err != NULL);
+    assert(text != NULL || len == 0);
     unsigned char *seen = calloc(PF_DEVICE_IDS, 1);
     int rc = seen ? 0 : -1;
     if (rc == 0 && len) {
@@ -264,6 +293,7 @@ int pf_trace_devices_from_props(pf_trace *t, char *text, size_t len, pf_error *e
         return pf_fail(err, "%s: out of memory", t->path);
     if (t->n_devices > 1)
         qsort(t->devices, (size_t)t->n_devices, sizeof *t->devices, cmp_device);
+    assert(devices_sorted(t)); /* pf_trace_device's binary search relies on it */
     return 0;
 }
 
@@ -688,6 +718,10 @@ static int link_records(pf_trace *t, const op_recs *r, int all_ops)
 int pf_trace_link(pf_trace *t, pf_segvec *const *vecs, const size_t *cpu_base, size_t n_vecs, int all_ops,
                   pf_error *err)
 {
+    assert(t != NULL && err != NULL);
+    assert(vecs != NULL || n_vecs == 0);
+    assert(cpu_base != NULL || n_vecs == 0);
+    assert(bases_ascending(cpu_base, n_vecs));
     op_recs r = {vecs, cpu_base, n_vecs, 0};
     for (size_t v = 0; v < n_vecs; v++)
         r.n += vecs[v]->n;
@@ -788,6 +822,8 @@ static void take_launch(pf_trace *t, pf_activity *a, const pf_launch_rec *g)
 
 int pf_trace_link_launches(pf_trace *t, pf_segvec *const *vecs, size_t n_vecs, int keep, pf_error *err)
 {
+    assert(t != NULL && err != NULL);
+    assert(vecs != NULL || n_vecs == 0);
     size_t n, ambiguous_acts = 0;
     id_map m = {0};
     pf_launch_rec *l = flatten_launches(vecs, n_vecs, &n);
