@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "profana/crc32.h"
+#include "profana/timings.h"
 #include "trace_reader.h"
 
 #ifdef PF_ASAN
@@ -74,6 +75,7 @@ typedef struct gz_pipe {
     int done, failed, stop;
     int started;               /* the thread runs (and must be joined) */
     int64_t cut_at;            /* compressed offset where the input ended inside a member; -1 none */
+    double inflate_secs;       /* the inflating thread's wall time, once done (--timings) */
     pf_error err;
 } gz_pipe;
 
@@ -468,6 +470,7 @@ static void *gz_main(void *arg)
 {
     pf_reader *r = arg;
     gz_pipe *g = r->gz;
+    double t0 = pf_timings_now();
     z_stream z;
     memset(&z, 0, sizeof z);
     unsigned char *in = malloc(GZ_IN > SNIFF ? GZ_IN : SNIFF);
@@ -478,6 +481,7 @@ static void *gz_main(void *arg)
         rc = gz_inflate(r, g->area ? &area_sink : &ring_sink, &z, in, &g->err);
     inflateEnd(&z);
     free(in);
+    g->inflate_secs = pf_timings_now() - t0; /* published by gz_finish's lock */
     gz_finish(g, rc != 0);
     return NULL;
 }
@@ -780,6 +784,17 @@ long pf_reader_read(pf_reader *r, char *buf, size_t n, int64_t off, pf_error *er
     if (k > 0)
         r->pos += k;
     return k;
+}
+
+double pf_reader_inflate_secs(pf_reader *r)
+{
+    assert(r != NULL);
+    if (!r->gz)
+        return -1;
+    pthread_mutex_lock(&r->gz->lock);
+    double secs = r->gz->done ? r->gz->inflate_secs : -1;
+    pthread_mutex_unlock(&r->gz->lock);
+    return secs;
 }
 
 int64_t pf_reader_gz_cut(pf_reader *r)

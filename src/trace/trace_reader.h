@@ -61,6 +61,10 @@ int pf_reader_drain(pf_reader *r, pf_error *err);
  * it did not, or the input is not gzip. */
 int64_t pf_reader_gz_cut(pf_reader *r);
 
+/* gzip input read to its end: the wall seconds its inflating thread ran (beside the
+ * parsers); -1 for other input, or before the inflater is done. */
+double pf_reader_inflate_secs(pf_reader *r);
+
 /* Stops a decompressing thread and frees everything. NULL is a no-op. */
 void pf_reader_close(pf_reader *r);
 
