@@ -705,10 +705,10 @@ static int assemble(loader *L)
     }
     for (size_t i = 0; i < L->n_kept; i++)
         ops[i] = &L->chunks[L->kept[i]]->ops;
-    int rc = pf_trace_link(t, ops, cpu_base, L->n_kept, L->opts.all_ops, L->err);
+    int rc = pf_trace_link(t, ops, cpu_base, L->n_kept, L->opts.all_ops, job_count(L), L->err);
     free(ops);
     free(cpu_base);
-    pf_timings_lap(tm, "link and sort", 1);
+    pf_timings_lap(tm, "link and sort", (int)job_count(L)); /* the id map and lookups: pf_trace_link */
     return rc;
 }
 

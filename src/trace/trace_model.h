@@ -1,4 +1,4 @@
-/* trace_model.h - the model's assembly from the parts' records (trace_model.c), and what the loader's other files ask of it (not a public interface). */
+/* trace_model.h - the model's assembly from the parts' records (trace_model.c; devices: trace_devices.c), and what the loader's other files ask of it (not a public interface). */
 #ifndef PROFANA_TRACE_MODEL_H
 #define PROFANA_TRACE_MODEL_H
 
@@ -21,9 +21,10 @@ int pf_trace_devices_from_props(pf_trace *t, char *text, size_t len, pf_error *e
  * by External id, builds t->ops from the linked records (all_ops: from all of them), in
  * file order, and parses the args of linked ops once per distinct args text. cpu_base[v]:
  * where chunk v's host intervals start in t->cpu (a record's cpu_at counts from there). Frees
- * the records. Returns 0 or -1 with err set (out of memory only). */
+ * the records. The External-id map and the activities' lookups run on up to jobs threads (the
+ * result is the same for every jobs >= 1). Returns 0 or -1 with err set (out of memory only). */
 int pf_trace_link(pf_trace *t, pf_segvec *const *ops, const size_t *cpu_base, size_t n_vecs, int all_ops,
-                  pf_error *err);
+                  size_t jobs, pf_error *err);
 
 /* Gives each activity the start and process of the launch call with its correlation id
  * (launch_ts_ns, launch_process; PF_NO_LAUNCH when none, or when calls of two processes
