@@ -49,12 +49,20 @@ static void test_mapped(void)
     CHECK("mapped: opens", pf_reader_open(path, &r, &err) == 0);
     pf_window w;
     CHECK("mapped: window made", pf_window_init(&w, r, 0) == 0);
-    CHECK("mapped: the whole file at once", w.mapped && w.eof && w.len == strlen(s) && w.base == 0);
-    CHECK("mapped: its text", memcmp(w.buf, s, w.len) == 0);
-    CHECK("mapped: more is a no-op", pf_window_more(&w, 5, &err) == 0 && w.len == strlen(s) && w.base == 0);
-    pf_window_seek(&w, 10);
-    CHECK("mapped: seeking keeps every offset", w.base == 0 && w.len == strlen(s));
-    pf_window_done(&w, 0, 4); /* less than a page: nothing to hand back, nothing breaks */
+    if (!w.mapped) {
+        /* AddressSanitizer builds read files into poisoned buffers instead (PF_ASAN) */
+        while (!w.eof && pf_window_more(&w, 0, &err) == 0)
+            ;
+        CHECK("read, not mapped (AddressSanitizer): the whole file", w.eof && w.len == strlen(s) && w.base == 0);
+        CHECK("read, not mapped (AddressSanitizer): its text", memcmp(w.buf, s, w.len) == 0);
+    } else {
+        CHECK("mapped: the whole file at once", w.eof && w.len == strlen(s) && w.base == 0);
+        CHECK("mapped: its text", memcmp(w.buf, s, w.len) == 0);
+        CHECK("mapped: more is a no-op", pf_window_more(&w, 5, &err) == 0 && w.len == strlen(s) && w.base == 0);
+        pf_window_seek(&w, 10);
+        CHECK("mapped: seeking keeps every offset", w.base == 0 && w.len == strlen(s));
+        pf_window_done(&w, 0, 4); /* less than a page: nothing to hand back, nothing breaks */
+    }
     pf_window_free(&w);
     pf_reader_close(r);
     unlink(path);
