@@ -594,7 +594,7 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
         pf_analysis_free(an);
         return -1;
     }
-    pf_timings_lap(o->timings, "attribution", 1);
+    pf_timings_lap(o->timings, "attribution", t->n_acts < 65536 || o->jobs < 1 ? 1 : o->jobs); /* pf_work_all */
     size_t *dev_acts = NULL;
     if (rc == 0)
         rc = setup_devices(an, &accs);

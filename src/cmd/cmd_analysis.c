@@ -5,6 +5,7 @@
 
 #include "profana/cli.h"
 #include "profana/outfile.h"
+#include "profana/parallel.h"
 #include "profana/report.h"
 #include "profana/timings.h"
 
@@ -78,11 +79,12 @@ int cmd_analysis(const pf_cli *cli)
 {
     if (cli->explain)
         return cmd_explain(cli);
+    pf_cli timed = *cli; /* with the threads the analysis may use, and the timings */
+    timed.an.jobs = (int)pf_parallel_workers(cli->load.jobs);
     if (!cli->timings && !pf_timings_from_env())
-        return run_analysis(cli, NULL);
+        return run_analysis(&timed, NULL);
     pf_timings tm;
     pf_timings_init(&tm);
-    pf_cli timed = *cli;
     timed.load.timings = &tm;
     timed.an.timings = &tm;
     int rc = run_analysis(&timed, &tm);
