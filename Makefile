@@ -19,7 +19,7 @@ UNITS    = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(sort $(wildcard tests/un
 
 DEMO_TRACE = testdata/traces/eager_bf16.json
 
-.PHONY: all install install-paths uninstall demo check check-full check-fast test units clean deps bench fuzz fuzz-build cppcheck FORCE
+.PHONY: all install install-paths uninstall demo check check-full check-fast test units clean deps bench bench-scaling fuzz fuzz-build cppcheck FORCE
 
 # Plain `make` only builds (it installs nothing); `make demo` and `make check` install what a
 # fresh Debian machine lacks first (tests/deps.sh).
@@ -83,6 +83,13 @@ $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libprofana.a
 
 bench: all $(BUILD)/bench/gen_trace $(BUILD)/bench/bench_run
 	./tests/bench/run.sh $(BUILD)
+
+# make bench-scaling [BENCH_SCALING_MB="300 1000"]: only the scaling table (tests/bench/scaling.sh):
+# one generated trace at -j 1, 2, 4, 8, 16 (those the host has cores for). tools/bench_scaling.sh
+# is the same in one command that also builds.
+BENCH_SCALING_MB ?= 300
+bench-scaling: all $(BUILD)/bench/gen_trace $(BUILD)/bench/bench_run
+	./tests/bench/scaling.sh $(BUILD) $(BENCH_SCALING_MB)
 
 # libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang into build-fuzz/ (README: Reliability).
 # pf_source_read (what --augment_trace and --combine read the text with) is wrapped so that

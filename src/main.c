@@ -187,6 +187,9 @@ static const option options[] = {
                  "output is the same for every N", 1, ON_LOADERS, set_jobs, NULL),
     OPT_FLAG_OFF("--quiet", "no progress bar on stderr", ON_LOADERS, load.progress),
     OPT_FLAG("--strict", "a trace cut inside its last event is an error (exit 1), not a warning", ON_LOADERS, load.strict),
+    OPT_FLAG("--timings", "--analysis: one line per phase on stderr (read, inflate, scan, model build, link and sort, "
+             "attribution, aggregation, render) with its wall time and threads; also PROFANA_TIMINGS=1", ON_ANALYSIS,
+             timings),
     OPT_EXIT("--help", "print this help", show_help),
     OPT_EXIT("--version", "print the version", show_version),
     OPT_EXIT("--man", "print this help as a man page (roff; make install installs it)", show_man),

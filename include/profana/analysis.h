@@ -28,6 +28,10 @@ typedef struct pf_analysis_opts {
     const char *inductor_cache;        /* --inductor-cache DIR: a copy of Inductor's cache
                                           directory, where Triton launches' modules are looked
                                           for first; NULL = only at their recorded paths */
+    struct pf_timings *timings;        /* --timings: attribution and aggregation are added
+                                          here; NULL = none */
+    int jobs;                          /* threads for the per-activity figures (-j, resolved);
+                                          0 or 1 = one */
 } pf_analysis_opts;
 
 enum { PF_STEP_EVERY = -1, PF_STEP_ALL = -2 };

@@ -36,6 +36,7 @@ typedef struct pf_cli {
     const char *report;        /* --report FILE.html */
     const char *summary;       /* --summary OUT.json: what --ranks needs of the trace; NULL when not asked */
     const char *graph_capture; /* --graph-capture PATH: a graph capture's trace, or a directory of them */
+    int timings;               /* --timings: wall time per phase on stderr (also PROFANA_TIMINGS=1) */
 } pf_cli;
 
 /* Each returns an exit status and prints its own errors (`profana: error: ...`). */

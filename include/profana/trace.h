@@ -161,6 +161,7 @@ typedef struct pf_load_opts {
                                   those that launched GPU activity (--explain counts them) */
     int launches;              /* 1: keep the launch calls (pf_trace.launches) with their kernel
                                   names and ops: a graph capture's trace */
+    struct pf_timings *timings; /* --timings: the loader's phases are added here; NULL = none */
 } pf_load_opts;
 
 /* Loads a Kineto chrome trace from path ("-" = standard input; plain JSON or gzip, told by

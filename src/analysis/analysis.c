@@ -3,6 +3,7 @@
 #include "profana/ptrmap.h"
 #include "profana/rates.h"
 #include "profana/satmath.h"
+#include "profana/timings.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -593,6 +594,7 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
         pf_analysis_free(an);
         return -1;
     }
+    pf_timings_lap(o->timings, "attribution", t->n_acts < 65536 || o->jobs < 1 ? 1 : o->jobs); /* pf_work_all */
     size_t *dev_acts = NULL;
     if (rc == 0)
         rc = setup_devices(an, &accs);
@@ -608,6 +610,7 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
         finish_devices(an, accs);
     free(accs);
     free(dev_acts);
+    pf_timings_lap(o->timings, "aggregation", 1);
     if (rc || !an->devices) {
         pf_analysis_free(an);
         return pf_fail(err, "out of memory");

@@ -8,6 +8,7 @@
 #include "profana/analysis.h"
 #include "profana/categories.h"
 #include "profana/formulas.h"
+#include "profana/parallel.h"
 #include "profana/ptrmap.h"
 #include "profana/rates.h"
 
@@ -374,24 +375,53 @@ static const pf_act_work *memo_work(work_memo *m, const pf_trace *t, const pf_an
     return &s->w;
 }
 
-int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const pf_share *shares, pf_act_work *w)
+/* One range of activities with a memo of its own (ranges run on their own threads). */
+typedef struct work_job {
+    const pf_trace *t;
+    const pf_analysis_opts *o;
+    const pf_share *shares;
+    pf_act_work *w;
+    int *rc;                   /* per range */
+} work_job;
+
+static void work_range(void *ctx, size_t lo, size_t hi, size_t r)
 {
+    const work_job *j = ctx;
     work_memo m = {0};
     int rc = 0;
-    for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
-        const pf_activity *a = &t->acts[i];
-        work_init(o, &w[i]);
-        if (transfer_work(a, &w[i]) || graph_replay(a, &w[i]) || a->op < 0)
+    for (size_t i = lo; rc == 0 && i < hi; i++) {
+        const pf_activity *a = &j->t->acts[i];
+        work_init(j->o, &j->w[i]);
+        if (transfer_work(a, &j->w[i]) || graph_replay(a, &j->w[i]) || a->op < 0)
             continue;
-        const pf_act_work *ow = memo_work(&m, t, o, &t->ops[a->op]);
+        const pf_act_work *ow = memo_work(&m, j->t, j->o, &j->t->ops[a->op]);
         if (!ow) {
             rc = -1;
             break;
         }
-        w[i] = *ow;
-        w[i].dtype = pf_peak_dtype_kernel(w[i].dtype, a->name, o->tf32);
-        share(shares[i], &w[i]);
+        j->w[i] = *ow;
+        j->w[i].dtype = pf_peak_dtype_kernel(j->w[i].dtype, a->name, j->o->tf32);
+        share(j->shares[i], &j->w[i]);
     }
     free(m.slots);
-    return rc;
+    j->rc[r] = rc;
+}
+
+/* Activities in ranges on up to o->jobs threads (o->jobs <= 1, or fewer than 64 Ki
+ * activities: one); an op's figures are a function of the op alone, so a memo per range
+ * gives what one memo would. */
+int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const pf_share *shares, pf_act_work *w)
+{
+    assert(t != NULL && o != NULL && (shares != NULL || t->n_acts == 0) && (w != NULL || t->n_acts == 0));
+    size_t jobs = o->jobs > 1 ? (size_t)o->jobs : 1, w_n = t->n_acts < 65536 ? 1 : jobs;
+    int *rc = calloc(w_n, sizeof *rc);
+    if (!rc)
+        return -1;
+    work_job j = {t, o, shares, w, rc};
+    pf_parallel_ranges(t->n_acts, w_n, work_range, &j);
+    int bad = 0;
+    for (size_t r = 0; r < w_n; r++)
+        bad |= rc[r];
+    free(rc);
+    return bad ? -1 : 0;
 }

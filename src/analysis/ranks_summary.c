@@ -14,7 +14,7 @@ typedef struct reader {
     pf_error *err;
 } reader;
 
-/* A kernel's start and duration within what the loader keeps of a trace (trace_scan.c:
+/* A kernel's start and duration within what the loader keeps of a trace (trace_values.h:
  * PF_MAX_TS_NS, PF_MAX_DUR_NS; README: Limits), so that no difference of two starts or sum of
  * a start and a duration overflows; sums over many kernels saturate (satmath.h). */
 #define SUMMARY_MAX_TS_NS (INT64_C(1) << 61)

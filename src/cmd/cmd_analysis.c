@@ -5,7 +5,9 @@
 
 #include "profana/cli.h"
 #include "profana/outfile.h"
+#include "profana/parallel.h"
 #include "profana/report.h"
+#include "profana/timings.h"
 
 /* Devices named one line each; past them one line counts the rest (65,536 unknown device
  * ids are one screen, not 65,536 lines), as the loader's notes of undeclared devices do. */
@@ -70,10 +72,29 @@ static int commit_all(pf_outfile *summary, pf_plot_files *files)
     return PF_EXIT_OK;
 }
 
+static int run_analysis(const pf_cli *cli, pf_timings *tm);
+
+/* --timings (or PROFANA_TIMINGS=1): the run's phases, one line each on stderr, after it. */
 int cmd_analysis(const pf_cli *cli)
 {
     if (cli->explain)
         return cmd_explain(cli);
+    pf_cli timed = *cli; /* with the threads the analysis may use, and the timings */
+    timed.an.jobs = (int)pf_parallel_workers(cli->load.jobs);
+    if (!cli->timings && !pf_timings_from_env())
+        return run_analysis(&timed, NULL);
+    pf_timings tm;
+    pf_timings_init(&tm);
+    timed.load.timings = &tm;
+    timed.an.timings = &tm;
+    int rc = run_analysis(&timed, &tm);
+    pf_timings_lap(&tm, "render", 1); /* what the last lap left: committing the files */
+    pf_timings_print(&tm, stderr);
+    return rc;
+}
+
+static int run_analysis(const pf_cli *cli, pf_timings *tm)
+{
     int rc0 = cli->summary ? pf_cli_need_rereadable(cli->pos[0], "--summary") : 0;
     if (rc0)
         return rc0;
@@ -82,6 +103,7 @@ int cmd_analysis(const pf_cli *cli)
     pf_trace *t = pf_cli_load(cli, cli->pos[0]);
     if (!t)
         return PF_EXIT_TRACE;
+    pf_timings_lap(tm, "link and sort", 1); /* --graph-capture's grafting, when asked */
     pf_analysis *an;
     pf_error err;
     if (pf_analysis_run(t, &cli->an, &an, &err)) {
@@ -115,8 +137,10 @@ int cmd_analysis(const pf_cli *cli)
         return pf_cli_error(err.msg);
     }
     int rc = pf_view_analysis(stdout, &v, an);
+    pf_timings_lap(tm, "render", 1);
     pf_analysis_free(an);
     pf_trace_free(t);
+    pf_timings_lap(tm, "free", 1);
     if (rc) {
         pf_plots_abort(&files);
         pf_outfile_abort(&summary);

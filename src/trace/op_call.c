@@ -1,6 +1,7 @@
 /* op_call.c - element counts and bytes of a recorded op argument, for the loader (TensorList sizes) and the formulas. */
 #include "profana/op_call.h"
 
+#include <assert.h>
 #include "profana/dtype.h"
 #include "profana/satmath.h"
 
@@ -8,6 +9,7 @@
  * such arguments out of byte sums and "largest input" choices. */
 int64_t pf_arg_numel(const pf_arg *a)
 {
+    assert(a != NULL);
     if (!a)
         return -1;
     if (a->is_list)
@@ -24,6 +26,7 @@ int64_t pf_arg_numel(const pf_arg *a)
 
 int64_t pf_arg_stored_numel(const pf_arg *a)
 {
+    assert(a != NULL);
     if (!a || a->is_list || !a->expanded || a->ndim <= 0 || a->ndim > PF_MAX_DIMS)
         return pf_arg_numel(a);
     int64_t n = 1;
@@ -34,6 +37,7 @@ int64_t pf_arg_stored_numel(const pf_arg *a)
 
 double pf_arg_bytes(const pf_arg *a)
 {
+    assert(a != NULL);
     int64_t n = pf_arg_numel(a);
     if (n < 0)
         return -1;

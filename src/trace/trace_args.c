@@ -1,11 +1,12 @@
 /* trace_args.c - reads a linked cpu_op's args (shapes, types, concrete inputs, Inductor figures) with cJSON. */
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "profana/trace.h"
-#include "trace_internal.h"
+#include "trace_model.h"
 
 /* A dimension must be a non-negative integer a double holds exactly. */
 static int read_dim(const cJSON *v, int64_t *out)
@@ -123,6 +124,8 @@ static int read_inputs(pf_trace *t, pf_cpu_op *op, const cJSON *root)
 
 int pf_trace_parse_op_args(pf_trace *t, pf_cpu_op *op, const char *text, size_t len)
 {
+    assert(t != NULL && op != NULL);
+    assert(text != NULL || len == 0);
     cJSON *root = cJSON_ParseWithLength(text, len);
     int rc = cJSON_IsObject(root) ? read_inputs(t, op, root) : -1;
     if (rc == 0) {

@@ -73,6 +73,25 @@ typedef struct ev_record {
     size_t args_open, args_close; /* the args object's '{' and '}'; args_close 0: none */
 } ev_record;
 
+/* ---- finding an event's members (trace_fields.c) ---- */
+
+/* The member an event key k[0, n) names (E_*), or -1 for one the model does not read. */
+int pf_ev_event_key(const char *k, size_t n);
+
+/* The args member a key k[0, n) names (A_*; "external id" is older Kineto's A_EXT), or -1. */
+int pf_ev_args_key(const char *k, size_t n);
+
+/* The event at s[p] ('{', depth deep) in one pass: FAST_OK with f filled, *end past the event
+ * and rec listing its values (for pf_shapes_learn); FAST_TRUNC when s[0, len) ends inside it;
+ * FAST_SLOW for anything unusual (escaped keys, repeated keys, odd spacing before ':' and
+ * such are left to the validating scanner, which then decides). */
+int pf_ev_fast(const char *s, size_t len, size_t p, int depth, ev_fields *f, size_t *end, ev_record *rec);
+
+/* The members of the event at s[start] ('{'), which the validating scanner has accepted: the
+ * last of a repeated event key wins, the first of a repeated args key the formulas read.
+ * f->slow is set: the args readers then iterate args themselves. */
+void pf_ev_slow(const char *s, size_t len, size_t start, ev_fields *f);
+
 /* Event shapes: the text of an event between its variable values (keys, punctuation, the
  * spacing, and the ph and cat values, which tell event kinds apart). Kineto writes a few
  * dozen shapes over and over, so most events match one: a comparison of the constant text

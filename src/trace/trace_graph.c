@@ -1,4 +1,5 @@
 /* trace_graph.c - CUDA/HIP-graph replays: each replayed kernel takes the op that recorded it in the graph's capture trace. */
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -6,7 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "trace_internal.h"
+#include "profana/trace.h"
+#include "trace_vec.h"
 
 /* One captured graph: indexes into its trace's launches, in launch order. */
 typedef struct graph {
@@ -193,6 +195,17 @@ static int by_sig(const void *x, const void *y)
     return (a->sig > b->sig) - (a->sig < b->sig);
 }
 
+#ifndef NDEBUG
+/* For assert() only: whether gs is sorted by sig, as first_of_sig's binary search needs. */
+static int graphs_by_sig(const graphs *gs)
+{
+    for (size_t i = 1; i < gs->n; i++)
+        if (gs->g[i - 1].sig > gs->g[i].sig)
+            return 0;
+    return 1;
+}
+#endif
+
 /* The first graph of gs (sorted by sig) whose sig is h, or gs->n. */
 static size_t first_of_sig(const graphs *gs, uint64_t h)
 {
@@ -272,6 +285,7 @@ static int graft_all(graft *gr, pf_trace **caps, size_t n_caps)
     }
     if (rc == 0 && gs.n > 1) /* qsort's array may not be NULL, even of 0 elements */
         qsort(gs.g, gs.n, sizeof *gs.g, by_sig);
+    assert(rc != 0 || graphs_by_sig(&gs));
     size_t *idx = rc == 0 ? replayed_kernels(gr->t, &n) : NULL;
     if (!idx || !(gr->copy_of = malloc(widest * sizeof *gr->copy_of)))
         rc = -1;
@@ -307,6 +321,8 @@ static void release_unused(pf_trace *replay, const unsigned char *used, size_t n
 
 int pf_trace_graft_captures(pf_trace *replay, pf_trace **caps, size_t n_caps, size_t *mapped, pf_error *err)
 {
+    assert(replay != NULL && mapped != NULL && err != NULL);
+    assert(caps != NULL || n_caps == 0);
     graft gr = {.t = replay, .cap_ops = replay->n_ops};
     *mapped = 0;
     if (adopt(replay, caps, n_caps))
@@ -481,6 +497,7 @@ static int drop_repeats(char **v, size_t *n)
 
 int pf_capture_paths(const char *path, char ***out, size_t *n, pf_error *err)
 {
+    assert(path != NULL && out != NULL && n != NULL && err != NULL);
     struct stat st;
     *out = NULL;
     *n = 0;

@@ -1,6 +1,7 @@
 /* trace_load.c - the loader: reads a trace's top level through a window, has traceEvents parsed in chunks by several threads (or as a stream), and assembles the model. */
 #include "profana/trace.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -12,8 +13,12 @@
 #include "profana/jscan.h"
 #include "profana/progress.h"
 #include "profana/parallel.h"
+#include "profana/timings.h"
 #include "trace_event.h"
-#include "trace_internal.h"
+#include "trace_chunk.h"
+#include "trace_model.h"
+#include "trace_reader.h"
+#include "trace_vec.h"
 
 /* A chunk is at least this much text, so that small traces still split (and the splitting
  * is tested on them) while each chunk's fixed costs stay negligible; each thread takes
@@ -40,6 +45,7 @@ typedef struct loader {
     size_t n_chunks;
     size_t *kept;              /* the chunks whose events count, in file order */
     size_t n_kept;
+    size_t scan_threads;       /* the threads that parsed traceEvents (--timings) */
     pf_error *err;
 } loader;
 
@@ -94,6 +100,7 @@ static int gz_cut_off(loader *L, int rc)
 
 static int scanner_init(pf_scanner *sc, pf_window *w, pf_strtab *strings, const char *path, int depth, int launches)
 {
+    assert(sc != NULL && w != NULL && strings != NULL && path != NULL);
     memset(sc, 0, sizeof *sc);
     sc->launch_names = launches;
     sc->w = w;
@@ -351,6 +358,7 @@ static int load_events(loader *L, size_t *p, int bare)
         n = span / CHUNK_MIN > (int64_t)(jobs * CHUNKS_PER_JOB) ? jobs * CHUNKS_PER_JOB : (size_t)(span / CHUNK_MIN);
     }
     L->sc.depth = bare ? 2 : 3;
+    L->scan_threads = growing && jobs > 2 ? jobs - 1 : n >= 2 ? (jobs < n ? jobs : n) : 1;
     /* gzip: the inflating thread takes one of the jobs */
     int rc = growing && jobs > 2 ? events_in_growing(L, arr, cap, jobs - 1)
              : n >= 2            ? events_in_file(L, arr, n, jobs)
@@ -675,11 +683,18 @@ static int assemble(loader *L)
         return pf_fail(L->err, "%s: out of memory", L->path);
     for (size_t i = 0, at = 0; i < L->n_kept; at += L->chunks[L->kept[i]]->cpu.n, i++)
         cpu_base[i] = at; /* before move_events empties the parts */
-    if (move_events(acts_of, L, (void **)&t->acts, &t->n_acts, sizeof *t->acts) ||
-        move_events(cpu_of, L, (void **)&t->cpu, &t->n_cpu, sizeof *t->cpu) ||
-        move_events(steps_of, L, (void **)&t->gpu_steps, &t->n_gpu_steps, sizeof *t->gpu_steps) ||
-        move_events(cpu_steps_of, L, (void **)&t->cpu_steps, &t->n_cpu_steps, sizeof *t->cpu_steps) ||
-        warn_unknown(L) || link_launches(L) || pf_trace_devices_from_props(t, L->props, L->props_len, L->err)) {
+    pf_timings *tm = L->opts.timings;
+    int bad = move_events(acts_of, L, (void **)&t->acts, &t->n_acts, sizeof *t->acts) ||
+              move_events(cpu_of, L, (void **)&t->cpu, &t->n_cpu, sizeof *t->cpu) ||
+              move_events(steps_of, L, (void **)&t->gpu_steps, &t->n_gpu_steps, sizeof *t->gpu_steps) ||
+              move_events(cpu_steps_of, L, (void **)&t->cpu_steps, &t->n_cpu_steps, sizeof *t->cpu_steps) ||
+              warn_unknown(L);
+    pf_timings_lap(tm, "model build", 1);
+    bad = bad || link_launches(L);
+    pf_timings_lap(tm, "link and sort", 1);
+    bad = bad || pf_trace_devices_from_props(t, L->props, L->props_len, L->err);
+    pf_timings_lap(tm, "model build", 1);
+    if (bad) {
         free(cpu_base);
         return -1;
     }
@@ -690,9 +705,10 @@ static int assemble(loader *L)
     }
     for (size_t i = 0; i < L->n_kept; i++)
         ops[i] = &L->chunks[L->kept[i]]->ops;
-    int rc = pf_trace_link(t, ops, cpu_base, L->n_kept, L->opts.all_ops, L->err);
+    int rc = pf_trace_link(t, ops, cpu_base, L->n_kept, L->opts.all_ops, job_count(L), L->err);
     free(ops);
     free(cpu_base);
+    pf_timings_lap(tm, "link and sort", (int)job_count(L)); /* the id map and lookups: pf_trace_link */
     return rc;
 }
 
@@ -728,11 +744,16 @@ static int load(loader *L)
     if (rc >= 0 || pf_reader_gz_cut(L->r) >= 0)
         rc = gz_cut_off(L, rc);
     pf_progress_stop(bar);
+    double inflate = pf_reader_inflate_secs(L->r);
+    if (inflate >= 0)
+        pf_timings_add(L->opts.timings, "inflate", inflate, 1, 1);
+    pf_timings_lap(L->opts.timings, "scan", (int)(L->scan_threads ? L->scan_threads : 1));
     return rc < 0 ? -1 : assemble(L);
 }
 
 int pf_trace_load(const char *path, pf_trace **out, pf_error *err)
 {
+    assert(path != NULL && out != NULL && err != NULL);
     return pf_trace_load_opts(path, NULL, out, err);
 }
 
@@ -750,6 +771,7 @@ static int load_with(const char *path, const pf_load_opts *opts, pf_trace **out,
     }
     L.t->path = path;
     int rc = pf_reader_open(path, &L.r, err);
+    pf_timings_lap(L.opts.timings, "read or map", 1);
     if (rc == 0)
         rc = load(&L);
     for (size_t i = 0; i < L.n_chunks; i++)
@@ -788,6 +810,7 @@ static int retry_on_one(const char *path, const pf_load_opts *opts, const pf_err
 
 int pf_trace_load_opts(const char *path, const pf_load_opts *opts, pf_trace **out, pf_error *err)
 {
+    assert(path != NULL && out != NULL && err != NULL); /* opts may be NULL: the defaults */
     if (load_with(path, opts, out, err) == 0)
         return 0;
     if (!retry_on_one(path, opts, err))

@@ -1,16 +1,17 @@
-/* trace_model.c - the model after scanning: devices, External-id links, notes, and freeing. */
+/* trace_model.c - the model's assembly: notes and warnings, freeing, External-id links from kernels to ops (in parallel for large traces), nested ops, the parse of linked ops' args, and launch calls by correlation id. */
 #include <assert.h>
-#include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "profana/i64map.h"
-#include "profana/jscan.h"
 #include "profana/mem.h"
 #include "profana/op_family.h"
-#include "trace_internal.h"
+#include "profana/parallel.h"
+#include "trace_model.h"
+#include "trace_records.h"
+#include "trace_vec.h"
 
 static int add_line(char ***lines, int *n, const char *fmt, va_list ap)
 {
@@ -28,6 +29,7 @@ static int add_line(char ***lines, int *n, const char *fmt, va_list ap)
 
 int pf_trace_note(pf_trace *t, const char *fmt, ...)
 {
+    assert(t != NULL && fmt != NULL);
     va_list ap;
     va_start(ap, fmt);
     int rc = add_line(&t->notes, &t->n_notes, fmt, ap);
@@ -37,6 +39,7 @@ int pf_trace_note(pf_trace *t, const char *fmt, ...)
 
 int pf_trace_warn(pf_trace *t, const char *fmt, ...)
 {
+    assert(t != NULL && fmt != NULL);
     va_list ap;
     va_start(ap, fmt);
     int rc = add_line(&t->warnings, &t->n_warnings, fmt, ap);
@@ -102,170 +105,22 @@ void pf_trace_free(pf_trace *t)
 
 void pf_trace_drop_host(pf_trace *t)
 {
+    assert(t != NULL);
     free(t->cpu);
     t->cpu = NULL;
     t->n_cpu = 0;
 }
 
-/* t->devices is sorted by id once built (pf_trace_devices_from_props): a binary search, so
- * that a trace of many devices costs no time per device per activity. */
-const pf_device *pf_trace_device(const pf_trace *t, int id)
+#ifndef NDEBUG
+/* For assert() only: whether the chunks' host intervals start in order in t->cpu. */
+static int bases_ascending(const size_t *base, size_t n)
 {
-    int lo = 0, hi = t->n_devices;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (t->devices[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < t->n_devices && t->devices[lo].id == id ? &t->devices[lo] : NULL;
+    for (size_t v = 1; v < n; v++)
+        if (base[v - 1] > base[v])
+            return 0;
+    return 1;
 }
-
-/* ---- devices ---- */
-
-/* Casting a double outside the int64 range is undefined: such values count as absent. */
-static int64_t json_int_field(const cJSON *o, const char *key, int64_t dflt)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!cJSON_IsNumber(v) || !(v->valuedouble >= -9.0e18 && v->valuedouble <= 9.0e18))
-        return dflt;
-    return (int64_t)v->valuedouble;
-}
-
-static pf_device *device_add(pf_trace *t, int id)
-{
-    /* Room doubles when the count reaches a power of two (the capacity is implied by the
-     * count): 65,536 devices are 17 reallocations, not 65,536 copies of a growing array. */
-    size_t n = (size_t)t->n_devices;
-    if ((n & (n - 1)) == 0) {
-        pf_device *grown = realloc(t->devices, (n ? 2 * n : 1) * sizeof *grown);
-        if (!grown)
-            return NULL;
-        t->devices = grown;
-    }
-    pf_device *d = &t->devices[t->n_devices++];
-    memset(d, 0, sizeof *d);
-    d->id = id;
-    d->name = "";
-    return d;
-}
-
-const char *pf_trace_intern_text(pf_trace *t, const char *s)
-{
-    char *clean = pf_json_text_dup(s);
-    const char *r = clean ? pf_strtab_intern(t->strings, clean, strlen(clean)) : NULL;
-    free(clean);
-    return r;
-}
-
-/* While t->devices is built (unsorted), `seen` (PF_DEVICE_IDS bytes) says which ids it holds. */
-#define PF_DEVICE_IDS 65536
-
-static int device_from_json(pf_trace *t, const cJSON *o, unsigned char *seen)
-{
-    int64_t id = json_int_field(o, "id", -1);
-    if (!cJSON_IsObject(o) || id < 0 || id >= PF_DEVICE_IDS || seen[id])
-        return 0; /* an entry we cannot key is ignored; its events still get a device */
-    seen[id] = 1;
-    pf_device *d = device_add(t, (int)id);
-    if (!d)
-        return -1;
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
-    if (cJSON_IsString(name))
-        d->name = pf_trace_intern_text(t, name->valuestring);
-    if (!d->name)
-        return -1;
-    d->num_sms = (int)json_int_field(o, "numSms", 0);
-    d->total_mem = json_int_field(o, "totalGlobalMem", 0);
-    d->cc_major = (int)json_int_field(o, "computeMajor", 0);
-    d->cc_minor = (int)json_int_field(o, "computeMinor", 0);
-    d->warp_size = (int)json_int_field(o, "warpSize", 0);
-    d->declared = 1;
-    return 0;
-}
-
-/* The model every declared device shares, or NULL when they differ or none is declared. */
-static const pf_device *single_declared_model(const pf_trace *t)
-{
-    const pf_device *first = NULL;
-    for (int i = 0; i < t->n_devices; i++) {
-        const pf_device *d = &t->devices[i];
-        if (!d->declared)
-            continue;
-        if (first && (strcmp(first->name, d->name) != 0 || first->num_sms != d->num_sms))
-            return NULL;
-        if (!first)
-            first = d;
-    }
-    return first;
-}
-
-/* ROCm traces may declare device 0 while the events run on device 2: an undeclared device
- * takes the model when only one model is declared. */
-/* One note per undeclared device up to this many, then one line for the rest. */
-#define UNDECLARED_NOTED 8
-
-static int add_undeclared_devices(pf_trace *t, unsigned char *seen)
-{
-    const pf_device *model = single_declared_model(t);
-    pf_device copy = model ? *model : (pf_device){0}; /* device_add may move the model */
-    size_t n = 0;
-    for (size_t i = 0; i < t->n_acts; i++) {
-        int id = t->acts[i].device;
-        if (id < 0 || id >= PF_DEVICE_IDS || seen[id])
-            continue;
-        seen[id] = 1;
-        pf_device *d = device_add(t, id);
-        if (!d)
-            return -1;
-        if (model) {
-            *d = copy;
-            d->id = id;
-            d->declared = 0;
-            d->inherited = 1;
-        }
-        if (n++ >= UNDECLARED_NOTED)
-            continue;
-        if (model ? pf_trace_note(t, "device %d is not in deviceProperties; it takes the one model declared there (%s)",
-                                  id, copy.name)
-                  : pf_trace_note(t, "device %d is not in deviceProperties: its model is unknown", id))
-            return -1;
-    }
-    if (n > UNDECLARED_NOTED && pf_trace_note(t, "%zu more devices are not in deviceProperties%s%s%s", n - UNDECLARED_NOTED,
-                                              model ? "; they take the one model declared there (" : ": their model is unknown",
-                                              model ? copy.name : "", model ? ")" : ""))
-        return -1;
-    return 0;
-}
-
-static int cmp_device(const void *a, const void *b)
-{
-    const pf_device *x = a, *y = b;
-    return (x->id > y->id) - (x->id < y->id);
-}
-
-int pf_trace_devices_from_props(pf_trace *t, char *text, size_t len, pf_error *err)
-{
-    unsigned char *seen = calloc(PF_DEVICE_IDS, 1);
-    int rc = seen ? 0 : -1;
-    if (rc == 0 && len) {
-        pf_json_fix_surrogates(text, len); /* one lone \ud800 would cost cJSON the whole list */
-        cJSON *arr = cJSON_ParseWithLength(text, len);
-        const cJSON *o;
-        if (cJSON_IsArray(arr))
-            cJSON_ArrayForEach(o, arr) if (!rc) rc = device_from_json(t, o, seen);
-        cJSON_Delete(arr);
-    }
-    if (rc == 0)
-        rc = add_undeclared_devices(t, seen);
-    free(seen);
-    if (rc)
-        return pf_fail(err, "%s: out of memory", t->path);
-    if (t->n_devices > 1)
-        qsort(t->devices, (size_t)t->n_devices, sizeof *t->devices, cmp_device);
-    return 0;
-}
+#endif
 
 /* ---- External id links ---- */
 
@@ -416,45 +271,129 @@ typedef struct op_recs {
     size_t n_vecs, n;
 } op_recs;
 
-/* Maps each record's External id to its index in the sequence (the first of a repeated id
- * wins; the repeats are counted). */
-static int map_ids(pf_trace *t, const op_recs *r, id_map *m)
+/* The sequence split over threads by vectors (each chunk's records stay on one thread):
+ * start[v] is the sequence index of vector v's first record. */
+typedef struct ids_job {
+    const op_recs *r;
+    const size_t *start;
+    id_map *m;
+    int64_t *lo, *hi;          /* per range: the least and greatest id it saw */
+    size_t *filled;            /* per range of the dense array: its slots in use */
+} ids_job;
+
+static void ids_bounds(void *ctx, size_t v0, size_t v1, size_t k)
 {
+    ids_job *j = ctx;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
-    for (size_t v = 0; v < r->n_vecs; v++)
-        for (size_t i = 0; i < r->vecs[v]->n; i++) {
-            const pf_op_rec *rec = pf_segvec_at(r->vecs[v], i);
+    for (size_t v = v0; v < v1; v++)
+        for (size_t i = 0; i < j->r->vecs[v]->n; i++) {
+            const pf_op_rec *rec = pf_segvec_at(j->r->vecs[v], i);
             lo = rec->ext_id < lo ? rec->ext_id : lo;
             hi = rec->ext_id > hi ? rec->ext_id : hi;
         }
-    int dense = r->n && hi < INT64_MAX ? id_map_init_dense(m, lo, hi + 1, r->n) : 0;
-    if (r->n > INT32_MAX || dense < 0 || (dense == 0 && pf_i64map_reserve(&m->hashed, r->n)))
-        return -1;
-    int32_t g = 0;
-    for (size_t v = 0; v < r->n_vecs; v++)
-        for (size_t i = 0; i < r->vecs[v]->n; i++, g++) {
-            const pf_op_rec *rec = pf_segvec_at(r->vecs[v], i);
-            t->n_duplicate_ids += (size_t)id_map_put(m, rec->ext_id, g);
-        }
-    return 0;
+    j->lo[k] = lo;
+    j->hi[k] = hi;
 }
 
-/* t->ops from the records that `keep` marks, in order; renum[g] becomes record g's op index.
- * Frees the records block by block. */
-static int build_ops(pf_trace *t, const op_recs *r, const unsigned char *keep, int32_t *renum)
+/* Puts g into a dense slot unless a smaller index is there: the first record of an id in
+ * file order wins, whichever thread gets there first. */
+static void dense_put_min(int32_t *slot, int32_t g)
 {
-    size_t n = 0, g = 0;
-    for (size_t i = 0; i < r->n; i++)
-        n += keep[i];
-    if (!(t->ops = pf_model_alloc((n ? n : 1) * sizeof *t->ops)))
-        return -1;
-    for (size_t v = 0; v < r->n_vecs; v++) {
-        for (size_t i = 0; i < r->vecs[v]->n; i++, g++) {
-            renum[g] = -1;
-            if (!keep[g])
+    int32_t cur = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    while ((cur < 0 || g < cur) && !__atomic_compare_exchange_n(slot, &cur, g, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+
+static void ids_fill(void *ctx, size_t v0, size_t v1, size_t k)
+{
+    ids_job *j = ctx;
+    (void)k;
+    for (size_t v = v0; v < v1; v++)
+        for (size_t i = 0; i < j->r->vecs[v]->n; i++) {
+            const pf_op_rec *rec = pf_segvec_at(j->r->vecs[v], i);
+            dense_put_min(&j->m->direct[rec->ext_id - j->m->base], (int32_t)(j->start[v] + i));
+        }
+}
+
+static void ids_count(void *ctx, size_t lo, size_t hi, size_t k)
+{
+    ids_job *j = ctx;
+    size_t n = 0;
+    for (size_t i = lo; i < hi; i++)
+        n += j->m->direct[i] >= 0;
+    j->filled[k] = n;
+}
+
+/* Maps each record's External id to its index in the sequence (the first of a repeated id
+ * wins; the repeats are counted), on up to `jobs` threads when the map is dense; the map is
+ * the same for every number of threads. */
+static int map_ids(pf_trace *t, const op_recs *r, id_map *m, size_t jobs)
+{
+    assert(t != NULL && r != NULL && m != NULL && jobs >= 1);
+    size_t w = r->n < 65536 ? 1 : jobs < r->n_vecs ? jobs : r->n_vecs ? r->n_vecs : 1; /* small: no threads */
+    ids_job j = {r, NULL, m, NULL, NULL, NULL};
+    size_t *start = malloc((r->n_vecs + 1) * sizeof *start);
+    j.lo = malloc(w * sizeof *j.lo);
+    j.hi = malloc(w * sizeof *j.hi);
+    j.filled = malloc(w * sizeof *j.filled);
+    int rc = start && j.lo && j.hi && j.filled ? 0 : -1;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    if (rc == 0) {
+        start[0] = 0;
+        for (size_t v = 0; v < r->n_vecs; v++)
+            start[v + 1] = start[v] + r->vecs[v]->n;
+        j.start = start;
+        pf_parallel_ranges(r->n_vecs, w, ids_bounds, &j);
+        for (size_t k = 0; k < w; k++) {
+            lo = j.lo[k] < lo ? j.lo[k] : lo;
+            hi = j.hi[k] > hi ? j.hi[k] : hi;
+        }
+    }
+    int dense = rc == 0 && r->n && hi < INT64_MAX ? id_map_init_dense(m, lo, hi + 1, r->n) : 0;
+    if (rc || r->n > INT32_MAX || dense < 0 || (dense == 0 && pf_i64map_reserve(&m->hashed, r->n)))
+        rc = -1;
+    if (rc == 0 && dense) {
+        pf_parallel_ranges(r->n_vecs, w, ids_fill, &j);
+        pf_parallel_ranges(m->range, w, ids_count, &j);
+        size_t filled = 0;
+        for (size_t k = 0; k < w; k++)
+            filled += j.filled[k];
+        t->n_duplicate_ids += r->n - filled;
+    } else if (rc == 0) {
+        int32_t g = 0;
+        for (size_t v = 0; v < r->n_vecs; v++)
+            for (size_t i = 0; i < r->vecs[v]->n; i++, g++) {
+                const pf_op_rec *rec = pf_segvec_at(r->vecs[v], i);
+                t->n_duplicate_ids += (size_t)id_map_put(m, rec->ext_id, g);
+            }
+    }
+    free(start);
+    free(j.lo);
+    free(j.hi);
+    free(j.filled);
+    return rc;
+}
+
+typedef struct ops_job {
+    pf_trace *t;
+    const op_recs *r;
+    const unsigned char *keep;
+    int32_t *renum;
+    const size_t *start, *at; /* per vector: its first record's index; the kept records before it */
+} ops_job;
+
+static void ops_range(void *ctx, size_t v0, size_t v1, size_t k)
+{
+    const ops_job *j = ctx;
+    (void)k;
+    for (size_t v = v0; v < v1; v++) {
+        size_t g = j->start[v], o = j->at[v];
+        for (size_t i = 0; i < j->r->vecs[v]->n; i++, g++) {
+            j->renum[g] = -1;
+            if (!j->keep[g])
                 continue;
-            const pf_op_rec *rec = pf_segvec_at(r->vecs[v], i);
-            pf_cpu_op *op = &t->ops[t->n_ops];
+            const pf_op_rec *rec = pf_segvec_at(j->r->vecs[v], i);
+            pf_cpu_op *op = &j->t->ops[o];
             memset(op, 0, sizeof *op);
             op->name = rec->name;
             op->ext_id = rec->ext_id;
@@ -462,25 +401,82 @@ static int build_ops(pf_trace *t, const op_recs *r, const unsigned char *keep, i
             op->args = rec->args;
             op->kernel_flop = op->kernel_num_gb = -1;
             op->call.name = rec->key;
-            renum[g] = (int32_t)t->n_ops++;
+            j->renum[g] = (int32_t)o++;
         }
-        pf_segvec_free(r->vecs[v]);
+        pf_segvec_free(j->r->vecs[v]);
     }
+}
+
+/* t->ops from the records that `keep` marks, in order; renum[g] becomes record g's op index.
+ * Frees the records block by block. Vectors are spread over up to `jobs` threads, each
+ * writing its kept records at their place: the same ops for every number of threads. */
+static int build_ops(pf_trace *t, const op_recs *r, const unsigned char *keep, int32_t *renum, size_t jobs)
+{
+    assert(t != NULL && r != NULL && (keep != NULL && renum != NULL) && jobs >= 1);
+    size_t *start = malloc((r->n_vecs + 1) * sizeof *start), *at = malloc((r->n_vecs + 1) * sizeof *at);
+    if (!start || !at) {
+        free(start);
+        free(at);
+        return -1;
+    }
+    start[0] = at[0] = 0;
+    for (size_t v = 0, g = 0; v < r->n_vecs; v++) {
+        size_t kept = 0;
+        for (size_t i = 0; i < r->vecs[v]->n; i++, g++)
+            kept += keep[g];
+        start[v + 1] = start[v] + r->vecs[v]->n;
+        at[v + 1] = at[v] + kept;
+    }
+    size_t n = at[r->n_vecs];
+    if (!(t->ops = pf_model_alloc((n ? n : 1) * sizeof *t->ops))) {
+        free(start);
+        free(at);
+        return -1;
+    }
+    ops_job j = {t, r, keep, renum, start, at};
+    size_t w = r->n < 65536 ? 1 : jobs < r->n_vecs ? jobs : r->n_vecs ? r->n_vecs : 1; /* small: no threads */
+    pf_parallel_ranges(r->n_vecs, w, ops_range, &j);
+    t->n_ops = n;
+    free(start);
+    free(at);
     return 0;
 }
 
-/* Links each activity to the first op of its External id (a->op holds the record's index
- * until build_ops numbers the kept ones) and marks the ops to keep: the linked ones, or all. */
-static void link_acts(pf_trace *t, const id_map *m, unsigned char *keep)
+typedef struct acts_job {
+    pf_trace *t;
+    const id_map *m;
+    size_t *unlinked;          /* per range */
+} acts_job;
+
+static void acts_link_range(void *ctx, size_t lo, size_t hi, size_t k)
 {
-    for (size_t i = 0; i < t->n_acts; i++) {
-        pf_activity *a = &t->acts[i];
-        a->op = a->ext_id >= 0 ? id_map_get(m, a->ext_id) : -1;
-        if (a->op < 0)
-            t->n_unlinked++;
-        else
-            keep[a->op] = 1;
+    acts_job *j = ctx;
+    size_t n = 0;
+    for (size_t i = lo; i < hi; i++) {
+        pf_activity *a = &j->t->acts[i];
+        a->op = a->ext_id >= 0 ? id_map_get(j->m, a->ext_id) : -1;
+        n += a->op < 0;
     }
+    j->unlinked[k] = n;
+}
+
+/* Links each activity to the first op of its External id (a->op holds the record's index
+ * until build_ops numbers the kept ones; looked up on up to `jobs` threads) and marks the
+ * ops to keep: the linked ones, or all. Returns 0 or -1 (out of memory). */
+static int link_acts(pf_trace *t, const id_map *m, unsigned char *keep, size_t jobs)
+{
+    assert(t != NULL && m != NULL && keep != NULL && jobs >= 1);
+    size_t w = t->n_acts / 65536 + 1 < jobs ? t->n_acts / 65536 + 1 : jobs; /* a range: 64 Ki at least */
+    acts_job j = {t, m, malloc(w * sizeof(size_t))};
+    if (!j.unlinked)
+        return -1;
+    pf_parallel_ranges(t->n_acts, w, acts_link_range, &j);
+    for (size_t k = 0; k < w; k++)
+        t->n_unlinked += j.unlinked[k];
+    free(j.unlinked);
+    for (size_t i = 0; i < t->n_acts; i++)
+        if (t->acts[i].op >= 0)
+            keep[t->acts[i].op] = 1;
     /* a capture's kernel launches: their ops are what a replay's kernels take */
     for (size_t i = 0; i < t->n_launches; i++) {
         pf_launch *l = &t->launches[i];
@@ -488,6 +484,7 @@ static void link_acts(pf_trace *t, const id_map *m, unsigned char *keep)
         if (l->op >= 0)
             keep[l->op] = 1;
     }
+    return 0;
 }
 
 /* ---- nested ops ---- */
@@ -662,21 +659,22 @@ static int resolve_ops(pf_trace *t, const int32_t *renum, const nests *ns)
     return rc;
 }
 
-static int link_records(pf_trace *t, const op_recs *r, int all_ops)
+static int link_records(pf_trace *t, const op_recs *r, int all_ops, size_t jobs)
 {
     id_map m = {0};
     nests ns = {0};
     unsigned char *keep = malloc(r->n ? r->n : 1);
     int32_t *renum = malloc((r->n ? r->n : 1) * sizeof *renum);
-    int rc = keep && renum ? map_ids(t, r, &m) : -1;
+    int rc = keep && renum ? map_ids(t, r, &m, jobs) : -1;
     if (rc == 0) {
         memset(keep, all_ops ? 1 : 0, r->n);
-        link_acts(t, &m, keep);
-        rc = find_nests(t, r, keep, &ns);
+        rc = link_acts(t, &m, keep, jobs);
     }
+    if (rc == 0)
+        rc = find_nests(t, r, keep, &ns);
     id_map_free(&m);
     if (rc == 0)
-        rc = build_ops(t, r, keep, renum);
+        rc = build_ops(t, r, keep, renum, jobs);
     free(keep);
     if (rc == 0)
         rc = resolve_ops(t, renum, &ns);
@@ -686,12 +684,16 @@ static int link_records(pf_trace *t, const op_recs *r, int all_ops)
 }
 
 int pf_trace_link(pf_trace *t, pf_segvec *const *vecs, const size_t *cpu_base, size_t n_vecs, int all_ops,
-                  pf_error *err)
+                  size_t jobs, pf_error *err)
 {
+    assert(t != NULL && err != NULL);
+    assert(vecs != NULL || n_vecs == 0);
+    assert(cpu_base != NULL || n_vecs == 0);
+    assert(bases_ascending(cpu_base, n_vecs));
     op_recs r = {vecs, cpu_base, n_vecs, 0};
     for (size_t v = 0; v < n_vecs; v++)
         r.n += vecs[v]->n;
-    int rc = link_records(t, &r, all_ops);
+    int rc = link_records(t, &r, all_ops, jobs ? jobs : 1);
     if (rc)
         return pf_fail(err, "%s: out of memory", t->path);
     size_t bad = 0;
@@ -788,6 +790,8 @@ static void take_launch(pf_trace *t, pf_activity *a, const pf_launch_rec *g)
 
 int pf_trace_link_launches(pf_trace *t, pf_segvec *const *vecs, size_t n_vecs, int keep, pf_error *err)
 {
+    assert(t != NULL && err != NULL);
+    assert(vecs != NULL || n_vecs == 0);
     size_t n, ambiguous_acts = 0;
     id_map m = {0};
     pf_launch_rec *l = flatten_launches(vecs, n_vecs, &n);

@@ -1,5 +1,6 @@
 /* trace_reader.c - reads a trace's text piece by piece: a plain file at any offset (for parallel parsing), or a stream; gzip is inflated on its own thread, into a growing mapping that several threads parse. */
 #define _GNU_SOURCE /* F_SETPIPE_SZ, memfd_create */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -13,7 +14,8 @@
 #include <zlib.h>
 
 #include "profana/crc32.h"
-#include "trace_internal.h"
+#include "profana/timings.h"
+#include "trace_reader.h"
 
 #ifdef PF_ASAN
 #include <sanitizer/asan_interface.h>
@@ -73,6 +75,7 @@ typedef struct gz_pipe {
     int done, failed, stop;
     int started;               /* the thread runs (and must be joined) */
     int64_t cut_at;            /* compressed offset where the input ended inside a member; -1 none */
+    double inflate_secs;       /* the inflating thread's wall time, once done (--timings) */
     pf_error err;
 } gz_pipe;
 
@@ -467,6 +470,7 @@ static void *gz_main(void *arg)
 {
     pf_reader *r = arg;
     gz_pipe *g = r->gz;
+    double t0 = pf_timings_now();
     z_stream z;
     memset(&z, 0, sizeof z);
     unsigned char *in = malloc(GZ_IN > SNIFF ? GZ_IN : SNIFF);
@@ -477,6 +481,7 @@ static void *gz_main(void *arg)
         rc = gz_inflate(r, g->area ? &area_sink : &ring_sink, &z, in, &g->err);
     inflateEnd(&z);
     free(in);
+    g->inflate_secs = pf_timings_now() - t0; /* published by gz_finish's lock */
     gz_finish(g, rc != 0);
     return NULL;
 }
@@ -533,6 +538,7 @@ static long gz_read(pf_reader *r, char *buf, size_t n, pf_error *err)
 
 int pf_reader_growing(const pf_reader *r, const char **text, int64_t *cap)
 {
+    assert(r != NULL && text != NULL);
     const gz_area *a = r->gz ? r->gz->area : NULL;
     *text = a ? a->text : NULL;
     if (cap)
@@ -542,6 +548,8 @@ int pf_reader_growing(const pf_reader *r, const char **text, int64_t *cap)
 
 long pf_reader_wait(pf_reader *r, int64_t have, pf_error *err)
 {
+    assert(r != NULL && err != NULL);
+    assert(have >= 0);
     gz_pipe *g = r->gz;
     gz_area *a = g->area;
     pthread_mutex_lock(&g->lock);
@@ -563,6 +571,7 @@ long pf_reader_wait(pf_reader *r, int64_t have, pf_error *err)
 
 void pf_reader_release(pf_reader *r, int64_t upto)
 {
+    assert(r != NULL);
     gz_pipe *g = r->gz;
     gz_area *a = g->area;
     pthread_mutex_lock(&g->lock);
@@ -577,6 +586,7 @@ void pf_reader_release(pf_reader *r, int64_t upto)
 
 void pf_reader_consumers(pf_reader *r, int delta)
 {
+    assert(r != NULL);
     gz_pipe *g = r->gz;
     pthread_mutex_lock(&g->lock);
     g->area->consumers += delta;
@@ -654,6 +664,7 @@ static int sniff_file(pf_reader *r, pf_error *err)
 
 int pf_reader_open(const char *path, pf_reader **out, pf_error *err)
 {
+    assert(path != NULL && out != NULL && err != NULL);
     *out = NULL;
     pf_reader *r = calloc(1, sizeof *r);
     if (!r)
@@ -692,6 +703,7 @@ int pf_reader_open(const char *path, pf_reader **out, pf_error *err)
 
 int pf_reader_mapping(const pf_reader *r, const char **text, size_t *len)
 {
+    assert(r != NULL && text != NULL && len != NULL);
     *text = r->map;
     *len = r->map ? (size_t)r->size : 0;
     return r->map != NULL;
@@ -699,26 +711,31 @@ int pf_reader_mapping(const pf_reader *r, const char **text, size_t *len)
 
 void pf_reader_count(pf_reader *r, size_t n)
 {
+    assert(r != NULL);
     count_progress(r, n);
 }
 
 const char *pf_reader_name(const pf_reader *r)
 {
+    assert(r != NULL);
     return r->name;
 }
 
 int pf_reader_seekable(const pf_reader *r)
 {
+    assert(r != NULL);
     return r->seekable;
 }
 
 int64_t pf_reader_size(const pf_reader *r)
 {
+    assert(r != NULL);
     return r->size;
 }
 
 int64_t pf_reader_progress(const pf_reader *r)
 {
+    assert(r != NULL);
     return atomic_load_explicit(&r->progress, memory_order_relaxed);
 }
 
@@ -757,6 +774,8 @@ static long stream_read(pf_reader *r, char *buf, size_t n, pf_error *err)
 
 long pf_reader_read(pf_reader *r, char *buf, size_t n, int64_t off, pf_error *err)
 {
+    assert(r != NULL && buf != NULL && err != NULL);
+    assert(off >= 0);
     if (r->seekable)
         return pread_some(r, buf, n, off, err);
     if (off != r->pos)
@@ -767,8 +786,20 @@ long pf_reader_read(pf_reader *r, char *buf, size_t n, int64_t off, pf_error *er
     return k;
 }
 
+double pf_reader_inflate_secs(pf_reader *r)
+{
+    assert(r != NULL);
+    if (!r->gz)
+        return -1;
+    pthread_mutex_lock(&r->gz->lock);
+    double secs = r->gz->done ? r->gz->inflate_secs : -1;
+    pthread_mutex_unlock(&r->gz->lock);
+    return secs;
+}
+
 int64_t pf_reader_gz_cut(pf_reader *r)
 {
+    assert(r != NULL);
     if (!r->gz)
         return -1;
     pthread_mutex_lock(&r->gz->lock);
@@ -779,6 +810,7 @@ int64_t pf_reader_gz_cut(pf_reader *r)
 
 int pf_reader_drain(pf_reader *r, pf_error *err)
 {
+    assert(r != NULL && err != NULL);
     if (!r->gz)
         return 0;
     char buf[1 << 14];

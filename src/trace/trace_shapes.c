@@ -1,4 +1,5 @@
 /* trace_shapes.c - event shapes: learns the constant text of an event between its values, and reads later events of that shape by comparing text and scanning values only. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,6 +194,8 @@ static void to_front(pf_shapes *sh, int i)
 
 int pf_shapes_match(pf_shapes *sh, const char *s, size_t len, size_t p, ev_fields *f, size_t *end)
 {
+    assert(sh != NULL && s != NULL && f != NULL && end != NULL);
+    assert(p < len && s[p] == '{');
     int tries = 0;
     memset(f, 0, sizeof *f);
     for (int i = 0; i < sh->n && tries < TRIES; i++) {
@@ -280,6 +283,8 @@ static int build(shape *sh, const char *s, size_t start, size_t end, const ev_re
 
 void pf_shapes_learn(pf_shapes *sh, const char *s, size_t start, size_t end, const ev_record *rec)
 {
+    assert(sh != NULL && s != NULL && rec != NULL);
+    assert(start < end && s[start] == '{' && s[end - 1] == '}');
     if (rec->n < 0 || build(&sh->shapes[sh->spare], s, start, end, rec))
         return;
     if (sh->n < SHAPES) {

@@ -1,8 +1,9 @@
 /* trace_source.c - gets the whole text of a trace: a mapped regular file, or what a reader (trace_reader.c) gives of standard input, a pipe or gzip, copied whole. */
 #include "profana/trace.h"
 #include "profana/mem.h"
-#include "trace_internal.h"
+#include "trace_reader.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdint.h>
 #include <fcntl.h>
@@ -144,6 +145,7 @@ static int read_source(const char *path, char **buf, size_t *len, int *mapped, p
 
 int pf_source_read(const char *path, char **buf, size_t *len, int *mapped, pf_error *err)
 {
+    assert(path != NULL && buf != NULL && len != NULL && mapped != NULL && err != NULL);
     *mapped = 0;
     *buf = NULL; /* what a caller frees after a failure */
     *len = 0;
@@ -152,12 +154,14 @@ int pf_source_read(const char *path, char **buf, size_t *len, int *mapped, pf_er
 
 void pf_source_done(const char *buf, size_t len, int mapped, size_t upto)
 {
+    assert(buf != NULL || len == 0);
     if (mapped)
         pf_pages_drop(buf, buf + (upto < len ? upto : len));
 }
 
 int pf_source_changed(const char *path, size_t len, pf_error *err)
 {
+    assert(path != NULL && err != NULL);
     struct stat st;
     if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size >= len)
         return 0;
@@ -175,6 +179,7 @@ void pf_source_release(char *buf, size_t len, int mapped)
 
 long pf_source_head(const char *path, char *buf, size_t cap, pf_error *err)
 {
+    assert(path != NULL && buf != NULL && err != NULL);
     pf_reader *r;
     if (pf_reader_open(path, &r, err))
         return -1;

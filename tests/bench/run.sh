@@ -134,3 +134,8 @@ kernels=$(python3 tests/bench/gen_summaries.py "$DIR/summaries" "$RANKS" "$DIR/p
     exit 1
 measure "--ranks (summaries)" "$RANKS rank summaries" "$(cat "$DIR"/summaries/* | wc -c)" "$kernels" 0 \
     "$BIN" --ranks "$DIR/summaries" bf16 --quiet
+
+# The scaling table: one trace at -j 1, 2, 4, 8, 16 (those the host has cores for), with the
+# speed-up over -j 1 (tests/bench/scaling.sh), on the largest of the sizes (BENCH_SCALING_MB overrides).
+echo
+BENCH_RUNS=$BEST BENCH_GAP=$GAP ./tests/bench/scaling.sh "$B" ${BENCH_SCALING_MB:-$(printf "%s\n" $SIZES | sort -n | tail -n 1)}

@@ -9,7 +9,7 @@
  * path. Returns the descriptor (close it when done), or -1 when the file cannot be made.
  * A read one byte past the text is caught either way: the loader, built with
  * AddressSanitizer, reads files into buffers whose unfilled end is poisoned instead of
- * mapping them (PF_ASAN in src/trace/trace_internal.h); --augment_trace and --combine read the
+ * mapping them (PF_ASAN in src/trace/trace_reader.h); --augment_trace and --combine read the
  * whole text with pf_source_read, which the fuzz build wraps (-Wl,--wrap=pf_source_read,
  * common.c) to move the text into a heap block of exactly its size (a mapped file would
  * hide such a read up to the end of its page). */

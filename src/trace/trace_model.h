@@ -1,0 +1,43 @@
+/* trace_model.h - the model's assembly from the parts' records (trace_model.c; devices: trace_devices.c), and what the loader's other files ask of it (not a public interface). */
+#ifndef PROFANA_TRACE_MODEL_H
+#define PROFANA_TRACE_MODEL_H
+
+#include <stddef.h>
+
+#include "profana/trace.h"
+#include "trace_vec.h"
+
+/* Text of the trace already decoded by cJSON (a device name, an input type), interned as
+ * every name is kept: valid UTF-8 without control characters (pf_json_text_dup). NULL when
+ * memory runs out. */
+const char *pf_trace_intern_text(pf_trace *t, const char *s);
+
+/* Builds t->devices from the deviceProperties text (len 0 when absent) and the devices
+ * the activities run on; lone surrogate escapes in text are rewritten in place
+ * (pf_json_fix_surrogates). Returns 0 or -1 with err set. */
+int pf_trace_devices_from_props(pf_trace *t, char *text, size_t len, pf_error *err);
+
+/* Links activities (and t->launches, when kept) to the op records of the chunks (in order)
+ * by External id, builds t->ops from the linked records (all_ops: from all of them), in
+ * file order, and parses the args of linked ops once per distinct args text. cpu_base[v]:
+ * where chunk v's host intervals start in t->cpu (a record's cpu_at counts from there). Frees
+ * the records. The External-id map and the activities' lookups run on up to jobs threads (the
+ * result is the same for every jobs >= 1). Returns 0 or -1 with err set (out of memory only). */
+int pf_trace_link(pf_trace *t, pf_segvec *const *ops, const size_t *cpu_base, size_t n_vecs, int all_ops,
+                  size_t jobs, pf_error *err);
+
+/* Gives each activity the start and process of the launch call with its correlation id
+ * (launch_ts_ns, launch_process; PF_NO_LAUNCH when none, or when calls of two processes
+ * share the id), whether it was a graph launch, and its geometry when its own args lack it;
+ * counts them in t->n_launched. keep: the records become t->launches (ops linked later by
+ * pf_trace_link); else they are freed. Returns 0 or -1 with err set (out of memory only). */
+int pf_trace_link_launches(pf_trace *t, pf_segvec *const *launches, size_t n_vecs, int keep, pf_error *err);
+
+/* Appends a warning (printf-style) to t->warnings. Returns 0 or -1 when memory runs out. */
+int pf_trace_warn(pf_trace *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#endif

@@ -1,0 +1,39 @@
+/* trace_records.h - the compact records of ops and launch calls that the parsing threads keep until linking (written by trace_records.c, read by trace_model.c; not a public interface). */
+#ifndef PROFANA_TRACE_RECORDS_H
+#define PROFANA_TRACE_RECORDS_H
+
+#include <stdint.h>
+
+#include "profana/trace.h"
+
+/* A cpu_op with an External id, kept compact until linking decides which ops the model
+ * needs. key is the interned text of the args members the formulas read ("Input Dims",
+ * "Input type", "Concrete Inputs", kernel_flop, kernel_num_gb), so equal args parse once;
+ * NULL when it has none of them. */
+typedef struct pf_op_rec {
+    const char *name;
+    const char *key;
+    int64_t ext_id;
+    int64_t src_off;
+    pf_src_args args;
+    uint32_t cpu_at;           /* its host interval (span and thread): its index in its part's
+                                  cpu vector; PF_NO_CPU when its times could not be read. An
+                                  index, not the span itself, keeps records small (a copy of
+                                  the span would cost a 1 GB trace 47 MB) */
+} pf_op_rec;
+
+#define PF_NO_CPU UINT32_MAX
+
+/* A host call that may have launched GPU work (cuda_runtime, cuda_driver): its correlation id
+ * names the GPU activity it launched. Kept until linking gives each activity its launch. */
+typedef struct pf_launch_rec {
+    int64_t correlation;
+    int64_t ts_ns;
+    uint64_t process;          /* hash of its pid text, never 0 */
+    uint64_t geometry;         /* its grid and block (pf_activity.geometry); 0 none */
+    int64_t ext_id;            /* launch_names only; else -1 */
+    const char *kernel;        /* the kernel it launched (launch_names only); NULL none */
+    pf_launch_kind kind;
+} pf_launch_rec;
+
+#endif

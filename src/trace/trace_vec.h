@@ -1,0 +1,41 @@
+/* trace_vec.h - growable arrays in blocks that the parsing threads fill and the model drains (trace_vec.c) (not a public interface). */
+#ifndef PROFANA_TRACE_VEC_H
+#define PROFANA_TRACE_VEC_H
+
+#include <stddef.h>
+
+/* Elements live in fixed blocks mapped from the system, so that moving them into one array
+ * returns each block as soon as it is copied: never two copies of the events at once. */
+typedef struct pf_segvec {
+    char **blocks;
+    size_t n_blocks, cap_blocks;
+    size_t elem, n;
+    size_t per_block;          /* a power of two (1 << shift): no division per element */
+    size_t block_bytes;
+    unsigned shift;
+} pf_segvec;
+
+void pf_segvec_init(pf_segvec *v, size_t elem);
+
+/* A new element at the end (zeroed), or NULL when memory runs out. */
+void *pf_segvec_push(pf_segvec *v);
+
+/* Element i (< v->n). */
+static inline void *pf_segvec_at(const pf_segvec *v, size_t i)
+{
+    return v->blocks[i >> v->shift] + (i & (v->per_block - 1)) * v->elem;
+}
+
+/* Moves the elements in order to dst (room for v->n) and empties v, block by block: a full
+ * block that lands on a page boundary of dst (a large array from pf_model_alloc starts on
+ * one) is remapped there, the others are copied. */
+void pf_segvec_drain(pf_segvec *v, void *dst);
+
+/* Frees everything; v is then empty (and reusable). */
+void pf_segvec_free(pf_segvec *v);
+
+/* malloc for one of the model's arrays (freed with free); large ones (2 MB and more) are
+ * page-aligned, for pf_segvec_drain, and backed by huge pages where the system offers them. */
+void *pf_model_alloc(size_t n);
+
+#endif

@@ -1,0 +1,48 @@
+/* trace_window.h - a window of a trace's text that the parser reads through (trace_window.c) (not a public interface). */
+#ifndef PROFANA_TRACE_WINDOW_H
+#define PROFANA_TRACE_WINDOW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profana/error.h"
+#include "trace_reader.h"
+
+/* buf[0..len) is the text from offset base on; the parser refills it one element at a time,
+ * so memory follows the largest event, not the file. Over a mapped file the window is the
+ * whole file (base 0, eof set) and the parser hands back pages it has passed instead; over
+ * growing gzip text it moves through the mapping and waits for more, copying nothing. */
+typedef struct pf_window {
+    pf_reader *r;
+    char *buf;
+    size_t cap, len;
+    int64_t base;
+    int eof;                   /* buf[len] is the end of the text */
+    int mapped;                /* buf is the reader's mapping: read-only, never refilled */
+    const char *growing;       /* the growing mapping's text (buf = growing + base); else NULL */
+    int releases;              /* a growing window that gives back the text it has passed */
+} pf_window;
+
+/* A mapped window gives its pages back (pf_window_done) in steps of this many bytes; growing
+ * gzip text in steps of its segments, so that the inflater, which holds only a few, need not
+ * wait. */
+#define PF_WINDOW_DONE_STEP (INT64_C(4) << 20)
+
+/* An empty window that reads from offset at. Returns 0 or -1 (out of memory). */
+int pf_window_init(pf_window *w, pf_reader *r, int64_t at);
+
+/* Empties the window and moves it to offset at (seekable and growing readers only; a mapped
+ * window already holds every offset). */
+void pf_window_seek(pf_window *w, int64_t at);
+
+/* The text in [from, upto) is parsed: a mapped window returns its whole pages to the system
+ * (they count in the process's memory otherwise) and counts them for the progress bar. */
+void pf_window_done(pf_window *w, int64_t from, int64_t upto);
+
+/* Drops buf[0..keep), keeps the rest at the front and reads more after it, growing the
+ * buffer when it is full. Returns 0 (setting eof at the end of the text) or -1 with err set. */
+int pf_window_more(pf_window *w, size_t keep, pf_error *err);
+
+void pf_window_free(pf_window *w);
+
+#endif
