@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "profana/cli.h"
+#include "profana/op_family.h"
 #include "profana/outfile.h"
 
 #define PROFANA_VERSION "0.1.0"
@@ -143,6 +144,7 @@ static int set_no_tf32(pf_cli *cli, const option *o, const char *v, const char *
 static int show_help(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int show_version(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int show_man(pf_cli *cli, const option *o, const char *v, const char *v2);
+static int show_ops(pf_cli *cli, const option *o, const char *v, const char *v2);
 
 static const option options[] = {
     OPT_COUNT("--name_limit", "N", "cut names to at most N characters in text and Markdown (default {default}: cut only "
@@ -209,6 +211,7 @@ static const option options[] = {
     OPT_EXIT("--help", "print this help", show_help),
     OPT_EXIT("--version", "print the version", show_version),
     OPT_EXIT("--man", "print this help as a man page (roff; make install installs it)", show_man),
+    OPT_EXIT("--list-ops", NULL, show_ops), /* hidden (no help): the op table, for the tests */
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -218,6 +221,8 @@ static const option options[] = {
 /* One option's line: its help with its default in place of {default}, or appended. */
 static void print_option_help(FILE *out, const option *o)
 {
+    if (!o->help)
+        return; /* a hidden option (--list-ops) */
     char left[80];
     snprintf(left, sizeof left, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
     const char *mark = strstr(o->help, DEFAULT_MARK);
@@ -306,6 +311,8 @@ static void roff_line(FILE *out, const char *s)
  * writes it, for the man page. */
 static void roff_option(FILE *out, const option *o)
 {
+    if (!o->help)
+        return; /* a hidden option */
     fputs(".TP\n\\fB", out);
     roff_text(out, o->name, strlen(o->name));
     fputs("\\fR", out);
@@ -438,12 +445,14 @@ static const char *nearest_name(const char *a)
     size_t best_d = (n / 3 > 2 ? n / 3 : 2) + 1;
     for (size_t i = 0; i < COUNT(commands) + COUNT(options); i++) {
         const char *name = i < COUNT(commands) ? commands[i].name : options[i - COUNT(commands)].name;
+        if (i >= COUNT(commands) && !options[i - COUNT(commands)].help)
+            continue; /* a hidden option is never suggested */
         size_t d = edit_distance(a, n, name);
         if (d < best_d)
             best = name, best_d = d;
     }
     for (size_t i = 0; !best && n > 3 && i < COUNT(options); i++)
-        if (strncmp(a, options[i].name, n) == 0)
+        if (options[i].help && strncmp(a, options[i].name, n) == 0)
             best = options[i].name;
     return best;
 }
@@ -595,6 +604,21 @@ static int show_man(pf_cli *cli, const option *o, const char *v, const char *v2)
 {
     (void)cli, (void)o, (void)v, (void)v2;
     print_man(stdout);
+    return stdout_status();
+}
+
+/* --list-ops: one line per row of the op table (src/catalog/op_family.c), then its prefix
+ * rows: the op (or prefix), its family, and "formula" or "-" (the generic estimate). The
+ * tests read the op list from here instead of keeping a copy. */
+static int show_ops(pf_cli *cli, const option *o, const char *v, const char *v2)
+{
+    (void)cli, (void)o, (void)v, (void)v2;
+    int n = 0, np = 0;
+    const pf_op_entry *rows = pf_op_family_table(&n), *pre = pf_op_family_prefixes(&np);
+    for (int i = 0; i < n + np; i++) {
+        const pf_op_entry *e = i < n ? &rows[i] : &pre[i - n];
+        printf("%s\t%s\t%s\n", e->op, pf_op_family_name(e->family), e->formula != PF_OPF_NONE ? "formula" : "-");
+    }
     return stdout_status();
 }
 

@@ -129,6 +129,10 @@ const pf_op_entry *pf_op_family_lookup(const char *op_name);
  * Pure. */
 int pf_op_family_reads_nested(const char *op_name);
 
+/* A family's name as `profana --list-ops` prints it ("gemm", "conv_backward"); f must be a
+ * family of the enum (below PF_FAM_COUNT). Static storage. */
+const char *pf_op_family_name(pf_family f);
+
 /* The whole table (sorted by strcmp of the op name) and its size, for tests. Static storage. */
 const pf_op_entry *pf_op_family_table(int *count);
 

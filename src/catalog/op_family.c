@@ -1,6 +1,7 @@
 /* op_family.c - the one table of ATen ops (family, formula, the arguments that describe a call) and its lookup. */
 #include "profana/op_family.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -400,6 +401,19 @@ const pf_op_entry *pf_op_family_prefixes(int *count)
 {
     *count = COUNT(prefixed);
     return prefixed;
+}
+
+const char *pf_op_family_name(pf_family f)
+{
+    static const char *const names[PF_FAM_COUNT] = {
+        [PF_FAM_GEMM] = "gemm", [PF_FAM_BMM] = "bmm", [PF_FAM_GEMV] = "gemv", [PF_FAM_CONV] = "conv",
+        [PF_FAM_CONV_BACKWARD] = "conv_backward", [PF_FAM_CONV_TRANSPOSE] = "conv_transpose",
+        [PF_FAM_ATTENTION] = "attention", [PF_FAM_ATTENTION_BACKWARD] = "attention_backward",
+        [PF_FAM_NORM] = "norm", [PF_FAM_REDUCE] = "reduce", [PF_FAM_ELEMENTWISE] = "elementwise",
+        [PF_FAM_COPY] = "copy", [PF_FAM_INDEX] = "index",
+    };
+    assert(f >= 0 && f < PF_FAM_COUNT); /* a family of the enum */
+    return names[f];
 }
 
 const pf_op_entry *pf_op_family_table(int *count)
