@@ -131,8 +131,6 @@ struct option {
 /* An enum is set through an int (ACT_ENUM): the ones it sets must be int-sized. */
 _Static_assert(sizeof(pf_group_by) == sizeof(int), "--group's enum is set as an int");
 
-static const char *const group_names[] = {"kernel", "op", "shape", NULL};
-
 static int set_format(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int set_device(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int set_step(pf_cli *cli, const option *o, const char *v, const char *v2);
@@ -159,7 +157,7 @@ static const option options[] = {
                "the name column always shows and takes the width left",
                ON_TABLE | ON_DIFF, columns),
     OPT_ENUM("--group", "kernel|op|shape", "group rows by {default} name (default), launching op, or op with input shapes",
-             ON_TABLE | ON_DIFF, pf_group_by, an.group, group_names, "kernel"),
+             ON_TABLE | ON_DIFF, pf_group_by, an.group, pf_group_names, "kernel"),
     OPT_COUNT("--top", "N", "print only the N rows with the most GPU time (the Total row still counts all; --diff: "
               "the N largest changes; default {default} = all)",
               ON_TABLE | ON_DIFF, top, "0"),

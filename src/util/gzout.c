@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* fopencookie */
 #include "profana/gzout.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,6 +19,13 @@ typedef struct gz_cookie {
     int failed;                /* errno of a failed write into raw; 0 while none */
     unsigned char out[GZ_OUT_CHUNK];
 } gz_cookie;
+
+int pf_is_gzip(const void *buf, size_t n)
+{
+    assert(buf || n == 0);
+    const unsigned char *b = buf;
+    return n >= 2 && b[0] == 0x1f && b[1] == 0x8b;
+}
 
 int pf_gzout_wanted(const char *path)
 {
