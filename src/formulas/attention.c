@@ -1,6 +1,8 @@
 /* attention.c - FLOP and byte formulas of fused attention: each backend's SDPA entry point, the lower-level flash / efficient / cuDNN ops, their backwards, and Inductor's flex attention launches. */
 #include "families.h"
 
+#include <assert.h>
+
 
 #include "profana/op_family.h"
 
@@ -284,6 +286,7 @@ static void attention_ex_backward(pf_work *w, const pf_op_call *call, const attn
 
 int pf_attention(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const attn_layout *l = find_layout(call->name);
     attn_geom g;
     if (!l || call->nargs < layout_min_args(l))
@@ -357,6 +360,7 @@ static void flex_explain(pf_work *w, const pf_op_call *call, const attn_geom *g,
  * both are ceilings. */
 int pf_flex_attention(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const pf_op_entry *e = pf_op_family_lookup(call->name);
     attn_geom g;
     int rc = read_flex(call, &g);

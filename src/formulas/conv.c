@@ -274,6 +274,7 @@ static double output_bytes(const conv_geom *g, int64_t numel)
 
 int pf_conv_forward(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const conv_layout *l = find_layout(call->name);
     conv_geom g;
     int rc = conv_geometry(call, l, &g);
@@ -368,6 +369,7 @@ static void conv_backward_explain(pf_work *w, const pf_op_call *call, const conv
 /* Each of grad_input and grad_weight costs one forward convolution; grad_bias is a sum. */
 int pf_conv_backward(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     conv_geom g;
     int mask[3];
     const conv_layout *l = find_layout(call->name);

@@ -29,6 +29,7 @@ int pf_is_gzip(const void *buf, size_t n)
 
 int pf_gzout_wanted(const char *path)
 {
+    assert(path);
     size_t n = strlen(path);
     return n > 3 && strcasecmp(path + n - 3, ".gz") == 0;
 }
@@ -88,6 +89,7 @@ static int gz_close(void *cookie)
 
 FILE *pf_gzout_open(FILE *raw)
 {
+    assert(raw);
     gz_cookie *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
