@@ -62,3 +62,9 @@ check_eq "one place: no static is_gzip left" "$(grep -l 'static int is_gzip' $SR
 rows=$(sed -n '/^static const conflict conflicts\[\] = {/,/^};/p' src/main.c | grep -c '^    {"')
 [ "$rows" -ge 1 ] && [ "$rows" -le 4 ] && pass "main.c: the conflict table has $rows rows (at most 4)" || fail "main.c: the conflict table" "$rows rows"
 check_eq "main.c: no hard-coded is_input" "$(grep -c 'is_input' src/main.c)" 0
+
+# 9. Contracts asserted (issue 29: at least 150 asserts in src/), and asserts on in every build
+# the tests run: no -DNDEBUG in the Makefile.
+n_asserts=$(grep -c 'assert(' -r src | awk -F: '{ s += $2 } END { print s }')
+[ "$n_asserts" -ge 150 ] && pass "asserts: $n_asserts in src/ (at least 150)" || fail "asserts: at least 150 in src/" "$n_asserts"
+check_eq "asserts: no build turns them off (NDEBUG)" "$(grep -c 'NDEBUG' Makefile)" 0
