@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "profana/cli.h"
+#include "profana/clitext.h"
 #include "profana/op_family.h"
 #include "profana/outfile.h"
 
@@ -283,28 +284,6 @@ static int same_name(const char *s, size_t n, const char *name)
     return 1;
 }
 
-/* Text for roff: backslashes and hyphens escaped (so options print as typed), and each line
- * that would begin with a control character ('.' or an apostrophe) guarded. */
-static void roff_text(FILE *out, const char *s, size_t n)
-{
-    for (size_t k = 0; k < n; k++) {
-        if ((k == 0 || s[k - 1] == '\n') && (s[k] == '.' || s[k] == '\''))
-            fputs("\\&", out);
-        if (s[k] == '\\')
-            fputs("\\e", out);
-        else if (s[k] == '-')
-            fputs("\\-", out);
-        else
-            fputc(s[k], out);
-    }
-}
-
-static void roff_line(FILE *out, const char *s)
-{
-    roff_text(out, s, strlen(s));
-    fputc('\n', out);
-}
-
 /* An option's help with its default in place of {default} or appended, as print_option_help
  * writes it, for the man page. */
 static void roff_option(FILE *out, const option *o)
@@ -312,21 +291,21 @@ static void roff_option(FILE *out, const option *o)
     if (!o->help)
         return; /* a hidden option */
     fputs(".TP\n\\fB", out);
-    roff_text(out, o->name, strlen(o->name));
+    pf_roff_text(out, o->name, strlen(o->name));
     fputs("\\fR", out);
     if (o->arg) {
         fputs(" \\fI", out);
-        roff_text(out, o->arg, strlen(o->arg));
+        pf_roff_text(out, o->arg, strlen(o->arg));
         fputs("\\fR", out);
     }
     fputc('\n', out);
     const char *mark = strstr(o->help, DEFAULT_MARK);
     if (mark) {
-        roff_text(out, o->help, (size_t)(mark - o->help));
-        roff_text(out, o->def, strlen(o->def));
-        roff_line(out, mark + strlen(DEFAULT_MARK));
+        pf_roff_text(out, o->help, (size_t)(mark - o->help));
+        pf_roff_text(out, o->def, strlen(o->def));
+        pf_roff_line(out, mark + strlen(DEFAULT_MARK));
     } else {
-        roff_text(out, o->help, strlen(o->help));
+        pf_roff_text(out, o->help, strlen(o->help));
         if (o->def)
             fprintf(out, " (default %s)", o->def); /* defaults are words and numbers */
         fputc('\n', out);
@@ -342,24 +321,24 @@ static void print_man(FILE *out)
     for (size_t i = 0; i < COUNT(commands); i++) {
         fputs(".B profana\n", out);
         fprintf(out, ".B ");
-        roff_line(out, commands[i].name);
+        pf_roff_line(out, commands[i].name);
         if (*commands[i].args) {
             fputs(".I ", out);
-            roff_line(out, commands[i].args);
+            pf_roff_line(out, commands[i].args);
         }
         fputs("[options]\n.br\n", out);
     }
     fputs(".SH COMMANDS\n", out);
     for (size_t i = 0; i < COUNT(commands); i++) {
         fputs(".TP\n\\fB", out);
-        roff_text(out, commands[i].name, strlen(commands[i].name));
+        pf_roff_text(out, commands[i].name, strlen(commands[i].name));
         fputs("\\fR ", out);
-        roff_line(out, commands[i].args);
-        roff_line(out, commands[i].help);
+        pf_roff_line(out, commands[i].args);
+        pf_roff_line(out, commands[i].help);
     }
     fputs(".SH ARGUMENTS\n.TP\n.I FILE\na Kineto chrome trace (.json or .json.gz); \\- reads standard input\n"
           ".TP\n.I DTYPE\ndtype of work whose dtype the trace does not show, in any case: ", out);
-    roff_line(out, pf_dtype_cli_choices());
+    pf_roff_line(out, pf_dtype_cli_choices());
     fputs(".SH OPTIONS\nEvery option and command may be spelled with \\- or _ "
           "(\\-\\-name\\-limit, \\-\\-augment_trace).\n", out);
     for (size_t i = 0; i < COUNT(options); i++)
@@ -367,7 +346,7 @@ static void print_man(FILE *out)
     fputs(".SH EXAMPLES\n", out);
     for (size_t i = 0; i < COUNT(commands); i++) {
         fputs(".nf\n", out);
-        roff_line(out, commands[i].example);
+        pf_roff_line(out, commands[i].example);
         fputs(".fi\n", out);
     }
     fputs(".SH EXIT STATUS\n0 ok, 1 unreadable trace or I/O error, 2 usage error, "
@@ -404,35 +383,6 @@ static const option *find_option(const char *s, size_t n)
     return NULL;
 }
 
-/* Edit distance between the n characters at a and b, '-' and '_' alike (same_name's rule);
- * names are short (under 64 characters), longer ones count as far. */
-static size_t edit_distance(const char *a, size_t n, const char *b)
-{
-    enum { MAXLEN = 64 };
-    size_t m = strlen(b);
-    if (n >= MAXLEN || m >= MAXLEN)
-        return (size_t)-1;
-    size_t row[MAXLEN + 1];
-    for (size_t j = 0; j <= m; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= n; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= m; j++) {
-            size_t up = row[j];
-            int same = a[i - 1] == b[j - 1] || ((a[i - 1] == '-' || a[i - 1] == '_') && (b[j - 1] == '-' || b[j - 1] == '_'));
-            size_t best = diag + !same;
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            diag = up;
-            row[j] = best;
-        }
-    }
-    return row[m];
-}
-
 /* The command or option nearest to an unknown one (its part before '='): the fewest edits, at
  * most a third of its length (at least 2), or else the one it begins; NULL when none is near. */
 static const char *nearest_name(const char *a)
@@ -445,7 +395,7 @@ static const char *nearest_name(const char *a)
         const char *name = i < COUNT(commands) ? commands[i].name : options[i - COUNT(commands)].name;
         if (i >= COUNT(commands) && !options[i - COUNT(commands)].help)
             continue; /* a hidden option is never suggested */
-        size_t d = edit_distance(a, n, name);
+        size_t d = pf_name_distance(a, n, name);
         if (d < best_d)
             best = name, best_d = d;
     }
@@ -585,24 +535,18 @@ static int set_plot(pf_cli *cli, const option *o, const char *kind, const char *
     return 0;
 }
 
-/* --help and --version on a full disk fail like every other output (exit 1). */
-static int stdout_status(void)
-{
-    return pf_cli_stdout_status();
-}
-
 static int show_help(pf_cli *cli, const option *o, const char *v, const char *v2)
 {
     (void)cli, (void)o, (void)v, (void)v2;
     print_help(stdout);
-    return stdout_status();
+    return pf_cli_stdout_status(); /* a full disk fails as any output does (exit 1) */
 }
 
 static int show_man(pf_cli *cli, const option *o, const char *v, const char *v2)
 {
     (void)cli, (void)o, (void)v, (void)v2;
     print_man(stdout);
-    return stdout_status();
+    return pf_cli_stdout_status(); /* a full disk fails as any output does (exit 1) */
 }
 
 /* --list-ops: one line per row of the op table (src/catalog/op_family.c), then its prefix
@@ -617,14 +561,14 @@ static int show_ops(pf_cli *cli, const option *o, const char *v, const char *v2)
         const pf_op_entry *e = i < n ? &rows[i] : &pre[i - n];
         printf("%s\t%s\t%s\n", e->op, pf_op_family_name(e->family), e->formula != PF_OPF_NONE ? "formula" : "-");
     }
-    return stdout_status();
+    return pf_cli_stdout_status(); /* a full disk fails as any output does (exit 1) */
 }
 
 static int show_version(pf_cli *cli, const option *o, const char *v, const char *v2)
 {
     (void)cli, (void)o, (void)v, (void)v2;
     printf("profana %s\n", PROFANA_VERSION);
-    return stdout_status();
+    return pf_cli_stdout_status(); /* a full disk fails as any output does (exit 1) */
 }
 
 /* Applies one option with its values (NULL for flags; v2 only for two-valued options).
@@ -810,11 +754,6 @@ static int pos_count(const command *c)
     return n;
 }
 
-static int pos_repeats(const command *c)
-{
-    return strchr(c->pos, POS_REPEAT) != NULL;
-}
-
 /* What positional i of the n given is (POS_*), by c's pos: the letters before a repeated one
  * take the first places, those after it the last, the repeated one every place between. */
 static int pos_kind(const command *c, int i, int n)
@@ -832,12 +771,6 @@ static int pos_kind(const command *c, int i, int n)
     return rep[-1];
 }
 
-/* The index of c's DTYPE positional, for a command whose count is fixed; -1 when none. */
-static int dtype_pos(const command *c)
-{
-    const char *d = strchr(c->pos, POS_DTYPE);
-    return d && !pos_repeats(c) ? (int)(d - c->pos) : -1;
-}
 
 /* Standard input can be read once: two inputs given as - would make the second empty. */
 static int stdin_once(const pf_cli *cli, const command *c)
@@ -850,19 +783,20 @@ static int stdin_once(const pf_cli *cli, const command *c)
 
 static int check_positionals(pf_cli *cli, const command *c)
 {
-    int want = pos_count(c);
-    if (pos_repeats(c) && cli->npos < want)
+    int want = pos_count(c), repeats = strchr(c->pos, POS_REPEAT) != NULL;
+    const char *dtype = strchr(c->pos, POS_DTYPE); /* read here when the count is fixed */
+    if (repeats && cli->npos < want)
         return pf_cli_usage_error("%s wants at least %d arguments (%s), got %d", c->name, want, c->args,
                                   cli->npos);
-    if (pos_repeats(c))
+    if (repeats)
         return stdin_once(cli, c);
     if (cli->npos != want && want == 0)
         return pf_cli_usage_error("%s takes no arguments, got %d", c->name, cli->npos);
     if (cli->npos != want)
         return pf_cli_usage_error("%s wants %d argument%s (%s), got %d", c->name, want,
                                   want == 1 ? "" : "s", c->args, cli->npos);
-    if (dtype_pos(c) >= 0) {
-        const char *d = cli->pos[dtype_pos(c)];
+    if (dtype) {
+        const char *d = cli->pos[dtype - c->pos];
         cli->an.default_dtype = pf_dtype_parse_cli(d);
         if (cli->an.default_dtype == PF_DT_UNKNOWN)
             return pf_cli_usage_error("unknown DTYPE '%s'; accepted: %s", d, pf_dtype_cli_choices());
