@@ -12,21 +12,33 @@
 #include <unistd.h>
 
 #include "profana/cli.h"
+#include "profana/clitext.h"
+#include "profana/op_family.h"
 #include "profana/outfile.h"
 
 #define PROFANA_VERSION "0.1.0"
 
-/* Which commands an option applies to: giving one to another command is a usage error,
- * not silently ignored. */
-enum { ON_ANALYSIS = 1, ON_DIFF = 2, ON_AUGMENT = 4, ON_COMBINE = 8, ON_DEVICES = 16, ON_RANKS = 32,
+/* Which commands, and which of their modes, an option applies to: giving one to another
+ * command or mode is a usage error, not silently ignored. --analysis has three modes: its rows
+ * table (ON_TABLE, when no mode option is given), --explain and --steps (ACT_MODE rows). */
+enum { ON_TABLE = 1, ON_DIFF = 2, ON_AUGMENT = 4, ON_COMBINE = 8, ON_DEVICES = 16, ON_RANKS = 32,
+       ON_EXPLAIN = 64, ON_STEPS = 128,
+       ON_ANALYSIS = ON_TABLE | ON_EXPLAIN | ON_STEPS,
        ON_LOADERS = ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_COMBINE | ON_RANKS };
+
+/* What a positional argument is (command.pos): an input trace, which - (standard input) may
+ * stand for once; a path read twice (a trace or a directory: never standard input, which the
+ * command refuses); a name; an output file; the DTYPE. POS_REPEAT after a letter: that
+ * argument repeats, once or more. */
+enum { POS_INPUT = 'I', POS_PATH = 'P', POS_NAME = 'N', POS_OUTPUT = 'O', POS_DTYPE = 'D', POS_REPEAT = '+' };
 
 typedef struct command {
     const char *name;
-    unsigned bit;              /* ON_* */
+    unsigned bit;              /* ON_* of the command, all its modes */
+    unsigned plain;            /* ON_* of the command when no mode option is given */
     const char *args;          /* positional arguments, for usage lines */
-    int npos;                  /* how many positionals it takes; -N: at least N */
-    int dtype_pos;             /* index of the DTYPE positional, -1 when none */
+    const char *pos;           /* what each positional is, a letter each (POS_*); a '+' after a
+                                  letter: that one repeats (once or more) */
     int (*run)(const pf_cli *);
     const char *help;
     const char *example;       /* one command line for --help and the man page; tests run each
@@ -34,30 +46,30 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"--analysis", ON_ANALYSIS, "FILE DTYPE", 2, 1, cmd_analysis,
+    {"--analysis", ON_ANALYSIS, ON_TABLE, "FILE DTYPE", "ID", cmd_analysis,
      "per device, one row per kernel (or op, or op+shape): count, time, FLOPs, bytes,\n"
      "achieved TFLOP/s and GB/s, percent of the device's peak, roofline bound",
      "profana --analysis trace.json bf16 --group op --top 10"},
-    {"--diff", ON_DIFF, "A.json[,A2...] NAME_A B.json[,B2...] NAME_B DTYPE", 5, 4, cmd_diff,
+    {"--diff", ON_DIFF, ON_DIFF, "A.json[,A2...] NAME_A B.json[,B2...] NAME_B DTYPE", "ININD", cmd_diff,
      "compare two traces row by row (exact name, then normalised name, then op family with\n"
      "shapes): per-row time ratio B/A, geomean, matched share; --fail-above PCT for CI;\n"
      "several runs a side (comma-separated): 95% intervals and a verdict per row",
      "profana --diff a.json before b.json after bf16 --fail-above 5"},
-    {"--augment_trace", ON_AUGMENT, "IN OUT DTYPE", 3, 2, cmd_augment,
+    {"--augment_trace", ON_AUGMENT, ON_AUGMENT, "IN OUT DTYPE", "IOD", cmd_augment,
      "write IN to OUT with kernel_flop and kernel_num_gb added to the args of every kernel\n"
      "and op with figures (--extra: rates, percents, category); nothing else changes; OUT may\n"
      "be IN, - is standard output",
      "profana --augment_trace trace.json out.json bf16 --extra"},
-    {"--combine", ON_COMBINE, "IN1 IN2 [IN...] OUT", -3, -1, cmd_combine,
+    {"--combine", ON_COMBINE, ON_COMBINE, "IN1 IN2 [IN...] OUT", "II+O", cmd_combine,
      "merge traces (e.g. of several ranks) into OUT, remapping colliding process ids and\n"
      "tagging each event with its input",
      "profana --combine a.json b.json out.json"},
-    {"--ranks", ON_RANKS, "PATH... DTYPE", -2, -1, cmd_ranks,
+    {"--ranks", ON_RANKS, ON_RANKS, "PATH... DTYPE", "P+D", cmd_ranks,
      "one trace per rank (.json, .json.gz, or directories of them): per rank GPU, busy,\n"
      "communication, exposed communication and idle time; collectives matched across ranks\n"
      "(transfer time, skew, bus bandwidth); the ranks that arrive last",
      "profana --ranks rank0.json.gz rank1.json.gz bf16"},
-    {"--list-devices", ON_DEVICES, "", 0, -1, cmd_list_devices,
+    {"--list-devices", ON_DEVICES, ON_DEVICES, "", "", cmd_list_devices,
      "print the device table: names matched, dense peaks per dtype, bandwidth, source",
      "profana --list-devices --format md"},
 };
@@ -73,6 +85,8 @@ typedef enum opt_kind {
     ACT_ENUM,                  /* one of choices: its index into the int-sized enum at off */
     ACT_CALLBACK,              /* cb(cli, option, value, second value) */
     ACT_EXIT,                  /* cb(...) is the exit status, and nothing more is parsed */
+    ACT_MODE,                  /* a command mode (git's OPT_CMDMODE): one at a time; a flag (the
+                                  int at off becomes 1) or, with a value, a string as ACT_STRING */
 } opt_kind;
 
 typedef struct option option;
@@ -91,6 +105,9 @@ struct option {
     opt_cb cb;                 /* ACT_CALLBACK, ACT_EXIT */
     const char *def;           /* the default as one would type it: applied before parsing and
                                   shown by --help; NULL when there is none to show */
+    unsigned mode;             /* ACT_MODE: the ON_* bit of the mode it selects; 0 otherwise */
+    const char *refusal;       /* ACT_MODE: why an option the mode does not take (its `on` lacks
+                                  the mode's bit), or another mode, is refused */
 };
 
 /* offsetof(pf_cli, field), refusing to compile when the member is not of type `type`, so an
@@ -102,18 +119,18 @@ struct option {
          int unused;                                                                               \
      }))
 
-#define OPT_FLAG(name, help, on, field) {name, NULL, help, 0, on, ACT_SET, CLI_FIELD(int, field), NULL, NULL, NULL}
-#define OPT_FLAG_OFF(name, help, on, field) {name, NULL, help, 0, on, ACT_CLEAR, CLI_FIELD(int, field), NULL, NULL, NULL}
-#define OPT_COUNT(name, arg, help, on, field, def) {name, arg, help, 1, on, ACT_COUNT, CLI_FIELD(int, field), NULL, NULL, def}
-#define OPT_STRING(name, arg, help, on, field) {name, arg, help, 1, on, ACT_STRING, CLI_FIELD(const char *, field), NULL, NULL, NULL}
-#define OPT_ENUM(name, arg, help, on, type, field, choices, def) {name, arg, help, 1, on, ACT_ENUM, CLI_FIELD(type, field), choices, NULL, def}
-#define OPT_CALLBACK(name, arg, help, nvals, on, cb, def) {name, arg, help, nvals, on, ACT_CALLBACK, 0, NULL, cb, def}
-#define OPT_EXIT(name, help, cb) {name, NULL, help, 0, ~0u, ACT_EXIT, 0, NULL, cb, NULL}
+#define OPT_FLAG(name, help, on, field) {name, NULL, help, 0, on, ACT_SET, CLI_FIELD(int, field), NULL, NULL, NULL, 0, NULL}
+#define OPT_FLAG_OFF(name, help, on, field) {name, NULL, help, 0, on, ACT_CLEAR, CLI_FIELD(int, field), NULL, NULL, NULL, 0, NULL}
+#define OPT_COUNT(name, arg, help, on, field, def) {name, arg, help, 1, on, ACT_COUNT, CLI_FIELD(int, field), NULL, NULL, def, 0, NULL}
+#define OPT_STRING(name, arg, help, on, field) {name, arg, help, 1, on, ACT_STRING, CLI_FIELD(const char *, field), NULL, NULL, NULL, 0, NULL}
+#define OPT_ENUM(name, arg, help, on, type, field, choices, def) {name, arg, help, 1, on, ACT_ENUM, CLI_FIELD(type, field), choices, NULL, def, 0, NULL}
+#define OPT_CALLBACK(name, arg, help, nvals, on, cb, def) {name, arg, help, nvals, on, ACT_CALLBACK, 0, NULL, cb, def, 0, NULL}
+#define OPT_MODE_FLAG(name, help, on, field, mode, refusal) {name, NULL, help, 0, on, ACT_MODE, CLI_FIELD(int, field), NULL, NULL, NULL, mode, refusal}
+#define OPT_MODE_STRING(name, arg, help, on, field, mode, refusal) {name, arg, help, 1, on, ACT_MODE, CLI_FIELD(const char *, field), NULL, NULL, NULL, mode, refusal}
+#define OPT_EXIT(name, help, cb) {name, NULL, help, 0, ~0u, ACT_EXIT, 0, NULL, cb, NULL, 0, NULL}
 
 /* An enum is set through an int (ACT_ENUM): the ones it sets must be int-sized. */
 _Static_assert(sizeof(pf_group_by) == sizeof(int), "--group's enum is set as an int");
-
-static const char *const group_names[] = {"kernel", "op", "shape", NULL};
 
 static int set_format(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int set_device(pf_cli *cli, const option *o, const char *v, const char *v2);
@@ -126,6 +143,7 @@ static int set_no_tf32(pf_cli *cli, const option *o, const char *v, const char *
 static int show_help(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int show_version(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int show_man(pf_cli *cli, const option *o, const char *v, const char *v2);
+static int show_ops(pf_cli *cli, const option *o, const char *v, const char *v2);
 
 static const option options[] = {
     OPT_COUNT("--name_limit", "N", "cut names to at most N characters in text and Markdown (default {default}: cut only "
@@ -138,16 +156,16 @@ static const option options[] = {
                "--group op also calls, cpu_total_us, self_cpu_us; --diff: a_count, a_mean_us, a_total_us, b_count, "
                "b_mean_us, b_total_us, ratio, delta_us, a_tflops, a_gbps, b_tflops, b_gbps, match, ratio_ci, verdict); "
                "the name column always shows and takes the width left",
-               ON_ANALYSIS | ON_DIFF, columns),
+               ON_TABLE | ON_DIFF, columns),
     OPT_ENUM("--group", "kernel|op|shape", "group rows by {default} name (default), launching op, or op with input shapes",
-             ON_ANALYSIS | ON_DIFF, pf_group_by, an.group, group_names, "kernel"),
+             ON_TABLE | ON_DIFF, pf_group_by, an.group, pf_group_names, "kernel"),
     OPT_COUNT("--top", "N", "print only the N rows with the most GPU time (the Total row still counts all; --diff: "
               "the N largest changes; default {default} = all)",
-              ON_ANALYSIS | ON_DIFF, top, "0"),
+              ON_TABLE | ON_DIFF, top, "0"),
     OPT_CALLBACK("--format", "text|csv|json|md", "output format (default {default})", 1,
                  ON_ANALYSIS | ON_DIFF | ON_DEVICES | ON_RANKS, set_format, "text"),
     OPT_FLAG("--by-category", "after the tables, one table per category with its rows by time, count and percent",
-             ON_ANALYSIS, by_category),
+             ON_TABLE, by_category),
     OPT_FLAG("--tf32", "all fp32 matrix work (GEMM, convolution, attention) is measured against the TF32 peak "
              "(default: convolutions and kernels named tf32 only, as PyTorch runs them; see docs/formulas.md)",
              ON_ANALYSIS | ON_DIFF | ON_AUGMENT, an.tf32),
@@ -162,8 +180,9 @@ static const option options[] = {
                "matched before the built-in table (default: $PROFANA_DEVICES, else none; see docs/devices.md)",
                ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_DEVICES, device_file),
     OPT_CALLBACK("--step", "all|N", "only the GPU work launched inside the CPU-side ProfilerStep windows (all, or step N; default: all GPU work)", 1,
-                 ON_ANALYSIS, set_step, NULL),
-    OPT_FLAG("--steps", "--analysis: one line per ProfilerStep (span, GPU time, busy %, top category)", ON_ANALYSIS, steps),
+                 ON_TABLE | ON_STEPS, set_step, NULL),
+    OPT_MODE_FLAG("--steps", "--analysis: one line per ProfilerStep (span, GPU time, busy %, top category)", ON_ANALYSIS, steps,
+                  ON_STEPS, "--steps prints one line per step, no rows table"),
     OPT_STRING("--graph-capture", "PATH", "--analysis: give CUDA/HIP-graph-replayed kernels the ops that recorded them in "
                "this capture trace (or the traces of a directory, as its execution_details.json lists them)",
                ON_ANALYSIS, graph_capture),
@@ -171,18 +190,19 @@ static const option options[] = {
                "Triton launches take bytes and FLOPs from the kernel modules they name, found here by the recorded "
                "path's last two components (default: only at the recorded paths)",
                ON_ANALYSIS | ON_DIFF | ON_AUGMENT, an.inductor_cache),
-    OPT_STRING("--explain", "OP_OR_KERNEL", "--analysis: shapes, dtypes, inputs, formula and figures of its first invocation",
-               ON_ANALYSIS, explain),
+    OPT_MODE_STRING("--explain", "OP_OR_KERNEL", "--analysis: shapes, dtypes, inputs, formula and figures of its first invocation",
+                    ON_ANALYSIS, explain, ON_EXPLAIN,
+                    "--explain prints one invocation (the first in the whole trace), no table, chart, report or summary"),
     OPT_CALLBACK("--fail-above", "PCT", "--diff: exit 3 when B's GPU time is over A's by more than PCT% (several runs: its 95% CI's low end) (default: no gate)", 1,
                  ON_DIFF, set_fail_above, NULL),
     OPT_FLAG("--extra", "--augment_trace: also achieved_tflops, achieved_gbps, flops_pct, bw_pct, kernel_category",
              ON_AUGMENT, extra),
     OPT_CALLBACK("--plot", "roofline|breakdown FILE.svg", "write a roofline chart or a GPU-time breakdown as SVG (repeatable)", 2,
-                 ON_ANALYSIS | ON_DIFF, set_plot, NULL),
+                 ON_TABLE | ON_STEPS | ON_DIFF, set_plot, NULL),
     OPT_STRING("--summary", "OUT.json", "--analysis: also write what --ranks needs of this trace (a small JSON rank summary, "
                "docs/ranks.md: Rank summaries); --ranks reads it in place of the trace; - prints it instead of the tables",
-               ON_ANALYSIS, summary),
-    OPT_STRING("--report", "FILE.html", "write a self-contained HTML report (tables and charts)", ON_ANALYSIS | ON_DIFF, report),
+               ON_TABLE | ON_STEPS, summary),
+    OPT_STRING("--report", "FILE.html", "write a self-contained HTML report (tables and charts)", ON_TABLE | ON_STEPS | ON_DIFF, report),
     OPT_CALLBACK("-j", "N", "parser threads (default: one per CPU this process may use; for .json.gz one of them inflates); "
                  "output is the same for every N", 1, ON_LOADERS, set_jobs, NULL),
     OPT_FLAG_OFF("--quiet", "no progress bar on stderr", ON_LOADERS, load.progress),
@@ -193,6 +213,7 @@ static const option options[] = {
     OPT_EXIT("--help", "print this help", show_help),
     OPT_EXIT("--version", "print the version", show_version),
     OPT_EXIT("--man", "print this help as a man page (roff; make install installs it)", show_man),
+    OPT_EXIT("--list-ops", NULL, show_ops), /* hidden (no help): the op table, for the tests */
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -231,6 +252,8 @@ static void print_wrapped(FILE *out, const char *text, size_t col, size_t indent
  * wider than its column puts the help on the next line. */
 static void print_option_help(FILE *out, const option *o)
 {
+    if (!o->help)
+        return; /* a hidden option (--list-ops) */
     char left[80], text[1024];
     snprintf(left, sizeof left, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
     const char *mark = strstr(o->help, DEFAULT_MARK);
@@ -303,48 +326,28 @@ static int same_name(const char *s, size_t n, const char *name)
     return 1;
 }
 
-/* Text for roff: backslashes and hyphens escaped (so options print as typed), and each line
- * that would begin with a control character ('.' or an apostrophe) guarded. */
-static void roff_text(FILE *out, const char *s, size_t n)
-{
-    for (size_t k = 0; k < n; k++) {
-        if ((k == 0 || s[k - 1] == '\n') && (s[k] == '.' || s[k] == '\''))
-            fputs("\\&", out);
-        if (s[k] == '\\')
-            fputs("\\e", out);
-        else if (s[k] == '-')
-            fputs("\\-", out);
-        else
-            fputc(s[k], out);
-    }
-}
-
-static void roff_line(FILE *out, const char *s)
-{
-    roff_text(out, s, strlen(s));
-    fputc('\n', out);
-}
-
 /* An option's help with its default in place of {default} or appended, as print_option_help
  * writes it, for the man page. */
 static void roff_option(FILE *out, const option *o)
 {
+    if (!o->help)
+        return; /* a hidden option */
     fputs(".TP\n\\fB", out);
-    roff_text(out, o->name, strlen(o->name));
+    pf_roff_text(out, o->name, strlen(o->name));
     fputs("\\fR", out);
     if (o->arg) {
         fputs(" \\fI", out);
-        roff_text(out, o->arg, strlen(o->arg));
+        pf_roff_text(out, o->arg, strlen(o->arg));
         fputs("\\fR", out);
     }
     fputc('\n', out);
     const char *mark = strstr(o->help, DEFAULT_MARK);
     if (mark) {
-        roff_text(out, o->help, (size_t)(mark - o->help));
-        roff_text(out, o->def, strlen(o->def));
-        roff_line(out, mark + strlen(DEFAULT_MARK));
+        pf_roff_text(out, o->help, (size_t)(mark - o->help));
+        pf_roff_text(out, o->def, strlen(o->def));
+        pf_roff_line(out, mark + strlen(DEFAULT_MARK));
     } else {
-        roff_text(out, o->help, strlen(o->help));
+        pf_roff_text(out, o->help, strlen(o->help));
         if (o->def)
             fprintf(out, " (default %s)", o->def); /* defaults are words and numbers */
         fputc('\n', out);
@@ -360,24 +363,24 @@ static void print_man(FILE *out)
     for (size_t i = 0; i < COUNT(commands); i++) {
         fputs(".B profana\n", out);
         fprintf(out, ".B ");
-        roff_line(out, commands[i].name);
+        pf_roff_line(out, commands[i].name);
         if (*commands[i].args) {
             fputs(".I ", out);
-            roff_line(out, commands[i].args);
+            pf_roff_line(out, commands[i].args);
         }
         fputs("[options]\n.br\n", out);
     }
     fputs(".SH COMMANDS\n", out);
     for (size_t i = 0; i < COUNT(commands); i++) {
         fputs(".TP\n\\fB", out);
-        roff_text(out, commands[i].name, strlen(commands[i].name));
+        pf_roff_text(out, commands[i].name, strlen(commands[i].name));
         fputs("\\fR ", out);
-        roff_line(out, commands[i].args);
-        roff_line(out, commands[i].help);
+        pf_roff_line(out, commands[i].args);
+        pf_roff_line(out, commands[i].help);
     }
     fputs(".SH ARGUMENTS\n.TP\n.I FILE\na Kineto chrome trace (.json or .json.gz); \\- reads standard input\n"
           ".TP\n.I DTYPE\ndtype of work whose dtype the trace does not show, in any case: ", out);
-    roff_line(out, pf_dtype_cli_choices());
+    pf_roff_line(out, pf_dtype_cli_choices());
     fputs(".SH OPTIONS\nEvery option and command may be spelled with \\- or _ "
           "(\\-\\-name\\-limit, \\-\\-augment_trace).\n", out);
     for (size_t i = 0; i < COUNT(options); i++)
@@ -385,7 +388,7 @@ static void print_man(FILE *out)
     fputs(".SH EXAMPLES\n", out);
     for (size_t i = 0; i < COUNT(commands); i++) {
         fputs(".nf\n", out);
-        roff_line(out, commands[i].example);
+        pf_roff_line(out, commands[i].example);
         fputs(".fi\n", out);
     }
     fputs(".SH EXIT STATUS\n0 ok, 1 unreadable trace or I/O error, 2 usage error, "
@@ -402,7 +405,17 @@ static const command *find_command(const char *s)
     return NULL;
 }
 
-_Static_assert(sizeof(options) / sizeof(options[0]) <= 32, "options are marked in an unsigned long bitmask");
+/* What the command line gave, as parse_args found it. */
+enum { MAX_OPTIONS = 64 };
+_Static_assert(sizeof(options) / sizeof(options[0]) <= MAX_OPTIONS, "parsed.given has a slot per option row");
+
+typedef struct parsed {
+    const command *cmd;        /* NULL until a command is given */
+    const option *mode;        /* the first ACT_MODE option given; NULL: the command's plain mode */
+    const option *clash;       /* another mode given after it, refused once the command is known */
+    unsigned char given[MAX_OPTIONS]; /* given[i]: options[i] was on the command line */
+    int done;                  /* an option ended the run (--help, --version) */
+} parsed;
 
 static const option *find_option(const char *s, size_t n)
 {
@@ -410,35 +423,6 @@ static const option *find_option(const char *s, size_t n)
         if (same_name(s, n, options[i].name))
             return &options[i];
     return NULL;
-}
-
-/* Edit distance between the n characters at a and b, '-' and '_' alike (same_name's rule);
- * names are short (under 64 characters), longer ones count as far. */
-static size_t edit_distance(const char *a, size_t n, const char *b)
-{
-    enum { MAXLEN = 64 };
-    size_t m = strlen(b);
-    if (n >= MAXLEN || m >= MAXLEN)
-        return (size_t)-1;
-    size_t row[MAXLEN + 1];
-    for (size_t j = 0; j <= m; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= n; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= m; j++) {
-            size_t up = row[j];
-            int same = a[i - 1] == b[j - 1] || ((a[i - 1] == '-' || a[i - 1] == '_') && (b[j - 1] == '-' || b[j - 1] == '_'));
-            size_t best = diag + !same;
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            diag = up;
-            row[j] = best;
-        }
-    }
-    return row[m];
 }
 
 /* The command or option nearest to an unknown one (its part before '='): the fewest edits, at
@@ -451,12 +435,14 @@ static const char *nearest_name(const char *a)
     size_t best_d = (n / 3 > 2 ? n / 3 : 2) + 1;
     for (size_t i = 0; i < COUNT(commands) + COUNT(options); i++) {
         const char *name = i < COUNT(commands) ? commands[i].name : options[i - COUNT(commands)].name;
-        size_t d = edit_distance(a, n, name);
+        if (i >= COUNT(commands) && !options[i - COUNT(commands)].help)
+            continue; /* a hidden option is never suggested */
+        size_t d = pf_name_distance(a, n, name);
         if (d < best_d)
             best = name, best_d = d;
     }
     for (size_t i = 0; !best && n > 3 && i < COUNT(options); i++)
-        if (strncmp(a, options[i].name, n) == 0)
+        if (options[i].help && strncmp(a, options[i].name, n) == 0)
             best = options[i].name;
     return best;
 }
@@ -591,31 +577,40 @@ static int set_plot(pf_cli *cli, const option *o, const char *kind, const char *
     return 0;
 }
 
-/* --help and --version on a full disk fail like every other output (exit 1). */
-static int stdout_status(void)
-{
-    return pf_cli_stdout_status();
-}
-
 static int show_help(pf_cli *cli, const option *o, const char *v, const char *v2)
 {
     (void)cli, (void)o, (void)v, (void)v2;
     print_help(stdout);
-    return stdout_status();
+    return pf_cli_stdout_status(); /* a full disk fails as any output does (exit 1) */
 }
 
 static int show_man(pf_cli *cli, const option *o, const char *v, const char *v2)
 {
     (void)cli, (void)o, (void)v, (void)v2;
     print_man(stdout);
-    return stdout_status();
+    return pf_cli_stdout_status(); /* a full disk fails as any output does (exit 1) */
+}
+
+/* --list-ops: one line per row of the op table (src/catalog/op_family.c), then its prefix
+ * rows: the op (or prefix), its family, and "formula" or "-" (the generic estimate). The
+ * tests read the op list from here instead of keeping a copy. */
+static int show_ops(pf_cli *cli, const option *o, const char *v, const char *v2)
+{
+    (void)cli, (void)o, (void)v, (void)v2;
+    int n = 0, np = 0;
+    const pf_op_entry *rows = pf_op_family_table(&n), *pre = pf_op_family_prefixes(&np);
+    for (int i = 0; i < n + np; i++) {
+        const pf_op_entry *e = i < n ? &rows[i] : &pre[i - n];
+        printf("%s\t%s\t%s\n", e->op, pf_op_family_name(e->family), e->formula != PF_OPF_NONE ? "formula" : "-");
+    }
+    return pf_cli_stdout_status(); /* a full disk fails as any output does (exit 1) */
 }
 
 static int show_version(pf_cli *cli, const option *o, const char *v, const char *v2)
 {
     (void)cli, (void)o, (void)v, (void)v2;
     printf("profana %s\n", PROFANA_VERSION);
-    return stdout_status();
+    return pf_cli_stdout_status(); /* a full disk fails as any output does (exit 1) */
 }
 
 /* Applies one option with its values (NULL for flags; v2 only for two-valued options).
@@ -636,6 +631,12 @@ static int apply_option(pf_cli *cli, const option *o, const char *v, const char 
         return set_string(field, o->name, v);
     case ACT_ENUM: /* an int-sized enum, written as its int (the signed twin of its type) */
         return parse_enum(o, v, field);
+    case ACT_MODE:
+        if (o->nvals == 0) {
+            *(int *)field = 1;
+            return 0;
+        }
+        return set_string(field, o->name, v);
     case ACT_CALLBACK:
     case ACT_EXIT:
         return o->cb(cli, o, v, v2);
@@ -650,6 +651,8 @@ static void apply_defaults(pf_cli *cli)
 {
     for (size_t i = 0; i < COUNT(options); i++) {
         assert(options[i].kind != 0 && (options[i].kind != ACT_CALLBACK && options[i].kind != ACT_EXIT) == !options[i].cb);
+        /* a mode row names its mode and why it refuses what it does not take; no other row does */
+        assert((options[i].kind == ACT_MODE) == (options[i].mode != 0 && options[i].refusal != NULL));
         if (options[i].def) {
             int rc = apply_option(cli, &options[i], options[i].def, NULL);
             assert(rc == 0); /* a default its own option refuses is a bug in the table */
@@ -658,15 +661,28 @@ static void apply_defaults(pf_cli *cli)
     }
 }
 
-/* Handles argv[*i] as an option, marking it in *given (bit = its index in options) and
- * setting *done for an option that ends the run (--help, --version); returns -1 when it is
- * not an option, else 0 or an exit status. */
-static int parse_option(pf_cli *cli, int argc, char **argv, int *i, unsigned long *given, int *done)
+/* Marks o given; a second mode is kept aside as the clash (one mode at a time). */
+static void mark_given(parsed *p, const option *o)
+{
+    assert(o >= options && o < options + COUNT(options));
+    p->given[o - options] = 1;
+    if (o->kind != ACT_MODE || p->mode == o)
+        return;
+    if (!p->mode)
+        p->mode = o;
+    else if (!p->clash)
+        p->clash = o;
+}
+
+/* Handles argv[*i] as an option, marking it in p->given and setting p->done for an option
+ * that ends the run (--help, --version); returns -1 when it is not an option, else 0 or an
+ * exit status. */
+static int parse_option(pf_cli *cli, int argc, char **argv, int *i, parsed *p)
 {
     const char *a = argv[*i];
     if (a[0] == '-' && a[1] == 'j' && a[2] >= '0' && a[2] <= '9') {
         const option *j = find_option("-j", 2);
-        *given |= 1ul << (j - options);
+        mark_given(p, j);
         return apply_option(cli, j, a + 2, NULL); /* -j4, as make takes it */
     }
     if (strcmp(a, "-h") == 0)
@@ -676,7 +692,7 @@ static int parse_option(pf_cli *cli, int argc, char **argv, int *i, unsigned lon
     const option *o = find_option(a, n);
     if (!o)
         return -1;
-    *given |= 1ul << (o - options);
+    mark_given(p, o);
     const char *v = NULL, *v2 = NULL;
     if (o->nvals == 0 && eq)
         return pf_cli_usage_error("%s takes no value", o->name);
@@ -693,16 +709,30 @@ static int parse_option(pf_cli *cli, int argc, char **argv, int *i, unsigned lon
             return pf_cli_usage_error("%s needs two values (%s)", o->name, o->arg);
         v2 = argv[++*i];
     }
-    *done = o->kind == ACT_EXIT;
+    p->done = o->kind == ACT_EXIT;
     return apply_option(cli, o, v, v2);
 }
 
-/* An option that does nothing for this command would be a surprise: refuse it. */
-static int check_options_apply(unsigned long given, const command *c)
+/* An option that does nothing for this command, or in its mode, would be a surprise: refuse
+ * it. Two modes are named in the table's order, whichever came first. */
+static int check_options_apply(const parsed *p)
 {
+    const command *c = p->cmd;
     for (size_t i = 0; i < COUNT(options); i++)
-        if ((given >> i & 1) && !(options[i].on & c->bit))
+        if (p->given[i] && !(options[i].on & c->bit))
             return pf_cli_usage_error("%s does not apply to %s", options[i].name, c->name);
+    if (p->clash) {
+        const option *first = p->mode < p->clash ? p->mode : p->clash;
+        const option *second = p->mode < p->clash ? p->clash : p->mode;
+        return pf_cli_usage_error("%s cannot be combined with %s: %s", first->name, second->name, second->refusal);
+    }
+    unsigned now = p->mode ? p->mode->mode : c->plain;
+    for (size_t i = 0; i < COUNT(options); i++)
+        if (p->given[i] && options[i].kind != ACT_MODE && !(options[i].on & now)) {
+            assert(p->mode); /* an option that applies to the command applies to its plain mode */
+            return pf_cli_usage_error("%s cannot be combined with %s: %s", options[i].name, p->mode->name,
+                                      p->mode->refusal);
+        }
     return 0;
 }
 
@@ -712,34 +742,23 @@ typedef struct conflict {
     const char *why;
 } conflict;
 
+/* What a mode does not take follows from the option rows (check_options_apply); these are the
+ * pairs left, of options that each act in the same mode. */
 static const conflict conflicts[] = {
-    {"--explain", "--plot", "--explain prints one invocation's figures, no chart"},
-    {"--explain", "--report", "--explain prints one invocation's figures, no report"},
-    {"--explain", "--top", "--explain prints one invocation, no rows table"},
-    {"--explain", "--by-category", "--explain prints one invocation, no rows table"},
-    {"--explain", "--steps", "--explain prints one invocation, no step table"},
-    {"--explain", "--group", "--explain shows the invocation's kernels and op both"},
-    {"--explain", "--step", "--explain finds the first invocation of the whole trace"},
-    {"--explain", "--summary", "--explain prints one invocation; --summary covers the whole trace"},
     {"--step", "--summary", "the summary covers the whole trace (with each step's figures)"},
-    {"--steps", "--top", "--steps prints one line per step, no rows table"},
-    {"--steps", "--by-category", "--steps prints one line per step, no rows table"},
-    {"--steps", "--group", "--steps prints one line per step, no rows table"},
-    {"--steps", "--columns", "--steps prints one line per step, no rows table"},
-    {"--explain", "--columns", "--explain prints one invocation, no rows table"},
     {"--wide", "--columns", "--wide shows every column, --columns the ones it names"},
 };
 
-static int given_option(unsigned long given, const char *name)
+static int given_option(const parsed *p, const char *name)
 {
     const option *o = find_option(name, strlen(name));
     assert(o); /* a conflict row names options of the table */
-    return (int)(given >> (o - options) & 1);
+    return p->given[o - options];
 }
 
 /* Refuses options given together that cannot both act, and options that do nothing in the
  * chosen format, rather than ignore them. */
-static int check_combinations(const pf_cli *cli, unsigned long given)
+static int check_combinations(const pf_cli *cli, const parsed *given)
 {
     for (size_t i = 0; i < COUNT(conflicts); i++)
         if (given_option(given, conflicts[i].first) && given_option(given, conflicts[i].second))
@@ -761,46 +780,65 @@ static int check_columns(const pf_cli *cli, const command *c)
 {
     pf_view_opts v = pf_cli_view_opts(cli);
     char err[1024];
-    if (c->bit == ON_DIFF)
+    if (c->bit == ON_DIFF) /* the table's column names (of either side) */
         v.names[0] = v.names[1] = "A";
     if (pf_view_check_columns(&v, err, sizeof err))
         return pf_cli_usage_error("%s", err);
     return 0;
 }
 
-/* Whether positional i (of n) of command c is an input trace. */
-static int is_input(const command *c, int i, int n)
+/* How many positionals c takes: the letters of its pos, at least that many when one repeats. */
+static int pos_count(const command *c)
 {
-    if (c->bit == ON_DIFF)
-        return i == 0 || i == 2;
-    if (c->bit == ON_COMBINE)
-        return i < n - 1;
-    return i == 0 && c->dtype_pos != 0;
+    int n = 0;
+    for (const char *k = c->pos; *k; k++)
+        n += *k != POS_REPEAT;
+    return n;
 }
+
+/* What positional i of the n given is (POS_*), by c's pos: the letters before a repeated one
+ * take the first places, those after it the last, the repeated one every place between. */
+static int pos_kind(const command *c, int i, int n)
+{
+    assert(i >= 0 && i < n && n >= pos_count(c));
+    const char *rep = strchr(c->pos, POS_REPEAT);
+    if (!rep)
+        return c->pos[i];
+    int before = (int)(rep - c->pos), after = (int)strlen(rep + 1);
+    assert(before >= 1); /* a repeat follows the letter it repeats */
+    if (i < before - 1)
+        return c->pos[i];
+    if (i >= n - after)
+        return rep[1 + i - (n - after)];
+    return rep[-1];
+}
+
 
 /* Standard input can be read once: two inputs given as - would make the second empty. */
 static int stdin_once(const pf_cli *cli, const command *c)
 {
     int n = 0;
     for (int i = 0; i < cli->npos; i++)
-        n += is_input(c, i, cli->npos) && strcmp(cli->pos[i], "-") == 0;
+        n += pos_kind(c, i, cli->npos) == POS_INPUT && strcmp(cli->pos[i], "-") == 0;
     return n > 1 ? pf_cli_usage_error("%s: standard input ('-') can be only one of the inputs", c->name) : 0;
 }
 
 static int check_positionals(pf_cli *cli, const command *c)
 {
-    if (c->npos < 0 && cli->npos < -c->npos)
-        return pf_cli_usage_error("%s wants at least %d arguments (%s), got %d", c->name, -c->npos, c->args,
+    int want = pos_count(c), repeats = strchr(c->pos, POS_REPEAT) != NULL;
+    const char *dtype = strchr(c->pos, POS_DTYPE); /* read here when the count is fixed */
+    if (repeats && cli->npos < want)
+        return pf_cli_usage_error("%s wants at least %d arguments (%s), got %d", c->name, want, c->args,
                                   cli->npos);
-    if (c->npos < 0)
+    if (repeats)
         return stdin_once(cli, c);
-    if (cli->npos != c->npos && c->npos == 0)
+    if (cli->npos != want && want == 0)
         return pf_cli_usage_error("%s takes no arguments, got %d", c->name, cli->npos);
-    if (cli->npos != c->npos)
-        return pf_cli_usage_error("%s wants %d argument%s (%s), got %d", c->name, c->npos,
-                                  c->npos == 1 ? "" : "s", c->args, cli->npos);
-    if (c->dtype_pos >= 0) {
-        const char *d = cli->pos[c->dtype_pos];
+    if (cli->npos != want)
+        return pf_cli_usage_error("%s wants %d argument%s (%s), got %d", c->name, want,
+                                  want == 1 ? "" : "s", c->args, cli->npos);
+    if (dtype) {
+        const char *d = cli->pos[dtype - c->pos];
         cli->an.default_dtype = pf_dtype_parse_cli(d);
         if (cli->an.default_dtype == PF_DT_UNKNOWN)
             return pf_cli_usage_error("unknown DTYPE '%s'; accepted: %s", d, pf_dtype_cli_choices());
@@ -827,17 +865,17 @@ static int distinct_outputs(const pf_cli *cli)
 /* One pass over argv: commands, options (each applied by its row of the table) and
  * positionals. Stops at the first error or at an option that ends the run (*done). Returns 0
  * or an exit status. */
-static int parse_args(pf_cli *cli, int argc, char **argv, const command **cmd, unsigned long *given, int *done)
+static int parse_args(pf_cli *cli, int argc, char **argv, parsed *p)
 {
     int rc = 0;
-    for (int i = 1; i < argc && rc == 0 && !*done; i++) {
+    for (int i = 1; i < argc && rc == 0 && !p->done; i++) {
         const char *a = argv[i];
         const command *c = find_command(a);
-        if (c && *cmd)
-            rc = pf_cli_usage_error("%s and %s cannot be combined", (*cmd)->name, c->name);
+        if (c && p->cmd)
+            rc = pf_cli_usage_error("%s and %s cannot be combined", p->cmd->name, c->name);
         else if (c)
-            *cmd = c;
-        else if ((rc = parse_option(cli, argc, argv, &i, given, done)) == -1)
+            p->cmd = c;
+        else if ((rc = parse_option(cli, argc, argv, &i, p)) == -1)
             rc = a[0] == '-' && a[1] ? unknown_option(a) : (cli->pos[cli->npos++] = a, 0);
     }
     return rc;
@@ -913,7 +951,6 @@ static int resolve_devices(pf_cli *cli, const command *cmd, pf_devset *devices)
 int main(int argc, char **argv)
 {
     pf_cli cli = {.fail_above = -1};
-    const command *cmd = NULL;
     catch_signals();
     fit_address_limit();
     apply_defaults(&cli);
@@ -923,15 +960,16 @@ int main(int argc, char **argv)
     cli.pos = calloc((size_t)argc + 1, sizeof *cli.pos);
     if (!cli.pos)
         return pf_cli_error("out of memory");
-    unsigned long given = 0;
-    int done = 0;
-    int rc = parse_args(&cli, argc, argv, &cmd, &given, &done);
+    parsed p = {0};
+    int rc = parse_args(&cli, argc, argv, &p);
+    const command *cmd = p.cmd;
+    int done = p.done;
     if (rc == 0 && !done && !cmd)
         rc = pf_cli_usage_error("no command given: use --analysis FILE DTYPE (or see --help)");
     if (rc == 0 && !done)
-        rc = check_options_apply(given, cmd);
+        rc = check_options_apply(&p);
     if (rc == 0 && !done)
-        rc = check_combinations(&cli, given);
+        rc = check_combinations(&cli, &p);
     if (rc == 0 && !done)
         rc = check_columns(&cli, cmd);
     if (rc == 0 && !done)

@@ -14,6 +14,9 @@
 #include "profana/trace.h"
 
 typedef enum pf_group_by { PF_GROUP_KERNEL = 0, PF_GROUP_OP, PF_GROUP_SHAPE } pf_group_by;
+/* The groups' names as --group takes them ("kernel", "op", "shape"), by pf_group_by, then
+ * NULL: the one list that the option table, the views and the report read. */
+extern const char *const pf_group_names[PF_GROUP_SHAPE + 2];
 
 typedef struct pf_analysis_opts {
     pf_dtype default_dtype;            /* for work whose dtype the trace does not show */

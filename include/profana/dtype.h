@@ -30,6 +30,8 @@ pf_dtype pf_dtype_parse_cli(const char *s);
 const char *pf_dtype_cli_choices(void);
 
 /* Short name of a dtype ("bf16"); "?" for PF_DT_UNKNOWN. Static storage. */
+/* A dtype's column title ("BF16"); d must be a dtype of the enum, not PF_DT_UNKNOWN. Static storage. */
+const char *pf_dtype_label(pf_dtype d);
 const char *pf_dtype_name(pf_dtype d);
 
 /* Maps a Kineto "Input type" string (`c10::BFloat16`, `float`, `long int`, ...) to the

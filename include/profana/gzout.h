@@ -5,6 +5,10 @@
 
 #include <stdio.h>
 
+/* Whether the n bytes at buf begin a gzip member (its magic, 1f 8b): 1 or 0. buf may be
+ * NULL only when n is 0. Pure. */
+int pf_is_gzip(const void *buf, size_t n);
+
 /* Whether an output path asks for gzip: it ends in ".gz" (any case). */
 int pf_gzout_wanted(const char *path);
 

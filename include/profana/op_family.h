@@ -105,6 +105,35 @@ typedef struct pf_op_key {
                                           them as [B, H, S, D] like the other backends */
 } pf_op_key;
 
+/* Where a convolution op keeps its arguments, by PF_CONV_*: positions from
+ * native_functions.yaml, -1 when its schema has no such argument (then the default, or what
+ * `implies` says). The row's diff key is built from the same positions (op_family.c). */
+enum {
+    PF_CONV_INPUT, PF_CONV_WEIGHT, PF_CONV_BIAS, PF_CONV_STRIDE, PF_CONV_PADDING, PF_CONV_DILATION,
+    PF_CONV_TRANSPOSED, PF_CONV_OUTPUT_PADDING, PF_CONV_GROUPS,
+    PF_CONV_GRAD_OUTPUT, PF_CONV_BIAS_SIZES, PF_CONV_OUTPUT_MASK, /* convolution_backward's own */
+    PF_CONV_NPOS
+};
+/* What a convolution op implies when its schema has no argument for it. */
+enum { PF_CONV_IMPLIES_TRANSPOSED = 1, PF_CONV_IMPLIES_DEPTHWISE = 2 };
+typedef struct pf_conv_args {
+    signed char pos[PF_CONV_NPOS];
+    unsigned char implies;     /* PF_CONV_IMPLIES_* */
+} pf_conv_args;
+
+/* Where a fused attention op keeps its arguments (-1: it has none there). k and v always
+ * follow q, cum_seq_k follows cum_q and max_k follows max_q. The row's diff key (q, k, v) is
+ * built from q and seq_first (op_family.c). */
+typedef struct pf_attn_args {
+    unsigned char seq_first;   /* q is [B, S, H, D]; otherwise [B, H, S, D] */
+    unsigned char backward;
+    signed char grad_out, q, out, lse, bias;
+    signed char cum_q, max_q;  /* variable-length batches: cumulative lengths, longest */
+    signed char causal;        /* bool is_causal */
+    signed char mask_type;     /* int custom_mask_type: 1 and 2 are causal masks */
+    signed char want_lse;      /* bool compute_log_sumexp; without it logsumexp is written */
+} pf_attn_args;
+
 /* One ATen op. */
 typedef struct pf_op_entry {
     const char *op;            /* "aten::cudnn_convolution", "_C::rms_norm"; in the prefix
@@ -115,6 +144,8 @@ typedef struct pf_op_entry {
     const pf_op_key *key;      /* NULL: no key; the diff does not match it by family */
     int by_kernel;             /* 1: the categories pass its op over and go by its kernel's
                                   name (they never listed it) */
+    const pf_conv_args *conv;  /* a convolution's argument positions (formulas/conv.c); NULL else */
+    const pf_attn_args *attn;  /* a fused attention's (formulas/attention.c); NULL else */
 } pf_op_entry;
 
 /* The entry of an op name ("aten::mm"), or NULL when the table does not list it. A name the
@@ -128,6 +159,10 @@ const pf_op_entry *pf_op_family_lookup(const char *op_name);
  * router logits; its expert weights and top-k appear on the views and the routing op it runs.
  * Pure. */
 int pf_op_family_reads_nested(const char *op_name);
+
+/* A family's name as `profana --list-ops` prints it ("gemm", "conv_backward"); f must be a
+ * family of the enum (below PF_FAM_COUNT). Static storage. */
+const char *pf_op_family_name(pf_family f);
 
 /* The whole table (sorted by strcmp of the op name) and its size, for tests. Static storage. */
 const pf_op_entry *pf_op_family_table(int *count);

@@ -663,3 +663,5 @@ double pf_row_mean_ns(const pf_row *r)
 {
     return r->invocations ? (double)r->total_ns / (double)r->invocations : 0;
 }
+
+const char *const pf_group_names[PF_GROUP_SHAPE + 2] = {"kernel", "op", "shape", NULL};

@@ -71,8 +71,14 @@ static const type_name type_names[] = {
     {"ComplexDouble", 16, PF_DT_FP64},
 };
 
-static const char *const dtype_names[PF_DT_COUNT] = {"fp64", "fp32", "tf32", "bf16", "fp16",
-                                                     "fp8",  "int8", "fp6",  "fp4"};
+/* Each dtype's short name ("bf16") and its column title ("BF16"), by pf_dtype. */
+static const struct {
+    const char *name, *label;
+} dtype_names[PF_DT_COUNT] = {
+    [PF_DT_FP64] = {"fp64", "FP64"}, [PF_DT_FP32] = {"fp32", "FP32"}, [PF_DT_TF32] = {"tf32", "TF32"},
+    [PF_DT_BF16] = {"bf16", "BF16"}, [PF_DT_FP16] = {"fp16", "FP16"}, [PF_DT_FP8] = {"fp8", "FP8"},
+    [PF_DT_INT8] = {"int8", "INT8"}, [PF_DT_FP6] = {"fp6", "FP6"},   [PF_DT_FP4] = {"fp4", "FP4"},
+};
 
 pf_dtype pf_dtype_parse_cli(const char *s)
 {
@@ -93,7 +99,13 @@ const char *pf_dtype_name(pf_dtype d)
 {
     if (d < 0 || d >= PF_DT_COUNT)
         return "?";
-    return dtype_names[d];
+    return dtype_names[d].name;
+}
+
+const char *pf_dtype_label(pf_dtype d)
+{
+    assert(d >= 0 && d < PF_DT_COUNT); /* a dtype of the enum */
+    return dtype_names[d].label;
 }
 
 static const type_name *find_type(const char *type)

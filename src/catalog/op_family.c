@@ -1,15 +1,16 @@
 /* op_family.c - the one table of ATen ops (family, formula, the arguments that describe a call) and its lookup. */
 #include "profana/op_family.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* A row: E(op, family, formula, spec, key, category). Positions follow native_functions.yaml,
  * as src/formulas/ reads them. */
-#define E(op, fam, form, spec, key, cat) {"aten::" op, PF_FAM_##fam, PF_OPF_##form, spec, key, cat}
+#define E(o, fam, form, sp, k, cat) {.op = "aten::" o, .family = PF_FAM_##fam, .formula = PF_OPF_##form, .spec = sp, .key = k, .by_kernel = cat}
 /* A custom op of a serving library (vLLM's _C, _C_cache_ops; SGLang's sgl_kernel, sglang;
  * aiter; FlashInfer), named in full. Their categories go by the kernel's name (KERNEL). */
-#define X(op, fam, form, spec, key, cat) {op, PF_FAM_##fam, PF_OPF_##form, spec, key, cat}
+#define X(o, fam, form, sp, k, cat) {.op = o, .family = PF_FAM_##fam, .formula = PF_OPF_##form, .spec = sp, .key = k, .by_kernel = cat}
 
 /* ---- spec: what the estimate formulas read (pf_op_spec) ---- */
 #define SPEC(...) (&(const pf_op_spec){__VA_ARGS__})
@@ -27,17 +28,47 @@
 #define ARGS(...) (&(const pf_op_key){sizeof((signed char[]){__VA_ARGS__}), {__VA_ARGS__}, 0})
 #define NO_KEY NULL
 #define ALL_TENSORS (&(const pf_op_key){0, {0}, 0})
-/* input, weight, stride, padding, dilation, groups: the bias is left out, since cuDNN's op
- * adds it in a separate kernel and MIOpen's takes it as an argument. (convolution_backward:
- * grad_output, input, weight, stride, padding, dilation, groups, output_mask.) */
-#define CONV_ARGS(st, pad, dil, grp) ARGS(0, 1, st, pad, dil, grp)
-/* q, k, v: enough to tell attention calls apart; the scale, dropout and causal flags sit at
- * different places and in different forms (is_causal, custom_mask_type) per backend. _BSHD:
- * the backend takes [B, S, H, D] tensors. */
+/* q, k, v: enough to tell attention calls apart (for the ops without a layout below). */
 #define QKV_FORWARD ARGS(0, 1, 2)
 #define QKV_BACKWARD ARGS(1, 2, 3)
-#define QKV_FORWARD_BSHD (&(const pf_op_key){3, {0, 1, 2}, 1})
-#define QKV_BACKWARD_BSHD (&(const pf_op_key){3, {1, 2, 3}, 1})
+
+/* ---- convolutions: C(op, family, formula, key, category, the positions of pf_conv_args) ----
+ * Positions in the order of PF_CONV_*: input, weight, bias, stride, padding, dilation,
+ * transposed, output_padding, groups, then convolution_backward's grad_output, bias_sizes and
+ * output_mask, then what the op implies; from native_functions.yaml, checked against the
+ * traces in testdata (cudnn_convolution records padding before stride; miopen_convolution a
+ * None bias before both). formulas/conv.c reads them; the key is built from them:
+ * CONV_KEY input, weight, stride, padding, dilation, groups (the bias is left out, since
+ * cuDNN's op adds it in a separate kernel and MIOpen's takes it as an argument); CONV_T_KEY
+ * also output_padding; CONV_B_KEY grad_output, input, weight, stride, padding, dilation,
+ * groups, output_mask; NO_CONV_KEY none (the diff does not match the op by family). */
+#define NA (-1)
+#define TRANSPOSED PF_CONV_IMPLIES_TRANSPOSED
+#define DEPTHWISE PF_CONV_IMPLIES_DEPTHWISE
+#define C(o, fam, form, keyof, cat, ...)                                                           \
+    {.op = "aten::" o, .family = PF_FAM_##fam, .formula = PF_OPF_##form, .key = keyof(__VA_ARGS__), \
+     .by_kernel = cat, .conv = CONV_POS(__VA_ARGS__)}
+#define CONV_POS(in, w, b, st, pad, dil, tr, opad, grp, go, bs, mask, imp)                        \
+    (&(const pf_conv_args){{in, w, b, st, pad, dil, tr, opad, grp, go, bs, mask}, imp})
+#define CONV_KEY(in, w, b, st, pad, dil, tr, opad, grp, go, bs, mask, imp) ARGS(in, w, st, pad, dil, grp)
+#define CONV_T_KEY(in, w, b, st, pad, dil, tr, opad, grp, go, bs, mask, imp) ARGS(in, w, st, pad, opad, dil, grp)
+#define CONV_B_KEY(in, w, b, st, pad, dil, tr, opad, grp, go, bs, mask, imp) ARGS(go, in, w, st, pad, dil, grp, mask)
+#define NO_CONV_KEY(...) NO_KEY
+
+/* ---- fused attention: A(op, family, category, the positions of pf_attn_args) ----
+ * seq_first, backward, grad_out, q, out, lse, bias, cum_q, max_q, causal, mask_type,
+ * want_lse. From native_functions.yaml (PyTorch 2.5+), checked against eager_fp32.json
+ * (_efficient_attention_*: [4, 256, 16, 64] is [B, S, H, D], custom_mask_type 1 at 9 and 14)
+ * and eager_bf16.json (_cudnn_attention_*: is_causal True at 10 and 14). The _efficient ops'
+ * max_seqlen arguments are not lengths in dense calls (the trace shows 16 for S = 256), so
+ * formulas/attention.c reads them only for variable-length ones. The key is q, k, v: enough
+ * to tell attention calls apart (the scale, dropout and causal flags sit at different places
+ * and in different forms per backend), shown as [B, H, S, D] whatever the backend takes. */
+#define A(o, fam, cat, ...)                                                                        \
+    {.op = "aten::" o, .family = PF_FAM_##fam, .formula = PF_OPF_ATTENTION, .key = ATTN_KEY(__VA_ARGS__), \
+     .by_kernel = cat, .attn = ATTN_POS(__VA_ARGS__)}
+#define ATTN_POS(sf, bw, go, q, o, l, b, cq, mq, c, mt, wl) (&(const pf_attn_args){sf, bw, go, q, o, l, b, cq, mq, c, mt, wl})
+#define ATTN_KEY(sf, bw, go, q, o, l, b, cq, mq, c, mt, wl) (&(const pf_op_key){3, {q, q + 1, q + 2}, sf})
 
 /* ---- category: FAMILY, the categories go by the family; KERNEL, by the kernel's name ---- */
 #define FAMILY 0
@@ -72,19 +103,19 @@ static const pf_op_entry ops[] = {
     X("aiter::rmsnorm2d_fwd_with_add_ck",  NORM,               SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
     X("aiter::silu_and_mul",               ELEMENTWISE,        SERVING_IO,    NO_SPEC, NO_KEY, KERNEL),
     E("_addmm_activation",               GEMM,               NONE,          NO_SPEC, ALL_TENSORS, FAMILY),
-    E("_conv_depthwise2d",               CONV,               CONV_FORWARD,  NO_SPEC, NO_KEY, FAMILY),
-    E("_convolution",                    CONV,               CONV_FORWARD,  NO_SPEC, CONV_ARGS(3, 4, 5, 8), FAMILY),
-    E("_cudnn_attention_backward",       ATTENTION_BACKWARD, ATTENTION,     NO_SPEC, QKV_BACKWARD, FAMILY),
-    E("_cudnn_attention_forward",        ATTENTION,          ATTENTION,     NO_SPEC, QKV_FORWARD, FAMILY),
+    C("_conv_depthwise2d", CONV, CONV_FORWARD, NO_CONV_KEY, FAMILY, 0, 1, 3, 4, 5, 6, NA, NA, NA, NA, NA, NA, DEPTHWISE),
+    C("_convolution", CONV, CONV_FORWARD, CONV_KEY, FAMILY, 0, 1, 2, 3, 4, 5, 6, 7, 8, NA, NA, NA, 0),
+    A("_cudnn_attention_backward", ATTENTION_BACKWARD, FAMILY, 0,  1,  0, 1,  4,  5,  8,  9, 11, 14, NA, NA),
+    A("_cudnn_attention_forward", ATTENTION, FAMILY, 0,  0, NA, 0, NA, NA,  3,  4,  6, 10, NA,  8),
     E("_cudnn_rnn",                        GEMM,               RNN,           NO_SPEC, NO_KEY, KERNEL),
     E("_cudnn_rnn_backward",               GEMM,               RNN,           NO_SPEC, NO_KEY, KERNEL),
-    E("_efficient_attention_backward",   ATTENTION_BACKWARD, ATTENTION,     NO_SPEC, QKV_BACKWARD_BSHD, FAMILY),
-    E("_efficient_attention_forward",    ATTENTION,          ATTENTION,     NO_SPEC, QKV_FORWARD_BSHD, FAMILY),
+    A("_efficient_attention_backward", ATTENTION_BACKWARD, FAMILY, 1,  1,  0, 1,  5, 10,  4,  6,  8, NA, 14, NA),
+    A("_efficient_attention_forward", ATTENTION, FAMILY, 1,  0, NA, 0, NA, NA,  3,  4,  6, NA,  9, 10),
     E("_fft_c2c",                          ELEMENTWISE,        FFT,           NO_SPEC, NO_KEY, KERNEL),
     E("_fft_c2r",                          ELEMENTWISE,        FFT,           NO_SPEC, NO_KEY, KERNEL),
     E("_fft_r2c",                          ELEMENTWISE,        FFT,           NO_SPEC, NO_KEY, KERNEL),
-    E("_flash_attention_backward",       ATTENTION_BACKWARD, ATTENTION,     NO_SPEC, QKV_BACKWARD_BSHD, FAMILY),
-    E("_flash_attention_forward",        ATTENTION,          ATTENTION,     NO_SPEC, QKV_FORWARD_BSHD, FAMILY),
+    A("_flash_attention_backward", ATTENTION_BACKWARD, FAMILY, 1,  1,  0, 1,  4,  5, NA,  6,  8, 11, NA, NA),
+    A("_flash_attention_forward", ATTENTION, FAMILY, 1,  0, NA, 0, NA, NA, NA,  3,  5,  8, NA, NA),
     E("_fused_adam_",                      ELEMENTWISE,        FUSED_OPTIM,   NO_SPEC, NO_KEY, KERNEL),
     E("_fused_adamw_",                     ELEMENTWISE,        FUSED_OPTIM,   NO_SPEC, NO_KEY, KERNEL),
     E("_fused_rms_norm",                 NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
@@ -98,17 +129,17 @@ static const pf_op_entry ops[] = {
     E("_native_batch_norm_legit",        NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
     E("_native_batch_norm_legit_no_training", NORM, LIKE_INPUT, NO_SPEC, NO_KEY, FAMILY),
     E("_safe_softmax",                   NORM,               LIKE_INPUT,    SPEC(.dtype_at = 2), NO_KEY, FAMILY),
-    E("_scaled_dot_product_cudnn_attention", ATTENTION, ATTENTION, NO_SPEC, QKV_FORWARD, FAMILY),
-    E("_scaled_dot_product_cudnn_attention_backward", ATTENTION_BACKWARD, ATTENTION, NO_SPEC, QKV_BACKWARD, FAMILY),
-    E("_scaled_dot_product_efficient_attention", ATTENTION, ATTENTION, NO_SPEC, QKV_FORWARD, FAMILY),
-    E("_scaled_dot_product_efficient_attention_backward", ATTENTION_BACKWARD, ATTENTION, NO_SPEC, QKV_BACKWARD, FAMILY),
-    E("_scaled_dot_product_flash_attention", ATTENTION, ATTENTION, NO_SPEC, QKV_FORWARD, FAMILY),
-    E("_scaled_dot_product_flash_attention_backward", ATTENTION_BACKWARD, ATTENTION, NO_SPEC, QKV_BACKWARD, FAMILY),
+    A("_scaled_dot_product_cudnn_attention", ATTENTION, FAMILY, 0,  0, NA, 0, NA, NA,  3, NA, NA,  6, NA,  4),
+    A("_scaled_dot_product_cudnn_attention_backward", ATTENTION_BACKWARD, FAMILY, 0,  1,  0, 1,  4,  5,  8,  9, 11, 14, NA, NA),
+    A("_scaled_dot_product_efficient_attention", ATTENTION, FAMILY, 0,  0, NA, 0, NA, NA,  3, NA, NA,  6, NA,  4),
+    A("_scaled_dot_product_efficient_attention_backward", ATTENTION_BACKWARD, FAMILY, 0,  1,  0, 1,  5,  6,  4, NA, NA, 11, NA, NA),
+    A("_scaled_dot_product_flash_attention", ATTENTION, FAMILY, 0,  0, NA, 0, NA, NA, NA, NA, NA,  4, NA, NA),
+    A("_scaled_dot_product_flash_attention_backward", ATTENTION_BACKWARD, FAMILY, 0,  1,  0, 1,  4,  5, NA,  6,  8, 11, NA, NA),
     E("_scaled_dot_product_fused_attention_overrideable", ATTENTION, NONE, NO_SPEC, QKV_FORWARD, FAMILY),
     E("_scaled_dot_product_fused_attention_overrideable_backward", ATTENTION_BACKWARD, NONE, NO_SPEC, QKV_BACKWARD, FAMILY),
     E("_scaled_grouped_mm",              GEMM,               GROUPED_MM,    NO_SPEC, NO_KEY, FAMILY),
     E("_scaled_mm",                      GEMM,               SCALED_MM,     NO_SPEC, ARGS(0, 1), FAMILY),
-    E("_slow_conv2d_forward",            CONV,               CONV_FORWARD,  NO_SPEC, NO_KEY, FAMILY),
+    C("_slow_conv2d_forward", CONV, CONV_FORWARD, NO_CONV_KEY, FAMILY, 0, 1, 3, 4, 5, NA, NA, NA, NA, NA, NA, NA, 0),
     E("_softmax",                        NORM,               LIKE_INPUT,    SPEC(.float_at = 2), NO_KEY, FAMILY),
     E("_softmax_backward_data",          NORM,               LIKE_INPUT,    SPEC(.dtype_at = 3), NO_KEY, FAMILY),
     E("_to_copy",                        COPY,               LIKE_INPUT,    SPEC(.dtype_at = 1), NO_KEY, FAMILY),
@@ -156,9 +187,9 @@ static const pf_op_entry ops[] = {
     E("clamp_min_",                      ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
     E("clone",                           COPY,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
     E("contiguous",                      COPY,               LIKE_INPUT,    NO_SPEC, NO_KEY, KERNEL),
-    E("convolution",                     CONV,               CONV_FORWARD,  NO_SPEC, CONV_ARGS(3, 4, 5, 8), FAMILY),
-    E("convolution_backward",            CONV_BACKWARD,      CONV_BACKWARD, NO_SPEC, ARGS(0, 1, 2, 4, 5, 6, 9, 10), FAMILY),
-    E("convolution_overrideable",        CONV,               CONV_FORWARD,  NO_SPEC, CONV_ARGS(3, 4, 5, 8), FAMILY),
+    C("convolution", CONV, CONV_FORWARD, CONV_KEY, FAMILY, 0, 1, 2, 3, 4, 5, 6, 7, 8, NA, NA, NA, 0),
+    C("convolution_backward", CONV_BACKWARD, CONV_BACKWARD, CONV_B_KEY, FAMILY, 1, 2, NA, 4, 5, 6, 7, 8, 9, 0, 3, 10, 0),
+    C("convolution_overrideable", CONV, CONV_FORWARD, CONV_KEY, FAMILY, 0, 1, 2, 3, 4, 5, 6, 7, 8, NA, NA, NA, 0),
     E("copy",                            COPY,               NONE,          NO_SPEC, NO_KEY, FAMILY),
     E("copy_",                           COPY,               OVERWRITE,     NO_SPEC, NO_KEY, FAMILY),
     E("cos",                             ELEMENTWISE,        POINTWISE,     ARITH_OUT(1), NO_KEY, FAMILY),
@@ -166,8 +197,8 @@ static const pf_op_entry ops[] = {
     E("count_nonzero",                   REDUCE,             NONE,          NO_SPEC, NO_KEY, FAMILY),
     E("cudnn_batch_norm",                NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
     E("cudnn_batch_norm_backward",       NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
-    E("cudnn_convolution",               CONV,               CONV_FORWARD,  NO_SPEC, CONV_ARGS(3, 2, 4, 5), FAMILY),
-    E("cudnn_convolution_transpose",     CONV_TRANSPOSE,     CONV_FORWARD,  NO_SPEC, ARGS(0, 1, 4, 2, 3, 5, 6), FAMILY),
+    C("cudnn_convolution", CONV, CONV_FORWARD, CONV_KEY, FAMILY, 0, 1, NA, 3, 2, 4, NA, NA, 5, NA, NA, NA, 0),
+    C("cudnn_convolution_transpose", CONV_TRANSPOSE, CONV_FORWARD, CONV_T_KEY, FAMILY, 0, 1, NA, 4, 2, 5, NA, 3, 6, NA, NA, NA, TRANSPOSED),
     E("cumprod",                         REDUCE,             SCAN,          SPEC(.dtype_at = 2), NO_KEY, KERNEL),
     E("cumsum",                          REDUCE,             SCAN,          SPEC(.dtype_at = 2), NO_KEY, KERNEL),
     E("div",                             ELEMENTWISE,        POINTWISE,     ARITH_OUT(2), NO_KEY, FAMILY),
@@ -249,11 +280,11 @@ static const pf_op_entry ops[] = {
     E("minimum",                         ELEMENTWISE,        POINTWISE,     ARITH_OUT(2), NO_KEY, FAMILY),
     E("miopen_batch_norm",               NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
     E("miopen_batch_norm_backward",      NORM,               LIKE_INPUT,    NO_SPEC, NO_KEY, FAMILY),
-    E("miopen_convolution",              CONV,               CONV_FORWARD,  NO_SPEC, CONV_ARGS(4, 3, 5, 6), FAMILY),
-    E("miopen_convolution_transpose",    CONV_TRANSPOSE,     NONE,          NO_SPEC, ARGS(0, 1, 5, 3, 4, 6, 7), FAMILY),
-    E("miopen_depthwise_convolution",    CONV,               NONE,          NO_SPEC, CONV_ARGS(4, 3, 5, 6), FAMILY),
+    C("miopen_convolution", CONV, CONV_FORWARD, CONV_KEY, FAMILY, 0, 1, 2, 4, 3, 5, NA, NA, 6, NA, NA, NA, 0),
+    C("miopen_convolution_transpose", CONV_TRANSPOSE, NONE, CONV_T_KEY, FAMILY, 0, 1, 2, 5, 3, 6, NA, 4, 7, NA, NA, NA, TRANSPOSED),
+    C("miopen_depthwise_convolution", CONV, NONE, CONV_KEY, FAMILY, 0, 1, 2, 4, 3, 5, NA, NA, 6, NA, NA, NA, 0),
     E("mish",                            ELEMENTWISE,        POINTWISE,     ARITH, NO_KEY, FAMILY),
-    E("mkldnn_convolution",              CONV,               CONV_FORWARD,  NO_SPEC, CONV_ARGS(4, 3, 5, 6), FAMILY),
+    C("mkldnn_convolution", CONV, CONV_FORWARD, CONV_KEY, FAMILY, 0, 1, 2, 4, 3, 5, NA, NA, 6, NA, NA, NA, 0),
     E("mm",                              GEMM,               MM,            NO_SPEC, ALL_TENSORS, FAMILY),
     E("mul",                             ELEMENTWISE,        POINTWISE,     ARITH_OUT(2), NO_KEY, FAMILY),
     E("mul_",                            ELEMENTWISE,        INPLACE,       ARITH, NO_KEY, FAMILY),
@@ -400,6 +431,19 @@ const pf_op_entry *pf_op_family_prefixes(int *count)
 {
     *count = COUNT(prefixed);
     return prefixed;
+}
+
+const char *pf_op_family_name(pf_family f)
+{
+    static const char *const names[PF_FAM_COUNT] = {
+        [PF_FAM_GEMM] = "gemm", [PF_FAM_BMM] = "bmm", [PF_FAM_GEMV] = "gemv", [PF_FAM_CONV] = "conv",
+        [PF_FAM_CONV_BACKWARD] = "conv_backward", [PF_FAM_CONV_TRANSPOSE] = "conv_transpose",
+        [PF_FAM_ATTENTION] = "attention", [PF_FAM_ATTENTION_BACKWARD] = "attention_backward",
+        [PF_FAM_NORM] = "norm", [PF_FAM_REDUCE] = "reduce", [PF_FAM_ELEMENTWISE] = "elementwise",
+        [PF_FAM_COPY] = "copy", [PF_FAM_INDEX] = "index",
+    };
+    assert(f >= 0 && f < PF_FAM_COUNT); /* a family of the enum */
+    return names[f];
 }
 
 const pf_op_entry *pf_op_family_table(int *count)

@@ -1,12 +1,14 @@
 /* args.c - what every formula module shares: element counts and bytes of arguments, the Concrete Inputs texts, the estimate rules, the explanations. */
 #include "args.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 int pf_arg_is_tensor(const pf_arg *a)
 {
+    assert(a);
     return a && !a->is_list && (a->ndim > 0 || pf_type_size(a->type) > 0);
 }
 
@@ -23,11 +25,13 @@ static double bytes_of(const pf_arg *a, int64_t n)
 
 double pf_tensor_bytes(const pf_arg *a)
 {
+    assert(a);
     return bytes_of(a, pf_arg_numel(a));
 }
 
 double pf_tensor_read_bytes(const pf_arg *a)
 {
+    assert(a);
     return bytes_of(a, pf_arg_stored_numel(a));
 }
 
@@ -38,6 +42,7 @@ double pf_bytes_add(double total, double more)
 
 pf_dtype pf_dtype_of_largest(const pf_arg *args, int n)
 {
+    assert(n >= 0 && (args || n == 0));
     pf_dtype dt = PF_DT_UNKNOWN;
     int64_t best = -1;
     for (int i = 0; i < n; i++) {
@@ -54,6 +59,7 @@ pf_dtype pf_dtype_of_largest(const pf_arg *args, int n)
 
 const char *pf_concrete_at(const pf_op_call *call, int pos)
 {
+    assert(call && (call->args || call->nargs == 0)); /* any pos: one out of range gives "" */
     if (pos < 0 || pos >= call->nargs || !call->args[pos].concrete)
         return "";
     return call->args[pos].concrete;
@@ -61,6 +67,7 @@ const char *pf_concrete_at(const pf_op_call *call, int pos)
 
 double pf_tensor_args_bytes(const pf_op_call *call)
 {
+    assert(call && (call->args || call->nargs == 0));
     double total = 0;
     for (int i = 0; i < call->nargs && total >= 0; i++) {
         const pf_arg *a = &call->args[i];
@@ -121,6 +128,8 @@ static int broadcast_into(const pf_arg *a, int64_t *out, int *rank)
 
 int pf_broadcast_shape(const pf_arg *args, int n, pf_arg *shape)
 {
+    assert(n >= 0 && (args || n == 0));
+    assert(shape);
     int64_t out[PF_MAX_DIMS];
     int rank = 0, tensors = 0;
     for (int i = 0; i < n; i++) {
@@ -142,6 +151,8 @@ int pf_broadcast_shape(const pf_arg *args, int n, pf_arg *shape)
 
 int pf_broadcast_numel(const pf_arg *args, int n, int64_t *numel)
 {
+    assert(n >= 0 && (args || n == 0));
+    assert(numel);
     pf_arg shape;
     int rc = pf_broadcast_shape(args, n, &shape);
     if (rc != PF_FORMULA_OK)
@@ -253,6 +264,7 @@ int pf_concrete_int(const char *s, int64_t *v)
 
 int pf_concrete_int_list(const char *s, int64_t *out, int max)
 {
+    assert(max >= 0); /* writes up to max values */
     int64_t v;
     if (!s)
         return -1;
@@ -278,6 +290,7 @@ int pf_concrete_bool(const char *s)
 
 int pf_concrete_bool_list(const char *s, int *out, int max)
 {
+    assert(max >= 0 && (out || max == 0));
     return parse_list(s, span_bool, NULL, out, max);
 }
 
@@ -285,6 +298,7 @@ int pf_concrete_bool_list(const char *s, int *out, int max)
 
 const pf_op_spec *pf_spec_of(const pf_op_call *call)
 {
+    assert(call);
     static const pf_op_spec no_spec;
     const pf_op_entry *e = pf_op_family_lookup(call->name);
     return e && e->spec ? e->spec : &no_spec;
@@ -312,6 +326,7 @@ static int given_size(const pf_op_call *call, const pf_op_spec *s, int *size)
 
 int pf_result_size(const pf_op_call *call, const pf_op_spec *s, int dflt, int *size)
 {
+    assert(call && s && size);
     int given = given_size(call, s, size);
     if (given < 0)
         return PF_FORMULA_BAD_ARGS;
@@ -322,6 +337,7 @@ int pf_result_size(const pf_op_call *call, const pf_op_spec *s, int dflt, int *s
 
 int pf_estimate_done(const pf_op_call *call, pf_work *w, double flop, double bytes)
 {
+    assert(pf_formula_args_ok(call, w));
     w->flop = flop;
     w->bytes = bytes;
     w->dtype = pf_dtype_of_largest(call->args, call->nargs);
@@ -349,6 +365,7 @@ static char *ex_field(pf_work *w, int field)
 /* A text that does not fit ends in "..." so a cut expression is never read as whole. */
 void pf_ex(pf_work *w, int field, const char *fmt, ...)
 {
+    assert(w && PF_EX_FIELD_OK(field) && fmt);
     char *buf = ex_field(w, field);
     if (!buf)
         return;
@@ -366,6 +383,7 @@ void pf_ex(pf_work *w, int field, const char *fmt, ...)
 
 void pf_ex_rule(pf_work *w, const char *module, const char *dtype_rule)
 {
+    assert(w && module && dtype_rule);
     if (!w->explain)
         return;
     w->explain->module = module;
@@ -396,16 +414,19 @@ static void ex_tensor(pf_work *w, int field, const pf_arg *a, int read)
 
 void pf_ex_tensor(pf_work *w, int field, const pf_arg *a)
 {
+    assert(w && PF_EX_FIELD_OK(field) && a);
     ex_tensor(w, field, a, 0);
 }
 
 void pf_ex_tensor_read(pf_work *w, int field, const pf_arg *a)
 {
+    assert(w && PF_EX_FIELD_OK(field) && a);
     ex_tensor(w, field, a, 1);
 }
 
 void pf_ex_tensor_args(pf_work *w, int field, const pf_op_call *call)
 {
+    assert(w && PF_EX_FIELD_OK(field) && call);
     int terms = 0;
     if (!w->explain)
         return;
@@ -423,6 +444,7 @@ void pf_ex_tensor_args(pf_work *w, int field, const pf_op_call *call)
 
 void pf_ex_shape(pf_work *w, int field, const pf_arg *a)
 {
+    assert(w && PF_EX_FIELD_OK(field) && a);
     if (!w->explain)
         return;
     pf_ex(w, field, "[");

@@ -12,6 +12,18 @@
 #include "profana/op_family.h"
 #include "profana/satmath.h"
 
+/* ---- for assert() only (SQLite style: predicates that state a contract) ---- */
+
+/* What a pf_formula_fn is given (formulas.h): a call whose args hold its nargs arguments
+ * (none: args may be NULL), and the work record it fills. */
+static inline int pf_formula_args_ok(const pf_op_call *call, const pf_work *w)
+{
+    return call && w && call->nargs >= 0 && (call->args || call->nargs == 0);
+}
+
+/* A field of w->explain that pf_ex and its kin write (PF_EX_*). */
+#define PF_EX_FIELD_OK(field) ((field) >= PF_EX_SIZES && (field) <= PF_EX_BYTES)
+
 /* ---- arguments ---- */
 
 /* 1 when the argument is a single tensor: it has dims, or a tensor element type (0-d). */

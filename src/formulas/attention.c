@@ -1,45 +1,16 @@
 /* attention.c - FLOP and byte formulas of fused attention: each backend's SDPA entry point, the lower-level flash / efficient / cuDNN ops, their backwards, and Inductor's flex attention launches. */
 #include "families.h"
 
-#include <string.h>
+#include <assert.h>
+
 
 #include "profana/op_family.h"
 
 enum { NA = -1 }; /* the op has no such argument */
 
-/* Where one attention op keeps its arguments. k and v always follow q, cum_seq_k follows
- * cum_seq_q and max_k follows max_q. */
-typedef struct attn_layout {
-    const char *op;           /* without its "aten::" */
-    unsigned char seq_first;  /* q is [B, S, H, D]; otherwise [B, H, S, D] */
-    unsigned char backward;
-    signed char grad_out, q, out, lse, bias;
-    signed char cum_q, max_q; /* variable-length batches: cumulative lengths, longest */
-    signed char causal;       /* bool is_causal */
-    signed char mask_type;    /* int custom_mask_type: 1 and 2 are causal masks */
-    signed char want_lse;     /* bool compute_log_sumexp; without it logsumexp is written */
-} attn_layout;
-
-/* Columns in the order of attn_layout. From native_functions.yaml (PyTorch 2.5+), checked
- * against eager_fp32.json (_efficient_attention_*: [4, 256, 16, 64] is [B, S, H, D],
- * custom_mask_type 1 at 9 and 14) and eager_bf16.json (_cudnn_attention_*: is_causal True
- * at 10 and 14). The _efficient ops' max_seqlen arguments are not lengths in dense calls
- * (the trace shows 16 for S = 256), so they are read only for variable-length ones. */
-static const attn_layout attn_layouts[] = {
-    /*                                                   sf  bw  go  q   o   l   b  cq  mq   c  mt  wl */
-    {"_scaled_dot_product_flash_attention",               0,  0, NA, 0, NA, NA, NA, NA, NA,  4, NA, NA},
-    {"_scaled_dot_product_flash_attention_backward",      0,  1,  0, 1,  4,  5, NA,  6,  8, 11, NA, NA},
-    {"_scaled_dot_product_efficient_attention",           0,  0, NA, 0, NA, NA,  3, NA, NA,  6, NA,  4},
-    {"_scaled_dot_product_efficient_attention_backward",  0,  1,  0, 1,  5,  6,  4, NA, NA, 11, NA, NA},
-    {"_scaled_dot_product_cudnn_attention",               0,  0, NA, 0, NA, NA,  3, NA, NA,  6, NA,  4},
-    {"_scaled_dot_product_cudnn_attention_backward",      0,  1,  0, 1,  4,  5,  8,  9, 11, 14, NA, NA},
-    {"_flash_attention_forward",                          1,  0, NA, 0, NA, NA, NA,  3,  5,  8, NA, NA},
-    {"_flash_attention_backward",                         1,  1,  0, 1,  4,  5, NA,  6,  8, 11, NA, NA},
-    {"_efficient_attention_forward",                      1,  0, NA, 0, NA, NA,  3,  4,  6, NA,  9, 10},
-    {"_efficient_attention_backward",                     1,  1,  0, 1,  5, 10,  4,  6,  8, NA, 14, NA},
-    {"_cudnn_attention_forward",                          0,  0, NA, 0, NA, NA,  3,  4,  6, 10, NA,  8},
-    {"_cudnn_attention_backward",                         0,  1,  0, 1,  4,  5,  8,  9, 11, 14, NA, NA},
-};
+/* Where one attention op keeps its arguments: the op table's (pf_attn_args,
+ * src/catalog/op_family.c). */
+typedef pf_attn_args attn_layout;
 
 /* The sizes the formulas need. H counts query heads; k and v may have fewer (GQA). */
 typedef struct attn_geom {
@@ -50,12 +21,8 @@ typedef struct attn_geom {
 
 static const attn_layout *find_layout(const char *op)
 {
-    if (strncmp(op, "aten::", 6) != 0)
-        return NULL;
-    for (size_t i = 0; i < sizeof attn_layouts / sizeof attn_layouts[0]; i++)
-        if (strcmp(op + 6, attn_layouts[i].op) == 0)
-            return &attn_layouts[i];
-    return NULL;
+    const pf_op_entry *e = pf_op_family_lookup(op);
+    return e ? e->attn : NULL;
 }
 
 static int layout_min_args(const attn_layout *l)
@@ -319,6 +286,7 @@ static void attention_ex_backward(pf_work *w, const pf_op_call *call, const attn
 
 int pf_attention(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const attn_layout *l = find_layout(call->name);
     attn_geom g;
     if (!l || call->nargs < layout_min_args(l))
@@ -392,6 +360,7 @@ static void flex_explain(pf_work *w, const pf_op_call *call, const attn_geom *g,
  * both are ceilings. */
 int pf_flex_attention(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const pf_op_entry *e = pf_op_family_lookup(call->name);
     attn_geom g;
     int rc = read_flex(call, &g);

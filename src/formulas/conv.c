@@ -1,51 +1,30 @@
 /* conv.c - FLOP and byte formulas of the convolutions: every backend's forward entry point, and convolution_backward. */
 #include "families.h"
 
-#include <string.h>
+#include <assert.h>
 
-/* Positions of a convolution's arguments; they differ per op schema. */
+#include "profana/op_family.h"
+
+/* Positions of a convolution's arguments, which differ per op schema: the op table's
+ * (pf_conv_args, src/catalog/op_family.c). */
 enum {
-    POS_INPUT,
-    POS_WEIGHT,
-    POS_BIAS,
-    POS_STRIDE,
-    POS_PADDING,
-    POS_DILATION,
-    POS_TRANSPOSED,
-    POS_OUTPUT_PADDING,
-    POS_GROUPS,
-    POS_COUNT
+    POS_INPUT = PF_CONV_INPUT,
+    POS_WEIGHT = PF_CONV_WEIGHT,
+    POS_BIAS = PF_CONV_BIAS,
+    POS_STRIDE = PF_CONV_STRIDE,
+    POS_PADDING = PF_CONV_PADDING,
+    POS_DILATION = PF_CONV_DILATION,
+    POS_TRANSPOSED = PF_CONV_TRANSPOSED,
+    POS_OUTPUT_PADDING = PF_CONV_OUTPUT_PADDING,
+    POS_GROUPS = PF_CONV_GROUPS,
+    POS_COUNT = PF_CONV_NPOS
 };
 
 enum { NO_ARG = -1 };
 
-/* What an op implies when its schema has no argument for it. */
-enum { IMPLIES_TRANSPOSED = 1, IMPLIES_DEPTHWISE = 2 };
+enum { IMPLIES_TRANSPOSED = PF_CONV_IMPLIES_TRANSPOSED, IMPLIES_DEPTHWISE = PF_CONV_IMPLIES_DEPTHWISE };
 
-typedef struct conv_layout {
-    const char *op;
-    signed char pos[POS_COUNT];
-    unsigned char implies;
-} conv_layout;
-
-/* From native_functions.yaml, checked against the traces in testdata (cudnn_convolution
- * records padding before stride; miopen_convolution a None bias before both). */
-static const conv_layout conv_layouts[] = {
-    /* op                                 in  w  bias str pad dil  tr  opad grp */
-    {"aten::convolution",                 {0, 1, 2, 3, 4, 5, 6, 7, 8}, 0},
-    {"aten::_convolution",                {0, 1, 2, 3, 4, 5, 6, 7, 8}, 0},
-    {"aten::convolution_overrideable",    {0, 1, 2, 3, 4, 5, 6, 7, 8}, 0},
-    {"aten::cudnn_convolution",           {0, 1, NO_ARG, 3, 2, 4, NO_ARG, NO_ARG, 5}, 0},
-    {"aten::cudnn_convolution_transpose", {0, 1, NO_ARG, 4, 2, 5, NO_ARG, 3, 6}, IMPLIES_TRANSPOSED},
-    {"aten::miopen_convolution",          {0, 1, 2, 4, 3, 5, NO_ARG, NO_ARG, 6}, 0},
-    {"aten::mkldnn_convolution",          {0, 1, 2, 4, 3, 5, NO_ARG, NO_ARG, 6}, 0},
-    {"aten::_slow_conv2d_forward",        {0, 1, 3, 4, 5, NO_ARG, NO_ARG, NO_ARG, NO_ARG}, 0},
-    {"aten::_conv_depthwise2d",           {0, 1, 3, 4, 5, 6, NO_ARG, NO_ARG, NO_ARG}, IMPLIES_DEPTHWISE},
-    /* grad_output 0, bias_sizes 3 and output_mask 10 are read by conv_backward */
-    {"aten::convolution_backward",        {1, 2, NO_ARG, 4, 5, 6, 7, 8, 9}, 0},
-};
-
-enum { BWD_GRAD_OUTPUT = 0, BWD_BIAS_SIZES = 3, BWD_OUTPUT_MASK = 10 };
+typedef pf_conv_args conv_layout;
 
 enum { MAX_SPATIAL = 3 };
 
@@ -64,16 +43,23 @@ typedef struct conv_geom {
 
 static const conv_layout *find_layout(const char *op)
 {
-    for (size_t i = 0; i < sizeof conv_layouts / sizeof conv_layouts[0]; i++)
-        if (strcmp(op, conv_layouts[i].op) == 0)
-            return &conv_layouts[i];
-    return NULL;
+    const pf_op_entry *e = pf_op_family_lookup(op);
+    return e ? e->conv : NULL;
+}
+
+/* convolution_backward's argument `which` (PF_CONV_GRAD_OUTPUT, _BIAS_SIZES, _OUTPUT_MASK),
+ * of a call already checked to hold it. */
+static const pf_arg *bwd_arg(const pf_op_call *call, int which)
+{
+    const conv_layout *l = find_layout(call->name);
+    assert(l && l->pos[which] >= 0 && l->pos[which] < call->nargs);
+    return &call->args[l->pos[which]];
 }
 
 static int layout_min_args(const conv_layout *l)
 {
     int last = NO_ARG;
-    for (int i = 0; i < POS_COUNT; i++)
+    for (int i = 0; i <= POS_GROUPS; i++) /* convolution_backward's own: pf_conv_backward */
         if (l->pos[i] > last)
             last = l->pos[i];
     return last + 1;
@@ -288,6 +274,7 @@ static double output_bytes(const conv_geom *g, int64_t numel)
 
 int pf_conv_forward(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const conv_layout *l = find_layout(call->name);
     conv_geom g;
     int rc = conv_geometry(call, l, &g);
@@ -361,7 +348,7 @@ static void conv_backward_explain(pf_work *w, const pf_op_call *call, const conv
         if (mask[i])
             pf_ex(w, PF_EX_BYTES, "%s", grads[i]);
     pf_ex(w, PF_EX_BYTES, " = ");
-    pf_ex_tensor(w, PF_EX_BYTES, &call->args[BWD_GRAD_OUTPUT]);
+    pf_ex_tensor(w, PF_EX_BYTES, bwd_arg(call, PF_CONV_GRAD_OUTPUT));
     const pf_arg *read[] = {g->input, g->weight};
     for (int i = 0; i < 2; i++) {
         pf_ex(w, PF_EX_BYTES, " + ");
@@ -382,22 +369,24 @@ static void conv_backward_explain(pf_work *w, const pf_op_call *call, const conv
 /* Each of grad_input and grad_weight costs one forward convolution; grad_bias is a sum. */
 int pf_conv_backward(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     conv_geom g;
     int mask[3];
-    if (call->nargs <= BWD_OUTPUT_MASK)
+    const conv_layout *l = find_layout(call->name);
+    if (!l || call->nargs <= l->pos[PF_CONV_OUTPUT_MASK])
         return PF_FORMULA_BAD_ARGS;
-    int rc = conv_geometry(call, find_layout(call->name), &g);
+    int rc = conv_geometry(call, l, &g);
     if (rc == PF_FORMULA_OK)
-        rc = check_grad_output(&call->args[BWD_GRAD_OUTPUT], &g);
+        rc = check_grad_output(bwd_arg(call, PF_CONV_GRAD_OUTPUT), &g);
     if (rc != PF_FORMULA_OK)
         return rc;
-    if (pf_concrete_bool_list(call->args[BWD_OUTPUT_MASK].concrete, mask, 3) != 3)
+    if (pf_concrete_bool_list(bwd_arg(call, PF_CONV_OUTPUT_MASK)->concrete, mask, 3) != 3)
         return PF_FORMULA_BAD_ARGS;
-    int64_t nbias = mask[2] ? bias_numel(&call->args[BWD_BIAS_SIZES], &g) : 0;
+    int64_t nbias = mask[2] ? bias_numel(bwd_arg(call, PF_CONV_BIAS_SIZES), &g) : 0;
     if (nbias < 0)
         return PF_FORMULA_BAD_ARGS;
     double in = pf_tensor_bytes(g.input), wt = pf_tensor_bytes(g.weight);
-    double bytes = pf_bytes_add(pf_tensor_bytes(&call->args[BWD_GRAD_OUTPUT]), in);
+    double bytes = pf_bytes_add(pf_tensor_bytes(bwd_arg(call, PF_CONV_GRAD_OUTPUT)), in);
     bytes = pf_bytes_add(bytes, wt);
     bytes = pf_bytes_add(bytes, mask[0] ? in : 0);
     bytes = pf_bytes_add(bytes, mask[1] ? wt : 0);

@@ -1,6 +1,8 @@
 /* copy.c - byte estimates of the ops that move data without arithmetic: cat and stack of a tensor list, and the index lookups (index_select, embedding, gather, index). */
 #include "families.h"
 
+#include <assert.h>
+
 /* cat(tensors, dim[, out]) and stack read the list and write as many elements. PyTorch 2.11
  * records the TensorList as "Input Dims" [[8, 512, 1024], [8, 512, 1024], ...] with the
  * type "TensorList" and no element type, and not the output; cat promotes its inputs, so
@@ -10,6 +12,7 @@
  * the bytes stay unknown rather than guessed. */
 int pf_est_cat(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     enum { OUT = 2 };
     const pf_arg *list = call->nargs > 0 ? &call->args[0] : NULL;
     if (!list || !list->is_list || list->list_numel < 0)
@@ -93,6 +96,7 @@ static int64_t slice_numel(const pf_arg *src, int64_t dim)
  * a slice of the table along dim. */
 int pf_est_index_rows(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const pf_op_spec *s = pf_spec_of(call);
     const pf_arg *src, *index;
     int64_t dim = 0;
@@ -112,6 +116,7 @@ int pf_est_index_rows(const pf_op_call *call, pf_work *w)
 /* gather(self, dim, index): one element per index. */
 int pf_est_gather(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const pf_arg *src, *index;
     int rc = lookup_args(call, pf_spec_of(call), &src, &index);
     return rc != PF_FORMULA_OK ? rc : lookup_done(call, w, src, index, pf_arg_numel(index));
@@ -124,6 +129,7 @@ int pf_est_gather(const pf_op_call *call, pf_work *w)
  * few rows of a large table would show far above the DRAM peak). 0 FLOP. */
 int pf_est_index_list(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     enum { INDICES = 1 };
     if (call->nargs <= INDICES || !pf_arg_is_tensor(&call->args[0]))
         return PF_FORMULA_BAD_ARGS;

@@ -1,6 +1,7 @@
 /* elementwise.c - byte estimates of element-wise (out= written, not read), in-place, copy, normalisation, arange and dropout ops. */
 #include "families.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,7 @@ static const pf_arg *out_arg(const pf_op_call *call, const pf_op_spec *s)
  * one PyTorch resizes, so the element count is still the inputs' broadcast. */
 int pf_est_pointwise(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const pf_op_spec *s = pf_spec_of(call);
     const pf_arg *out = out_arg(call, s);
     pf_op_call in = *call;
@@ -122,6 +124,7 @@ static int check_self(const pf_op_call *call, int64_t *n)
 /* add_, mul_, ...: reads self and the other inputs, writes self. */
 int pf_est_inplace(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     int64_t n;
     int rc = check_self(call, &n);
     if (rc != PF_FORMULA_OK)
@@ -141,6 +144,7 @@ int pf_est_inplace(const pf_op_call *call, pf_work *w)
  * tensor arguments (self's counted once, as the write) are the whole traffic. */
 int pf_est_overwrite(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     int64_t n;
     int rc = check_self(call, &n);
     if (rc != PF_FORMULA_OK)
@@ -159,6 +163,7 @@ int pf_est_overwrite(const pf_op_call *call, pf_work *w)
  * its type, unless a dtype= or half_to_float argument says otherwise. */
 int pf_est_like_input(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const pf_op_spec *s = pf_spec_of(call);
     int size;
     if (call->nargs < 1 || !pf_arg_is_tensor(&call->args[0]))
@@ -220,6 +225,7 @@ static int arange_size(const pf_op_call *call, int out, int dtype_at, int nbound
  * per element (start + i*step), as the element-wise ops count arithmetic. */
 int pf_est_arange(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     int n = call->nargs, out = -1, nbounds, dtype_at = -1;
     if (n >= 2 && pf_arg_is_tensor(&call->args[n - 1])) {
         out = n - 1;
@@ -264,6 +270,7 @@ int pf_est_arange(const pf_op_call *call, pf_work *w)
  * scaling), as the element-wise ops count. */
 int pf_est_dropout(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     if (call->nargs < 1 || !pf_arg_is_tensor(&call->args[0]))
         return PF_FORMULA_BAD_ARGS;
     const pf_arg *in = &call->args[0];

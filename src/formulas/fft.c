@@ -1,6 +1,7 @@
 /* fft.c - FLOP and byte formulas of the FFTs: _fft_r2c, _fft_c2r and _fft_c2c. */
 #include "families.h"
 
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@ enum { DIMS = 1, LAST = 3, MAX_FFT_DIMS = PF_MAX_DIMS };
 
 int pf_fft(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const pf_arg *self = &call->args[0];
     int64_t dims[MAX_FFT_DIMS], out_dims[PF_MAX_DIMS], last_arg = 0;
     int r2c = strstr(call->name, "_r2c") != NULL, c2r = strstr(call->name, "_c2r") != NULL;

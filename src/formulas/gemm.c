@@ -1,6 +1,8 @@
 /* gemm.c - FLOP and byte formulas of the matrix products: mm, addmm, bmm, baddbmm, _int_mm and _scaled_mm. */
 #include "families.h"
 
+#include <assert.h>
+
 /* Where the operands of one GEMM op sit in its schema. */
 typedef struct gemm_layout {
     int rank;     /* dims of A and B: 2, or 3 for the batched ops */
@@ -167,21 +169,25 @@ static int gemm_apply(const pf_op_call *call, const gemm_layout *l, int out_size
 
 int pf_gemm_mm(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     return gemm_apply(call, &mm_layout, 0, w);
 }
 
 int pf_gemm_addmm(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     return gemm_apply(call, &addmm_layout, 0, w);
 }
 
 int pf_gemm_bmm(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     return gemm_apply(call, &bmm_layout, 0, w);
 }
 
 int pf_gemm_baddbmm(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     return gemm_apply(call, &baddbmm_layout, 0, w);
 }
 
@@ -203,6 +209,7 @@ static int scaled_mm_out_size(const pf_op_call *call)
 /* torch._int_mm multiplies int8 matrices into int32 (4 bytes). */
 int pf_gemm_int_mm(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     return gemm_apply(call, &mm_layout, 4, w);
 }
 
@@ -211,6 +218,7 @@ int pf_gemm_int_mm(const pf_op_call *call, pf_work *w)
  * and scale_result when given. */
 int pf_gemm_scaled_mm(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     int size = scaled_mm_out_size(call);
     if (size == 0)
         return PF_FORMULA_BAD_ARGS;

@@ -1,6 +1,7 @@
 /* generic.c - the generic guess for ops no formula knows (source "generic"): bytes from their tensor arguments, FLOPs unknown. */
 #include "families.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "profana/dtype.h"
@@ -143,6 +144,7 @@ static void explain(pf_work *w, const pf_op_call *call, out_rule rule, const pf_
 
 int pf_estimate_unlisted(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const pf_arg *largest = largest_tensor_arg(call);
     if (!largest)
         return -1;

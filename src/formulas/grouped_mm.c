@@ -1,6 +1,7 @@
 /* grouped_mm.c - FLOP and byte formulas of the grouped GEMMs of MoE layers: _grouped_mm and _scaled_grouped_mm, in their four shapes. */
 #include "families.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* _grouped_mm(self, mat2, offs?, bias?, out_dtype?);
@@ -89,6 +90,7 @@ static void explain(pf_work *w, const pf_op_call *call, const grouped_layout *l,
 
 int pf_grouped_mm(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const grouped_layout *l = strstr(call->name, "_scaled_grouped_mm") ? &scaled : &plain;
     const pf_arg *a = &call->args[0], *b = call->nargs > 1 ? &call->args[1] : NULL;
     if (!b || !pf_arg_is_tensor(a) || !pf_arg_is_tensor(b) || pf_arg_numel(a) < 0 || pf_arg_numel(b) < 0)

@@ -1,6 +1,8 @@
 /* index_write.c - byte estimates of the ops that write part of a tensor through an index (index_copy_, index_add_, scatter_, scatter_add_, index_put_, embedding_dense_backward): what they read and the part they write, never the whole destination. */
 #include "families.h"
 
+#include <assert.h>
+
 /* A tensor argument at pos whose element count and size are known; NULL otherwise. */
 static const pf_arg *sized_tensor(const pf_op_call *call, int pos)
 {
@@ -27,6 +29,7 @@ static int read_dim(const pf_op_call *call, int pos, const pf_arg *self, int64_t
  * into a [16, 32, 2048, 128] cache) moves the token, not the cache. */
 int pf_est_index_write(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     enum { SELF = 0, DIM = 1, INDEX = 2, SOURCE = 3 };
     const pf_arg *self = sized_tensor(call, SELF), *index = sized_tensor(call, INDEX);
     const pf_arg *source = sized_tensor(call, SOURCE);
@@ -72,6 +75,7 @@ int pf_est_index_write(const pf_op_call *call, pf_work *w)
  * overloads read the elements they update first, one FLOP each. */
 int pf_est_scatter(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     enum { SELF = 0, DIM = 1, INDEX = 2, SRC = 3, REDUCE = 4 };
     const pf_arg *self = sized_tensor(call, SELF), *index = sized_tensor(call, INDEX);
     const pf_arg *src = sized_tensor(call, SRC);
@@ -112,6 +116,7 @@ int pf_est_scatter(const pf_op_call *call, pf_work *w)
  * tensor would read far above the DRAM peak. */
 int pf_est_index_put(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     enum { SELF = 0, INDICES = 1, VALUES = 2, ACCUMULATE = 3 };
     const pf_arg *self = sized_tensor(call, SELF), *values = sized_tensor(call, VALUES);
     if (!self || !values || call->nargs <= ACCUMULATE)
@@ -154,6 +159,7 @@ int pf_est_index_put(const pf_op_call *call, pf_work *w)
  * grad_output. */
 int pf_est_embedding_backward(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     enum { GRAD = 0, INDICES = 1, NUM_WEIGHTS = 2 };
     const pf_arg *grad = sized_tensor(call, GRAD), *indices = sized_tensor(call, INDICES);
     int64_t rows;

@@ -1,6 +1,8 @@
 /* loss.c - byte estimates of the negative log-likelihood loss (nll_loss_forward, nll_loss_backward): one element per row of the log-probabilities, never the whole matrix. */
 #include "families.h"
 
+#include <assert.h>
+
 /* Rows and classes of self ([N, C], or [C] for one sample) and the optional class weights
  * (argument weight_at: a tensor, or an undefined one recorded as nothing). */
 typedef struct nll_shape {
@@ -64,6 +66,7 @@ static int done(const pf_op_call *call, pf_work *w, const nll_shape *sh, double 
  * negation), as the element-wise ops count. */
 int pf_est_nll_loss(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     enum { SELF = 0, TARGET = 1, WEIGHT = 2, REDUCTION = 3 };
     nll_shape sh;
     int64_t reduction;
@@ -101,6 +104,7 @@ int pf_est_nll_loss(const pf_op_call *call, pf_work *w)
  * shape only). FLOP: one per row. */
 int pf_est_nll_loss_backward(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     enum { GRAD = 0, SELF = 1, TARGET = 2, WEIGHT = 3, TOTAL_WEIGHT = 6 };
     nll_shape sh;
     int rc = nll_shape_of(call, SELF, TARGET, WEIGHT, &sh);

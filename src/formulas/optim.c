@@ -1,6 +1,7 @@
 /* optim.c - byte and FLOP formulas of the ops over tensor lists: the fused optimizers (_fused_adam_, _fused_adamw_, _fused_sgd_) and the _foreach_* ops. */
 #include "families.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* The trace records a TensorList as its shapes ("Input Dims" [[4096, 4096], [4096], ...])
@@ -63,6 +64,7 @@ static const optim_layout optim_layouts[] = {
  * update rule itself (about a dozen operations per Adam element) not being spelt out. */
 int pf_fused_optim(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const optim_layout *l = NULL;
     for (size_t i = 0; i < sizeof optim_layouts / sizeof optim_layouts[0]; i++)
         if (strcmp(call->name, optim_layouts[i].op) == 0)
@@ -109,6 +111,7 @@ static int foreach_reduces(const char *op)
  * per element written, or per element reduced. */
 int pf_foreach(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     if (!call->args[0].is_list || call->args[0].list_numel < 0)
         return PF_FORMULA_BAD_ARGS;
     size_t len = strlen(call->name);

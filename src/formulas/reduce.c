@@ -1,6 +1,8 @@
 /* reduce.c - byte estimates of the reductions (sum, mean, amax, argmax, norm, var, ...): the output is the input without the reduced dims. */
 #include "families.h"
 
+#include <assert.h>
+
 /* Removes the listed dims from self's element count; keepdim would keep them as 1, which
  * gives the same count, so it is not read. A 0-d input accepts dim 0 or -1. */
 static int reduce_listed(const pf_arg *self, const int64_t *dims, int count, int64_t *numel)
@@ -51,6 +53,7 @@ static const char *dims_text(const pf_op_call *call, const pf_op_spec *s)
  * (max.other). */
 int pf_est_reduce(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const pf_op_spec *s = pf_spec_of(call);
     int64_t n;
     int size, listed;

@@ -143,6 +143,7 @@ static int apply(const pf_op_call *call, pf_work *w)
 
 int pf_formula_apply(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     return pf_formula_apply_ex(call, PF_DT_UNKNOWN, NULL, w);
 }
 

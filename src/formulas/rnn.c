@@ -1,6 +1,7 @@
 /* rnn.c - FLOP and byte formulas of cuDNN's RNN, LSTM and GRU: _cudnn_rnn and _cudnn_rnn_backward. */
 #include "families.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* _cudnn_rnn(input, weight[], weight_stride0, weight_buf?, hx, cx?, mode, hidden_size,
@@ -84,6 +85,7 @@ static void explain(pf_work *w, const rnn_geom *g, int backward)
 
 int pf_rnn(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     int backward = strstr(call->name, "_backward") != NULL;
     rnn_geom g;
     int rc = read_geom(call, backward ? BWD_MODE : FWD_MODE, &g);

@@ -1,6 +1,7 @@
 /* serving.c - byte and FLOP formulas of LLM-serving custom ops (vLLM, SGLang, aiter, FlashInfer): gated activations, RMS norms, KV-cache writers, rotary embedding, fused MoE. */
 #include "families.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* These ops take their outputs as arguments (out first, or a cache, or in place), so the
@@ -96,6 +97,7 @@ static void ex_terms(pf_work *w, const pf_op_call *call, unsigned mask, int *fir
 
 int pf_serving_io(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const io_layout *l = NULL;
     for (size_t i = 0; i < sizeof io_layouts / sizeof io_layouts[0]; i++)
         if (strcmp(call->name, io_layouts[i].op) == 0)
@@ -170,6 +172,7 @@ static const cache_layout cache_layouts[] = {
  * are read. No arithmetic. */
 int pf_kv_cache_write(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const cache_layout *l = NULL;
     for (size_t i = 0; i < sizeof cache_layouts / sizeof cache_layouts[0]; i++)
         if (strcmp(call->name, cache_layouts[i].op) == 0)
@@ -218,6 +221,7 @@ int pf_kv_cache_write(const pf_op_call *call, pf_work *w)
  * pair costs 4 multiplies and 2 adds: 3 FLOP per element. */
 int pf_rotary(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     enum { POS = 0, Q = 1, K = 2, HEAD = 3, CACHE = 4 };
     const pf_arg *pos = tensor_at(call, POS), *q = tensor_at(call, Q), *k = tensor_at(call, K);
     const pf_arg *cache = tensor_at(call, CACHE);
@@ -256,6 +260,7 @@ int pf_rotary(const pf_op_call *call, pf_work *w)
  * picked; so the figures are marked an upper bound (~ub). */
 int pf_fused_moe(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const pf_arg *h = tensor_at(call, 0), *w1 = tensor_at(call, 1), *w2 = tensor_at(call, 2);
     const pf_arg *tw = tensor_at(call, 3), *ti = tensor_at(call, 4);
     if (!h || !w1 || !w2 || !tw || !ti || h->ndim != 2 || w1->ndim != 3 || w2->ndim != 3 || ti->ndim != 2)
@@ -361,6 +366,7 @@ static int chain_weights(const pf_arg *w1, const pf_arg *w2, int64_t h, int64_t 
  * upper bound (~ub). */
 int pf_moe_forward(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const pf_arg *h = tensor_at(call, 0), *logits = tensor_at(call, 1), *wt[2];
     if (!h || !logits || h->ndim != 2 || logits->ndim != 2)
         return PF_FORMULA_BAD_ARGS;

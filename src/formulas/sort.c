@@ -1,6 +1,7 @@
 /* sort.c - byte and FLOP formulas of sorting and scans along one dim: sort, topk, cumsum, cumprod. */
 #include "families.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* sort(self, dim, descending) or sort.stable(self, stable, dim, descending): read self,
@@ -9,6 +10,7 @@
  * do. */
 int pf_sort(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const pf_arg *self = &call->args[0];
     int size = pf_type_size(self->type), topk = strstr(call->name, "topk") != NULL;
     int64_t n = pf_arg_numel(self), k = 0, dim = -1, out = n;
@@ -49,6 +51,7 @@ int pf_sort(const pf_op_call *call, pf_work *w)
  * self's type); one add (multiply) per element. */
 int pf_scan(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const pf_arg *self = &call->args[0];
     int64_t n = pf_arg_numel(self);
     int size;

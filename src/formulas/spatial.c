@@ -1,6 +1,7 @@
 /* spatial.c - FLOP and byte formulas of the resampling ops over spatial dims: upsample_* (and backwards) and max_pool*_with_indices (and backwards). */
 #include "families.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,7 @@ static int upsample_out(const pf_op_call *call, const pf_arg *self, int rank, in
  * (grad_output, output_size, input_size, ...): read grad_output, write prod(input_size). */
 int pf_upsample(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const pf_arg *self = &call->args[0];
     int rank = name_rank(call->name), backward = ends_with(call->name, "_backward");
     int size = pf_type_size(self->type);
@@ -159,6 +161,7 @@ static int64_t pool_out(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, 
  * count no FLOP, as the reductions' do. */
 int pf_max_pool(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     int backward = ends_with(call->name, "_backward"), rank = name_rank(call->name);
     int base = backward ? 2 : 1;
     if (call->nargs <= base + 4) /* before any argument is read */

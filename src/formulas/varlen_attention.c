@@ -1,6 +1,7 @@
 /* varlen_attention.c - FLOP and byte formulas of the serving libraries' attention over packed variable-length batches and paged KV caches: aiter's mha_batch_prefill, vLLM's paged_attention_v1/v2, flash-attn's varlen forward. */
 #include "families.h"
 
+#include <assert.h>
 #include <string.h>
 
 enum { NA = -1 };
@@ -91,6 +92,7 @@ static int read_geom(const pf_op_call *call, const varlen_layout *l, varlen_geom
 
 int pf_varlen_attention(const pf_op_call *call, pf_work *w)
 {
+    assert(pf_formula_args_ok(call, w));
     const varlen_layout *l = NULL;
     for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
         if (strcmp(call->name, layouts[i].op) == 0)

@@ -1,4 +1,9 @@
 /* jscan_prim.h - the scanner's inner steps as inline functions, shared by jscan.c and the event parser so that its per-token loop compiles to straight code (not a public interface). */
+/* Its users, and only they, include it by path ("../json/jscan_prim.h"), since the inline
+ * steps are what makes their per-token loops fast: src/json/jscan.c; src/trace/, the event
+ * scanner (its element loop, fields and shapes: trace_event.h and the files that take the
+ * event's fields); src/rewrite/splice.c, which finds the args object of an event to splice
+ * into. tests/cli/test_one_place.sh checks that no other folder includes it. */
 #ifndef PROFANA_JSCAN_PRIM_H
 #define PROFANA_JSCAN_PRIM_H
 

@@ -894,7 +894,6 @@ static int json_device(pf_jw *w, const pf_aview *a, const pf_analysis *an, const
 
 static int print_json(FILE *out, const pf_aview *a, const pf_analysis *an)
 {
-    static const char *const groups[] = {"kernel", "op", "shape"};
     const pf_trace *tr = an->trace;
     pf_jw w;
     pf_jw_init(&w, out);
@@ -904,7 +903,7 @@ static int print_json(FILE *out, const pf_aview *a, const pf_analysis *an)
     pf_jw_key(&w, "dtype");
     pf_jw_str(&w, pf_dtype_name(an->opts.default_dtype));
     pf_jw_key(&w, "group");
-    pf_jw_str(&w, groups[an->opts.group]);
+    pf_jw_str(&w, pf_group_names[an->opts.group]);
     pf_jw_key(&w, "events");
     pf_jw_int(&w, (int64_t)tr->n_events);
     pf_jw_key(&w, "gpu_activities");

@@ -1,5 +1,6 @@
 /* devices_view.c - how --list-devices prints the device table: names matched, dense peaks per dtype, bandwidth and sources. */
 #include <stdio.h>
+#include <string.h>
 
 #include "profana/devices.h"
 #include "profana/dtype.h"
@@ -19,15 +20,7 @@ static const pf_col cols[D_NCOLS] = {
     [D_KEY] = {"Device", "key", 0, 0, NULL},
     [D_NAMES] = {"Reported names", "names", 0, 0, NULL},
     [D_SMS] = {"SMs/CUs", "num_sms", 1, 0, NULL},
-    [D_FP64] = {"FP64", "fp64", 1, 0, NULL},
-    [D_FP32] = {"FP32", "fp32", 1, 0, NULL},
-    [D_TF32] = {"TF32", "tf32", 1, 0, NULL},
-    [D_BF16] = {"BF16", "bf16", 1, 0, NULL},
-    [D_FP16] = {"FP16", "fp16", 1, 0, NULL},
-    [D_FP8] = {"FP8", "fp8", 1, 0, NULL},
-    [D_INT8] = {"INT8", "int8", 1, 0, NULL},
-    [D_FP6] = {"FP6", "fp6", 1, 0, NULL},
-    [D_FP4] = {"FP4", "fp4", 1, 0, NULL},
+    /* D_FP64 to D_FP4: a peak per dtype, titled and keyed by src/catalog/dtype.c (peak_cols) */
     [D_GBPS] = {"GB/s", "peak_gbps", 1, 0, NULL},
     [D_MEM] = {"GB", "mem_gb", 1, 0, NULL},
     [D_MHZ] = {"Boost MHz", "boost_mhz", 1, 0, NULL},
@@ -111,7 +104,11 @@ int pf_view_devices(FILE *out, pf_format format, const pf_devset *set)
     const pf_device_info *tab = set ? set->entries : pf_devices_table(&n);
     if (set)
         n = set->n;
-    pf_table *t = pf_table_new(cols, D_NCOLS);
+    pf_col c[D_NCOLS];
+    memcpy(c, cols, sizeof c);
+    for (int k = PF_DT_FP64; k <= PF_DT_FP4; k++)
+        c[D_FP64 + k] = (pf_col){pf_dtype_label((pf_dtype)k), pf_dtype_name((pf_dtype)k), 1, 0, NULL};
+    pf_table *t = pf_table_new(c, D_NCOLS);
     for (int i = 0; t && i < n; i++)
         fill(t, pf_table_add_row(t), &tab[i]);
     if (!t || pf_table_status(t)) {

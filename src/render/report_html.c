@@ -370,15 +370,13 @@ static int report_device(pf_xw *w, const device_ctx *c, const char *title)
     return 0;
 }
 
-static const char *const group_names[] = {"kernel", "op", "shape"};
-
 static int analysis_report(pf_xw *w, const job *j)
 {
     const pf_analysis *an = j->an[0];
     char s[1024];
     snprintf(s, sizeof s, "Trace %s: %zu events, %zu GPU activities on %d device%s; DTYPE %s; --group %s.",
              an->trace->path, an->trace->n_events, an->trace->n_acts, an->n_devices, an->n_devices == 1 ? "" : "s",
-             pf_dtype_name(an->opts.default_dtype), group_names[an->opts.group]);
+             pf_dtype_name(an->opts.default_dtype), pf_group_names[an->opts.group]);
     html_para(w, s);
     if (charts_section(w, &j->cs))
         return -1;
@@ -455,7 +453,7 @@ static int diff_report(pf_xw *w, const job *j)
     char s[2048];
     snprintf(s, sizeof s, "A (%s): %s, %zu GPU activities. B (%s): %s, %zu GPU activities. DTYPE %s; --group %s.",
              v->names[0], j->an[0]->trace->path, j->an[0]->trace->n_acts, v->names[1], j->an[1]->trace->path,
-             j->an[1]->trace->n_acts, pf_dtype_name(j->an[0]->opts.default_dtype), group_names[j->an[0]->opts.group]);
+             j->an[1]->trace->n_acts, pf_dtype_name(j->an[0]->opts.default_dtype), pf_group_names[j->an[0]->opts.group]);
     html_para(w, s);
     if (pre_of(w, print_diff_left_out, j))
         return -1;

@@ -16,11 +16,13 @@
 
 void pf_splice_init(pf_splice *sp)
 {
+    assert(sp);
     memset(sp, 0, sizeof *sp);
 }
 
 void pf_splice_free(pf_splice *sp)
 {
+    assert(sp);
     free(sp->edits);
     free(sp->text);
     pf_splice_init(sp);
@@ -42,6 +44,8 @@ static int goes_before(const pf_edit *a, size_t start, size_t end)
 
 int pf_splice_put(pf_splice *sp, size_t start, size_t end, const char *text, size_t len)
 {
+    assert(sp); /* a backwards range is refused (-1), not a broken contract */
+    assert(text || len == 0);
     if (end < start || reserve((void **)&sp->edits, &sp->cap, sp->n + 1, sizeof *sp->edits) ||
         reserve((void **)&sp->text, &sp->text_cap, sp->text_len + len + 1, 1))
         return -1;
@@ -68,6 +72,7 @@ static int write_all(const char *p, size_t n, FILE *f)
 
 int pf_splice_flush(pf_splice *sp, const char *s, size_t *cursor, FILE *f)
 {
+    assert(sp && s && cursor && f);
     int rc = 0;
     size_t cur = *cursor;
     for (size_t i = 0; i < sp->n && rc == 0; i++) {
@@ -144,6 +149,8 @@ static int put_pairs(pf_splice *sp, size_t at, const char *lead, const pf_kv *kv
 int pf_splice_obj_pairs(pf_splice *sp, const char *s, size_t len, size_t obj, const pf_kv *kv,
                         size_t n, pf_jerr *e)
 {
+    assert(sp && s && e && obj <= len);
+    assert(n <= PF_SPLICE_MAX_PAIRS && (kv || n == 0));
     unsigned char found[PF_SPLICE_MAX_PAIRS] = {0};
     size_t pos = obj, after = 0, nfound = 0;
     pf_jmember m;
@@ -180,6 +187,8 @@ int pf_splice_obj_pairs(pf_splice *sp, const char *s, size_t len, size_t obj, co
 int pf_splice_obj_pairs_at(pf_splice *sp, const char *s, size_t len, size_t obj, size_t n, const pf_kv *kv,
                            size_t nkv, pf_jerr *e)
 {
+    assert(sp && s && e); /* an extent outside s is an error returned (the file changed) */
+    assert(nkv <= PF_SPLICE_MAX_PAIRS && (kv || nkv == 0));
     if (n < 2 || obj > len || n > len - obj || s[obj] != '{' || s[obj + n - 1] != '}') {
         e->pos = obj;
         e->truncated = 0;
@@ -200,6 +209,8 @@ int pf_splice_obj_pairs_at(pf_splice *sp, const char *s, size_t len, size_t obj,
 int pf_splice_event_args(pf_splice *sp, const char *s, size_t len, size_t ev, const pf_kv *kv,
                          size_t n, pf_jerr *e)
 {
+    assert(sp && s && e && ev <= len);
+    assert(n <= PF_SPLICE_MAX_PAIRS && (kv || n == 0));
     size_t pos = ev, after, args = SIZE_MAX;
     pf_jmember m;
     int r, empty = 1;
@@ -380,6 +391,8 @@ static int write_round(const splice_round *r, FILE *f, pf_jerr *e)
 int pf_splice_write_parallel(const char *s, size_t from, size_t to, const pf_splice_items *it, int jobs,
                              FILE *f, pf_jerr *e)
 {
+    assert(s && from <= to && f && e);
+    assert(it && it->start && it->plan); /* written is optional */
     size_t workers = pf_parallel_workers(jobs), base = 0, next = 0;
     if (it->n == 0)
         return write_all(s + from, to - from, f) ? -2 : 0;

@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "profana/crc32.h"
+#include "profana/gzout.h"
 #include "profana/timings.h"
 #include "trace_reader.h"
 
@@ -596,11 +597,6 @@ void pf_reader_consumers(pf_reader *r, int delta)
 
 /* ---- opening ---- */
 
-static int is_gzip(const char *b, size_t n)
-{
-    return n >= 2 && (unsigned char)b[0] == 0x1f && (unsigned char)b[1] == 0x8b;
-}
-
 /* A stream's first bytes tell gzip from text; they are delivered before the rest. A pipe
  * gets a larger buffer: fewer wake-ups of reader and writer per megabyte. */
 static int sniff_stream(pf_reader *r, pf_error *err)
@@ -618,7 +614,7 @@ static int sniff_stream(pf_reader *r, pf_error *err)
             break;
         r->pending_len += (size_t)n;
     }
-    if (!is_gzip(r->pending, r->pending_len)) {
+    if (!pf_is_gzip(r->pending, r->pending_len)) {
         count_progress(r, r->pending_len);
         return 0;
     }
@@ -648,7 +644,7 @@ static int sniff_file(pf_reader *r, pf_error *err)
     ssize_t n = pread(r->fd, head, 2, 0);
     if (n < 0)
         return pf_fail(err, "%s: read error: %s", r->name, strerror(errno));
-    if (is_gzip(head, (size_t)n))
+    if (pf_is_gzip(head, (size_t)n))
         return gz_start(r, err);
     r->seekable = 1;
     posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);

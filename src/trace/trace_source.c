@@ -1,5 +1,6 @@
 /* trace_source.c - gets the whole text of a trace: a mapped regular file, or what a reader (trace_reader.c) gives of standard input, a pipe or gzip, copied whole. */
 #include "profana/trace.h"
+#include "profana/gzout.h"
 #include "profana/mem.h"
 #include "trace_reader.h"
 
@@ -100,11 +101,6 @@ static int read_through_reader(const char *path, char **buf, size_t *len, pf_err
     return 0;
 }
 
-static int is_gzip(const char *buf, size_t len)
-{
-    return len >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b;
-}
-
 /* A regular file with bytes is mapped (*mapped = 1), unless it holds gzip; anything else
  * (*mapped = 0) goes through a reader. */
 static int read_source(const char *path, char **buf, size_t *len, int *mapped, pf_error *err)
@@ -133,7 +129,7 @@ static int read_source(const char *path, char **buf, size_t *len, int *mapped, p
     close(fd);
     if (rc)
         return -1;
-    if (!is_gzip(*buf, *len)) {
+    if (!pf_is_gzip(*buf, *len)) {
         *mapped = 1;
         return 0;
     }

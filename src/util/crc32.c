@@ -1,4 +1,5 @@
 /* crc32.c - the gzip CRC-32 by folding 64 bytes at a time with carry-less multiplication (PCLMULQDQ), so that checking inflated text costs a fraction of inflating it. */
+#include <assert.h>
 #include <zlib.h>
 
 #include "profana/crc32.h"
@@ -51,6 +52,7 @@ FOLD_TARGET static uint32_t crc_fold(const unsigned char *buf, size_t len, uint3
 
 uint32_t pf_crc32(uint32_t crc, const void *buf, size_t len)
 {
+    assert(buf || len == 0); /* pf_crc32(0, NULL, 0) is 0 */
     const unsigned char *p = buf;
 #ifdef PF_CRC_FOLD
     if (len >= 64 && __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1")) {

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* fopencookie */
 #include "profana/gzout.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,8 +20,16 @@ typedef struct gz_cookie {
     unsigned char out[GZ_OUT_CHUNK];
 } gz_cookie;
 
+int pf_is_gzip(const void *buf, size_t n)
+{
+    assert(buf || n == 0);
+    const unsigned char *b = buf;
+    return n >= 2 && b[0] == 0x1f && b[1] == 0x8b;
+}
+
 int pf_gzout_wanted(const char *path)
 {
+    assert(path);
     size_t n = strlen(path);
     return n > 3 && strcasecmp(path + n - 3, ".gz") == 0;
 }
@@ -80,6 +89,7 @@ static int gz_close(void *cookie)
 
 FILE *pf_gzout_open(FILE *raw)
 {
+    assert(raw);
     gz_cookie *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;

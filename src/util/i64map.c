@@ -1,6 +1,7 @@
 /* i64map.c - open-addressing map from int64 keys to indexes (include/profana/i64map.h). */
 #include "profana/i64map.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 #define EMPTY INT64_MIN
@@ -55,6 +56,7 @@ static int rehash(pf_i64map *m, size_t cap)
 
 int pf_i64map_reserve(pf_i64map *m, size_t n)
 {
+    assert(m && m->n <= m->cap);
     size_t cap = m->cap ? m->cap : 16;
     while (!fits(cap, n)) {
         if (cap > SIZE_MAX / 2 / sizeof *m->keys)
@@ -66,6 +68,8 @@ int pf_i64map_reserve(pf_i64map *m, size_t n)
 
 int64_t pf_i64map_find_or_add(pf_i64map *m, int64_t key, uint32_t next, int *added)
 {
+    assert(m && added);
+    assert(m->cap == 0 || (m->cap & (m->cap - 1)) == 0); /* 0 or a power of two */
     if (key == EMPTY) {
         *added = !m->has_min;
         if (*added) {
@@ -90,6 +94,7 @@ int64_t pf_i64map_find_or_add(pf_i64map *m, int64_t key, uint32_t next, int *add
 
 int pf_i64map_get(const pf_i64map *m, int64_t key, uint32_t *val)
 {
+    assert(m && val);
     if (key == EMPTY) {
         if (m->has_min)
             *val = m->min_val;
@@ -106,6 +111,7 @@ int pf_i64map_get(const pf_i64map *m, int64_t key, uint32_t *val)
 
 void pf_i64map_free(pf_i64map *m)
 {
+    assert(m);
     free(m->keys);
     free(m->vals);
     *m = (pf_i64map){0};

@@ -9,6 +9,7 @@
 
 size_t pf_num_text(char *buf, double v)
 {
+    assert(buf); /* PF_NUM_TEXT_MAX bytes */
     buf[0] = '\0';
     if (!isfinite(v))
         return 0;

@@ -3,6 +3,7 @@
 #include "profana/outfile.h"
 #include "profana/gzout.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -65,6 +66,7 @@ static int stop_syncer(pf_outfile *o)
 
 int pf_same_file(const char *a, const char *b)
 {
+    assert(a && b);
     struct stat sa, sb;
     if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
         return 0;
@@ -178,6 +180,7 @@ static char *canonical_target(const char *path)
 
 int pf_same_output(const char *a, const char *b)
 {
+    assert(a && b);
     if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
         return strcmp(a, b) == 0;
     if (strcmp(a, b) == 0 || pf_same_file(a, b))
@@ -307,6 +310,7 @@ static int give_name(pf_outfile *o, int as_target)
 
 int pf_outfile_open(pf_outfile *o, const char *path, pf_error *err)
 {
+    assert(o && path && err);
     memset(o, 0, sizeof *o);
     if (strcmp(path, "-") == 0) {
         o->f = stdout;
@@ -415,11 +419,13 @@ static int finish(pf_outfile *o, int as_target, pf_error *err)
 
 int pf_outfile_finish(pf_outfile *o, pf_error *err)
 {
+    assert(o && err);
     return o->finished ? 0 : finish(o, 0, err);
 }
 
 int pf_outfile_commit(pf_outfile *o, pf_error *err)
 {
+    assert(o && err);
     if (!o->finished && finish(o, 1, err))
         return -1;
     int rc = 0;
@@ -434,6 +440,7 @@ int pf_outfile_commit(pf_outfile *o, pf_error *err)
 
 void pf_outfile_abort(pf_outfile *o)
 {
+    assert(o);
     if (o->finished) { /* closed, named o->tmp (never the target: pf_outfile_finish) */
         if (o->tmp)
             unlink(o->tmp);
@@ -453,6 +460,7 @@ void pf_outfile_abort(pf_outfile *o)
 
 int pf_outfile_write_error(const pf_outfile *o, pf_error *err)
 {
+    assert(o && err);
     int e = errno;
     return pf_fail(err, "%s: write failed: %s", o->path, strerror(e ? e : EIO));
 }

@@ -8,6 +8,7 @@
 
 size_t pf_parallel_workers_for(int jobs, size_t cpus)
 {
+    assert(jobs >= 0); /* 0: one per CPU */
     size_t w = jobs > 0 ? (size_t)jobs : cpus > 0 ? cpus : 1;
     return w > PF_THREADS_MAX ? PF_THREADS_MAX : w;
 }

@@ -1,6 +1,7 @@
 /* progress.c - the progress bar thread: polls a byte count and redraws one stderr line in place. */
 #include "profana/progress.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@ static double seconds_since(const struct timespec *t0)
 
 void pf_progress_format(char *buf, size_t n, int64_t done, int64_t total, double secs)
 {
+    assert(buf && n > 0 && done >= 0 && total >= -1);
     double mb = (double)done / 1e6, rate = secs > 0 ? mb / secs : 0;
     if (total <= 0) {
         snprintf(buf, n, "%.0f MB  %.0f MB/s", mb, rate);
@@ -87,6 +89,7 @@ static void *progress_main(void *arg)
 
 pf_progress *pf_progress_start(int64_t total, int64_t min_bytes, pf_progress_poll poll, const void *arg)
 {
+    assert(poll && total >= -1);
     pf_progress *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;

@@ -57,6 +57,7 @@ int64_t pf_ptrmap_find_or_add(pf_ptrmap *m, const char *key, size_t next, int *a
 
 void pf_ptrmap_free(pf_ptrmap *m)
 {
+    assert(m);
     free(m->keys);
     free(m->vals);
     m->keys = NULL;

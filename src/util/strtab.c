@@ -1,6 +1,7 @@
 /* strtab.c - string interning with an open-addressing hash table over an arena of blocks, and per-thread caches in front of it. */
 #include "profana/strtab.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -164,16 +165,19 @@ static const char *intern_hashed(pf_strtab *t, const char *s, size_t n, uint64_t
 
 const char *pf_strtab_intern(pf_strtab *t, const char *s, size_t n)
 {
+    assert(t && (s || n == 0));
     return intern_hashed(t, s, n, hash_bytes(s, n));
 }
 
 size_t pf_strtab_count(const pf_strtab *t)
 {
+    assert(t);
     return t->tab.count;
 }
 
 pf_strcache *pf_strcache_new(pf_strtab *shared)
 {
+    assert(shared);
     pf_strcache *c = calloc(1, sizeof *c);
     if (!c || table_init(&c->tab)) {
         free(c);
@@ -193,6 +197,7 @@ void pf_strcache_free(pf_strcache *c)
 
 const char *pf_strcache_intern(pf_strcache *c, const char *s, size_t n)
 {
+    assert(c && (s || n == 0));
     uint64_t h = hash_bytes(s, n);
     slot *sl = table_find(&c->tab, s, n, h);
     if (sl->str)

@@ -2,7 +2,9 @@
 # Usage: check_augment.py NAME INPUT OUTPUT [--extra]; prints PASS/FAIL lines for tests/run.sh.
 import functools
 import json
+import os
 import re
+import subprocess
 import sys
 from decimal import Decimal
 
@@ -16,15 +18,15 @@ INSERTED = re.compile(rb', "(?:' + KEYS.encode() + rb')": (?:-?[0-9][0-9.eE+-]*|
 ANY_PAIR = re.compile(rb'"(' + KEYS.encode() + rb')": (?:-?[0-9][0-9.eE+-]*|"[a-z_]+")')
 GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset")
 SIZES = {"c10::BFloat16": 2, "c10::Half": 2, "float": 4, "double": 8}
-# Ops with a FLOP formula (README "Formulas"): their kernels must carry both keys.
-FORMULA_OPS = {"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::_scaled_mm",
-               "aten::convolution", "aten::_convolution", "aten::cudnn_convolution",
-               "aten::convolution_backward", "aten::_scaled_dot_product_flash_attention",
-               "aten::_scaled_dot_product_efficient_attention",
-               "aten::_scaled_dot_product_cudnn_attention", "aten::_flash_attention_forward",
-               "aten::_efficient_attention_forward", "aten::_cudnn_attention_forward",
-               "aten::_cudnn_attention_backward", "aten::_efficient_attention_backward",
-               "aten::_flash_attention_backward"}
+# Ops with a FLOP formula (README "Formulas") that does matrix work: their kernels must carry
+# both keys. From the op table itself (profana --list-ops: op, family, "formula" or "-"), not a
+# copy of it: the ATen GEMM, convolution and attention ops that have a formula.
+MATRIX_FAMILIES = {"gemm", "bmm", "conv", "conv_backward", "conv_transpose", "attention", "attention_backward"}
+_listed = subprocess.run([os.environ.get("PROFANA", "./profana"), "--list-ops"], check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+FORMULA_OPS = {op for op, family, formula in (line.split("\t") for line in _listed)
+               if op.startswith("aten::") and family in MATRIX_FAMILIES and formula == "formula"}
+assert "aten::mm" in FORMULA_OPS and "aten::convolution_backward" in FORMULA_OPS, FORMULA_OPS
 check = functools.partial(raw.check, name)
 read = raw.read_bytes
 

@@ -143,9 +143,6 @@ check_eq "IN missing: OUT as it was" "$(cat "$TMP/d/keep.json")" previous
 check_run "IN a broken trace" 1 "$PROFANA" --augment_trace tests/broken/cut_off_inside_event.json "$TMP/d/keep.json" fp32 --strict
 check_grep "broken trace: byte offset in the message" "^profana: error: tests/broken/cut_off_inside_event.json: byte [0-9]*:" "$TMP/err"
 check_eq "broken trace: OUT as it was" "$(cat "$TMP/d/keep.json")" previous
-check_run "IN standard input: refused (read twice)" 2 "$PROFANA" --augment_trace - "$TMP/d/keep.json" fp32
-check_run "unknown DTYPE" 2 "$PROFANA" --augment_trace "$T" "$TMP/d/keep.json" fp33
-check_eq "usage errors: OUT as it was" "$(cat "$TMP/d/keep.json")" previous
 no_temp "errors" "$TMP/d"
 
 # A .json.gz input is written out decompressed, with the pairs.

@@ -109,19 +109,7 @@ check_same_table() {
     if cmp -s "$TMP/out" "$TMP/want"; then pass "$1: same table as valid_minimal.json"; else fail "$1: same table as valid_minimal.json" "$(diff "$TMP/want" "$TMP/out" | head -c 300)"; fi
 }
 
-# check_usage NAME TEXT ARGS...: a usage error: exit 2, empty stdout, stderr starting with
-# 'profana: ', containing TEXT and the hint to --help.
-check_usage() {
-    name=$1
-    text=$2
-    shift 2
-    run "$@" </dev/null
-    check_status "usage: $name" 2 || return
-    check_eq "usage: $name: stdout empty" "$(wc -c <"$TMP/out" | tr -d ' ')" 0
-    check_eq "usage: $name: 'profana: ' prefix" "$(head -c 9 "$TMP/err")" "profana: "
-    check_has "usage: $name: says '$text'" "$text" "$TMP/err"
-    check_has "usage: $name: hint" "profana --help" "$TMP/err"
-}
+# Usage errors (exit 2) are rows of tests/cli/usage_errors.tsv, run by tests/cli/test_usage.sh.
 
 # repeat STRING N: prints STRING N times (by doubling: fast for megabytes).
 repeat() {
@@ -229,29 +217,7 @@ run_stdin /dev/null --analysis - bf16
 check_status "empty stdin" 1
 check_has "empty stdin: empty file" "empty file" "$TMP/err"
 
-# ---- usage errors ----
-
-check_usage "no arguments" "no command given"
-check_usage "--bogus" "unknown option '--bogus'" --analysis "$GOOD" bf16 --bogus
-check_usage "dtype bf17" "unknown DTYPE 'bf17'" --analysis "$GOOD" bf17
-check_has "usage: dtype bf17: lists bf16" "bf16" "$TMP/err"
-check_has "usage: dtype bf17: lists float32" "float32" "$TMP/err"
-check_usage "--analysis with one argument" "--analysis wants 2 arguments" --analysis "$GOOD"
-check_usage "--group banana" "banana" --analysis "$GOOD" bf16 --group banana
-check_usage "--format xml" "xml" --analysis "$GOOD" bf16 --format xml
-check_usage "--top -3" "'-3'" --analysis "$GOOD" bf16 --top -3
-check_usage "--name_limit abc" "'abc'" --analysis "$GOOD" bf16 --name_limit abc
-check_usage "--device NoSuchGPU" "NoSuchGPU" --analysis "$GOOD" bf16 --device NoSuchGPU
-check_usage "--top without a value" "--top needs a value" --analysis "$GOOD" bf16 --top
-check_usage "--by-category with --diff" "--by-category does not apply to --diff" --diff "$GOOD" A "$GOOD" B bf16 --by-category
-check_usage "--extra with --analysis" "--extra does not apply to --analysis" --analysis "$GOOD" bf16 --extra
-check_usage "--fail-above with --analysis" "--fail-above does not apply to --analysis" --analysis "$GOOD" bf16 --fail-above 5
-check_usage "--group with --augment_trace" "--group does not apply to --augment_trace" --augment_trace "$GOOD" "$TMP/aug.json" bf16 --group op
-check_usage "-j0" "-j wants a number of threads" --analysis "$GOOD" bf16 -j0
-check_usage "--step banana" "--step wants all or a step number" --analysis "$GOOD" bf16 --step banana
-check_usage "--plot pie" "--plot wants roofline or breakdown" --analysis "$GOOD" bf16 --plot pie "$TMP/x.svg"
-check_usage "--plot without a file" "--plot needs two values" --analysis "$GOOD" bf16 --plot roofline
-check_usage "--combine with one input" "--combine wants at least 3 arguments" --combine "$GOOD" "$TMP/c.json"
+# ---- usage errors: tests/cli/usage_errors.tsv (test_usage.sh); here --help and --version ----
 
 run --help </dev/null
 check_status "--help" 0
@@ -270,9 +236,6 @@ run -h </dev/null
 check_status "-h" 0
 sed -e ':a' -e 'N' -e '$!ba' -e 's/\n \{33\}/ /g' "$TMP/out" >"$TMP/help_joined"
 check_has "-h is --help" "(default 0: cut only to fit the width)" "$TMP/help_joined"
-check_usage "-h=x" "unknown option '-h=x'" -h=x
-check_usage "--help=x" "--help takes no value" --help=x
-check_usage "--group typo lists the table's choices" "--group wants kernel, op or shape, not 'ops'" --analysis "$GOOD" bf16 --group ops
 run --version </dev/null
 check_status "--version" 0
 check_has "--version prints the version" "profana " "$TMP/out"

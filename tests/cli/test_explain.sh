@@ -171,7 +171,6 @@ check_run "part of several kernel names" 1 "$PROFANA" --analysis "$TRACES/eager_
 check_grep "several: how many" "is part of $n kernel names" "$TMP/err"
 check_run "wrapper op" 1 "$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --explain aten::linear
 check_grep "wrapper op: says why" "none launched GPU activity" "$TMP/err"
-check_run "csv refused" 2 "$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --explain aten::mm --format csv
 
 # ---- variable-length attention: an upper bound, marked in the table, JSON and --explain ----
 # One packed _flash_attention_forward: q [300, 8, 64], k and v [300, 2, 64], cum_seq [4]

@@ -156,25 +156,4 @@ done
 check_run "--steps json" 0 "$PROFANA" --analysis "$TRACES/steps_bf16.json" bf16 --steps --format json
 check_eq "--steps json: steps, no device tables" "$(json "('steps' in d, 'devices' in d)" "$TMP/out")" "(True, False)"
 
-# ---- options that would do nothing are refused (exit 2), not ignored ----
-# refused NAME TEXT ARGS...: exit 2, stdout empty, stderr says TEXT
-refused() {
-    name=$1 text=$2
-    shift 2
-    check_run "refused: $name" 2 "$PROFANA" "$@"
-    check_eq "refused: $name: stdout empty" "$(wc -c <"$TMP/out" | tr -d ' ')" 0
-    check_grep "refused: $name: says why" "$text" "$TMP/err"
-}
-refused "--explain --plot" "--plot cannot be combined with --explain" --analysis "$T" bf16 --explain aten::mm --plot roofline "$TMP/x.svg"
-check_eq "refused: --explain --plot writes no chart" "$(test -e "$TMP/x.svg" && echo written)" ""
-refused "--explain --report" "--report cannot be combined with --explain" --analysis "$T" bf16 --explain aten::mm --report "$TMP/x.html"
-refused "--explain --top" "--top cannot be combined with --explain" --analysis "$T" bf16 --explain aten::mm --top 3
-refused "--explain --by-category" "--by-category cannot be combined with --explain" --analysis "$T" bf16 --explain aten::mm --by-category
-refused "--explain --group" "--group cannot be combined with --explain" --analysis "$T" bf16 --group op --explain aten::mm
-refused "--explain --steps" "--steps cannot be combined with --explain" --analysis "$T" bf16 --explain aten::mm --steps
-refused "--steps --top" "--top cannot be combined with --steps" --analysis "$T" bf16 --steps --top 3
-refused "--steps --group" "--group cannot be combined with --steps" --analysis "$T" bf16 --group op --steps
-refused "--name_limit csv" "--name_limit does not apply to --format csv" --analysis "$T" bf16 --format csv --name_limit 10
-refused "--name-limit json --diff" "--name_limit does not apply to --format json" --diff "$A" a "$B" b bf16 --name-limit=10 --format json
-refused "--by-category --diff" "--by-category does not apply to --diff" --diff "$A" a "$B" b bf16 --by-category
 check_run "--explain md still runs" 0 "$PROFANA" --analysis "$T" bf16 --explain aten::mm --format md

@@ -154,8 +154,6 @@ check_grep "graph: the error names the capture path" "^profana: error: $TMP/noth
 mkdir "$TMP/empty"
 check_run "graph: a directory without traces is an error" 1 "$PROFANA" --analysis "$PUB/graph_execution.json.gz" bf16 \
     --graph-capture "$TMP/empty"
-check_run "graph: --graph-capture is an --analysis option" 2 "$PROFANA" --augment_trace "$TRACES/eager_bf16.json" \
-    "$TMP/aug.json" bf16 --graph-capture "$PUB/capture_traces"
 
 # ---- without a capture: figures inferred from linked launches of the same name and geometry ----
 python3 - "$TRACES/eager_bf16.json" "$TMP" >"$TMP/infer" <<'PY' || fail "infer: fixture" "exited $?"

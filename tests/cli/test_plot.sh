@@ -247,5 +247,3 @@ check_run "diff: a chart over input B" 1 "$PROFANA" --diff "$TRACES/compiled_pai
     --plot breakdown "$TMP/b16.json"
 check_grep "diff: a chart over input B: message" "^profana: error: .*b16.json: is an input trace" "$TMP/err"
 cmp -s "$TMP/b16.json" "$TRACES/compiled_pair_b16.json" && pass "diff: input B untouched" || fail "diff: input B untouched" "changed"
-check_run "--plot without a kind" 2 "$PROFANA" --analysis "$TRACES/explicit_bf16.json" bf16 --plot pie "$TMP/bad/p.svg"
-check_eq "--plot without a kind: no file" "$(find "$TMP/bad" -type f | wc -l)" 0

@@ -108,12 +108,8 @@ check_eq "no distributedInfo: the same matches" "$(json 'd["matched"]' "$TMP/out
 # Errors: two traces of one rank, standard input, an unknown DTYPE, a missing file.
 check_run "duplicate rank" 1 "$PROFANA" --ranks "$T0" "$T0" bf16
 check_grep "duplicate rank: message" "rank 0 is also the rank of" "$TMP/err"
-check_run "stdin refused" 2 "$PROFANA" --ranks - "$T0" bf16
-check_run "bad dtype" 2 "$PROFANA" --ranks "$T0" "$T1" bf17
-check_run "one argument" 2 "$PROFANA" --ranks bf16
 check_run "missing file" 1 "$PROFANA" --ranks "$T0" "$TMP/nope.json" bf16
 check_grep "missing file: one error line" "^profana: error: $TMP/nope.json" "$TMP/err"
-check_run "option of another command" 2 "$PROFANA" --ranks "$T0" "$T1" bf16 --top 3
 
 # docs/ranks.md's example prints what profana prints.
 python3 - "$PROFANA" <<'PY'

@@ -118,8 +118,6 @@ else
 fi
 check_run "one run a side with several on the other: the rows have no interval" 0 "$PROFANA" --diff $R/base_run1.json.gz base "$CHANGED" changed bf16
 check_grep "one run a side: the pair's line says there is no interval" "no interval (fewer than 2 runs a side)" "$TMP/out"
-check_run "several runs and --plot: refused (the chart draws one run a side)" 2 "$PROFANA" --diff "$BASE" base "$CHANGED" changed bf16 --plot roofline "$TMP/r.svg"
-check_run "an empty path among the runs: refused" 2 "$PROFANA" --diff "$R/base_run1.json.gz,,$R/base_run2.json.gz" base "$CHANGED" changed bf16
 check_run "a missing run: the trace error" 1 "$PROFANA" --diff "$R/base_run1.json.gz,$TMP/nope.json" base "$CHANGED" changed bf16
 check_grep "a missing run: named" "nope.json" "$TMP/err"
 # docs/diff.md's example command, as written there

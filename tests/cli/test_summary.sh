@@ -129,13 +129,9 @@ check_eq "mistyped summary: one line" "$(wc -l <"$TMP/err" | tr -d ' ')" 1
 check_run "a summary twice: one rank" 1 "$PROFANA" --ranks "$TMP/sum/tp_collectives_bf16_rank0.json" "$TMP/sum/tp_collectives_bf16_rank0.json" bf16
 check_grep "a summary twice: message" "rank 0 is also the rank of" "$TMP/err"
 
-# --summary refuses what it cannot do: standard input (the trace is read twice), its own input,
-# --step and --explain.
+# --summary refuses what it cannot do: standard input (the trace is read twice); its own input,
+# --step and --explain are rows of tests/cli/usage_errors.tsv.
 check_run "--summary of standard input" 2 sh -c "'$PROFANA' --analysis - bf16 --summary '$TMP/x.json' <'$MR/tp_collectives_bf16_rank0.json.gz'"
-cp "$MR/tp_collectives_bf16_rank0.json.gz" "$TMP/in.json.gz"
-check_run "--summary onto its input" 2 "$PROFANA" --analysis "$TMP/in.json.gz" bf16 --summary "$TMP/in.json.gz"
-check_eq "--summary onto its input: input untouched" "$(cmp -s "$TMP/in.json.gz" "$MR/tp_collectives_bf16_rank0.json.gz" && echo same)" same
-check_run "--summary with --step" 2 "$PROFANA" --analysis "$MR/tp_collectives_bf16_rank0.json.gz" bf16 --summary "$TMP/x.json" --step 2
 check_run "--summary into a directory" 1 "$PROFANA" --analysis "$MR/tp_collectives_bf16_rank0.json.gz" bf16 --summary "$TMP/dir" --quiet
 check_run "--summary of a broken trace" 1 "$PROFANA" --analysis tests/broken/bad_escape_in_name.json bf16 --summary "$TMP/b.json"
 check_eq "--summary of a broken trace: no file" "$(ls "$TMP/b.json" 2>/dev/null)" ""

@@ -100,13 +100,7 @@ check_eq "--columns pct,total_us,gflop" "$(grep '^Kernel Name' "$TMP/c" | sed 's
 check_eq "--diff --columns ratio,b_total_us" "$(grep '^Kernel Name' "$TMP/c" | sed 's/  */ /g')" "Kernel Name | b Total (us) | B/A"
 "$PROFANA" --analysis "$E" bf16 --quiet --columns total_us --format md >"$TMP/c"
 check_eq "--columns in Markdown" "$(grep '^| Kernel Name' "$TMP/c" | sed 's/  */ /g')" "| Kernel Name | Total (us) |"
-check_run "--columns: an unknown name" 2 "$PROFANA" --analysis "$E" bf16 --columns total_us,speed
-check_grep "--columns: the unknown name and the valid list" "unknown column 'speed'; the columns are: name category count total_us" "$TMP/err"
-check_run "--columns calls: --group kernel has no calls" 2 "$PROFANA" --analysis "$E" bf16 --columns calls
 check_run "--columns calls with --group op" 0 "$PROFANA" --analysis "$E" bf16 --columns calls --group op
-check_run "--columns with CSV" 2 "$PROFANA" --analysis "$E" bf16 --columns total_us --format csv
-check_run "--wide with JSON" 2 "$PROFANA" --analysis "$E" bf16 --wide --format json
-check_run "--wide with --columns" 2 "$PROFANA" --analysis "$E" bf16 --wide --columns pct
 
 # --- Markdown carries every column; CSV and JSON whole names ---
 "$PROFANA" --analysis "$E" bf16 --quiet --format md >"$TMP/m"
