@@ -86,8 +86,9 @@ pf_trace *pf_cli_load(const pf_cli *cli, const char *path);
  * sets them), and the width text fits: 0 with --wide, else pf_cli_width(). */
 pf_view_opts pf_cli_view_opts(const pf_cli *cli);
 
-/* The width text output fits: $COLUMNS when it is a number above 0, else the terminal's
- * (stdout's) width when stdout is a terminal, else 120. */
+/* The width text output fits (--wide and --columns are the caller's, before this): $COLUMNS
+ * when it is a number above 0, else stdout's terminal's width, else stderr's terminal's when
+ * stdout is a pipe or file (| less), else 100. */
 int pf_cli_width(void);
 
 #endif

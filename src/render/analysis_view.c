@@ -55,6 +55,9 @@ static const pf_col base_cols[C_NCOLS] = {
     [C_SELF_CPU] = {"Self CPU (us)", "self_cpu_us", 1, 0, NULL},
 };
 
+/* Whether column c is among the columns a printed table showed (pf_table_print_text_fit). */
+#define SHOWN(mask, c) (((mask) >> (c)) & 1)
+
 static const char *const group_titles[] = {"Kernel Name", "Op", "Op (input shapes)"};
 
 /* The columns text shows beside the name by default, most wanted first: a narrower width
@@ -342,14 +345,13 @@ static void by_category_cols(pf_col *bc, const pf_aview *a)
 
 /* A table in text or Markdown, fitted to the width (pf_view_fit) with wanted as its default
  * columns (NULL: all of them). */
-static void print_table(FILE *out, const pf_view_opts *v, const pf_table *t, const int *wanted, int nwanted)
+static uint64_t print_table(FILE *out, const pf_view_opts *v, const pf_table *t, const int *wanted, int nwanted)
 {
     int picked[64];
     pf_text_fit fit = pf_view_fit(v, t, wanted, nwanted, picked, 64);
     if (v->format == PF_FMT_MD)
-        pf_table_print_md_fit(out, t, &fit);
-    else
-        pf_table_print_text_fit(out, t, &fit);
+        return pf_table_print_md_fit(out, t, &fit);
+    return pf_table_print_text_fit(out, t, &fit);
 }
 
 /* Like the Inductor compiled module's -p report: per category its rows by time, and a Total;
@@ -435,6 +437,7 @@ pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
     pf_table *t = pf_table_new(device_cols(a, d->info), pf_aview_ncols(a->v));
     if (!t)
         return NULL;
+    pf_table_list_col(t, C_SOURCE);
     *over = 0;
     for (size_t i = 0; i < shown_rows(a->v, d); i++) {
         int r = pf_table_add_row(t);
@@ -652,17 +655,18 @@ static const struct {
             "counted once, in-place ones too\n"},
 };
 
-/* Whether a footnote of source_notes is due. */
-static int has_marker_note(const pf_view_opts *v, const pf_device_report *d)
+/* The Total row's bytes: formula bytes only (the rule of pf_row_has_bytes for the Total). */
+static void print_total_note(FILE *out, const pf_device_report *d)
 {
-    for (size_t i = 0; i < sizeof source_notes / sizeof source_notes[0]; i++)
-        if (has_source_note(v, d, source_notes[i].marker))
-            return 1;
-    return 0;
+    fprintf(out, "Total: GB, GB/s and BW %% count formula bytes only, known for %.2f%% of GPU time "
+                 "(generic guesses and unknown bytes left out), over all of it\n",
+            time_pct(d, d->bytes_known_ns));
 }
 
-static void print_source_notes(FILE *out, const pf_view_opts *v, const pf_device_report *d)
+/* The Source column's footnotes: every value it shows, then its markers' notes. */
+static void print_source_notes(FILE *out, const pf_view_opts *v, const pf_device_report *d, const pf_table *t)
 {
+    pf_view_source_legend(out, t, C_SOURCE);
     if (d->total.upper_bound_n > 0)
         fputs("~ub: an upper bound: variable-length or paged attention sized by its longest sequences (max_q, "
               "max_k), flex attention counted dense (its block mask's sparsity is not in the trace), or a "
@@ -672,9 +676,7 @@ static void print_source_notes(FILE *out, const pf_view_opts *v, const pf_device
         if (has_source_note(v, d, source_notes[i].marker))
             fputs(source_notes[i].note, out);
     if (d->bytes_known_ns < d->total.total_ns)
-        fprintf(out, "Total: GB, GB/s and BW %% count formula bytes only, known for %.2f%% of GPU time "
-                     "(generic guesses and unknown bytes left out), over all of it\n",
-                time_pct(d, d->bytes_known_ns));
+        print_total_note(out, d);
 }
 
 void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *d)
@@ -704,13 +706,18 @@ static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis 
     pf_aview_header(out, an, d, md ? "### " : "");
     if (md)
         fputc('\n', out);
-    pf_headline_print(out, an, d);
+    pf_headline_print_at(out, an, d, a->v->width);
     pf_aview_counts(out, an, d);
     pf_aview_coverage(out, an, d);
     fputc('\n', out);
-    print_table(raw, a->v, t, default_cols, (int)(sizeof default_cols / sizeof default_cols[0]));
+    uint64_t shown = print_table(raw, a->v, t, default_cols, (int)(sizeof default_cols / sizeof default_cols[0]));
+    /* footnotes only for the columns shown: a marker whose column is gone explains nothing */
+    int src = SHOWN(shown, C_SOURCE), pct = SHOWN(shown, C_FLOPS_PCT) || SHOWN(shown, C_BW_PCT);
+    over &= pct || SHOWN(shown, C_FLOPS_ACH) || SHOWN(shown, C_BW_ACH) ? ~0 : 0;
+    over &= SHOWN(shown, C_BW_PCT) ? ~0 : ~PF_AVIEW_CACHE;
+    over &= SHOWN(shown, C_FLOPS_PCT) ? ~0 : ~PF_AVIEW_ELSEWHERE;
     /* Markdown: a line right under a table would be read as one of its rows */
-    if (md && (over || shown_rows(a->v, d) < d->n_rows || d->total.upper_bound_n > 0 || has_marker_note(a->v, d)))
+    if (md && (over || shown_rows(a->v, d) < d->n_rows || src))
         fputc('\n', out);
     pf_aview_omitted(out, a->v, d);
     if (over & PF_AVIEW_CACHE)
@@ -731,7 +738,10 @@ static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis 
         fputs(SUSPECT_MARK " above 90% of the device's peak: possible, but check the peak (--device, --tf32), the "
               "clock the GPU ran at (the datasheet peak assumes its boost clock), and whether the data sat in L2 "
               "cache\n", out);
-    print_source_notes(out, a->v, d);
+    if (src)
+        print_source_notes(out, a->v, d, t);
+    else if (d->bytes_known_ns < d->total.total_ns && SHOWN(shown, C_BW_PCT))
+        print_total_note(out, d);
     pf_table_free(t);
     return 0;
 }

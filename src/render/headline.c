@@ -1,6 +1,7 @@
 /* headline.c - per device, the short block --analysis prints before its tables: span, busy %, top categories, coverage, and one or two findings with what to do next. */
 #include "profana/headline.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "view_parts.h"
@@ -12,7 +13,10 @@
 #define IDLE_BUSY_PCT 50.0
 /* A category with at least this share of GPU time is where kernel work pays first. */
 #define DOMINANT_PCT 50.0
+/* The width prose is composed for where the view has none (--wide, the HTML report). */
 #define WIDTH 100
+/* Narrower than this, a line holds too few words to read: wrap at this much still. */
+#define WIDTH_MIN 40
 #define FINDING_MAX 640
 
 typedef struct finding {
@@ -174,9 +178,10 @@ static void compute(const pf_analysis *an, const pf_device_report *d, headline *
     dominant_finding(h);
 }
 
-/* Writes text after lead, wrapped at spaces to WIDTH columns, continuation lines indented
- * as deep as lead (so a Markdown list item stays one item). */
-static void put_wrapped(FILE *out, const char *lead, const char *text)
+/* Writes text after lead, wrapped at spaces to width columns, continuation lines indented
+ * as deep as lead (so a Markdown list item stays one item): composed once at the width it is
+ * shown at, so the view's own wrapping (pf_wrap_open) finds nothing left to break. */
+static void put_wrapped(FILE *out, const char *lead, const char *text, int width)
 {
     size_t indent = strlen(lead), col = indent;
     fputs(lead, out);
@@ -188,7 +193,7 @@ static void put_wrapped(FILE *out, const char *lead, const char *text)
         size_t len = strcspn(p, " ");
         if (!len)
             break;
-        if (!first && col + 1 + len > WIDTH) {
+        if (!first && col + 1 + len > (size_t)width) {
             fprintf(out, "\n%*s", (int)indent, "");
             col = indent;
         } else if (!first) {
@@ -205,22 +210,29 @@ static void put_wrapped(FILE *out, const char *lead, const char *text)
 
 void pf_headline_print(FILE *out, const pf_analysis *an, const pf_device_report *d)
 {
+    pf_headline_print_at(out, an, d, WIDTH);
+}
+
+void pf_headline_print_at(FILE *out, const pf_analysis *an, const pf_device_report *d, int width)
+{
+    assert(out && an && d && width >= 0);
+    width = width == 0 ? WIDTH : width < WIDTH_MIN ? WIDTH_MIN : width;
     headline h;
     compute(an, d, &h);
     char s[FINDING_MAX];
     snprintf(s, sizeof s, "span %.3f us, busy %.3f us (%.2f%%), idle %.3f us (%.2f%%)", h.span_us, h.busy_us,
              h.busy_pct, h.idle_us, h.idle_pct);
-    put_wrapped(out, "Headline: ", s);
+    put_wrapped(out, "Headline: ", s, width);
     size_t len = (size_t)snprintf(s, sizeof s, "top categories by GPU time:");
     for (int i = 0; i < h.n_top && len < sizeof s; i++)
         len += (size_t)snprintf(s + len, sizeof s - len, "%s %s %.2f%%", i ? "," : "", pf_category_name(h.top[i]),
                                 h.top_pct[i]);
-    put_wrapped(out, "- ", s);
+    put_wrapped(out, "- ", s, width);
     snprintf(s, sizeof s, "coverage: FLOPs known for %.2f%% of GPU time, bytes by formula for %.2f%%", h.flop_pct,
              h.bytes_pct);
-    put_wrapped(out, "- ", s);
+    put_wrapped(out, "- ", s, width);
     for (int i = 0; i < h.n_findings; i++)
-        put_wrapped(out, "- ", h.findings[i].text);
+        put_wrapped(out, "- ", h.findings[i].text, width);
     fputc('\n', out);
 }
 

@@ -24,6 +24,7 @@ struct pf_table {
     int ncols;
     cell *cells;               /* rows x ncols */
     unsigned char *summary;
+    uint64_t lists;            /* columns of '+'-joined lists (pf_table_list_col) */
     int nrows, cap;
     int failed;
 };
@@ -178,6 +179,12 @@ void pf_table_mark(pf_table *t, int row, int col, const char *marker)
     c->text = s;
 }
 
+void pf_table_list_col(pf_table *t, int col)
+{
+    assert(t && col >= 0 && col < t->ncols && col < 64);
+    t->lists |= (uint64_t)1 << col;
+}
+
 void pf_table_label(pf_table *t, int row, int col, const char *label)
 {
     cell *c = cell_at(t, row, col);
@@ -329,6 +336,37 @@ static int layout_cells(const pf_table *t, layout *l, int md)
     return 0;
 }
 
+/* A list cell of a fitted table ('+'-joined, pf_table_list_col) wider than this shows its
+ * first member and how many more ("estimate+3"): the column stays narrow enough to keep its
+ * place, and the footnote under the table explains every member. */
+#define LIST_MAX 16
+
+static int is_list(const pf_table *t, int col)
+{
+    return col < 64 && (t->lists >> col & 1);
+}
+
+/* s shortened in place to "FIRST+N" when it lists more than one member and is wider than max. */
+static void list_shorten(char *s, size_t max)
+{
+    char *plus = strchr(s, '+');
+    if (!plus || text_width(s) <= max)
+        return;
+    int more = 0;
+    for (char *p = plus; p; p = strchr(p + 1, '+'))
+        more++;
+    snprintf(plus, strlen(plus) + 1, "+%d", more);
+}
+
+/* A summary row's list cell (every member of its rows) wider than its column reads "mixed":
+ * a cut list ("est...ion") names nothing; the footnote lists them. */
+static void list_summary(char *s, size_t w)
+{
+    static const char mixed[] = "mixed";
+    if (text_width(s) > w && w >= sizeof mixed - 1)
+        memcpy(s, mixed, sizeof mixed);
+}
+
 /* A fitted table's summary row (Total) does not widen a text column other than the name: its
  * cell lists what its rows hold (every Source), and is cut to the rows' width instead. */
 static int summary_cut(const pf_table *t, const layout *l, int c, int r, int fitted)
@@ -378,6 +416,12 @@ static size_t name_need(const pf_text_fit *fit, size_t name_w)
  * column's width, to which the names are still to be cut. */
 static size_t layout_columns(const pf_table *t, layout *l, const pf_text_fit *fit)
 {
+    for (int r = 0; fit->width > 0 && r < t->nrows; r++)
+        for (int c = 0; c < t->ncols; c++) {
+            size_t i = (size_t)r * (size_t)t->ncols + (size_t)c;
+            if (is_list(t, c) && !t->summary[r] && !shared_text(t, l, i))
+                list_shorten(l->text[i], LIST_MAX);
+        }
     for (int c = 0; c < t->ncols; c++) {
         l->w[c] = col_width(t, l, c, fit->width > 0);
         l->show[c] = visible(t, c) && !fit->cols && fit->width <= 0;
@@ -408,8 +452,12 @@ static size_t layout_columns(const pf_table *t, layout *l, const pf_text_fit *fi
         name_w = (size_t)fit->width > used + NAME_FLOOR ? (size_t)fit->width - used : NAME_FLOOR;
     for (int r = 0; r < t->nrows; r++)
         for (int c = 0; c < t->ncols; c++)
-            if (summary_cut(t, l, c, r, fit->width > 0) && !shared_text(t, l, (size_t)r * (size_t)t->ncols + (size_t)c))
-                pf_name_cut(l->text[(size_t)r * (size_t)t->ncols + (size_t)c], (int)l->w[c]);
+            if (summary_cut(t, l, c, r, fit->width > 0) && !shared_text(t, l, (size_t)r * (size_t)t->ncols + (size_t)c)) {
+                char *cellp = l->text[(size_t)r * (size_t)t->ncols + (size_t)c];
+                if (is_list(t, c))
+                    list_summary(cellp, l->w[c]);
+                pf_name_cut(cellp, (int)l->w[c]);
+            }
     return name_w;
 }
 
@@ -538,11 +586,20 @@ static size_t line_width(const pf_table *t, const layout *l)
     return total + (n > 1 ? (size_t)(n - 1) * 3 : 0);
 }
 
-void pf_table_print_text_fit(FILE *out, const pf_table *t, const pf_text_fit *fit)
+static uint64_t shown_mask(const pf_table *t, const layout *l)
+{
+    uint64_t m = 0;
+    for (int c = 0; c < t->ncols; c++)
+        m |= l->show[c] ? (uint64_t)1 << c : 0;
+    return m;
+}
+
+uint64_t pf_table_print_text_fit(FILE *out, const pf_table *t, const pf_text_fit *fit)
 {
     layout l;
     if (layout_table(t, &l, fit, 0))
-        return;
+        return 0;
+    uint64_t shown = shown_mask(t, &l);
     print_line(out, t, &l, -1, "", "");
     for (size_t i = line_width(t, &l); i > 0; i--)
         fputc('-', out);
@@ -550,13 +607,15 @@ void pf_table_print_text_fit(FILE *out, const pf_table *t, const pf_text_fit *fi
     for (int r = 0; r < t->nrows; r++)
         print_line(out, t, &l, r, "", "");
     layout_free(t, &l);
+    return shown;
 }
 
-void pf_table_print_md_fit(FILE *out, const pf_table *t, const pf_text_fit *fit)
+uint64_t pf_table_print_md_fit(FILE *out, const pf_table *t, const pf_text_fit *fit)
 {
     layout l;
     if (layout_table(t, &l, fit, 1))
-        return;
+        return 0;
+    uint64_t shown = shown_mask(t, &l);
     print_line(out, t, &l, -1, "| ", " |");
     fputs("|", out);
     for (int c = 0; c < t->ncols; c++) {
@@ -571,6 +630,7 @@ void pf_table_print_md_fit(FILE *out, const pf_table *t, const pf_text_fit *fit)
     for (int r = 0; r < t->nrows; r++)
         print_line(out, t, &l, r, "| ", " |");
     layout_free(t, &l);
+    return shown;
 }
 
 void pf_table_print_text(FILE *out, const pf_table *t, int name_limit)

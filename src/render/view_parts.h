@@ -24,6 +24,11 @@ int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n,
  * into order[0, PF_CAT_COUNT) (pf_category values); returns how many. d and order non-NULL. */
 int pf_view_category_order(const pf_device_report *d, int *order);
 
+/* One footnote line "Source: gemm, rotary: their op family's formula; generic: no formula;
+ * ..." explaining every value (each member of a '+'-joined list, its "~suffix" left to its own
+ * footnote) that column col of t's rows shows; nothing when they show none. (source_legend.c) */
+void pf_view_source_legend(FILE *out, const pf_table *t, int col);
+
 /* ---- --analysis (analysis_view.c) ---- */
 
 enum { PF_AVIEW_NCOLS = 29 };
