@@ -28,6 +28,9 @@ typedef struct pf_view_opts {
                                   0 = no limit and every column (--wide) */
     const char *columns;       /* --columns LIST: the rows table's columns (text and Markdown); NULL:
                                   the default ones that fit */
+    int trace_notes;           /* --analysis text and Markdown: the trace's notes (pf_trace.notes)
+                                  print after the first headline, with the Steps line; the caller
+                                  left them off stderr */
 } pf_view_opts;
 
 /* Whether v->columns names only columns of the rows table of v's command (--diff when

@@ -119,7 +119,7 @@ static int graft_captures(const pf_cli *cli, pf_trace *t)
     return rc;
 }
 
-pf_trace *pf_cli_load(const pf_cli *cli, const char *path)
+pf_trace *pf_cli_load_notes(const pf_cli *cli, const char *path, int notes_to_stderr)
 {
     pf_trace *t = load_one(&cli->load, path);
     if (!t)
@@ -128,9 +128,14 @@ pf_trace *pf_cli_load(const pf_cli *cli, const char *path)
         pf_trace_free(t);
         return NULL;
     }
-    for (int i = 0; i < t->n_notes; i++)
+    for (int i = 0; notes_to_stderr && i < t->n_notes; i++)
         fprintf(stderr, "profana: note: %s: %s\n", path, t->notes[i]);
     return t;
+}
+
+pf_trace *pf_cli_load(const pf_cli *cli, const char *path)
+{
+    return pf_cli_load_notes(cli, path, 1);
 }
 
 pf_view_opts pf_cli_view_opts(const pf_cli *cli)

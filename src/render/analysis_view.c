@@ -692,6 +692,29 @@ void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *
 }
 
 
+/* Whether the Steps line has anything to say (pf_steps_print_line). */
+static int has_steps_line(const pf_analysis *an)
+{
+    return an->n_steps || an->trace->n_steps;
+}
+
+/* What the reader should know about the trace itself (the loader's notes, the step windows),
+ * grouped after the first headline: the headline comes first, these qualify it. */
+static void print_trace_notes(FILE *out, const pf_aview *a, const pf_analysis *an)
+{
+    int n = a->v->trace_notes ? an->trace->n_notes : 0;
+    if (!n && !has_steps_line(an))
+        return;
+    fputs("Notes on the trace:\n", out);
+    for (int k = 0; k < n; k++)
+        fprintf(out, "- %s\n", an->trace->notes[k]);
+    if (has_steps_line(an)) {
+        fputs("- ", out);
+        pf_steps_print_line(out, an);
+    }
+    fputc('\n', out);
+}
+
 /* The device's header lines (after a blank line but for the first device), its rows and
  * their footnotes. */
 static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis *an, int i)
@@ -707,6 +730,8 @@ static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis 
     if (md)
         fputc('\n', out);
     pf_headline_print_at(out, an, d, a->v->width);
+    if (i == 0)
+        print_trace_notes(out, a, an);
     pf_aview_counts(out, an, d);
     pf_aview_coverage(out, an, d);
     fputc('\n', out);
@@ -772,11 +797,14 @@ static int text_device(FILE *out, FILE *raw, const pf_aview *a, const pf_analysi
 
 static int print_prose_and_tables(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis *an)
 {
-    pf_steps_print_line(out, an);
-    if (a->v->steps)
+    if (a->v->steps) {
+        for (int k = 0; a->v->trace_notes && k < an->trace->n_notes; k++)
+            fprintf(out, "Note: %s\n", an->trace->notes[k]);
+        pf_steps_print_line(out, an);
         return pf_steps_print_table(raw, a->v->format, a->v->width, an);
-    if (an->n_steps || an->trace->n_steps)
-        fputc('\n', out);
+    }
+    if (an->n_devices == 0)
+        print_trace_notes(out, a, an);
     for (int i = 0; i < an->n_devices; i++)
         if (text_device(out, raw, a, an, i))
             return -1;

@@ -112,16 +112,17 @@ void pf_steps_print_line(FILE *out, const pf_analysis *an)
 
 int pf_steps_print_table(FILE *out, pf_format format, int width, const pf_analysis *an)
 {
-    if (an->n_steps == 0) {
+    if (an->n_steps == 0) { /* prose: on stderr for CSV, which carries the table alone */
         fputs("No ProfilerStep annotations in this trace: record it with a torch.profiler schedule and "
               "prof.step().\n",
-              out);
+              format == PF_FMT_CSV ? stderr : out);
         return 0;
     }
     pf_table *t = step_table(an);
     if (!t)
         return -1;
-    fputc('\n', out);
+    if (format != PF_FMT_CSV) /* after the Steps: line; a CSV starts with its header */
+        fputc('\n', out);
     if (format == PF_FMT_MD)
         pf_table_print_md(out, t, 0);
     else if (format == PF_FMT_CSV)
