@@ -87,6 +87,10 @@ typedef struct pf_text_fit {
     int ncols;
     int keep_all;              /* every one of cols shows even past width (--columns): only the
                                   name column shrinks, to no less than 10 characters */
+    const int *ties;           /* pairs of columns (ties[2k], ties[2k + 1]) shown or left out
+                                  together when a width leaves columns out (a figure and what
+                                  it is of: Top % and Top Category); NULL: none */
+    int nties;                 /* how many pairs */
 } pf_text_fit;
 
 /* Renders in the text layout of the old tool: cells padded, " | " between columns, a dashed

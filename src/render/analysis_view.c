@@ -67,6 +67,12 @@ static const char *const group_titles[] = {"Kernel Name", "Op", "Op (input shape
 static const int default_cols[] = {C_TOTAL,  C_PCT,       C_FLOPS_PCT, C_BW_PCT,    C_FLOPS_ACH, C_BW_ACH, C_SOURCE, C_TFLOPS,
                                    C_GBPS,   C_COUNT,     C_LAUNCHES,  C_CPU_TOTAL, C_SELF_CPU, C_CALLS,
                                    C_BOUND,  C_MEAN,      C_CATEGORY,  C_GFLOP,     C_GB};
+/* --group op: Count (the op's calls, key_averages' own column) right after Total, so it
+ * shows at any width. */
+static const int op_cols[] = {C_TOTAL,  C_COUNT,     C_PCT,       C_FLOPS_PCT, C_BW_PCT,    C_FLOPS_ACH, C_BW_ACH,
+                              C_SOURCE, C_TFLOPS,    C_GBPS,      C_LAUNCHES,  C_CPU_TOTAL, C_SELF_CPU,  C_CALLS,
+                              C_BOUND,  C_MEAN,      C_CATEGORY,  C_GFLOP,     C_GB};
+_Static_assert(sizeof op_cols == sizeof default_cols, "op_cols is default_cols with Count moved up");
 
 _Static_assert((int)C_NCOLS == (int)PF_AVIEW_NCOLS, "pf_aview holds the device table's columns");
 
@@ -735,7 +741,8 @@ static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis 
     pf_aview_counts(out, an, d);
     pf_aview_coverage(out, an, d);
     fputc('\n', out);
-    uint64_t shown = print_table(raw, a->v, t, default_cols, (int)(sizeof default_cols / sizeof default_cols[0]));
+    uint64_t shown = print_table(raw, a->v, t, a->v->group == PF_GROUP_OP ? op_cols : default_cols,
+                                 (int)(sizeof default_cols / sizeof default_cols[0]));
     /* footnotes only for the columns shown: a marker whose column is gone explains nothing */
     int src = SHOWN(shown, C_SOURCE), pct = SHOWN(shown, C_FLOPS_PCT) || SHOWN(shown, C_BW_PCT);
     over &= pct || SHOWN(shown, C_FLOPS_ACH) || SHOWN(shown, C_BW_ACH) ? ~0 : 0;

@@ -52,6 +52,11 @@ static const int default_cols[] = {D_RATIO,  D_VERDICT, D_DELTA,   D_A_TOTAL, D_
                                    D_A_MEAN, D_B_MEAN,  D_A_COUNT, D_B_COUNT, D_A_TFLOPS, D_B_TFLOPS, D_A_GBPS,
                                    D_B_GBPS};
 
+/* The two sides of a figure show or go together (pf_text_fit.ties): one run's total beside
+ * nothing to compare it with reads as the change. */
+static const int side_ties[] = {D_A_TOTAL, D_B_TOTAL, D_A_MEAN,   D_B_MEAN,   D_A_COUNT,
+                                D_B_COUNT, D_A_TFLOPS, D_B_TFLOPS, D_A_GBPS, D_B_GBPS};
+
 /* Which run each column's title names: 0 A, 1 B, -1 none. */
 static const signed char diff_col_side[D_NCOLS] = {
     [D_DEV_A] = 0, [D_A_COUNT] = 0, [D_A_MEAN] = 0, [D_A_TOTAL] = 0, [D_A_TFLOPS] = 0, [D_A_GBPS] = 0,
@@ -496,6 +501,10 @@ static void print_table(FILE *out, const pf_dview *o, const pf_table *t, const i
 {
     int picked[64];
     pf_text_fit fit = pf_view_fit(o->v, t, wanted, nwanted, picked, 64);
+    if (wanted) {
+        fit.ties = side_ties;
+        fit.nties = (int)(sizeof side_ties / sizeof side_ties[0] / 2);
+    }
     if (o->v->format == PF_FMT_MD)
         pf_table_print_md_fit(out, t, &fit);
     else

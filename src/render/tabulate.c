@@ -412,6 +412,18 @@ static size_t name_need(const pf_text_fit *fit, size_t name_w)
     return name_w < need ? name_w : need;
 }
 
+/* The column tied to c by fit->ties (shown or left out with it), or -1. */
+static int tie_of(const pf_text_fit *fit, int c)
+{
+    for (int k = 0; fit->ties && k < fit->nties; k++) {
+        if (fit->ties[2 * k] == c)
+            return fit->ties[2 * k + 1];
+        if (fit->ties[2 * k + 1] == c)
+            return fit->ties[2 * k];
+    }
+    return -1;
+}
+
 /* Picks the columns (fit->cols, or every visible one) and sets every width; returns the name
  * column's width, to which the names are still to be cut. */
 static size_t layout_columns(const pf_table *t, layout *l, const pf_text_fit *fit)
@@ -435,15 +447,28 @@ static size_t layout_columns(const pf_table *t, layout *l, const pf_text_fit *fi
     size_t need = name_need(fit, name_w);
     /* a width and no list: every column in the table's order, the last ones left out first */
     int all = !fit->cols && fit->width > 0, n = fit->cols ? fit->ncols : all ? t->ncols : 0;
+    unsigned char dropped[64] = {0};
     for (int k = 0; k < n; k++) {
         int c = fit->cols ? fit->cols[k] : k;
         if (c < 0 || c >= t->ncols || c == l->name || !visible(t, c) || l->show[c])
             continue;
-        if (!fit->keep_all && fit->width > 0 &&
-            (need + used + 3 + l->w[c] > (size_t)fit->width || (!all && all_empty(t, c))))
+        /* a tied column that is not shown yet comes with c, or c stays out with it */
+        int p = fit->keep_all || fit->width <= 0 ? -1 : tie_of(fit, c);
+        int with = p >= 0 && p < t->ncols && p != l->name && visible(t, p) && !l->show[p];
+        if (with && dropped[p]) {
+            dropped[c] = 1;
             continue;
+        }
+        size_t add = 3 + l->w[c] + (with ? 3 + l->w[p] : 0);
+        if (!fit->keep_all && fit->width > 0 &&
+            (need + used + add > (size_t)fit->width || (!all && all_empty(t, c)))) {
+            dropped[c] = 1;
+            continue;
+        }
         l->show[c] = 1;
-        used += 3 + l->w[c];
+        if (with)
+            l->show[p] = 1;
+        used += add;
     }
     if (!fit->cols && !all)
         for (int c = 0; c < t->ncols; c++)
