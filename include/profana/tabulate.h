@@ -91,6 +91,11 @@ typedef struct pf_text_fit {
                                   together when a width leaves columns out (a figure and what
                                   it is of: Top % and Top Category); NULL: none */
     int nties;                 /* how many pairs */
+    void (*cut)(char *s, int limit); /* cuts a name to limit characters in place (never longer);
+                                  NULL: pf_name_cut, in the middle */
+    int wrap_names;            /* text: a name wider than its column goes on on a second line
+                                  (after its last comma that fits, indented by two), so it is cut
+                                  to two lines' width instead of one */
 } pf_text_fit;
 
 /* Renders in the text layout of the old tool: cells padded, " | " between columns, a dashed

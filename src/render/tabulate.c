@@ -538,6 +538,53 @@ static int tell_apart(const pf_table *t, layout *l, size_t name_w)
     return 0;
 }
 
+/* Where a name breaks to fit w characters: after its last comma outside brackets within w
+ * (between two arguments, never inside a tensor's dims); 0 when there is none. */
+static size_t wrap_at(const char *s, size_t w)
+{
+    size_t c = 0, brk = 0;
+    int depth = 0;
+    for (size_t i = 0; s[i] && c < w; i++) {
+        if (((unsigned char)s[i] & 0xC0) == 0x80)
+            continue;
+        c++;
+        depth += s[i] == '[' ? 1 : s[i] == ']' && depth > 0 ? -1 : 0;
+        if (s[i] == ',' && depth == 0)
+            brk = i + 1;
+    }
+    return brk;
+}
+
+/* name (a copy, whole) as at most two lines of w characters joined by '\n', the second
+ * indented by two when printed: cut by fit->cut to the longest length whose break leaves a
+ * second line that fits. NULL when it fits one line, cannot break, or memory runs out (the
+ * caller cuts it to one line). */
+static char *wrap_name(const char *name, const pf_text_fit *fit, size_t w)
+{
+    if (text_width(name) <= w)
+        return NULL;
+    void (*cut)(char *, int) = fit->cut ? fit->cut : pf_name_cut;
+    /* first without a middle cut ("..."), which loses what the cut function keeps whole */
+    for (size_t pass = 0, budget = 2 * w - 2; pass < 2; pass++, budget = 2 * w - 2)
+    for (; budget > w; budget--) {
+        char *tmp = malloc(strlen(name) + 2);
+        if (!tmp)
+            return NULL;
+        memcpy(tmp, name, strlen(name) + 1);
+        cut(tmp, (int)budget);
+        size_t b = wrap_at(tmp, w);
+        size_t skip = b && tmp[b] == ' ';
+        if (text_width(tmp) <= w || !b || text_width(tmp + b + skip) > w - 2 || (pass == 0 && strstr(tmp, "..."))) {
+            free(tmp);
+            continue;
+        }
+        memmove(tmp + b + 1, tmp + b + skip, strlen(tmp + b + skip) + 1);
+        tmp[b] = '\n';
+        return tmp;
+    }
+    return NULL;
+}
+
 /* Lays t out for fit; -1 when memory runs out (nothing to free then). */
 static int layout_table(const pf_table *t, layout *l, const pf_text_fit *fit, int md)
 {
@@ -548,15 +595,27 @@ static int layout_table(const pf_table *t, layout *l, const pf_text_fit *fit, in
         return -1;
     }
     size_t name_w = layout_columns(t, l, fit);
-    for (int r = 0; r < t->nrows; r++)
-        pf_name_cut(l->text[(size_t)r * (size_t)t->ncols + (size_t)l->name], (int)name_w);
+    int wrap = fit->wrap_names && fit->width > 0 && name_w > NAME_FLOOR;
+    for (int r = 0; r < t->nrows; r++) {
+        char **name = &l->text[(size_t)r * (size_t)t->ncols + (size_t)l->name];
+        char *two = wrap ? wrap_name(*name, fit, name_w) : NULL;
+        if (two) {
+            free(*name);
+            *name = two;
+        } else {
+            (fit->cut ? fit->cut : pf_name_cut)(*name, (int)name_w);
+        }
+    }
     if (tell_apart(t, l, name_w)) {
         layout_free(t, l);
         return -1;
     }
     l->w[l->name] = col_width(t, l, l->name, 0);
+    if (wrap && l->w[l->name] > name_w)
+        l->w[l->name] = name_w;
     return 0;
 }
+
 
 static void pad(FILE *out, size_t n)
 {
@@ -629,8 +688,17 @@ uint64_t pf_table_print_text_fit(FILE *out, const pf_table *t, const pf_text_fit
     for (size_t i = line_width(t, &l); i > 0; i--)
         fputc('-', out);
     fputc('\n', out);
-    for (int r = 0; r < t->nrows; r++)
+    for (int r = 0; r < t->nrows; r++) {
+        char *name = l.text[(size_t)r * (size_t)t->ncols + (size_t)l.name];
+        char *nl = name ? strchr(name, '\n') : NULL;
+        if (nl) /* a wrapped name (wrap_name): its rest on a line of its own under the row */
+            *nl = 0;
         print_line(out, t, &l, r, "", "");
+        if (nl) {
+            fprintf(out, "  %s\n", nl + 1);
+            *nl = '\n';
+        }
+    }
     layout_free(t, &l);
     return shown;
 }
