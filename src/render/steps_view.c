@@ -18,9 +18,9 @@ static const pf_col step_cols[T_NCOLS] = {
     [T_TOP_PCT] = {"Top %", "top_pct", 1, 0, NULL},
 };
 
-/* The columns a width keeps, most wanted first: the step's GPU time and busy share, then what
+/* The columns a width keeps, most wanted first: the step's time, its GPU time and busy share, then what
  * took most of it (Top Category and Top % together: a share of nothing named reads as noise). */
-static const int step_wanted[] = {T_DEVICE, T_SUM, T_PCT, T_TOP, T_TOP_PCT, T_BUSY, T_GPU_SPAN, T_SPAN, T_COUNT};
+static const int step_wanted[] = {T_DEVICE, T_SPAN, T_SUM, T_PCT, T_TOP, T_TOP_PCT, T_BUSY, T_GPU_SPAN, T_COUNT};
 static const int step_ties[] = {T_TOP, T_TOP_PCT};
 
 #define step_fit(w)                                                                                          \
