@@ -40,6 +40,29 @@ void pf_shape_key_cut(char *buf, int limit);
 
 enum { PF_AVIEW_NCOLS = 29 };
 
+/* The markers a device table's cells carry; analysis_notes.c explains each under the table. */
+#define OVER_PEAK_MARK "!"
+/* A percentage above SUSPECT_PCT of a peak is possible but rare (well-tuned GEMMs reach 70% to
+ * 85% of a datasheet peak): worth checking the peak, the clock and the cache before trusting */
+#define SUSPECT_MARK "?"
+#define SUSPECT_PCT 90.0
+/* BW % of a row whose bytes moved faster than DRAM can move them while a call's bytes fit
+ * the cache (pf_dram_pct): not a number, because DRAM's share is unknown */
+#define CACHE_MARK "cache"
+/* A percentage above 100 that comes from a generic guess: the guess is a ceiling */
+#define GUESS_UB_MARK "~ub"
+/* FLOPS % of a kernel row whose ops' FLOPs are all on their other (gemm, conv, attention)
+ * kernels: none were counted on it, which is not a measured 0 */
+#define ELSEWHERE_MARK "op"
+
+/* The footnotes under device d's rows table t (its first `shown` rows and the Total shown):
+ * for each marker of `over` (PF_AVIEW_* flags, those of columns shown only), then, when
+ * source_col >= 0 (the Source column shown), the legend of its values and its markers'
+ * notes; the Total's bytes note when the Source or (bw_shown) BW % column shows.
+ * (analysis_notes.c) */
+void pf_aview_footnotes(FILE *out, const pf_device_report *d, const pf_table *t, int over, size_t shown,
+                        int source_col, int bw_shown);
+
 /* The device table's columns, the name column titled per --group: cols for a device of the
  * table, cols_ach for one whose --device-file entry carries measured achievable peaks ("% of
  * achievable" columns in text too), cols_unknown for an unknown device (no percentage or
