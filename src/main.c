@@ -150,7 +150,7 @@ static const option options[] = {
               "to fit the width)",
               ON_ANALYSIS | ON_DIFF, name_limit, "0"),
     OPT_FLAG("--wide", "text: every column of the rows table, whole names, no line width (default: the columns that fit "
-             "$COLUMNS, else the terminal, else 120 characters)", ON_ANALYSIS | ON_DIFF, wide),
+             "$COLUMNS, else the terminal of stdout, then of stderr, else 100 characters)", ON_ANALYSIS | ON_DIFF | ON_DEVICES | ON_RANKS, wide),
     OPT_STRING("--columns", "LIST", "text and Markdown: the rows table's columns, comma-separated (--analysis: total_us, "
                "pct, flops_pct, bw_pct, source, tflops, gbps, count, launches, mean_us, category, bound, gflop, gb; "
                "--group op also calls, cpu_total_us, self_cpu_us; --diff: a_count, a_mean_us, a_total_us, b_count, "

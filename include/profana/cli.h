@@ -81,14 +81,18 @@ int pf_cli_need_rereadable(const char *path, const char *what);
 /* Loads a trace for a subcommand with the command line's load options, printing the error
  * and the trace's notes (on stderr). Returns NULL after printing the error. */
 pf_trace *pf_cli_load(const pf_cli *cli, const char *path);
+/* The same; the trace's notes go to stderr only when notes_to_stderr is non-zero (else the
+ * view prints them: pf_view_opts.trace_notes). */
+pf_trace *pf_cli_load_notes(const pf_cli *cli, const char *path, int notes_to_stderr);
 
 /* The rendering options of the command line: format, --name_limit, --top, --group,
  * --by-category, --steps, --columns, the --plot and --report files (names left NULL: --diff
  * sets them), and the width text fits: 0 with --wide, else pf_cli_width(). */
 pf_view_opts pf_cli_view_opts(const pf_cli *cli);
 
-/* The width text output fits: $COLUMNS when it is a number above 0, else the terminal's
- * (stdout's) width when stdout is a terminal, else 120. */
+/* The width text output fits (--wide and --columns are the caller's, before this): $COLUMNS
+ * when it is a number above 0, else stdout's terminal's width, else stderr's terminal's when
+ * stdout is a pipe or file (| less), else 100. */
 int pf_cli_width(void);
 
 #endif

@@ -12,6 +12,8 @@
 typedef struct pf_explain_view_opts {
     pf_format format;          /* PF_FMT_TEXT, PF_FMT_MD or PF_FMT_JSON (not CSV) */
     int name_limit;            /* --name_limit for the tables' names (text and Markdown) */
+    int width;                 /* text: lines at most this wide (prose wrapped, the tables' columns
+                                  that fit); 0: no limit (--wide) */
 } pf_explain_view_opts;
 
 /* Prints a found invocation (inv->found == PF_INV_FOUND) to out: text or Markdown (tables in

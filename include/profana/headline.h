@@ -20,6 +20,9 @@ pf_lack pf_headline_lack(const pf_analysis *an, const pf_device_report *d);
  * next (the GPU idle most of its span, the trace lacking its CPU side or shapes, an unknown
  * device, one category taking most of the time), wrapped to 100 columns; then an empty line. */
 void pf_headline_print(FILE *out, const pf_analysis *an, const pf_device_report *d);
+/* The same, composed for width columns (0: 100, as pf_headline_print; below 40: 40), the width
+ * the text is shown at, so it is wrapped once. */
+void pf_headline_print_at(FILE *out, const pf_analysis *an, const pf_device_report *d, int width);
 
 /* The same figures as the JSON member "headline": {"span_us", "busy_us", "idle_us",
  * "busy_pct", "idle_pct", "top_categories": [{"category", "pct"}], "flop_pct", "bytes_pct",

@@ -55,6 +55,11 @@ void pf_table_bool(pf_table *t, int row, int col, int v);
  * empty (null) cell the marker is the text that text and Markdown show instead of "-" (a
  * reason the figure is unknown); CSV and JSON still write the cell as empty / null. */
 void pf_table_mark(pf_table *t, int row, int col, const char *marker);
+/* Marks column col (below 64) as holding '+'-joined lists (Source: "estimate+gemm"): in a
+ * text layout with a width, a row's list wider than 16 characters shows its first member and
+ * how many more ("estimate+3"), and a summary row's list wider than the column shows "mixed"
+ * instead of being cut; CSV, JSON, Markdown and --wide keep the whole list. */
+void pf_table_list_col(pf_table *t, int col);
 /* What text and Markdown show for a cell instead of its value (a shortened name): CSV and
  * JSON keep the value. */
 void pf_table_label(pf_table *t, int row, int col, const char *label);
@@ -82,6 +87,15 @@ typedef struct pf_text_fit {
     int ncols;
     int keep_all;              /* every one of cols shows even past width (--columns): only the
                                   name column shrinks, to no less than 10 characters */
+    const int *ties;           /* pairs of columns (ties[2k], ties[2k + 1]) shown or left out
+                                  together when a width leaves columns out (a figure and what
+                                  it is of: Top % and Top Category); NULL: none */
+    int nties;                 /* how many pairs */
+    void (*cut)(char *s, int limit); /* cuts a name to limit characters in place (never longer);
+                                  NULL: pf_name_cut, in the middle */
+    int wrap_names;            /* text: a name wider than its column goes on on a second line
+                                  (after its last comma that fits, indented by two), so it is cut
+                                  to two lines' width instead of one */
 } pf_text_fit;
 
 /* Renders in the text layout of the old tool: cells padded, " | " between columns, a dashed
@@ -90,9 +104,11 @@ typedef struct pf_text_fit {
  * name, when shorter) show, skipping those that do not, and the name column takes the rest.
  * Names longer than their column are cut in the middle (pf_name_cut); names that then read
  * the same while their values differ get " #2", " #3"... in table order. */
-void pf_table_print_text_fit(FILE *out, const pf_table *t, const pf_text_fit *fit);
-/* The same as a Markdown pipe table ('|' in a cell escaped). */
-void pf_table_print_md_fit(FILE *out, const pf_table *t, const pf_text_fit *fit);
+uint64_t pf_table_print_text_fit(FILE *out, const pf_table *t, const pf_text_fit *fit);
+/* The same as a Markdown pipe table ('|' in a cell escaped). Both return the columns shown,
+ * bit c for column c (0 when memory ran out and nothing printed), so footnotes can be given
+ * for what is shown only. */
+uint64_t pf_table_print_md_fit(FILE *out, const pf_table *t, const pf_text_fit *fit);
 /* Every column, names cut to name_limit characters (0 = no limit), no width. */
 void pf_table_print_text(FILE *out, const pf_table *t, int name_limit);
 void pf_table_print_md(FILE *out, const pf_table *t, int name_limit);

@@ -28,6 +28,9 @@ typedef struct pf_view_opts {
                                   0 = no limit and every column (--wide) */
     const char *columns;       /* --columns LIST: the rows table's columns (text and Markdown); NULL:
                                   the default ones that fit */
+    int trace_notes;           /* --analysis text and Markdown: the trace's notes (pf_trace.notes)
+                                  print after the first headline, with the Steps line; the caller
+                                  left them off stderr */
 } pf_view_opts;
 
 /* Whether v->columns names only columns of the rows table of v's command (--diff when
@@ -52,15 +55,18 @@ int pf_view_diff(FILE *out, FILE *notes, const pf_view_opts *v, const pf_diff *d
 /* --list-devices in format on out: the device-file entries of set, then the built-in table
  * (set NULL: the built-in table): names matched, dense peaks per dtype, bandwidth, clocks and sources (text adds two lines saying what the figures are). Returns 0, or -1
  * when memory runs out (nothing written then). */
-int pf_view_devices(FILE *out, pf_format format, const pf_devset *set);
+int pf_view_devices(FILE *out, pf_format format, int width, const pf_devset *set);
 
 /* --ranks in format on out: the per-rank table, the collectives matched across ranks and the
  * stragglers, with lines saying how many instances matched and which link peak applies (text
  * and Markdown); the tables (ranks, steps when a rank has ProfilerSteps, collectives,
  * stragglers) one after another, separated by an empty line (CSV); or one JSON document
  * {ranks, steps, collectives, stragglers, matched, unmatched, no_args, link_gbps,
- * link_source}. Returns 0, or -1 when memory runs out. */
-int pf_view_ranks(FILE *out, pf_format format, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep);
+ * link_source}. Text fits width (0: every column, no wrapping): prose wrapped, the tables'
+ * columns that fit, trace paths relative to their common directory (text and Markdown).
+ * Returns 0, or -1 when memory runs out. */
+int pf_view_ranks(FILE *out, pf_format format, int width, const pf_rank_summary *s, size_t n,
+                  const pf_ranks_report *rep);
 
 /* --summary: s as the JSON summary file that pf_rank_summary_read reads back (README "Rank
  * summaries": every member). Returns 0, or -1 when out reports a write error. */

@@ -119,7 +119,7 @@ static int graft_captures(const pf_cli *cli, pf_trace *t)
     return rc;
 }
 
-pf_trace *pf_cli_load(const pf_cli *cli, const char *path)
+pf_trace *pf_cli_load_notes(const pf_cli *cli, const char *path, int notes_to_stderr)
 {
     pf_trace *t = load_one(&cli->load, path);
     if (!t)
@@ -128,9 +128,14 @@ pf_trace *pf_cli_load(const pf_cli *cli, const char *path)
         pf_trace_free(t);
         return NULL;
     }
-    for (int i = 0; i < t->n_notes; i++)
+    for (int i = 0; notes_to_stderr && i < t->n_notes; i++)
         fprintf(stderr, "profana: note: %s: %s\n", path, t->notes[i]);
     return t;
+}
+
+pf_trace *pf_cli_load(const pf_cli *cli, const char *path)
+{
+    return pf_cli_load_notes(cli, path, 1);
 }
 
 pf_view_opts pf_cli_view_opts(const pf_cli *cli)
@@ -151,9 +156,16 @@ pf_view_opts pf_cli_view_opts(const pf_cli *cli)
     return v;
 }
 
-/* Text output with no terminal and no $COLUMNS (a pipe, a file, CI): wide enough for the
- * default columns and a readable name, narrow enough for a code review's diff view. */
-#define DEFAULT_WIDTH 120
+/* Text output with no terminal anywhere and no $COLUMNS (a file, CI): the width a person
+ * most often reads in, narrow enough for a code review's side-by-side view. */
+#define DEFAULT_WIDTH 100
+
+/* The width of the terminal on fd, or 0 when fd is none. */
+static int tty_width(int fd)
+{
+    struct winsize ws;
+    return isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 0;
+}
 
 int pf_cli_width(void)
 {
@@ -164,8 +176,9 @@ int pf_cli_width(void)
         if (*end == 0 && n > 0 && n < 100000)
             return (int)n;
     }
-    struct winsize ws;
-    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-        return ws.ws_col;
-    return DEFAULT_WIDTH;
+    int w = tty_width(STDOUT_FILENO);
+    /* a pipe (| less, | head) is read on the terminal the command runs in: stderr's */
+    if (!w && !isatty(STDOUT_FILENO))
+        w = tty_width(STDERR_FILENO);
+    return w ? w : DEFAULT_WIDTH;
 }

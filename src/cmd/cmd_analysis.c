@@ -26,6 +26,36 @@ static void warn_unknown_devices(const pf_analysis *an)
         fprintf(stderr, "profana: %d more unknown devices: no percent of peak is shown for them\n", n - UNKNOWN_NAMED);
 }
 
+/* Whether path's first bytes read as vLLM's execution_details.json: a list of the graph
+ * captures by batch size ({"file": ..., "batch_size": ..., "mode": ...}), which a JSON-array
+ * trace reader takes for an empty trace. */
+static int is_vllm_details(const char *path)
+{
+    char buf[4096];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return strstr(buf, "\"batch_size\"") && strstr(buf, "\"file\"") && !strstr(buf, "\"ph\"");
+}
+
+/* A file that holds no event of a trace: nothing to analyse, and "no GPU activity" with exit
+ * 0 would read as a trace of an idle GPU. Prints the error and returns 1 for such a file. */
+static int not_a_trace(const pf_trace *t)
+{
+    if (t->n_acts || t->n_cpu || t->n_ops || t->n_steps || t->n_unknown_gpu || !is_vllm_details(t->path))
+        return 0;
+    char msg[1024];
+    snprintf(msg, sizeof msg,
+             "%s: byte 0: a vLLM execution_details.json (the CUDA graphs captured, by batch size), not a trace: "
+             "analyse the replay trace and pass this file, or its folder, with --graph-capture",
+             t->path);
+    pf_cli_error(msg);
+    return 1;
+}
+
 /* --summary OUT: what --ranks keeps of this trace (include/profana/ranks.h), into the
  * temporary file *o (still unnamed, so that a signal leaves nothing), which the caller
  * commits with the other outputs (commit_all) or aborts; standard output ("-") is the output
@@ -100,9 +130,15 @@ static int run_analysis(const pf_cli *cli, pf_timings *tm)
         return rc0;
     if (cli->summary && pf_same_file(cli->summary, cli->pos[0]))
         return pf_cli_usage_error("--summary %s is the input trace; write to another file", cli->summary);
-    pf_trace *t = pf_cli_load(cli, cli->pos[0]);
+    /* text and Markdown show the trace's notes after the headline (pf_view_opts.trace_notes) */
+    int notes_in_view = cli->format == PF_FMT_TEXT || cli->format == PF_FMT_MD;
+    pf_trace *t = pf_cli_load_notes(cli, cli->pos[0], !notes_in_view);
     if (!t)
         return PF_EXIT_TRACE;
+    if (not_a_trace(t)) {
+        pf_trace_free(t);
+        return PF_EXIT_TRACE;
+    }
     pf_timings_lap(tm, "link and sort", 1); /* --graph-capture's grafting, when asked */
     pf_analysis *an;
     pf_error err;
@@ -123,6 +159,7 @@ static int run_analysis(const pf_cli *cli, pf_timings *tm)
         return pf_cli_stdout_status();
     }
     pf_view_opts v = pf_cli_view_opts(cli);
+    v.trace_notes = notes_in_view;
     if (!cli->an.force_device)
         warn_unknown_devices(an);
     if (an->n_devices == 0)

@@ -5,7 +5,7 @@
 
 int cmd_list_devices(const pf_cli *cli)
 {
-    if (pf_view_devices(stdout, cli->format, cli->devices))
+    if (pf_view_devices(stdout, cli->format, cli->wide ? 0 : pf_cli_width(), cli->devices))
         return pf_cli_error("out of memory");
     int out_rc = pf_cli_stdout_status();
     if (out_rc)

@@ -64,7 +64,7 @@ int cmd_explain(const pf_cli *cli)
     pf_error err;
     int rc = pf_invocation_find(t, &cli->an, cli->explain, &e, &err) ? pf_cli_error(err.msg) : found_status(&e);
     if (rc == PF_EXIT_OK) {
-        pf_explain_view_opts view = {cli->format, cli->name_limit};
+        pf_explain_view_opts view = {cli->format, cli->name_limit, cli->wide ? 0 : pf_cli_width()};
         if (pf_explain_print(stdout, &e, &view) != 0)
             rc = pf_cli_error("out of memory");
         else

@@ -156,7 +156,7 @@ static int run(const pf_cli *cli, const path_list *l)
         pf_ranks_free(s, l->n);
         return pf_cli_error(err.msg);
     }
-    int rc = pf_view_ranks(stdout, cli->format, s, l->n, &rep);
+    int rc = pf_view_ranks(stdout, cli->format, cli->wide ? 0 : pf_cli_width(), s, l->n, &rep);
     pf_ranks_report_free(&rep);
     pf_ranks_free(s, l->n);
     if (rc)

@@ -55,6 +55,9 @@ static const pf_col base_cols[C_NCOLS] = {
     [C_SELF_CPU] = {"Self CPU (us)", "self_cpu_us", 1, 0, NULL},
 };
 
+/* Whether column c is among the columns a printed table showed (pf_table_print_text_fit). */
+#define SHOWN(mask, c) (((mask) >> (c)) & 1)
+
 static const char *const group_titles[] = {"Kernel Name", "Op", "Op (input shapes)"};
 
 /* The columns text shows beside the name by default, most wanted first: a narrower width
@@ -64,6 +67,12 @@ static const char *const group_titles[] = {"Kernel Name", "Op", "Op (input shape
 static const int default_cols[] = {C_TOTAL,  C_PCT,       C_FLOPS_PCT, C_BW_PCT,    C_FLOPS_ACH, C_BW_ACH, C_SOURCE, C_TFLOPS,
                                    C_GBPS,   C_COUNT,     C_LAUNCHES,  C_CPU_TOTAL, C_SELF_CPU, C_CALLS,
                                    C_BOUND,  C_MEAN,      C_CATEGORY,  C_GFLOP,     C_GB};
+/* --group op: Count (the op's calls, key_averages' own column) right after Total, so it
+ * shows at any width. */
+static const int op_cols[] = {C_TOTAL,  C_COUNT,     C_PCT,       C_FLOPS_PCT, C_BW_PCT,    C_FLOPS_ACH, C_BW_ACH,
+                              C_SOURCE, C_TFLOPS,    C_GBPS,      C_LAUNCHES,  C_CPU_TOTAL, C_SELF_CPU,  C_CALLS,
+                              C_BOUND,  C_MEAN,      C_CATEGORY,  C_GFLOP,     C_GB};
+_Static_assert(sizeof op_cols == sizeof default_cols, "op_cols is default_cols with Count moved up");
 
 _Static_assert((int)C_NCOLS == (int)PF_AVIEW_NCOLS, "pf_aview holds the device table's columns");
 
@@ -89,19 +98,6 @@ static const pf_col *device_cols(const pf_aview *a, const pf_device_info *info)
     return !info ? a->cols_unknown : pf_has_achievable(info) ? a->cols_ach : a->cols;
 }
 
-#define OVER_PEAK_MARK "!"
-/* A percentage above SUSPECT_PCT of a peak is possible but rare (well-tuned GEMMs reach 70% to
- * 85% of a datasheet peak): worth checking the peak, the clock and the cache before trusting */
-#define SUSPECT_MARK "?"
-#define SUSPECT_PCT 90.0
-/* BW % of a row whose bytes moved faster than DRAM can move them while a call's bytes fit
- * the cache (pf_dram_pct): not a number, because DRAM's share is unknown */
-#define CACHE_MARK "cache"
-/* A percentage above 100 that comes from a generic guess: the guess is a ceiling */
-#define GUESS_UB_MARK "~ub"
-/* FLOPS % of a kernel row whose ops' FLOPs are all on their other (gemm, conv, attention)
- * kernels: none were counted on it, which is not a measured 0 */
-#define ELSEWHERE_MARK "op"
 
 static int elsewhere_row(const pf_row *row)
 {
@@ -342,14 +338,13 @@ static void by_category_cols(pf_col *bc, const pf_aview *a)
 
 /* A table in text or Markdown, fitted to the width (pf_view_fit) with wanted as its default
  * columns (NULL: all of them). */
-static void print_table(FILE *out, const pf_view_opts *v, const pf_table *t, const int *wanted, int nwanted)
+static uint64_t print_table(FILE *out, const pf_view_opts *v, const pf_table *t, const int *wanted, int nwanted)
 {
     int picked[64];
     pf_text_fit fit = pf_view_fit(v, t, wanted, nwanted, picked, 64);
     if (v->format == PF_FMT_MD)
-        pf_table_print_md_fit(out, t, &fit);
-    else
-        pf_table_print_text_fit(out, t, &fit);
+        return pf_table_print_md_fit(out, t, &fit);
+    return pf_table_print_text_fit(out, t, &fit);
 }
 
 /* Like the Inductor compiled module's -p report: per category its rows by time, and a Total;
@@ -435,6 +430,7 @@ pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
     pf_table *t = pf_table_new(device_cols(a, d->info), pf_aview_ncols(a->v));
     if (!t)
         return NULL;
+    pf_table_list_col(t, C_SOURCE);
     *over = 0;
     for (size_t i = 0; i < shown_rows(a->v, d); i++) {
         int r = pf_table_add_row(t);
@@ -625,58 +621,6 @@ static void json_coverage(pf_jw *w, const pf_device_report *d)
     pf_jw_obj_end(w);
 }
 
-/* Footnotes for the source markers in the rows shown: figures that are a ceiling (~ub), a
- * floor (~lb), and bytes that rest on the command line's DTYPE (~dtype). */
-static int has_source_note(const pf_view_opts *v, const pf_device_report *d, const char *marker)
-{
-    int dtype = 0;
-    size_t shown = shown_rows(v, d);
-    for (size_t i = 0; i <= shown; i++) {
-        const pf_row *r = i < shown ? &d->rows[i] : &d->total;
-        for (int k = 0; k < r->n_sources; k++)
-            dtype |= strstr(r->sources[k], marker) != NULL;
-    }
-    return dtype;
-}
-
-/* The Source markers that carry a footnote, in the order the footnotes print. */
-static const struct {
-    const char *marker, *note;
-} source_notes[] = {
-    {"~dtype", "~dtype: bytes of a tensor list (cat, stack, _foreach_*, fused optimizers) at the element size of "
-               "DTYPE: the trace records no element type for it\n"},
-    {"memset~0", "memset~0: a memset whose size the trace does not record (ROCm records none): counted as 0 bytes, "
-                 "so its row's bytes are a floor\n"},
-    {"~lb", "~lb: a lower bound: an Inductor Triton launch read from the trace alone, its kernel module not found "
-            "(record with TORCHINDUCTOR_BENCHMARK_KERNEL=1, or pass --inductor-cache DIR); every tensor argument "
-            "counted once, in-place ones too\n"},
-};
-
-/* Whether a footnote of source_notes is due. */
-static int has_marker_note(const pf_view_opts *v, const pf_device_report *d)
-{
-    for (size_t i = 0; i < sizeof source_notes / sizeof source_notes[0]; i++)
-        if (has_source_note(v, d, source_notes[i].marker))
-            return 1;
-    return 0;
-}
-
-static void print_source_notes(FILE *out, const pf_view_opts *v, const pf_device_report *d)
-{
-    if (d->total.upper_bound_n > 0)
-        fputs("~ub: an upper bound: variable-length or paged attention sized by its longest sequences (max_q, "
-              "max_k), flex attention counted dense (its block mask's sparsity is not in the trace), or a "
-              "fused MoE reading every expert its tokens could pick; "
-              "its FLOPs, bytes, rates and percentages are ceilings\n", out);
-    for (size_t i = 0; i < sizeof source_notes / sizeof source_notes[0]; i++)
-        if (has_source_note(v, d, source_notes[i].marker))
-            fputs(source_notes[i].note, out);
-    if (d->bytes_known_ns < d->total.total_ns)
-        fprintf(out, "Total: GB, GB/s and BW %% count formula bytes only, known for %.2f%% of GPU time "
-                     "(generic guesses and unknown bytes left out), over all of it\n",
-                time_pct(d, d->bytes_known_ns));
-}
-
 void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *d)
 {
     size_t shown = shown_rows(v, d);
@@ -689,6 +633,29 @@ void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *
             ns / 1e3, time_pct(d, ns));
 }
 
+
+/* Whether the Steps line has anything to say (pf_steps_print_line). */
+static int has_steps_line(const pf_analysis *an)
+{
+    return an->n_steps || an->trace->n_steps;
+}
+
+/* What the reader should know about the trace itself (the loader's notes, the step windows),
+ * grouped after the first headline: the headline comes first, these qualify it. */
+static void print_trace_notes(FILE *out, const pf_aview *a, const pf_analysis *an)
+{
+    int n = a->v->trace_notes ? an->trace->n_notes : 0;
+    if (!n && !has_steps_line(an))
+        return;
+    fputs("Notes on the trace:\n", out);
+    for (int k = 0; k < n; k++)
+        fprintf(out, "- %s\n", an->trace->notes[k]);
+    if (has_steps_line(an)) {
+        fputs("- ", out);
+        pf_steps_print_line(out, an);
+    }
+    fputc('\n', out);
+}
 
 /* The device's header lines (after a blank line but for the first device), its rows and
  * their footnotes. */
@@ -704,34 +671,25 @@ static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis 
     pf_aview_header(out, an, d, md ? "### " : "");
     if (md)
         fputc('\n', out);
-    pf_headline_print(out, an, d);
+    pf_headline_print_at(out, an, d, a->v->width);
+    if (i == 0)
+        print_trace_notes(out, a, an);
     pf_aview_counts(out, an, d);
     pf_aview_coverage(out, an, d);
     fputc('\n', out);
-    print_table(raw, a->v, t, default_cols, (int)(sizeof default_cols / sizeof default_cols[0]));
+    uint64_t shown = print_table(raw, a->v, t, a->v->group == PF_GROUP_OP ? op_cols : default_cols,
+                                 (int)(sizeof default_cols / sizeof default_cols[0]));
+    /* footnotes only for the columns shown: a marker whose column is gone explains nothing */
+    int src = SHOWN(shown, C_SOURCE), pct = SHOWN(shown, C_FLOPS_PCT) || SHOWN(shown, C_BW_PCT);
+    over &= pct || SHOWN(shown, C_FLOPS_ACH) || SHOWN(shown, C_BW_ACH) ? ~0 : 0;
+    over &= SHOWN(shown, C_BW_PCT) ? ~0 : ~PF_AVIEW_CACHE;
+    over &= SHOWN(shown, C_FLOPS_PCT) ? ~0 : ~PF_AVIEW_ELSEWHERE;
     /* Markdown: a line right under a table would be read as one of its rows */
-    if (md && (over || shown_rows(a->v, d) < d->n_rows || d->total.upper_bound_n > 0 || has_marker_note(a->v, d)))
+    if (md && (over || shown_rows(a->v, d) < d->n_rows || src))
         fputc('\n', out);
     pf_aview_omitted(out, a->v, d);
-    if (over & PF_AVIEW_CACHE)
-        fprintf(out, CACHE_MARK ": the bytes moved faster than DRAM's peak and a call's bytes fit the %.0f MiB "
-                     "cache: part of them came from the cache, so the share of DRAM bandwidth is unknown\n",
-                d->info->cache_mb);
-    if (over & PF_AVIEW_GUESS_UB)
-        fputs(GUESS_UB_MARK ": a generic guess (every input read and every output written whole) would put the row "
-              "above the device's peak: the op moves less than that, so its figures are an upper bound and its "
-              "percentage unknown\n", out);
-    if (over & PF_AVIEW_ELSEWHERE)
-        fputs(ELSEWHERE_MARK ": the kernel does none of its op's arithmetic: the op's FLOPs are on its gemm, conv "
-              "and attention kernels (How work is attributed), so none are counted here\n", out);
-    if (over & PF_AVIEW_OVER)
-        fputs(OVER_PEAK_MARK " above 100% of the device's peak: a formula or a peak is wrong (check --device, "
-              "--tf32), or a small kernel's data sat in L2 cache\n", out);
-    if (over & PF_AVIEW_SUSPECT)
-        fputs(SUSPECT_MARK " above 90% of the device's peak: possible, but check the peak (--device, --tf32), the "
-              "clock the GPU ran at (the datasheet peak assumes its boost clock), and whether the data sat in L2 "
-              "cache\n", out);
-    print_source_notes(out, a->v, d);
+    pf_aview_footnotes(out, d, t, over, shown_rows(a->v, d), SHOWN(shown, C_SOURCE) ? C_SOURCE : -1,
+                       SHOWN(shown, C_BW_PCT));
     pf_table_free(t);
     return 0;
 }
@@ -762,11 +720,14 @@ static int text_device(FILE *out, FILE *raw, const pf_aview *a, const pf_analysi
 
 static int print_prose_and_tables(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis *an)
 {
-    pf_steps_print_line(out, an);
-    if (a->v->steps)
+    if (a->v->steps) {
+        for (int k = 0; a->v->trace_notes && k < an->trace->n_notes; k++)
+            fprintf(out, "Note: %s\n", an->trace->notes[k]);
+        pf_steps_print_line(out, an);
         return pf_steps_print_table(raw, a->v->format, a->v->width, an);
-    if (an->n_steps || an->trace->n_steps)
-        fputc('\n', out);
+    }
+    if (an->n_devices == 0)
+        print_trace_notes(out, a, an);
     for (int i = 0; i < an->n_devices; i++)
         if (text_device(out, raw, a, an, i))
             return -1;

@@ -1,4 +1,5 @@
 /* devices_view.c - how --list-devices prints the device table: names matched, dense peaks per dtype, bandwidth and sources. */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -98,8 +99,16 @@ static void footnotes(FILE *out, const pf_device_info *tab, int n)
             fprintf(out, "%s%s\n", any_derived ? "" : "\n", tab[i].note), any_derived = 1;
 }
 
-int pf_view_devices(FILE *out, pf_format format, const pf_devset *set)
+/* The columns a width keeps, most wanted first: the common training dtypes' peaks and the
+ * bandwidth, then the rest; the names last (the Device column says which entry). Peak MHz goes
+ * with the peaks it is the clock of only as a pair with Boost MHz. */
+static const int dev_wanted[] = {D_BF16, D_FP16, D_FP32, D_GBPS, D_FP8, D_TF32, D_FP64, D_INT8, D_MEM,
+                                 D_PEAK_MHZ, D_MHZ, D_SMS, D_FP4, D_FP6, D_NAMES};
+static const int dev_ties[] = {D_PEAK_MHZ, D_MHZ};
+
+int pf_view_devices(FILE *out, pf_format format, int width, const pf_devset *set)
 {
+    assert(out && width >= 0);
     int n;
     const pf_device_info *tab = set ? set->entries : pf_devices_table(&n);
     if (set)
@@ -125,11 +134,18 @@ int pf_view_devices(FILE *out, pf_format format, const pf_devset *set)
     } else if (format == PF_FMT_MD) {
         pf_table_print_md(out, t, 0);
     } else {
+        pf_text_fit fit = {.width = width, .cols = width > 0 ? dev_wanted : NULL,
+                           .ncols = (int)(sizeof dev_wanted / sizeof dev_wanted[0]), .ties = dev_ties, .nties = 1};
+        FILE *w = pf_wrap_open(out, width);
         fputs("Dense datasheet peaks in TFLOP/s (TOP/s for INT8), DRAM bandwidth in GB/s; '-' = no such path.\n"
               "Peak MHz: the clock the peaks assume (--clock MHZ scales them by MHZ / Peak MHz).\n"
-              "Sources: --format csv or json, and docs/devices.md.\n\n", out);
-        pf_table_print_text(out, t, 0);
-        footnotes(out, tab, n);
+              "Sources: --format csv or json, and docs/devices.md.\n", w);
+        if (width > 0)
+            fputs("Columns that do not fit the width are left out: --wide shows them all.\n", w);
+        fputc('\n', w);
+        pf_table_print_text_fit(w, t, &fit);
+        footnotes(w, tab, n);
+        pf_wrap_close(w, out);
     }
     pf_table_free(t);
     return 0;

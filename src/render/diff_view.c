@@ -52,6 +52,11 @@ static const int default_cols[] = {D_RATIO,  D_VERDICT, D_DELTA,   D_A_TOTAL, D_
                                    D_A_MEAN, D_B_MEAN,  D_A_COUNT, D_B_COUNT, D_A_TFLOPS, D_B_TFLOPS, D_A_GBPS,
                                    D_B_GBPS};
 
+/* The two sides of a figure show or go together (pf_text_fit.ties): one run's total beside
+ * nothing to compare it with reads as the change. */
+static const int side_ties[] = {D_A_TOTAL, D_B_TOTAL, D_A_MEAN,   D_B_MEAN,   D_A_COUNT,
+                                D_B_COUNT, D_A_TFLOPS, D_B_TFLOPS, D_A_GBPS, D_B_GBPS};
+
 /* Which run each column's title names: 0 A, 1 B, -1 none. */
 static const signed char diff_col_side[D_NCOLS] = {
     [D_DEV_A] = 0, [D_A_COUNT] = 0, [D_A_MEAN] = 0, [D_A_TOTAL] = 0, [D_A_TFLOPS] = 0, [D_A_GBPS] = 0,
@@ -417,7 +422,8 @@ static void print_opposite(FILE *out, const pf_dview *o, const pf_diff_device *d
 }
 
 /* The rows judged on total time because their counts differ, if any: the mark's meaning. */
-static void print_calls_note(FILE *out, const pf_dview *o, const pf_diff_device *d, const pf_runs_device *rd)
+static void print_calls_note(FILE *out, const pf_dview *o, const pf_diff_device *d, const pf_runs_device *rd,
+                             int count_shown)
 {
     size_t n = 0;
     for (size_t i = 0; i < d->n_rows; i++)
@@ -425,10 +431,11 @@ static void print_calls_note(FILE *out, const pf_dview *o, const pf_diff_device 
     if (!n)
         return;
     const char *unit = o->v->group == PF_GROUP_KERNEL ? "launch" : "call";
-    fprintf(out, "calls: %zu matched row%s made a different number of %s on each side (the Count columns%s): "
+    fprintf(out, "calls: %zu matched row%s made a different number of %s on each side (the Count columns%s%s): "
                  "there B/A%s compare%s total time, not time per %s, as a cheaper %s made more often is not a "
                  "faster row.\n",
             n, n == 1 ? "" : "s", o->v->group == PF_GROUP_KERNEL ? "launches" : "calls", rd && o->runs->per_step ? ", per profiler step" : "",
+            count_shown ? "" : ", shown by --wide and CSV",
             rd ? " and the verdict" : "", rd ? "" : "s", unit, unit);
 }
 
@@ -492,14 +499,17 @@ static void print_runs_summary(FILE *out, const pf_dview *o, const pf_diff_devic
 
 /* A table in text or Markdown fitted to the width (pf_view_fit); wanted: its default columns,
  * NULL for a small table (every column). */
-static void print_table(FILE *out, const pf_dview *o, const pf_table *t, const int *wanted, int nwanted)
+static uint64_t print_table(FILE *out, const pf_dview *o, const pf_table *t, const int *wanted, int nwanted)
 {
     int picked[64];
     pf_text_fit fit = pf_view_fit(o->v, t, wanted, nwanted, picked, 64);
+    if (wanted) {
+        fit.ties = side_ties;
+        fit.nties = (int)(sizeof side_ties / sizeof side_ties[0] / 2);
+    }
     if (o->v->format == PF_FMT_MD)
-        pf_table_print_md_fit(out, t, &fit);
-    else
-        pf_table_print_text_fit(out, t, &fit);
+        return pf_table_print_md_fit(out, t, &fit);
+    return pf_table_print_text_fit(out, t, &fit);
 }
 
 /* One line naming the devices that had no counterpart on the other side. */
@@ -530,12 +540,12 @@ static int print_text(FILE *out, FILE *raw, const pf_dview *o, const pf_diff *d)
             fputc('\n', out);
         pf_dview_levels(out, o, &dd->summary);
         fputc('\n', out);
-        print_table(raw, o, t, default_cols, (int)(sizeof default_cols / sizeof default_cols[0]));
+        uint64_t shown = print_table(raw, o, t, default_cols, (int)(sizeof default_cols / sizeof default_cols[0]));
         pf_table_free(t);
         if (md && pf_dview_shown(o, dd) < dd->n_rows)
             fputc('\n', out); /* Markdown: a line right under a table would be read as a row */
         pf_dview_omitted(out, o, dd);
-        print_calls_note(out, o, dd, runs_of(o, i));
+        print_calls_note(out, o, dd, runs_of(o, i), (int)(shown >> D_A_COUNT & 1));
         fputc('\n', out);
         pf_dview_summary(out, o, dd);
         if (runs_of(o, i))

@@ -243,12 +243,31 @@ static void print_figures(FILE *out, const pf_invocation *e)
               "memcpy/memset (args.bytes)\n", out);
 }
 
-static void print_table(FILE *out, const pf_explain_view_opts *o, const pf_table *t)
+/* The activities' columns a width keeps, most wanted first (Work, a sentence, is said under
+ * the table when it does not fit: act_work_lines). */
+static const int act_wanted[] = {A_KIND, A_DUR, A_GFLOP, A_GB, A_WORK, A_STREAM, A_START};
+
+/* Prints t; text fits o->width with wanted (NULL: every column, the name column fitted).
+ * Returns the columns shown. */
+static uint64_t print_table(FILE *out, const pf_explain_view_opts *o, const pf_table *t, const int *wanted,
+                            int nwanted)
 {
-    if (o->format == PF_FMT_MD)
+    if (o->format == PF_FMT_MD) {
         pf_table_print_md(out, t, o->name_limit);
-    else
-        pf_table_print_text(out, t, o->name_limit);
+        return ~(uint64_t)0;
+    }
+    pf_text_fit fit = {.name_limit = o->name_limit, .width = o->width, .cols = o->width > 0 ? wanted : NULL,
+                       .ncols = nwanted};
+    return pf_table_print_text_fit(out, t, &fit);
+}
+
+/* The Work column as lines under the table, when the width left it out. */
+static void act_work_lines(FILE *out, const pf_table *t, uint64_t shown)
+{
+    if (shown >> A_WORK & 1)
+        return;
+    for (int r = 0; r < pf_table_rows(t); r++)
+        fprintf(out, "- %s: %s\n", pf_table_cell(t, r, A_NAME), pf_table_cell(t, r, A_WORK) ? pf_table_cell(t, r, A_WORK) : "-");
 }
 
 static int print_text(FILE *out, const pf_invocation *e, const pf_explain_view_opts *o)
@@ -264,7 +283,7 @@ static int print_text(FILE *out, const pf_invocation *e, const pf_explain_view_o
             return -1;
         }
         fputs("\nInputs:\n", out);
-        print_table(out, o, t);
+        print_table(out, o, t, NULL, 0);
         pf_table_free(t);
     }
     fputc('\n', out);
@@ -276,7 +295,7 @@ static int print_text(FILE *out, const pf_invocation *e, const pf_explain_view_o
         return -1;
     }
     fprintf(out, "\nGPU activities of this invocation (%zu):\n", e->n_acts);
-    print_table(out, o, t);
+    act_work_lines(out, t, print_table(out, o, t, act_wanted, (int)(sizeof act_wanted / sizeof act_wanted[0])));
     pf_table_free(t);
     fputc('\n', out);
     pf_dtype dt = e->op_work.dtype;
@@ -447,6 +466,11 @@ static int print_json(FILE *out, const pf_invocation *e)
 int pf_explain_print(FILE *out, const pf_invocation *inv, const pf_explain_view_opts *o)
 {
     assert(inv->found == PF_INV_FOUND && inv->n_acts > 0);
-    assert(o->format != PF_FMT_CSV);
-    return o->format == PF_FMT_JSON ? print_json(out, inv) : print_text(out, inv, o);
+    assert(o->format != PF_FMT_CSV && o->width >= 0);
+    if (o->format == PF_FMT_JSON)
+        return print_json(out, inv);
+    FILE *w = pf_wrap_open(out, o->format == PF_FMT_TEXT ? o->width : 0);
+    int rc = print_text(w, inv, o);
+    pf_wrap_close(w, out);
+    return rc;
 }

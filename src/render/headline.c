@@ -1,6 +1,7 @@
 /* headline.c - per device, the short block --analysis prints before its tables: span, busy %, top categories, coverage, and one or two findings with what to do next. */
 #include "profana/headline.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "view_parts.h"
@@ -12,7 +13,10 @@
 #define IDLE_BUSY_PCT 50.0
 /* A category with at least this share of GPU time is where kernel work pays first. */
 #define DOMINANT_PCT 50.0
+/* The width prose is composed for where the view has none (--wide, the HTML report). */
 #define WIDTH 100
+/* Narrower than this, a line holds too few words to read: wrap at this much still. */
+#define WIDTH_MIN 40
 #define FINDING_MAX 640
 
 typedef struct finding {
@@ -27,6 +31,9 @@ typedef struct headline {
     double top_pct[TOP_CATS];
     int n_top;
     double flop_pct, bytes_pct;
+    /* GPU time of the device outside the ProfilerStep windows (default: counted) or outside the
+     * --step selection (left out); -1: the trace has no steps */
+    double outside_us, outside_pct;
     finding findings[MAX_FINDINGS];
     int n_findings;
 } headline;
@@ -49,6 +56,32 @@ static void top_categories(const pf_device_report *d, headline *h)
         h->top[h->n_top] = (pf_category)order[i];
         h->top_pct[h->n_top++] = pf_aview_time_pct(d, d->cats[order[i]].total_ns);
     }
+}
+
+/* The device's GPU time outside the step windows. Without --step every activity counts and
+ * the steps' own sums say how much lies inside them; with --step the device's figures are the
+ * selection's, and the trace's activities on the device say how much was left out. */
+static void outside_steps(const pf_analysis *an, const pf_device_report *d, headline *h)
+{
+    h->outside_us = h->outside_pct = -1;
+    if (an->n_steps == 0)
+        return;
+    int id = d->device->id;
+    int64_t all = 0, inside = 0;
+    if (an->opts.step == PF_STEP_EVERY) {
+        all = d->total.total_ns;
+        for (size_t i = 0; i < an->n_steps; i++)
+            inside += an->steps[i].device == id ? an->steps[i].sum_ns : 0;
+    } else {
+        const pf_trace *t = an->trace;
+        for (size_t i = 0; i < t->n_acts; i++)
+            all += t->acts[i].device == id ? t->acts[i].dur_ns : 0;
+        inside = d->total.total_ns;
+    }
+    if (all <= 0 || inside >= all)
+        return;
+    h->outside_us = (double)(all - inside) / 1e3;
+    h->outside_pct = 100.0 * (double)(all - inside) / (double)all;
 }
 
 static finding *add_finding(headline *h, const char *kind)
@@ -141,14 +174,39 @@ static const char *dominant_advice(pf_category c)
     }
 }
 
-static void dominant_finding(headline *h)
+/* Whether the percentage dominant_advice points the reader to (FLOPS % for the compute
+ * categories, BW % for the memory-bound ones) has a figure on most of the category's rows
+ * (at least half its launches carry the figure, and the device has a peak): advice to read a
+ * column of '-' sends the reader nowhere. */
+static int advice_has_figures(const pf_device_report *d, pf_category c)
+{
+    const pf_row *r = &d->cats[c];
+    switch (c) {
+    case PF_CAT_GEMM:
+    case PF_CAT_CONV:
+    case PF_CAT_ATTENTION:
+    case PF_CAT_TRITON_TEMPLATE:
+        return pf_row_flops_pct(r, d->info) >= 0 && 2 * r->flop_known >= r->count;
+    case PF_CAT_ELEMENTWISE:
+    case PF_CAT_REDUCTION:
+    case PF_CAT_NORMALIZATION:
+        return pf_row_bw_pct(r, d->info) >= 0 && 2 * r->bytes_known >= r->count;
+    default:
+        return 1;
+    }
+}
+
+static void dominant_finding(const pf_device_report *d, headline *h)
 {
     if (h->n_top == 0 || h->top_pct[0] < DOMINANT_PCT)
         return;
     finding *f = add_finding(h, "dominant");
     if (f)
         snprintf(f->text, sizeof f->text, "%s takes %.2f%% of GPU time: %s", pf_category_name(h->top[0]),
-                 h->top_pct[0], dominant_advice(h->top[0]));
+                 h->top_pct[0],
+                 advice_has_figures(d, h->top[0]) ? dominant_advice(h->top[0])
+                                                  : "most of its launches have no figures, so their share of peak reads '-' (the "
+                                                    "Coverage and Why lines say why); --by-category lists them by time");
 }
 
 /* The figures, and the findings by what matters first: where the time goes (idle) before
@@ -167,16 +225,18 @@ static void compute(const pf_analysis *an, const pf_device_report *d, headline *
     h->flop_pct = pf_aview_time_pct(d, d->flop_known_ns);
     h->bytes_pct = pf_aview_time_pct(d, d->bytes_known_ns);
     top_categories(d, h);
+    outside_steps(an, d, h);
     idle_finding(d, h);
     lack_finding(an, d, h);
     triton_finding(d, h);
     device_finding(d, h);
-    dominant_finding(h);
+    dominant_finding(d, h);
 }
 
-/* Writes text after lead, wrapped at spaces to WIDTH columns, continuation lines indented
- * as deep as lead (so a Markdown list item stays one item). */
-static void put_wrapped(FILE *out, const char *lead, const char *text)
+/* Writes text after lead, wrapped at spaces to width columns, continuation lines indented
+ * as deep as lead (so a Markdown list item stays one item): composed once at the width it is
+ * shown at, so the view's own wrapping (pf_wrap_open) finds nothing left to break. */
+static void put_wrapped(FILE *out, const char *lead, const char *text, int width)
 {
     size_t indent = strlen(lead), col = indent;
     fputs(lead, out);
@@ -188,7 +248,7 @@ static void put_wrapped(FILE *out, const char *lead, const char *text)
         size_t len = strcspn(p, " ");
         if (!len)
             break;
-        if (!first && col + 1 + len > WIDTH) {
+        if (!first && col + 1 + len > (size_t)width) {
             fprintf(out, "\n%*s", (int)indent, "");
             col = indent;
         } else if (!first) {
@@ -205,22 +265,38 @@ static void put_wrapped(FILE *out, const char *lead, const char *text)
 
 void pf_headline_print(FILE *out, const pf_analysis *an, const pf_device_report *d)
 {
+    pf_headline_print_at(out, an, d, WIDTH);
+}
+
+void pf_headline_print_at(FILE *out, const pf_analysis *an, const pf_device_report *d, int width)
+{
+    assert(out && an && d && width >= 0);
+    width = width == 0 ? WIDTH : width < WIDTH_MIN ? WIDTH_MIN : width;
     headline h;
     compute(an, d, &h);
     char s[FINDING_MAX];
     snprintf(s, sizeof s, "span %.3f us, busy %.3f us (%.2f%%), idle %.3f us (%.2f%%)", h.span_us, h.busy_us,
              h.busy_pct, h.idle_us, h.idle_pct);
-    put_wrapped(out, "Headline: ", s);
+    put_wrapped(out, "Headline: ", s, width);
     size_t len = (size_t)snprintf(s, sizeof s, "top categories by GPU time:");
     for (int i = 0; i < h.n_top && len < sizeof s; i++)
         len += (size_t)snprintf(s + len, sizeof s - len, "%s %s %.2f%%", i ? "," : "", pf_category_name(h.top[i]),
                                 h.top_pct[i]);
-    put_wrapped(out, "- ", s);
+    put_wrapped(out, "- ", s, width);
     snprintf(s, sizeof s, "coverage: FLOPs known for %.2f%% of GPU time, bytes by formula for %.2f%%", h.flop_pct,
              h.bytes_pct);
-    put_wrapped(out, "- ", s);
+    put_wrapped(out, "- ", s, width);
+    if (h.outside_pct >= 0) {
+        if (an->opts.step == PF_STEP_EVERY)
+            snprintf(s, sizeof s, "steps: %.2f%% of GPU time (%.3f us) runs outside the ProfilerStep windows and "
+                     "is counted here; --step all counts the steps alone", h.outside_pct, h.outside_us);
+        else
+            snprintf(s, sizeof s, "steps: %.2f%% of the device's GPU time (%.3f us) runs outside the steps "
+                     "analysed and is left out; without --step it is counted", h.outside_pct, h.outside_us);
+        put_wrapped(out, "- ", s, width);
+    }
     for (int i = 0; i < h.n_findings; i++)
-        put_wrapped(out, "- ", h.findings[i].text);
+        put_wrapped(out, "- ", h.findings[i].text, width);
     fputc('\n', out);
 }
 

@@ -1,5 +1,7 @@
 /* ranks_view.c - --ranks printed: the per-rank table, the collectives matched across ranks and the stragglers, in text, CSV, Markdown or one JSON document. */
+#include <assert.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "profana/view.h"
 
@@ -55,6 +57,17 @@ static const pf_col strag_cols[S_NCOLS] = {
     [S_LATE] = {"Last to start", "late", 1, 0, NULL},
     [S_WAIT] = {"Wait imposed (us)", "wait_us", 1, 0, NULL},
 };
+
+/* The columns a width keeps, most wanted first (the first column always shows): per rank its
+ * GPU time and how much of its communication was exposed; per collective its count, transfer
+ * time and how close it came to the link. Ties: a share and the figure it is a share of. */
+static const int rank_wanted[] = {R_TRACE, R_GPU, R_EXPOSED_PCT, R_COMM, R_EXPOSED, R_BUSY, R_IDLE, R_SPAN};
+static const int rank_ties[] = {R_EXPOSED_PCT, R_COMM};
+static const int step_wanted[] = {P_STEP, P_GPU, P_EXPOSED_PCT, P_COMM, P_EXPOSED, P_BUSY, P_IDLE, P_SPAN};
+static const int step_ties[] = {P_EXPOSED_PCT, P_COMM};
+static const int coll_wanted[] = {C_COUNT, C_TRANSFER, C_BUSBW, C_LINK, C_SKEW, C_BYTES, C_N, C_PG, C_SKEW_MAX, C_ALGBW};
+static const int coll_ties[] = {C_BUSBW, C_LINK, C_SKEW, C_SKEW_MAX};
+static const int strag_wanted[] = {S_LATE, S_WAIT};
 
 static double us(int64_t ns)
 {
@@ -145,14 +158,51 @@ static pf_table *strag_table(const pf_ranks_report *rep)
     return t;
 }
 
-static void print_table(FILE *out, pf_format format, const pf_table *t)
+enum { T_RANKS, T_STEPS, T_COLLS, T_STRAGS, T_COUNT };
+
+static const struct {
+    const int *wanted, *ties;
+    int nwanted, nties;
+} table_fit[T_COUNT] = {
+#define FIT(w, t) {w, t, (int)(sizeof w / sizeof w[0]), (int)(sizeof t / sizeof t[0] / 2)}
+    [T_RANKS] = FIT(rank_wanted, rank_ties),
+    [T_STEPS] = FIT(step_wanted, step_ties),
+    [T_COLLS] = FIT(coll_wanted, coll_ties),
+    [T_STRAGS] = {strag_wanted, NULL, 2, 0},
+#undef FIT
+};
+
+/* Table k in format; text fitted to width (0: every column). */
+static void print_table(FILE *out, pf_format format, int width, int k, const pf_table *t)
 {
     if (format == PF_FMT_MD)
         pf_table_print_md(out, t, 0);
     else if (format == PF_FMT_CSV)
         pf_table_print_csv(out, t, 1);
-    else
+    else if (width <= 0)
         pf_table_print_text(out, t, 0);
+    else
+        pf_table_print_text_fit(out, t,
+                                &(pf_text_fit){.width = width, .cols = table_fit[k].wanted, .ncols = table_fit[k].nwanted,
+                                               .ties = table_fit[k].ties, .nties = table_fit[k].nties});
+}
+
+/* The length of the directory part every path shares ("testdata/multirank/"): the Trace
+ * column shows the rest, the counts line names the directory once. */
+static size_t common_dir(const pf_rank_summary *s, size_t n)
+{
+    if (n == 0 || !s[0].path)
+        return 0;
+    size_t len = strlen(s[0].path);
+    for (size_t i = 1; i < n; i++) {
+        size_t k = 0;
+        while (k < len && s[i].path && s[i].path[k] == s[0].path[k])
+            k++;
+        len = k;
+    }
+    while (len > 0 && s[0].path[len - 1] != '/')
+        len--;
+    return len;
 }
 
 static void print_counts(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
@@ -160,7 +210,11 @@ static void print_counts(FILE *out, const pf_rank_summary *s, size_t n, const pf
     size_t named = 0;
     for (size_t i = 0; i < n; i++)
         named += (size_t)s[i].rank_from_trace;
-    fprintf(out, "Ranks: %zu (%zu from distributedInfo.rank, %zu by the order given)\n", n, named, n - named);
+    size_t dir = common_dir(s, n);
+    fprintf(out, "Ranks: %zu (%zu from distributedInfo.rank, %zu by the order given)", n, named, n - named);
+    if (dir)
+        fprintf(out, "; traces in %.*s", (int)dir, s[0].path);
+    fputc('\n', out);
     fprintf(out,
             "Collectives: %lld instances matched on every rank of their group; %lld collective kernels not matched; "
             "%lld communication kernels without collective args (launched before the profiler's window, or "
@@ -175,8 +229,6 @@ static void print_counts(FILE *out, const pf_rank_summary *s, size_t n, const pf
 }
 
 _Static_assert(R_SPAN - R_GPU == 6 && P_SPAN - P_GPU == 6, "times_cells fills seven columns in this order");
-
-enum { T_RANKS, T_STEPS, T_COLLS, T_STRAGS, T_COUNT };
 
 /* The four tables (the step table NULL when no rank has steps); -1 when memory ran out. */
 static int make_tables(pf_table *t[T_COUNT], const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
@@ -198,10 +250,15 @@ static void free_tables(pf_table *t[T_COUNT])
         pf_table_free(t[k]);
 }
 
-static int print_tables(FILE *out, pf_format format, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
+static int print_tables(FILE *out, pf_format format, int width, const pf_rank_summary *s, size_t n,
+                        const pf_ranks_report *rep)
 {
     pf_table *t[T_COUNT];
     int rc = make_tables(t, s, n, rep);
+    /* text and Markdown: file names relative to the directory the counts line names */
+    size_t dir = format == PF_FMT_CSV ? 0 : common_dir(s, n);
+    for (size_t i = 0; rc == 0 && dir && i < n; i++)
+        pf_table_label(t[T_RANKS], (int)i, R_TRACE, s[i].path + dir);
     if (rc == 0 && format != PF_FMT_CSV) {
         print_counts(out, s, n, rep);
         fputc('\n', out);
@@ -211,7 +268,7 @@ static int print_tables(FILE *out, pf_format format, const pf_rank_summary *s, s
             continue;
         if (k > 0)
             fputc('\n', out);
-        print_table(out, format, t[k]);
+        print_table(out, format, width, k, t[k]);
     }
     int over = 0;
     for (size_t i = 0; i < rep->n_rows; i++)
@@ -262,11 +319,17 @@ static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ra
     return rc;
 }
 
-int pf_view_ranks(FILE *out, pf_format format, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
+int pf_view_ranks(FILE *out, pf_format format, int width, const pf_rank_summary *s, size_t n,
+                  const pf_ranks_report *rep)
 {
+    assert(out && (s || n == 0) && rep && width >= 0);
     if (format == PF_FMT_JSON)
         return print_json(out, s, n, rep);
-    return print_tables(out, format, s, n, rep);
+    /* prose wrapped at the width (text only); the tables fitted to it */
+    FILE *w = pf_wrap_open(out, format == PF_FMT_TEXT ? width : 0);
+    int rc = print_tables(w, format, format == PF_FMT_TEXT ? width : 0, s, n, rep);
+    pf_wrap_close(w, out);
+    return rc;
 }
 
 /* One time figure per member, under the summary's names (the reader's, ranks_summary.c). */

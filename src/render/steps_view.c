@@ -18,6 +18,18 @@ static const pf_col step_cols[T_NCOLS] = {
     [T_TOP_PCT] = {"Top %", "top_pct", 1, 0, NULL},
 };
 
+/* The columns a width keeps, most wanted first: the step's time, its GPU time and busy share, then what
+ * took most of it (Top Category and Top % together: a share of nothing named reads as noise). */
+static const int step_wanted[] = {T_DEVICE, T_SPAN, T_SUM, T_PCT, T_TOP, T_TOP_PCT, T_BUSY, T_GPU_SPAN, T_COUNT};
+static const int step_ties[] = {T_TOP, T_TOP_PCT};
+
+#define step_fit(w)                                                                                          \
+    (pf_text_fit)                                                                                            \
+    {                                                                                                        \
+        .width = (w), .cols = step_wanted, .ncols = (int)(sizeof step_wanted / sizeof step_wanted[0]),       \
+        .ties = step_ties, .nties = 1                                                                        \
+    }
+
 static pf_category top_category(const pf_step_report *s)
 {
     int best = PF_CAT_OTHER;
@@ -112,22 +124,23 @@ void pf_steps_print_line(FILE *out, const pf_analysis *an)
 
 int pf_steps_print_table(FILE *out, pf_format format, int width, const pf_analysis *an)
 {
-    if (an->n_steps == 0) {
+    if (an->n_steps == 0) { /* prose: on stderr for CSV, which carries the table alone */
         fputs("No ProfilerStep annotations in this trace: record it with a torch.profiler schedule and "
               "prof.step().\n",
-              out);
+              format == PF_FMT_CSV ? stderr : out);
         return 0;
     }
     pf_table *t = step_table(an);
     if (!t)
         return -1;
-    fputc('\n', out);
+    if (format != PF_FMT_CSV) /* after the Steps: line; a CSV starts with its header */
+        fputc('\n', out);
     if (format == PF_FMT_MD)
         pf_table_print_md(out, t, 0);
     else if (format == PF_FMT_CSV)
         pf_table_print_csv(out, t, 1);
     else
-        pf_table_print_text_fit(out, t, &(pf_text_fit){.width = width});
+        pf_table_print_text_fit(out, t, &step_fit(width));
     pf_table_free(t);
     return 0;
 }

@@ -24,6 +24,7 @@ struct pf_table {
     int ncols;
     cell *cells;               /* rows x ncols */
     unsigned char *summary;
+    uint64_t lists;            /* columns of '+'-joined lists (pf_table_list_col) */
     int nrows, cap;
     int failed;
 };
@@ -178,6 +179,12 @@ void pf_table_mark(pf_table *t, int row, int col, const char *marker)
     c->text = s;
 }
 
+void pf_table_list_col(pf_table *t, int col)
+{
+    assert(t && col >= 0 && col < t->ncols && col < 64);
+    t->lists |= (uint64_t)1 << col;
+}
+
 void pf_table_label(pf_table *t, int row, int col, const char *label)
 {
     cell *c = cell_at(t, row, col);
@@ -329,6 +336,37 @@ static int layout_cells(const pf_table *t, layout *l, int md)
     return 0;
 }
 
+/* A list cell of a fitted table ('+'-joined, pf_table_list_col) wider than this shows its
+ * first member and how many more ("estimate+3"): the column stays narrow enough to keep its
+ * place, and the footnote under the table explains every member. */
+#define LIST_MAX 16
+
+static int is_list(const pf_table *t, int col)
+{
+    return col < 64 && (t->lists >> col & 1);
+}
+
+/* s shortened in place to "FIRST+N" when it lists more than one member and is wider than max. */
+static void list_shorten(char *s, size_t max)
+{
+    char *plus = strchr(s, '+');
+    if (!plus || text_width(s) <= max)
+        return;
+    int more = 0;
+    for (char *p = plus; p; p = strchr(p + 1, '+'))
+        more++;
+    snprintf(plus, strlen(plus) + 1, "+%d", more);
+}
+
+/* A summary row's list cell (every member of its rows) wider than its column reads "mixed":
+ * a cut list ("est...ion") names nothing; the footnote lists them. */
+static void list_summary(char *s, size_t w)
+{
+    static const char mixed[] = "mixed";
+    if (text_width(s) > w && w >= sizeof mixed - 1)
+        memcpy(s, mixed, sizeof mixed);
+}
+
 /* A fitted table's summary row (Total) does not widen a text column other than the name: its
  * cell lists what its rows hold (every Source), and is cut to the rows' width instead. */
 static int summary_cut(const pf_table *t, const layout *l, int c, int r, int fitted)
@@ -374,10 +412,28 @@ static size_t name_need(const pf_text_fit *fit, size_t name_w)
     return name_w < need ? name_w : need;
 }
 
+/* The column tied to c by fit->ties (shown or left out with it), or -1. */
+static int tie_of(const pf_text_fit *fit, int c)
+{
+    for (int k = 0; fit->ties && k < fit->nties; k++) {
+        if (fit->ties[2 * k] == c)
+            return fit->ties[2 * k + 1];
+        if (fit->ties[2 * k + 1] == c)
+            return fit->ties[2 * k];
+    }
+    return -1;
+}
+
 /* Picks the columns (fit->cols, or every visible one) and sets every width; returns the name
  * column's width, to which the names are still to be cut. */
 static size_t layout_columns(const pf_table *t, layout *l, const pf_text_fit *fit)
 {
+    for (int r = 0; fit->width > 0 && r < t->nrows; r++)
+        for (int c = 0; c < t->ncols; c++) {
+            size_t i = (size_t)r * (size_t)t->ncols + (size_t)c;
+            if (is_list(t, c) && !t->summary[r] && !shared_text(t, l, i))
+                list_shorten(l->text[i], LIST_MAX);
+        }
     for (int c = 0; c < t->ncols; c++) {
         l->w[c] = col_width(t, l, c, fit->width > 0);
         l->show[c] = visible(t, c) && !fit->cols && fit->width <= 0;
@@ -391,15 +447,28 @@ static size_t layout_columns(const pf_table *t, layout *l, const pf_text_fit *fi
     size_t need = name_need(fit, name_w);
     /* a width and no list: every column in the table's order, the last ones left out first */
     int all = !fit->cols && fit->width > 0, n = fit->cols ? fit->ncols : all ? t->ncols : 0;
+    unsigned char dropped[64] = {0};
     for (int k = 0; k < n; k++) {
         int c = fit->cols ? fit->cols[k] : k;
         if (c < 0 || c >= t->ncols || c == l->name || !visible(t, c) || l->show[c])
             continue;
-        if (!fit->keep_all && fit->width > 0 &&
-            (need + used + 3 + l->w[c] > (size_t)fit->width || (!all && all_empty(t, c))))
+        /* a tied column that is not shown yet comes with c, or c stays out with it */
+        int p = fit->keep_all || fit->width <= 0 ? -1 : tie_of(fit, c);
+        int with = p >= 0 && p < t->ncols && p != l->name && visible(t, p) && !l->show[p];
+        if (with && dropped[p]) {
+            dropped[c] = 1;
             continue;
+        }
+        size_t add = 3 + l->w[c] + (with ? 3 + l->w[p] : 0);
+        if (!fit->keep_all && fit->width > 0 &&
+            (need + used + add > (size_t)fit->width || (!all && all_empty(t, c)))) {
+            dropped[c] = 1;
+            continue;
+        }
         l->show[c] = 1;
-        used += 3 + l->w[c];
+        if (with)
+            l->show[p] = 1;
+        used += add;
     }
     if (!fit->cols && !all)
         for (int c = 0; c < t->ncols; c++)
@@ -408,8 +477,12 @@ static size_t layout_columns(const pf_table *t, layout *l, const pf_text_fit *fi
         name_w = (size_t)fit->width > used + NAME_FLOOR ? (size_t)fit->width - used : NAME_FLOOR;
     for (int r = 0; r < t->nrows; r++)
         for (int c = 0; c < t->ncols; c++)
-            if (summary_cut(t, l, c, r, fit->width > 0) && !shared_text(t, l, (size_t)r * (size_t)t->ncols + (size_t)c))
-                pf_name_cut(l->text[(size_t)r * (size_t)t->ncols + (size_t)c], (int)l->w[c]);
+            if (summary_cut(t, l, c, r, fit->width > 0) && !shared_text(t, l, (size_t)r * (size_t)t->ncols + (size_t)c)) {
+                char *cellp = l->text[(size_t)r * (size_t)t->ncols + (size_t)c];
+                if (is_list(t, c))
+                    list_summary(cellp, l->w[c]);
+                pf_name_cut(cellp, (int)l->w[c]);
+            }
     return name_w;
 }
 
@@ -465,6 +538,53 @@ static int tell_apart(const pf_table *t, layout *l, size_t name_w)
     return 0;
 }
 
+/* Where a name breaks to fit w characters: after its last comma outside brackets within w
+ * (between two arguments, never inside a tensor's dims); 0 when there is none. */
+static size_t wrap_at(const char *s, size_t w)
+{
+    size_t c = 0, brk = 0;
+    int depth = 0;
+    for (size_t i = 0; s[i] && c < w; i++) {
+        if (((unsigned char)s[i] & 0xC0) == 0x80)
+            continue;
+        c++;
+        depth += s[i] == '[' ? 1 : s[i] == ']' && depth > 0 ? -1 : 0;
+        if (s[i] == ',' && depth == 0)
+            brk = i + 1;
+    }
+    return brk;
+}
+
+/* name (a copy, whole) as at most two lines of w characters joined by '\n', the second
+ * indented by two when printed: cut by fit->cut to the longest length whose break leaves a
+ * second line that fits. NULL when it fits one line, cannot break, or memory runs out (the
+ * caller cuts it to one line). */
+static char *wrap_name(const char *name, const pf_text_fit *fit, size_t w)
+{
+    if (text_width(name) <= w)
+        return NULL;
+    void (*cut)(char *, int) = fit->cut ? fit->cut : pf_name_cut;
+    /* first without a middle cut ("..."), which loses what the cut function keeps whole */
+    for (size_t pass = 0, budget = 2 * w - 2; pass < 2; pass++, budget = 2 * w - 2)
+    for (; budget > w; budget--) {
+        char *tmp = malloc(strlen(name) + 2);
+        if (!tmp)
+            return NULL;
+        memcpy(tmp, name, strlen(name) + 1);
+        cut(tmp, (int)budget);
+        size_t b = wrap_at(tmp, w);
+        size_t skip = b && tmp[b] == ' ';
+        if (text_width(tmp) <= w || !b || text_width(tmp + b + skip) > w - 2 || (pass == 0 && strstr(tmp, "..."))) {
+            free(tmp);
+            continue;
+        }
+        memmove(tmp + b + 1, tmp + b + skip, strlen(tmp + b + skip) + 1);
+        tmp[b] = '\n';
+        return tmp;
+    }
+    return NULL;
+}
+
 /* Lays t out for fit; -1 when memory runs out (nothing to free then). */
 static int layout_table(const pf_table *t, layout *l, const pf_text_fit *fit, int md)
 {
@@ -475,15 +595,27 @@ static int layout_table(const pf_table *t, layout *l, const pf_text_fit *fit, in
         return -1;
     }
     size_t name_w = layout_columns(t, l, fit);
-    for (int r = 0; r < t->nrows; r++)
-        pf_name_cut(l->text[(size_t)r * (size_t)t->ncols + (size_t)l->name], (int)name_w);
+    int wrap = fit->wrap_names && fit->width > 0 && name_w > NAME_FLOOR;
+    for (int r = 0; r < t->nrows; r++) {
+        char **name = &l->text[(size_t)r * (size_t)t->ncols + (size_t)l->name];
+        char *two = wrap ? wrap_name(*name, fit, name_w) : NULL;
+        if (two) {
+            free(*name);
+            *name = two;
+        } else {
+            (fit->cut ? fit->cut : pf_name_cut)(*name, (int)name_w);
+        }
+    }
     if (tell_apart(t, l, name_w)) {
         layout_free(t, l);
         return -1;
     }
     l->w[l->name] = col_width(t, l, l->name, 0);
+    if (wrap && l->w[l->name] > name_w)
+        l->w[l->name] = name_w;
     return 0;
 }
+
 
 static void pad(FILE *out, size_t n)
 {
@@ -538,25 +670,45 @@ static size_t line_width(const pf_table *t, const layout *l)
     return total + (n > 1 ? (size_t)(n - 1) * 3 : 0);
 }
 
-void pf_table_print_text_fit(FILE *out, const pf_table *t, const pf_text_fit *fit)
+static uint64_t shown_mask(const pf_table *t, const layout *l)
+{
+    uint64_t m = 0;
+    for (int c = 0; c < t->ncols; c++)
+        m |= l->show[c] ? (uint64_t)1 << c : 0;
+    return m;
+}
+
+uint64_t pf_table_print_text_fit(FILE *out, const pf_table *t, const pf_text_fit *fit)
 {
     layout l;
     if (layout_table(t, &l, fit, 0))
-        return;
+        return 0;
+    uint64_t shown = shown_mask(t, &l);
     print_line(out, t, &l, -1, "", "");
     for (size_t i = line_width(t, &l); i > 0; i--)
         fputc('-', out);
     fputc('\n', out);
-    for (int r = 0; r < t->nrows; r++)
+    for (int r = 0; r < t->nrows; r++) {
+        char *name = l.text[(size_t)r * (size_t)t->ncols + (size_t)l.name];
+        char *nl = name ? strchr(name, '\n') : NULL;
+        if (nl) /* a wrapped name (wrap_name): its rest on a line of its own under the row */
+            *nl = 0;
         print_line(out, t, &l, r, "", "");
+        if (nl) {
+            fprintf(out, "  %s\n", nl + 1);
+            *nl = '\n';
+        }
+    }
     layout_free(t, &l);
+    return shown;
 }
 
-void pf_table_print_md_fit(FILE *out, const pf_table *t, const pf_text_fit *fit)
+uint64_t pf_table_print_md_fit(FILE *out, const pf_table *t, const pf_text_fit *fit)
 {
     layout l;
     if (layout_table(t, &l, fit, 1))
-        return;
+        return 0;
+    uint64_t shown = shown_mask(t, &l);
     print_line(out, t, &l, -1, "| ", " |");
     fputs("|", out);
     for (int c = 0; c < t->ncols; c++) {
@@ -571,6 +723,7 @@ void pf_table_print_md_fit(FILE *out, const pf_table *t, const pf_text_fit *fit)
     for (int r = 0; r < t->nrows; r++)
         print_line(out, t, &l, r, "| ", " |");
     layout_free(t, &l);
+    return shown;
 }
 
 void pf_table_print_text(FILE *out, const pf_table *t, int name_limit)

@@ -11,6 +11,8 @@ pf_text_fit pf_view_fit(const pf_view_opts *v, const pf_table *t, const int *wan
 {
     assert(v && t && (!wanted || nwanted >= 0) && (!v->columns || (picked && max > 0)));
     pf_text_fit fit = {.name_limit = v->name_limit, .width = v->format == PF_FMT_TEXT ? v->width : 0};
+    if (v->group == PF_GROUP_SHAPE) /* shape keys keep their tensors' dims */
+        fit.cut = pf_shape_key_cut, fit.wrap_names = 1;
     if (!wanted) /* a small table: every column, the name column fitted */
         return fit;
     if (v->columns) { /* checked before the trace was read (pf_view_check_columns) */

@@ -24,9 +24,44 @@ int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n,
  * into order[0, PF_CAT_COUNT) (pf_category values); returns how many. d and order non-NULL. */
 int pf_view_category_order(const pf_device_report *d, int *order);
 
+/* One footnote line "Source: gemm, rotary: their op family's formula; generic: no formula;
+ * ..." explaining every value (each member of a '+'-joined list, its "~suffix" left to its own
+ * footnote) that column col of t's rows shows; nothing when they show none. (source_legend.c) */
+void pf_view_source_legend(FILE *out, const pf_table *t, int col);
+
+/* Cuts a --group shape key in buf to at most limit characters (pf_text_fit.cut): trailing
+ * arguments that are not tensors dropped (",.."), then other scalars shown as "_", then no
+ * space after commas, then the op without its namespace, then the op's name cut in its middle;
+ * every tensor's dims stay. A key that still does not fit, or is not OP(ARGS), is cut in its
+ * middle (pf_name_cut). (shape_key.c) */
+void pf_shape_key_cut(char *buf, int limit);
+
 /* ---- --analysis (analysis_view.c) ---- */
 
 enum { PF_AVIEW_NCOLS = 29 };
+
+/* The markers a device table's cells carry; analysis_notes.c explains each under the table. */
+#define OVER_PEAK_MARK "!"
+/* A percentage above SUSPECT_PCT of a peak is possible but rare (well-tuned GEMMs reach 70% to
+ * 85% of a datasheet peak): worth checking the peak, the clock and the cache before trusting */
+#define SUSPECT_MARK "?"
+#define SUSPECT_PCT 90.0
+/* BW % of a row whose bytes moved faster than DRAM can move them while a call's bytes fit
+ * the cache (pf_dram_pct): not a number, because DRAM's share is unknown */
+#define CACHE_MARK "cache"
+/* A percentage above 100 that comes from a generic guess: the guess is a ceiling */
+#define GUESS_UB_MARK "~ub"
+/* FLOPS % of a kernel row whose ops' FLOPs are all on their other (gemm, conv, attention)
+ * kernels: none were counted on it, which is not a measured 0 */
+#define ELSEWHERE_MARK "op"
+
+/* The footnotes under device d's rows table t (its first `shown` rows and the Total shown):
+ * for each marker of `over` (PF_AVIEW_* flags, those of columns shown only), then, when
+ * source_col >= 0 (the Source column shown), the legend of its values and its markers'
+ * notes; the Total's bytes note when the Source or (bw_shown) BW % column shows.
+ * (analysis_notes.c) */
+void pf_aview_footnotes(FILE *out, const pf_device_report *d, const pf_table *t, int over, size_t shown,
+                        int source_col, int bw_shown);
 
 /* The device table's columns, the name column titled per --group: cols for a device of the
  * table, cols_ach for one whose --device-file entry carries measured achievable peaks ("% of

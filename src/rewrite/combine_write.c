@@ -207,8 +207,9 @@ static int seen_entry(cb_props *pr, int64_t id, const char *name, size_t name_le
     return 0;
 }
 
-/* One entry of input `in`: kept when its (shifted id, name) is new, with "id" rewritten. */
-static int merge_entry(cb_props *pr, const cb_input *in, size_t vs, size_t ve, int keep_text)
+/* One entry of input `in`: kept when its (shifted id, name) is new, with "id" rewritten (to
+ * as_id, shifted, when as_id >= 0: a copy of the entry for another device). */
+static int merge_entry(cb_props *pr, const cb_input *in, size_t vs, size_t ve, int keep_text, int64_t as_id)
 {
     const char *s = in->s;
     size_t q = vs, id_sp[2] = {0, 0}, name_sp[2] = {0, 0};
@@ -224,7 +225,7 @@ static int merge_entry(cb_props *pr, const cb_input *in, size_t vs, size_t ve, i
             name_sp[0] = m.val_start, name_sp[1] = m.val_end;
     }
     if (id_sp[1] && cb_read_int(s, id_sp, &id) == 0)
-        id += in->dev_shift;
+        id = (as_id >= 0 ? as_id : id) + in->dev_shift;
     if (seen_entry(pr, id, s + name_sp[0], name_sp[1] - name_sp[0], &dup))
         return -1;
     if (dup || !keep_text)
@@ -232,13 +233,38 @@ static int merge_entry(cb_props *pr, const cb_input *in, size_t vs, size_t ve, i
     char buf[32];
     int n = snprintf(buf, sizeof buf, "%lld", (long long)id);
     int rc = pr->n_entries++ ? append(pr, ", ", 2) : 0;
-    if (id_sp[1] && in->dev_shift) {
+    if (id_sp[1] && (in->dev_shift || as_id >= 0)) {
         rc = rc || append(pr, s + vs, id_sp[0] - vs) || append(pr, buf, (size_t)n) ||
              append(pr, s + id_sp[1], ve - id_sp[1]);
     } else {
         rc = rc || append(pr, s + vs, ve - vs);
     }
     return rc;
+}
+
+/* A trace that declares one model runs all its devices on it (the loader's rule for an
+ * undeclared device: ROCm traces declare device 0 and run on device 2). Merged with another
+ * trace, the combined deviceProperties declares two models and the rule no longer holds, so
+ * the one entry is written for each of the input's other device ids (up to this many; the
+ * ids without events change nothing in an analysis). */
+#define ONE_MODEL_IDS 64
+
+static int declare_the_one_model(cb_props *pr, const cb_input *in, const size_t one[2])
+{
+    size_t q = one[0];
+    pf_jmember m;
+    pf_jerr e;
+    int64_t own = -1;
+    pf_json_obj_begin(in->s, in->len, &q, &e);
+    while (pf_json_obj_next(in->s, in->len, &q, &m, &e) == 1)
+        if (pf_json_key_is(in->s, &m, "id") && cb_read_int(in->s, (size_t[2]){m.val_start, m.val_end}, &own))
+            own = -1;
+    if (own < 0 || in->u.max_dev > ONE_MODEL_IDS)
+        return 0;
+    for (int64_t d = 0; d <= in->u.max_dev; d++)
+        if (d != own && merge_entry(pr, in, one[0], one[1], 1, d))
+            return -1;
+    return 0;
 }
 
 /* The first input's entries are kept in place; the later inputs' new ones are appended. */
@@ -250,10 +276,17 @@ int pf_cb_merge_props(const cb_run *c, cb_props *pr)
         pf_jerr e;
         if (!in->props[1])
             continue;
+        size_t one[2] = {0, 0};
+        int entries = 0;
         pf_json_arr_begin(in->s, in->len, &p, &e);
         while (pf_json_arr_next(in->s, in->len, &p, &vs, &ve, &e) == 1)
-            if (in->s[vs] == '{' && merge_entry(pr, in, vs, ve, k > 0))
-                return -1;
+            if (in->s[vs] == '{') {
+                if (merge_entry(pr, in, vs, ve, k > 0, -1))
+                    return -1;
+                one[0] = vs, one[1] = ve, entries++;
+            }
+        if (entries == 1 && declare_the_one_model(pr, in, one))
+            return -1;
     }
     return 0;
 }

@@ -174,7 +174,7 @@ awk '/^\$ profana --analysis testdata/ { on = 1; print; next } on && /^```/ { ex
 cmd=$(head -n 1 "$TMP/readme_example" | sed 's/^\$ profana //')
 tail -n +2 "$TMP/readme_example" >"$TMP/readme_want"
 # shellcheck disable=SC2086
-"$PROFANA" $cmd >"$TMP/readme_got"
+COLUMNS=120 "$PROFANA" $cmd >"$TMP/readme_got" # the width the README examples are shown at
 check_eq "README example output is current" "$(cmp -s "$TMP/readme_want" "$TMP/readme_got" && echo same)" "same"
 
 # --group op: CPU time from the nesting of host events, against the profiler's own table

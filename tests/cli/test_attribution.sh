@@ -138,6 +138,6 @@ check_eq "inferred: the replayed kernel with no twin has none" \
 check_near "inferred: graph cause 4 / 12 us" "$(json "d['devices'][0]['coverage']['graph_replay_pct']" "$TMP/s.json")" 33.333333333 0.000000001
 check_near "compiled region cause 2 / 12 us" "$(json "d['devices'][0]['coverage']['compiled_region_pct']" "$TMP/s.json")" 16.666666667 0.000000001
 check_eq "compiled region: not counted as no shapes" "$(json "d['devices'][0]['coverage']['no_shapes_pct'] == 0" "$TMP/s.json")" True
-check_run "graph: --explain a replayed kernel" 0 "$PROFANA" --analysis "$G" bf16 --explain nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT
+check_run "graph: --explain a replayed kernel" 0 env COLUMNS=200 "$PROFANA" --analysis "$G" bf16 --explain nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT
 check_grep "graph: --explain gives the graph cause" "status none: CUDA-graph replay: record its capture and pass --graph-capture" "$TMP/out"
 check_grep "graph: --explain shows no figures" "^Figures: flop unknown, bytes unknown" "$TMP/out"

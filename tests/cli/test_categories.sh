@@ -40,7 +40,8 @@ for f in "$TRACES"/*.json; do
 done
 
 # --by-category: one table per category, like the report's "== ... category kernels ==".
-"$PROFANA" --analysis "$TRACES/compiled_module_profile_0.json" bf16 --by-category --name_limit 0 >"$TMP/bc.txt"
+# (--wide: the whole kernel names are looked up; a pipe is 100 columns wide)
+"$PROFANA" --analysis "$TRACES/compiled_module_profile_0.json" bf16 --by-category --name_limit 0 --wide >"$TMP/bc.txt"
 section() { awk -v h="== $1 ==" '$0 == h { on = 1; next } on && /^$/ { exit } on' "$TMP/bc.txt"; }
 check_eq "--by-category: persistent reduction lists 5 kernels + Total" "$(section triton_persistent_reduction | awk 'NR > 2' | wc -l | tr -d ' ')" "6"
 check_eq "--by-category: its Total is the category's time" \

@@ -94,7 +94,7 @@ check_near "H20 without a file: the built-in entry, FLOPS % = 2.097152 / 148" "$
 trace "$TMP/l20.json" "NVIDIA L20"
 check_run "L20 (no entry)" 0 "$PROFANA" --analysis "$TMP/l20.json" bf16 --format json
 check_eq "L20 (no entry): FLOPS % unknown" "$(field "$TMP/out" sm90_bf16_gemm flops_pct)" "-"
-check_run "H20 with the file" 0 "$PROFANA" --analysis "$TMP/h20.json" bf16 --device-file "$TMP/devs.json"
+check_run "H20 with the file" 0 env COLUMNS=200 "$PROFANA" --analysis "$TMP/h20.json" bf16 --device-file "$TMP/devs.json"
 check_grep "H20 with the file: header" "^Device 0: NVIDIA H20 | matched: H20 (device file; its match is in the name) | peaks: bf16 148.0 TFLOP/s, DRAM 4000 GB/s$" "$TMP/out"
 check_run "H20 with the file, json" 0 "$PROFANA" --analysis "$TMP/h20.json" bf16 --format json --device-file "$TMP/devs.json"
 check_near "H20 with the file: FLOPS % = 2.097152 / 148" "$(field "$TMP/out" sm90_bf16_gemm flops_pct)" "$(percent 2.097152 148)" 1e-9

@@ -118,7 +118,8 @@ check_eq "B300 footnote says the sources differ" \
     "$(json "'sources differ' in [x for x in d if x['key'] == 'B300'][0]['note']" "$TMP/devs.json")" "True"
 check_eq "H20 footnote says secondary sources" \
     "$(json "'secondary sources only' in [x for x in d if x['key'] == 'H20'][0]['note']" "$TMP/devs.json")" "True"
-"$PROFANA" --list-devices >"$TMP/list.txt"
+# (--wide: the whole table; a pipe is 100 columns wide, which leaves FP6 and FP4 out)
+"$PROFANA" --list-devices --wide >"$TMP/list.txt"
 check_grep "--list-devices: FP6 and FP4 columns" "| FP8     | INT8   | FP6     | FP4     |" "$TMP/list.txt"
 check_grep "--list-devices: derived mark explained" "^\* derived (units x rate x clock" "$TMP/list.txt"
 check_grep "--list-devices: RTX PRO 6000 FP4 marked derived" "^RTX PRO 6000 Server .*| 2000.0\* |" "$TMP/list.txt"
@@ -248,7 +249,7 @@ check_near "achievable: _int_mm BW % ach against 2500" "$(ach bw_ach_pct i16832g
     "$(python3 -c "print(3 * 4096**2 * 6 / ($int8_us * 1e-6) / 2500e9 * 100)")" 1e-9
 check_near "achievable: FLOPS % still against the datasheet's 1979" "$(ach flops_pct nvjet)" \
     "$(python3 -c "print(3 * 2 * 4096**3 / ($fp8_us * 1e-6) / 1979e12 * 100)")" 1e-9
-check_run "achievable: text" 0 "$PROFANA" --analysis "$FP8T" bf16 --device-file "$FIX"
+check_run "achievable: text" 0 env COLUMNS=160 "$PROFANA" --analysis "$FP8T" bf16 --device-file "$FIX"
 check_grep "achievable: text shows FLOPS % ach and BW % ach" "FLOPS % | BW % | FLOPS % ach | BW % ach" "$TMP/out"
 check_run "no achievable: text" 0 "$PROFANA" --analysis "$FP8T" bf16
 if grep -q "% ach" "$TMP/out"; then fail "no achievable: no ach columns" "present"; else pass "no achievable: no ach columns"; fi

@@ -268,7 +268,7 @@ check_grep "json: left-out device noted on stderr" "^profana: note: two has more
 awk '/^\$ profana --diff testdata/ { on = 1; print; next } on && /^```/ { exit } on' docs/diff.md >"$TMP/readme_example"
 cmd=$(head -n 1 "$TMP/readme_example" | sed 's/^\$ profana //')
 # shellcheck disable=SC2086
-"$PROFANA" $cmd >"$TMP/readme_got" 2>/dev/null
+COLUMNS=120 "$PROFANA" $cmd >"$TMP/readme_got" 2>/dev/null # the width the README examples are shown at
 tail -n +2 "$TMP/readme_example" >"$TMP/readme_want"
 check_eq "README --diff example: every line shown is output, in order" "$(python3 - "$TMP/readme_want" "$TMP/readme_got" <<'PY'
 import sys

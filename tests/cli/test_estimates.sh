@@ -129,7 +129,8 @@ EOF
 check_eq "SGLang arange: bytes from the raw events' start, end, step (estimate)" "$got" "120 120 estimate"
 
 # ---- the coverage line names the three shares and the Total note says what it covers ----
-"$PROFANA" --analysis "$B200" bf16 >"$TMP/b2.txt" 2>/dev/null
+# (wide enough that the coverage line is one line: a pipe's width is 100)
+COLUMNS=200 "$PROFANA" --analysis "$B200" bf16 >"$TMP/b2.txt" 2>/dev/null
 check_grep "coverage line: by formula, by generic guess, unknown" \
     "^Coverage: bytes by formula for [0-9.]*% of GPU time, by generic guess [0-9.]*%, unknown [0-9.]*%; FLOPs for" "$TMP/b2.txt"
 check_grep "Total note: formula bytes only, the time they cover" \

@@ -98,7 +98,8 @@ PY
 # ---- --top for --diff: the N largest absolute changes, and a line for the rest ----
 check_run "--diff --top 5 json" 0 "$PROFANA" --diff "$A" b8 "$B" b16 bf16 --top 5 --format json
 cp "$TMP/out" "$TMP/top.json"
-check_run "--diff --top 5 text" 0 "$PROFANA" --diff "$A" b8 "$B" b16 bf16 --top 5
+# (wide enough that the omitted-rows line is one line: a pipe's width is 100)
+check_run "--diff --top 5 text" 0 env COLUMNS=200 "$PROFANA" --diff "$A" b8 "$B" b16 bf16 --top 5
 python3 - "$A" "$B" "$TMP/diff.json" "$TMP/top.json" "$TMP/out" <<'PY'
 import json, re, sys
 sys.path.insert(0, "tests/cli")

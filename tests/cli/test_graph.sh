@@ -146,8 +146,9 @@ check_grep "graph: --graph-capture FILE maps the same share" "; ops from the gra
 # a capture of another graph maps nothing, and says so
 check_run "graph: a capture that matches no replay" 0 "$PROFANA" --analysis "$PUB/graph_execution.json.gz" bf16 \
     --graph-capture "$TRACES/eager_bf16.json"
+# (a note about the trace: in text, among the notes after the headline)
 check_grep "graph: a note counts the replayed kernels that match no captured graph" \
-    "note: .*$n graph-replayed kernels match no captured graph" "$TMP/err"
+    "^- .*$n graph-replayed kernels match no captured graph" "$TMP/out"
 check_run "graph: a missing capture is an error" 1 "$PROFANA" --analysis "$PUB/graph_execution.json.gz" bf16 \
     --graph-capture "$TMP/nothing.json"
 check_grep "graph: the error names the capture path" "^profana: error: $TMP/nothing.json: " "$TMP/err"

@@ -152,7 +152,9 @@ for path, opts, lacks in cases:
               [(c["category"], c["pct"]) for c in h["top_categories"]]
               == [(c["category"], c["pct"]) for c in dev["categories"][:3]], h["top_categories"])
         # coverage: the coverage line's figures
-        cov = re.search(r"^Coverage: bytes by formula for ([0-9.]+)% .*FLOPs for ([0-9.]+)%", txt, re.M)
+        # (the Coverage line wraps at the width, 100 for a pipe: its continuation lines joined)
+        cov = re.search(r"^Coverage: bytes by formula for ([0-9.]+)% .*?FLOPs for ([0-9.]+)%",
+                        re.sub(r"\n  (?=\S)", " ", txt), re.M | re.S)
         covs = "coverage: FLOPs known for %s%% of GPU time, bytes by formula for %s%%" % (cov.group(2), cov.group(1))
         check(tag, "text: " + covs, it[1] == covs, it[1])
         check(tag, "JSON flop_pct, bytes_pct = coverage's",

@@ -121,6 +121,8 @@ cmd = "$ profana --ranks testdata/multirank/tp_collectives_bf16_rank0.json.gz te
 start = text.index(cmd) + len(cmd)
 want = text[start:text.index("```", start)]
 args = cmd.split()[2:]
-got = subprocess.run([sys.argv[1]] + args, capture_output=True, text=True).stdout
+import os
+# the width the README examples are shown at
+got = subprocess.run([sys.argv[1]] + args, capture_output=True, text=True, env={**os.environ, "COLUMNS": "120"}).stdout
 check("readme", "the --ranks example is what profana prints", got == want, "got:\n" + got)
 PY

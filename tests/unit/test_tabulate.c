@@ -1,5 +1,6 @@
 /* test_tabulate.c - unit tests of the shared printer: text layout, cutting, CSV quoting, JSON and Markdown. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "profana/tabulate.h"
@@ -180,6 +181,93 @@ static void test_fit(void)
     pf_table_free(t);
 }
 
+static const pf_col list_cols[] = {
+    {"Name", "name", 0, 0, NULL},
+    {"A", "a", 1, 0, NULL},
+    {"B", "b", 1, 0, NULL},
+    {"Source", "source", 0, 0, NULL},
+};
+
+static pf_table *list_table(void)
+{
+    pf_table *t = pf_table_new(list_cols, 4);
+    pf_table_list_col(t, 3);
+    const char *src[] = {"estimate+gemm+memset+kv-cache", "gemm", "estimate+gemm+memset+kv-cache"};
+    const char *name[] = {"op_a", "op_b", "Total"};
+    for (int i = 0; i < 3; i++) {
+        int r = pf_table_add_row(t);
+        pf_table_str(t, r, 0, name[i]);
+        pf_table_int(t, r, 1, 1 + 2 * i);
+        pf_table_int(t, r, 2, 2 + 2 * i);
+        pf_table_str(t, r, 3, src[i]);
+    }
+    pf_table_row_summary(t, 2);
+    return t;
+}
+
+/* A list column: a row's list over 16 characters shows FIRST+N (29 characters, 4 members:
+ * "estimate+3"), the summary's list wider than the column (10, from "estimate+3") "mixed";
+ * ties: A and B shown or left out together. */
+static void test_lists_and_ties(void)
+{
+    pf_table *t = list_table();
+    int all[] = {1, 2, 3};
+    pf_text_fit fit = {.width = 80, .cols = all, .ncols = 3};
+    char *s = render_fit(t, &fit);
+    CHECK_STR("lists: FIRST+N in a row, mixed in the summary",
+              s,
+              "Name  | A | B | Source\n"
+              "--------------------------\n"
+              "op_a  | 1 | 2 | estimate+3\n"
+              "op_b  | 3 | 4 | gemm\n"
+              "Total | 5 | 6 | mixed\n");
+    free(s);
+    s = render(pf_table_print_csv, t, 0);
+    CHECK("lists: CSV keeps the whole list", strstr(s, "estimate+gemm+memset+kv-cache") != NULL);
+    free(s);
+    /* Source first (5 + 13 = 18), then A (4) and B (4): 26 columns for all three */
+    int src_first[] = {3, 1, 2};
+    int ab[] = {1, 2};
+    fit = (pf_text_fit){.width = 25, .cols = src_first, .ncols = 3};
+    s = render_fit(t, &fit);
+    CHECK("ties: without them A fits at 25 and B does not", strncmp(s, "Name  | A | Source\n", 19) == 0);
+    free(s);
+    fit.ties = ab, fit.nties = 1;
+    s = render_fit(t, &fit);
+    CHECK("ties: A goes with B at 25", strncmp(s, "Name  | Source\n", 15) == 0);
+    free(s);
+    fit.width = 26;
+    s = render_fit(t, &fit);
+    CHECK("ties: both at 26", strncmp(s, "Name  | A | B | Source\n", 23) == 0);
+    free(s);
+    pf_table_free(t);
+}
+
+/* wrap_names: a name wider than its column (16 - 4 = 12) breaks after its comma between
+ * arguments ("op([1,2]x," 10 characters), not the one inside "[1,2]", and goes on indented. */
+static void test_wrap_names(void)
+{
+    pf_table *t = pf_table_new(list_cols, 2);
+    int r = pf_table_add_row(t);
+    pf_table_str(t, r, 0, "op([1,2]x, [3,4]y)");
+    pf_table_int(t, r, 1, 1);
+    int a[] = {1};
+    pf_text_fit fit = {.width = 16, .cols = a, .ncols = 1, .keep_all = 1, .wrap_names = 1};
+    char *s = render_fit(t, &fit);
+    CHECK_STR("wrap: after the comma between arguments",
+              s,
+              "Name         | A\n"
+              "----------------\n"
+              "op([1,2]x,   | 1\n"
+              "  [3,4]y)\n");
+    free(s);
+    fit.wrap_names = 0;
+    s = render_fit(t, &fit);
+    CHECK("wrap: off, the name is cut to one line", strstr(s, "op([1...4]y) | 1\n") != NULL);
+    free(s);
+    pf_table_free(t);
+}
+
 static void test_mark_and_utf8(void)
 {
     pf_table *t = pf_table_new(cols, 5);
@@ -213,6 +301,8 @@ int main(void)
     test_md();
     test_mark_and_utf8();
     test_fit();
+    test_lists_and_ties();
+    test_wrap_names();
     test_format_parse();
     CHECK_DONE();
 }
