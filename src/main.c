@@ -148,6 +148,8 @@ static const option options[] = {
                  ON_ANALYSIS | ON_DIFF | ON_DEVICES | ON_RANKS, set_format, "text"),
     OPT_FLAG("--by-category", "after the tables, one table per category with its rows by time, count and percent",
              ON_ANALYSIS, by_category),
+    OPT_FLAG("--waits", "after the tables, why the GPU waits: time breakdown per device and step, idle by cause, "
+             "launch delays, kernel-duration histogram, queue depth per stream", ON_ANALYSIS, waits),
     OPT_FLAG("--tf32", "all fp32 matrix work (GEMM, convolution, attention) is measured against the TF32 peak "
              "(default: convolutions and kernels named tf32 only, as PyTorch runs them; see README)",
              ON_ANALYSIS | ON_DIFF | ON_AUGMENT, an.tf32),
@@ -682,6 +684,8 @@ static const conflict conflicts[] = {
     {"--step", "--summary", "the summary covers the whole trace (with each step's figures)"},
     {"--steps", "--top", "--steps prints one line per step, no rows table"},
     {"--steps", "--by-category", "--steps prints one line per step, no rows table"},
+    {"--steps", "--waits", "--steps prints one line per step (JSON: the devices' waits are under --analysis)"},
+    {"--explain", "--waits", "--explain prints one invocation"},
     {"--steps", "--group", "--steps prints one line per step, no rows table"},
     {"--steps", "--columns", "--steps prints one line per step, no rows table"},
     {"--explain", "--columns", "--explain prints one invocation, no rows table"},

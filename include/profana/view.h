@@ -19,6 +19,8 @@ typedef struct pf_view_opts {
     int top;                   /* --top: rows shown per device; 0 = every row */
     pf_group_by group;         /* --group: which keys the rows carry (titles the name column) */
     int by_category;           /* --by-category: one table per category (text, Markdown) */
+    int waits;                 /* --waits: the tables of why the GPU waits after the devices' (text,
+                                  Markdown), or instead of the rows tables (CSV) */
     int steps;                 /* --steps: the step table instead of the device tables */
     const char *names[2];      /* --diff: NAME_A and NAME_B; NULL for --analysis */
     const char *plot_roofline; /* --plot roofline FILE.svg; NULL when not asked */

@@ -3,6 +3,7 @@
 #include "profana/ptrmap.h"
 #include "profana/rates.h"
 #include "profana/satmath.h"
+#include "profana/waits.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -608,6 +609,10 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
         finish_devices(an, accs);
     free(accs);
     free(dev_acts);
+    if (rc == 0 && an->devices && pf_waits_compute(an, err)) {
+        pf_analysis_free(an);
+        return -1;
+    }
     if (rc || !an->devices) {
         pf_analysis_free(an);
         return pf_fail(err, "out of memory");
@@ -625,6 +630,7 @@ void pf_analysis_free(pf_analysis *an)
         free(an->devices[i].busy.streams);
         free(an->devices[i].missing);
     }
+    pf_waits_free(an->waits, (size_t)an->n_devices);
     free(an->devices);
     free(an->work);
     free(an->cats);

@@ -141,6 +141,7 @@ pf_view_opts pf_cli_view_opts(const pf_cli *cli)
         .top = cli->top,
         .group = cli->an.group,
         .by_category = cli->by_category,
+        .waits = cli->waits,
         .steps = cli->steps,
         .plot_roofline = cli->plot_roofline,
         .plot_breakdown = cli->plot_breakdown,

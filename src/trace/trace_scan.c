@@ -929,7 +929,7 @@ static int add_launch(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
     if (add_cpu_event(sc, c, f, NULL))
         return -1;
     get_act_args(sc->w, f, &aa);
-    if (aa.correlation < 0 || read_times(s, f, &l.ts_ns, &(int64_t){0}))
+    if (aa.correlation < 0 || read_times(s, f, &l.ts_ns, &l.dur_ns))
         return 0;
     l.correlation = aa.correlation;
     l.process = process_key(s, f);
