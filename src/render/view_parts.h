@@ -92,8 +92,8 @@ const pf_waits *pf_wview_of(const pf_analysis *an, const pf_device_report *d);
 /* The short block after the headline: time breakdown, idle by cause, launches, the deepest
  * queue; "- " items under a title in Markdown (md). Nothing for an empty span. */
 void pf_wview_print(FILE *out, const pf_analysis *an, const pf_device_report *d, int md);
-/* --waits: the breakdown per device and step (with idle causes and launch figures), the
- * kernel-duration histogram and the queues per stream, of device index `device` (-1: all),
+/* --waits: the breakdown per device and step, the idle causes and launch figures per device,
+ * the kernel-duration histogram and the queues per stream, of device index `device` (-1: all),
  * in v->format (text and Markdown fitted to v->width; CSV with headers, tables separated
  * by an empty line). Returns 0, or -1 when memory runs out. */
 int pf_wview_tables(FILE *out, const pf_view_opts *v, const pf_analysis *an, int device);

@@ -95,30 +95,22 @@ void pf_wview_print(FILE *out, const pf_analysis *an, const pf_device_report *d,
 /* ---- --waits tables ---- */
 
 enum {
-    W_DEVICE, W_STEP, W_COUNT, W_SPAN, W_COMPUTE, W_COMM, W_MEMCPY, W_MEMSET, W_IDLE, W_COMM_TOTAL, W_OVERLAP,
-    W_HOST, W_LATENCY, W_UNATTR, W_LAUNCHES, W_CALL, W_P50, W_P99, W_BOUND, W_NCOLS
+    W_DEVICE, W_STEP, W_COUNT, W_SPAN, W_COMPUTE, W_COMM, W_MEMCPY, W_MEMSET, W_IDLE, W_OVERLAP, W_COMM_TOTAL,
+    W_NCOLS
 };
 
 static const pf_col waits_cols[W_NCOLS] = {
     [W_DEVICE] = {"Device", "device", 1, 0, NULL},
     [W_STEP] = {"Step", "step", 0, 0, NULL},
-    [W_COUNT] = {"Activities", "activities", 1, 0, NULL},
+    [W_COUNT] = {"Count", "activities", 1, 0, NULL},
     [W_SPAN] = {"Span (us)", "span_us", 1, 0, NULL},
     [W_COMPUTE] = {"Compute (us)", "compute_us", 1, 0, NULL},
-    [W_COMM] = {"Comm exposed (us)", "communication_us", 1, 0, NULL},
+    [W_COMM] = {"Comm (us)", "communication_us", 1, 0, NULL},
     [W_MEMCPY] = {"Memcpy (us)", "memcpy_us", 1, 0, NULL},
     [W_MEMSET] = {"Memset (us)", "memset_us", 1, 0, NULL},
     [W_IDLE] = {"Idle (us)", "idle_us", 1, 0, NULL},
-    [W_COMM_TOTAL] = {"Comm total (us)", "communication_total_us", 1, 0, NULL},
+    [W_COMM_TOTAL] = {"Comm all (us)", "communication_total_us", 1, 0, NULL},
     [W_OVERLAP] = {"Overlap %", "overlap_pct", 1, 0, NULL},
-    [W_HOST] = {"Host wait (us)", "host_wait_us", 1, 0, NULL},
-    [W_LATENCY] = {"Launch latency (us)", "launch_latency_us", 1, 0, NULL},
-    [W_UNATTR] = {"Unattributed (us)", "unattributed_us", 1, 0, NULL},
-    [W_LAUNCHES] = {"Launches", "launches", 1, 0, NULL},
-    [W_CALL] = {"Call mean (us)", "call_us_mean", 1, 0, NULL},
-    [W_P50] = {"Delay p50 (us)", "delay_us_p50", 1, 0, NULL},
-    [W_P99] = {"Delay p99 (us)", "delay_us_p99", 1, 0, NULL},
-    [W_BOUND] = {"Launch-bound", "launch_bound", 1, 0, NULL},
 };
 
 static void breakdown_cells(pf_table *t, int r, const pf_breakdown *b)
@@ -146,16 +138,6 @@ static pf_table *waits_table(const pf_analysis *an, int from, int to)
         pf_table_str(t, r, W_STEP, "all");
         pf_table_int(t, r, W_COUNT, d->total.count);
         breakdown_cells(t, r, &w->breakdown);
-        pf_table_num(t, r, W_HOST, w->idle.host_wait_ns / 1e3, 3);
-        pf_table_num(t, r, W_LATENCY, w->idle.launch_latency_ns / 1e3, 3);
-        pf_table_num(t, r, W_UNATTR, w->idle.unattributed_ns / 1e3, 3);
-        pf_table_int(t, r, W_LAUNCHES, w->launch.count);
-        if (w->launch.count) {
-            pf_table_num(t, r, W_CALL, pf_launch_call_mean_us(&w->launch), 3);
-            pf_table_num(t, r, W_P50, w->launch.delay_p50_ns / 1e3, 3);
-            pf_table_num(t, r, W_P99, w->launch.delay_p99_ns / 1e3, 3);
-        }
-        pf_table_int(t, r, W_BOUND, w->launch.launch_bound);
         for (size_t s = 0; s < w->n_steps; s++) {
             char num[32];
             snprintf(num, sizeof num, "%lld", (long long)w->steps[s].number);
@@ -165,6 +147,50 @@ static pf_table *waits_table(const pf_analysis *an, int from, int to)
             pf_table_int(t, r, W_COUNT, w->steps[s].count);
             breakdown_cells(t, r, &w->steps[s].b);
         }
+    }
+    if (t && pf_table_status(t)) {
+        pf_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+enum { C_DEVICE, C_IDLE, C_HOST, C_LATENCY, C_UNATTR, C_GAPS, C_LAUNCHES, C_CALL, C_P50, C_P99, C_BOUND, C_NCOLS };
+
+static const pf_col cause_cols[C_NCOLS] = {
+    [C_DEVICE] = {"Device", "device", 1, 0, NULL},
+    [C_IDLE] = {"Idle (us)", "idle_us", 1, 0, NULL},
+    [C_HOST] = {"Host wait (us)", "host_wait_us", 1, 0, NULL},
+    [C_LATENCY] = {"Latency (us)", "launch_latency_us", 1, 0, NULL},
+    [C_UNATTR] = {"Unattributed (us)", "unattributed_us", 1, 0, NULL},
+    [C_GAPS] = {"Gaps", "gaps", 1, 0, NULL},
+    [C_LAUNCHES] = {"Launches", "launches", 1, 0, NULL},
+    [C_CALL] = {"Call (us)", "call_us_mean", 1, 0, NULL},
+    [C_P50] = {"Delay p50 (us)", "delay_us_p50", 1, 0, NULL},
+    [C_P99] = {"Delay p99 (us)", "delay_us_p99", 1, 0, NULL},
+    [C_BOUND] = {"Launch-bound", "launch_bound", 1, 0, NULL},
+};
+
+/* Per device: the idle time by cause and the launch figures (over kernels with a launch call). */
+static pf_table *cause_table(const pf_analysis *an, int from, int to)
+{
+    pf_table *t = pf_table_new(cause_cols, C_NCOLS);
+    for (int k = from; t && k < to; k++) {
+        const pf_waits *w = &an->waits[k];
+        int r = pf_table_add_row(t);
+        pf_table_int(t, r, C_DEVICE, an->devices[k].device->id);
+        pf_table_num(t, r, C_IDLE, w->breakdown.idle_ns / 1e3, 3);
+        pf_table_num(t, r, C_HOST, w->idle.host_wait_ns / 1e3, 3);
+        pf_table_num(t, r, C_LATENCY, w->idle.launch_latency_ns / 1e3, 3);
+        pf_table_num(t, r, C_UNATTR, w->idle.unattributed_ns / 1e3, 3);
+        pf_table_int(t, r, C_GAPS, w->idle.gaps);
+        pf_table_int(t, r, C_LAUNCHES, w->launch.count);
+        if (w->launch.count) { /* no launch call: the figures are unknown, not 0 */
+            pf_table_num(t, r, C_CALL, pf_launch_call_mean_us(&w->launch), 3);
+            pf_table_num(t, r, C_P50, w->launch.delay_p50_ns / 1e3, 3);
+            pf_table_num(t, r, C_P99, w->launch.delay_p99_ns / 1e3, 3);
+        }
+        pf_table_int(t, r, C_BOUND, w->launch.launch_bound);
     }
     if (t && pf_table_status(t)) {
         pf_table_free(t);
@@ -247,7 +273,7 @@ typedef pf_table *(*table_fn)(const pf_analysis *, int, int);
 
 int pf_wview_tables(FILE *out, const pf_view_opts *v, const pf_analysis *an, int device)
 {
-    static const table_fn fns[] = {waits_table, hist_table, queue_table};
+    static const table_fn fns[] = {waits_table, cause_table, hist_table, queue_table};
     if (!an->waits)
         return 0;
     int from = device < 0 ? 0 : device, to = device < 0 ? an->n_devices : device + 1;
