@@ -72,7 +72,7 @@ static void print_queue_line(FILE *out, const char *lead, const pf_waits *w)
             deep = &w->queues[i];
     if (!deep)
         return;
-    fprintf(out, "%sQueue: %zu streams; deepest on average stream %lld (max %lld, mean %.2f, empty %.2f%% of the span)\n",
+    fprintf(out, "%sQueue (streams: %zu): deepest on average stream %lld (max %lld, mean %.2f, empty %.2f%% of the span)\n",
             lead, w->n_queues, (long long)deep->stream, (long long)deep->max_depth, deep->mean_depth,
             pct(deep->empty_ns, w->breakdown.span_ns));
 }

@@ -62,3 +62,11 @@ for w in want["devices"]:
             (gs[s["step"]]["activities"] != s["activities"] or
              not all(near(gs[s["step"]]["breakdown"][k], s["breakdown"][k]) for k in BK))]
     check(name, dev + " breakdown per step", not sbad, "steps %s" % sbad)
+    # the headline's idle finding names the largest cause measured here, with its share
+    idle_f = [f["text"] for f in g["headline"]["findings"] if f["kind"] == "idle"]
+    if idle_f and wb["idle_us"] > 0:
+        share = "%.2f%% of the idle time" % (100 * wc[big] / wb["idle_us"])
+        words = {"host_wait_us": "is host wait", "launch_latency_us": "is launch latency",
+                 "unattributed_us": "launch call is not in the trace"}[big]
+        check(name, dev + " headline: idle finding names %s (%s)" % (big, share),
+              share in idle_f[0] and words in idle_f[0], idle_f[0])
