@@ -26,13 +26,12 @@ const pf_waits *pf_wview_of(const pf_analysis *an, const pf_device_report *d)
 
 static void print_time_line(FILE *out, const char *lead, const pf_breakdown *b)
 {
-    fprintf(out, "%sTime: compute %.2f%%, communication %.2f%%", lead, pct(b->compute_ns, b->span_ns),
-            pct(b->communication_ns, b->span_ns));
-    if (b->communication_total_ns > 0)
-        fprintf(out, " exposed of %.2f%% (%.2f%% overlapped)", pct(b->communication_total_ns, b->span_ns),
-                pf_breakdown_overlap_pct(b));
-    fprintf(out, ", memcpy %.2f%%, memset %.2f%%, idle %.2f%% of the %.3f us span\n", pct(b->memcpy_ns, b->span_ns),
-            pct(b->memset_ns, b->span_ns), pct(b->idle_ns, b->span_ns), b->span_ns / 1e3);
+    fprintf(out, "%sSpan: compute %.2f%%", lead, pct(b->compute_ns, b->span_ns));
+    if (b->communication_total_ns > 0) /* a trace without collectives need not say so */
+        fprintf(out, ", communication %.2f%% exposed of %.2f%% (%.2f%% overlapped)", pct(b->communication_ns, b->span_ns),
+                pct(b->communication_total_ns, b->span_ns), pf_breakdown_overlap_pct(b));
+    fprintf(out, ", memcpy %.2f%%, memset %.2f%%, idle %.2f%%\n", pct(b->memcpy_ns, b->span_ns),
+            pct(b->memset_ns, b->span_ns), pct(b->idle_ns, b->span_ns));
 }
 
 static void print_idle_line(FILE *out, const char *lead, const pf_waits *w)
@@ -41,11 +40,9 @@ static void print_idle_line(FILE *out, const char *lead, const pf_waits *w)
     int64_t idle = w->breakdown.idle_ns;
     if (idle <= 0)
         return;
-    fprintf(out,
-            "%sIdle by cause (%lld gaps): host wait %.3f us (%.2f%%), launch latency %.3f us (%.2f%%), "
-            "unattributed %.3f us (%.2f%%)\n",
-            lead, (long long)c->gaps, c->host_wait_ns / 1e3, pct(c->host_wait_ns, idle), c->launch_latency_ns / 1e3,
-            pct(c->launch_latency_ns, idle), c->unattributed_ns / 1e3, pct(c->unattributed_ns, idle));
+    fprintf(out, "%sIdle by cause: host wait %.2f%%, launch latency %.2f%%, unattributed %.2f%% (%lld gaps)\n", lead,
+            pct(c->host_wait_ns, idle), pct(c->launch_latency_ns, idle), pct(c->unattributed_ns, idle),
+            (long long)c->gaps);
 }
 
 static void print_launch_line(FILE *out, const char *lead, const pf_launch_stats *l)
@@ -58,8 +55,8 @@ static void print_launch_line(FILE *out, const char *lead, const pf_launch_stats
     for (int b = 0; b < PF_WAITS_BINS; b++)
         total += l->hist_ns[b];
     fprintf(out,
-            "%sLaunches: %lld kernels, launch call %.3f us mean, start after the call p50 %.3f us, p99 %.3f us; "
-            "%lld shorter than their launch call; under 5 us: %.2f%% of kernels, %.2f%% of their time\n",
+            "%sLaunches: %lld kernels, call %.3f us mean, start after it p50 %.3f us, p99 %.3f us; %lld shorter "
+            "than their call; %.2f%% under 5 us (%.2f%% of the time)\n",
             lead, (long long)l->count, pf_launch_call_mean_us(l), l->delay_p50_ns / 1e3, l->delay_p99_ns / 1e3,
             (long long)l->launch_bound, pct(l->hist_count[0], l->count), pct(l->hist_ns[0], total));
 }
@@ -72,8 +69,8 @@ static void print_queue_line(FILE *out, const char *lead, const pf_waits *w)
             deep = &w->queues[i];
     if (!deep)
         return;
-    fprintf(out, "%sQueue (streams: %zu): deepest on average stream %lld (max %lld, mean %.2f, empty %.2f%% of the span)\n",
-            lead, w->n_queues, (long long)deep->stream, (long long)deep->max_depth, deep->mean_depth,
+    fprintf(out, "%sQueue (%zu stream%s): deepest stream %lld, max %lld, mean %.2f, empty %.2f%% of the span\n", lead,
+            w->n_queues, w->n_queues == 1 ? "" : "s", (long long)deep->stream, (long long)deep->max_depth, deep->mean_depth,
             pct(deep->empty_ns, w->breakdown.span_ns));
 }
 

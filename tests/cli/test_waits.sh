@@ -123,9 +123,9 @@ check_eq "--waits csv: four tables" "$(grep -c '^Device,' "$TMP/out")" 4
 check_grep "--waits csv: queue of stream 7 (depth 2 on [0,100), 1 on [100,210): mean 310/210)" "^0,7,2,1.476,0.000,0.00$" "$TMP/out"
 COLUMNS=80 "$PROFANA" --analysis $F bf16 --waits >"$TMP/t80" 2>/dev/null
 check_eq "text at 80 columns: no line wider" "$(awk 'length > 80' "$TMP/t80" | head -3)" ""
-check_grep "text: the time line after the headline" \
-    "^Time: compute 52.38%, communication 23.81% exposed of 47.62%" "$TMP/t80"
+check_grep "text: the span line after the headline" \
+    "^Span: compute 52.38%, communication 23.81% exposed of 47.62%" "$TMP/t80"
 check_grep "text: --waits adds the step breakdown" "^ *0 | 2 " "$TMP/t80"
 check_run "markdown" 0 "$PROFANA" --analysis $F bf16 --format md
-check_grep "markdown: a list under its title" "^- Time: compute 52.38%" "$TMP/out"
+check_grep "markdown: a list under its title" "^- Span: compute 52.38%" "$TMP/out"
 check_run "--steps with --waits: usage error" 2 "$PROFANA" --analysis $F bf16 --steps --waits
