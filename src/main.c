@@ -179,7 +179,8 @@ static const option options[] = {
                  ON_DIFF, set_fail_above, NULL),
     OPT_FLAG("--extra", "--augment_trace: also achieved_tflops, achieved_gbps, flops_pct, bw_pct, kernel_category",
              ON_AUGMENT, extra),
-    OPT_CALLBACK("--plot", "roofline|breakdown FILE.svg", "write a roofline chart or a GPU-time breakdown as SVG (repeatable)", 2,
+    OPT_CALLBACK("--plot", "roofline|breakdown|timeline FILE.svg", "write a roofline chart, a GPU-time breakdown or "
+                 "(--analysis) a timeline of the streams and idle causes as SVG (repeatable)", 2,
                  ON_ANALYSIS | ON_DIFF, set_plot, NULL),
     OPT_STRING("--summary", "OUT.json", "--analysis: also write what --ranks needs of this trace (a small JSON rank summary, "
                "README: Rank summaries); --ranks reads it in place of the trace; - prints it instead of the tables",
@@ -546,8 +547,10 @@ static int set_plot(pf_cli *cli, const option *o, const char *kind, const char *
         cli->plot_roofline = file;
     else if (strcmp(kind, "breakdown") == 0)
         cli->plot_breakdown = file;
+    else if (strcmp(kind, "timeline") == 0)
+        cli->plot_timeline = file;
     else
-        return pf_cli_usage_error("--plot wants roofline or breakdown, then a file, not '%s'", kind);
+        return pf_cli_usage_error("--plot wants roofline, breakdown or timeline, then a file, not '%s'", kind);
     return 0;
 }
 
@@ -775,7 +778,7 @@ static int check_positionals(pf_cli *cli, const command *c)
  * spelled (pf_same_output), before anything is read or written. */
 static int distinct_outputs(const pf_cli *cli)
 {
-    const char *out[] = {cli->summary, cli->plot_roofline, cli->plot_breakdown, cli->report};
+    const char *out[] = {cli->summary, cli->plot_roofline, cli->plot_breakdown, cli->report, cli->plot_timeline};
     enum { N_OUT = sizeof out / sizeof *out };
     for (int i = 1; i < N_OUT; i++)
         for (int k = 0; k < i && out[i]; k++)

@@ -25,6 +25,7 @@ typedef struct pf_view_opts {
     const char *names[2];      /* --diff: NAME_A and NAME_B; NULL for --analysis */
     const char *plot_roofline; /* --plot roofline FILE.svg; NULL when not asked */
     const char *plot_breakdown;/* --plot breakdown FILE.svg; NULL when not asked */
+    const char *plot_timeline; /* --plot timeline FILE.svg (--analysis); NULL when not asked */
     const char *report;        /* --report FILE.html; NULL when not asked */
     int width;                 /* text lines at most this wide ($COLUMNS, the terminal, else 120);
                                   0 = no limit and every column (--wide) */

@@ -33,6 +33,13 @@ typedef struct pf_idle_causes {
     int64_t gaps;                      /* gaps of positive length */
 } pf_idle_causes;
 
+/* One idle gap [from, to) split by its cause: host wait on [from, split), launch latency on
+ * [split, to); unattributed (split == from) when the activity that ends it has no launch call. */
+typedef struct pf_gap {
+    int64_t from, split, to;
+    int attributed;
+} pf_gap;
+
 enum { PF_WAITS_BINS = 5 };            /* kernel durations: < 5, 5-10, 10-50, 50-100, >= 100 us */
 
 /* Over the kernels whose launch call is in the trace. */
@@ -71,6 +78,7 @@ typedef struct pf_waits {
     size_t n_queues;
     pf_step_breakdown *steps;          /* by step number; none when the trace has no steps */
     size_t n_steps;
+    pf_gap *gaps;                      /* the gaps behind idle, in time order (idle.gaps of them) */
 } pf_waits;
 
 /* Computes an->waits: one pf_waits per an->devices entry (same order), over each device's

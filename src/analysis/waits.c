@@ -57,27 +57,33 @@ static void fill_edges(const pf_analysis *an, const size_t *idx, size_t n, edge 
     qsort(e, 2 * n, sizeof *e, cmp_edge);
 }
 
-/* Adds the gap [from, to) to c, split by the launch call of activity a, which ends it. */
-static void attribute_gap(const pf_activity *a, int64_t from, int64_t to, pf_idle_causes *c)
+/* Adds the gap [from, to) to c (and to gaps[c->gaps] when gaps is not NULL), split by the
+ * launch call of activity a, which ends it. */
+static void attribute_gap(const pf_activity *a, int64_t from, int64_t to, pf_idle_causes *c, pf_gap *gaps)
 {
     int64_t len = to - from;
     if (len <= 0)
         return;
-    c->gaps++;
-    if (a->launch_ts_ns == PF_NO_LAUNCH) {
+    pf_gap g = {from, from, to, a->launch_ts_ns != PF_NO_LAUNCH};
+    if (!g.attributed) {
         c->unattributed_ns += len;
-        return;
+    } else {
+        int64_t call_end = pf_sat_add(a->launch_ts_ns, a->launch_dur_ns);
+        int64_t host = call_end <= from ? 0 : call_end >= to ? len : call_end - from;
+        g.split = from + host;
+        c->host_wait_ns += host;
+        c->launch_latency_ns += len - host;
     }
-    int64_t call_end = pf_sat_add(a->launch_ts_ns, a->launch_dur_ns);
-    int64_t host = call_end <= from ? 0 : call_end >= to ? len : call_end - from;
-    c->host_wait_ns += host;
-    c->launch_latency_ns += len - host;
+    if (gaps)
+        gaps[c->gaps] = g;
+    c->gaps++;
 }
 
 /* The breakdown of the sorted edges e[0, 2n) and, when causes is not NULL, the idle gaps by
- * cause. Between two consecutive instants the open intervals are constant: the stretch goes
+ * cause (each into gaps, when not NULL: room for n2 / 2). Between two consecutive instants the open intervals are constant: the stretch goes
  * to the first class with an open interval, or to idle when none is open. */
-static void sweep(const pf_analysis *an, const edge *e, size_t n2, pf_breakdown *b, pf_idle_causes *causes)
+static void sweep(const pf_analysis *an, const edge *e, size_t n2, pf_breakdown *b, pf_idle_causes *causes,
+                  pf_gap *gaps)
 {
     int64_t open[CLS_COUNT] = {0}, total = 0, gap_from = 0;
     int64_t *part[CLS_COUNT] = {&b->compute_ns, &b->communication_ns, &b->memcpy_ns, &b->memset_ns};
@@ -100,7 +106,7 @@ static void sweep(const pf_analysis *an, const edge *e, size_t n2, pf_breakdown 
                 b->communication_total_ns += len;
         }
         if (e[k].start && total == 0 && causes && k > 0)
-            attribute_gap(&an->trace->acts[e[k].act], gap_from, e[k].t, causes);
+            attribute_gap(&an->trace->acts[e[k].act], gap_from, e[k].t, causes, gaps);
         open[e[k].cls] += e[k].start ? 1 : -1;
         total += e[k].start ? 1 : -1;
         if (total == 0)
@@ -263,7 +269,7 @@ static int step_breakdowns(const pf_analysis *an, const int64_t *num, const size
         sb->number = s[i].step;
         sb->count = (int64_t)(j - i);
         fill_edges(an, sub, j - i, e);
-        sweep(an, e, 2 * (j - i), &sb->b, NULL);
+        sweep(an, e, 2 * (j - i), &sb->b, NULL, NULL);
     }
     free(s);
     free(sub);
@@ -276,10 +282,13 @@ static int step_breakdowns(const pf_analysis *an, const int64_t *num, const size
 static int device_waits(const pf_analysis *an, const int64_t *num, const size_t *idx, size_t n, pf_waits *w)
 {
     edge *e = malloc((2 * n + 1) * sizeof *e);
-    if (!e)
+    w->gaps = malloc((n + 1) * sizeof *w->gaps); /* a gap ends at an activity's start */
+    if (!e || !w->gaps) {
+        free(e);
         return -1;
+    }
     fill_edges(an, idx, n, e);
-    sweep(an, e, 2 * n, &w->breakdown, &w->idle);
+    sweep(an, e, 2 * n, &w->breakdown, &w->idle, w->gaps);
     int64_t lo = n ? e[0].t : 0, hi = n ? e[2 * n - 1].t : 0;
     free(e);
     if (launch_stats(an->trace, idx, n, &w->launch) || queues(an->trace, idx, n, lo, hi, w))
@@ -358,6 +367,7 @@ void pf_waits_free(pf_waits *w, size_t n)
     for (size_t k = 0; k < n; k++) {
         free(w[k].queues);
         free(w[k].steps);
+        free(w[k].gaps);
     }
     free(w);
 }
