@@ -129,3 +129,124 @@ check_grep "text: --waits adds the step breakdown" "^ *0 | 2 " "$TMP/t80"
 check_run "markdown" 0 "$PROFANA" --analysis $F bf16 --format md
 check_grep "markdown: a list under its title" "^- Span: compute 52.38%" "$TMP/out"
 check_run "--steps with --waits: usage error" 2 "$PROFANA" --analysis $F bf16 --steps --waits
+
+# ---- --plot timeline: lanes, bins and legend where the JSON says ----
+# timeline NAME TRACE: the SVG against the same run's JSON (streams' busy time, idle causes,
+# categories): a lane per stream in order, its bins summing to its busy time, the idle lane's
+# bins to the idle causes, every bin inside its lane, the legend naming what the bins show.
+timeline() {
+    if ! "$PROFANA" --analysis "$2" bf16 --format json --plot timeline "$TMP/tl.svg" >"$TMP/tl.json" 2>"$TMP/err"; then
+        fail "$1: --plot timeline" "$(head -c 200 "$TMP/err")"
+        return
+    fi
+    python3 - "$1" "$TMP/tl.svg" "$TMP/tl.json" <<'PY'
+import json, sys
+import xml.etree.ElementTree as ET
+sys.path.insert(0, "tests/cli")
+from raw import check
+name, svg, js = sys.argv[1], ET.parse(sys.argv[2]).getroot(), json.load(open(sys.argv[3]))
+ns = "{http://www.w3.org/2000/svg}"
+plot = svg.find(ns + "g[@class='plot']")
+left, width = float(plot.get("data-left")), float(plot.get("data-width"))
+lanes = [g for g in plot.iter(ns + "g") if g.get("class", "").startswith("lane")]
+want = []
+for d in js["devices"]:
+    want += [("lane", d["id"], s["stream"]) for s in d["streams"]] + [("lane idle", d["id"], None)]
+got = [(g.get("class"), int(g.get("data-device")), int(g.get("data-stream")) if g.get("data-stream") else None)
+       for g in lanes]
+check(name, "timeline: a lane per stream and an idle lane per device, in the JSON's order", got == want,
+      "got %s want %s" % (got, want))
+dev = {d["id"]: d for d in js["devices"]}
+bad, inside, shown, colors = [], True, set(), {}
+for g in lanes:
+    d = dev[int(g.get("data-device"))]
+    y, h = float(g.get("data-y")), float(g.get("data-height"))
+    bins = g.findall(ns + "rect[@class='bin']")
+    for r in bins:
+        x, w, ry, rh = (float(r.get(k)) for k in ("x", "width", "y", "height"))
+        inside &= left - 1e-6 <= x and x + w <= left + width + 1e-6 and y - 1e-6 <= ry and ry + rh <= y + h + 1e-6
+        label = r.get("data-category") or r.get("data-cause").replace("_", " ")
+        shown.add(label)
+        colors.setdefault(label, set()).add(r.get("fill"))
+    if g.get("data-stream"):
+        s = [s for s in d["streams"] if s["stream"] == int(g.get("data-stream"))][0]
+        tot = sum(int(r.get("data-ns")) for r in bins)
+        if abs(int(g.get("data-busy-ns")) / 1e3 - s["busy_us"]) > 0.01 or tot != int(g.get("data-busy-ns")):
+            bad.append(("stream", s["stream"], tot, s["busy_us"]))
+    else:
+        ic = d["idle_causes"]
+        for k in ("host_wait", "launch_latency", "unattributed"):
+            tot = sum(int(r.get("data-%s-ns" % k.replace("_", "-"))) for r in bins)
+            if abs(tot / 1e3 - ic[k + "_us"]) > 0.01 or int(g.get("data-%s-ns" % k.replace("_", "-"))) != tot:
+                bad.append((d["id"], k, tot, ic[k + "_us"]))
+check(name, "timeline: each lane's bins sum to its busy time (JSON streams) or idle causes (JSON idle_causes)",
+      not bad, bad[:4])
+check(name, "timeline: every bin inside its lane and the plot", inside)
+check(name, "timeline: one colour per category or cause", all(len(c) == 1 for c in colors.values()), colors)
+leg = svg.find(ns + "g[@class='legend']")
+labels = [t.text for t in leg.findall(ns + "text")]
+swatch = {t.text: r.get("fill") for t, r in zip(leg.findall(ns + "text"), leg.findall(ns + "rect"))}
+check(name, "timeline: the legend names what the bins show", set(labels) == shown, "legend %s bins %s" % (labels, shown))
+check(name, "timeline: legend colours are the bins'", all({swatch[l]} == colors[l] for l in shown if l in swatch))
+cats = {c["category"] for d in js["devices"] for c in d["categories"]}
+check(name, "timeline: its categories are the JSON's", shown - {"host wait", "launch latency", "unattributed"} <= cats)
+check(name, "timeline: the legend below the lanes",
+      float(leg.get("data-y")) >= max(float(g.get("data-y")) + float(g.get("data-height")) for g in lanes))
+PY
+}
+timeline "host_wait" $W/host_wait.json
+timeline "breakdown" $W/breakdown.json
+timeline "steps_bf16" testdata/traces/steps_bf16.json
+timeline "tp_collectives combined (two devices)" "$TMP/comb.json"
+timeline "mi300_resnet_convs" testdata/public/mi300_resnet_convs.json.gz
+check_run "--diff with --plot timeline: refused" 1 "$PROFANA" --diff $W/host_wait.json a $W/breakdown.json b bf16 \
+    --plot timeline "$TMP/d.svg"
+check_grep "--diff with --plot timeline: says why" "draws one trace" "$TMP/err"
+
+# Headless Chromium lays the timeline out where its attributes say: each lane's track at its
+# data-y, the lanes one under the other, the legend below them with one label per swatch.
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+if [ ! -x "$CHROMIUM" ]; then
+    echo "SKIP timeline in Chromium: $CHROMIUM is not installed (apt-get install chromium to run it)"
+    exit 0
+fi
+"$PROFANA" --analysis "$TMP/comb.json" bf16 --plot timeline "$TMP/c.svg" >/dev/null 2>&1
+{
+    printf '<!DOCTYPE html><html><body style="margin:0">'
+    sed 1d "$TMP/c.svg"
+    cat <<'HTML'
+<pre id="out"></pre><script>
+const svg = document.querySelector("svg"), top0 = svg.getBoundingClientRect().top, out = {lanes: [], legend: []};
+for (const g of svg.querySelectorAll("g.lane")) {
+  const r = g.querySelector("rect.track").getBoundingClientRect();
+  out.lanes.push({y: +g.dataset.y, h: +g.dataset.height, top: r.top - top0, height: r.height,
+                  bins: g.querySelectorAll("rect.bin").length});
+}
+const leg = svg.querySelector("g.legend");
+for (const t of leg.querySelectorAll("text")) out.legend.push([t.textContent, t.getBoundingClientRect().top - top0]);
+out.legendTop = leg.getBoundingClientRect().top - top0;
+document.getElementById("out").textContent = JSON.stringify(out);
+</script></body></html>
+HTML
+} >"$TMP/tl.html"
+timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chromium" --dump-dom \
+    "file://$(cd "$TMP" && pwd)/tl.html" >"$TMP/tl.dom" 2>"$TMP/chromium.log"
+python3 - "$TMP/tl.dom" <<'PY'
+import html, json, re, sys
+sys.path.insert(0, "tests/cli")
+from raw import check
+m = re.search(r'<pre id="out">(.*?)</pre>', open(sys.argv[1]).read(), re.S)
+check("chromium", "timeline: the page ran its script", bool(m and m.group(1)), "no output")
+if m and m.group(1):
+    o = json.loads(html.unescape(m.group(1)))
+    check("chromium", "timeline: 4 lanes (2 devices x (1 stream + idle))", len(o["lanes"]) == 4, len(o["lanes"]))
+    check("chromium", "timeline: each lane's track drawn at its data-y, data-height tall",
+          all(abs(l["top"] - l["y"]) < 0.5 and abs(l["height"] - l["h"]) < 0.5 for l in o["lanes"]), o["lanes"])
+    check("chromium", "timeline: lanes one under the other",
+          all(a["top"] + a["height"] <= b["top"] for a, b in zip(o["lanes"], o["lanes"][1:])), o["lanes"])
+    check("chromium", "timeline: stream lanes drew bins", all(l["bins"] > 0 for l in o["lanes"]), o["lanes"])
+    last = max(l["top"] + l["height"] for l in o["lanes"])
+    check("chromium", "timeline: the legend below the lanes, every label in it",
+          o["legendTop"] >= last and all(t >= last for _, t in o["legend"]), (o["legendTop"], last, o["legend"]))
+    check("chromium", "timeline: legend labels", {l for l, _ in o["legend"]} >= {"gemm", "communication"}, o["legend"])
+PY
