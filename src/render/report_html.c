@@ -382,7 +382,13 @@ static int analysis_report(pf_xw *w, const job *j)
         if (report_device(w, &c, j->cs.titles[i]))
             return -1;
     }
-    return 0;
+    html_h2(w, "Timeline"); /* one trace's streams and idle causes: --analysis only */
+    pf_xw_begin(w, "div");
+    pf_xw_attr(w, "class", "chart");
+    int rc = pf_plot_timeline(w, an);
+    pf_xw_end(w);
+    pf_xw_raw(w, "\n");
+    return rc;
 }
 
 /* ---- the report of a diff ---- */
