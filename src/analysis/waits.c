@@ -90,9 +90,7 @@ static void sweep(const pf_analysis *an, const edge *e, size_t n2, pf_breakdown 
     memset(b, 0, sizeof *b);
     if (n2 == 0)
         return;
-    int64_t first = e[0].t, last = e[0].t;
     for (size_t k = 0; k < n2; k++) {
-        last = e[k].t > last ? e[k].t : last;
         if (k > 0 && e[k].t > e[k - 1].t) {
             int64_t len = e[k].t - e[k - 1].t;
             int cls = 0;
@@ -112,7 +110,7 @@ static void sweep(const pf_analysis *an, const edge *e, size_t n2, pf_breakdown 
         if (total == 0)
             gap_from = e[k].t;
     }
-    b->span_ns = last - first;
+    b->span_ns = e[n2 - 1].t - e[0].t; /* sorted by time */
 }
 
 /* ---- launches ---- */
