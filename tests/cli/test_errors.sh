@@ -249,7 +249,7 @@ check_usage "--fail-above with --analysis" "--fail-above does not apply to --ana
 check_usage "--group with --augment_trace" "--group does not apply to --augment_trace" --augment_trace "$GOOD" "$TMP/aug.json" bf16 --group op
 check_usage "-j0" "-j wants a number of threads" --analysis "$GOOD" bf16 -j0
 check_usage "--step banana" "--step wants all or a step number" --analysis "$GOOD" bf16 --step banana
-check_usage "--plot pie" "--plot wants roofline or breakdown" --analysis "$GOOD" bf16 --plot pie "$TMP/x.svg"
+check_usage "--plot pie" "--plot wants roofline, breakdown or timeline" --analysis "$GOOD" bf16 --plot pie "$TMP/x.svg"
 check_usage "--plot without a file" "--plot needs two values" --analysis "$GOOD" bf16 --plot roofline
 check_usage "--combine with one input" "--combine wants at least 3 arguments" --combine "$GOOD" "$TMP/c.json"
 
