@@ -19,6 +19,7 @@ static double pct(int64_t part, int64_t whole)
 
 const pf_waits *pf_wview_of(const pf_analysis *an, const pf_device_report *d)
 {
+    assert(an && d);
     return an->waits ? waits_of(an, d) : NULL;
 }
 
@@ -76,6 +77,7 @@ static void print_queue_line(FILE *out, const char *lead, const pf_waits *w)
 
 void pf_wview_print(FILE *out, const pf_analysis *an, const pf_device_report *d, int md)
 {
+    assert(out);
     const pf_waits *w = pf_wview_of(an, d);
     if (!w || w->breakdown.span_ns <= 0)
         return;
@@ -271,6 +273,7 @@ typedef pf_table *(*table_fn)(const pf_analysis *, int, int);
 int pf_wview_tables(FILE *out, const pf_view_opts *v, const pf_analysis *an, int device)
 {
     static const table_fn fns[] = {waits_table, cause_table, hist_table, queue_table};
+    assert(out && v && an && device < an->n_devices);
     if (!an->waits)
         return 0;
     int from = device < 0 ? 0 : device, to = device < 0 ? an->n_devices : device + 1;
@@ -360,6 +363,7 @@ static void json_launch(pf_jw *w, const pf_launch_stats *l)
 
 void pf_wview_json(pf_jw *w, const pf_analysis *an, const pf_device_report *d)
 {
+    assert(w);
     const pf_waits *wt = pf_wview_of(an, d);
     if (!wt)
         return;
