@@ -166,6 +166,8 @@ static const option options[] = {
                  ON_ANALYSIS | ON_DIFF | ON_DEVICES | ON_RANKS, set_format, "text"),
     OPT_FLAG("--by-category", "after the tables, one table per category with its rows by time, count and percent",
              ON_TABLE, by_category),
+    OPT_FLAG("--waits", "after the tables, why the GPU waits: time breakdown per device and step, idle by cause, "
+             "launch delays, kernel-duration histogram, queue depth per stream", ON_TABLE, waits),
     OPT_FLAG("--tf32", "all fp32 matrix work (GEMM, convolution, attention) is measured against the TF32 peak "
              "(default: convolutions and kernels named tf32 only, as PyTorch runs them; see docs/formulas.md)",
              ON_ANALYSIS | ON_DIFF | ON_AUGMENT, an.tf32),
@@ -197,7 +199,8 @@ static const option options[] = {
                  ON_DIFF, set_fail_above, NULL),
     OPT_FLAG("--extra", "--augment_trace: also achieved_tflops, achieved_gbps, flops_pct, bw_pct, kernel_category",
              ON_AUGMENT, extra),
-    OPT_CALLBACK("--plot", "roofline|breakdown FILE.svg", "write a roofline chart or a GPU-time breakdown as SVG (repeatable)", 2,
+    OPT_CALLBACK("--plot", "roofline|breakdown|timeline FILE.svg", "write a roofline chart, a GPU-time breakdown or "
+                 "(--analysis) a timeline of the streams and idle causes as SVG (repeatable)", 2,
                  ON_TABLE | ON_STEPS | ON_DIFF, set_plot, NULL),
     OPT_STRING("--summary", "OUT.json", "--analysis: also write what --ranks needs of this trace (a small JSON rank summary, "
                "docs/ranks.md: Rank summaries); --ranks reads it in place of the trace; - prints it instead of the tables",
@@ -572,8 +575,10 @@ static int set_plot(pf_cli *cli, const option *o, const char *kind, const char *
         cli->plot_roofline = file;
     else if (strcmp(kind, "breakdown") == 0)
         cli->plot_breakdown = file;
+    else if (strcmp(kind, "timeline") == 0)
+        cli->plot_timeline = file;
     else
-        return pf_cli_usage_error("--plot wants roofline or breakdown, then a file, not '%s'", kind);
+        return pf_cli_usage_error("--plot wants roofline, breakdown or timeline, then a file, not '%s'", kind);
     return 0;
 }
 
@@ -851,7 +856,7 @@ static int check_positionals(pf_cli *cli, const command *c)
  * spelled (pf_same_output), before anything is read or written. */
 static int distinct_outputs(const pf_cli *cli)
 {
-    const char *out[] = {cli->summary, cli->plot_roofline, cli->plot_breakdown, cli->report};
+    const char *out[] = {cli->summary, cli->plot_roofline, cli->plot_breakdown, cli->report, cli->plot_timeline};
     enum { N_OUT = sizeof out / sizeof *out };
     for (int i = 1; i < N_OUT; i++)
         for (int k = 0; k < i && out[i]; k++)

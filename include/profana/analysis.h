@@ -198,6 +198,7 @@ typedef struct pf_analysis {
     pf_device_report *devices;         /* one per trace device with activity, by id */
     int n_devices;
     pf_strtab *keys;                   /* group keys built from shapes */
+    struct pf_waits *waits;            /* why the GPU waits, parallel to devices (waits.h) */
 } pf_analysis;
 
 /* Attributes work to every activity and groups them per device (only the activities inside

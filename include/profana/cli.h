@@ -26,6 +26,7 @@ typedef struct pf_cli {
     const char *device_file;   /* --device-file FILE, else $PROFANA_DEVICES; NULL when neither */
     const pf_devset *devices;  /* the built-in table and the device file, at the --clock */
     int by_category;           /* --by-category: one table per category (text, Markdown) */
+    int waits;                 /* --waits: the tables of why the GPU waits (waits.h) */
     pf_load_opts load;         /* -j N, --strict, and progress unless --quiet */
     double fail_above;         /* --diff --fail-above PCT; < 0 when not given */
     int extra;                 /* --augment_trace --extra: rates, percents and category too */
@@ -33,6 +34,7 @@ typedef struct pf_cli {
     const char *explain;       /* --explain OP_OR_KERNEL; NULL when not given */
     const char *plot_roofline; /* --plot roofline FILE.svg; NULL when not asked */
     const char *plot_breakdown;/* --plot breakdown FILE.svg */
+    const char *plot_timeline; /* --plot timeline FILE.svg */
     const char *report;        /* --report FILE.html */
     const char *summary;       /* --summary OUT.json: what --ranks needs of the trace; NULL when not asked */
     const char *graph_capture; /* --graph-capture PATH: a graph capture's trace, or a directory of them */

@@ -49,6 +49,20 @@ typedef struct pf_breakdown_bar {
  * out. */
 int pf_plot_breakdown(pf_xw *w, const pf_breakdown_bar *bars, size_t n);
 
+/* Writes one <svg> timeline of the analysis: per device (a <g class="device">) a lane per
+ * stream and a lane of its idle time (<g class="lane"> / <g class="lane idle"> with data-device,
+ * data-stream, data-y and data-height; a stream lane's data-busy-ns is the union of its
+ * activities, the idle lane's data-host-wait-ns, data-launch-latency-ns and
+ * data-unattributed-ns its idle causes, waits.h), all on one time scale (<g class="plot"> with
+ * data-left, data-width, data-t0-ns, data-t1-ns), cut into data-bins pixel-wide bins. In each
+ * bin a lane draws one <rect class="bin"> as high as the share of the bin it is busy (idle),
+ * coloured by the category (cause) with the most time in it, with data-ns (the time it stands
+ * for: the bins of a lane sum to its busy or idle time) and data-category (data-cause, and
+ * data-host-wait-ns, data-launch-latency-ns, data-unattributed-ns). Then a time axis and a
+ * legend (<g class="legend">) of the categories and causes drawn. Needs an->waits. Returns 0,
+ * or -1 when memory runs out (the output is then incomplete). */
+int pf_plot_timeline(pf_xw *w, const pf_analysis *an);
+
 /* The dtypes (bit per pf_dtype) of the device's activities with FLOPs above zero: the compute
  * roofs its roofline needs. */
 unsigned pf_dtypes_used(const pf_analysis *an, const pf_device_report *d);

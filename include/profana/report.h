@@ -12,7 +12,7 @@
 #include "profana/view.h"
 
 /* The files of one run, written but not yet in place: the roofline, the breakdown, the report. */
-#define PF_PLOT_FILES 3
+#define PF_PLOT_FILES 4
 typedef struct pf_plot_files {
     pf_outfile files[PF_PLOT_FILES]; /* f NULL: not asked for */
 } pf_plot_files;

@@ -49,6 +49,7 @@ typedef struct pf_activity {
                                   call's); 0 when the trace gives neither */
     int64_t launch_ts_ns;      /* start of its launch call (the cuda_runtime/cuda_driver event
                                   with its correlation id); PF_NO_LAUNCH when none is known */
+    int64_t launch_dur_ns;     /* that call's duration; 0 when none is known */
     uint64_t launch_process;   /* that call's process: a hash of its pid text; 0 none */
     pf_src_args args;          /* where its args object is in the text */
     int64_t src_off;           /* byte offset of the event's '{' in the (decompressed) text */

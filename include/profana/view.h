@@ -19,10 +19,13 @@ typedef struct pf_view_opts {
     int top;                   /* --top: rows shown per device; 0 = every row */
     pf_group_by group;         /* --group: which keys the rows carry (titles the name column) */
     int by_category;           /* --by-category: one table per category (text, Markdown) */
+    int waits;                 /* --waits: the tables of why the GPU waits after the devices' (text,
+                                  Markdown), or instead of the rows tables (CSV) */
     int steps;                 /* --steps: the step table instead of the device tables */
     const char *names[2];      /* --diff: NAME_A and NAME_B; NULL for --analysis */
     const char *plot_roofline; /* --plot roofline FILE.svg; NULL when not asked */
     const char *plot_breakdown;/* --plot breakdown FILE.svg; NULL when not asked */
+    const char *plot_timeline; /* --plot timeline FILE.svg (--analysis); NULL when not asked */
     const char *report;        /* --report FILE.html; NULL when not asked */
     int width;                 /* text lines at most this wide ($COLUMNS, the terminal, else 120);
                                   0 = no limit and every column (--wide) */

@@ -4,6 +4,7 @@
 #include "profana/rates.h"
 #include "profana/satmath.h"
 #include "profana/timings.h"
+#include "profana/waits.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -610,6 +611,10 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
         finish_devices(an, accs);
     free(accs);
     free(dev_acts);
+    if (rc == 0 && an->devices && pf_waits_compute(an, err)) {
+        pf_analysis_free(an);
+        return -1;
+    }
     pf_timings_lap(o->timings, "aggregation", 1);
     if (rc || !an->devices) {
         pf_analysis_free(an);
@@ -628,6 +633,7 @@ void pf_analysis_free(pf_analysis *an)
         free(an->devices[i].busy.streams);
         free(an->devices[i].missing);
     }
+    pf_waits_free(an->waits, (size_t)an->n_devices);
     free(an->devices);
     free(an->work);
     free(an->cats);

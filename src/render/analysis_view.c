@@ -672,6 +672,7 @@ static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis 
     if (md)
         fputc('\n', out);
     pf_headline_print_at(out, an, d, a->v->width);
+    pf_wview_print(out, an, d, md);
     if (i == 0)
         print_trace_notes(out, a, an);
     pf_aview_counts(out, an, d);
@@ -715,7 +716,7 @@ static int text_device(FILE *out, FILE *raw, const pf_aview *a, const pf_analysi
     fputc('\n', out);
     print_table(raw, a->v, t, NULL, 0);
     pf_table_free(t);
-    return 0;
+    return a->v->waits ? pf_wview_tables(raw, a->v, an, i) : 0;
 }
 
 static int print_prose_and_tables(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis *an)
@@ -747,6 +748,8 @@ static int print_csv(FILE *out, const pf_aview *a, const pf_analysis *an)
 {
     if (a->v->steps)
         return pf_steps_print_table(out, a->v->format, 0, an);
+    if (a->v->waits) /* the waits tables instead of the rows tables: a CSV holds one kind */
+        return pf_wview_tables(out, a->v, an, -1);
     for (int i = 0; i < an->n_devices; i++) {
         int over;
         if (a->v->by_category) { /* the per-category tables, as one table: a CSV holds one */
@@ -836,6 +839,7 @@ static int json_device(pf_jw *w, const pf_aview *a, const pf_analysis *an, const
     pf_table_json_row(w, t, pf_table_rows(t) - 1);
     pf_table_free(t);
     json_busy(w, &d->busy);
+    pf_wview_json(w, an, d);
     json_coverage(w, d);
     if (!(t = pf_aview_categories(d)))
         return -1;

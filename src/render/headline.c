@@ -93,19 +93,43 @@ static finding *add_finding(headline *h, const char *kind)
     return f;
 }
 
-static void idle_finding(const pf_device_report *d, headline *h)
+/* The largest cause of the idle time (waits.h) with its share, and the advice that fits it:
+ * the host had not launched the work yet, or it was launched and started late. */
+static void idle_finding(const pf_analysis *an, const pf_device_report *d, headline *h)
 {
     if (h->span_us <= 0 || h->busy_pct >= IDLE_BUSY_PCT)
         return;
     finding *f = add_finding(h, "idle");
-    if (f)
-        snprintf(f->text, sizeof f->text,
-                 "GPU idle %.2f%% of its span: faster kernels save at most the %.2f%% it is busy. Look at the "
-                 "host first: CPU ops, Python and syncs in the gaps between kernels, and "
-                 "launch overhead (%lld activities, %.1f us each on average: CUDA graphs or "
-                 "torch.compile(mode=\"reduce-overhead\"))",
-                 h->idle_pct, h->busy_pct, (long long)d->total.count,
-                 d->total.count ? d->total.total_ns / 1e3 / (double)d->total.count : 0);
+    const pf_waits *w = pf_wview_of(an, d);
+    if (!f || !w)
+        return;
+    const pf_idle_causes *c = &w->idle;
+    int64_t idle = w->breakdown.idle_ns;
+    int n = snprintf(f->text, sizeof f->text,
+                     "GPU idle %.2f%% of its span: faster kernels save at most the %.2f%% it is busy. ", h->idle_pct,
+                     h->busy_pct);
+    size_t at = n > 0 && (size_t)n < sizeof f->text ? (size_t)n : sizeof f->text - 1;
+    double share = 0;
+    if (c->host_wait_ns >= c->launch_latency_ns && c->host_wait_ns >= c->unattributed_ns) {
+        share = idle > 0 ? 100.0 * (double)c->host_wait_ns / (double)idle : 0;
+        snprintf(f->text + at, sizeof f->text - at,
+                 "Host-bound: %.2f%% of the idle time is host wait (work not yet launched): CPU ops, Python and "
+                 "syncs; CUDA graphs or torch.compile(mode=\"reduce-overhead\")",
+                 share);
+    } else if (c->launch_latency_ns >= c->unattributed_ns) {
+        share = 100.0 * (double)c->launch_latency_ns / (double)idle;
+        snprintf(f->text + at, sizeof f->text - at,
+                 "%.2f%% of the idle time is launch latency (the work was launched in time but started late): "
+                 "look for stream dependencies (events, waits on other streams) and synchronizations that hold "
+                 "the queue",
+                 share);
+    } else {
+        share = 100.0 * (double)c->unattributed_ns / (double)idle;
+        snprintf(f->text + at, sizeof f->text - at,
+                 "%.2f%% of the idle time ends with work whose launch call is not in the trace: record the CPU "
+                 "side (ProfilerActivity.CPU) to tell host waits from launch latency",
+                 share);
+    }
 }
 
 static void lack_finding(const pf_analysis *an, const pf_device_report *d, headline *h)
@@ -226,7 +250,7 @@ static void compute(const pf_analysis *an, const pf_device_report *d, headline *
     h->bytes_pct = pf_aview_time_pct(d, d->bytes_known_ns);
     top_categories(d, h);
     outside_steps(an, d, h);
-    idle_finding(d, h);
+    idle_finding(an, d, h);
     lack_finding(an, d, h);
     triton_finding(d, h);
     device_finding(d, h);

@@ -385,7 +385,13 @@ static int analysis_report(pf_xw *w, const job *j)
         if (report_device(w, &c, j->cs.titles[i]))
             return -1;
     }
-    return 0;
+    html_h2(w, "Timeline"); /* one trace's streams and idle causes: --analysis only */
+    pf_xw_begin(w, "div");
+    pf_xw_attr(w, "class", "chart");
+    int rc = pf_plot_timeline(w, an);
+    pf_xw_end(w);
+    pf_xw_raw(w, "\n");
+    return rc;
 }
 
 /* ---- the report of a diff ---- */
@@ -469,7 +475,7 @@ static int diff_report(pf_xw *w, const job *j)
 
 /* ---- the files ---- */
 
-enum { F_ROOFLINE, F_BREAKDOWN, F_REPORT, F_COUNT };
+enum { F_ROOFLINE, F_BREAKDOWN, F_REPORT, F_TIMELINE, F_COUNT };
 _Static_assert(F_COUNT == PF_PLOT_FILES, "one pf_outfile per kind of file");
 
 static int write_one(int which, FILE *out, const job *j, const char *title)
@@ -486,6 +492,8 @@ static int write_one(int which, FILE *out, const job *j, const char *title)
     pf_xw_init(&w, out, 0);
     if (which == F_ROOFLINE)
         rc = pf_plot_roofline(&w, j->cs.panels, (size_t)j->cs.n);
+    else if (which == F_TIMELINE)
+        rc = pf_plot_timeline(&w, j->an[0]);
     else
         rc = pf_plot_breakdown(&w, j->cs.bars, (size_t)j->cs.n);
     fputc('\n', out);
@@ -528,7 +536,7 @@ fail:
  * temporary file. On failure every one is removed. */
 static int write_files(const job *j, const char *title, pf_plot_files *out, pf_error *err)
 {
-    const char *paths[F_COUNT] = {j->v->plot_roofline, j->v->plot_breakdown, j->v->report};
+    const char *paths[F_COUNT] = {j->v->plot_roofline, j->v->plot_breakdown, j->v->report, j->v->plot_timeline};
     pf_outfile *files = out->files;
     int rc = open_all(paths, files, j, err);
     for (int i = 0; i < F_COUNT && rc == 0; i++)
@@ -579,7 +587,7 @@ void pf_plots_abort(pf_plot_files *pf)
 
 static int nothing_asked(const pf_view_opts *v)
 {
-    return !v->plot_roofline && !v->plot_breakdown && !v->report;
+    return !v->plot_roofline && !v->plot_breakdown && !v->report && !v->plot_timeline;
 }
 
 int pf_plots_write(const pf_view_opts *v, const pf_analysis *an, pf_plot_files *out, pf_error *err)
@@ -609,6 +617,8 @@ int pf_plots_write_diff(const pf_view_opts *v, const pf_analysis *a, const pf_an
     memset(out, 0, sizeof *out);
     if (nothing_asked(v))
         return 0;
+    if (v->plot_timeline) /* one trace's streams: a pair has two time scales */
+        return pf_fail(err, "%s: --plot timeline draws one trace: use it with --analysis", v->plot_timeline);
     pf_dview dv;
     pf_dview_init(&dv, v, NULL);
     job j = {.v = v, .report = diff_report, .an = {a, b}, .diff = d, .dv = &dv};

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "profana/view.h"
+#include "profana/waits.h"
 
 /* ---- shared by the views (view_common.c; it calls no view) ---- */
 
@@ -124,6 +125,21 @@ static inline double pf_aview_span_pct(const pf_busy *b, int64_t ns)
 {
     return pf_aview_span_ns(b) > 0 ? 100.0 * (double)ns / pf_aview_span_ns(b) : 0;
 }
+
+/* ---- why the GPU waits (waits_view.c) ---- */
+
+/* The device's waits (an->waits), or NULL when the analysis has none. */
+const pf_waits *pf_wview_of(const pf_analysis *an, const pf_device_report *d);
+/* The short block after the headline: time breakdown, idle by cause, launches, the deepest
+ * queue; "- " items under a title in Markdown (md). Nothing for an empty span. */
+void pf_wview_print(FILE *out, const pf_analysis *an, const pf_device_report *d, int md);
+/* --waits: the breakdown per device and step, the idle causes and launch figures per device,
+ * the kernel-duration histogram and the queues per stream, of device index `device` (-1: all),
+ * in v->format (text and Markdown fitted to v->width; CSV with headers, tables separated
+ * by an empty line). Returns 0, or -1 when memory runs out. */
+int pf_wview_tables(FILE *out, const pf_view_opts *v, const pf_analysis *an, int device);
+/* The device's JSON members breakdown, idle_causes, launch, queue and step_breakdown. */
+void pf_wview_json(pf_jw *w, const pf_analysis *an, const pf_device_report *d);
 
 /* ---- --diff (diff_view.c) ---- */
 

@@ -781,6 +781,7 @@ static int keep_launches(pf_trace *t, const pf_launch_rec *l, size_t n, const un
 static void take_launch(pf_trace *t, pf_activity *a, const pf_launch_rec *g)
 {
     a->launch_ts_ns = g->ts_ns;
+    a->launch_dur_ns = g->dur_ns;
     a->launch_process = g->process;
     a->graph = g->kind == PF_LAUNCH_GRAPH;
     if (!a->geometry && !a->graph)
@@ -802,6 +803,7 @@ int pf_trace_link_launches(pf_trace *t, pf_segvec *const *vecs, size_t n_vecs, i
         pf_activity *a = &t->acts[i];
         int32_t g = a->correlation >= 0 ? id_map_get(&m, a->correlation) : -1;
         a->launch_ts_ns = PF_NO_LAUNCH;
+        a->launch_dur_ns = 0;
         a->launch_process = 0;
         if (g >= 0 && ambiguous[g])
             ambiguous_acts++;

@@ -226,7 +226,7 @@ static int add_launch(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
     if (add_cpu_event(sc, c, f, NULL))
         return -1;
     pf_ev_act_args(s, sc->w->len, f, &aa);
-    if (aa.correlation < 0 || pf_ev_times(s, f, &l.ts_ns, &(int64_t){0}))
+    if (aa.correlation < 0 || pf_ev_times(s, f, &l.ts_ns, &l.dur_ns))
         return 0;
     l.correlation = aa.correlation;
     l.process = pf_ev_process(s, f);

@@ -29,6 +29,7 @@ typedef struct pf_op_rec {
 typedef struct pf_launch_rec {
     int64_t correlation;
     int64_t ts_ns;
+    int64_t dur_ns;            /* the call's duration */
     uint64_t process;          /* hash of its pid text, never 0 */
     uint64_t geometry;         /* its grid and block (pf_activity.geometry); 0 none */
     int64_t ext_id;            /* launch_names only; else -1 */

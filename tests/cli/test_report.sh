@@ -79,7 +79,7 @@ read -r names acts us <"$TMP/raw"
 check_eq "report: one body row per kernel name in the trace" "$(json 'len(d["tables"][0]["body"])' "$TMP/t.json")" "$names"
 check_eq "report: Total count = activities in the trace" "$(json 'd["tables"][0]["foot"][0][2]' "$TMP/t.json")" "$acts"
 check_eq "report: Total time = summed durations in the trace" "$(json 'd["tables"][0]["foot"][0][3]' "$TMP/t.json")" "$us"
-check_eq "report: both charts inline" "$(json 'd["svgs"]' "$TMP/t.json")" 2
+check_eq "report: the charts inline (roofline, breakdown, timeline)" "$(json 'd["svgs"]' "$TMP/t.json")" 3
 "$PROFANA" --analysis "$f" bf16 --quiet --plot roofline "$TMP/r.svg" >/dev/null
 check_eq "report: the roofline's dots" "$(json 'd["dots"]' "$TMP/t.json")" "$(grep -c '<circle class="dot' "$TMP/r.svg")"
 check_grep "report: trace header" "Trace $f: " "$TMP/r.html"

@@ -1,0 +1,392 @@
+/* waits.c - why the GPU waits (include/profana/waits.h): one sweep over each device's activity boundaries gives the exclusive breakdown and the idle gaps with the activity that ends each; launch delays and per-stream queue depth from the launch calls. */
+#include "profana/waits.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profana/analysis.h"
+#include "profana/satmath.h"
+
+/* What an activity is for the breakdown, in the order of precedence: an instant covered by
+ * compute counts as compute, else communication, else a copy, else a fill. */
+enum { CLS_COMPUTE, CLS_COMM, CLS_MEMCPY, CLS_MEMSET, CLS_COUNT };
+
+/* One boundary of an activity's interval. */
+typedef struct edge {
+    int64_t t;
+    size_t act;                        /* index into the trace's activities */
+    int8_t start;                      /* 1: it starts here; 0: it ends here */
+    uint8_t cls;
+} edge;
+
+/* By time; at one instant starts before ends, so touching intervals are one busy interval;
+ * then file order, so the first activity in the file ends a gap when several start at once. */
+static int cmp_edge(const void *x, const void *y)
+{
+    const edge *a = x, *b = y;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    if (a->start != b->start)
+        return a->start ? -1 : 1;
+    return (a->act > b->act) - (a->act < b->act);
+}
+
+/* The class by the category rule: communication is a kernel the rule calls communication
+ * (NCCL, RCCL, the custom all-reduces); ROCm's copy and fill kernels are copies and fills. */
+static uint8_t class_of(const pf_analysis *an, size_t i)
+{
+    pf_category c = (pf_category)an->cats[i];
+    if (c == PF_CAT_MEMCPY)
+        return CLS_MEMCPY;
+    if (c == PF_CAT_MEMSET)
+        return CLS_MEMSET;
+    if (an->trace->acts[i].kind == PF_ACT_KERNEL && c == PF_CAT_COMMUNICATION)
+        return CLS_COMM;
+    return CLS_COMPUTE;
+}
+
+static void fill_edges(const pf_analysis *an, const size_t *idx, size_t n, edge *e)
+{
+    for (size_t k = 0; k < n; k++) {
+        const pf_activity *a = &an->trace->acts[idx[k]];
+        uint8_t cls = class_of(an, idx[k]);
+        e[2 * k] = (edge){a->ts_ns, idx[k], 1, cls};
+        e[2 * k + 1] = (edge){pf_sat_add(a->ts_ns, a->dur_ns), idx[k], 0, cls};
+    }
+    qsort(e, 2 * n, sizeof *e, cmp_edge);
+}
+
+/* Adds the gap [from, to) to c (and to gaps[c->gaps] when gaps is not NULL), split by the
+ * launch call of activity a, which ends it. */
+static void attribute_gap(const pf_activity *a, int64_t from, int64_t to, pf_idle_causes *c, pf_gap *gaps)
+{
+    int64_t len = to - from;
+    if (len <= 0)
+        return;
+    pf_gap g = {from, from, to, a->launch_ts_ns != PF_NO_LAUNCH};
+    if (!g.attributed) {
+        c->unattributed_ns += len;
+    } else {
+        int64_t call_end = pf_sat_add(a->launch_ts_ns, a->launch_dur_ns);
+        int64_t host = call_end <= from ? 0 : call_end >= to ? len : call_end - from;
+        g.split = from + host;
+        c->host_wait_ns += host;
+        c->launch_latency_ns += len - host;
+    }
+    if (gaps)
+        gaps[c->gaps] = g;
+    c->gaps++;
+}
+
+/* The breakdown of the sorted edges e[0, 2n) and, when causes is not NULL, the idle gaps by
+ * cause (each into gaps, when not NULL: room for n2 / 2). Between two consecutive instants the open intervals are constant: the stretch goes
+ * to the first class with an open interval, or to idle when none is open. */
+static void sweep(const pf_analysis *an, const edge *e, size_t n2, pf_breakdown *b, pf_idle_causes *causes,
+                  pf_gap *gaps)
+{
+    int64_t open[CLS_COUNT] = {0}, total = 0, gap_from = 0;
+    int64_t *part[CLS_COUNT] = {&b->compute_ns, &b->communication_ns, &b->memcpy_ns, &b->memset_ns};
+    memset(b, 0, sizeof *b);
+    if (n2 == 0)
+        return;
+    for (size_t k = 0; k < n2; k++) {
+        if (k > 0 && e[k].t > e[k - 1].t) {
+            int64_t len = e[k].t - e[k - 1].t;
+            int cls = 0;
+            while (cls < CLS_COUNT && open[cls] == 0)
+                cls++;
+            if (cls < CLS_COUNT)
+                *part[cls] += len;
+            else
+                b->idle_ns += len;
+            if (open[CLS_COMM])
+                b->communication_total_ns += len;
+        }
+        if (e[k].start && total == 0 && causes && k > 0)
+            attribute_gap(&an->trace->acts[e[k].act], gap_from, e[k].t, causes, gaps);
+        open[e[k].cls] += e[k].start ? 1 : -1;
+        total += e[k].start ? 1 : -1;
+        if (total == 0)
+            gap_from = e[k].t;
+    }
+    b->span_ns = e[n2 - 1].t - e[0].t; /* sorted by time */
+}
+
+/* ---- launches ---- */
+
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* The nearest-rank percentile p (0 < p <= 100) of the sorted v[0, n), n > 0. */
+static int64_t nearest_rank(const int64_t *v, size_t n, int p)
+{
+    size_t rank = ((size_t)p * n + 99) / 100;
+    return v[rank ? rank - 1 : 0];
+}
+
+static int bin_of(int64_t dur_ns)
+{
+    static const int64_t upper[PF_WAITS_BINS - 1] = {5000, 10000, 50000, 100000};
+    int b = 0;
+    while (b < PF_WAITS_BINS - 1 && dur_ns >= upper[b])
+        b++;
+    return b;
+}
+
+static int launch_stats(const pf_trace *t, const size_t *idx, size_t n, pf_launch_stats *l)
+{
+    int64_t *delay = malloc((n ? n : 1) * sizeof *delay);
+    if (!delay)
+        return -1;
+    memset(l, 0, sizeof *l);
+    for (size_t k = 0; k < n; k++) {
+        const pf_activity *a = &t->acts[idx[k]];
+        if (a->kind != PF_ACT_KERNEL || a->launch_ts_ns == PF_NO_LAUNCH)
+            continue;
+        delay[l->count++] = a->ts_ns - pf_sat_add(a->launch_ts_ns, a->launch_dur_ns);
+        l->call_ns_sum = pf_sat_add(l->call_ns_sum, a->launch_dur_ns);
+        l->launch_bound += a->dur_ns < a->launch_dur_ns;
+        int b = bin_of(a->dur_ns);
+        l->hist_count[b]++;
+        l->hist_ns[b] = pf_sat_add(l->hist_ns[b], a->dur_ns);
+    }
+    if (l->count) {
+        qsort(delay, (size_t)l->count, sizeof *delay, cmp_i64);
+        l->delay_p50_ns = nearest_rank(delay, (size_t)l->count, 50);
+        l->delay_p99_ns = nearest_rank(delay, (size_t)l->count, 99);
+    }
+    free(delay);
+    return 0;
+}
+
+/* ---- queues ---- */
+
+/* Edges of the queued intervals [queued, end) clipped to [lo, hi]: by stream, then time. */
+typedef struct qedge {
+    int64_t stream, t;
+    int delta;
+} qedge;
+
+static int cmp_qedge(const void *x, const void *y)
+{
+    const qedge *a = x, *b = y;
+    if (a->stream != b->stream)
+        return (a->stream > b->stream) - (a->stream < b->stream);
+    return (a->t > b->t) - (a->t < b->t);
+}
+
+/* One stream's edges q[0, n) (sorted by time) over the span [lo, hi]. */
+static void one_queue(const qedge *q, size_t n, int64_t lo, int64_t hi, pf_queue *out)
+{
+    int64_t depth = 0, at = lo, weighted = 0;
+    *out = (pf_queue){.stream = q[0].stream};
+    for (size_t k = 0; k <= n; k++) {
+        int64_t t = k < n ? q[k].t : hi;
+        if (t > at) { /* depth is constant on [at, t) */
+            if (depth > out->max_depth)
+                out->max_depth = depth;
+            if (depth == 0)
+                out->empty_ns += t - at;
+            weighted += depth * (t - at);
+            at = t;
+        }
+        if (k < n)
+            depth += q[k].delta;
+    }
+    out->mean_depth = hi > lo ? (double)weighted / (double)(hi - lo) : 0;
+}
+
+static int queues(const pf_trace *t, const size_t *idx, size_t n, int64_t lo, int64_t hi, pf_waits *w)
+{
+    qedge *q = malloc((2 * n + 1) * sizeof *q);
+    w->queues = calloc(n ? n : 1, sizeof *w->queues);
+    if (!q || !w->queues) {
+        free(q);
+        return -1;
+    }
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        const pf_activity *a = &t->acts[idx[k]];
+        int64_t from = a->launch_ts_ns != PF_NO_LAUNCH && a->launch_ts_ns < a->ts_ns ? a->launch_ts_ns : a->ts_ns;
+        int64_t to = pf_sat_add(a->ts_ns, a->dur_ns);
+        from = from < lo ? lo : from;
+        to = to > hi ? hi : to;
+        q[m++] = (qedge){a->stream, from, 0}; /* a stream with only empty intervals still has a row */
+        if (to > from) {
+            q[m - 1].delta = 1;
+            q[m++] = (qedge){a->stream, to, -1};
+        }
+    }
+    qsort(q, m, sizeof *q, cmp_qedge);
+    for (size_t i = 0, j; i < m; i = j) {
+        for (j = i; j < m && q[j].stream == q[i].stream; j++)
+            ;
+        one_queue(q + i, j - i, lo, hi, &w->queues[w->n_queues++]);
+    }
+    free(q);
+    return 0;
+}
+
+/* ---- steps ---- */
+
+typedef struct step_act {
+    int64_t step;
+    size_t act;
+} step_act;
+
+static int cmp_step_act(const void *x, const void *y)
+{
+    const step_act *a = x, *b = y;
+    if (a->step != b->step)
+        return a->step < b->step ? -1 : 1;
+    return (a->act > b->act) - (a->act < b->act);
+}
+
+/* The breakdown of each step's activities among idx[0, n); num: each activity's step. */
+static int step_breakdowns(const pf_analysis *an, const int64_t *num, const size_t *idx, size_t n, pf_waits *w)
+{
+    step_act *s = malloc((n ? n : 1) * sizeof *s);
+    size_t *sub = malloc((n ? n : 1) * sizeof *sub);
+    edge *e = malloc((2 * n + 1) * sizeof *e);
+    w->steps = calloc(n ? n : 1, sizeof *w->steps);
+    int rc = s && sub && e && w->steps ? 0 : -1;
+    size_t m = 0;
+    for (size_t k = 0; rc == 0 && k < n; k++)
+        if (num[idx[k]] != PF_NO_STEP)
+            s[m++] = (step_act){num[idx[k]], idx[k]};
+    if (rc == 0)
+        qsort(s, m, sizeof *s, cmp_step_act);
+    for (size_t i = 0, j; rc == 0 && i < m; i = j) {
+        for (j = i; j < m && s[j].step == s[i].step; j++)
+            sub[j - i] = s[j].act;
+        pf_step_breakdown *sb = &w->steps[w->n_steps++];
+        sb->number = s[i].step;
+        sb->count = (int64_t)(j - i);
+        fill_edges(an, sub, j - i, e);
+        sweep(an, e, 2 * (j - i), &sb->b, NULL, NULL);
+    }
+    free(s);
+    free(sub);
+    free(e);
+    return rc;
+}
+
+/* ---- per device ---- */
+
+static int device_waits(const pf_analysis *an, const int64_t *num, const size_t *idx, size_t n, pf_waits *w)
+{
+    edge *e = malloc((2 * n + 1) * sizeof *e);
+    w->gaps = malloc((n + 1) * sizeof *w->gaps); /* a gap ends at an activity's start */
+    if (!e || !w->gaps) {
+        free(e);
+        return -1;
+    }
+    fill_edges(an, idx, n, e);
+    sweep(an, e, 2 * n, &w->breakdown, &w->idle, w->gaps);
+    int64_t lo = n ? e[0].t : 0, hi = n ? e[2 * n - 1].t : 0;
+    free(e);
+    if (launch_stats(an->trace, idx, n, &w->launch) || queues(an->trace, idx, n, lo, hi, w))
+        return -1;
+    return num ? step_breakdowns(an, num, idx, n, w) : 0;
+}
+
+static int cmp_device_id(const void *key, const void *elem)
+{
+    int id = *(const int *)key;
+    const pf_device_report *d = elem;
+    return (id > d->device->id) - (id < d->device->id);
+}
+
+/* The selected activities grouped by device report: order[start[k], start[k + 1]). */
+static int group_by_device(const pf_analysis *an, size_t *order, size_t *start)
+{
+    const pf_trace *t = an->trace;
+    long *dev = malloc((t->n_acts ? t->n_acts : 1) * sizeof *dev);
+    if (!dev)
+        return -1;
+    for (size_t i = 0; i < t->n_acts; i++) {
+        const pf_device_report *d =
+            pf_analysis_selected(an, i)
+                ? bsearch(&t->acts[i].device, an->devices, (size_t)an->n_devices, sizeof *an->devices, cmp_device_id)
+                : NULL;
+        dev[i] = d ? (long)(d - an->devices) : -1;
+        if (d)
+            start[dev[i] + 1]++;
+    }
+    for (int k = 0; k < an->n_devices; k++)
+        start[k + 1] += start[k];
+    size_t *fill = malloc(((size_t)an->n_devices + 1) * sizeof *fill);
+    if (fill) {
+        memcpy(fill, start, ((size_t)an->n_devices + 1) * sizeof *fill);
+        for (size_t i = 0; i < t->n_acts; i++)
+            if (dev[i] >= 0)
+                order[fill[dev[i]]++] = i;
+    }
+    free(fill);
+    free(dev);
+    return fill ? 0 : -1;
+}
+
+int pf_waits_compute(pf_analysis *an, pf_error *err)
+{
+    assert(an && an->cats && (an->devices || an->n_devices == 0));
+    const pf_trace *t = an->trace;
+    size_t nd = (size_t)an->n_devices;
+    int has_steps = t->n_cpu_steps || t->n_gpu_steps;
+    an->waits = calloc(nd ? nd : 1, sizeof *an->waits);
+    size_t *order = malloc((t->n_acts ? t->n_acts : 1) * sizeof *order);
+    size_t *start = calloc(nd + 1, sizeof *start);
+    int64_t *num = has_steps ? malloc((t->n_acts ? t->n_acts : 1) * sizeof *num) : NULL;
+    int rc = an->waits && order && start && (num || !has_steps) ? 0 : -1;
+    if (rc == 0 && num && pf_steps_numbers(t, num, err))
+        rc = -1;
+    if (rc == 0)
+        rc = group_by_device(an, order, start);
+    for (size_t k = 0; rc == 0 && k < nd; k++)
+        rc = device_waits(an, num, order + start[k], start[k + 1] - start[k], &an->waits[k]);
+    free(order);
+    free(start);
+    free(num);
+    if (rc == 0)
+        return 0;
+    pf_waits_free(an->waits, nd);
+    an->waits = NULL;
+    return pf_fail(err, "out of memory");
+}
+
+void pf_waits_free(pf_waits *w, size_t n)
+{
+    if (!w)
+        return;
+    for (size_t k = 0; k < n; k++) {
+        free(w[k].queues);
+        free(w[k].steps);
+        free(w[k].gaps);
+    }
+    free(w);
+}
+
+double pf_breakdown_overlap_pct(const pf_breakdown *b)
+{
+    assert(b);
+    if (b->communication_total_ns <= 0)
+        return -1;
+    return 100.0 * (1.0 - (double)b->communication_ns / (double)b->communication_total_ns);
+}
+
+double pf_launch_call_mean_us(const pf_launch_stats *l)
+{
+    assert(l);
+    return l->count ? (double)l->call_ns_sum / 1e3 / (double)l->count : 0;
+}
+
+const char *pf_waits_bin_name(int bin)
+{
+    static const char *const names[PF_WAITS_BINS] = {"<5", "5-10", "10-50", "50-100", ">=100"};
+    assert(bin >= 0 && bin < PF_WAITS_BINS);
+    return names[bin];
+}
