@@ -110,6 +110,11 @@ typedef struct pf_row {
     int64_t flop_elsewhere_n;          /* launches whose op's FLOPs are on its other kernels
                                           (PF_ELSEWHERE_FLOP): a row of only those shows none */
     int64_t generic_n;                 /* launches whose figures are the generic guess */
+    int64_t p50_ns, p90_ns, p99_ns;    /* nearest-rank percentiles of the row's times, per
+                                          launch (--group kernel) or per invocation (op, shape;
+                                          as min_ns, max_ns); 0 without has_spread */
+    double std_ns;                     /* their population standard deviation */
+    int has_spread;                    /* the four above are set (a group row or a Total) */
 } pf_row;
 
 /* Launches and busy time (union of activity intervals) of one stream. */
@@ -280,6 +285,15 @@ int pf_cpu_op_times(const pf_trace *t, pf_op_cpu **out, size_t *n);
  * -1 when memory runs out. b->streams is owned by the caller (free it). */
 int pf_busy_compute(const pf_activity *acts, const size_t *idx, size_t n, pf_busy *b);
 
+
+/* The spread of each row's times (pf_row.p50_ns to std_ns, has_spread): over the samples of
+ * the device's activities acts[0, n_acts) that went to a row (act_row[i] >= 0, an index into
+ * rows[0, n_rows)): one per activity, or with per_invocation one per op invocation (the summed
+ * time of its activities here; an activity without an op is one of its own), which is how
+ * pf_row.invocations counts them. total gets the spread of every sample. The samples live only
+ * during the call. Returns 0, or -1 when memory runs out. */
+int pf_row_spread(const pf_trace *t, int per_invocation, const size_t *acts, size_t n_acts, const int32_t *act_row,
+                  pf_row *rows, size_t n_rows, pf_row *total);
 
 /* The category with the most time in the row. */
 pf_category pf_row_category(const pf_row *r);

@@ -443,6 +443,9 @@ static int group_and_count(pf_analysis *an, dev_acc *accs)
     int rc = act_row ? group_all(an, accs, act_row) : -1;
     if (rc == 0)
         rc = count_invocations(an, accs, act_row);
+    for (int d = 0; rc == 0 && d < an->trace->n_devices; d++)
+        rc = pf_row_spread(an->trace, an->opts.group != PF_GROUP_KERNEL, accs[d].acts, accs[d].n_acts, act_row,
+                           accs[d].rep->rows, accs[d].rep->n_rows, &accs[d].rep->total);
     free(act_row);
     return rc;
 }

@@ -21,7 +21,7 @@ int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n,
 
 /* ---- --analysis (analysis_view.c) ---- */
 
-enum { PF_AVIEW_NCOLS = 29 };
+enum { PF_AVIEW_NCOLS = 33 };
 
 /* The device table's columns, the name column titled per --group: cols for a device of the
  * table, cols_ach for one whose --device-file entry carries measured achievable peaks ("% of
