@@ -196,6 +196,10 @@ typedef struct pf_analysis {
     pf_device_report *devices;         /* one per trace device with activity, by id */
     int n_devices;
     pf_strtab *keys;                   /* group keys built from shapes */
+    struct pf_coll_table *colls;       /* one rank's collectives (pf_analysis_collectives);
+                                          NULL when not computed or the trace has none */
+    const char *colls_unknown;         /* why they could not be read (the trace came from
+                                          standard input); NULL otherwise */
 } pf_analysis;
 
 /* Attributes work to every activity and groups them per device (only the activities inside
@@ -206,6 +210,13 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
 
 /* Frees an analysis. NULL is a no-op. */
 void pf_analysis_free(pf_analysis *a);
+
+/* Fills a->colls with the trace's collectives when it has communication kernels
+ * (pf_rank_summarize reads their args again from path, the file the trace was loaded from;
+ * src/analysis/collectives.c), measured against the link of the devices' common entry. A
+ * trace that cannot be read again (standard input) sets a->colls_unknown instead. Returns 0,
+ * or -1 with err set when the file cannot be read or memory runs out. */
+int pf_analysis_collectives(pf_analysis *a, const char *path, pf_error *err);
 
 /* Fills a->steps from the trace's CPU-side ProfilerStep#N windows: an activity belongs to
  * the window of its launch call's process that holds the call's start. When no activity's

@@ -1,5 +1,6 @@
 /* analysis.c - groups GPU activities per device (by kernel, op or op+shape) with totals, rates and peaks. */
 #include "profana/analysis.h"
+#include "profana/collectives.h"
 #include "profana/ptrmap.h"
 #include "profana/rates.h"
 #include "profana/satmath.h"
@@ -634,6 +635,8 @@ void pf_analysis_free(pf_analysis *an)
     free(an->selected);
     free(an->steps);
     pf_strtab_free(an->keys);
+    pf_coll_table_free(an->colls);
+    free(an->colls);
     free(an);
 }
 

@@ -84,7 +84,8 @@ int cmd_analysis(const pf_cli *cli)
         return PF_EXIT_TRACE;
     pf_analysis *an;
     pf_error err;
-    if (pf_analysis_run(t, &cli->an, &an, &err)) {
+    if (pf_analysis_run(t, &cli->an, &an, &err) || (an && pf_analysis_collectives(an, cli->pos[0], &err))) {
+        pf_analysis_free(an);
         pf_trace_free(t);
         return pf_cli_error(err.msg);
     }

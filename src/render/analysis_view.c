@@ -865,7 +865,7 @@ static int print_prose_and_tables(FILE *out, FILE *raw, const pf_aview *a, const
     for (int i = 0; i < an->n_devices; i++)
         if (text_device(out, raw, a, an, i))
             return -1;
-    return 0;
+    return pf_aview_collectives_text(out, raw, a->v, an);
 }
 
 /* Prose (headers, coverage, footnotes) wrapped to the width; tables on raw, fitted to it. */
@@ -1015,6 +1015,8 @@ static int print_json(FILE *out, const pf_aview *a, const pf_analysis *an)
             if (json_device(&w, a, an, &an->devices[i]))
                 return -1;
         pf_jw_arr_end(&w);
+        if (pf_aview_collectives_json(&w, an))
+            return -1;
     }
     pf_jw_obj_end(&w);
     fputc('\n', out);

@@ -19,6 +19,15 @@ pf_text_fit pf_view_fit(const pf_view_opts *v, const pf_table *t, const int *wan
  * CSV, JSON and --wide text, which carry whole names. -1 when memory runs out. */
 int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n, const pf_view_opts *v);
 
+/* ---- --analysis: one rank's collectives (collectives_view.c) ---- */
+
+/* After the devices in text or Markdown: a line of counts, the table of an->colls and the
+ * link's source; the reason when they are unknown; nothing when the trace has none. prose
+ * goes to out (wrapped), the table to raw. -1 when memory runs out. */
+int pf_aview_collectives_text(FILE *out, FILE *raw, const pf_view_opts *v, const pf_analysis *an);
+/* The "collectives" member (null when none; then "collectives_unknown", the reason or null). */
+int pf_aview_collectives_json(pf_jw *w, const pf_analysis *an);
+
 /* ---- --analysis (analysis_view.c) ---- */
 
 enum { PF_AVIEW_NCOLS = 33 };
