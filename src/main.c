@@ -114,6 +114,8 @@ struct option {
 _Static_assert(sizeof(pf_group_by) == sizeof(int), "--group's enum is set as an int");
 
 static const char *const group_names[] = {"kernel", "op", "shape", NULL};
+/* by value: all = PF_PHASE_NONE (no selection), then PF_PHASE_PREFILL, _DECODE, _MIXED */
+static const char *const phase_names[] = {"all", "prefill", "decode", "mixed", NULL};
 
 static int set_format(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int set_device(pf_cli *cli, const option *o, const char *v, const char *v2);
@@ -163,6 +165,9 @@ static const option options[] = {
                ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_DEVICES, device_file),
     OPT_CALLBACK("--step", "all|N", "only the GPU work launched inside the CPU-side ProfilerStep windows (all, or step N; default: all GPU work)", 1,
                  ON_ANALYSIS, set_step, NULL),
+    OPT_ENUM("--phase", "prefill|decode|mixed|all", "serving traces: only the GPU work of that phase (vLLM/SGLang step "
+             "annotations, else attention calls' query length; README: Serving phases) (default {default})",
+             ON_ANALYSIS | ON_DIFF, int, an.phase, phase_names, "all"),
     OPT_FLAG("--steps", "--analysis: one line per ProfilerStep (span, GPU time, busy %, top category)", ON_ANALYSIS, steps),
     OPT_STRING("--graph-capture", "PATH", "--analysis: give CUDA/HIP-graph-replayed kernels the ops that recorded them in "
                "this capture trace (or the traces of a directory, as its execution_details.json lists them)",

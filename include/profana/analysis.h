@@ -15,6 +15,11 @@
 
 typedef enum pf_group_by { PF_GROUP_KERNEL = 0, PF_GROUP_OP, PF_GROUP_SHAPE } pf_group_by;
 
+/* The serving phase of a GPU activity (src/analysis/phases.c): none (not known to be
+ * either: no step annotation holds its launch and it is no attention call with a query
+ * length), prefill, decode, or mixed (a batch of both). */
+enum { PF_PHASE_NONE = 0, PF_PHASE_PREFILL, PF_PHASE_DECODE, PF_PHASE_MIXED, PF_PHASE_COUNT };
+
 typedef struct pf_analysis_opts {
     pf_dtype default_dtype;            /* for work whose dtype the trace does not show */
     int tf32;                          /* a pf_tf32: which fp32 matrix work is measured at the
@@ -28,6 +33,8 @@ typedef struct pf_analysis_opts {
     const char *inductor_cache;        /* --inductor-cache DIR: a copy of Inductor's cache
                                           directory, where Triton launches' modules are looked
                                           for first; NULL = only at their recorded paths */
+    int phase;                         /* --phase: PF_PHASE_PREFILL, _DECODE or _MIXED selects
+                                          those activities; PF_PHASE_NONE (0) = all */
 } pf_analysis_opts;
 
 enum { PF_STEP_EVERY = -1, PF_STEP_ALL = -2 };
@@ -200,6 +207,10 @@ typedef struct pf_analysis {
                                           NULL when not computed or the trace has none */
     const char *colls_unknown;         /* why they could not be read (the trace came from
                                           standard input); NULL otherwise */
+    unsigned char *phase;              /* PF_PHASE_* per activity (pf_phases_compute) */
+    int64_t (*phase_ns)[PF_PHASE_COUNT]; /* per trace device (index into trace->devices): GPU
+                                          time of the --step selection per phase */
+    int64_t phase_annotations;         /* vLLM/SGLang step annotations found */
 } pf_analysis;
 
 /* Attributes work to every activity and groups them per device (only the activities inside
@@ -225,6 +236,27 @@ int pf_analysis_collectives(pf_analysis *a, const char *path, pf_error *err);
  * a selection, also a->selected. Needs a->cats. Returns 0, or -1 with err set: the trace has
  * no such step, or memory ran out. Called by pf_analysis_run. */
 int pf_steps_compute(pf_analysis *a, pf_error *err);
+
+/* Each activity's serving phase into a->phase and each device's GPU time per phase into
+ * a->phase_ns (over the --step selection), then, with a->opts.phase, narrows a->selected to
+ * that phase. An activity's phase: that of the innermost step annotation (vLLM's
+ * "execute_..._context_C(...)_generation_G(...)": prefill when C > 0 and G = 0, decode when
+ * C = 0 and G > 0, mixed when both; SGLang's "step[EXTEND|PREFILL|DECODE|MIXED ...]")
+ * holding its launch call's start (CPU side, any thread), or for an activity without a
+ * launch call its start (GPU side, on its device); else, for the kernels of an attention
+ * call with a recorded query (pf_phase_of_attention), decode when its query length is 1 and
+ * prefill when longer; else none. The annotations are read from the file t->path again (the
+ * model keeps none): none for standard input. Returns 0, or -1 with err set. Called by
+ * pf_analysis_run after pf_steps_compute. */
+int pf_phases_compute(pf_analysis *a, pf_error *err);
+
+/* The phase a step annotation's name gives (PF_PHASE_NONE when it is none of vLLM's or
+ * SGLang's). */
+int pf_phase_of_annotation(const char *name);
+
+/* The phase an attention op's call gives: decode when its query is one token long, prefill
+ * when longer; PF_PHASE_NONE for another op or no recorded 4-D query. */
+int pf_phase_of_attention(const pf_cpu_op *op);
 
 /* No step: an activity that pf_steps_numbers finds in no ProfilerStep. */
 #define PF_NO_STEP INT64_MIN

@@ -597,6 +597,10 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
         pf_analysis_free(an);
         return -1;
     }
+    if (rc == 0 && pf_phases_compute(an, err)) {
+        pf_analysis_free(an);
+        return -1;
+    }
     size_t *dev_acts = NULL;
     if (rc == 0)
         rc = setup_devices(an, &accs);
@@ -637,6 +641,8 @@ void pf_analysis_free(pf_analysis *an)
     pf_strtab_free(an->keys);
     pf_coll_table_free(an->colls);
     free(an->colls);
+    free(an->phase);
+    free(an->phase_ns);
     free(an);
 }
 

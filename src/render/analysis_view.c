@@ -802,6 +802,7 @@ static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis 
     pf_headline_print(out, an, d);
     pf_aview_counts(out, an, d);
     pf_aview_coverage(out, an, d);
+    pf_aview_phases(out, an, d);
     fputc('\n', out);
     print_table(raw, a->v, t, default_cols, (int)(sizeof default_cols / sizeof default_cols[0]));
     /* Markdown: a line right under a table would be read as one of its rows */
@@ -971,6 +972,7 @@ static int json_device(pf_jw *w, const pf_aview *a, const pf_analysis *an, const
     pf_table_free(t);
     json_busy(w, &d->busy);
     json_coverage(w, d);
+    pf_aview_phases_json(w, an, d);
     if (!(t = pf_aview_categories(d)))
         return -1;
     pf_jw_key(w, "categories");

@@ -28,6 +28,14 @@ int pf_aview_collectives_text(FILE *out, FILE *raw, const pf_view_opts *v, const
 /* The "collectives" member (null when none; then "collectives_unknown", the reason or null). */
 int pf_aview_collectives_json(pf_jw *w, const pf_analysis *an);
 
+/* ---- --analysis: serving phases (phases_view.c) ---- */
+
+/* "Phases: prefill P% of GPU time (T us), ..." for a device some of whose GPU time has a
+ * phase (pf_phases_compute); nothing otherwise. */
+void pf_aview_phases(FILE *out, const pf_analysis *an, const pf_device_report *d);
+/* The device's "phases" member: per phase its us and pct, or null (no phase known). */
+void pf_aview_phases_json(pf_jw *w, const pf_analysis *an, const pf_device_report *d);
+
 /* ---- --analysis (analysis_view.c) ---- */
 
 enum { PF_AVIEW_NCOLS = 33 };
