@@ -245,7 +245,8 @@ int pf_steps_compute(pf_analysis *a, pf_error *err);
  * holding its launch call's start (CPU side, any thread), or for an activity without a
  * launch call its start (GPU side, on its device); else, for the kernels of an attention
  * call with a recorded query (pf_phase_of_attention), decode when its query length is 1 and
- * prefill when longer; else none. The annotations are read from the file t->path again (the
+ * prefill when longer, the latter only in a trace with such a decode call (a training step's
+ * attention has long queries too); else none. The annotations are read from the file t->path again (the
  * model keeps none): none for standard input. Returns 0, or -1 with err set. Called by
  * pf_analysis_run after pf_steps_compute. */
 int pf_phases_compute(pf_analysis *a, pf_error *err);

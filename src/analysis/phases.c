@@ -250,12 +250,30 @@ int pf_phase_of_attention(const pf_cpu_op *op)
     return PF_PHASE_NONE;
 }
 
-static int act_phase(const pf_trace *t, const annots *as, const pf_activity *a)
+/* An activity's phase by the annotations, else by its attention call; *by_query says the
+ * latter. */
+static int act_phase(const pf_trace *t, const annots *as, const pf_activity *a, int *by_query)
 {
     int p = a->launch_ts_ns != PF_NO_LAUNCH ? annotated(as, a->launch_ts_ns, -1) : annotated(as, a->ts_ns, a->device);
-    if (p == PF_PHASE_NONE && a->op >= 0)
+    *by_query = 0;
+    if (p == PF_PHASE_NONE && a->op >= 0) {
         p = pf_phase_of_attention(&t->ops[a->op]);
+        *by_query = p != PF_PHASE_NONE;
+    }
     return p;
+}
+
+/* A long query is a prefill only in a trace that decodes: a training step's forward
+ * attention has long queries too. Without an attention call of one query token (and no
+ * annotation), the long ones get no phase. */
+static void keep_prefill_if_decoding(const pf_trace *t, unsigned char *phase, const unsigned char *by_query)
+{
+    for (size_t i = 0; i < t->n_acts; i++)
+        if (by_query[i] && phase[i] == PF_PHASE_DECODE)
+            return;
+    for (size_t i = 0; i < t->n_acts; i++)
+        if (by_query[i] && phase[i] == PF_PHASE_PREFILL)
+            phase[i] = PF_PHASE_NONE;
 }
 
 int pf_phases_compute(pf_analysis *an, pf_error *err)
@@ -273,9 +291,21 @@ int pf_phases_compute(pf_analysis *an, pf_error *err)
         return pf_fail(err, "out of memory");
     }
     an->phase_annotations = (int64_t)as.n;
+    unsigned char *by_query = malloc(t->n_acts ? t->n_acts : 1);
+    if (!by_query) {
+        free(as.a);
+        free(as.reach);
+        return pf_fail(err, "out of memory");
+    }
+    for (size_t i = 0; i < t->n_acts; i++) {
+        int q;
+        an->phase[i] = (unsigned char)act_phase(t, &as, &t->acts[i], &q);
+        by_query[i] = (unsigned char)q;
+    }
+    keep_prefill_if_decoding(t, an->phase, by_query);
+    free(by_query);
     for (size_t i = 0; i < t->n_acts; i++) {
         const pf_activity *a = &t->acts[i];
-        an->phase[i] = (unsigned char)act_phase(t, &as, a);
         const pf_device *d = pf_trace_device(t, a->device);
         if (d && pf_analysis_selected(an, i)) /* the shares of the --step selection */
             an->phase_ns[d - t->devices][an->phase[i]] =
