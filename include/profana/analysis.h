@@ -246,9 +246,11 @@ int pf_steps_compute(pf_analysis *a, pf_error *err);
  * launch call its start (GPU side, on its device); else, for the kernels of an attention
  * call with a recorded query (pf_phase_of_attention), decode when its query length is 1 and
  * prefill when longer, the latter only in a trace with such a decode call (a training step's
- * attention has long queries too); else none. The annotations are read from the file t->path again (the
- * model keeps none): none for standard input. Returns 0, or -1 with err set. Called by
- * pf_analysis_run after pf_steps_compute. */
+ * attention has long queries too); else none. The annotations are read from the file
+ * t->path again (the model keeps none): none for standard input; a gzip file is inflated
+ * again only with a->opts.phase or when the trace launches a serving library's ops
+ * (vllm::, sglang, _C::, ...). Returns 0, or -1 with err set. Called by pf_analysis_run
+ * after pf_steps_compute. */
 int pf_phases_compute(pf_analysis *a, pf_error *err);
 
 /* The phase a step annotation's name gives (PF_PHASE_NONE when it is none of vLLM's or

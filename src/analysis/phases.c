@@ -2,6 +2,7 @@
 #include "profana/analysis.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -158,12 +159,47 @@ static int read_annots(const char *s, size_t len, annots *as)
     return 0;
 }
 
+/* Whether path starts with gzip's magic bytes. */
+static int gzipped(const char *path)
+{
+    unsigned char m[2] = {0, 0};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(m, 1, 2, f);
+    fclose(f);
+    return n == 2 && m[0] == 0x1f && m[1] == 0x8b;
+}
+
+/* Serving libraries' op namespaces and kernel names: a trace that launches one is worth
+ * inflating again. (A graph replay's kernels have no op: their names tell, as
+ * "vllm::rotary_embedding_kernel" does.) */
+static int serving_ops(const pf_trace *t)
+{
+    static const char *const prefixes[] = {"vllm::", "sglang", "sgl_kernel::", "_C::", "_C_cache_ops::", "aiter::"};
+    static const char *const kernels[] = {"vllm::", "sglang", "sgl_kernel", "flashinfer"};
+    for (size_t i = 0; i < t->n_ops; i++)
+        for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++)
+            if (strncmp(t->ops[i].name, prefixes[k], strlen(prefixes[k])) == 0)
+                return 1;
+    const char *last = NULL;
+    for (size_t i = 0; i < t->n_acts; last = t->acts[i++].name)
+        for (size_t k = 0; t->acts[i].name != last && k < sizeof kernels / sizeof kernels[0]; k++)
+            if (strstr(t->acts[i].name, kernels[k]))
+                return 1;
+    return 0;
+}
+
 /* Reads the annotations of the file the trace came from; none for standard input or a file
- * whose text shows no step annotation at all (most traces: no event walk then). */
-static int load_annots(const pf_trace *t, annots *as, pf_error *err)
+ * whose text shows no step annotation at all (most traces: no event walk then). A plain file
+ * is mapped and searched (cheap); a gzip file is inflated a second time only when asked
+ * (--phase) or when the trace launches ops of a serving library. */
+static int load_annots(const pf_trace *t, int asked, annots *as, pf_error *err)
 {
     struct stat st;
     if (!t->path || strcmp(t->path, "-") == 0 || stat(t->path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    if (!asked && gzipped(t->path) && !serving_ops(t))
         return 0;
     char *text;
     size_t len;
@@ -281,7 +317,7 @@ int pf_phases_compute(pf_analysis *an, pf_error *err)
     assert(an && an->trace);
     const pf_trace *t = an->trace;
     annots as = {0};
-    if (load_annots(t, &as, err))
+    if (load_annots(t, an->opts.phase != PF_PHASE_NONE, &as, err))
         return -1;
     an->phase = malloc(t->n_acts ? t->n_acts : 1);
     an->phase_ns = calloc(t->n_devices ? (size_t)t->n_devices : 1, sizeof *an->phase_ns);
