@@ -26,7 +26,8 @@ typedef struct pf_comm_rec {
                                   -1 when unknown */
     int64_t ts_ns, dur_ns;
     int64_t seq;               /* args "Seq" (PyTorch's per-process-group collective sequence
-                                  number; TraceLens' "seq_num"); -1 when the trace has none */
+                                  number; TraceLens' "seq_num") when has_seq; else 0 */
+    int has_seq;               /* 0: the trace (or a --summary file) records none */
 } pf_comm_rec;
 
 /* Time of one rank, or of one profiler step of it, summed over its devices. */

@@ -47,7 +47,9 @@ int pf_phase_of_annotation(const char *name)
         long long c = count_after(name, "context_"), g = count_after(name, "_generation_");
         if (c < 0 || g < 0)
             return PF_PHASE_NONE;
-        return c > 0 && g > 0 ? PF_PHASE_MIXED : c > 0 ? PF_PHASE_PREFILL : g > 0 ? PF_PHASE_DECODE : PF_PHASE_NONE;
+        if (c > 0)
+            return g > 0 ? PF_PHASE_MIXED : PF_PHASE_PREFILL;
+        return g > 0 ? PF_PHASE_DECODE : PF_PHASE_NONE;
     }
     /* SGLang's scheduler: "step[MODE bs=B toks=T]", MODE its ForwardMode */
     if (strncmp(name, "step[", 5) == 0) {

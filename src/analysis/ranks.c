@@ -251,7 +251,8 @@ static void fill_comm(const pf_trace *t, const char *s, size_t len, const pf_act
     r->bytes = n >= 0 && es > 0 && n <= INT64_MAX / 16 ? n * es : -1;
     r->ts_ns = a->ts_ns;
     r->dur_ns = a->dur_ns;
-    r->seq = c.seq >= 0 ? c.seq : -1;
+    r->seq = c.seq >= 0 ? c.seq : 0;
+    r->has_seq = c.seq >= 0;
 }
 
 static int by_start(const void *x, const void *y)

@@ -118,7 +118,7 @@ static void use_recorded_seq(entry *e, size_t m)
     for (size_t i = 0, j; i < m; i = j) {
         int all = 1;
         for (j = i; j < m && strcmp(e[j].rec->pg, e[i].rec->pg) == 0; j++)
-            all &= e[j].rec->seq >= 0;
+            all &= e[j].rec->has_seq;
         for (size_t k = i; all && k < j; k++) {
             e[k].seq = e[k].rec->seq;
             e[k].on_seq = 1;

@@ -167,7 +167,7 @@ static int read_comm(const reader *r, size_t at, size_t end, size_t i, void *ctx
     unsigned seen = 0;
     int k;
     int64_t v;
-    *c = (pf_comm_rec){.bytes = -1, .seq = -1};
+    *c = (pf_comm_rec){.bytes = -1};
     pf_json_obj_begin(r->s, end, &p, &e);
     while ((k = pf_json_obj_next(r->s, end, &p, &m, &e)) == 1) {
         int rc = 0, which = -1;
