@@ -225,7 +225,8 @@ static int by_start(const void *x, const void *y)
 
 static int sort_annots(annots *as)
 {
-    qsort(as->a, as->n, sizeof *as->a, by_start);
+    if (as->n) /* qsort of NULL, 0 is undefined (UBSan) */
+        qsort(as->a, as->n, sizeof *as->a, by_start);
     as->reach = malloc((as->n ? as->n : 1) * sizeof *as->reach);
     if (!as->reach)
         return -1;
