@@ -137,6 +137,7 @@ static const option options[] = {
              "$COLUMNS, else the terminal, else 120 characters)", ON_ANALYSIS | ON_DIFF, wide),
     OPT_STRING("--columns", "LIST", "text and Markdown: the rows table's columns, comma-separated (--analysis: total_us, "
                "pct, flops_pct, bw_pct, source, tflops, gbps, count, launches, mean_us, category, bound, gflop, gb; "
+               "on request only: p50_us, p90_us, p99_us, std_us; "
                "--group op also calls, cpu_total_us, self_cpu_us; --diff: a_count, a_mean_us, a_total_us, b_count, "
                "b_mean_us, b_total_us, ratio, delta_us, a_tflops, a_gbps, b_tflops, b_gbps, match, ratio_ci, verdict); "
                "the name column always shows and takes the width left",
