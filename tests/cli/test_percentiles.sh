@@ -37,6 +37,27 @@ check_eq "by hand: 5 launches 1,2,3,4,10 us: p50 3, p90 10, p99 10" \
 check_near "by hand: std = sqrt(10) = 3.16227766 us" "$(json "d['devices'][0]['rows'][0]['std_us']" "$TMP/hand.out")" \
     3.16227766 0.0000001
 
+# 100 launches of 1, 2, ..., 100 us (shuffled) and one launch of 7 us of another kernel:
+# p50 = the 50th = 50, p90 = 90, p99 = 99; std = sqrt((100^2 - 1) / 12) = 28.86607005;
+# a single launch: every percentile its time, std 0
+python3 - "$TMP/hund.json" <<'PY'
+import json, random, sys
+d = list(range(1, 101))
+random.Random(7).shuffle(d)
+ev = [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1000 + 200 * i, "dur": v,
+       "args": {"device": 0, "stream": 7}} for i, v in enumerate(d)]
+ev.append({"ph": "X", "cat": "kernel", "name": "one", "pid": 0, "tid": 7, "ts": 90000, "dur": 7,
+           "args": {"device": 0, "stream": 7}})
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+"$PROFANA" --analysis "$TMP/hund.json" bf16 --format json >"$TMP/hund.out" 2>/dev/null
+check_eq "by hand: 1..100 us: p50 50, p90 90, p99 99" \
+    "$(json "[float(r[k]) for r in d['devices'][0]['rows'] if r['name'] == 'k' for k in ('p50_us','p90_us','p99_us')]" "$TMP/hund.out")" "[50.0, 90.0, 99.0]"
+check_near "by hand: 1..100 us: std = sqrt(9999 / 12)" \
+    "$(json "[r['std_us'] for r in d['devices'][0]['rows'] if r['name'] == 'k'][0]" "$TMP/hund.out")" 28.86607005 0.0000001
+check_eq "by hand: one launch of 7 us: p50 = p90 = p99 = 7, std 0" \
+    "$(json "[float(r[k]) for r in d['devices'][0]['rows'] if r['name'] == 'one' for k in ('p50_us','p90_us','p99_us','std_us')]" "$TMP/hund.out")" "[7.0, 7.0, 7.0, 0.0]"
+
 # --- formats: always in CSV and JSON, in text and Markdown only on request ---
 T=$TRACES/eager_bf16.json
 "$PROFANA" --analysis "$T" bf16 --format csv >"$TMP/p.csv"
