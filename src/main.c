@@ -132,6 +132,9 @@ struct option {
 /* An enum is set through an int (ACT_ENUM): the ones it sets must be int-sized. */
 _Static_assert(sizeof(pf_group_by) == sizeof(int), "--group's enum is set as an int");
 
+/* by value: all = PF_PHASE_NONE (no selection), then PF_PHASE_PREFILL, _DECODE, _MIXED */
+static const char *const phase_names[] = {"all", "prefill", "decode", "mixed", NULL};
+
 static int set_format(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int set_device(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int set_step(pf_cli *cli, const option *o, const char *v, const char *v2);
@@ -153,6 +156,7 @@ static const option options[] = {
              "$COLUMNS, else the terminal of stdout, then of stderr, else 100 characters)", ON_ANALYSIS | ON_DIFF | ON_DEVICES | ON_RANKS, wide),
     OPT_STRING("--columns", "LIST", "text and Markdown: the rows table's columns, comma-separated (--analysis: total_us, "
                "pct, flops_pct, bw_pct, source, tflops, gbps, count, launches, mean_us, category, bound, gflop, gb; "
+               "on request only: p50_us, p90_us, p99_us, std_us; "
                "--group op also calls, cpu_total_us, self_cpu_us; --diff: a_count, a_mean_us, a_total_us, b_count, "
                "b_mean_us, b_total_us, ratio, delta_us, a_tflops, a_gbps, b_tflops, b_gbps, match, ratio_ci, verdict); "
                "the name column always shows and takes the width left",
@@ -183,6 +187,9 @@ static const option options[] = {
                ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_DEVICES, device_file),
     OPT_CALLBACK("--step", "all|N", "only the GPU work launched inside the CPU-side ProfilerStep windows (all, or step N; default: all GPU work)", 1,
                  ON_TABLE | ON_STEPS, set_step, NULL),
+    OPT_ENUM("--phase", "prefill|decode|mixed|all", "serving traces: only the GPU work of that phase (vLLM/SGLang step "
+             "annotations, else attention calls' query length; docs/analysis.md: Serving phases) (default {default})",
+             ON_TABLE | ON_STEPS | ON_DIFF, int, an.phase, phase_names, "all"),
     OPT_MODE_FLAG("--steps", "--analysis: one line per ProfilerStep (span, GPU time, busy %, top category)", ON_ANALYSIS, steps,
                   ON_STEPS, "--steps prints one line per step, no rows table"),
     OPT_STRING("--graph-capture", "PATH", "--analysis: give CUDA/HIP-graph-replayed kernels the ops that recorded them in "

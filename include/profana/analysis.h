@@ -18,6 +18,11 @@ typedef enum pf_group_by { PF_GROUP_KERNEL = 0, PF_GROUP_OP, PF_GROUP_SHAPE } pf
  * NULL: the one list that the option table, the views and the report read. */
 extern const char *const pf_group_names[PF_GROUP_SHAPE + 2];
 
+/* The serving phase of a GPU activity (src/analysis/phases.c): none (not known to be
+ * either: no step annotation holds its launch and it is no attention call with a query
+ * length), prefill, decode, or mixed (a batch of both). */
+enum { PF_PHASE_NONE = 0, PF_PHASE_PREFILL, PF_PHASE_DECODE, PF_PHASE_MIXED, PF_PHASE_COUNT };
+
 typedef struct pf_analysis_opts {
     pf_dtype default_dtype;            /* for work whose dtype the trace does not show */
     int tf32;                          /* a pf_tf32: which fp32 matrix work is measured at the
@@ -35,6 +40,8 @@ typedef struct pf_analysis_opts {
                                           here; NULL = none */
     int jobs;                          /* threads for the per-activity figures (-j, resolved);
                                           0 or 1 = one */
+    int phase;                         /* --phase: PF_PHASE_PREFILL, _DECODE or _MIXED selects
+                                          those activities; PF_PHASE_NONE (0) = all */
 } pf_analysis_opts;
 
 enum { PF_STEP_EVERY = -1, PF_STEP_ALL = -2 };
@@ -117,6 +124,11 @@ typedef struct pf_row {
     int64_t flop_elsewhere_n;          /* launches whose op's FLOPs are on its other kernels
                                           (PF_ELSEWHERE_FLOP): a row of only those shows none */
     int64_t generic_n;                 /* launches whose figures are the generic guess */
+    int64_t p50_ns, p90_ns, p99_ns;    /* nearest-rank percentiles of the row's times, per
+                                          launch (--group kernel) or per invocation (op, shape;
+                                          as min_ns, max_ns); 0 without has_spread */
+    double std_ns;                     /* their population standard deviation */
+    int has_spread;                    /* the four above are set (a group row or a Total) */
 } pf_row;
 
 /* Launches and busy time (union of activity intervals) of one stream. */
@@ -199,6 +211,14 @@ typedef struct pf_analysis {
     int n_devices;
     pf_strtab *keys;                   /* group keys built from shapes */
     struct pf_waits *waits;            /* why the GPU waits, parallel to devices (waits.h) */
+    struct pf_coll_table *colls;       /* one rank's collectives (pf_analysis_collectives);
+                                          NULL when not computed or the trace has none */
+    const char *colls_unknown;         /* why they could not be read (the trace came from
+                                          standard input); NULL otherwise */
+    unsigned char *phase;              /* PF_PHASE_* per activity (pf_phases_compute) */
+    int64_t (*phase_ns)[PF_PHASE_COUNT]; /* per trace device (index into trace->devices): GPU
+                                          time of the --step selection per phase */
+    int64_t phase_annotations;         /* vLLM/SGLang step annotations found */
 } pf_analysis;
 
 /* Attributes work to every activity and groups them per device (only the activities inside
@@ -210,6 +230,13 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
 /* Frees an analysis. NULL is a no-op. */
 void pf_analysis_free(pf_analysis *a);
 
+/* Fills a->colls with the trace's collectives when it has communication kernels
+ * (pf_rank_summarize reads their args again from path, the file the trace was loaded from;
+ * src/analysis/collectives.c), measured against the link of the devices' common entry. A
+ * trace that cannot be read again (standard input) sets a->colls_unknown instead. Returns 0,
+ * or -1 with err set when the file cannot be read or memory runs out. */
+int pf_analysis_collectives(pf_analysis *a, const char *path, pf_error *err);
+
 /* Fills a->steps from the trace's CPU-side ProfilerStep#N windows: an activity belongs to
  * the window of its launch call's process that holds the call's start. When no activity's
  * launch call is known, from the GPU-side annotations instead (steps_gpu_side: an activity
@@ -217,6 +244,30 @@ void pf_analysis_free(pf_analysis *a);
  * a selection, also a->selected. Needs a->cats. Returns 0, or -1 with err set: the trace has
  * no such step, or memory ran out. Called by pf_analysis_run. */
 int pf_steps_compute(pf_analysis *a, pf_error *err);
+
+/* Each activity's serving phase into a->phase and each device's GPU time per phase into
+ * a->phase_ns (over the --step selection), then, with a->opts.phase, narrows a->selected to
+ * that phase. An activity's phase: that of the innermost step annotation (vLLM's
+ * "execute_..._context_C(...)_generation_G(...)": prefill when C > 0 and G = 0, decode when
+ * C = 0 and G > 0, mixed when both; SGLang's "step[EXTEND|PREFILL|DECODE|MIXED ...]")
+ * holding its launch call's start (CPU side, any thread), or for an activity without a
+ * launch call its start (GPU side, on its device); else, for the kernels of an attention
+ * call with a recorded query (pf_phase_of_attention), decode when its query length is 1 and
+ * prefill when longer, the latter only in a trace with such a decode call (a training step's
+ * attention has long queries too); else none. The annotations are read from the file
+ * t->path again (the model keeps none): none for standard input; a gzip file is inflated
+ * again only with a->opts.phase or when the trace launches a serving library's ops
+ * (vllm::, sglang, _C::, ...). Returns 0, or -1 with err set. Called by pf_analysis_run
+ * after pf_steps_compute. */
+int pf_phases_compute(pf_analysis *a, pf_error *err);
+
+/* The phase a step annotation's name gives (PF_PHASE_NONE when it is none of vLLM's or
+ * SGLang's). */
+int pf_phase_of_annotation(const char *name);
+
+/* The phase an attention op's call gives: decode when its query is one token long, prefill
+ * when longer; PF_PHASE_NONE for another op or no recorded 4-D query. */
+int pf_phase_of_attention(const pf_cpu_op *op);
 
 /* No step: an activity that pf_steps_numbers finds in no ProfilerStep. */
 #define PF_NO_STEP INT64_MIN
@@ -288,6 +339,15 @@ int pf_cpu_op_times(const pf_trace *t, pf_op_cpu **out, size_t *n);
  * -1 when memory runs out. b->streams is owned by the caller (free it). */
 int pf_busy_compute(const pf_activity *acts, const size_t *idx, size_t n, pf_busy *b);
 
+
+/* The spread of each row's times (pf_row.p50_ns to std_ns, has_spread): over the samples of
+ * the device's activities acts[0, n_acts) that went to a row (act_row[i] >= 0, an index into
+ * rows[0, n_rows)): one per activity, or with per_invocation one per op invocation (the summed
+ * time of its activities here; an activity without an op is one of its own), which is how
+ * pf_row.invocations counts them. total gets the spread of every sample. The samples live only
+ * during the call. Returns 0, or -1 when memory runs out. */
+int pf_row_spread(const pf_trace *t, int per_invocation, const size_t *acts, size_t n_acts, const int32_t *act_row,
+                  pf_row *rows, size_t n_rows, pf_row *total);
 
 /* The category with the most time in the row. */
 pf_category pf_row_category(const pf_row *r);

@@ -97,6 +97,13 @@ const char *pf_devices_label(const pf_device_query *q, const pf_device_info *inf
  * the table has no link figure for the entry (or info is NULL). */
 int pf_devices_link(const pf_device_info *info, double *gbps, const char **source);
 
+/* pf_devices_link for a collective over a group of n GPUs: on a switched fabric (NVLink with
+ * NVSwitch) every GPU reaches any peer at its whole link bandwidth, whatever n; on a direct
+ * mesh (AMD xGMI: one link to each of 7 peers in an 8-GPU node) a group of n uses at most
+ * n - 1 of its links, so the peak is that many links' worth. Returns 0 with *gbps, *source,
+ * or -1 as pf_devices_link (also when n < 2). */
+int pf_devices_link_for(const pf_device_info *info, int n, double *gbps, const char **source);
+
 /* 1 when e is a --device-file entry whose match is part of name, in any case. */
 int pf_devices_file_matches(const pf_device_info *e, const char *name);
 

@@ -25,6 +25,9 @@ typedef struct pf_comm_rec {
                                   Out msg nelems times the element size of args "dtype";
                                   -1 when unknown */
     int64_t ts_ns, dur_ns;
+    int64_t seq;               /* args "Seq" (PyTorch's per-process-group collective sequence
+                                  number; TraceLens' "seq_num") when has_seq; else 0 */
+    int has_seq;               /* 0: the trace (or a --summary file) records none */
 } pf_comm_rec;
 
 /* Time of one rank, or of one profiler step of it, summed over its devices. */
@@ -136,14 +139,19 @@ typedef struct pf_ranks_report {
     int64_t unmatched;         /* collective kernels (with args) whose instance misses a rank
                                   of its group or disagrees in kind or size */
     int64_t no_args;           /* communication kernels without collective args: not matched */
+    int64_t by_seq;            /* of the matched instances, those matched on their sequence
+                                  number (every rank's kernels of their group carry one) */
     double link_gbps;          /* the ranks' link peak per direction; < 0 unknown */
     const char *link_source;
+    const pf_device_info *link_info; /* the ranks' common device entry (link_pct per row's
+                                  group size: pf_devices_link_for); NULL when they differ */
     pf_straggler *stragglers;  /* one per rank, most waiting imposed first */
     size_t n_stragglers;
 } pf_ranks_report;
 
 /* Matches collectives across the ranks s[0, n) (sorted by rank): by process group and the
- * collective's order among that group's collectives on each rank; an instance counts when
+ * collective's sequence number where every kernel of that group on every rank carries one
+ * (pf_comm_rec.seq), else its order among that group's collectives on each rank; an instance counts when
  * every rank of its group (Group size of them) has it with the same kind and size. Returns
  * 0 and fills *r (free with pf_ranks_report_free), or -1 with err set when memory runs out. */
 int pf_ranks_match(const pf_rank_summary *s, size_t n, pf_ranks_report *r, pf_error *err);

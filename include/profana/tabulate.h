@@ -16,6 +16,9 @@ int pf_format_parse(const char *s, pf_format *f);
 /* Where a column appears (pf_col.show); 0 = everywhere. JSON carries raw units (flop,
  * bytes) where text shows scaled ones (GFLOP, GB), so a few columns are per format. */
 enum { PF_IN_TEXT = 1 /* text and Markdown */, PF_IN_CSV = 2, PF_IN_JSON = 4 };
+/* A column text and Markdown show only when --columns names it (pf_text_fit.cols): with
+ * PF_IN_CSV | PF_IN_JSON, a column always in CSV and JSON and on request in text. */
+enum { PF_IN_PICK = 8 };
 
 typedef struct pf_col {
     const char *title;         /* header in text, CSV and Markdown */

@@ -1,5 +1,6 @@
 /* analysis.c - groups GPU activities per device (by kernel, op or op+shape) with totals, rates and peaks. */
 #include "profana/analysis.h"
+#include "profana/collectives.h"
 #include "profana/ptrmap.h"
 #include "profana/rates.h"
 #include "profana/satmath.h"
@@ -445,6 +446,9 @@ static int group_and_count(pf_analysis *an, dev_acc *accs)
     int rc = act_row ? group_all(an, accs, act_row) : -1;
     if (rc == 0)
         rc = count_invocations(an, accs, act_row);
+    for (int d = 0; rc == 0 && d < an->trace->n_devices; d++)
+        rc = pf_row_spread(an->trace, an->opts.group != PF_GROUP_KERNEL, accs[d].acts, accs[d].n_acts, act_row,
+                           accs[d].rep->rows, accs[d].rep->n_rows, &accs[d].rep->total);
     free(act_row);
     return rc;
 }
@@ -596,6 +600,10 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
         return -1;
     }
     pf_timings_lap(o->timings, "attribution", t->n_acts < 65536 || o->jobs < 1 ? 1 : o->jobs); /* pf_work_all */
+    if (rc == 0 && pf_phases_compute(an, err)) {
+        pf_analysis_free(an);
+        return -1;
+    }
     size_t *dev_acts = NULL;
     if (rc == 0)
         rc = setup_devices(an, &accs);
@@ -640,6 +648,10 @@ void pf_analysis_free(pf_analysis *an)
     free(an->selected);
     free(an->steps);
     pf_strtab_free(an->keys);
+    pf_coll_table_free(an->colls);
+    free(an->colls);
+    free(an->phase);
+    free(an->phase_ns);
     free(an);
 }
 

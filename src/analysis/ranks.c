@@ -204,7 +204,7 @@ static void copy_string(const char *s, size_t a, size_t b, char *buf, size_t cap
 /* The collective args of one args object at s[at, at + len): fills what it finds. */
 typedef struct coll_args {
     char name[PF_COLL_NAME_MAX], pg[PF_COLL_PG_MAX], dtype[32];
-    int64_t in_n, out_n, group_size;
+    int64_t in_n, out_n, group_size, seq;
 } coll_args;
 
 static void read_coll_args(const char *s, size_t at, size_t len, coll_args *c)
@@ -227,12 +227,14 @@ static void read_coll_args(const char *s, size_t at, size_t len, coll_args *c)
             pf_json_int(s, m.val_start, m.val_end, &c->out_n);
         else if (pf_json_key_is(s, &m, "Group size"))
             pf_json_int(s, m.val_start, m.val_end, &c->group_size);
+        else if (pf_json_key_is(s, &m, "Seq") || pf_json_key_is(s, &m, "seq_num"))
+            pf_json_int(s, m.val_start, m.val_end, &c->seq);
     }
 }
 
 static void fill_comm(const pf_trace *t, const char *s, size_t len, const pf_activity *a, pf_comm_rec *r)
 {
-    coll_args c = {.in_n = -1, .out_n = -1, .group_size = 0};
+    coll_args c = {.in_n = -1, .out_n = -1, .group_size = 0, .seq = -1};
     size_t at = (size_t)a->src_off + a->args.at;
     if (a->args.len && at + a->args.len <= len)
         read_coll_args(s, at, a->args.len, &c);
@@ -249,6 +251,8 @@ static void fill_comm(const pf_trace *t, const char *s, size_t len, const pf_act
     r->bytes = n >= 0 && es > 0 && n <= INT64_MAX / 16 ? n * es : -1;
     r->ts_ns = a->ts_ns;
     r->dur_ns = a->dur_ns;
+    r->seq = c.seq >= 0 ? c.seq : 0;
+    r->has_seq = c.seq >= 0;
 }
 
 static int by_start(const void *x, const void *y)

@@ -9,7 +9,9 @@
 typedef struct entry {
     const pf_comm_rec *rec;
     size_t rank;               /* index into the summaries */
-    int64_t seq;               /* its order among its group's collectives on its rank */
+    int64_t seq;               /* its sequence number (use_recorded_seq), else its order among
+                                  its group's collectives on its rank */
+    int on_seq;                /* seq is the recorded sequence number */
 } entry;
 
 /* One instance matched on every rank of its group. */
@@ -93,12 +95,35 @@ static entry *collect(const pf_rank_summary *s, size_t n, size_t *count, int64_t
                 ++*no_args;
                 continue;
             }
-            e[k++] = (entry){c, r, 0};
+            e[k++] = (entry){c, r, 0, 0};
         }
         number_in_groups(e + first, k - first);
     }
     *count = k;
     return e;
+}
+
+static int by_group(const void *x, const void *y)
+{
+    return strcmp(((const entry *)x)->rec->pg, ((const entry *)y)->rec->pg);
+}
+
+/* A group whose every kernel, on every rank, carries its sequence number (args "Seq") is
+ * matched on it: the same number is the same collective, whatever order the kernels ran in
+ * (PyTorch numbers a group's collectives as they are issued, on every rank alike). A group
+ * with any kernel lacking one (older PyTorch, a --summary file) keeps its order. */
+static void use_recorded_seq(entry *e, size_t m)
+{
+    qsort(e, m, sizeof *e, by_group);
+    for (size_t i = 0, j; i < m; i = j) {
+        int all = 1;
+        for (j = i; j < m && strcmp(e[j].rec->pg, e[i].rec->pg) == 0; j++)
+            all &= e[j].rec->has_seq;
+        for (size_t k = i; all && k < j; k++) {
+            e[k].seq = e[k].rec->seq;
+            e[k].on_seq = 1;
+        }
+    }
 }
 
 /* Whether run[0, m) is one instance on every rank of its group, agreeing in kind and size. */
@@ -152,8 +177,12 @@ static int same_kind(const instance *a, const instance *b)
     return by_kind(a, b) == 0;
 }
 
-static void rates(pf_coll_row *row, double link_gbps)
+static void rates(pf_coll_row *row, const pf_device_info *info)
 {
+    double link_gbps = -1;
+    const char *src;
+    if (pf_devices_link_for(info, row->group_size, &link_gbps, &src))
+        link_gbps = -1;
     row->algbw_gbps = row->busbw_gbps = row->link_pct = -1;
     if (row->bytes < 0 || row->transfer_ns <= 0)
         return;
@@ -182,7 +211,7 @@ static int make_rows(instance *in, size_t m, pf_ranks_report *r)
             row->skew_ns = pf_sat_add(row->skew_ns, in[j].skew_ns);
             row->skew_max_ns = in[j].skew_ns > row->skew_max_ns ? in[j].skew_ns : row->skew_max_ns;
         }
-        rates(row, r->link_gbps);
+        rates(row, r->link_info);
     }
     return 0;
 }
@@ -202,9 +231,11 @@ static void common_link(const pf_rank_summary *s, size_t n, pf_ranks_report *r)
 {
     r->link_gbps = -1;
     r->link_source = NULL;
+    r->link_info = NULL;
     for (size_t i = 0; i < n; i++)
         if (!s[i].info || s[i].info != s[0].info)
             return;
+    r->link_info = n ? s[0].info : NULL;
     double g;
     const char *src;
     if (n && pf_devices_link(s[0].info, &g, &src) == 0) {
@@ -230,6 +261,7 @@ int pf_ranks_match(const pf_rank_summary *s, size_t n, pf_ranks_report *r, pf_er
     r->n_stragglers = n;
     for (size_t i = 0; i < n; i++)
         r->stragglers[i].rank = s[i].rank;
+    use_recorded_seq(e, m);
     qsort(e, m, sizeof *e, by_group_seq_rank);
     for (size_t i = 0, j; i < m; i = j) {
         for (j = i + 1; j < m && strcmp(e[j].rec->pg, e[i].rec->pg) == 0 && e[j].seq == e[i].seq; j++)
@@ -239,6 +271,7 @@ int pf_ranks_match(const pf_rank_summary *s, size_t n, pf_ranks_report *r, pf_er
             continue;
         }
         r->matched++;
+        r->by_seq += e[i].on_seq;
         in[n_inst++] = measure(e + i, j - i, r->stragglers);
     }
     int rc = make_rows(in, n_inst, r);

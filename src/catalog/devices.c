@@ -610,13 +610,20 @@ static int entry_named(const pf_device_info *e, const char *wanted)
  * bandwidth"), so the peak is half the quoted figure. */
 typedef struct device_link {
     const char *key;
-    double gbps;               /* per direction */
+    double gbps;               /* per direction, all links together */
     const char *source;
+    int mesh_links;            /* a direct mesh (xGMI) of this many links, one per peer, gbps
+                                  split evenly over them; 0: switched (NVLink) */
 } device_link;
 
 static const device_link device_links[] = {
-    {"H100 SXM", 450, "NVLink 4, 900 GB/s bidirectional per GPU (18 links): nvidia.com/en-us/data-center/technologies/hopper-architecture; half per direction"},
-    {"H200", 450, "NVLink 4, 900 GB/s bidirectional per GPU (18 links): nvidia.com/en-us/data-center/technologies/hopper-architecture; half per direction"},
+    {"H100 SXM", 450, "NVLink 4, 900 GB/s bidirectional per GPU (18 links): nvidia.com/en-us/data-center/technologies/hopper-architecture; half per direction", 0},
+    {"H200", 450, "NVLink 4, 900 GB/s bidirectional per GPU (18 links): nvidia.com/en-us/data-center/technologies/hopper-architecture; half per direction", 0},
+    /* AMD quotes xGMI (Infinity Fabric) per link, both directions together: 7 links, one to
+     * each peer of an 8-GPU node (a full mesh, no switch) */
+    {"MI300X", 448, "xGMI (4th-gen Infinity Fabric), 7 links x 128 GB/s bidirectional (896 GB/s peer-to-peer): AMD Instinct MI300X data sheet, amd.com/content/dam/amd/en/documents/instinct-tech-docs/data-sheets/amd-instinct-mi300x-data-sheet.pdf; half per direction, one link per peer", 7},
+    {"MI325X", 448, "xGMI (4th-gen Infinity Fabric), 7 links x 128 GB/s bidirectional (896 GB/s peer-to-peer): amd.com/en/products/accelerators/instinct/mi300/mi325x.html; half per direction, one link per peer", 7},
+    {"MI355X", 537.6, "xGMI (4th-gen Infinity Fabric), 7 links x 153.6 GB/s bidirectional (1075.2 GB/s peer-to-peer): amd.com/en/products/accelerators/instinct/mi350/mi355x.html; half per direction, one link per peer", 7},
 };
 
 int pf_devices_link(const pf_device_info *info, double *gbps, const char **source)
@@ -627,6 +634,22 @@ int pf_devices_link(const pf_device_info *info, double *gbps, const char **sourc
             *source = device_links[i].source;
             return 0;
         }
+    }
+    return -1;
+}
+
+int pf_devices_link_for(const pf_device_info *info, int n, double *gbps, const char **source)
+{
+    if (n < 2)
+        return -1;
+    for (size_t i = 0; info && !info->match && i < sizeof device_links / sizeof device_links[0]; i++) {
+        const device_link *l = &device_links[i];
+        if (strcmp(info->key, l->key) != 0)
+            continue;
+        int used = l->mesh_links && n - 1 < l->mesh_links ? n - 1 : l->mesh_links;
+        *gbps = l->mesh_links ? l->gbps * used / l->mesh_links : l->gbps;
+        *source = l->source;
+        return 0;
     }
     return -1;
 }

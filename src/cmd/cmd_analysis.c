@@ -142,7 +142,8 @@ static int run_analysis(const pf_cli *cli, pf_timings *tm)
     pf_timings_lap(tm, "link and sort", 1); /* --graph-capture's grafting, when asked */
     pf_analysis *an;
     pf_error err;
-    if (pf_analysis_run(t, &cli->an, &an, &err)) {
+    if (pf_analysis_run(t, &cli->an, &an, &err) || (an && pf_analysis_collectives(an, cli->pos[0], &err))) {
+        pf_analysis_free(an);
         pf_trace_free(t);
         return pf_cli_error(err.msg);
     }

@@ -12,7 +12,8 @@
 
 enum {
     C_DEVICE, C_NAME, C_CATEGORY, C_COUNT, C_LAUNCHES, C_TOTAL, C_MEAN, C_MIN, C_MAX, C_PCT, C_GFLOP, C_GB, C_FLOP,
-    C_BYTES, C_TFLOPS, C_GBPS, C_FLOPS_PCT, C_BW_PCT, C_FLOPS_ACH, C_BW_ACH, C_BOUND, C_SOURCE, C_NOTE, C_UPPER, C_CACHE, C_ELSEWHERE, C_CALLS,
+    C_BYTES, C_TFLOPS, C_GBPS, C_FLOPS_PCT, C_BW_PCT, C_FLOPS_ACH, C_BW_ACH, C_BOUND, C_SOURCE, C_NOTE, C_UPPER, C_CACHE, C_ELSEWHERE,
+    C_P50, C_P90, C_P99, C_STD, C_CALLS,
     C_CPU_TOTAL,
     C_SELF_CPU, C_NCOLS
 };
@@ -49,6 +50,12 @@ static const pf_col base_cols[C_NCOLS] = {
     [C_CACHE] = {"Cache served", "cache_served", 0, PF_IN_CSV | PF_IN_JSON, NULL},
     /* the row's kernels carry none of their ops' FLOPs (they are on sibling kernels) */
     [C_ELSEWHERE] = {"FLOPs elsewhere", "flop_elsewhere", 0, PF_IN_JSON, NULL},
+    /* the spread of the row's times (as Mean: per launch, or per invocation for --group op
+     * and shape): always in CSV and JSON, in text and Markdown when --columns names them */
+    [C_P50] = {"p50 (us)", "p50_us", 1, PF_IN_CSV | PF_IN_JSON | PF_IN_PICK, NULL},
+    [C_P90] = {"p90 (us)", "p90_us", 1, PF_IN_CSV | PF_IN_JSON | PF_IN_PICK, NULL},
+    [C_P99] = {"p99 (us)", "p99_us", 1, PF_IN_CSV | PF_IN_JSON | PF_IN_PICK, NULL},
+    [C_STD] = {"Std (us)", "std_us", 1, PF_IN_CSV | PF_IN_JSON | PF_IN_PICK, NULL},
     /* --group op only: the table is cut to C_CALLS columns otherwise. */
     [C_CALLS] = {"Calls", "calls", 1, 0, NULL},
     [C_CPU_TOTAL] = {"CPU Total (us)", "cpu_total_us", 1, 0, NULL},
@@ -150,6 +157,12 @@ static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_repo
     pf_table_num(t, r, C_MIN, row->invocations ? row->min_ns / 1e3 : 0, 3);
     pf_table_num(t, r, C_MAX, row->max_ns / 1e3, 3);
     pf_table_num(t, r, C_PCT, time_pct(d, row->total_ns), 2);
+    if (row->has_spread) {
+        pf_table_num(t, r, C_P50, row->p50_ns / 1e3, 3);
+        pf_table_num(t, r, C_P90, row->p90_ns / 1e3, 3);
+        pf_table_num(t, r, C_P99, row->p99_ns / 1e3, 3);
+        pf_table_num(t, r, C_STD, row->std_ns / 1e3, 3);
+    }
     if (pf_row_has_flop(row)) {
         pf_table_num(t, r, C_GFLOP, row->flop / 1e9, 3);
         pf_table_num(t, r, C_FLOP, row->flop, 0);
@@ -677,6 +690,7 @@ static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis 
         print_trace_notes(out, a, an);
     pf_aview_counts(out, an, d);
     pf_aview_coverage(out, an, d);
+    pf_aview_phases(out, an, d);
     fputc('\n', out);
     uint64_t shown = print_table(raw, a->v, t, a->v->group == PF_GROUP_OP ? op_cols : default_cols,
                                  (int)(sizeof default_cols / sizeof default_cols[0]));
@@ -732,7 +746,7 @@ static int print_prose_and_tables(FILE *out, FILE *raw, const pf_aview *a, const
     for (int i = 0; i < an->n_devices; i++)
         if (text_device(out, raw, a, an, i))
             return -1;
-    return 0;
+    return pf_aview_collectives_text(out, raw, a->v, an);
 }
 
 /* Prose (headers, coverage, footnotes) wrapped to the width; tables on raw, fitted to it. */
@@ -841,6 +855,7 @@ static int json_device(pf_jw *w, const pf_aview *a, const pf_analysis *an, const
     json_busy(w, &d->busy);
     pf_wview_json(w, an, d);
     json_coverage(w, d);
+    pf_aview_phases_json(w, an, d);
     if (!(t = pf_aview_categories(d)))
         return -1;
     pf_jw_key(w, "categories");
@@ -884,6 +899,8 @@ static int print_json(FILE *out, const pf_aview *a, const pf_analysis *an)
             if (json_device(&w, a, an, &an->devices[i]))
                 return -1;
         pf_jw_arr_end(&w);
+        if (pf_aview_collectives_json(&w, an))
+            return -1;
     }
     pf_jw_obj_end(&w);
     fputc('\n', out);

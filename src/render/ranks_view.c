@@ -220,6 +220,9 @@ static void print_counts(FILE *out, const pf_rank_summary *s, size_t n, const pf
             "%lld communication kernels without collective args (launched before the profiler's window, or "
             "recorded without them): not matched\n",
             (long long)rep->matched, (long long)rep->unmatched, (long long)rep->no_args);
+    if (rep->by_seq > 0)
+        fprintf(out, "Matched on the collectives' sequence numbers (args Seq): %lld instances; the rest by their "
+                     "order within their process group\n", (long long)rep->by_seq);
     if (rep->link_gbps > 0)
         fprintf(out, "Link: %.0f GB/s per direction (%s)\n", rep->link_gbps, rep->link_source);
     else
@@ -305,6 +308,8 @@ static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ra
         pf_jw_int(&w, rep->unmatched);
         pf_jw_key(&w, "no_args");
         pf_jw_int(&w, rep->no_args);
+        pf_jw_key(&w, "matched_by_seq");
+        pf_jw_int(&w, rep->by_seq);
         pf_jw_key(&w, "link_gbps");
         if (rep->link_gbps > 0)
             pf_jw_num(&w, rep->link_gbps);

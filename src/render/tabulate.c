@@ -240,6 +240,12 @@ static int visible(const pf_table *t, int col)
     return shown_in(t, col, PF_IN_TEXT);
 }
 
+/* Shown in text when --columns names it (PF_IN_PICK) or always (visible). */
+static int pickable(const pf_table *t, int col)
+{
+    return visible(t, col) || (t->cols[col].show & PF_IN_PICK);
+}
+
 static int first_visible(const pf_table *t)
 {
     for (int c = 0; c < t->ncols; c++)
@@ -326,7 +332,7 @@ static int layout_cells(const pf_table *t, layout *l, int md)
         const cell *c = &t->cells[i];
         int col = (int)(i % (size_t)t->ncols);
         const char *s = c->label ? c->label : c->text ? c->text : no_value;
-        if (!visible(t, col))
+        if (!pickable(t, col))
             l->text[i] = (char *)no_value; /* never shown, measured or cut */
         else if (t->cols[col].numeric && col != l->name && one_line_size(s, md) == strlen(s) + 1 && !strpbrk(s, "\t\n"))
             l->text[i] = (char *)s;
@@ -450,7 +456,7 @@ static size_t layout_columns(const pf_table *t, layout *l, const pf_text_fit *fi
     unsigned char dropped[64] = {0};
     for (int k = 0; k < n; k++) {
         int c = fit->cols ? fit->cols[k] : k;
-        if (c < 0 || c >= t->ncols || c == l->name || !visible(t, c) || l->show[c])
+        if (c < 0 || c >= t->ncols || c == l->name || !(fit->cols ? pickable(t, c) : visible(t, c)) || l->show[c])
             continue;
         /* a tied column that is not shown yet comes with c, or c stays out with it */
         int p = fit->keep_all || fit->width <= 0 ? -1 : tie_of(fit, c);
@@ -740,7 +746,7 @@ void pf_table_print_md(FILE *out, const pf_table *t, int name_limit)
 
 static int col_in_text(const pf_col *c)
 {
-    return !c->show || (c->show & PF_IN_TEXT);
+    return !c->show || (c->show & (PF_IN_TEXT | PF_IN_PICK));
 }
 
 const char *pf_col_id(const pf_col *c)

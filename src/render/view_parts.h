@@ -37,9 +37,26 @@ void pf_view_source_legend(FILE *out, const pf_table *t, int col);
  * middle (pf_name_cut). (shape_key.c) */
 void pf_shape_key_cut(char *buf, int limit);
 
+/* ---- --analysis: one rank's collectives (collectives_view.c) ---- */
+
+/* After the devices in text or Markdown: a line of counts, the table of an->colls and the
+ * link's source; the reason when they are unknown; nothing when the trace has none. prose
+ * goes to out (wrapped), the table to raw. -1 when memory runs out. */
+int pf_aview_collectives_text(FILE *out, FILE *raw, const pf_view_opts *v, const pf_analysis *an);
+/* The "collectives" member (null when none; then "collectives_unknown", the reason or null). */
+int pf_aview_collectives_json(pf_jw *w, const pf_analysis *an);
+
+/* ---- --analysis: serving phases (phases_view.c) ---- */
+
+/* "Phases: prefill P% of GPU time (T us), ..." for a device some of whose GPU time has a
+ * phase (pf_phases_compute); nothing otherwise. */
+void pf_aview_phases(FILE *out, const pf_analysis *an, const pf_device_report *d);
+/* The device's "phases" member: per phase its us and pct, or null (no phase known). */
+void pf_aview_phases_json(pf_jw *w, const pf_analysis *an, const pf_device_report *d);
+
 /* ---- --analysis (analysis_view.c) ---- */
 
-enum { PF_AVIEW_NCOLS = 29 };
+enum { PF_AVIEW_NCOLS = 33 };
 
 /* The markers a device table's cells carry; analysis_notes.c explains each under the table. */
 #define OVER_PEAK_MARK "!"

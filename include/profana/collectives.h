@@ -1,0 +1,44 @@
+/* collectives.h - one rank's collectives (--analysis on a trace with communication): per kind, process group, group size and message size, their count, time, algbw, busbw and share of the link. */
+/* layer: analysis (README: Where things are) */
+#ifndef PROFANA_COLLECTIVES_H
+#define PROFANA_COLLECTIVES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profana/ranks.h"
+
+/* One collective kind and message size of one rank: its communication kernels with the same
+ * name, process group, group size and bytes. */
+typedef struct pf_coll_kind {
+    char name[PF_COLL_NAME_MAX];
+    char pg[PF_COLL_PG_MAX];
+    int group_size;
+    int64_t bytes;             /* -1 unknown */
+    int64_t count;
+    int64_t total_ns;          /* summed kernel time (this rank's: it includes the wait for
+                                  the other ranks, which --ranks takes out) */
+    double algbw_gbps;         /* count * bytes / total_ns; < 0 unknown */
+    double busbw_gbps;         /* algbw times nccl-tests' factor (pf_coll_bus_factor); < 0 unknown */
+    double link_gbps;          /* the link's peak per direction for this group size
+                                  (pf_devices_link_for); < 0 unknown */
+    double link_pct;           /* busbw over link_gbps; < 0 unknown */
+} pf_coll_kind;
+
+typedef struct pf_coll_table {
+    pf_coll_kind *kinds;       /* by total time, largest first */
+    size_t n_kinds;
+    int64_t kernels;           /* communication kernels in the trace */
+    int64_t no_args;           /* of them, without collective args: in no row */
+    int64_t no_args_ns;
+    const char *link_source;   /* where the link figure comes from; NULL unknown */
+} pf_coll_table;
+
+/* Groups the collectives of one rank's summary (pf_rank_summarize) into *out (free with
+ * pf_coll_table_free); info is the device entry whose link the rates are measured against
+ * (NULL: none). Returns 0, or -1 when memory runs out. */
+int pf_coll_table_make(const pf_rank_summary *s, const pf_device_info *info, pf_coll_table *out);
+
+void pf_coll_table_free(pf_coll_table *t);
+
+#endif

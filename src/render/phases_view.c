@@ -1,0 +1,72 @@
+/* phases_view.c - each device's serving phases in --analysis: the GPU time of prefill, decode, mixed batches and the rest, as a text line and a JSON member. */
+#include <assert.h>
+#include <stdio.h>
+
+#include "view_parts.h"
+
+static const char *const phase_keys[PF_PHASE_COUNT] = {"none", "prefill", "decode", "mixed"};
+
+/* The device's GPU time per phase (the --step selection's, before --phase), or NULL. */
+static const int64_t *device_phase_ns(const pf_analysis *an, const pf_device_report *d)
+{
+    if (!an->phase_ns)
+        return NULL;
+    return an->phase_ns[d->device - an->trace->devices];
+}
+
+/* Whether any of the device's GPU time has a phase: else the trace is no serving trace. */
+static int any_phase(const int64_t *ns)
+{
+    return ns && (ns[PF_PHASE_PREFILL] > 0 || ns[PF_PHASE_DECODE] > 0 || ns[PF_PHASE_MIXED] > 0);
+}
+
+static double share(const int64_t *ns, int p)
+{
+    int64_t all = 0;
+    for (int k = 0; k < PF_PHASE_COUNT; k++)
+        all += ns[k];
+    return all > 0 ? 100.0 * (double)ns[p] / (double)all : 0;
+}
+
+void pf_aview_phases(FILE *out, const pf_analysis *an, const pf_device_report *d)
+{
+    assert(out && an && d);
+    const int64_t *ns = device_phase_ns(an, d);
+    if (!any_phase(ns))
+        return;
+    fputs("Phases: ", out);
+    for (int p = PF_PHASE_PREFILL; p < PF_PHASE_COUNT; p++)
+        fprintf(out, "%s %.2f%% of GPU time (%.3f us), ", phase_keys[p], share(ns, p), (double)ns[p] / 1e3);
+    fprintf(out, "no phase %.2f%% (%.3f us); from %lld vLLM/SGLang step annotations, else attention calls' query "
+                 "length (1: decode)",
+            share(ns, PF_PHASE_NONE), (double)ns[PF_PHASE_NONE] / 1e3, (long long)an->phase_annotations);
+    if (an->opts.phase != PF_PHASE_NONE)
+        fprintf(out, "; --phase %s: the figures below are that phase's", phase_keys[an->opts.phase]);
+    fputc('\n', out);
+}
+
+void pf_aview_phases_json(pf_jw *w, const pf_analysis *an, const pf_device_report *d)
+{
+    assert(w && an && d);
+    const int64_t *ns = device_phase_ns(an, d);
+    pf_jw_key(w, "phases");
+    if (!any_phase(ns)) {
+        pf_jw_null(w);
+        return;
+    }
+    pf_jw_obj_begin(w);
+    for (int p = 0; p < PF_PHASE_COUNT; p++) {
+        char key[32];
+        snprintf(key, sizeof key, "%s_us", phase_keys[p]);
+        pf_jw_key(w, key);
+        pf_jw_num(w, (double)ns[p] / 1e3);
+        snprintf(key, sizeof key, "%s_pct", phase_keys[p]);
+        pf_jw_key(w, key);
+        pf_jw_num(w, share(ns, p));
+    }
+    pf_jw_key(w, "annotations");
+    pf_jw_int(w, an->phase_annotations);
+    pf_jw_key(w, "selected");
+    pf_jw_str(w, an->opts.phase != PF_PHASE_NONE ? phase_keys[an->opts.phase] : "all");
+    pf_jw_obj_end(w);
+}

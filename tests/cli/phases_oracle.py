@@ -1,0 +1,98 @@
+# phases_oracle.py - each GPU activity's serving phase read from the raw events with Python's json module (vLLM/SGLang step annotations, else an attention call's query length), summed per device: the oracle of test_phases.sh (issue 31 item 6).
+import json
+import re
+import sys
+
+sys.path.insert(0, "tests/cli")
+from raw import load, gpu_acts, device, ns  # noqa: E402
+
+PHASES = ("none", "prefill", "decode", "mixed")
+VLLM = re.compile(r"^execute_(?:\d+_)?context_(\d+)\(.*_generation_(\d+)\(")
+SGLANG = re.compile(r"^step\[(EXTEND|PREFILL|DECODE|MIXED)[ \]]")
+# the query's length dimension of a 4-D query (first argument) per attention op
+QUERY_DIM = {"aten::scaled_dot_product_attention": 2, "aten::_scaled_dot_product_flash_attention": 2,
+             "aten::_scaled_dot_product_efficient_attention": 2, "aten::_scaled_dot_product_cudnn_attention": 2,
+             "aten::_cudnn_attention_forward": 2, "aten::_flash_attention_forward": 1,
+             "aten::_efficient_attention_forward": 1, "flash_attn::_flash_attn_forward": 1}
+
+
+def annotation_phase(name):
+    m = VLLM.match(name)
+    if m:
+        c, g = int(m.group(1)), int(m.group(2))
+        return "mixed" if c and g else "prefill" if c else "decode" if g else None
+    m = SGLANG.match(name)
+    if m:
+        return {"EXTEND": "prefill", "PREFILL": "prefill", "DECODE": "decode", "MIXED": "mixed"}[m.group(1)]
+    return None
+
+
+def phases(events):
+    """Per device: GPU time (ns) per phase."""
+    cpu, gpu = [], []
+    for e in events:
+        if e.get("ph") != "X" or e.get("cat") not in ("user_annotation", "gpu_user_annotation"):
+            continue
+        p = annotation_phase(e.get("name", ""))
+        if p:
+            span = (ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), p)
+            if e["cat"] == "user_annotation":
+                cpu.append(span)
+            else:
+                gpu.append((device(e),) + span)
+    launch = {e["args"]["correlation"]: e for e in events if e.get("ph") == "X" and
+              e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in e.get("args", {})}
+    first_op = {}
+    for e in events:
+        if e.get("ph") == "X" and e.get("cat") == "cpu_op" and "External id" in e.get("args", {}):
+            first_op.setdefault(e["args"]["External id"], e)
+    acts = []
+    for a in gpu_acts(events):
+        call = launch.get(a["args"].get("correlation"))
+        if call:
+            t = ns(call["ts"])
+            held = [s for s in cpu if s[0] <= t < s[1]]
+        else:
+            t = ns(a["ts"])
+            held = [s[1:] for s in gpu if s[0] == device(a) and s[1] <= t < s[2]]
+        p = max(held)[2] if held else None  # the innermost: the latest start
+        if p is None:
+            ext = a["args"].get("External id", call["args"].get("External id") if call else None)
+            op = first_op.get(ext)
+            if op and op["name"] in QUERY_DIM:
+                dims = (op["args"].get("Input Dims") or [[]])[0]
+                if len(dims) == 4:
+                    q = dims[QUERY_DIM[op["name"]]]
+                    p = "decode" if q == 1 else "prefill" if q > 1 else None
+                    p = p and p + "?"  # by the query's length
+        acts.append((a, p))
+    # a long query is a prefill only in a trace where some attention call decodes
+    decoding = any(p == "decode?" for _, p in acts)
+    out = {}
+    for a, p in acts:
+        if p == "prefill?" and not decoding:
+            p = None
+        d = out.setdefault(device(a), dict.fromkeys(PHASES, 0))
+        d[(p or "none").rstrip("?")] += ns(a["dur"])
+    return out
+
+
+if __name__ == "__main__":
+    trace, what = sys.argv[1], sys.argv[2]
+    want = phases(load(trace))
+    if what == "shares":  # profana's JSON (all phases) on stdin: each device's phases member
+        ours = json.load(sys.stdin)
+        bad = []
+        for dev in ours["devices"]:
+            w, g = want.get(dev["id"]), dev["phases"]
+            known = w and (w["prefill"] or w["decode"] or w["mixed"])
+            if not known:
+                if g is not None:
+                    bad.append("device %s: phases %s, want none" % (dev["id"], g))
+                continue
+            for p in PHASES:
+                if g is None or abs(g[p + "_us"] - w[p] / 1000.0) > 0.01:
+                    bad.append("device %s %s: %s us, want %s" % (dev["id"], p, g and g[p + "_us"], w[p] / 1000.0))
+        print("\n".join(bad) if bad else "ok")
+    else:  # the GPU time (us) of one phase per device, as "id:us" words
+        print(" ".join("%s:%.3f" % (d, v[what] / 1000.0) for d, v in sorted(want.items()) if v[what]))

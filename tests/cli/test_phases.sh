@@ -1,0 +1,104 @@
+# test_phases.sh - serving phases: each device's GPU time per phase and --phase's selection against the raw events read by Python (phases_oracle.py) on the serving traces and every trace of testdata/; a hand-made trace with every rule (vLLM and SGLang annotations, the innermost one, GPU-side annotations, attention query lengths) by hand.
+. tests/cli/lib.sh
+
+PUBLIC=../shared/testdata/public/tracelens
+VLLM=testdata/public/vllm_decode_graph_execution.json.gz
+
+# --- every trace: the phases member against the raw events (null where no phase is known) ---
+for f in $(find testdata ../shared/testdata/public ../shared/testdata/multirank -name '*.json' -o -name '*.json.gz' 2>/dev/null |
+    grep -v '^testdata/devices/' | sort); do
+    base=$(echo "$f" | sed 's|.*testdata/||')
+    "$PROFANA" --analysis "$f" bf16 --format json >"$TMP/p.json" 2>/dev/null || continue
+    check_eq "$base: GPU time per phase = the raw events' (Python)" \
+        "$(python3 tests/cli/phases_oracle.py "$f" shares <"$TMP/p.json")" "ok"
+done
+
+# --- --phase P: the rows are that phase's GPU work (the Total = the oracle's time of P) ---
+for f in "$VLLM" "$PUBLIC/mi300_sglang_qwen3_prefilldecode.json.gz" "$PUBLIC/b200_vllm_eager.json.gz" testdata/w2026/kv_decode.json.gz; do
+    [ -f "$f" ] || { echo "SKIP phases: $f is absent"; continue; }
+    base=$(echo "$f" | sed 's|.*testdata/||')
+    for p in prefill decode mixed; do
+        "$PROFANA" --analysis "$f" bf16 --phase "$p" --format json >"$TMP/s.json" 2>/dev/null
+        got=$(json "' '.join('%s:%.3f' % (x['id'], x['total']['total_us']) for x in d['devices'])" "$TMP/s.json")
+        check_eq "$base --phase $p: Total = the raw events' $p time" "$got" "$(python3 tests/cli/phases_oracle.py "$f" "$p")"
+    done
+done
+
+# the real traces, as their annotations say: vLLM decode (32 generation requests, no context),
+# SGLang prefill (context_15 / step[EXTEND bs=15]), vLLM eager prefill (context_1)
+"$PROFANA" --analysis "$VLLM" bf16 --format json >"$TMP/v.json" 2>/dev/null
+check_eq "vLLM decode graph: 100% decode, 1 annotation" \
+    "$(json "float(d['devices'][0]['phases']['decode_pct']), d['devices'][0]['phases']['annotations']" "$TMP/v.json")" "(100.0, 1)"
+if [ -f "$PUBLIC/mi300_sglang_qwen3_prefilldecode.json.gz" ]; then
+    "$PROFANA" --analysis "$PUBLIC/mi300_sglang_qwen3_prefilldecode.json.gz" bf16 --format json >"$TMP/sg.json" 2>/dev/null
+    check_eq "SGLang Qwen3: 100% prefill, 2 annotations (vLLM-style execute_ and step[EXTEND])" \
+        "$(json "float(d['devices'][0]['phases']['prefill_pct']), d['devices'][0]['phases']['annotations']" "$TMP/sg.json")" "(100.0, 2)"
+fi
+
+# --- by hand: every rule on one made-up trace ---
+# CPU annotations: vLLM prefill [1000, 2000) holding SGLang step[DECODE] [1500, 1800); vLLM mixed
+# [3000, 4000). GPU annotation step[EXTEND] on device 0 [7000, 8000).
+# k1 launched at 1100: prefill (10 us); k2 at 1600: decode, the innermost (20 us); k3 at 3100:
+# mixed (40 us); k4 no launch call, starts at 7100 inside the GPU-side EXTEND: prefill (80 us);
+# k5 under SDPA with query [1, 8, 1, 64]: decode (160 us); k6 under SDPA with query [1, 8, 128, 64]:
+# prefill (320 us); k7 plain, launched at 6000: no phase (640 us).
+# prefill 10 + 80 + 320 = 410 us; decode 20 + 160 = 180 us; mixed 40 us; none 640 us.
+python3 - "$TMP/hand.json" <<'PY'
+import json, sys
+ev = [
+    {"ph": "X", "cat": "user_annotation", "name": "execute_8_context_2(sq8sk8)_generation_0(sq0sk0)", "pid": 1, "tid": 1, "ts": 1000, "dur": 1000},
+    {"ph": "X", "cat": "user_annotation", "name": "step[DECODE bs=4 toks=4]", "pid": 1, "tid": 1, "ts": 1500, "dur": 300},
+    {"ph": "X", "cat": "user_annotation", "name": "execute_context_1(5_5)_generation_3(3)", "pid": 1, "tid": 1, "ts": 3000, "dur": 1000},
+    {"ph": "X", "cat": "gpu_user_annotation", "name": "step[EXTEND bs=1 toks=9]", "pid": 0, "tid": 7, "ts": 7000, "dur": 1000, "args": {"device": 0}},
+]
+def kernel(name, corr, ts, dur, ext=None):
+    a = {"device": 0, "stream": 7, "correlation": corr}
+    if ext is not None:
+        a["External id"] = ext
+    return {"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": 7, "ts": ts, "dur": dur, "args": a}
+def launch(corr, ts, ext=None):
+    a = {"correlation": corr}
+    if ext is not None:
+        a["External id"] = ext
+    return {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": ts, "dur": 5, "args": a}
+def sdpa(ext, ts, q):
+    return {"ph": "X", "cat": "cpu_op", "name": "aten::scaled_dot_product_attention", "pid": 1, "tid": 1, "ts": ts, "dur": 20,
+            "args": {"External id": ext, "Input Dims": [q, [1, 8, 128, 64], [1, 8, 128, 64]],
+                     "Input type": ["c10::BFloat16"] * 3, "Concrete Inputs": ["", "", ""]}}
+ev += [launch(1, 1100), kernel("k1", 1, 9000, 10),
+       launch(2, 1600), kernel("k2", 2, 9100, 20),
+       launch(3, 3100), kernel("k3", 3, 9200, 40),
+       kernel("k4", 99, 7100, 80),
+       sdpa(50, 5000, [1, 8, 1, 64]), launch(5, 5005, 50), kernel("k5", 5, 9300, 160, 50),
+       sdpa(60, 5500, [1, 8, 128, 64]), launch(6, 5505, 60), kernel("k6", 6, 9500, 320, 60),
+       launch(7, 6000), kernel("k7", 7, 9900, 640)]
+json.dump({"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3", "numSms": 132}], "traceEvents": ev},
+          open(sys.argv[1], "w"))
+PY
+"$PROFANA" --analysis "$TMP/hand.json" bf16 --format json >"$TMP/h.json" 2>/dev/null
+check_eq "by hand: prefill 410, decode 180, mixed 40, none 640 us" \
+    "$(json "tuple(float(d['devices'][0]['phases'][k + '_us']) for k in ('prefill', 'decode', 'mixed', 'none'))" "$TMP/h.json")" \
+    "(410.0, 180.0, 40.0, 640.0)"
+check_eq "by hand: the oracle agrees" "$(python3 tests/cli/phases_oracle.py "$TMP/hand.json" shares <"$TMP/h.json")" "ok"
+for want in "prefill:k1 k4 k6" "decode:k2 k5" "mixed:k3"; do
+    p=${want%%:*}
+    "$PROFANA" --analysis "$TMP/hand.json" bf16 --phase "$p" --format json >"$TMP/hp.json" 2>/dev/null
+    check_eq "by hand --phase $p: rows ${want#*:}" "$(json "' '.join(sorted(r['name'] for r in d['devices'][0]['rows']))" "$TMP/hp.json")" "${want#*:}"
+done
+"$PROFANA" --analysis "$TMP/hand.json" bf16 --phase decode >"$TMP/h.txt" 2>/dev/null
+check_grep "text: the Phases line with its shares" "^Phases: prefill 32.28% of GPU time (410.000 us), decode 14.17%" "$TMP/h.txt"
+check_grep "text: --phase named on the line" "phase decode: the figures below are that phase's" "$TMP/h.txt"
+# of 410 + 180 + 40 + 640 = 1270 us: 410 / 1270 = 32.28%, 180 / 1270 = 14.17%
+
+# --- no serving trace: no line, phases null; a bad --phase is a usage error ---
+"$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 >"$TMP/e.txt"
+if grep -q "^Phases:" "$TMP/e.txt"; then fail "training trace: no Phases line" "shown"; else pass "training trace: no Phases line"; fi
+check_run "--phase prefil (typo)" 2 "$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --phase prefil
+check_grep "--phase typo: the choices named" "all, prefill, decode or mixed" "$TMP/err"
+# a training trace's attention (long queries, none of one token) is no prefill
+"$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --format json >"$TMP/e.json"
+check_eq "training trace: phases null" "$(json "d['devices'][0]['phases']" "$TMP/e.json")" "None"
+# standard input: the annotations cannot be read again; attention lengths still count
+"$PROFANA" --analysis - bf16 --format json <"$TMP/hand.json" >"$TMP/in.json" 2>/dev/null
+check_eq "standard input: only the attention rule (decode 160, prefill 320)" \
+    "$(json "float(d['devices'][0]['phases']['decode_us']), float(d['devices'][0]['phases']['prefill_us'])" "$TMP/in.json")" "(160.0, 320.0)"
