@@ -161,21 +161,6 @@ static int read_annots(const char *s, size_t len, annots *as)
     return 0;
 }
 
-/* Whether path starts with gzip's magic bytes. */
-static int gzipped(const char *path)
-{
-    unsigned char m[2] = {0, 0};
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    size_t n = fread(m, 1, 2, f);
-    fclose(f);
-    return n == 2 && m[0] == 0x1f && m[1] == 0x8b;
-}
-
-/* Serving libraries' op namespaces and kernel names: a trace that launches one is worth
- * inflating again. (A graph replay's kernels have no op: their names tell, as
- * "vllm::rotary_embedding_kernel" does.) */
 static int serving_ops(const pf_trace *t)
 {
     static const char *const prefixes[] = {"vllm::", "sglang", "sgl_kernel::", "_C::", "_C_cache_ops::", "aiter::"};
@@ -193,15 +178,16 @@ static int serving_ops(const pf_trace *t)
 }
 
 /* Reads the annotations of the file the trace came from; none for standard input or a file
- * whose text shows no step annotation at all (most traces: no event walk then). A plain file
- * is mapped and searched (cheap); a gzip file is inflated a second time only when asked
- * (--phase) or when the trace launches ops of a serving library. */
+ * whose text shows no step annotation at all (most traces: no event walk then). The file is
+ * read a second time only when asked (--phase), when the trace launches ops of a serving
+ * library, or when it is at most 64 MiB: a second pass over a 1 GB training trace cost
+ * seconds and the file's size in memory. */
 static int load_annots(const pf_trace *t, int asked, annots *as, pf_error *err)
 {
     struct stat st;
     if (!t->path || strcmp(t->path, "-") == 0 || stat(t->path, &st) != 0 || !S_ISREG(st.st_mode))
         return 0;
-    if (!asked && gzipped(t->path) && !serving_ops(t))
+    if (!asked && st.st_size > (off_t)64 << 20 && !serving_ops(t))
         return 0;
     char *text;
     size_t len;
