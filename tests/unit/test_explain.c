@@ -60,7 +60,7 @@ static char *rendered(const pf_invocation *inv, pf_format f)
     char *buf = NULL;
     size_t n = 0;
     FILE *out = open_memstream(&buf, &n);
-    pf_explain_view_opts view = {f, 0};
+    pf_explain_view_opts view = {f, 0, 0};
     int rc = out ? pf_explain_print(out, inv, &view) : -1;
     if (out)
         fclose(out);
