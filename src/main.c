@@ -230,33 +230,8 @@ static const option options[] = {
 
 #define DEFAULT_MARK "{default}"
 
-/* --help fits an 80-column terminal: text after column col is wrapped at the last space before
- * HELP_WIDTH, its further lines indented by indent columns. A word longer than the room is
- * printed whole. */
+/* --help fits an 80-column terminal (pf_print_wrapped); the options' help starts at column 33. */
 enum { HELP_WIDTH = 79, HELP_LEFT = 30 };
-
-static void print_wrapped(FILE *out, const char *text, size_t col, size_t indent)
-{
-    assert(text && indent < HELP_WIDTH && col <= HELP_WIDTH);
-    while (*text) {
-        size_t room = HELP_WIDTH - col, n = strlen(text);
-        if (n > room) {
-            size_t cut = room;
-            while (cut > 0 && text[cut] != ' ')
-                cut--;
-            if (cut == 0) /* one word wider than the room: up to its end */
-                cut = strcspn(text, " ");
-            n = cut;
-        }
-        fprintf(out, "%.*s\n", (int)n, text);
-        text += n;
-        while (*text == ' ')
-            text++;
-        if (*text)
-            fprintf(out, "%*s", (int)indent, "");
-        col = indent;
-    }
-}
 
 /* One option's line: its help with its default in place of {default}, or appended; a name
  * wider than its column puts the help on the next line. */
@@ -278,7 +253,7 @@ static void print_option_help(FILE *out, const option *o)
         fprintf(out, "  %s\n%*s", left, HELP_LEFT + 3, "");
     else
         fprintf(out, "  %-*s ", HELP_LEFT, left);
-    print_wrapped(out, text, HELP_LEFT + 3, HELP_LEFT + 3);
+    pf_print_wrapped(out, text, HELP_LEFT + 3, HELP_LEFT + 3, HELP_WIDTH);
 }
 
 static void print_help(FILE *out)
@@ -297,7 +272,7 @@ static void print_help(FILE *out)
         for (char *nl = strchr(h, '\n'); nl; nl = strchr(nl, '\n'))
             *nl = ' ';
         fputs("      ", out);
-        print_wrapped(out, h, 6, 6);
+        pf_print_wrapped(out, h, 6, 6, HELP_WIDTH);
     }
     fputs("\nArguments:\n"
           "  FILE    a Kineto chrome trace (.json or .json.gz); - reads standard input\n"
@@ -306,7 +281,7 @@ static void print_help(FILE *out)
     char dtype[512];
     snprintf(dtype, sizeof dtype, "dtype of work whose dtype the trace does not show, in any case: %s",
              pf_dtype_cli_choices());
-    print_wrapped(out, dtype, 10, 10);
+    pf_print_wrapped(out, dtype, 10, 10, HELP_WIDTH);
     fputs("\nOptions:\n", out);
     for (size_t i = 0; i < COUNT(options); i++)
         print_option_help(out, &options[i]);
@@ -893,52 +868,6 @@ static int parse_args(pf_cli *cli, int argc, char **argv, parsed *p)
     return rc;
 }
 
-/* A file that shrinks while profana reads it through a mapping raises SIGBUS (BUS_ADRERR)
- * at the first page past its new end. Nothing can be read from there, so one error line and
- * exit 1, as for any unreadable input; an output being written is unnamed until it is
- * complete (outfile.c), so none is left. Any other SIGBUS stays a crash. */
-static void on_sigbus(int sig, siginfo_t *si, void *ctx)
-{
-    (void)ctx;
-    if (si && si->si_code == BUS_ADRERR) {
-        static const char msg[] = "profana: error: an input file changed (it shrank) while being read\n";
-        ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
-        (void)w;
-        _exit(PF_EXIT_TRACE);
-    }
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* Under a limit on address space (ulimit -v), glibc's allocator reserves 64 MB of it for
- * each thread's own arena (128 MB at first), so -j 8 ran out where -j 1 did not: with a
- * limit, every thread shares the one arena (the loader, out of memory with several threads
- * all the same, parses again on one). */
-static void fit_address_limit(void)
-{
-#if defined(M_ARENA_MAX)
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-        mallopt(M_ARENA_MAX, 1);
-#endif
-}
-
-static void catch_signals(void)
-{
-    /* Past a file-size limit (ulimit -f) a write then fails with EFBIG, which every output
-     * reports as a write error (exit 1, temporary file removed), instead of a silent death. */
-    signal(SIGXFSZ, SIG_IGN);
-    /* A reader that stops early (`| head -1`) is a normal end, not a death by SIGPIPE (exit
-     * 141): writes then fail with EPIPE, which pf_cli_stdout_status takes as the end. */
-    signal(SIGPIPE, SIG_IGN);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_sigbus;
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGBUS, &sa, NULL);
-}
-
 /* Reads the device file (--device-file, else $PROFANA_DEVICES, for the commands that match
  * devices) into devices at the --clock, and resolves --device against it. Returns 0 or an
  * exit status. */
@@ -963,8 +892,7 @@ static int resolve_devices(pf_cli *cli, const command *cmd, pf_devset *devices)
 int main(int argc, char **argv)
 {
     pf_cli cli = {.fail_above = -1};
-    catch_signals();
-    fit_address_limit();
+    pf_cli_process_setup();
     apply_defaults(&cli);
     cli.an.default_dtype = PF_DT_BF16;
     cli.an.step = PF_STEP_EVERY;

@@ -58,6 +58,11 @@ enum { PF_EXIT_SLOWER = 3 };
 /* Prints "profana: error: MSG" on stderr and returns PF_EXIT_TRACE. */
 int pf_cli_error(const char *msg);
 
+/* Once, before anything else: the process's signal dispositions (SIGBUS of a shrinking
+ * mapped input: one error line, exit 1; SIGPIPE and SIGXFSZ ignored, so writes report them)
+ * and, under an address-space limit, one malloc arena for every thread. */
+void pf_cli_process_setup(void);
+
 /* Flushes standard output: PF_EXIT_OK when it went out whole, or when its reader is gone
  * (EPIPE: `profana ... | head -1` ends quietly, as the reader asked; SIGPIPE is ignored by
  * main); else prints "cannot write to standard output" and returns PF_EXIT_TRACE. */

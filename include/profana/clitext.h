@@ -19,4 +19,9 @@ void pf_roff_line(FILE *out, const char *s);
  * ((size_t)-1). a and b non-NULL. Pure. */
 size_t pf_name_distance(const char *a, size_t n, const char *b);
 
+/* Writes text to out, its first line starting at column col (already printed), wrapped at the
+ * last space before column width, further lines indented by indent spaces; a word longer than
+ * the room is printed whole. text non-NULL, indent < width, col <= width. */
+void pf_print_wrapped(FILE *out, const char *text, size_t col, size_t indent, size_t width);
+
 #endif

@@ -1,6 +1,9 @@
 /* cli_common.c - what every subcommand does the same way: print errors, load a trace and report its notes, pick the view options. */
 #include <assert.h>
 #include <errno.h>
+#include <malloc.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -183,4 +186,59 @@ int pf_cli_width(void)
     if (!w && !isatty(STDOUT_FILENO))
         w = tty_width(STDERR_FILENO);
     return w ? w : DEFAULT_WIDTH;
+}
+
+static void catch_signals(void);
+static void fit_address_limit(void);
+
+/* A file that shrinks while profana reads it through a mapping raises SIGBUS (BUS_ADRERR)
+ * at the first page past its new end. Nothing can be read from there, so one error line and
+ * exit 1, as for any unreadable input; an output being written is unnamed until it is
+ * complete (outfile.c), so none is left. Any other SIGBUS stays a crash. */
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+    (void)ctx;
+    if (si && si->si_code == BUS_ADRERR) {
+        static const char msg[] = "profana: error: an input file changed (it shrank) while being read\n";
+        ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)w;
+        _exit(PF_EXIT_TRACE);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Under a limit on address space (ulimit -v), glibc's allocator reserves 64 MB of it for
+ * each thread's own arena (128 MB at first), so -j 8 ran out where -j 1 did not: with a
+ * limit, every thread shares the one arena (the loader, out of memory with several threads
+ * all the same, parses again on one). */
+static void fit_address_limit(void)
+{
+#if defined(M_ARENA_MAX)
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        mallopt(M_ARENA_MAX, 1);
+#endif
+}
+
+void pf_cli_process_setup(void)
+{
+    catch_signals();
+    fit_address_limit();
+}
+
+static void catch_signals(void)
+{
+    /* Past a file-size limit (ulimit -f) a write then fails with EFBIG, which every output
+     * reports as a write error (exit 1, temporary file removed), instead of a silent death. */
+    signal(SIGXFSZ, SIG_IGN);
+    /* A reader that stops early (`| head -1`) is a normal end, not a death by SIGPIPE (exit
+     * 141): writes then fail with EPIPE, which pf_cli_stdout_status takes as the end. */
+    signal(SIGPIPE, SIG_IGN);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
 }

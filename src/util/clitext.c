@@ -58,3 +58,27 @@ size_t pf_name_distance(const char *a, size_t n, const char *b)
     }
     return row[m];
 }
+
+
+void pf_print_wrapped(FILE *out, const char *text, size_t col, size_t indent, size_t width)
+{
+    assert(text && indent < width && col <= width);
+    while (*text) {
+        size_t room = width - col, n = strlen(text);
+        if (n > room) {
+            size_t cut = room;
+            while (cut > 0 && text[cut] != ' ')
+                cut--;
+            if (cut == 0) /* one word wider than the room: up to its end */
+                cut = strcspn(text, " ");
+            n = cut;
+        }
+        fprintf(out, "%.*s\n", (int)n, text);
+        text += n;
+        while (*text == ' ')
+            text++;
+        if (*text)
+            fprintf(out, "%*s", (int)indent, "");
+        col = indent;
+    }
+}
