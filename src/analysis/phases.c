@@ -1,4 +1,5 @@
 /* phases.c - the serving phase of each GPU activity (prefill, decode, mixed): from vLLM's and SGLang's step annotations, else from an attention call's query length; --phase's selection and each phase's GPU time per device. */
+#include "profana/gzout.h"
 #include "profana/analysis.h"
 
 #include <assert.h>
@@ -161,6 +162,18 @@ static int read_annots(const char *s, size_t len, annots *as)
     return 0;
 }
 
+/* Whether path starts with gzip's magic bytes. */
+static int gzipped(const char *path)
+{
+    char b[2] = {0, 0};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(b, 1, 2, f);
+    fclose(f);
+    return pf_is_gzip(b, n);
+}
+
 static int serving_ops(const pf_trace *t)
 {
     static const char *const prefixes[] = {"vllm::", "sglang", "sgl_kernel::", "_C::", "_C_cache_ops::", "aiter::"};
@@ -179,15 +192,16 @@ static int serving_ops(const pf_trace *t)
 
 /* Reads the annotations of the file the trace came from; none for standard input or a file
  * whose text shows no step annotation at all (most traces: no event walk then). The file is
- * read a second time only when asked (--phase), when the trace launches ops of a serving
- * library, or when it is at most 64 MiB: a second pass over a 1 GB training trace cost
- * seconds and the file's size in memory. */
+ * read a second time only when asked (--phase) or when the trace launches ops of a serving
+ * library, except that a plain file of at most 64 MiB is searched anyway (cheap); a gzip
+ * file is never inflated twice unasked, nor is a larger plain file: a second pass over a 1 GB
+ * training trace cost seconds and the file's size in memory. */
 static int load_annots(const pf_trace *t, int asked, annots *as, pf_error *err)
 {
     struct stat st;
     if (!t->path || strcmp(t->path, "-") == 0 || stat(t->path, &st) != 0 || !S_ISREG(st.st_mode))
         return 0;
-    if (!asked && st.st_size > (off_t)64 << 20 && !serving_ops(t))
+    if (!asked && !serving_ops(t) && (st.st_size > (off_t)64 << 20 || gzipped(t->path)))
         return 0;
     char *text;
     size_t len;

@@ -213,7 +213,7 @@ while IFS="$(printf '\t')" read -r doc cmd shown <&3; do
         case $a in ../*) missing="$missing $a" ;; esac
     done
     check_eq "example $i ($doc): reads only files of the tree: $cmd" "$missing" ""
-    # run from the tree's root (under valgrind the binary's path is relative to it), the files
+    # at the width the README examples are shown at (120); run from the tree's root (under valgrind the binary's path is relative to it), the files
     # it writes (the charts' .svg, the report's .html) moved into a scratch folder
     ex=$TMP/ex$i
     mkdir -p "$ex"
@@ -223,7 +223,7 @@ while IFS="$(printf '\t')" read -r doc cmd shown <&3; do
         run_args="$run_args $a"
     done
     # shellcheck disable=SC2086
-    "$PROFANA" $run_args >"$TMP/ex.out" 2>"$TMP/ex.err"
+    COLUMNS=120 "$PROFANA" $run_args >"$TMP/ex.out" 2>"$TMP/ex.err"
     st=$?
     check_eq "example $i ($doc): exits 0: $cmd" "$st" 0
     [ -s "$TMP/ex.out" ] || [ -n "$(ls "$ex")" ] || fail "example $i ($doc): prints or writes something" "nothing"
