@@ -1,0 +1,23 @@
+build-q/obj/analysis/cpu_time.o: src/analysis/cpu_time.c \
+ include/profana/analysis.h include/profana/categories.h \
+ include/profana/trace.h include/profana/error.h \
+ include/profana/op_call.h include/profana/strtab.h \
+ include/profana/devices.h include/profana/dtype.h \
+ include/profana/devset.h include/profana/formulas.h \
+ include/profana/rates.h include/profana/i64map.h include/profana/mem.h \
+ include/profana/ptrmap.h include/profana/satmath.h
+include/profana/analysis.h:
+include/profana/categories.h:
+include/profana/trace.h:
+include/profana/error.h:
+include/profana/op_call.h:
+include/profana/strtab.h:
+include/profana/devices.h:
+include/profana/dtype.h:
+include/profana/devset.h:
+include/profana/formulas.h:
+include/profana/rates.h:
+include/profana/i64map.h:
+include/profana/mem.h:
+include/profana/ptrmap.h:
+include/profana/satmath.h:

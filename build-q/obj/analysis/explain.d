@@ -1,0 +1,19 @@
+build-q/obj/analysis/explain.o: src/analysis/explain.c \
+ include/profana/explain.h include/profana/analysis.h \
+ include/profana/categories.h include/profana/trace.h \
+ include/profana/error.h include/profana/op_call.h \
+ include/profana/strtab.h include/profana/devices.h \
+ include/profana/dtype.h include/profana/devset.h \
+ include/profana/formulas.h include/profana/rates.h
+include/profana/explain.h:
+include/profana/analysis.h:
+include/profana/categories.h:
+include/profana/trace.h:
+include/profana/error.h:
+include/profana/op_call.h:
+include/profana/strtab.h:
+include/profana/devices.h:
+include/profana/dtype.h:
+include/profana/devset.h:
+include/profana/formulas.h:
+include/profana/rates.h:

@@ -1,0 +1,18 @@
+build-q/obj/analysis/rates.o: src/analysis/rates.c \
+ include/profana/analysis.h include/profana/categories.h \
+ include/profana/trace.h include/profana/error.h \
+ include/profana/op_call.h include/profana/strtab.h \
+ include/profana/devices.h include/profana/dtype.h \
+ include/profana/devset.h include/profana/formulas.h \
+ include/profana/rates.h
+include/profana/analysis.h:
+include/profana/categories.h:
+include/profana/trace.h:
+include/profana/error.h:
+include/profana/op_call.h:
+include/profana/strtab.h:
+include/profana/devices.h:
+include/profana/dtype.h:
+include/profana/devset.h:
+include/profana/formulas.h:
+include/profana/rates.h:

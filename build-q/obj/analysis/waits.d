@@ -1,0 +1,21 @@
+build-q/obj/analysis/waits.o: src/analysis/waits.c \
+ include/profana/waits.h include/profana/error.h \
+ include/profana/analysis.h include/profana/categories.h \
+ include/profana/trace.h include/profana/op_call.h \
+ include/profana/strtab.h include/profana/devices.h \
+ include/profana/dtype.h include/profana/devset.h \
+ include/profana/formulas.h include/profana/rates.h \
+ include/profana/satmath.h
+include/profana/waits.h:
+include/profana/error.h:
+include/profana/analysis.h:
+include/profana/categories.h:
+include/profana/trace.h:
+include/profana/op_call.h:
+include/profana/strtab.h:
+include/profana/devices.h:
+include/profana/dtype.h:
+include/profana/devset.h:
+include/profana/formulas.h:
+include/profana/rates.h:
+include/profana/satmath.h:

@@ -1,0 +1,2 @@
+build-q/obj/catalog/dtype.o: src/catalog/dtype.c include/profana/dtype.h
+include/profana/dtype.h:

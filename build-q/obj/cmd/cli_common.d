@@ -1,0 +1,27 @@
+build-q/obj/cmd/cli_common.o: src/cmd/cli_common.c include/profana/cli.h \
+ include/profana/analysis.h include/profana/categories.h \
+ include/profana/trace.h include/profana/error.h \
+ include/profana/op_call.h include/profana/strtab.h \
+ include/profana/devices.h include/profana/dtype.h \
+ include/profana/devset.h include/profana/formulas.h \
+ include/profana/rates.h include/profana/tabulate.h \
+ include/profana/jsonw.h include/profana/view.h include/profana/diff.h \
+ include/profana/ranks.h include/profana/runs.h
+include/profana/cli.h:
+include/profana/analysis.h:
+include/profana/categories.h:
+include/profana/trace.h:
+include/profana/error.h:
+include/profana/op_call.h:
+include/profana/strtab.h:
+include/profana/devices.h:
+include/profana/dtype.h:
+include/profana/devset.h:
+include/profana/formulas.h:
+include/profana/rates.h:
+include/profana/tabulate.h:
+include/profana/jsonw.h:
+include/profana/view.h:
+include/profana/diff.h:
+include/profana/ranks.h:
+include/profana/runs.h:

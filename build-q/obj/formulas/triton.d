@@ -1,0 +1,13 @@
+build-q/obj/formulas/triton.o: src/formulas/triton.c \
+ src/formulas/families.h src/formulas/args.h include/profana/formulas.h \
+ include/profana/dtype.h include/profana/op_call.h \
+ include/profana/op_family.h include/profana/satmath.h \
+ include/profana/triton.h
+src/formulas/families.h:
+src/formulas/args.h:
+include/profana/formulas.h:
+include/profana/dtype.h:
+include/profana/op_call.h:
+include/profana/op_family.h:
+include/profana/satmath.h:
+include/profana/triton.h:

@@ -1,0 +1,32 @@
+build-q/obj/render/analysis_view.o: src/render/analysis_view.c \
+ include/profana/headline.h include/profana/analysis.h \
+ include/profana/categories.h include/profana/trace.h \
+ include/profana/error.h include/profana/op_call.h \
+ include/profana/strtab.h include/profana/devices.h \
+ include/profana/dtype.h include/profana/devset.h \
+ include/profana/formulas.h include/profana/rates.h \
+ include/profana/tabulate.h include/profana/jsonw.h \
+ include/profana/names.h include/profana/view.h include/profana/diff.h \
+ include/profana/ranks.h include/profana/runs.h src/render/view_parts.h \
+ include/profana/waits.h
+include/profana/headline.h:
+include/profana/analysis.h:
+include/profana/categories.h:
+include/profana/trace.h:
+include/profana/error.h:
+include/profana/op_call.h:
+include/profana/strtab.h:
+include/profana/devices.h:
+include/profana/dtype.h:
+include/profana/devset.h:
+include/profana/formulas.h:
+include/profana/rates.h:
+include/profana/tabulate.h:
+include/profana/jsonw.h:
+include/profana/names.h:
+include/profana/view.h:
+include/profana/diff.h:
+include/profana/ranks.h:
+include/profana/runs.h:
+src/render/view_parts.h:
+include/profana/waits.h:

@@ -1,0 +1,30 @@
+build-q/obj/render/diff_view.o: src/render/diff_view.c \
+ include/profana/names.h include/profana/view.h \
+ include/profana/analysis.h include/profana/categories.h \
+ include/profana/trace.h include/profana/error.h \
+ include/profana/op_call.h include/profana/strtab.h \
+ include/profana/devices.h include/profana/dtype.h \
+ include/profana/devset.h include/profana/formulas.h \
+ include/profana/rates.h include/profana/diff.h include/profana/ranks.h \
+ include/profana/runs.h include/profana/tabulate.h \
+ include/profana/jsonw.h src/render/view_parts.h include/profana/waits.h
+include/profana/names.h:
+include/profana/view.h:
+include/profana/analysis.h:
+include/profana/categories.h:
+include/profana/trace.h:
+include/profana/error.h:
+include/profana/op_call.h:
+include/profana/strtab.h:
+include/profana/devices.h:
+include/profana/dtype.h:
+include/profana/devset.h:
+include/profana/formulas.h:
+include/profana/rates.h:
+include/profana/diff.h:
+include/profana/ranks.h:
+include/profana/runs.h:
+include/profana/tabulate.h:
+include/profana/jsonw.h:
+src/render/view_parts.h:
+include/profana/waits.h:

@@ -1,0 +1,36 @@
+build-q/obj/render/report_html.o: src/render/report_html.c \
+ include/profana/report.h include/profana/analysis.h \
+ include/profana/categories.h include/profana/trace.h \
+ include/profana/error.h include/profana/op_call.h \
+ include/profana/strtab.h include/profana/devices.h \
+ include/profana/dtype.h include/profana/devset.h \
+ include/profana/formulas.h include/profana/rates.h \
+ include/profana/diff.h include/profana/outfile.h \
+ include/profana/tabulate.h include/profana/jsonw.h \
+ include/profana/view.h include/profana/ranks.h include/profana/runs.h \
+ include/profana/headline.h include/profana/plot.h include/profana/svg.h \
+ src/render/view_parts.h include/profana/waits.h
+include/profana/report.h:
+include/profana/analysis.h:
+include/profana/categories.h:
+include/profana/trace.h:
+include/profana/error.h:
+include/profana/op_call.h:
+include/profana/strtab.h:
+include/profana/devices.h:
+include/profana/dtype.h:
+include/profana/devset.h:
+include/profana/formulas.h:
+include/profana/rates.h:
+include/profana/diff.h:
+include/profana/outfile.h:
+include/profana/tabulate.h:
+include/profana/jsonw.h:
+include/profana/view.h:
+include/profana/ranks.h:
+include/profana/runs.h:
+include/profana/headline.h:
+include/profana/plot.h:
+include/profana/svg.h:
+src/render/view_parts.h:
+include/profana/waits.h:

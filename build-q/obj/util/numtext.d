@@ -1,0 +1,2 @@
+build-q/obj/util/numtext.o: src/util/numtext.c include/profana/numtext.h
+include/profana/numtext.h:
