@@ -522,5 +522,5 @@ old"
     fi
     check_eq "full disk (targets exist: $old): nothing else left" "$(ls "$F" | tr '\n' ' ')" "$([ $old = yes ] && echo 'r.html s.json ')"
 done
-(ulimit -f 100 && exec "$PROFANA" --analysis "$TMP/t0.json" bf16 --summary "$F/s.json" --report "$F/r.html") >"$TMP/out" 2>"$TMP/err"
+(ulimit -f 2000 && exec "$PROFANA" --analysis "$TMP/t0.json" bf16 --summary "$F/s.json" --report "$F/r.html") >"$TMP/out" 2>"$TMP/err"
 check_eq "room for both: both written" "$?:$(json 'd["profana_summary"]' "$F/s.json"):$(grep -c '</html>' "$F/r.html")" "0:1:1"
