@@ -1,2 +1,0 @@
-build-q/obj/catalog/dtype.o: src/catalog/dtype.c include/profana/dtype.h
-include/profana/dtype.h:

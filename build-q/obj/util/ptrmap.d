@@ -1,2 +1,0 @@
-build-q/obj/util/ptrmap.o: src/util/ptrmap.c include/profana/ptrmap.h
-include/profana/ptrmap.h:

@@ -1,2 +1,0 @@
-build-q/obj/util/timings.o: src/util/timings.c include/profana/timings.h
-include/profana/timings.h:
