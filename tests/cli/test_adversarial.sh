@@ -308,7 +308,10 @@ guarded "gzip with a trailing newline" 0 "$PROFANA" --analysis "$BROKEN/gzip_tra
 # 65,536 device ids (one kernel on each) and a deviceProperties list of 70,000 entries: each
 # device's work costs its own activities, not a pass over all of them. The sanitizer build
 # (several times slower, and its allocator copies on every realloc) takes 8,192 device ids.
-ndev=65536 nprops=70000 dlimit=10
+# 20 s: since the waits, phases and collectives passes each device costs more (a constant per
+# device: 8,192 devices take 1.3 s, as before); a pass over all activities per device would
+# take minutes at 65,536.
+ndev=65536 nprops=70000 dlimit=20
 grep -q __asan_init "$PROFANA" 2>/dev/null && ndev=8192
 # under valgrind the time limits say nothing: the same code on fewer devices, checked for memory errors
 [ -n "${PF_VALGRIND_BIN:-}" ] && ndev=512 nprops=2000 dlimit=300
