@@ -120,13 +120,13 @@ for f in device_name_invalid_utf8.json input_type_invalid_utf8.json kernel_name_
     for g in kernel op shape; do
         for fmt in json text csv md; do
             o=$TMP/o/$f~--group~$g~--format~$fmt
-            timeout "$LIMIT" "$PROFANA" --analysis "$BROKEN/$f" bf16 --group "$g" --format "$fmt" >"$o.$fmt" 2>"$o.stderr"
+            limited "$PROFANA" --analysis "$BROKEN/$f" bf16 --group "$g" --format "$fmt" >"$o.$fmt" 2>"$o.stderr"
             check_eq "$f --group $g --format $fmt: exit 0" "$?" 0
         done
     done
     for fmt in json text; do
         o=$TMP/o/$f~--diff~--format~$fmt
-        timeout "$LIMIT" "$PROFANA" --diff "$BROKEN/$f" a "$VALID" b bf16 --group shape --format "$fmt" >"$o.$fmt" 2>"$o.stderr"
+        limited "$PROFANA" --diff "$BROKEN/$f" a "$VALID" b bf16 --group shape --format "$fmt" >"$o.$fmt" 2>"$o.stderr"
         check_eq "$f --diff --format $fmt: exit 0" "$?" 0
     done
     check_outputs "$TMP/o"
@@ -164,14 +164,14 @@ if [ -n "$PRELOAD" ]; then
         for out in new old; do
             rm -rf "$TMP/w" && mkdir "$TMP/w"
             [ "$out" = old ] && echo old >"$TMP/w/o.json"
-            env FAKE_SIGNAL="$n" LD_PRELOAD="$PRELOAD" ASAN_OPTIONS=verify_asan_link_order=0 \
-                timeout "$LIMIT" "$PROFANA" --augment_trace "$VALID" "$TMP/w/o.json" bf16 >/dev/null 2>&1
+            limited env FAKE_SIGNAL="$n" LD_PRELOAD="$PRELOAD" ASAN_OPTIONS=verify_asan_link_order=0 \
+                "$PROFANA" --augment_trace "$VALID" "$TMP/w/o.json" bf16 >/dev/null 2>&1
             st=$?
             check_eq "SIG$sig while --augment_trace names its output ($out OUT): killed by it" "$st" $((128 + n))
             check_eq "SIG$sig, --augment_trace ($out OUT): no temporary file left" "$(ls -A "$TMP/w" | grep -v '^o\.json$')" ""
             check_eq "SIG$sig, --augment_trace ($out OUT): OUT as before" "$(cat "$TMP/w/o.json" 2>/dev/null)" "$([ "$out" = old ] && echo old)"
             rm -rf "$TMP/w" && mkdir "$TMP/w"
-            env FAKE_SIGNAL="$n" LD_PRELOAD="$PRELOAD" ASAN_OPTIONS=verify_asan_link_order=0 timeout "$LIMIT" "$PROFANA" \
+            limited env FAKE_SIGNAL="$n" LD_PRELOAD="$PRELOAD" ASAN_OPTIONS=verify_asan_link_order=0 "$PROFANA" \
                 --analysis "$VALID" bf16 --plot roofline "$TMP/w/r.svg" --report "$TMP/w/r.html" >/dev/null 2>&1
             check_eq "SIG$sig while --report is named: no file left" "$(ls -A "$TMP/w")" ""
         done
@@ -203,8 +203,8 @@ if [ -n "$PRELOAD" ]; then
             combine) set -- --combine "$TMP/s/in.json" "$TMP/s/in.json" "$TMP/w/o.json" ;;
             esac
             rm -rf "$TMP/w" && mkdir "$TMP/w"
-            env FAKE_SHRINK=$n LD_PRELOAD="$PRELOAD" ASAN_OPTIONS=verify_asan_link_order=0:handle_sigbus=0 \
-                timeout "$LIMIT" "$PROFANA" "$@" >/dev/null 2>"$TMP/err"
+            limited env FAKE_SHRINK=$n LD_PRELOAD="$PRELOAD" ASAN_OPTIONS=verify_asan_link_order=0:handle_sigbus=0 \
+                "$PROFANA" "$@" >/dev/null 2>"$TMP/err"
             st=$?
             grep -v '^profana: note:' "$TMP/err" >"$TMP/err2"
             if [ "$(wc -c <"$TMP/s/in.json")" -eq "$size" ]; then
@@ -243,11 +243,13 @@ put(tail.encode())
 if gz:
     out.write(co.flush())' "$VALID" "$@"
 }
-# rss_run NAME CMD...: runs CMD (stdin as given) under timeout; prints "EXIT MAXRSS_KB"
+# rss_run NAME CMD...: runs CMD (stdin as given) under the limits of `limited`; prints "EXIT MAXRSS_KB"
 rss_run() {
     python3 -c '
 import resource, subprocess, sys
-r = subprocess.run(["timeout", sys.argv[1]] + sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+cpu = int(sys.argv[1])
+r = subprocess.run(["timeout", str(cpu * 8)] + sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                   preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu)))
 sys.stderr.write(r.stderr.decode("utf-8", "replace"))
 print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$LIMIT" "$@"
 }
@@ -258,16 +260,16 @@ ws_big=512 ws_mid=256 rss_max=131072
 [ -n "${PF_VALGRIND_BIN:-}" ] && ws_big=64 ws_mid=32 rss_max=99999999 LIMIT=300
 gen ws $ws_big gz >"$TMP/ws512.json.gz"
 set -- $(rss_run "$PROFANA" --analysis "$TMP/ws512.json.gz" bf16 2>"$TMP/err")
-check_eq "0.5 GiB of whitespace between events, .json.gz file: exit 0 within $LIMIT s" "$1" 0
+check_eq "0.5 GiB of whitespace between events, .json.gz file: exit 0 within $LIMIT s of CPU" "$1" 0
 check_eq "0.5 GiB of whitespace, .json.gz file: under 128 MB of memory" "$([ "${2:-999999}" -lt $rss_max ] && echo yes)" yes
 set -- $(rss_run "$PROFANA" --analysis - bf16 <"$TMP/ws512.json.gz" 2>"$TMP/err")
-check_eq "0.5 GiB of whitespace, gzip on stdin: exit 0 within $LIMIT s" "$1" 0
+check_eq "0.5 GiB of whitespace, gzip on stdin: exit 0 within $LIMIT s of CPU" "$1" 0
 check_eq "0.5 GiB of whitespace, gzip on stdin: under 128 MB of memory" "$([ "${2:-999999}" -lt $rss_max ] && echo yes)" yes
 rm -f "$TMP/ws512.json.gz"
 gen ws $ws_mid | (set -- $(rss_run "$PROFANA" --analysis - bf16 --format json 2>"$TMP/err")
-    check_eq "0.25 GiB of whitespace through a pipe: exit 0 within $LIMIT s" "$1" 0
+    check_eq "0.25 GiB of whitespace through a pipe: exit 0 within $LIMIT s of CPU" "$1" 0
     check_eq "0.25 GiB of whitespace through a pipe: under 128 MB of memory" "$([ "${2:-999999}" -lt $rss_max ] && echo yes)" yes)
-gen ws $ws_mid | timeout "$LIMIT" "$PROFANA" --analysis - bf16 --format json >"$TMP/got.json" 2>/dev/null
+gen ws $ws_mid | limited "$PROFANA" --analysis - bf16 --format json >"$TMP/got.json" 2>/dev/null
 check_eq "whitespace through a pipe: the same kernel rows as without it" \
     "$(json 'json.dumps(d["devices"][0]["rows"])' "$TMP/got.json")" "$(json 'json.dumps(d["devices"][0]["rows"])' "$TMP/want.json")"
 # A file whose whitespace spans several of the parallel parts (64 KB each, -j 4)
@@ -285,11 +287,11 @@ for how in pipe gz; do
         echo "SKIP a 65 MiB kernel name ($how) under valgrind"
         continue
     fi
-    if [ $how = gz ]; then gen name 65 gz; else gen name 65; fi | timeout "$LIMIT" "$PROFANA" --analysis - bf16 >"$TMP/out" 2>"$TMP/err"
+    if [ $how = gz ]; then gen name 65 gz; else gen name 65; fi | limited "$PROFANA" --analysis - bf16 >"$TMP/out" 2>"$TMP/err"
     check_eq "a 65 MiB kernel name ($how): exit 1" "$?" 1
     check_eq "a 65 MiB kernel name ($how): the error" "$(cat "$TMP/err")" "profana: error: -: byte $at: an event larger than 64 MiB (the limit for one event)"
 done
-gen name 16 | timeout "$LIMIT" "$PROFANA" --analysis - bf16 --format json >"$TMP/out" 2>/dev/null
+gen name 16 | limited "$PROFANA" --analysis - bf16 --format json >"$TMP/out" 2>/dev/null
 check_eq "a 16 MiB kernel name through a pipe: kept whole" "$(json 'len(d["devices"][0]["rows"][0]["name"])' "$TMP/out")" $((16 << 20))
 
 # ---- 9. smaller departures from the README ----
@@ -308,7 +310,7 @@ guarded "gzip with a trailing newline" 0 "$PROFANA" --analysis "$BROKEN/gzip_tra
 # 65,536 device ids (one kernel on each) and a deviceProperties list of 70,000 entries: each
 # device's work costs its own activities, not a pass over all of them. The sanitizer build
 # (several times slower, and its allocator copies on every realloc) takes 8,192 device ids.
-# 20 s: since the waits, phases and collectives passes each device costs more (a constant per
+# 20 s of CPU: since the waits, phases and collectives passes each device costs more (a constant per
 # device: 8,192 devices take 1.3 s, as before); a pass over all activities per device would
 # take minutes at 65,536.
 ndev=65536 nprops=70000 dlimit=20
@@ -328,13 +330,13 @@ p = d["deviceProperties"][0]
 d["traceEvents"] = ev[:2]
 d["deviceProperties"] = [dict(p, id=i) for i in range(int(sys.argv[5]))]
 json.dump(d, open(sys.argv[4], "w"))' "$VALID" "$ndev" "$TMP/devs.json" "$TMP/props.json" "$nprops"
-LIMIT=$dlimit guarded "$ndev device ids: --analysis --format json within $dlimit s" 0 "$PROFANA" --analysis "$TMP/devs.json" bf16 --format json && {
+LIMIT=$dlimit guarded "$ndev device ids: --analysis --format json within $dlimit s of CPU" 0 "$PROFANA" --analysis "$TMP/devs.json" bf16 --format json && {
     # the oracle: the distinct device ids of the raw kernel events
     check_eq "$ndev device ids: one report per device" "$(json 'len(d["devices"])' "$TMP/out")" \
         "$(python3 -c 'import json, sys; print(len({e["args"]["device"] for e in json.load(open(sys.argv[1]))["traceEvents"] if e["cat"] == "kernel"}))' "$TMP/devs.json")"
     check_eq "$ndev device ids: at most 10 note lines" "$([ "$(wc -l <"$TMP/err")" -le 10 ] && echo yes)" yes
 }
 rm -f "$TMP/devs.json"
-LIMIT=$dlimit guarded "$nprops deviceProperties entries within $dlimit s" 0 "$PROFANA" --analysis "$TMP/props.json" bf16 --format json &&
+LIMIT=$dlimit guarded "$nprops deviceProperties entries within $dlimit s of CPU" 0 "$PROFANA" --analysis "$TMP/props.json" bf16 --format json &&
     check_eq "$nprops deviceProperties: device 0 named as declared" "$(json 'd["devices"][0]["name"]' "$TMP/out")" "NVIDIA H100 80GB HBM3"
 rm -f "$TMP/props.json"

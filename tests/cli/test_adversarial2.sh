@@ -101,7 +101,7 @@ o = open(sys.argv[2], "w"); o.write(s[:i]); o.write(" " * (64 << 20)); o.write(s
     for kb in $(seq 60000 4000 140000); do
         (ulimit -v $kb && "$PROFANA" --analysis - bf16 <"$TMP/ws64.json" >/dev/null 2>&1) || continue
         both=$((both + 1))
-        (ulimit -v $kb && exec timeout "$LIMIT" "$PROFANA" --analysis "$TMP/ws64.json" bf16 >/dev/null 2>"$TMP/err") ||
+        (ulimit -v $kb && limited "$PROFANA" --analysis "$TMP/ws64.json" bf16 >/dev/null 2>"$TMP/err") ||
             bad="$bad $kb($(head -c 100 "$TMP/err"))"
     done
     check_eq "ulimit -v: the file works at every limit standard input does" "$bad" ""
