@@ -60,7 +60,8 @@ typedef struct gz_area {
     int64_t produced;          /* text[0..produced) is inflated */
     size_t room;               /* the inflater writes text[produced..produced + room) */
     int64_t mapped;            /* segments below this offset have slots... */
-    int64_t released;          /* ...unless below this one */
+    int64_t released;          /* ...that the parsers are done with below this one... */
+    int64_t unmapped;          /* ...and that went back to the free list below this one */
     int consumers, waiting;    /* threads that parse it; those waiting for text */
 } gz_area;
 
@@ -163,6 +164,8 @@ static void ring_end(pf_reader *r)
         ring_publish(r->gz);
 }
 
+static void area_reclaim(pf_reader *r);
+
 /* Whether the inflater may map another segment now (called with the lock held). */
 static int area_may_map(const gz_pipe *g)
 {
@@ -198,8 +201,19 @@ static int area_map_next(pf_reader *r, pf_error *err)
     if (a->mapped + AREA_SEG > a->cap)
         return pf_fail(err, "%s: decompressed text longer than %lld bytes", r->name, (long long)a->cap);
     pthread_mutex_lock(&g->lock);
-    while (!area_may_map(g))
+    for (;;) {
+        /* Segments the parsers are done with go back before the memory file grows: the same
+         * few slots serve the whole stream. */
+        if (a->n_free == 0 && a->released > a->unmapped && !g->stop) {
+            pthread_mutex_unlock(&g->lock);
+            area_reclaim(r);
+            pthread_mutex_lock(&g->lock);
+            continue;
+        }
+        if (area_may_map(g))
+            break;
         pthread_cond_wait(&g->changed, &g->lock);
+    }
     int stopped = g->stop, fresh = a->n_free == 0;
     pthread_mutex_unlock(&g->lock);
     if (stopped)
@@ -297,11 +311,27 @@ static void area_unmap(pf_reader *r, int64_t from, int64_t upto)
     pthread_mutex_unlock(&g->lock);
 }
 
+/* Unmaps the segments the parsers released and returns their slots to the free list. Called
+ * by a thread that would otherwise wait (the inflater for a slot, a parser for text), never by
+ * a parser on its way: unmapping a megabyte the other thread wrote costs page-table work and
+ * a TLB shoot-down, and a parser that did it for every segment it passed spent up to a fifth
+ * of its time there (docs/performance.md). */
+static void area_reclaim(pf_reader *r)
+{
+    gz_pipe *g = r->gz;
+    gz_area *a = g->area;
+    pthread_mutex_lock(&g->lock);
+    int64_t from = a->unmapped, to = a->released;
+    a->unmapped = to; /* claimed: another thread reclaims only what is released later */
+    pthread_mutex_unlock(&g->lock);
+    area_unmap(r, from, to);
+}
+
 static void area_close(gz_area *a)
 {
     if (!a)
         return;
-    ASAN_UNPOISON_MEMORY_REGION(a->text + a->released, (size_t)(a->mapped - a->released));
+    ASAN_UNPOISON_MEMORY_REGION(a->text + a->unmapped, (size_t)(a->mapped - a->unmapped));
     munmap(a->text, (size_t)a->cap);
     close(a->fd);
     free(a->slot_of);
@@ -557,8 +587,15 @@ long pf_reader_wait(pf_reader *r, int64_t have, pf_error *err)
     if (a->produced <= have && !g->done) {
         a->waiting++;
         pthread_cond_broadcast(&g->changed); /* the inflater may be waiting for all of us */
-        while (a->produced <= have && !g->done)
+        while (a->produced <= have && !g->done) {
+            if (a->released > a->unmapped) { /* time to spare: hand released segments back */
+                pthread_mutex_unlock(&g->lock);
+                area_reclaim(r);
+                pthread_mutex_lock(&g->lock);
+                continue;
+            }
             pthread_cond_wait(&g->changed, &g->lock);
+        }
         a->waiting--;
     }
     long n = a->produced > have ? (long)(a->produced - have) : 0;
@@ -576,13 +613,14 @@ void pf_reader_release(pf_reader *r, int64_t upto)
     gz_pipe *g = r->gz;
     gz_area *a = g->area;
     pthread_mutex_lock(&g->lock);
-    int64_t from = a->released, to = upto / AREA_SEG * AREA_SEG;
+    int64_t to = upto / AREA_SEG * AREA_SEG;
     if (to > a->produced / AREA_SEG * AREA_SEG)
         to = a->produced / AREA_SEG * AREA_SEG;
-    if (to > from)
-        a->released = to;
+    if (to > a->released) {
+        a->released = to; /* unmapped by whichever thread waits next (area_reclaim) */
+        pthread_cond_broadcast(&g->changed);
+    }
     pthread_mutex_unlock(&g->lock);
-    area_unmap(r, from, to);
 }
 
 void pf_reader_consumers(pf_reader *r, int delta)
