@@ -664,7 +664,7 @@ static int link_launches(loader *L)
         return pf_fail(L->err, "%s: out of memory", L->path);
     for (size_t i = 0; i < L->n_kept; i++)
         v[i] = &L->chunks[L->kept[i]]->launches;
-    int rc = pf_trace_link_launches(L->t, v, L->n_kept, L->opts.launches, L->err);
+    int rc = pf_trace_link_launches(L->t, v, L->n_kept, L->opts.launches, job_count(L), L->err);
     free(v);
     return rc;
 }
@@ -691,7 +691,7 @@ static int assemble(loader *L)
               warn_unknown(L);
     pf_timings_lap(tm, "model build", 1);
     bad = bad || link_launches(L);
-    pf_timings_lap(tm, "link and sort", 1);
+    pf_timings_lap(tm, "link and sort", (int)job_count(L));
     bad = bad || pf_trace_devices_from_props(t, L->props, L->props_len, L->err);
     pf_timings_lap(tm, "model build", 1);
     if (bad) {

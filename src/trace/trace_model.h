@@ -30,8 +30,11 @@ int pf_trace_link(pf_trace *t, pf_segvec *const *ops, const size_t *cpu_base, si
  * (launch_ts_ns, launch_process; PF_NO_LAUNCH when none, or when calls of two processes
  * share the id), whether it was a graph launch, and its geometry when its own args lack it;
  * counts them in t->n_launched. keep: the records become t->launches (ops linked later by
- * pf_trace_link); else they are freed. Returns 0 or -1 with err set (out of memory only). */
-int pf_trace_link_launches(pf_trace *t, pf_segvec *const *launches, size_t n_vecs, int keep, pf_error *err);
+ * pf_trace_link); else they are freed. The id map and the lookups run on up to jobs threads
+ * (the result is the same for every jobs >= 1; 0 counts as 1). Returns 0 or -1 with err set
+ * (out of memory only). */
+int pf_trace_link_launches(pf_trace *t, pf_segvec *const *launches, size_t n_vecs, int keep, size_t jobs,
+                           pf_error *err);
 
 /* Appends a warning (printf-style) to t->warnings. Returns 0 or -1 when memory runs out. */
 int pf_trace_warn(pf_trace *t, const char *fmt, ...)
