@@ -810,7 +810,8 @@ static int map_launches(launches_job *j, size_t jobs)
     if (pf_idmap_init(&j->m, lo, hi, j->n))
         return -1;
     pf_parallel_ranges(j->n, w, corr_fill, j);
-    pf_parallel_ranges(j->n, w, corr_ambiguous, j);
+    if (pf_idmap_count(&j->m, w) < j->n) /* some id repeats: a pass of lookups (a slot scan is cheaper) */
+        pf_parallel_ranges(j->n, w, corr_ambiguous, j);
     return 0;
 }
 
