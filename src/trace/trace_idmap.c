@@ -107,12 +107,12 @@ int32_t pf_idmap_get(const pf_idmap *m, int64_t id)
 
 typedef struct count_job {
     const pf_idmap *m;
-    size_t *per;               /* per range: the ids it found */
+    size_t per[PF_THREADS_MAX]; /* per range: the ids it found */
 } count_job;
 
 static void count_range(void *ctx, size_t lo, size_t hi, size_t r)
 {
-    const count_job *j = ctx;
+    count_job *j = ctx;
     size_t n = 0;
     for (size_t i = lo; i < hi; i++)
         n += j->m->direct ? j->m->direct[i] >= 0 : j->m->keys[i] != EMPTY;
@@ -122,17 +122,12 @@ static void count_range(void *ctx, size_t lo, size_t hi, size_t r)
 size_t pf_idmap_count(const pf_idmap *m, size_t jobs)
 {
     assert(m != NULL && jobs >= 1);
-    size_t slots = m->direct ? m->range : m->cap, w = slots < 65536 ? 1 : jobs, per1, n = m->min_val >= 0;
-    count_job j = {m, w == 1 ? &per1 : malloc(w * sizeof *j.per)};
-    if (!j.per) { /* no room to split it: one range */
-        j.per = &per1;
-        w = 1;
-    }
+    size_t slots = m->direct ? m->range : m->cap, n = m->min_val >= 0;
+    size_t w = slots < 65536 ? 1 : jobs < PF_THREADS_MAX ? jobs : PF_THREADS_MAX;
+    count_job j = {.m = m};
     pf_parallel_ranges(slots, w, count_range, &j);
     for (size_t r = 0; r < w; r++)
         n += j.per[r];
-    if (j.per != &per1)
-        free(j.per);
     return n;
 }
 

@@ -267,8 +267,8 @@ static int map_ids(pf_trace *t, const op_recs *r, pf_idmap *m, size_t jobs)
     j.lo = malloc(w * sizeof *j.lo);
     j.hi = malloc(w * sizeof *j.hi);
     int rc = start && j.lo && j.hi && r->n <= INT32_MAX ? 0 : -1;
-    int64_t lo = INT64_MAX, hi = INT64_MIN;
     if (rc == 0) {
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
         start[0] = 0;
         for (size_t v = 0; v < r->n_vecs; v++)
             start[v + 1] = start[v] + r->vecs[v]->n;
