@@ -18,6 +18,7 @@ void pf_chunk_init(pf_chunk *c)
     pf_segvec_init(&c->steps, sizeof(pf_step));
     pf_segvec_init(&c->launches, sizeof(pf_launch_rec));
     pf_segvec_init(&c->cpu_steps, sizeof(pf_step));
+    pf_segvec_init(&c->act_ext, sizeof(int64_t));
     c->start = -1;
 }
 
@@ -30,6 +31,7 @@ void pf_chunk_free(pf_chunk *c)
     pf_segvec_free(&c->steps);
     pf_segvec_free(&c->launches);
     pf_segvec_free(&c->cpu_steps);
+    pf_segvec_free(&c->act_ext);
 }
 
 /* ---- the element loop ---- */

@@ -635,6 +635,11 @@ static pf_segvec *cpu_steps_of(pf_chunk *c)
     return &c->cpu_steps;
 }
 
+static pf_segvec *act_ext_of(pf_chunk *c)
+{
+    return &c->act_ext;
+}
+
 /* One warning for every event of a category profana does not know that looks like GPU
  * activity: such a trace would otherwise read as one with less GPU work, silently. */
 static int warn_unknown(loader *L)
@@ -684,7 +689,10 @@ static int assemble(loader *L)
     for (size_t i = 0, at = 0; i < L->n_kept; at += L->chunks[L->kept[i]]->cpu.n, i++)
         cpu_base[i] = at; /* before move_events empties the parts */
     pf_timings *tm = L->opts.timings;
+    int64_t *act_ext = NULL; /* the activities' External ids, until pf_trace_link has used them */
+    size_t n_ext = 0;
     int bad = move_events(acts_of, L, (void **)&t->acts, &t->n_acts, sizeof *t->acts) ||
+              move_events(act_ext_of, L, (void **)&act_ext, &n_ext, sizeof *act_ext) ||
               move_events(cpu_of, L, (void **)&t->cpu, &t->n_cpu, sizeof *t->cpu) ||
               move_events(steps_of, L, (void **)&t->gpu_steps, &t->n_gpu_steps, sizeof *t->gpu_steps) ||
               move_events(cpu_steps_of, L, (void **)&t->cpu_steps, &t->n_cpu_steps, sizeof *t->cpu_steps) ||
@@ -696,18 +704,22 @@ static int assemble(loader *L)
     pf_timings_lap(tm, "model build", 1);
     if (bad) {
         free(cpu_base);
+        free(act_ext);
         return -1;
     }
+    assert(n_ext == t->n_acts);
     pf_segvec **ops = malloc((L->n_kept ? L->n_kept : 1) * sizeof *ops);
     if (!ops) {
         free(cpu_base);
+        free(act_ext);
         return pf_fail(L->err, "%s: out of memory", L->path);
     }
     for (size_t i = 0; i < L->n_kept; i++)
         ops[i] = &L->chunks[L->kept[i]]->ops;
-    int rc = pf_trace_link(t, ops, cpu_base, L->n_kept, L->opts.all_ops, job_count(L), L->err);
+    int rc = pf_trace_link(t, act_ext, ops, cpu_base, L->n_kept, L->opts.all_ops, job_count(L), L->err);
     free(ops);
     free(cpu_base);
+    free(act_ext);
     pf_timings_lap(tm, "link and sort", (int)job_count(L)); /* the id map and lookups: pf_trace_link */
     return rc;
 }

@@ -360,6 +360,7 @@ static int build_ops(pf_trace *t, const op_recs *r, const unsigned char *keep, i
 
 typedef struct acts_job {
     pf_trace *t;
+    const int64_t *ext;        /* per activity: its External id, -1 none */
     const pf_idmap *m;
     unsigned char *keep;
     size_t *unlinked;          /* per range */
@@ -371,7 +372,7 @@ static void acts_link_range(void *ctx, size_t lo, size_t hi, size_t k)
     size_t n = 0;
     for (size_t i = lo; i < hi; i++) {
         pf_activity *a = &j->t->acts[i];
-        a->op = a->ext_id >= 0 ? pf_idmap_get(j->m, a->ext_id) : -1;
+        a->op = j->ext[i] >= 0 ? pf_idmap_get(j->m, j->ext[i]) : -1;
         n += a->op < 0;
         if (a->op >= 0) /* every writer writes 1: the same marks in any order */
             __atomic_store_n(&j->keep[a->op], 1, __ATOMIC_RELAXED);
@@ -382,11 +383,11 @@ static void acts_link_range(void *ctx, size_t lo, size_t hi, size_t k)
 /* Links each activity to the first op of its External id (a->op holds the record's index
  * until build_ops numbers the kept ones; looked up on up to `jobs` threads) and marks the
  * ops to keep: the linked ones, or all. Returns 0 or -1 (out of memory). */
-static int link_acts(pf_trace *t, const pf_idmap *m, unsigned char *keep, size_t jobs)
+static int link_acts(pf_trace *t, const int64_t *ext, const pf_idmap *m, unsigned char *keep, size_t jobs)
 {
-    assert(t != NULL && m != NULL && keep != NULL && jobs >= 1);
+    assert(t != NULL && (ext != NULL || t->n_acts == 0) && m != NULL && keep != NULL && jobs >= 1);
     size_t w = t->n_acts / 65536 + 1 < jobs ? t->n_acts / 65536 + 1 : jobs; /* a range: 64 Ki at least */
-    acts_job j = {t, m, keep, malloc(w * sizeof(size_t))};
+    acts_job j = {t, ext, m, keep, malloc(w * sizeof(size_t))};
     if (!j.unlinked)
         return -1;
     pf_parallel_ranges(t->n_acts, w, acts_link_range, &j);
@@ -665,7 +666,7 @@ static int resolve_ops(pf_trace *t, const int32_t *renum, const nests *ns)
     return rc;
 }
 
-static int link_records(pf_trace *t, const op_recs *r, int all_ops, size_t jobs)
+static int link_records(pf_trace *t, const int64_t *act_ext, const op_recs *r, int all_ops, size_t jobs)
 {
     pf_idmap m = {0};
     nests ns = {0};
@@ -674,7 +675,7 @@ static int link_records(pf_trace *t, const op_recs *r, int all_ops, size_t jobs)
     int rc = keep && renum ? map_ids(t, r, &m, jobs) : -1;
     if (rc == 0) {
         memset(keep, all_ops ? 1 : 0, r->n);
-        rc = link_acts(t, &m, keep, jobs);
+        rc = link_acts(t, act_ext, &m, keep, jobs);
     }
     if (rc == 0)
         rc = find_nests(t, r, keep, &ns, jobs);
@@ -689,17 +690,18 @@ static int link_records(pf_trace *t, const op_recs *r, int all_ops, size_t jobs)
     return rc;
 }
 
-int pf_trace_link(pf_trace *t, pf_segvec *const *vecs, const size_t *cpu_base, size_t n_vecs, int all_ops,
-                  size_t jobs, pf_error *err)
+int pf_trace_link(pf_trace *t, const int64_t *act_ext, pf_segvec *const *vecs, const size_t *cpu_base, size_t n_vecs,
+                  int all_ops, size_t jobs, pf_error *err)
 {
     assert(t != NULL && err != NULL);
+    assert(act_ext != NULL || t->n_acts == 0);
     assert(vecs != NULL || n_vecs == 0);
     assert(cpu_base != NULL || n_vecs == 0);
     assert(bases_ascending(cpu_base, n_vecs));
     op_recs r = {vecs, cpu_base, n_vecs, 0};
     for (size_t v = 0; v < n_vecs; v++)
         r.n += vecs[v]->n;
-    int rc = link_records(t, &r, all_ops, jobs ? jobs : 1);
+    int rc = link_records(t, act_ext, &r, all_ops, jobs ? jobs : 1);
     if (rc)
         return pf_fail(err, "%s: out of memory", t->path);
     size_t bad = 0;

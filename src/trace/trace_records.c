@@ -76,15 +76,16 @@ static int add_activity(pf_scanner *sc, pf_chunk *c, const ev_fields *f, pf_act_
     }
     a.device = (int)dev;
     a.stream = aa.stream;
-    a.ext_id = aa.ext_id;
     a.correlation = aa.correlation;
     a.bytes = aa.bytes;
     a.geometry = pf_ev_geometry(s, &aa);
     a.op = -1;
     pf_activity *slot = pf_segvec_push(&c->acts);
-    if (!slot)
+    int64_t *ext = slot ? pf_segvec_push(&c->act_ext) : NULL;
+    if (!ext)
         return out_of_memory(sc, c);
     *slot = a;
+    *ext = aa.ext_id;
     return 0;
 }
 

@@ -63,7 +63,8 @@ static void test_kernel(void)
     CHECK("kernel: dur 3000 ns", a->dur_ns == 3000);
     CHECK("kernel: device 2 (args, not pid)", a->device == 2);
     CHECK("kernel: stream 7", a->stream == 7);
-    CHECK("kernel: External id 31", a->ext_id == 31);
+    CHECK("kernel: External id 31, beside it until linking",
+          x.c.act_ext.n == 1 && *(const int64_t *)pf_segvec_at(&x.c.act_ext, 0) == 31);
     CHECK("kernel: correlation 9", a->correlation == 9);
     CHECK("kernel: no geometry", a->geometry == 0);
     CHECK("kernel: unlinked (op -1)", a->op == -1);
