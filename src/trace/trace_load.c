@@ -664,12 +664,15 @@ static int warn_unknown(loader *L)
 /* Each activity's launch call, by correlation id. */
 static int link_launches(loader *L)
 {
-    pf_segvec **v = malloc((L->n_kept ? L->n_kept : 1) * sizeof *v);
+    size_t n = L->n_kept ? L->n_kept : 1;
+    pf_segvec **v = malloc(2 * n * sizeof *v), **names = v ? v + n : NULL;
     if (!v)
         return pf_fail(L->err, "%s: out of memory", L->path);
-    for (size_t i = 0; i < L->n_kept; i++)
+    for (size_t i = 0; i < L->n_kept; i++) {
         v[i] = &L->chunks[L->kept[i]]->launches;
-    int rc = pf_trace_link_launches(L->t, v, L->n_kept, L->opts.launches, job_count(L), L->err);
+        names[i] = &L->chunks[L->kept[i]]->launch_names;
+    }
+    int rc = pf_trace_link_launches(L->t, v, names, L->n_kept, L->opts.launches, job_count(L), L->err);
     free(v);
     return rc;
 }

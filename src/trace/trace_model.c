@@ -746,7 +746,8 @@ static void drain_range(void *ctx, size_t v0, size_t v1, size_t k)
 static pf_launch_rec *flatten_launches(launches_job *j, size_t n_vecs, size_t jobs)
 {
     size_t *at = malloc((n_vecs + 1) * sizeof *at);
-    at[0] = 0;
+    if (at)
+        at[0] = 0;
     for (size_t v = 0; at && v < n_vecs; v++)
         at[v + 1] = at[v] + j->vecs[v]->n;
     j->n = at ? at[n_vecs] : 0;
@@ -829,14 +830,36 @@ static int note_fallback(pf_trace *t)
 }
 
 /* The records as the model keeps them for a capture trace (ops linked by pf_trace_link). */
-static int keep_launches(pf_trace *t, const pf_launch_rec *l, size_t n, const unsigned char *ran)
+/* The names beside the records in one array, in file order (the vectors emptied); NULL when
+ * memory runs out. */
+static pf_launch_name *flatten_names(pf_segvec *const *names, size_t n_vecs, size_t n)
 {
-    if (!(t->launches = malloc((n ? n : 1) * sizeof *t->launches)))
+    pf_launch_name *all = malloc((n ? n : 1) * sizeof *all);
+    size_t at = 0;
+    for (size_t v = 0; v < n_vecs; v++) {
+        size_t k = names[v]->n; /* draining empties the vector */
+        if (all)
+            pf_segvec_drain(names[v], all + at);
+        at += k;
+        pf_segvec_free(names[v]);
+    }
+    assert(!all || at == n);
+    return all;
+}
+
+static int keep_launches(pf_trace *t, const pf_launch_rec *l, pf_segvec *const *names, size_t n_vecs, size_t n,
+                         const unsigned char *ran)
+{
+    pf_launch_name *nm = flatten_names(names, n_vecs, n);
+    if (!nm || !(t->launches = malloc((n ? n : 1) * sizeof *t->launches))) {
+        free(nm);
         return -1;
+    }
     for (size_t i = 0; i < n; i++)
-        t->launches[i] = (pf_launch){l[i].kernel, l[i].kind, -1, ran[i], l[i].ext_id, l[i].correlation,
+        t->launches[i] = (pf_launch){nm[i].kernel, l[i].kind, -1, ran[i], nm[i].ext_id, l[i].correlation,
                                      l[i].ts_ns, l[i].process, l[i].geometry};
     t->n_launches = n;
+    free(nm);
     return 0;
 }
 
@@ -872,10 +895,11 @@ static void acts_launch_range(void *ctx, size_t lo, size_t hi, size_t k)
     j->ambiguous_acts[k] = ambiguous_acts;
 }
 
-int pf_trace_link_launches(pf_trace *t, pf_segvec *const *vecs, size_t n_vecs, int keep, size_t jobs, pf_error *err)
+int pf_trace_link_launches(pf_trace *t, pf_segvec *const *vecs, pf_segvec *const *names, size_t n_vecs, int keep,
+                           size_t jobs, pf_error *err)
 {
     assert(t != NULL && err != NULL);
-    assert(vecs != NULL || n_vecs == 0);
+    assert((vecs != NULL && names != NULL) || n_vecs == 0);
     jobs = jobs ? jobs : 1;
     size_t ambiguous_acts = 0, w = workers_for(t->n_acts, t->n_acts, jobs);
     launches_job j = {.vecs = vecs, .t = t};
@@ -895,7 +919,9 @@ int pf_trace_link_launches(pf_trace *t, pf_segvec *const *vecs, size_t n_vecs, i
     }
     pf_idmap_free(&j.m);
     if (rc == 0 && keep)
-        rc = keep_launches(t, j.l, j.n, j.ran);
+        rc = keep_launches(t, j.l, names, n_vecs, j.n, j.ran);
+    for (size_t v = 0; v < n_vecs; v++)
+        pf_segvec_free(names[v]);
     free(j.ambiguous);
     free(j.ran);
     free(j.l);

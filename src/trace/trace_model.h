@@ -31,12 +31,13 @@ int pf_trace_link(pf_trace *t, const int64_t *act_ext, pf_segvec *const *ops, co
 /* Gives each activity the start and process of the launch call with its correlation id
  * (launch_ts_ns, launch_process; PF_NO_LAUNCH when none, or when calls of two processes
  * share the id), whether it was a graph launch, and its geometry when its own args lack it;
- * counts them in t->n_launched. keep: the records become t->launches (ops linked later by
+ * counts them in t->n_launched. keep: the records, with the names beside them (names[v]: a
+ * pf_launch_name per record of launches[v]), become t->launches (ops linked later by
  * pf_trace_link); else they are freed. The id map and the lookups run on up to jobs threads
  * (the result is the same for every jobs >= 1; 0 counts as 1). Returns 0 or -1 with err set
  * (out of memory only). */
-int pf_trace_link_launches(pf_trace *t, pf_segvec *const *launches, size_t n_vecs, int keep, size_t jobs,
-                           pf_error *err);
+int pf_trace_link_launches(pf_trace *t, pf_segvec *const *launches, pf_segvec *const *names, size_t n_vecs,
+                           int keep, size_t jobs, pf_error *err);
 
 /* Appends a warning (printf-style) to t->warnings. Returns 0 or -1 when memory runs out. */
 int pf_trace_warn(pf_trace *t, const char *fmt, ...)

@@ -128,12 +128,13 @@ static void test_launch(void)
     const pf_launch_rec *l = pf_segvec_at(&x.c.launches, 0);
     CHECK("launch: correlation 77 at 2000 ns", l->correlation == 77 && l->ts_ns == 2000);
     CHECK("launch: a call", l->kind == PF_LAUNCH_CALL);
-    CHECK("launch names kept: External id 4", l->ext_id == 4);
-    CHECK_STR("launch names kept: kernel", l->kernel, "gemm");
+    const pf_launch_name *nm = x.c.launch_names.n == 1 ? pf_segvec_at(&x.c.launch_names, 0) : NULL;
+    CHECK("launch names kept: External id 4", nm && nm->ext_id == 4);
+    CHECK_STR("launch names kept: kernel", nm ? nm->kernel : NULL, "gemm");
     teardown(&x);
     CHECK("launch without names: filed", file_event(&x, s, 0) == 0);
     l = pf_segvec_at(&x.c.launches, 0);
-    CHECK("launch without names: none kept", l->ext_id == -1 && l->kernel == NULL);
+    CHECK("launch without names: none kept", x.c.launch_names.n == 0 && l->correlation == 77);
     teardown(&x);
 
     const char *odd = "{\"ph\": \"X\", \"cat\": \"gpu_odd\", \"name\": \"k\", \"ts\": 1, \"dur\": 1, "
