@@ -38,10 +38,11 @@ typedef struct pf_activity {
     int device;
     int64_t stream;
     int64_t ts_ns, dur_ns;     /* exact, from the microsecond text */
-    int64_t ext_id;            /* External id; -1 when absent */
     int64_t correlation;       /* -1 when absent */
     int64_t bytes;             /* memcpy/memset args.bytes; -1 when absent */
-    int32_t op;                /* index into pf_trace.ops of the launching cpu_op; -1 none */
+    int32_t op;                /* index into pf_trace.ops of the launching cpu_op (the first with
+                                  its External id, which the loader keeps only until it links
+                                  them: 8 bytes an activity); -1 none */
     uint8_t graph;             /* 1: launched by a graph launch (cudaGraphLaunch, hipGraphLaunch) */
     uint8_t captured;          /* 1: op is the one that recorded it in a graph capture
                                   (pf_trace_graft_captures), not one of this trace */

@@ -221,10 +221,24 @@ static void fit_address_limit(void)
 #endif
 }
 
+/* glibc raises its threshold for serving a block from its own mapping to the size of each
+ * such block freed (up to 32 MB), so once the loader freed its scan records every large
+ * array after them came from the heap, whose freed holes stay resident: the analysis
+ * peaked 5 MB (7%) higher on a 300 MB trace (74 MB against 69 MB) for memory no longer
+ * used. A fixed threshold keeps every large array a mapping of its own, handed back whole
+ * when freed. */
+static void fix_mmap_threshold(void)
+{
+#if defined(M_MMAP_THRESHOLD)
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
+}
+
 void pf_cli_process_setup(void)
 {
     catch_signals();
     fit_address_limit();
+    fix_mmap_threshold();
 }
 
 static void catch_signals(void)

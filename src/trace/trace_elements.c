@@ -18,6 +18,8 @@ void pf_chunk_init(pf_chunk *c)
     pf_segvec_init(&c->steps, sizeof(pf_step));
     pf_segvec_init(&c->launches, sizeof(pf_launch_rec));
     pf_segvec_init(&c->cpu_steps, sizeof(pf_step));
+    pf_segvec_init(&c->act_ext, sizeof(int64_t));
+    pf_segvec_init(&c->launch_names, sizeof(pf_launch_name));
     c->start = -1;
 }
 
@@ -30,6 +32,8 @@ void pf_chunk_free(pf_chunk *c)
     pf_segvec_free(&c->steps);
     pf_segvec_free(&c->launches);
     pf_segvec_free(&c->cpu_steps);
+    pf_segvec_free(&c->act_ext);
+    pf_segvec_free(&c->launch_names);
 }
 
 /* ---- the element loop ---- */

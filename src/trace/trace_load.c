@@ -635,6 +635,11 @@ static pf_segvec *cpu_steps_of(pf_chunk *c)
     return &c->cpu_steps;
 }
 
+static pf_segvec *act_ext_of(pf_chunk *c)
+{
+    return &c->act_ext;
+}
+
 /* One warning for every event of a category profana does not know that looks like GPU
  * activity: such a trace would otherwise read as one with less GPU work, silently. */
 static int warn_unknown(loader *L)
@@ -659,12 +664,15 @@ static int warn_unknown(loader *L)
 /* Each activity's launch call, by correlation id. */
 static int link_launches(loader *L)
 {
-    pf_segvec **v = malloc((L->n_kept ? L->n_kept : 1) * sizeof *v);
+    size_t n = L->n_kept ? L->n_kept : 1;
+    pf_segvec **v = malloc(2 * n * sizeof *v), **names = v ? v + n : NULL;
     if (!v)
         return pf_fail(L->err, "%s: out of memory", L->path);
-    for (size_t i = 0; i < L->n_kept; i++)
+    for (size_t i = 0; i < L->n_kept; i++) {
         v[i] = &L->chunks[L->kept[i]]->launches;
-    int rc = pf_trace_link_launches(L->t, v, L->n_kept, L->opts.launches, L->err);
+        names[i] = &L->chunks[L->kept[i]]->launch_names;
+    }
+    int rc = pf_trace_link_launches(L->t, v, names, L->n_kept, L->opts.launches, job_count(L), L->err);
     free(v);
     return rc;
 }
@@ -684,30 +692,37 @@ static int assemble(loader *L)
     for (size_t i = 0, at = 0; i < L->n_kept; at += L->chunks[L->kept[i]]->cpu.n, i++)
         cpu_base[i] = at; /* before move_events empties the parts */
     pf_timings *tm = L->opts.timings;
+    int64_t *act_ext = NULL; /* the activities' External ids, until pf_trace_link has used them */
+    size_t n_ext = 0;
     int bad = move_events(acts_of, L, (void **)&t->acts, &t->n_acts, sizeof *t->acts) ||
+              move_events(act_ext_of, L, (void **)&act_ext, &n_ext, sizeof *act_ext) ||
               move_events(cpu_of, L, (void **)&t->cpu, &t->n_cpu, sizeof *t->cpu) ||
               move_events(steps_of, L, (void **)&t->gpu_steps, &t->n_gpu_steps, sizeof *t->gpu_steps) ||
               move_events(cpu_steps_of, L, (void **)&t->cpu_steps, &t->n_cpu_steps, sizeof *t->cpu_steps) ||
               warn_unknown(L);
     pf_timings_lap(tm, "model build", 1);
     bad = bad || link_launches(L);
-    pf_timings_lap(tm, "link and sort", 1);
+    pf_timings_lap(tm, "link and sort", (int)job_count(L));
     bad = bad || pf_trace_devices_from_props(t, L->props, L->props_len, L->err);
     pf_timings_lap(tm, "model build", 1);
     if (bad) {
         free(cpu_base);
+        free(act_ext);
         return -1;
     }
+    assert(n_ext == t->n_acts);
     pf_segvec **ops = malloc((L->n_kept ? L->n_kept : 1) * sizeof *ops);
     if (!ops) {
         free(cpu_base);
+        free(act_ext);
         return pf_fail(L->err, "%s: out of memory", L->path);
     }
     for (size_t i = 0; i < L->n_kept; i++)
         ops[i] = &L->chunks[L->kept[i]]->ops;
-    int rc = pf_trace_link(t, ops, cpu_base, L->n_kept, L->opts.all_ops, job_count(L), L->err);
+    int rc = pf_trace_link(t, act_ext, ops, cpu_base, L->n_kept, L->opts.all_ops, job_count(L), L->err);
     free(ops);
     free(cpu_base);
+    free(act_ext);
     pf_timings_lap(tm, "link and sort", (int)job_count(L)); /* the id map and lookups: pf_trace_link */
     return rc;
 }

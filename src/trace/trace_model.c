@@ -1,14 +1,15 @@
-/* trace_model.c - the model's assembly: notes and warnings, freeing, External-id links from kernels to ops (in parallel for large traces), nested ops, the parse of linked ops' args, and launch calls by correlation id. */
+/* trace_model.c - the model's assembly: notes and warnings, freeing, External-id links from kernels to ops, nested ops, the parse of linked ops' args, and launch calls by correlation id; the maps, lookups and nests of large traces on several threads. */
 #include <assert.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "profana/i64map.h"
 #include "profana/mem.h"
 #include "profana/op_family.h"
 #include "profana/parallel.h"
+#include "trace_idmap.h"
 #include "trace_model.h"
 #include "trace_records.h"
 #include "trace_vec.h"
@@ -124,65 +125,6 @@ static int bases_ascending(const size_t *base, size_t n)
 
 /* ---- External id links ---- */
 
-/* External id -> index of the first op record with it. Kineto numbers External ids
- * consecutively, so when the ids are dense the map is a plain array indexed by id - base
- * (direct != NULL): filled and read in file order, it stays in cache where hashed slots would
- * miss on every id. Otherwise a pf_i64map sized once for every cpu_op's id. */
-typedef struct id_map {
-    pf_i64map hashed;
-    int32_t *direct;           /* value of id base + i; -1 none */
-    int64_t base;
-    size_t range;
-} id_map;
-
-/* A dense map for ids in [lo, hi) when there are at least a quarter as many ids as
- * values in the range; 1 when made, 0 when the hashed map suits better, -1 out of memory. */
-static int id_map_init_dense(id_map *m, int64_t lo, int64_t hi, size_t n)
-{
-    uint64_t range = (uint64_t)hi - (uint64_t)lo;
-    if (hi <= lo || range / 4 > n)
-        return 0;
-    m->direct = malloc((size_t)range * sizeof *m->direct);
-    if (!m->direct)
-        return -1;
-    memset(m->direct, 0xff, (size_t)range * sizeof *m->direct);
-    m->base = lo;
-    m->range = (size_t)range;
-    return 1;
-}
-
-static void id_map_free(id_map *m)
-{
-    pf_i64map_free(&m->hashed);
-    free(m->direct);
-}
-
-/* Inserts k -> v unless k is there; returns 1 when k was already present, 0 when added (the
- * hashed map was sized for every id: it never grows here, so never fails). */
-static int id_map_put(id_map *m, int64_t k, int32_t v)
-{
-    if (m->direct) {
-        int32_t *slot = &m->direct[k - m->base];
-        if (*slot >= 0)
-            return 1;
-        *slot = v;
-        return 0;
-    }
-    int added;
-    int64_t got = pf_i64map_find_or_add(&m->hashed, k, (uint32_t)v, &added);
-    assert(got >= 0);
-    (void)got;
-    return !added;
-}
-
-static int32_t id_map_get(const id_map *m, int64_t k)
-{
-    if (m->direct)
-        return k >= m->base && (uint64_t)k - (uint64_t)m->base < m->range ? m->direct[k - m->base] : -1;
-    uint32_t v;
-    return pf_i64map_get(&m->hashed, k, &v) ? (int32_t)v : -1;
-}
-
 /* Parsed args by interned args text: ops with equal args share one parse. */
 typedef struct parsed {
     const char *key;
@@ -276,9 +218,8 @@ typedef struct op_recs {
 typedef struct ids_job {
     const op_recs *r;
     const size_t *start;
-    id_map *m;
+    pf_idmap *m;
     int64_t *lo, *hi;          /* per range: the least and greatest id it saw */
-    size_t *filled;            /* per range of the dense array: its slots in use */
 } ids_job;
 
 static void ids_bounds(void *ctx, size_t v0, size_t v1, size_t k)
@@ -295,15 +236,7 @@ static void ids_bounds(void *ctx, size_t v0, size_t v1, size_t k)
     j->hi[k] = hi;
 }
 
-/* Puts g into a dense slot unless a smaller index is there: the first record of an id in
- * file order wins, whichever thread gets there first. */
-static void dense_put_min(int32_t *slot, int32_t g)
-{
-    int32_t cur = __atomic_load_n(slot, __ATOMIC_RELAXED);
-    while ((cur < 0 || g < cur) && !__atomic_compare_exchange_n(slot, &cur, g, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-        ;
-}
-
+/* The first record of an id in file order wins, whichever thread gets there first. */
 static void ids_fill(void *ctx, size_t v0, size_t v1, size_t k)
 {
     ids_job *j = ctx;
@@ -311,34 +244,31 @@ static void ids_fill(void *ctx, size_t v0, size_t v1, size_t k)
     for (size_t v = v0; v < v1; v++)
         for (size_t i = 0; i < j->r->vecs[v]->n; i++) {
             const pf_op_rec *rec = pf_segvec_at(j->r->vecs[v], i);
-            dense_put_min(&j->m->direct[rec->ext_id - j->m->base], (int32_t)(j->start[v] + i));
+            pf_idmap_put_min(j->m, rec->ext_id, (int32_t)(j->start[v] + i));
         }
 }
 
-static void ids_count(void *ctx, size_t lo, size_t hi, size_t k)
+/* Threads for n items of work over `parts` parts: one for a small job (under 64 Ki items,
+ * where starting threads costs more than it saves), else up to one a part. */
+static size_t workers_for(size_t n, size_t parts, size_t jobs)
 {
-    ids_job *j = ctx;
-    size_t n = 0;
-    for (size_t i = lo; i < hi; i++)
-        n += j->m->direct[i] >= 0;
-    j->filled[k] = n;
+    return n < 65536 ? 1 : jobs < parts ? jobs : parts ? parts : 1;
 }
 
 /* Maps each record's External id to its index in the sequence (the first of a repeated id
- * wins; the repeats are counted), on up to `jobs` threads when the map is dense; the map is
- * the same for every number of threads. */
-static int map_ids(pf_trace *t, const op_recs *r, id_map *m, size_t jobs)
+ * wins; the repeats are counted), on up to `jobs` threads; the map is the same for every
+ * number of threads. */
+static int map_ids(pf_trace *t, const op_recs *r, pf_idmap *m, size_t jobs)
 {
     assert(t != NULL && r != NULL && m != NULL && jobs >= 1);
-    size_t w = r->n < 65536 ? 1 : jobs < r->n_vecs ? jobs : r->n_vecs ? r->n_vecs : 1; /* small: no threads */
-    ids_job j = {r, NULL, m, NULL, NULL, NULL};
+    size_t w = workers_for(r->n, r->n_vecs, jobs);
+    ids_job j = {r, NULL, m, NULL, NULL};
     size_t *start = malloc((r->n_vecs + 1) * sizeof *start);
     j.lo = malloc(w * sizeof *j.lo);
     j.hi = malloc(w * sizeof *j.hi);
-    j.filled = malloc(w * sizeof *j.filled);
-    int rc = start && j.lo && j.hi && j.filled ? 0 : -1;
-    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    int rc = start && j.lo && j.hi && r->n <= INT32_MAX ? 0 : -1;
     if (rc == 0) {
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
         start[0] = 0;
         for (size_t v = 0; v < r->n_vecs; v++)
             start[v + 1] = start[v] + r->vecs[v]->n;
@@ -348,29 +278,15 @@ static int map_ids(pf_trace *t, const op_recs *r, id_map *m, size_t jobs)
             lo = j.lo[k] < lo ? j.lo[k] : lo;
             hi = j.hi[k] > hi ? j.hi[k] : hi;
         }
+        rc = pf_idmap_init(m, lo, hi, r->n);
     }
-    int dense = rc == 0 && r->n && hi < INT64_MAX ? id_map_init_dense(m, lo, hi + 1, r->n) : 0;
-    if (rc || r->n > INT32_MAX || dense < 0 || (dense == 0 && pf_i64map_reserve(&m->hashed, r->n)))
-        rc = -1;
-    if (rc == 0 && dense) {
+    if (rc == 0) {
         pf_parallel_ranges(r->n_vecs, w, ids_fill, &j);
-        pf_parallel_ranges(m->range, w, ids_count, &j);
-        size_t filled = 0;
-        for (size_t k = 0; k < w; k++)
-            filled += j.filled[k];
-        t->n_duplicate_ids += r->n - filled;
-    } else if (rc == 0) {
-        int32_t g = 0;
-        for (size_t v = 0; v < r->n_vecs; v++)
-            for (size_t i = 0; i < r->vecs[v]->n; i++, g++) {
-                const pf_op_rec *rec = pf_segvec_at(r->vecs[v], i);
-                t->n_duplicate_ids += (size_t)id_map_put(m, rec->ext_id, g);
-            }
+        t->n_duplicate_ids += r->n - pf_idmap_count(m, w);
     }
     free(start);
     free(j.lo);
     free(j.hi);
-    free(j.filled);
     return rc;
 }
 
@@ -444,7 +360,9 @@ static int build_ops(pf_trace *t, const op_recs *r, const unsigned char *keep, i
 
 typedef struct acts_job {
     pf_trace *t;
-    const id_map *m;
+    const int64_t *ext;        /* per activity: its External id, -1 none */
+    const pf_idmap *m;
+    unsigned char *keep;
     size_t *unlinked;          /* per range */
 } acts_job;
 
@@ -454,8 +372,10 @@ static void acts_link_range(void *ctx, size_t lo, size_t hi, size_t k)
     size_t n = 0;
     for (size_t i = lo; i < hi; i++) {
         pf_activity *a = &j->t->acts[i];
-        a->op = a->ext_id >= 0 ? id_map_get(j->m, a->ext_id) : -1;
+        a->op = j->ext[i] >= 0 ? pf_idmap_get(j->m, j->ext[i]) : -1;
         n += a->op < 0;
+        if (a->op >= 0) /* every writer writes 1: the same marks in any order */
+            __atomic_store_n(&j->keep[a->op], 1, __ATOMIC_RELAXED);
     }
     j->unlinked[k] = n;
 }
@@ -463,24 +383,21 @@ static void acts_link_range(void *ctx, size_t lo, size_t hi, size_t k)
 /* Links each activity to the first op of its External id (a->op holds the record's index
  * until build_ops numbers the kept ones; looked up on up to `jobs` threads) and marks the
  * ops to keep: the linked ones, or all. Returns 0 or -1 (out of memory). */
-static int link_acts(pf_trace *t, const id_map *m, unsigned char *keep, size_t jobs)
+static int link_acts(pf_trace *t, const int64_t *ext, const pf_idmap *m, unsigned char *keep, size_t jobs)
 {
-    assert(t != NULL && m != NULL && keep != NULL && jobs >= 1);
+    assert(t != NULL && (ext != NULL || t->n_acts == 0) && m != NULL && keep != NULL && jobs >= 1);
     size_t w = t->n_acts / 65536 + 1 < jobs ? t->n_acts / 65536 + 1 : jobs; /* a range: 64 Ki at least */
-    acts_job j = {t, m, malloc(w * sizeof(size_t))};
+    acts_job j = {t, ext, m, keep, malloc(w * sizeof(size_t))};
     if (!j.unlinked)
         return -1;
     pf_parallel_ranges(t->n_acts, w, acts_link_range, &j);
     for (size_t k = 0; k < w; k++)
         t->n_unlinked += j.unlinked[k];
     free(j.unlinked);
-    for (size_t i = 0; i < t->n_acts; i++)
-        if (t->acts[i].op >= 0)
-            keep[t->acts[i].op] = 1;
     /* a capture's kernel launches: their ops are what a replay's kernels take */
     for (size_t i = 0; i < t->n_launches; i++) {
         pf_launch *l = &t->launches[i];
-        l->op = l->kernel && l->ext_id >= 0 ? id_map_get(m, l->ext_id) : -1;
+        l->op = l->kernel && l->ext_id >= 0 ? pf_idmap_get(m, l->ext_id) : -1;
         if (l->op >= 0)
             keep[l->op] = 1;
     }
@@ -546,9 +463,26 @@ static int push_child(nests *ns, const pf_op_rec *rec)
     return 0;
 }
 
+/* pf_op_family_reads_nested by interned name: a few hundred names, hundreds of thousands of
+ * records. A slot holds one name (pointer) and its answer; -1: empty. */
+typedef struct nested_names {
+    const char *name[256];
+    signed char reads[256];
+} nested_names;
+
+static int reads_nested(nested_names *nn, const char *name)
+{
+    size_t h = (size_t)(((uint64_t)(uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15)) >> 56);
+    if (nn->reads[h] < 0 || nn->name[h] != name) {
+        nn->name[h] = name;
+        nn->reads[h] = (signed char)(pf_op_family_reads_nested(name) != 0);
+    }
+    return nn->reads[h];
+}
+
 /* Record g at cursor (v, i), whose span is p: its children. */
-static int add_nest(const pf_trace *t, nests *ns, const op_recs *r, const pf_cpu_event *p, int32_t g, size_t v,
-                    size_t i)
+static int add_nest(const pf_trace *t, nests *ns, nested_names *nn, const op_recs *r, const pf_cpu_event *p,
+                    int32_t g, size_t v, size_t i)
 {
     if (pf_grow((void **)&ns->list, &ns->cap, ns->n + 1, sizeof *ns->list, 16))
         return -1;
@@ -562,13 +496,14 @@ static int add_nest(const pf_trace *t, nests *ns, const op_recs *r, const pf_cpu
             continue;
         if (c->ts_ns > end)
             break;
+        /* the next op on this thread that reads its own nested ops owns what follows, inside
+         * this span or not: so nests do not overlap, and what they keep in all is at most one
+         * entry per record of the trace (ops that each began inside the previous and ended
+         * after it kept up to NEST_MAX entries each, the same children again and again) */
+        if (reads_nested(nn, rec->name))
+            break;
         if (c->ts_ns < p->ts_ns || c->ts_ns + c->dur_ns > end)
             continue;
-        /* an op that reads its own nested ops owns what follows: nests do not overlap, so
-         * what they keep in all is at most one entry per record of the trace (ops nested
-         * each inside the previous kept up to NEST_MAX entries each: 4.8 GB for 39 MB) */
-        if (pf_op_family_reads_nested(rec->name))
-            break;
         if (push_child(ns, rec))
             return -1;
         n->n++;
@@ -576,20 +511,92 @@ static int add_nest(const pf_trace *t, nests *ns, const op_recs *r, const pf_cpu
     return 0;
 }
 
-/* The children of every kept record whose op reads them. */
-static int find_nests(const pf_trace *t, const op_recs *r, const unsigned char *keep, nests *ns)
+/* find_nests over a range of vectors: its own nests (children indexed within them). */
+typedef struct nests_job {
+    const pf_trace *t;
+    const op_recs *r;
+    const unsigned char *keep;
+    const size_t *start;       /* per vector: its first record's index in the sequence */
+    nests *parts;              /* per range */
+    int *failed;               /* per range: out of memory */
+} nests_job;
+
+static void nests_range(void *ctx, size_t v0, size_t v1, size_t k)
 {
-    int32_t g = 0;
-    for (size_t v = 0; v < r->n_vecs; v++)
-        for (size_t i = 0; i < r->vecs[v]->n; i++, g++) {
-            const pf_op_rec *rec = pf_segvec_at(r->vecs[v], i);
-            if (!keep[g] || !pf_op_family_reads_nested(rec->name))
+    const nests_job *j = ctx;
+    nested_names nn;
+    memset(nn.reads, 0xff, sizeof nn.reads);
+    for (size_t v = v0; v < v1 && !j->failed[k]; v++)
+        for (size_t i = 0; i < j->r->vecs[v]->n && !j->failed[k]; i++) {
+            const pf_op_rec *rec = pf_segvec_at(j->r->vecs[v], i);
+            int32_t g = (int32_t)(j->start[v] + i);
+            if (!j->keep[g] || !reads_nested(&nn, rec->name))
                 continue;
-            const pf_cpu_event *p = rec_span(t, r, v, rec);
-            if (p && add_nest(t, ns, r, p, g, v, i))
-                return -1;
+            const pf_cpu_event *p = rec_span(j->t, j->r, v, rec);
+            j->failed[k] = p && add_nest(j->t, &j->parts[k], &nn, j->r, p, g, v, i);
         }
-    return 0;
+}
+
+/* The ranges' nests, in order, into ns (the parts are freed). */
+static int join_nests(nests *ns, nests *parts, size_t w)
+{
+    size_t n = 0, n_recs = 0;
+    for (size_t k = 0; k < w; k++) {
+        n += parts[k].n;
+        n_recs += parts[k].n_recs;
+    }
+    if (w == 1 || n == 0) { /* one part, or nothing: taken as it is */
+        *ns = parts[0];
+        for (size_t k = 1; k < w; k++)
+            nests_free(&parts[k]);
+        return 0;
+    }
+    ns->list = malloc(n * sizeof *ns->list);
+    ns->recs = malloc((n_recs ? n_recs : 1) * sizeof *ns->recs);
+    int rc = ns->list && ns->recs ? 0 : -1;
+    for (size_t k = 0; k < w; k++) {
+        for (size_t q = 0; rc == 0 && q < parts[k].n; q++) {
+            ns->list[ns->n] = parts[k].list[q];
+            ns->list[ns->n++].first += ns->n_recs;
+        }
+        if (rc == 0 && parts[k].n_recs)
+            memcpy(ns->recs + ns->n_recs, parts[k].recs, parts[k].n_recs * sizeof *ns->recs);
+        ns->n_recs += rc == 0 ? parts[k].n_recs : 0;
+        nests_free(&parts[k]);
+    }
+    ns->cap = ns->n;
+    ns->cap_recs = ns->n_recs;
+    return rc;
+}
+
+/* The children of every kept record whose op reads them, on up to `jobs` threads (each
+ * chunk's records on one; the look-ahead reads on into the next chunks): the same nests, in
+ * file order, for every number of threads. */
+static int find_nests(const pf_trace *t, const op_recs *r, const unsigned char *keep, nests *ns, size_t jobs)
+{
+    size_t w = workers_for(r->n, r->n_vecs, jobs);
+    size_t *start = malloc((r->n_vecs + 1) * sizeof *start);
+    nests *parts = calloc(w, sizeof *parts);
+    int *failed = calloc(w, sizeof *failed);
+    int rc = start && parts && failed ? 0 : -1;
+    if (rc == 0) {
+        start[0] = 0;
+        for (size_t v = 0; v < r->n_vecs; v++)
+            start[v + 1] = start[v] + r->vecs[v]->n;
+        nests_job j = {t, r, keep, start, parts, failed};
+        pf_parallel_ranges(r->n_vecs, w, nests_range, &j);
+        for (size_t k = 0; k < w; k++)
+            rc |= failed[k] ? -1 : 0;
+    }
+    if (rc == 0)
+        rc = join_nests(ns, parts, w);
+    else
+        for (size_t k = 0; parts && k < w; k++)
+            nests_free(&parts[k]);
+    free(start);
+    free(parts);
+    free(failed);
+    return rc;
 }
 
 /* Each nest's op gets the calls of its children (args parsed through the same cache). */
@@ -659,20 +666,20 @@ static int resolve_ops(pf_trace *t, const int32_t *renum, const nests *ns)
     return rc;
 }
 
-static int link_records(pf_trace *t, const op_recs *r, int all_ops, size_t jobs)
+static int link_records(pf_trace *t, const int64_t *act_ext, const op_recs *r, int all_ops, size_t jobs)
 {
-    id_map m = {0};
+    pf_idmap m = {0};
     nests ns = {0};
     unsigned char *keep = malloc(r->n ? r->n : 1);
     int32_t *renum = malloc((r->n ? r->n : 1) * sizeof *renum);
     int rc = keep && renum ? map_ids(t, r, &m, jobs) : -1;
     if (rc == 0) {
         memset(keep, all_ops ? 1 : 0, r->n);
-        rc = link_acts(t, &m, keep, jobs);
+        rc = link_acts(t, act_ext, &m, keep, jobs);
     }
     if (rc == 0)
-        rc = find_nests(t, r, keep, &ns);
-    id_map_free(&m);
+        rc = find_nests(t, r, keep, &ns, jobs);
+    pf_idmap_free(&m);
     if (rc == 0)
         rc = build_ops(t, r, keep, renum, jobs);
     free(keep);
@@ -683,17 +690,18 @@ static int link_records(pf_trace *t, const op_recs *r, int all_ops, size_t jobs)
     return rc;
 }
 
-int pf_trace_link(pf_trace *t, pf_segvec *const *vecs, const size_t *cpu_base, size_t n_vecs, int all_ops,
-                  size_t jobs, pf_error *err)
+int pf_trace_link(pf_trace *t, const int64_t *act_ext, pf_segvec *const *vecs, const size_t *cpu_base, size_t n_vecs,
+                  int all_ops, size_t jobs, pf_error *err)
 {
     assert(t != NULL && err != NULL);
+    assert(act_ext != NULL || t->n_acts == 0);
     assert(vecs != NULL || n_vecs == 0);
     assert(cpu_base != NULL || n_vecs == 0);
     assert(bases_ascending(cpu_base, n_vecs));
     op_recs r = {vecs, cpu_base, n_vecs, 0};
     for (size_t v = 0; v < n_vecs; v++)
         r.n += vecs[v]->n;
-    int rc = link_records(t, &r, all_ops, jobs ? jobs : 1);
+    int rc = link_records(t, act_ext, &r, all_ops, jobs ? jobs : 1);
     if (rc)
         return pf_fail(err, "%s: out of memory", t->path);
     size_t bad = 0;
@@ -712,44 +720,101 @@ int pf_trace_link(pf_trace *t, pf_segvec *const *vecs, const size_t *cpu_base, s
 
 /* ---- launch calls ---- */
 
-/* The launch records of every chunk in one array, in file order; the vectors are emptied. */
-static pf_launch_rec *flatten_launches(pf_segvec *const *vecs, size_t n_vecs, size_t *n)
+/* The launch records of every chunk in one array, in file order, and what links them to
+ * the activities: the work of each step spread over up to `jobs` threads. */
+typedef struct launches_job {
+    pf_segvec *const *vecs;
+    const size_t *at;          /* per vector: where its records go in l */
+    pf_launch_rec *l;
+    size_t n;
+    pf_idmap m;
+    unsigned char *ambiguous, *ran;
+    pf_trace *t;
+    int64_t *lo, *hi;          /* per range: the least and greatest correlation id */
+    size_t *launched, *ambiguous_acts; /* per range of activities */
+} launches_job;
+
+static void drain_range(void *ctx, size_t v0, size_t v1, size_t k)
 {
-    *n = 0;
+    const launches_job *j = ctx;
+    (void)k;
+    for (size_t v = v0; v < v1; v++)
+        pf_segvec_drain(j->vecs[v], j->l + j->at[v]);
+}
+
+/* The records in one array (the vectors emptied); NULL when memory runs out. */
+static pf_launch_rec *flatten_launches(launches_job *j, size_t n_vecs, size_t jobs)
+{
+    size_t *at = malloc((n_vecs + 1) * sizeof *at);
+    if (at)
+        at[0] = 0;
+    for (size_t v = 0; at && v < n_vecs; v++)
+        at[v + 1] = at[v] + j->vecs[v]->n;
+    j->n = at ? at[n_vecs] : 0;
+    j->l = at ? pf_model_alloc((j->n ? j->n : 1) * sizeof *j->l) : NULL;
+    j->at = at;
+    if (j->l)
+        pf_parallel_ranges(n_vecs, workers_for(j->n, n_vecs, jobs), drain_range, j);
     for (size_t v = 0; v < n_vecs; v++)
-        *n += vecs[v]->n;
-    pf_launch_rec *all = pf_model_alloc((*n ? *n : 1) * sizeof *all);
-    size_t at = 0;
-    for (size_t v = 0; v < n_vecs; v++) {
-        size_t k = vecs[v]->n; /* draining empties the vector */
-        if (all)
-            pf_segvec_drain(vecs[v], all + at);
-        at += k;
-        pf_segvec_free(vecs[v]);
+        pf_segvec_free(j->vecs[v]);
+    free(at);
+    j->at = NULL;
+    return j->l;
+}
+
+static void corr_bounds(void *ctx, size_t lo, size_t hi, size_t k)
+{
+    launches_job *j = ctx;
+    int64_t a = INT64_MAX, b = INT64_MIN;
+    for (size_t i = lo; i < hi; i++) {
+        a = j->l[i].correlation < a ? j->l[i].correlation : a;
+        b = j->l[i].correlation > b ? j->l[i].correlation : b;
     }
-    return all;
+    j->lo[k] = a;
+    j->hi[k] = b;
+}
+
+static void corr_fill(void *ctx, size_t lo, size_t hi, size_t k)
+{
+    launches_job *j = ctx;
+    (void)k;
+    for (size_t i = lo; i < hi; i++)
+        pf_idmap_put_min(&j->m, j->l[i].correlation, (int32_t)i);
+}
+
+/* A record after the first of its id, of another process, makes the first ambiguous. */
+static void corr_ambiguous(void *ctx, size_t lo, size_t hi, size_t k)
+{
+    launches_job *j = ctx;
+    (void)k;
+    for (size_t i = lo; i < hi; i++) {
+        int32_t first = pf_idmap_get(&j->m, j->l[i].correlation);
+        if ((size_t)first != i && j->l[first].process != j->l[i].process)
+            __atomic_store_n(&j->ambiguous[first], 1, __ATOMIC_RELAXED); /* every writer writes 1 */
+    }
 }
 
 /* Correlation id -> index of the first record with it. A later record of another process
  * with the same id (ranks of a combined trace number their calls alike) makes the first
- * ambiguous (*ambiguous[first] = 1): no activity can tell which call launched it. */
-static int map_launches(const pf_launch_rec *l, size_t n, id_map *m, unsigned char *ambiguous)
+ * ambiguous (ambiguous[first] = 1): no activity can tell which call launched it. */
+static int map_launches(launches_job *j, size_t jobs)
 {
-    int64_t lo = INT64_MAX, hi = INT64_MIN;
-    for (size_t i = 0; i < n; i++) {
-        lo = l[i].correlation < lo ? l[i].correlation : lo;
-        hi = l[i].correlation > hi ? l[i].correlation : hi;
-    }
-    int dense = n && hi < INT64_MAX ? id_map_init_dense(m, lo, hi + 1, n) : 0;
-    if (n > INT32_MAX || dense < 0 || (dense == 0 && pf_i64map_reserve(&m->hashed, n)))
+    size_t w = workers_for(j->n, j->n, jobs);
+    j->lo = malloc(w * sizeof *j->lo);
+    j->hi = malloc(w * sizeof *j->hi);
+    if (!j->lo || !j->hi || j->n > INT32_MAX)
         return -1;
-    for (size_t i = 0; i < n; i++) {
-        if (!id_map_put(m, l[i].correlation, (int32_t)i))
-            continue;
-        int32_t first = id_map_get(m, l[i].correlation);
-        if (l[first].process != l[i].process)
-            ambiguous[first] = 1;
+    pf_parallel_ranges(j->n, w, corr_bounds, j);
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t k = 0; k < w; k++) {
+        lo = j->lo[k] < lo ? j->lo[k] : lo;
+        hi = j->hi[k] > hi ? j->hi[k] : hi;
     }
+    if (pf_idmap_init(&j->m, lo, hi, j->n))
+        return -1;
+    pf_parallel_ranges(j->n, w, corr_fill, j);
+    if (pf_idmap_count(&j->m, w) < j->n) /* some id repeats: a pass of lookups (a slot scan is cheaper) */
+        pf_parallel_ranges(j->n, w, corr_ambiguous, j);
     return 0;
 }
 
@@ -765,60 +830,105 @@ static int note_fallback(pf_trace *t)
 }
 
 /* The records as the model keeps them for a capture trace (ops linked by pf_trace_link). */
-static int keep_launches(pf_trace *t, const pf_launch_rec *l, size_t n, const unsigned char *ran)
+/* The names beside the records in one array, in file order (the vectors emptied); NULL when
+ * memory runs out. */
+static pf_launch_name *flatten_names(pf_segvec *const *names, size_t n_vecs, size_t n)
 {
-    if (!(t->launches = malloc((n ? n : 1) * sizeof *t->launches)))
+    pf_launch_name *all = malloc((n ? n : 1) * sizeof *all);
+    size_t at = 0;
+    for (size_t v = 0; v < n_vecs; v++) {
+        size_t k = names[v]->n; /* draining empties the vector */
+        if (all)
+            pf_segvec_drain(names[v], all + at);
+        at += k;
+        pf_segvec_free(names[v]);
+    }
+    assert(!all || at == n);
+    return all;
+}
+
+static int keep_launches(pf_trace *t, const pf_launch_rec *l, pf_segvec *const *names, size_t n_vecs, size_t n,
+                         const unsigned char *ran)
+{
+    pf_launch_name *nm = flatten_names(names, n_vecs, n);
+    if (!nm || !(t->launches = malloc((n ? n : 1) * sizeof *t->launches))) {
+        free(nm);
         return -1;
+    }
     for (size_t i = 0; i < n; i++)
-        t->launches[i] = (pf_launch){l[i].kernel, l[i].kind, -1, ran[i], l[i].ext_id, l[i].correlation,
+        t->launches[i] = (pf_launch){nm[i].kernel, l[i].kind, -1, ran[i], nm[i].ext_id, l[i].correlation,
                                      l[i].ts_ns, l[i].process, l[i].geometry};
     t->n_launches = n;
+    free(nm);
     return 0;
 }
 
-/* What the launch call g tells of activity a: when, from which process, whether a graph
- * replayed it, and its geometry when its own event lacks one. */
-static void take_launch(pf_trace *t, pf_activity *a, const pf_launch_rec *g)
+/* Each activity of the range gets what its launch call tells: when, from which process,
+ * whether a graph replayed it, and its geometry when its own event lacks one. */
+static void acts_launch_range(void *ctx, size_t lo, size_t hi, size_t k)
 {
-    a->launch_ts_ns = g->ts_ns;
-    a->launch_dur_ns = g->dur_ns;
-    a->launch_process = g->process;
-    a->graph = g->kind == PF_LAUNCH_GRAPH;
-    if (!a->geometry && !a->graph)
-        a->geometry = g->geometry;
-    t->n_launched++;
-}
-
-int pf_trace_link_launches(pf_trace *t, pf_segvec *const *vecs, size_t n_vecs, int keep, pf_error *err)
-{
-    assert(t != NULL && err != NULL);
-    assert(vecs != NULL || n_vecs == 0);
-    size_t n, ambiguous_acts = 0;
-    id_map m = {0};
-    pf_launch_rec *l = flatten_launches(vecs, n_vecs, &n);
-    unsigned char *ambiguous = l ? calloc(n ? n : 1, 1) : NULL;
-    unsigned char *ran = l ? calloc(n ? n : 1, 1) : NULL;
-    int rc = ambiguous && ran ? map_launches(l, n, &m, ambiguous) : -1;
-    for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
-        pf_activity *a = &t->acts[i];
-        int32_t g = a->correlation >= 0 ? id_map_get(&m, a->correlation) : -1;
+    launches_job *j = ctx;
+    size_t launched = 0, ambiguous_acts = 0;
+    for (size_t i = lo; i < hi; i++) {
+        pf_activity *a = &j->t->acts[i];
+        int32_t g = a->correlation >= 0 ? pf_idmap_get(&j->m, a->correlation) : -1;
         a->launch_ts_ns = PF_NO_LAUNCH;
         a->launch_dur_ns = 0;
         a->launch_process = 0;
-        if (g >= 0 && ambiguous[g])
-            ambiguous_acts++;
-        if (g >= 0)
-            ran[g] = 1;
-        if (g < 0 || ambiguous[g])
+        if (g < 0)
             continue;
-        take_launch(t, a, &l[g]);
+        __atomic_store_n(&j->ran[g], 1, __ATOMIC_RELAXED); /* every writer writes 1 */
+        if (j->ambiguous[g]) {
+            ambiguous_acts++;
+            continue;
+        }
+        const pf_launch_rec *c = &j->l[g];
+        a->launch_ts_ns = c->ts_ns;
+        a->launch_dur_ns = c->dur_ns;
+        a->launch_process = c->process;
+        a->graph = c->kind == PF_LAUNCH_GRAPH;
+        if (!a->geometry && !a->graph)
+            a->geometry = c->geometry;
+        launched++;
     }
-    id_map_free(&m);
+    j->launched[k] = launched;
+    j->ambiguous_acts[k] = ambiguous_acts;
+}
+
+int pf_trace_link_launches(pf_trace *t, pf_segvec *const *vecs, pf_segvec *const *names, size_t n_vecs, int keep,
+                           size_t jobs, pf_error *err)
+{
+    assert(t != NULL && err != NULL);
+    assert((vecs != NULL && names != NULL) || n_vecs == 0);
+    jobs = jobs ? jobs : 1;
+    size_t ambiguous_acts = 0, w = workers_for(t->n_acts, t->n_acts, jobs);
+    launches_job j = {.vecs = vecs, .t = t};
+    int rc = flatten_launches(&j, n_vecs, jobs) ? 0 : -1;
+    j.ambiguous = rc == 0 ? calloc(j.n ? j.n : 1, 1) : NULL;
+    j.ran = rc == 0 ? calloc(j.n ? j.n : 1, 1) : NULL;
+    j.launched = malloc(w * sizeof *j.launched);
+    j.ambiguous_acts = malloc(w * sizeof *j.ambiguous_acts);
+    if (rc == 0)
+        rc = j.ambiguous && j.ran && j.launched && j.ambiguous_acts ? map_launches(&j, jobs) : -1;
+    if (rc == 0) {
+        pf_parallel_ranges(t->n_acts, w, acts_launch_range, &j);
+        for (size_t k = 0; k < w; k++) {
+            t->n_launched += j.launched[k];
+            ambiguous_acts += j.ambiguous_acts[k];
+        }
+    }
+    pf_idmap_free(&j.m);
     if (rc == 0 && keep)
-        rc = keep_launches(t, l, n, ran);
-    free(ambiguous);
-    free(ran);
-    free(l);
+        rc = keep_launches(t, j.l, names, n_vecs, j.n, j.ran);
+    for (size_t v = 0; v < n_vecs; v++)
+        pf_segvec_free(names[v]);
+    free(j.ambiguous);
+    free(j.ran);
+    free(j.l);
+    free(j.lo);
+    free(j.hi);
+    free(j.launched);
+    free(j.ambiguous_acts);
     if (rc == 0 && ambiguous_acts)
         rc = pf_trace_note(t, "%zu GPU activities share their correlation id with launch calls of several processes: "
                               "they belong to no profiler step", ambiguous_acts);

@@ -3,6 +3,7 @@
 #define PROFANA_TRACE_MODEL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "profana/trace.h"
 #include "trace_vec.h"
@@ -18,20 +19,25 @@ const char *pf_trace_intern_text(pf_trace *t, const char *s);
 int pf_trace_devices_from_props(pf_trace *t, char *text, size_t len, pf_error *err);
 
 /* Links activities (and t->launches, when kept) to the op records of the chunks (in order)
- * by External id, builds t->ops from the linked records (all_ops: from all of them), in
- * file order, and parses the args of linked ops once per distinct args text. cpu_base[v]:
- * where chunk v's host intervals start in t->cpu (a record's cpu_at counts from there). Frees
- * the records. The External-id map and the activities' lookups run on up to jobs threads (the
- * result is the same for every jobs >= 1). Returns 0 or -1 with err set (out of memory only). */
-int pf_trace_link(pf_trace *t, pf_segvec *const *ops, const size_t *cpu_base, size_t n_vecs, int all_ops,
-                  size_t jobs, pf_error *err);
+ * by External id (act_ext[i]: activity i's, -1 none), builds t->ops from the linked records
+ * (all_ops: from all of them), in file order, and parses the args of linked ops once per
+ * distinct args text. cpu_base[v]: where chunk v's host intervals start in t->cpu (a
+ * record's cpu_at counts from there). Frees the records. The External-id map and the
+ * activities' lookups run on up to jobs threads (the result is the same for every jobs >= 1).
+ * Returns 0 or -1 with err set (out of memory only). */
+int pf_trace_link(pf_trace *t, const int64_t *act_ext, pf_segvec *const *ops, const size_t *cpu_base, size_t n_vecs,
+                  int all_ops, size_t jobs, pf_error *err);
 
 /* Gives each activity the start and process of the launch call with its correlation id
  * (launch_ts_ns, launch_process; PF_NO_LAUNCH when none, or when calls of two processes
  * share the id), whether it was a graph launch, and its geometry when its own args lack it;
- * counts them in t->n_launched. keep: the records become t->launches (ops linked later by
- * pf_trace_link); else they are freed. Returns 0 or -1 with err set (out of memory only). */
-int pf_trace_link_launches(pf_trace *t, pf_segvec *const *launches, size_t n_vecs, int keep, pf_error *err);
+ * counts them in t->n_launched. keep: the records, with the names beside them (names[v]: a
+ * pf_launch_name per record of launches[v]), become t->launches (ops linked later by
+ * pf_trace_link); else they are freed. The id map and the lookups run on up to jobs threads
+ * (the result is the same for every jobs >= 1; 0 counts as 1). Returns 0 or -1 with err set
+ * (out of memory only). */
+int pf_trace_link_launches(pf_trace *t, pf_segvec *const *launches, pf_segvec *const *names, size_t n_vecs,
+                           int keep, size_t jobs, pf_error *err);
 
 /* Appends a warning (printf-style) to t->warnings. Returns 0 or -1 when memory runs out. */
 int pf_trace_warn(pf_trace *t, const char *fmt, ...)

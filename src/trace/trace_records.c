@@ -76,15 +76,16 @@ static int add_activity(pf_scanner *sc, pf_chunk *c, const ev_fields *f, pf_act_
     }
     a.device = (int)dev;
     a.stream = aa.stream;
-    a.ext_id = aa.ext_id;
     a.correlation = aa.correlation;
     a.bytes = aa.bytes;
     a.geometry = pf_ev_geometry(s, &aa);
     a.op = -1;
     pf_activity *slot = pf_segvec_push(&c->acts);
-    if (!slot)
+    int64_t *ext = slot ? pf_segvec_push(&c->act_ext) : NULL;
+    if (!ext)
         return out_of_memory(sc, c);
     *slot = a;
+    *ext = aa.ext_id;
     return 0;
 }
 
@@ -222,7 +223,8 @@ static int add_launch(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
     assert(sc != NULL && c != NULL && f != NULL);
     const char *s = sc->w->buf;
     pf_act_args aa;
-    pf_launch_rec l = {.ext_id = -1};
+    pf_launch_rec l = {0};
+    pf_launch_name nm = {.ext_id = -1};
     if (add_cpu_event(sc, c, f, NULL))
         return -1;
     pf_ev_act_args(s, sc->w->len, f, &aa);
@@ -233,14 +235,17 @@ static int add_launch(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
     l.geometry = pf_ev_geometry(s, &aa);
     l.kind = pf_ev_launch_kind(s, f);
     if (sc->launch_names) {
-        l.ext_id = aa.ext_id;
-        if (aa.kernel[1] && !(l.kernel = intern_string(sc, aa.kernel, 0)))
+        nm.ext_id = aa.ext_id;
+        if (aa.kernel[1] && !(nm.kernel = intern_string(sc, aa.kernel, 0)))
             return out_of_memory(sc, c);
     }
     pf_launch_rec *slot = pf_segvec_push(&c->launches);
-    if (!slot)
+    pf_launch_name *name = slot && sc->launch_names ? pf_segvec_push(&c->launch_names) : NULL;
+    if (!slot || (sc->launch_names && !name))
         return out_of_memory(sc, c);
     *slot = l;
+    if (name)
+        *name = nm;
     return 0;
 }
 

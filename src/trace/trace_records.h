@@ -32,9 +32,15 @@ typedef struct pf_launch_rec {
     int64_t dur_ns;            /* the call's duration */
     uint64_t process;          /* hash of its pid text, never 0 */
     uint64_t geometry;         /* its grid and block (pf_activity.geometry); 0 none */
-    int64_t ext_id;            /* launch_names only; else -1 */
-    const char *kernel;        /* the kernel it launched (launch_names only); NULL none */
     pf_launch_kind kind;
 } pf_launch_rec;
+
+/* What a launch call names, beside its record, only where the calls are kept (launch_names:
+ * a graph capture's trace): the other traces' records are a quarter smaller without it (a
+ * 300 MB trace's scan held 2.6 MB less). */
+typedef struct pf_launch_name {
+    int64_t ext_id;            /* -1 none */
+    const char *kernel;        /* the kernel it launched; NULL none */
+} pf_launch_name;
 
 #endif

@@ -335,6 +335,45 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$PROFANA" --anal
 done
 rm -f "$TMP/moe.json"
 
+# ---- 5b: 4 x 3,000 vllm::moe_forward ops, each begun inside the previous and ended after it,
+# then 1,024 ops inside them all: the nests keep at most one entry per record of the trace ----
+# (each op not inside the one before was passed over, and the next kept the same 1,024 nested
+# ops again: 12,000 lists of 1,024, about 600 MB for an 8 MB trace)
+python3 - "$TMP/moe2.json" 4 3000 1024 <<'PY'
+import sys
+out, groups, n, kids = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+ev, ext = [], 0
+for g in range(groups):
+    base = 1000 + 20000 * g
+    for i in range(n):
+        ext += 1
+        ev.append('{"ph": "X", "cat": "cpu_op", "name": "vllm::moe_forward", "pid": 1, "tid": 1, "ts": %d, '
+                  '"dur": 10000, "args": {"External id": %d, "Input Dims": [[4, 64], [4, 8]], "Input type": '
+                  '["c10::BFloat16", "c10::BFloat16"]}}' % (base + i, ext))
+        ev.append('{"ph": "X", "cat": "kernel", "name": "fused_moe_kernel", "pid": 0, "tid": 7, "ts": %d, "dur": 1, '
+                  '"args": {"device": 0, "stream": 7, "External id": %d}}' % (base + i, ext))
+    for k in range(kids):
+        ext += 1
+        ev.append('{"ph": "X", "cat": "cpu_op", "name": "aten::view", "pid": 1, "tid": 1, "ts": %d, "dur": 2, '
+                  '"args": {"External id": %d, "Input Dims": [[64, 8]], "Input type": ["c10::BFloat16"]}}'
+                  % (base + n + 5 * k, ext))
+with open(out, "w") as f:
+    f.write('{"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}], "traceEvents": [\n' + ",\n".join(ev) + "]}\n")
+PY
+elapsed_ok "12,000 staggered moe_forward ops" 10 "$PROFANA" --analysis "$TMP/moe2.json" bf16 &&
+    check_grep "12,000 staggered moe_forward: all 12,000 kernels" "fused_moe_kernel | other    | 12000" "$TMP/out"
+if grep -q __asan_init "$PROFANA" 2>/dev/null || [ -n "${PF_VALGRIND_BIN:-}" ]; then
+    echo "SKIP 12,000 staggered moe_forward ops' memory: a sanitizer or valgrind build"
+else
+    kb=$(python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$PROFANA" --analysis "$TMP/moe2.json" bf16)
+    size=$(($(wc -c <"$TMP/moe2.json") / 1024))
+    check_eq "12,000 staggered moe_forward ops: peak $kb KB within 4x the file ($size KB)" \
+        "$([ "$kb" -le $((4 * size)) ] && echo yes)" yes
+fi
+rm -f "$TMP/moe2.json"
+
 # ---- 10: 20,000 distinct kernel names: the text table costs about what the CSV one does ----
 # (before: a copy of every cell at twice its length, 1.42 times the CSV run's peak; the
 # sanitizers and valgrind have memory of their own, so the optimised build only)

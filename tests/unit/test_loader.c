@@ -19,7 +19,7 @@ static const char *const traces[] = {
 static int same_act(const pf_activity *a, const pf_activity *b)
 {
     return strcmp(a->name, b->name) == 0 && a->kind == b->kind && a->device == b->device && a->stream == b->stream &&
-           a->ts_ns == b->ts_ns && a->dur_ns == b->dur_ns && a->ext_id == b->ext_id &&
+           a->ts_ns == b->ts_ns && a->dur_ns == b->dur_ns &&
            a->correlation == b->correlation && a->bytes == b->bytes && a->op == b->op && a->src_off == b->src_off &&
            a->launch_ts_ns == b->launch_ts_ns && a->launch_process == b->launch_process;
 }

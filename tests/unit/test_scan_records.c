@@ -63,7 +63,8 @@ static void test_kernel(void)
     CHECK("kernel: dur 3000 ns", a->dur_ns == 3000);
     CHECK("kernel: device 2 (args, not pid)", a->device == 2);
     CHECK("kernel: stream 7", a->stream == 7);
-    CHECK("kernel: External id 31", a->ext_id == 31);
+    CHECK("kernel: External id 31, beside it until linking",
+          x.c.act_ext.n == 1 && *(const int64_t *)pf_segvec_at(&x.c.act_ext, 0) == 31);
     CHECK("kernel: correlation 9", a->correlation == 9);
     CHECK("kernel: no geometry", a->geometry == 0);
     CHECK("kernel: unlinked (op -1)", a->op == -1);
@@ -127,12 +128,13 @@ static void test_launch(void)
     const pf_launch_rec *l = pf_segvec_at(&x.c.launches, 0);
     CHECK("launch: correlation 77 at 2000 ns", l->correlation == 77 && l->ts_ns == 2000);
     CHECK("launch: a call", l->kind == PF_LAUNCH_CALL);
-    CHECK("launch names kept: External id 4", l->ext_id == 4);
-    CHECK_STR("launch names kept: kernel", l->kernel, "gemm");
+    const pf_launch_name *nm = x.c.launch_names.n == 1 ? pf_segvec_at(&x.c.launch_names, 0) : NULL;
+    CHECK("launch names kept: External id 4", nm && nm->ext_id == 4);
+    CHECK_STR("launch names kept: kernel", nm ? nm->kernel : NULL, "gemm");
     teardown(&x);
     CHECK("launch without names: filed", file_event(&x, s, 0) == 0);
     l = pf_segvec_at(&x.c.launches, 0);
-    CHECK("launch without names: none kept", l->ext_id == -1 && l->kernel == NULL);
+    CHECK("launch without names: none kept", x.c.launch_names.n == 0 && l->correlation == 77);
     teardown(&x);
 
     const char *odd = "{\"ph\": \"X\", \"cat\": \"gpu_odd\", \"name\": \"k\", \"ts\": 1, \"dur\": 1, "

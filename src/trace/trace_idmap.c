@@ -1,0 +1,142 @@
+/* trace_idmap.c - id -> first record maps that several threads fill at once: a plain array for dense ids, open addressing with atomic slots otherwise. */
+#include "trace_idmap.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profana/parallel.h"
+
+#define EMPTY INT64_MIN
+
+/* Fibonacci hashing, as pf_i64map's: consecutive ids spread over the slots. */
+static size_t slot_hash(int64_t k, size_t cap)
+{
+    uint64_t h = (uint64_t)k * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> 17) & (cap - 1);
+}
+
+static int init_dense(pf_idmap *m, int64_t lo, size_t range)
+{
+    if (!(m->direct = malloc(range * sizeof *m->direct)))
+        return -1;
+    memset(m->direct, 0xff, range * sizeof *m->direct);
+    m->base = lo;
+    m->range = range;
+    return 0;
+}
+
+static int init_hashed(pf_idmap *m, size_t n)
+{
+    size_t cap = 16;
+    while (n > cap / 10 * 7) {
+        if (cap > SIZE_MAX / 2 / sizeof *m->keys)
+            return -1;
+        cap *= 2;
+    }
+    m->keys = malloc(cap * sizeof *m->keys);
+    m->vals = malloc(cap * sizeof *m->vals);
+    if (!m->keys || !m->vals)
+        return -1;
+    for (size_t i = 0; i < cap; i++)
+        m->keys[i] = EMPTY;
+    memset(m->vals, 0xff, cap * sizeof *m->vals);
+    m->cap = cap;
+    return 0;
+}
+
+int pf_idmap_init(pf_idmap *m, int64_t lo, int64_t hi, size_t n)
+{
+    assert(m != NULL && n <= INT32_MAX);
+    memset(m, 0, sizeof *m);
+    m->min_val = -1;
+    uint64_t range = lo <= hi && hi < INT64_MAX ? (uint64_t)hi - (uint64_t)lo + 1 : 0;
+    if (n && range && range / 4 <= n)
+        return init_dense(m, lo, (size_t)range);
+    return init_hashed(m, n);
+}
+
+/* Puts g into *slot unless a smaller index is there: the least wins, whoever comes first. */
+static void put_min(int32_t *slot, int32_t g)
+{
+    int32_t cur = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    while ((cur < 0 || g < cur) && !__atomic_compare_exchange_n(slot, &cur, g, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+
+void pf_idmap_put_min(pf_idmap *m, int64_t id, int32_t g)
+{
+    assert(m != NULL && g >= 0);
+    if (m->direct) {
+        assert(id >= m->base && (uint64_t)id - (uint64_t)m->base < m->range);
+        put_min(&m->direct[id - m->base], g);
+        return;
+    }
+    if (id == EMPTY) {
+        put_min(&m->min_val, g);
+        return;
+    }
+    /* A free slot is claimed by one thread; a slot's key never changes once set, so a
+     * probe that passes a slot with another key is right to go on. */
+    for (size_t i = slot_hash(id, m->cap);; i = (i + 1) & (m->cap - 1)) {
+        int64_t cur = __atomic_load_n(&m->keys[i], __ATOMIC_ACQUIRE);
+        if (cur == EMPTY &&
+            __atomic_compare_exchange_n(&m->keys[i], &cur, id, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            cur = id;
+        if (cur == id) {
+            put_min(&m->vals[i], g);
+            return;
+        }
+    }
+}
+
+int32_t pf_idmap_get(const pf_idmap *m, int64_t id)
+{
+    assert(m != NULL);
+    if (m->direct)
+        return id >= m->base && (uint64_t)id - (uint64_t)m->base < m->range ? m->direct[id - m->base] : -1;
+    if (id == EMPTY)
+        return m->min_val;
+    if (!m->cap)
+        return -1;
+    for (size_t i = slot_hash(id, m->cap); m->keys[i] != EMPTY; i = (i + 1) & (m->cap - 1))
+        if (m->keys[i] == id)
+            return m->vals[i];
+    return -1;
+}
+
+typedef struct count_job {
+    const pf_idmap *m;
+    size_t per[PF_THREADS_MAX]; /* per range: the ids it found */
+} count_job;
+
+static void count_range(void *ctx, size_t lo, size_t hi, size_t r)
+{
+    count_job *j = ctx;
+    size_t n = 0;
+    for (size_t i = lo; i < hi; i++)
+        n += j->m->direct ? j->m->direct[i] >= 0 : j->m->keys[i] != EMPTY;
+    j->per[r] = n;
+}
+
+size_t pf_idmap_count(const pf_idmap *m, size_t jobs)
+{
+    assert(m != NULL && jobs >= 1);
+    size_t slots = m->direct ? m->range : m->cap, n = m->min_val >= 0;
+    size_t w = slots < 65536 ? 1 : jobs < PF_THREADS_MAX ? jobs : PF_THREADS_MAX;
+    count_job j = {.m = m};
+    pf_parallel_ranges(slots, w, count_range, &j);
+    for (size_t r = 0; r < w; r++)
+        n += j.per[r];
+    return n;
+}
+
+void pf_idmap_free(pf_idmap *m)
+{
+    assert(m != NULL);
+    free(m->direct);
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+    m->min_val = -1;
+}
