@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "profana/jscan.h"
+#include "profana/ptrmap.h"
 #include "profana/satmath.h"
 
 /* One step annotation with a phase. */
@@ -174,20 +175,32 @@ static int gzipped(const char *path)
     return pf_is_gzip(b, n);
 }
 
+/* Whether name (interned) starts with (prefix) or holds (anywhere) one of the n words; each
+ * distinct name is looked at once (seen): a trace has few of them but many events. */
+static int names_match(pf_ptrmap *seen, const char *name, const char *const *words, size_t n, int prefix)
+{
+    int added = 1;
+    if (pf_ptrmap_find_or_add(seen, name, 0, &added) < 0)
+        added = 1; /* out of memory: look at it anyway */
+    for (size_t k = 0; added && k < n; k++)
+        if (prefix ? strncmp(name, words[k], strlen(words[k])) == 0 : strstr(name, words[k]) != NULL)
+            return 1;
+    return 0;
+}
+
 static int serving_ops(const pf_trace *t)
 {
     static const char *const prefixes[] = {"vllm::", "sglang", "sgl_kernel::", "_C::", "_C_cache_ops::", "aiter::"};
     static const char *const kernels[] = {"vllm::", "sglang", "sgl_kernel", "flashinfer"};
-    for (size_t i = 0; i < t->n_ops; i++)
-        for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++)
-            if (strncmp(t->ops[i].name, prefixes[k], strlen(prefixes[k])) == 0)
-                return 1;
-    const char *last = NULL;
-    for (size_t i = 0; i < t->n_acts; last = t->acts[i++].name)
-        for (size_t k = 0; t->acts[i].name != last && k < sizeof kernels / sizeof kernels[0]; k++)
-            if (strstr(t->acts[i].name, kernels[k]))
-                return 1;
-    return 0;
+    pf_ptrmap seen = {0};
+    int found = 0;
+    for (size_t i = 0; !found && i < t->n_ops; i++)
+        found = names_match(&seen, t->ops[i].name, prefixes, sizeof prefixes / sizeof prefixes[0], 1);
+    pf_ptrmap_free(&seen);
+    for (size_t i = 0; !found && i < t->n_acts; i++)
+        found = names_match(&seen, t->acts[i].name, kernels, sizeof kernels / sizeof kernels[0], 0);
+    pf_ptrmap_free(&seen);
+    return found;
 }
 
 /* Reads the annotations of the file the trace came from; none for standard input or a file
@@ -201,7 +214,7 @@ static int load_annots(const pf_trace *t, int asked, annots *as, pf_error *err)
     struct stat st;
     if (!t->path || strcmp(t->path, "-") == 0 || stat(t->path, &st) != 0 || !S_ISREG(st.st_mode))
         return 0;
-    if (!asked && !serving_ops(t) && (st.st_size > (off_t)64 << 20 || gzipped(t->path)))
+    if (!asked && (st.st_size > (off_t)64 << 20 || gzipped(t->path)) && !serving_ops(t))
         return 0;
     char *text;
     size_t len;
