@@ -86,6 +86,11 @@ typedef struct pf_waits {
  * err set when memory runs out (an->waits is then NULL). Called by pf_analysis_run. */
 int pf_waits_compute(struct pf_analysis *an, pf_error *err);
 
+/* The threads pf_waits_compute runs on: an->opts.jobs (resolved -j), at most one per part of
+ * a device's figures (breakdown, launches, queues, steps). Each part writes only its own
+ * fields, so the figures do not depend on the count. */
+size_t pf_waits_threads(const struct pf_analysis *an);
+
 /* Frees n pf_waits and the array. NULL is a no-op. */
 void pf_waits_free(pf_waits *w, size_t n);
 

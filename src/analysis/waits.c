@@ -8,6 +8,7 @@
 #include "profana/analysis.h"
 #include "profana/satmath.h"
 #include "sort_keys.h"
+#include "tasks.h"
 
 /* What an activity is for the breakdown, in the order of precedence: an instant covered by
  * compute counts as compute, else communication, else a copy, else a fill. */
@@ -77,7 +78,7 @@ static void fill_edges(const pf_analysis *an, const size_t *idx, size_t n, edge 
         kv[k] = (pf_kv){pf_key_i64(a->ts_ns), k << 1};
         kv[n + k] = (pf_kv){pf_key_i64(pf_sat_add(a->ts_ns, a->dur_ns)), k << 1 | 1};
     }
-    pf_sort_kv(kv, tmp, 2 * n);
+    pf_sort_kv2(kv, tmp, 2 * n, n);
     for (size_t k = 0; k < 2 * n; k++) {
         size_t i = idx[kv[k].val >> 1];
         e[k] = (edge){(int64_t)(kv[k].key ^ (UINT64_C(1) << 63)), i, (int8_t)!(kv[k].val & 1), class_of(an, i)};
@@ -198,8 +199,9 @@ typedef struct qedge {
     int delta;
 } qedge;
 
-/* Sorts q[0, m) by stream, then time: by time, then stably by stream. out receives them. */
-static int sort_qedges(const qedge *q, size_t m, qedge *out)
+/* Sorts q[0, m) by stream, then time: by time, then stably by stream. out receives them.
+ * q[0, split) and q[split, m) are the starts and the ends, each mostly in order already. */
+static int sort_qedges(const qedge *q, size_t m, size_t split, qedge *out)
 {
     pf_kv *kv = malloc((m ? m : 1) * sizeof *kv), *tmp = malloc((m ? m : 1) * sizeof *tmp);
     if (!kv || !tmp) {
@@ -209,7 +211,7 @@ static int sort_qedges(const qedge *q, size_t m, qedge *out)
     }
     for (size_t k = 0; k < m; k++)
         kv[k] = (pf_kv){pf_key_i64(q[k].t), k};
-    pf_sort_kv(kv, tmp, m);
+    pf_sort_kv2(kv, tmp, m, split);
     for (size_t k = 0; k < m; k++)
         kv[k].key = pf_key_i64(q[kv[k].val].stream);
     pf_sort_kv(kv, tmp, m);
@@ -250,20 +252,20 @@ static int queues(const pf_trace *t, const size_t *idx, size_t n, int64_t lo, in
         free(sorted);
         return -1;
     }
-    size_t m = 0;
+    size_t m = n; /* the starts in q[0, n), the ends after them */
     for (size_t k = 0; k < n; k++) {
         const pf_activity *a = &t->acts[idx[k]];
         int64_t from = a->launch_ts_ns != PF_NO_LAUNCH && a->launch_ts_ns < a->ts_ns ? a->launch_ts_ns : a->ts_ns;
         int64_t to = pf_sat_add(a->ts_ns, a->dur_ns);
         from = from < lo ? lo : from;
         to = to > hi ? hi : to;
-        q[m++] = (qedge){a->stream, from, 0}; /* a stream with only empty intervals still has a row */
+        q[k] = (qedge){a->stream, from, 0}; /* a stream with only empty intervals still has a row */
         if (to > from) {
-            q[m - 1].delta = 1;
+            q[k].delta = 1;
             q[m++] = (qedge){a->stream, to, -1};
         }
     }
-    int rc = sort_qedges(q, m, sorted);
+    int rc = sort_qedges(q, m, n, sorted);
     for (size_t i = 0, j; rc == 0 && i < m; i = j) {
         for (j = i; j < m && sorted[j].stream == sorted[i].stream; j++)
             ;
@@ -330,26 +332,73 @@ static int step_breakdowns(const pf_analysis *an, const int64_t *num, const size
 
 /* ---- per device ---- */
 
-static int device_waits(const pf_analysis *an, const int64_t *num, const size_t *idx, size_t n, pf_waits *w)
+/* The breakdown and the idle gaps of one device's activities idx[0, n). */
+static int device_breakdown(const pf_analysis *an, const size_t *idx, size_t n, pf_waits *w)
 {
     edge *e = malloc((2 * n + 1) * sizeof *e);
     pf_kv *kv = malloc((2 * n + 1) * sizeof *kv), *tmp = malloc((2 * n + 1) * sizeof *tmp);
     w->gaps = malloc((n + 1) * sizeof *w->gaps); /* a gap ends at an activity's start */
-    if (!e || !kv || !tmp || !w->gaps) {
-        free(e);
-        free(kv);
-        free(tmp);
-        return -1;
+    int rc = e && kv && tmp && w->gaps ? 0 : -1;
+    if (rc == 0) {
+        fill_edges(an, idx, n, e, kv, tmp);
+        sweep(an, e, 2 * n, &w->breakdown, &w->idle, w->gaps);
     }
-    fill_edges(an, idx, n, e, kv, tmp);
+    free(e);
     free(kv);
     free(tmp);
-    sweep(an, e, 2 * n, &w->breakdown, &w->idle, w->gaps);
-    int64_t lo = n ? e[0].t : 0, hi = n ? e[2 * n - 1].t : 0;
-    free(e);
-    if (launch_stats(an->trace, idx, n, &w->launch) || queues(an->trace, idx, n, lo, hi, w))
-        return -1;
-    return num ? step_breakdowns(an, num, idx, n, w) : 0;
+    return rc;
+}
+
+/* The queues of one device's activities idx[0, n) over their span: the earliest to the
+ * latest of their edges (the first and last of the breakdown's sorted edges; a negative
+ * duration's end comes before its start). */
+static int device_queues(const pf_trace *t, const size_t *idx, size_t n, pf_waits *w)
+{
+    int64_t lo = 0, hi = 0;
+    for (size_t k = 0; k < n; k++) {
+        const pf_activity *a = &t->acts[idx[k]];
+        int64_t end = pf_sat_add(a->ts_ns, a->dur_ns);
+        int64_t first = end < a->ts_ns ? end : a->ts_ns, last = end > a->ts_ns ? end : a->ts_ns;
+        lo = k == 0 || first < lo ? first : lo;
+        hi = k == 0 || last > hi ? last : hi;
+    }
+    return queues(t, idx, n, lo, hi, w);
+}
+
+/* The figures of one device, in four independent parts (each writes only its own fields of
+ * *w, so the parts may run at once): 0 the breakdown and gaps, 1 the launches, 2 the queues,
+ * 3 the steps (num NULL: none). */
+static int device_waits_part(const pf_analysis *an, const int64_t *num, const size_t *idx, size_t n, int part,
+                             pf_waits *w)
+{
+    switch (part) {
+    case 0:
+        return device_breakdown(an, idx, n, w);
+    case 1:
+        return launch_stats(an->trace, idx, n, &w->launch);
+    case 2:
+        return device_queues(an->trace, idx, n, w);
+    default:
+        return num ? step_breakdowns(an, num, idx, n, w) : 0;
+    }
+}
+
+enum { WAITS_PARTS = 4 };
+
+typedef struct waits_job {
+    const pf_analysis *an;
+    const int64_t *num;
+    const size_t *order, *start;
+} waits_job;
+
+/* Task k: part k % WAITS_PARTS of device k / WAITS_PARTS. */
+static int waits_task(void *ctx, size_t task, size_t worker)
+{
+    (void)worker;
+    const waits_job *j = ctx;
+    size_t d = task / WAITS_PARTS;
+    return device_waits_part(j->an, j->num, j->order + j->start[d], j->start[d + 1] - j->start[d],
+                             (int)(task % WAITS_PARTS), &j->an->waits[d]);
 }
 
 static int cmp_device_id(const void *key, const void *elem)
@@ -404,8 +453,10 @@ int pf_waits_compute(pf_analysis *an, pf_error *err)
         rc = -1;
     if (rc == 0)
         rc = group_by_device(an, order, start);
-    for (size_t k = 0; rc == 0 && k < nd; k++)
-        rc = device_waits(an, num, order + start[k], start[k + 1] - start[k], &an->waits[k]);
+    if (rc == 0) {
+        waits_job j = {an, num, order, start};
+        pf_tasks_run(WAITS_PARTS * nd, pf_waits_threads(an), waits_task, &j, &rc);
+    }
     free(order);
     free(start);
     free(num);
@@ -414,6 +465,12 @@ int pf_waits_compute(pf_analysis *an, pf_error *err)
     pf_waits_free(an->waits, nd);
     an->waits = NULL;
     return pf_fail(err, "out of memory");
+}
+
+size_t pf_waits_threads(const pf_analysis *an)
+{
+    assert(an);
+    return pf_tasks_threads(WAITS_PARTS * (size_t)an->n_devices, an->opts.jobs > 1 ? (size_t)an->opts.jobs : 1);
 }
 
 void pf_waits_free(pf_waits *w, size_t n)
