@@ -122,8 +122,8 @@ static void row_add_source(pf_row *r, const char *src)
 {
     if (!src)
         return;
-    for (int i = 0; i < r->n_sources; i++)
-        if (strcmp(r->sources[i], src) == 0)
+    for (int i = 0; i < r->n_sources; i++) /* sources are mostly the same literal: pointers first */
+        if (r->sources[i] == src || strcmp(r->sources[i], src) == 0)
             return;
     if (r->n_sources < PF_ROW_MAX_SOURCES)
         r->sources[r->n_sources++] = src;
@@ -672,7 +672,9 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
     }
     if (an->devices && pf_waits_threads(an) > threads)
         threads = pf_waits_threads(an);
-    pf_timings_lap(o->timings, "aggregation", (int)threads); /* group_devices, pf_waits_compute */
+    if (pf_phases_threads(an) > threads)
+        threads = pf_phases_threads(an);
+    pf_timings_lap(o->timings, "aggregation", (int)threads); /* phases, group_devices, waits */
     if (rc || !an->devices) {
         pf_analysis_free(an);
         return pf_fail(err, "out of memory");

@@ -1,4 +1,4 @@
-/* test_sort_keys.c - unit tests of the analysis's O(n) sort (src/analysis/sort_keys.c) and task pool (src/analysis/tasks.c): the sort gives exactly a stable comparison sort's order (checked against an insertion sort written here) on random, sorted, run-structured, equal and signed keys; every task runs once. */
+/* test_sort_keys.c - unit tests of the analysis's O(n) sort (src/analysis/sort_keys.c) and task pool (src/analysis/tasks.c): the sort gives exactly a stable comparison sort's order (checked against an insertion sort written here) on random, sorted, run-structured, mostly ascending, equal and signed keys; every task runs once. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +81,15 @@ static void test_sorts(void)
     for (size_t i = 0; i < N; i++) /* ascending runs, as activities in file order */
         v[i] = (pf_kv){(uint64_t)(i % 250) * 1000 + (i / 250) * 7 + rng() % 3, i};
     check_sorts("ascending runs", v, N, N / 2);
+    for (size_t i = 0; i < N; i++) /* ascending, one in ten late (below an earlier key) */
+        v[i] = (pf_kv){i % 10 == 3 ? (uint64_t)i * 10 - 500 - rng() % 400 : (uint64_t)i * 10 + 5000, i};
+    check_sorts("mostly ascending, a tenth late", v, N, N / 2);
+    for (size_t i = 0; i < N; i++) /* the same with ties between the late ones and the rest */
+        v[i] = (pf_kv){i % 7 == 0 ? (uint64_t)(i / 2) : (uint64_t)i, i};
+    check_sorts("mostly ascending with ties", v, N, N / 3);
+    for (size_t i = 0; i < N; i++) /* just under a quarter late, in blocks */
+        v[i] = (pf_kv){(i / 100) % 5 == 4 ? (uint64_t)(i - 300) : (uint64_t)i, i};
+    check_sorts("mostly ascending, late blocks", v, N, N / 4);
     for (size_t i = 0; i < N; i++) /* timestamps around a large epoch, signed */
         v[i] = (pf_kv){pf_key_i64(INT64_C(1700000000000000000) + (int64_t)(rng() % 40000000000u) - 20000000000), i};
     check_sorts("epoch timestamps", v, N, 0);
