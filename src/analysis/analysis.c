@@ -439,15 +439,21 @@ static void count_device_invocations(const pf_analysis *an, dev_acc *dv, const i
 }
 
 /* The per-device work after the activities are listed: grouping (then invocations and
- * spread) and busy time, two tasks per device, each writing only its device's report and
- * its activities' act_row, so the result does not depend on the threads. */
+ * spread), busy time and the PF_WAITS_PARTS parts of the waits, one task each per device,
+ * each writing only its device's report, waits part and its activities' act_row, so the
+ * result does not depend on the threads; one pool, so a device's waits run beside its
+ * grouping (the longest task). */
 typedef struct device_job {
     pf_analysis *an;
     dev_acc *accs;
     const char *const *shape_keys;
     int32_t *act_row;                  /* the row (of its device) each activity went to */
+    const int64_t *step_num;           /* each activity's step (pf_steps_numbers); NULL: none */
+    pf_waits *waits;                   /* per trace device, as accs */
     op_scratch scratch[PF_THREADS_MAX]; /* per worker, made by its first task that needs it */
 } device_job;
+
+enum { DEVICE_TASKS = 2 + PF_WAITS_PARTS };
 
 /* Groups one device's activities, then fills every row's invocations: its launches for
  * --group kernel (and for the category rows, which count launches), its op invocations for
@@ -474,37 +480,54 @@ static int group_device(device_job *j, dev_acc *dv, size_t worker)
                          rep->n_rows, &rep->total);
 }
 
-/* Task 2d: device d's groups; task 2d + 1: its busy time. */
+/* Task DEVICE_TASKS d + k of device d: k = 0 its groups, 1 its busy time, 2.. the parts of
+ * its waits (none for a device without selected activities: it is not kept). */
 static int device_task(void *ctx, size_t task, size_t worker)
 {
     device_job *j = ctx;
-    dev_acc *dv = &j->accs[task / 2];
-    if (task % 2 == 0)
+    size_t d = task / DEVICE_TASKS, k = task % DEVICE_TASKS;
+    dev_acc *dv = &j->accs[d];
+    if (k == 0)
         return group_device(j, dv, worker);
-    return pf_busy_compute(j->an->trace->acts, dv->acts, dv->n_acts, &dv->rep->busy);
+    if (k == 1)
+        return pf_busy_compute(j->an->trace->acts, dv->acts, dv->n_acts, &dv->rep->busy);
+    if (!dv->n_acts)
+        return 0;
+    return pf_waits_part(j->an, j->step_num, dv->acts, dv->n_acts, (int)(k - 2), &j->waits[d]);
 }
 
 /* Groups the selected activities of every device, counts the invocations of each group,
- * their spread and each device's busy time, on up to an->opts.jobs threads; *threads
- * receives how many ran. */
-static int group_devices(pf_analysis *an, dev_acc *accs, size_t *threads)
+ * their spread, each device's busy time and waits (into *waits, one per trace device), on up
+ * to an->opts.jobs threads; *threads receives how many ran. */
+static int group_devices(pf_analysis *an, dev_acc *accs, pf_waits **waits, size_t *threads, pf_error *err)
 {
     const pf_trace *t = an->trace;
+    int has_steps = t->n_cpu_steps || t->n_gpu_steps;
     device_job *j = calloc(1, sizeof *j);
     int32_t *act_row = malloc((t->n_acts ? t->n_acts : 1) * sizeof *act_row);
+    int64_t *num = has_steps ? malloc((t->n_acts ? t->n_acts : 1) * sizeof *num) : NULL;
+    *waits = calloc(t->n_devices ? (size_t)t->n_devices : 1, sizeof **waits);
     const char **shape_keys = NULL;
-    int rc = j && act_row ? shape_keys_of(an, accs, &shape_keys) : -1;
+    int rc = j && act_row && *waits && (num || !has_steps) ? shape_keys_of(an, accs, &shape_keys) : -1;
+    if (rc == 0 && num && pf_steps_numbers(t, num, err))
+        rc = -1;
     if (rc == 0) {
         for (size_t i = 0; i < t->n_acts; i++)
             act_row[i] = -1;
-        *j = (device_job){.an = an, .accs = accs, .shape_keys = shape_keys, .act_row = act_row};
+        *j = (device_job){.an = an,
+                          .accs = accs,
+                          .shape_keys = shape_keys,
+                          .act_row = act_row,
+                          .step_num = num,
+                          .waits = *waits};
         size_t jobs = an->opts.jobs > 1 ? (size_t)an->opts.jobs : 1;
-        *threads = pf_tasks_run(2 * (size_t)t->n_devices, jobs, device_task, j, &rc);
+        *threads = pf_tasks_run(DEVICE_TASKS * (size_t)t->n_devices, jobs, device_task, j, &rc);
         for (size_t w = 0; w < PF_THREADS_MAX; w++)
             op_scratch_free(&j->scratch[w]);
     }
     free(j);
     free(act_row);
+    free(num);
     free(shape_keys);
     return rc ? -1 : 0;
 }
@@ -536,8 +559,9 @@ static int attach_cpu_times(pf_analysis *an, dev_acc *accs)
     return 0;
 }
 
-/* Keeps devices that ran something, moved down in an->devices; their rows sorted by time. */
-static void finish_devices(pf_analysis *an, dev_acc *accs)
+/* Keeps devices that ran something, moved down in an->devices (and their waits, when
+ * computed, in an->waits, which takes waits); their rows sorted by time. */
+static void finish_devices(pf_analysis *an, dev_acc *accs, pf_waits *waits)
 {
     const pf_trace *t = an->trace;
     for (int i = 0; i < t->n_devices; i++) {
@@ -555,8 +579,11 @@ static void finish_devices(pf_analysis *an, dev_acc *accs)
         qsort(r->rows, r->n_rows, sizeof(pf_row), cmp_row);
         if (r->n_missing)
             qsort(r->missing, r->n_missing, sizeof(pf_row), cmp_row);
+        if (waits)
+            waits[an->n_devices] = waits[i]; /* a device without activities has no waits to free */
         an->devices[an->n_devices++] = *r; /* n_devices <= i: a report already kept or this one */
     }
+    an->waits = waits;
 }
 
 /* Categorising is a scan of a rule table: cached per distinct (kind, kernel, op), which
@@ -658,23 +685,23 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
     if (rc == 0)
         rc = list_device_acts(an, accs, &dev_acts);
     size_t threads = 1;
-    if (rc == 0)
-        rc = group_devices(an, accs, &threads);
+    pf_waits *waits = NULL;
+    if (rc == 0 && group_devices(an, accs, &waits, &threads, err)) {
+        pf_waits_free(waits, (size_t)t->n_devices);
+        waits = NULL;
+        rc = -1;
+    }
     if (rc == 0)
         rc = attach_cpu_times(an, accs);
     if (accs)
-        finish_devices(an, accs);
+        finish_devices(an, accs, rc == 0 ? waits : NULL);
+    if (rc)
+        pf_waits_free(waits, (size_t)t->n_devices);
     free(accs);
     free(dev_acts);
-    if (rc == 0 && an->devices && pf_waits_compute(an, err)) {
-        pf_analysis_free(an);
-        return -1;
-    }
-    if (an->devices && pf_waits_threads(an) > threads)
-        threads = pf_waits_threads(an);
     if (pf_phases_threads(an) > threads)
         threads = pf_phases_threads(an);
-    pf_timings_lap(o->timings, "aggregation", (int)threads); /* phases, group_devices, waits */
+    pf_timings_lap(o->timings, "aggregation", (int)threads); /* phases, group_devices */
     if (rc || !an->devices) {
         pf_analysis_free(an);
         return pf_fail(err, "out of memory");

@@ -8,7 +8,6 @@
 #include "profana/analysis.h"
 #include "profana/satmath.h"
 #include "sort_keys.h"
-#include "tasks.h"
 
 /* What an activity is for the breakdown, in the order of precedence: an instant covered by
  * compute counts as compute, else communication, else a copy, else a fill. */
@@ -365,12 +364,9 @@ static int device_queues(const pf_trace *t, const size_t *idx, size_t n, pf_wait
     return queues(t, idx, n, lo, hi, w);
 }
 
-/* The figures of one device, in four independent parts (each writes only its own fields of
- * *w, so the parts may run at once): 0 the breakdown and gaps, 1 the launches, 2 the queues,
- * 3 the steps (num NULL: none). */
-static int device_waits_part(const pf_analysis *an, const int64_t *num, const size_t *idx, size_t n, int part,
-                             pf_waits *w)
+int pf_waits_part(const pf_analysis *an, const int64_t *num, const size_t *idx, size_t n, int part, pf_waits *w)
 {
+    assert(an && an->cats && (idx || n == 0) && part >= 0 && part < PF_WAITS_PARTS && w);
     switch (part) {
     case 0:
         return device_breakdown(an, idx, n, w);
@@ -381,96 +377,6 @@ static int device_waits_part(const pf_analysis *an, const int64_t *num, const si
     default:
         return num ? step_breakdowns(an, num, idx, n, w) : 0;
     }
-}
-
-enum { WAITS_PARTS = 4 };
-
-typedef struct waits_job {
-    const pf_analysis *an;
-    const int64_t *num;
-    const size_t *order, *start;
-} waits_job;
-
-/* Task k: part k % WAITS_PARTS of device k / WAITS_PARTS. */
-static int waits_task(void *ctx, size_t task, size_t worker)
-{
-    (void)worker;
-    const waits_job *j = ctx;
-    size_t d = task / WAITS_PARTS;
-    return device_waits_part(j->an, j->num, j->order + j->start[d], j->start[d + 1] - j->start[d],
-                             (int)(task % WAITS_PARTS), &j->an->waits[d]);
-}
-
-static int cmp_device_id(const void *key, const void *elem)
-{
-    int id = *(const int *)key;
-    const pf_device_report *d = elem;
-    return (id > d->device->id) - (id < d->device->id);
-}
-
-/* The selected activities grouped by device report: order[start[k], start[k + 1]). */
-static int group_by_device(const pf_analysis *an, size_t *order, size_t *start)
-{
-    const pf_trace *t = an->trace;
-    long *dev = malloc((t->n_acts ? t->n_acts : 1) * sizeof *dev);
-    if (!dev)
-        return -1;
-    for (size_t i = 0; i < t->n_acts; i++) {
-        const pf_device_report *d =
-            pf_analysis_selected(an, i)
-                ? bsearch(&t->acts[i].device, an->devices, (size_t)an->n_devices, sizeof *an->devices, cmp_device_id)
-                : NULL;
-        dev[i] = d ? (long)(d - an->devices) : -1;
-        if (d)
-            start[dev[i] + 1]++;
-    }
-    for (int k = 0; k < an->n_devices; k++)
-        start[k + 1] += start[k];
-    size_t *fill = malloc(((size_t)an->n_devices + 1) * sizeof *fill);
-    if (fill) {
-        memcpy(fill, start, ((size_t)an->n_devices + 1) * sizeof *fill);
-        for (size_t i = 0; i < t->n_acts; i++)
-            if (dev[i] >= 0)
-                order[fill[dev[i]]++] = i;
-    }
-    free(fill);
-    free(dev);
-    return fill ? 0 : -1;
-}
-
-int pf_waits_compute(pf_analysis *an, pf_error *err)
-{
-    assert(an && an->cats && (an->devices || an->n_devices == 0));
-    const pf_trace *t = an->trace;
-    size_t nd = (size_t)an->n_devices;
-    int has_steps = t->n_cpu_steps || t->n_gpu_steps;
-    an->waits = calloc(nd ? nd : 1, sizeof *an->waits);
-    size_t *order = malloc((t->n_acts ? t->n_acts : 1) * sizeof *order);
-    size_t *start = calloc(nd + 1, sizeof *start);
-    int64_t *num = has_steps ? malloc((t->n_acts ? t->n_acts : 1) * sizeof *num) : NULL;
-    int rc = an->waits && order && start && (num || !has_steps) ? 0 : -1;
-    if (rc == 0 && num && pf_steps_numbers(t, num, err))
-        rc = -1;
-    if (rc == 0)
-        rc = group_by_device(an, order, start);
-    if (rc == 0) {
-        waits_job j = {an, num, order, start};
-        pf_tasks_run(WAITS_PARTS * nd, pf_waits_threads(an), waits_task, &j, &rc);
-    }
-    free(order);
-    free(start);
-    free(num);
-    if (rc == 0)
-        return 0;
-    pf_waits_free(an->waits, nd);
-    an->waits = NULL;
-    return pf_fail(err, "out of memory");
-}
-
-size_t pf_waits_threads(const pf_analysis *an)
-{
-    assert(an);
-    return pf_tasks_threads(WAITS_PARTS * (size_t)an->n_devices, an->opts.jobs > 1 ? (size_t)an->opts.jobs : 1);
 }
 
 void pf_waits_free(pf_waits *w, size_t n)
