@@ -141,8 +141,27 @@ static void row_init(pf_row *r, const char *key)
     r->ach_ok = 1;
 }
 
-static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const pf_device_info *info,
-                    pf_category cat)
+/* An activity's seconds at its device's peaks (pf_at_peak_s; < 0: no peak for it), worked
+ * out once for the rows it goes to (its group, the Total, its category). */
+typedef struct act_peaks {
+    double flop_peak_s, flop_ach_s, byte_peak_s, byte_ach_s;
+} act_peaks;
+
+static act_peaks peaks_of(const pf_act_work *w, const pf_device_info *info)
+{
+    act_peaks p = {-1, -1, -1, -1};
+    if (w->flop >= 0) {
+        p.flop_peak_s = pf_at_peak_s(w->flop, pf_peak_flops(info, w->dtype));
+        p.flop_ach_s = pf_at_peak_s(w->flop, pf_achievable_flops(info, w->dtype));
+    }
+    if (w->bytes >= 0) {
+        p.byte_peak_s = pf_at_peak_s(w->bytes, pf_peak_bytes(info));
+        p.byte_ach_s = pf_at_peak_s(w->bytes, pf_achievable_bytes(info));
+    }
+    return p;
+}
+
+static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const act_peaks *pk, pf_category cat)
 {
     r->count++;
     r->cat_ns[cat] = pf_sat_add(r->cat_ns[cat], a->dur_ns);
@@ -152,30 +171,26 @@ static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const
     if (a->dur_ns > r->max_ns)
         r->max_ns = a->dur_ns;
     if (w->flop >= 0) {
-        double s = pf_at_peak_s(w->flop, pf_peak_flops(info, w->dtype));
         r->flop += w->flop;
         r->flop_known++;
-        if (s >= 0)
-            r->flop_peak_s += s;
+        if (pk->flop_peak_s >= 0)
+            r->flop_peak_s += pk->flop_peak_s;
         else
             r->peak_ok = 0; /* work without a peak for its dtype */
-        double sa = pf_at_peak_s(w->flop, pf_achievable_flops(info, w->dtype));
-        if (sa >= 0)
-            r->flop_ach_s += sa;
+        if (pk->flop_ach_s >= 0)
+            r->flop_ach_s += pk->flop_ach_s;
         else
             r->ach_ok = 0;
     }
     /* The Total and category rows are the figures profana stands behind: a generic guess's
      * bytes stay in its own row (source "generic") and out of theirs. */
     if (w->bytes >= 0 && !(r->is_total && w->generic)) {
-        double s = pf_at_peak_s(w->bytes, pf_peak_bytes(info));
         r->bytes += w->bytes;
         r->bytes_known++;
-        if (s >= 0) /* without a bandwidth the row shows no BW % (pf_row_bw_pct) */
-            r->byte_peak_s += s;
-        double sa = pf_at_peak_s(w->bytes, pf_achievable_bytes(info));
-        if (sa >= 0)
-            r->byte_ach_s += sa;
+        if (pk->byte_peak_s >= 0) /* without a bandwidth the row shows no BW % (pf_row_bw_pct) */
+            r->byte_peak_s += pk->byte_peak_s;
+        if (pk->byte_ach_s >= 0)
+            r->byte_ach_s += pk->byte_ach_s;
     }
     row_add_source(r, w->source);
     r->upper_bound_n += w->upper_bound != 0;
@@ -241,7 +256,8 @@ static int add_missing(dev_acc *d, const char *op, const pf_activity *a, const p
         d->rep->missing = m;
         row_init(&m[d->rep->n_missing++], op);
     }
-    row_add(&d->rep->missing[idx], a, w, NULL, PF_CAT_OTHER);
+    act_peaks none = peaks_of(w, NULL);
+    row_add(&d->rep->missing[idx], a, w, &none, PF_CAT_OTHER);
     return 0;
 }
 
@@ -303,9 +319,10 @@ static int add_to_group(const pf_analysis *an, const char *const *shape_keys, de
         row_init(&d->rep->rows[d->rep->n_rows], key);
         d->rep->rows[d->rep->n_rows++].op = a->op;
     }
-    row_add(&d->rep->rows[idx], a, w, d->rep->info, cat);
-    row_add(&d->rep->total, a, w, d->rep->info, cat);
-    row_add(&d->rep->cats[cat], a, w, d->rep->info, cat);
+    act_peaks pk = peaks_of(w, d->rep->info);
+    row_add(&d->rep->rows[idx], a, w, &pk, cat);
+    row_add(&d->rep->total, a, w, &pk, cat);
+    row_add(&d->rep->cats[cat], a, w, &pk, cat);
     if (w->bytes >= 0 && w->generic)
         d->rep->bytes_generic_ns = pf_sat_add(d->rep->bytes_generic_ns, a->dur_ns);
     else if (w->bytes >= 0)
