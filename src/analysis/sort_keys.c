@@ -1,4 +1,4 @@
-/* sort_keys.c - LSD radix sort of (key, value) pairs: the analysis's per-activity sorts in O(n). */
+/* sort_keys.c - stable O(n) sorts of (key, value) pairs for the analysis's per-activity sorts: a pass when in order, the few late keys merged in when mostly ascending, else LSD radix. */
 #include "sort_keys.h"
 
 #include <assert.h>
