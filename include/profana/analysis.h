@@ -261,6 +261,10 @@ int pf_steps_compute(pf_analysis *a, pf_error *err);
  * after pf_steps_compute. */
 int pf_phases_compute(pf_analysis *a, pf_error *err);
 
+/* The threads pf_phases_compute runs on: a->opts.jobs (resolved -j), one for a trace of few
+ * activities. */
+size_t pf_phases_threads(const pf_analysis *a);
+
 /* The phase a step annotation's name gives (PF_PHASE_NONE when it is none of vLLM's or
  * SGLang's). */
 int pf_phase_of_annotation(const char *name);

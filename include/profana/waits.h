@@ -81,10 +81,18 @@ typedef struct pf_waits {
     pf_gap *gaps;                      /* the gaps behind idle, in time order (idle.gaps of them) */
 } pf_waits;
 
-/* Computes an->waits: one pf_waits per an->devices entry (same order), over each device's
- * activities in the --step selection. Needs an->cats and an->devices. Returns 0, or -1 with
- * err set when memory runs out (an->waits is then NULL). Called by pf_analysis_run. */
-int pf_waits_compute(struct pf_analysis *an, pf_error *err);
+/* The parts of one device's figures, computed apart (at once, on several threads): 0 the
+ * breakdown and the gaps, 1 the launches, 2 the queues, 3 the steps. */
+enum { PF_WAITS_PARTS = 4 };
+
+/* Part `part` (0 .. PF_WAITS_PARTS - 1) of the figures of one device's activities idx[0, n)
+ * (those in the --step selection, in file order) into *w (zeroed before its first part),
+ * writing only that part's fields. num: each activity's step (pf_steps_numbers), NULL when
+ * the trace has no steps. Needs an->cats. Returns 0, or -1 when memory runs out. Called by
+ * pf_analysis_run, which fills an->waits: one pf_waits per an->devices entry (same
+ * order), over each device's activities in the --step selection. */
+int pf_waits_part(const struct pf_analysis *an, const int64_t *num, const size_t *idx, size_t n, int part,
+                  pf_waits *w);
 
 /* Frees n pf_waits and the array. NULL is a no-op. */
 void pf_waits_free(pf_waits *w, size_t n);

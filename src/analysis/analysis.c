@@ -1,11 +1,13 @@
 /* analysis.c - groups GPU activities per device (by kernel, op or op+shape) with totals, rates and peaks. */
 #include "profana/analysis.h"
 #include "profana/collectives.h"
+#include "profana/parallel.h"
 #include "profana/ptrmap.h"
 #include "profana/rates.h"
 #include "profana/satmath.h"
 #include "profana/timings.h"
 #include "profana/waits.h"
+#include "tasks.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -82,15 +84,36 @@ static const char *shape_key(pf_analysis *an, const pf_cpu_op *op)
     return pf_strtab_intern(an->keys, buf, len);
 }
 
-static const char *group_key(pf_analysis *an, const pf_activity *a)
+/* shape_keys: --group shape's key of each op (shape_keys_of), else NULL. */
+static const char *group_key(const pf_analysis *an, const char *const *shape_keys, const pf_activity *a)
 {
-    const pf_trace *t = an->trace;
     if (an->opts.group == PF_GROUP_KERNEL || a->op < 0)
         return a->name;
-    const pf_cpu_op *op = &t->ops[a->op];
     if (an->opts.group == PF_GROUP_OP)
-        return op->name;
-    return shape_key(an, op);
+        return an->trace->ops[a->op].name;
+    return shape_keys[a->op];
+}
+
+/* --group shape: the key of every op that launched a selected activity of a device, by op
+ * index, built (and interned in an->keys, which one thread at a time may use) here once per
+ * op, before the devices are grouped on several threads. *out is NULL for other groups. */
+static int shape_keys_of(pf_analysis *an, const dev_acc *accs, const char ***out)
+{
+    const pf_trace *t = an->trace;
+    *out = NULL;
+    if (an->opts.group != PF_GROUP_SHAPE)
+        return 0;
+    const char **keys = calloc(t->n_ops ? t->n_ops : 1, sizeof *keys);
+    if (!keys)
+        return -1;
+    *out = keys;
+    for (int d = 0; d < t->n_devices; d++)
+        for (size_t k = 0; k < accs[d].n_acts; k++) {
+            int32_t op = t->acts[accs[d].acts[k]].op;
+            if (op >= 0 && !keys[op] && !(keys[op] = shape_key(an, &t->ops[op])))
+                return -1;
+        }
+    return 0;
 }
 
 /* ---- accumulation ---- */
@@ -99,8 +122,8 @@ static void row_add_source(pf_row *r, const char *src)
 {
     if (!src)
         return;
-    for (int i = 0; i < r->n_sources; i++)
-        if (strcmp(r->sources[i], src) == 0)
+    for (int i = 0; i < r->n_sources; i++) /* sources are mostly the same literal: pointers first */
+        if (r->sources[i] == src || strcmp(r->sources[i], src) == 0)
             return;
     if (r->n_sources < PF_ROW_MAX_SOURCES)
         r->sources[r->n_sources++] = src;
@@ -118,8 +141,27 @@ static void row_init(pf_row *r, const char *key)
     r->ach_ok = 1;
 }
 
-static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const pf_device_info *info,
-                    pf_category cat)
+/* An activity's seconds at its device's peaks (pf_at_peak_s; < 0: no peak for it), worked
+ * out once for the rows it goes to (its group, the Total, its category). */
+typedef struct act_peaks {
+    double flop_peak_s, flop_ach_s, byte_peak_s, byte_ach_s;
+} act_peaks;
+
+static act_peaks peaks_of(const pf_act_work *w, const pf_device_info *info)
+{
+    act_peaks p = {-1, -1, -1, -1};
+    if (w->flop >= 0) {
+        p.flop_peak_s = pf_at_peak_s(w->flop, pf_peak_flops(info, w->dtype));
+        p.flop_ach_s = pf_at_peak_s(w->flop, pf_achievable_flops(info, w->dtype));
+    }
+    if (w->bytes >= 0) {
+        p.byte_peak_s = pf_at_peak_s(w->bytes, pf_peak_bytes(info));
+        p.byte_ach_s = pf_at_peak_s(w->bytes, pf_achievable_bytes(info));
+    }
+    return p;
+}
+
+static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const act_peaks *pk, pf_category cat)
 {
     r->count++;
     r->cat_ns[cat] = pf_sat_add(r->cat_ns[cat], a->dur_ns);
@@ -129,30 +171,26 @@ static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const
     if (a->dur_ns > r->max_ns)
         r->max_ns = a->dur_ns;
     if (w->flop >= 0) {
-        double s = pf_at_peak_s(w->flop, pf_peak_flops(info, w->dtype));
         r->flop += w->flop;
         r->flop_known++;
-        if (s >= 0)
-            r->flop_peak_s += s;
+        if (pk->flop_peak_s >= 0)
+            r->flop_peak_s += pk->flop_peak_s;
         else
             r->peak_ok = 0; /* work without a peak for its dtype */
-        double sa = pf_at_peak_s(w->flop, pf_achievable_flops(info, w->dtype));
-        if (sa >= 0)
-            r->flop_ach_s += sa;
+        if (pk->flop_ach_s >= 0)
+            r->flop_ach_s += pk->flop_ach_s;
         else
             r->ach_ok = 0;
     }
     /* The Total and category rows are the figures profana stands behind: a generic guess's
      * bytes stay in its own row (source "generic") and out of theirs. */
     if (w->bytes >= 0 && !(r->is_total && w->generic)) {
-        double s = pf_at_peak_s(w->bytes, pf_peak_bytes(info));
         r->bytes += w->bytes;
         r->bytes_known++;
-        if (s >= 0) /* without a bandwidth the row shows no BW % (pf_row_bw_pct) */
-            r->byte_peak_s += s;
-        double sa = pf_at_peak_s(w->bytes, pf_achievable_bytes(info));
-        if (sa >= 0)
-            r->byte_ach_s += sa;
+        if (pk->byte_peak_s >= 0) /* without a bandwidth the row shows no BW % (pf_row_bw_pct) */
+            r->byte_peak_s += pk->byte_peak_s;
+        if (pk->byte_ach_s >= 0)
+            r->byte_ach_s += pk->byte_ach_s;
     }
     row_add_source(r, w->source);
     r->upper_bound_n += w->upper_bound != 0;
@@ -218,7 +256,8 @@ static int add_missing(dev_acc *d, const char *op, const pf_activity *a, const p
         d->rep->missing = m;
         row_init(&m[d->rep->n_missing++], op);
     }
-    row_add(&d->rep->missing[idx], a, w, NULL, PF_CAT_OTHER);
+    act_peaks none = peaks_of(w, NULL);
+    row_add(&d->rep->missing[idx], a, w, &none, PF_CAT_OTHER);
     return 0;
 }
 
@@ -257,12 +296,12 @@ static void count_why(dev_acc *d, const pf_activity *a, const pf_act_work *w)
 }
 
 /* Adds activity i to its group (whose index goes to *row), the Total and its category. */
-static int add_to_group(pf_analysis *an, dev_acc *d, size_t i, int32_t *row)
+static int add_to_group(const pf_analysis *an, const char *const *shape_keys, dev_acc *d, size_t i, int32_t *row)
 {
     const pf_activity *a = &an->trace->acts[i];
     const pf_act_work *w = &an->work[i];
     pf_category cat = (pf_category)an->cats[i];
-    const char *key = group_key(an, a);
+    const char *key = group_key(an, shape_keys, a);
     int added;
     int64_t idx = key ? pf_ptrmap_find_or_add(&d->map, key, d->rep->n_rows, &added) : -1;
     if (idx < 0 || idx > INT32_MAX)
@@ -280,9 +319,10 @@ static int add_to_group(pf_analysis *an, dev_acc *d, size_t i, int32_t *row)
         row_init(&d->rep->rows[d->rep->n_rows], key);
         d->rep->rows[d->rep->n_rows++].op = a->op;
     }
-    row_add(&d->rep->rows[idx], a, w, d->rep->info, cat);
-    row_add(&d->rep->total, a, w, d->rep->info, cat);
-    row_add(&d->rep->cats[cat], a, w, d->rep->info, cat);
+    act_peaks pk = peaks_of(w, d->rep->info);
+    row_add(&d->rep->rows[idx], a, w, &pk, cat);
+    row_add(&d->rep->total, a, w, &pk, cat);
+    row_add(&d->rep->cats[cat], a, w, &pk, cat);
     if (w->bytes >= 0 && w->generic)
         d->rep->bytes_generic_ns = pf_sat_add(d->rep->bytes_generic_ns, a->dur_ns);
     else if (w->bytes >= 0)
@@ -333,19 +373,6 @@ static int setup_devices(pf_analysis *an, dev_acc **out)
     return 0;
 }
 
-/* act_row[i]: the row (of its device) activity i went to, -1 when not selected. */
-static int group_all(pf_analysis *an, dev_acc *accs, int32_t *act_row)
-{
-    const pf_trace *t = an->trace;
-    for (size_t i = 0; i < t->n_acts; i++)
-        act_row[i] = -1;
-    for (int d = 0; d < t->n_devices; d++)
-        for (size_t k = 0; k < accs[d].n_acts; k++)
-            if (add_to_group(an, &accs[d], accs[d].acts[k], &act_row[accs[d].acts[k]]))
-                return -1;
-    return 0;
-}
-
 /* ---- invocations: --group op and shape count calls, not launches ---- */
 
 static void row_add_invocation(pf_row *r, int64_t ns)
@@ -364,18 +391,38 @@ static void restart_extremes(pf_row *r)
     r->max_ns = 0;
 }
 
+/* Per-thread scratch of count_device_invocations: per op, its summed time and row (0 and -1
+ * between devices), and the ops one device touched. */
+typedef struct op_scratch {
+    int64_t *op_ns;
+    int32_t *op_row, *touched;
+} op_scratch;
+
+static int op_scratch_init(op_scratch *s, size_t n_ops)
+{
+    size_t n = n_ops ? n_ops : 1;
+    s->op_ns = calloc(n, sizeof *s->op_ns);
+    s->op_row = malloc(n * sizeof *s->op_row);
+    s->touched = malloc(n * sizeof *s->touched);
+    for (size_t k = 0; s->op_row && k < n; k++)
+        s->op_row[k] = -1;
+    return s->op_ns && s->op_row && s->touched ? 0 : -1;
+}
+
+static void op_scratch_free(op_scratch *s)
+{
+    free(s->op_ns);
+    free(s->op_row);
+    free(s->touched);
+}
+
 /* One device: every op invocation's activities (selected, on this device) summed into
- * op_ns, then counted once in its row; a launch without an op is its own invocation.
- * op_ns and op_row are -1 / 0 on entry and left so. */
-static int count_device_invocations(const pf_analysis *an, dev_acc *dv, const int32_t *act_row,
-                                    int64_t *op_ns, int32_t *op_row)
+ * op_ns, then counted once in its row; a launch without an op is its own invocation. */
+static void count_device_invocations(const pf_analysis *an, dev_acc *dv, const int32_t *act_row, op_scratch *sc)
 {
     const pf_trace *t = an->trace;
     pf_device_report *rep = dv->rep;
-    int32_t *touched = malloc((t->n_ops ? t->n_ops : 1) * sizeof *touched);
     size_t n_touched = 0;
-    if (!touched)
-        return -1;
     for (size_t r = 0; r < rep->n_rows; r++)
         restart_extremes(&rep->rows[r]);
     for (size_t k = 0; k < dv->n_acts; k++) {
@@ -387,19 +434,18 @@ static int count_device_invocations(const pf_analysis *an, dev_acc *dv, const in
             row_add_invocation(&rep->rows[act_row[i]], a->dur_ns);
             continue;
         }
-        if (op_row[a->op] < 0) {
-            op_row[a->op] = act_row[i];
-            touched[n_touched++] = a->op;
+        if (sc->op_row[a->op] < 0) {
+            sc->op_row[a->op] = act_row[i];
+            sc->touched[n_touched++] = a->op;
         }
-        op_ns[a->op] = pf_sat_add(op_ns[a->op], a->dur_ns);
+        sc->op_ns[a->op] = pf_sat_add(sc->op_ns[a->op], a->dur_ns);
     }
     for (size_t k = 0; k < n_touched; k++) {
-        int32_t op = touched[k];
-        row_add_invocation(&rep->rows[op_row[op]], op_ns[op]);
-        op_row[op] = -1;
-        op_ns[op] = 0;
+        int32_t op = sc->touched[k];
+        row_add_invocation(&rep->rows[sc->op_row[op]], sc->op_ns[op]);
+        sc->op_row[op] = -1;
+        sc->op_ns[op] = 0;
     }
-    free(touched);
     restart_extremes(&rep->total);
     for (size_t r = 0; r < rep->n_rows; r++) {
         const pf_row *row = &rep->rows[r];
@@ -407,58 +453,100 @@ static int count_device_invocations(const pf_analysis *an, dev_acc *dv, const in
         rep->total.min_ns = row->min_ns < rep->total.min_ns ? row->min_ns : rep->total.min_ns;
         rep->total.max_ns = row->max_ns > rep->total.max_ns ? row->max_ns : rep->total.max_ns;
     }
-    return 0;
 }
 
-/* Fills every row's invocations: its launches for --group kernel (and for the category
- * rows, which count launches), its op invocations for --group op and shape, whose min and
- * max then are per invocation too. */
-static int count_invocations(pf_analysis *an, dev_acc *accs, const int32_t *act_row)
+/* The per-device work after the activities are listed: grouping (then invocations and
+ * spread), busy time and the PF_WAITS_PARTS parts of the waits, one task each per device,
+ * each writing only its device's report, waits part and its activities' act_row, so the
+ * result does not depend on the threads; one pool, so a device's waits run beside its
+ * grouping (the longest task). */
+typedef struct device_job {
+    pf_analysis *an;
+    dev_acc *accs;
+    const char *const *shape_keys;
+    int32_t *act_row;                  /* the row (of its device) each activity went to */
+    const int64_t *step_num;           /* each activity's step (pf_steps_numbers); NULL: none */
+    pf_waits *waits;                   /* per trace device, as accs */
+    op_scratch scratch[PF_THREADS_MAX]; /* per worker, made by its first task that needs it */
+} device_job;
+
+enum { DEVICE_TASKS = 2 + PF_WAITS_PARTS };
+
+/* Groups one device's activities, then fills every row's invocations: its launches for
+ * --group kernel (and for the category rows, which count launches), its op invocations for
+ * --group op and shape, whose min and max then are per invocation too; then the spread. */
+static int group_device(device_job *j, dev_acc *dv, size_t worker)
+{
+    const pf_analysis *an = j->an;
+    pf_device_report *rep = dv->rep;
+    for (size_t k = 0; k < dv->n_acts; k++)
+        if (add_to_group(an, j->shape_keys, dv, dv->acts[k], &j->act_row[dv->acts[k]]))
+            return -1;
+    for (size_t r = 0; r < rep->n_rows; r++)
+        rep->rows[r].invocations = rep->rows[r].count;
+    rep->total.invocations = rep->total.count;
+    for (int c = 0; c < PF_CAT_COUNT; c++)
+        rep->cats[c].invocations = rep->cats[c].count;
+    if (an->opts.group != PF_GROUP_KERNEL && rep->n_rows) {
+        op_scratch *sc = &j->scratch[worker];
+        if (!sc->op_ns && op_scratch_init(sc, an->trace->n_ops))
+            return -1;
+        count_device_invocations(an, dv, j->act_row, sc);
+    }
+    return pf_row_spread(an->trace, an->opts.group != PF_GROUP_KERNEL, dv->acts, dv->n_acts, j->act_row, rep->rows,
+                         rep->n_rows, &rep->total);
+}
+
+/* Task DEVICE_TASKS d + k of device d: k = 0 its groups, 1 its busy time, 2.. the parts of
+ * its waits (none for a device without selected activities: it is not kept). */
+static int device_task(void *ctx, size_t task, size_t worker)
+{
+    device_job *j = ctx;
+    size_t d = task / DEVICE_TASKS, k = task % DEVICE_TASKS;
+    dev_acc *dv = &j->accs[d];
+    if (k == 0)
+        return group_device(j, dv, worker);
+    if (k == 1)
+        return pf_busy_compute(j->an->trace->acts, dv->acts, dv->n_acts, &dv->rep->busy);
+    if (!dv->n_acts)
+        return 0;
+    return pf_waits_part(j->an, j->step_num, dv->acts, dv->n_acts, (int)(k - 2), &j->waits[d]);
+}
+
+/* Groups the selected activities of every device, counts the invocations of each group,
+ * their spread, each device's busy time and waits (into *waits, one per trace device), on up
+ * to an->opts.jobs threads; *threads receives how many ran. */
+static int group_devices(pf_analysis *an, dev_acc *accs, pf_waits **waits, size_t *threads, pf_error *err)
 {
     const pf_trace *t = an->trace;
-    for (int d = 0; d < t->n_devices; d++) {
-        pf_device_report *rep = accs[d].rep;
-        for (size_t r = 0; r < rep->n_rows; r++)
-            rep->rows[r].invocations = rep->rows[r].count;
-        rep->total.invocations = rep->total.count;
-        for (int c = 0; c < PF_CAT_COUNT; c++)
-            rep->cats[c].invocations = rep->cats[c].count;
+    int has_steps = t->n_cpu_steps || t->n_gpu_steps;
+    device_job *j = calloc(1, sizeof *j);
+    int32_t *act_row = malloc((t->n_acts ? t->n_acts : 1) * sizeof *act_row);
+    int64_t *num = has_steps ? malloc((t->n_acts ? t->n_acts : 1) * sizeof *num) : NULL;
+    *waits = calloc(t->n_devices ? (size_t)t->n_devices : 1, sizeof **waits);
+    const char **shape_keys = NULL;
+    int rc = j && act_row && *waits && (num || !has_steps) ? shape_keys_of(an, accs, &shape_keys) : -1;
+    if (rc == 0 && num && pf_steps_numbers(t, num, err))
+        rc = -1;
+    if (rc == 0) {
+        for (size_t i = 0; i < t->n_acts; i++)
+            act_row[i] = -1;
+        *j = (device_job){.an = an,
+                          .accs = accs,
+                          .shape_keys = shape_keys,
+                          .act_row = act_row,
+                          .step_num = num,
+                          .waits = *waits};
+        size_t jobs = an->opts.jobs > 1 ? (size_t)an->opts.jobs : 1;
+        *threads = pf_tasks_run(DEVICE_TASKS * (size_t)t->n_devices, jobs, device_task, j, &rc);
+        for (size_t w = 0; w < PF_THREADS_MAX; w++)
+            op_scratch_free(&j->scratch[w]);
     }
-    if (an->opts.group == PF_GROUP_KERNEL)
-        return 0;
-    int64_t *op_ns = calloc(t->n_ops ? t->n_ops : 1, sizeof *op_ns);
-    int32_t *op_row = malloc((t->n_ops ? t->n_ops : 1) * sizeof *op_row);
-    int rc = op_ns && op_row ? 0 : -1;
-    for (size_t k = 0; rc == 0 && k < t->n_ops; k++)
-        op_row[k] = -1;
-    for (int d = 0; rc == 0 && d < t->n_devices; d++)
-        if (accs[d].rep->n_rows)
-            rc = count_device_invocations(an, &accs[d], act_row, op_ns, op_row);
-    free(op_ns);
-    free(op_row);
-    return rc;
-}
-
-/* Groups the selected activities, then counts the invocations of each group. */
-static int group_and_count(pf_analysis *an, dev_acc *accs)
-{
-    int32_t *act_row = malloc((an->trace->n_acts ? an->trace->n_acts : 1) * sizeof *act_row);
-    int rc = act_row ? group_all(an, accs, act_row) : -1;
-    if (rc == 0)
-        rc = count_invocations(an, accs, act_row);
-    for (int d = 0; rc == 0 && d < an->trace->n_devices; d++)
-        rc = pf_row_spread(an->trace, an->opts.group != PF_GROUP_KERNEL, accs[d].acts, accs[d].n_acts, act_row,
-                           accs[d].rep->rows, accs[d].rep->n_rows, &accs[d].rep->total);
+    free(j);
     free(act_row);
-    return rc;
-}
-
-static int compute_busy(pf_analysis *an, dev_acc *accs)
-{
-    for (int d = 0; d < an->trace->n_devices; d++)
-        if (pf_busy_compute(an->trace->acts, accs[d].acts, accs[d].n_acts, &accs[d].rep->busy))
-            return -1;
-    return 0;
+    free(num);
+    free(shape_keys);
+    return rc ? -1 : 0;
 }
 
 /* --group op shows each op's CPU time beside its GPU time, like key_averages(). */
@@ -488,8 +576,9 @@ static int attach_cpu_times(pf_analysis *an, dev_acc *accs)
     return 0;
 }
 
-/* Keeps devices that ran something, moved down in an->devices; their rows sorted by time. */
-static void finish_devices(pf_analysis *an, dev_acc *accs)
+/* Keeps devices that ran something, moved down in an->devices (and their waits, when
+ * computed, in an->waits, which takes waits); their rows sorted by time. */
+static void finish_devices(pf_analysis *an, dev_acc *accs, pf_waits *waits)
 {
     const pf_trace *t = an->trace;
     for (int i = 0; i < t->n_devices; i++) {
@@ -507,8 +596,11 @@ static void finish_devices(pf_analysis *an, dev_acc *accs)
         qsort(r->rows, r->n_rows, sizeof(pf_row), cmp_row);
         if (r->n_missing)
             qsort(r->missing, r->n_missing, sizeof(pf_row), cmp_row);
+        if (waits)
+            waits[an->n_devices] = waits[i]; /* a device without activities has no waits to free */
         an->devices[an->n_devices++] = *r; /* n_devices <= i: a report already kept or this one */
     }
+    an->waits = waits;
 }
 
 /* Categorising is a scan of a rule table: cached per distinct (kind, kernel, op), which
@@ -609,21 +701,24 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
         rc = setup_devices(an, &accs);
     if (rc == 0)
         rc = list_device_acts(an, accs, &dev_acts);
-    if (rc == 0)
-        rc = group_and_count(an, accs);
-    if (rc == 0)
-        rc = compute_busy(an, accs);
+    size_t threads = 1;
+    pf_waits *waits = NULL;
+    if (rc == 0 && group_devices(an, accs, &waits, &threads, err)) {
+        pf_waits_free(waits, (size_t)t->n_devices);
+        waits = NULL;
+        rc = -1;
+    }
     if (rc == 0)
         rc = attach_cpu_times(an, accs);
     if (accs)
-        finish_devices(an, accs);
+        finish_devices(an, accs, rc == 0 ? waits : NULL);
+    if (rc)
+        pf_waits_free(waits, (size_t)t->n_devices);
     free(accs);
     free(dev_acts);
-    if (rc == 0 && an->devices && pf_waits_compute(an, err)) {
-        pf_analysis_free(an);
-        return -1;
-    }
-    pf_timings_lap(o->timings, "aggregation", 1);
+    if (pf_phases_threads(an) > threads)
+        threads = pf_phases_threads(an);
+    pf_timings_lap(o->timings, "aggregation", (int)threads); /* phases, group_devices */
     if (rc || !an->devices) {
         pf_analysis_free(an);
         return pf_fail(err, "out of memory");

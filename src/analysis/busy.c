@@ -17,10 +17,14 @@ enum { DIGIT_BITS = 11, MAX_STREAMS = 4096 };
 static void sort_by_start(span *s, span *tmp, size_t n)
 {
     int64_t lo = INT64_MAX, hi = INT64_MIN;
+    int sorted = 1;
     for (size_t i = 0; i < n; i++) {
         lo = s[i].start < lo ? s[i].start : lo;
         hi = s[i].start > hi ? s[i].start : hi;
+        sorted &= i == 0 || s[i - 1].start <= s[i].start;
     }
+    if (sorted) /* common: activities in file order mostly start in time order */
+        return;
     uint64_t spread = (uint64_t)hi - (uint64_t)lo;
     for (int shift = 0; shift < 64 && (spread >> shift) != 0; shift += DIGIT_BITS) {
         size_t count[(1 << DIGIT_BITS) + 1] = {0};

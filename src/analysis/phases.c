@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 
 #include "profana/jscan.h"
+#include "profana/parallel.h"
+#include "profana/ptrmap.h"
 #include "profana/satmath.h"
 
 /* One step annotation with a phase. */
@@ -174,20 +176,32 @@ static int gzipped(const char *path)
     return pf_is_gzip(b, n);
 }
 
+/* Whether name (interned) starts with (prefix) or holds (anywhere) one of the n words; each
+ * distinct name is looked at once (seen): a trace has few of them but many events. */
+static int names_match(pf_ptrmap *seen, const char *name, const char *const *words, size_t n, int prefix)
+{
+    int added = 1;
+    if (pf_ptrmap_find_or_add(seen, name, 0, &added) < 0)
+        added = 1; /* out of memory: look at it anyway */
+    for (size_t k = 0; added && k < n; k++)
+        if (prefix ? strncmp(name, words[k], strlen(words[k])) == 0 : strstr(name, words[k]) != NULL)
+            return 1;
+    return 0;
+}
+
 static int serving_ops(const pf_trace *t)
 {
     static const char *const prefixes[] = {"vllm::", "sglang", "sgl_kernel::", "_C::", "_C_cache_ops::", "aiter::"};
     static const char *const kernels[] = {"vllm::", "sglang", "sgl_kernel", "flashinfer"};
-    for (size_t i = 0; i < t->n_ops; i++)
-        for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++)
-            if (strncmp(t->ops[i].name, prefixes[k], strlen(prefixes[k])) == 0)
-                return 1;
-    const char *last = NULL;
-    for (size_t i = 0; i < t->n_acts; last = t->acts[i++].name)
-        for (size_t k = 0; t->acts[i].name != last && k < sizeof kernels / sizeof kernels[0]; k++)
-            if (strstr(t->acts[i].name, kernels[k]))
-                return 1;
-    return 0;
+    pf_ptrmap seen = {0};
+    int found = 0;
+    for (size_t i = 0; !found && i < t->n_ops; i++)
+        found = names_match(&seen, t->ops[i].name, prefixes, sizeof prefixes / sizeof prefixes[0], 1);
+    pf_ptrmap_free(&seen);
+    for (size_t i = 0; !found && i < t->n_acts; i++)
+        found = names_match(&seen, t->acts[i].name, kernels, sizeof kernels / sizeof kernels[0], 0);
+    pf_ptrmap_free(&seen);
+    return found;
 }
 
 /* Reads the annotations of the file the trace came from; none for standard input or a file
@@ -201,7 +215,7 @@ static int load_annots(const pf_trace *t, int asked, annots *as, pf_error *err)
     struct stat st;
     if (!t->path || strcmp(t->path, "-") == 0 || stat(t->path, &st) != 0 || !S_ISREG(st.st_mode))
         return 0;
-    if (!asked && !serving_ops(t) && (st.st_size > (off_t)64 << 20 || gzipped(t->path)))
+    if (!asked && (st.st_size > (off_t)64 << 20 || gzipped(t->path)) && !serving_ops(t))
         return 0;
     char *text;
     size_t len;
@@ -275,31 +289,85 @@ static const struct {
     {"flash_attn::_flash_attn_forward", 1},
 };
 
+/* The index of name in query_ops; -1 when it is none of them. */
+static int query_op(const char *name)
+{
+    for (size_t i = 0; i < sizeof query_ops / sizeof query_ops[0]; i++)
+        if (strcmp(name, query_ops[i].op) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* The phase of op's call, op's name being query_ops[q] (q >= 0). */
+static int query_phase(const pf_cpu_op *op, int q)
+{
+    if (op->call.nargs < 1 || op->call.args[0].ndim != 4)
+        return PF_PHASE_NONE;
+    int64_t l = op->call.args[0].dims[query_ops[q].dim];
+    return l == 1 ? PF_PHASE_DECODE : l > 1 ? PF_PHASE_PREFILL : PF_PHASE_NONE;
+}
+
 int pf_phase_of_attention(const pf_cpu_op *op)
 {
     assert(op);
-    for (size_t i = 0; i < sizeof query_ops / sizeof query_ops[0]; i++) {
-        if (strcmp(op->name, query_ops[i].op) != 0)
-            continue;
-        if (op->call.nargs < 1 || op->call.args[0].ndim != 4)
-            return PF_PHASE_NONE;
-        int64_t l = op->call.args[0].dims[query_ops[i].dim];
-        return l == 1 ? PF_PHASE_DECODE : l > 1 ? PF_PHASE_PREFILL : PF_PHASE_NONE;
-    }
-    return PF_PHASE_NONE;
+    int q = query_op(op->name);
+    return q < 0 ? PF_PHASE_NONE : query_phase(op, q);
+}
+
+/* Each distinct op name (interned) looked up in query_ops once: map gives its place in q,
+ * q its query_ops index (-1 none); q has room for one per op of the trace. */
+typedef struct attn_cache {
+    pf_ptrmap map;
+    signed char *q;
+} attn_cache;
+
+/* pf_phase_of_attention through the cache. */
+static int cached_phase_of_attention(attn_cache *c, const pf_cpu_op *op)
+{
+    int added;
+    int64_t k = c->q ? pf_ptrmap_find_or_add(&c->map, op->name, c->map.n, &added) : -1;
+    if (k < 0) /* out of memory: look it up */
+        return pf_phase_of_attention(op);
+    if (added)
+        c->q[k] = (signed char)query_op(op->name);
+    return c->q[k] < 0 ? PF_PHASE_NONE : query_phase(op, c->q[k]);
 }
 
 /* An activity's phase by the annotations, else by its attention call; *by_query says the
  * latter. */
-static int act_phase(const pf_trace *t, const annots *as, const pf_activity *a, int *by_query)
+static int act_phase(const pf_trace *t, const annots *as, attn_cache *c, const pf_activity *a, int *by_query)
 {
     int p = a->launch_ts_ns != PF_NO_LAUNCH ? annotated(as, a->launch_ts_ns, -1) : annotated(as, a->ts_ns, a->device);
     *by_query = 0;
     if (p == PF_PHASE_NONE && a->op >= 0) {
-        p = pf_phase_of_attention(&t->ops[a->op]);
+        p = cached_phase_of_attention(c, &t->ops[a->op]);
         *by_query = p != PF_PHASE_NONE;
     }
     return p;
+}
+
+/* Fewer activities than this take one thread: starting threads would cost more. */
+enum { PF_PHASE_RANGE_MIN = 65536 };
+
+/* Every activity's phase, in ranges of activities on -j threads (each writes its own). */
+typedef struct phase_job {
+    const pf_trace *t;
+    const annots *as;
+    unsigned char *phase, *by_query;
+} phase_job;
+
+static void phase_range(void *ctx, size_t lo, size_t hi, size_t r)
+{
+    (void)r;
+    const phase_job *j = ctx;
+    attn_cache c = {{0}, malloc(j->t->n_ops ? j->t->n_ops : 1)};
+    for (size_t i = lo; i < hi; i++) {
+        int q;
+        j->phase[i] = (unsigned char)act_phase(j->t, j->as, &c, &j->t->acts[i], &q);
+        j->by_query[i] = (unsigned char)q;
+    }
+    pf_ptrmap_free(&c.map);
+    free(c.q);
 }
 
 /* A long query is a prefill only in a trace that decodes: a training step's forward
@@ -313,6 +381,12 @@ static void keep_prefill_if_decoding(const pf_trace *t, unsigned char *phase, co
     for (size_t i = 0; i < t->n_acts; i++)
         if (by_query[i] && phase[i] == PF_PHASE_PREFILL)
             phase[i] = PF_PHASE_NONE;
+}
+
+size_t pf_phases_threads(const pf_analysis *an)
+{
+    assert(an && an->trace);
+    return an->trace->n_acts < PF_PHASE_RANGE_MIN || an->opts.jobs <= 1 ? 1 : (size_t)an->opts.jobs;
 }
 
 int pf_phases_compute(pf_analysis *an, pf_error *err)
@@ -336,11 +410,8 @@ int pf_phases_compute(pf_analysis *an, pf_error *err)
         free(as.reach);
         return pf_fail(err, "out of memory");
     }
-    for (size_t i = 0; i < t->n_acts; i++) {
-        int q;
-        an->phase[i] = (unsigned char)act_phase(t, &as, &t->acts[i], &q);
-        by_query[i] = (unsigned char)q;
-    }
+    phase_job j = {t, &as, an->phase, by_query};
+    pf_parallel_ranges(t->n_acts, pf_phases_threads(an), phase_range, &j);
     keep_prefill_if_decoding(t, an->phase, by_query);
     free(by_query);
     for (size_t i = 0; i < t->n_acts; i++) {

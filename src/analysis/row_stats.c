@@ -4,8 +4,10 @@
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "profana/satmath.h"
+#include "sort_keys.h"
 
 /* One sample: a launch, or the summed time of one op invocation on the device. */
 typedef struct sample {
@@ -14,78 +16,90 @@ typedef struct sample {
     int64_t ns;
 } sample;
 
-static int by_key(const void *x, const void *y)
-{
-    const sample *a = x, *b = y;
-    return (a->key > b->key) - (a->key < b->key);
-}
-
-static int by_row_ns(const void *x, const void *y)
-{
-    const sample *a = x, *b = y;
-    if (a->row != b->row)
-        return (a->row > b->row) - (a->row < b->row);
-    return (a->ns > b->ns) - (a->ns < b->ns);
-}
-
-static int by_ns(const void *x, const void *y)
-{
-    const sample *a = x, *b = y;
-    return (a->ns > b->ns) - (a->ns < b->ns);
-}
-
 /* Nearest rank: the smallest value with at least p% of the n values at or below it, i.e.
  * the ceil(p n / 100)-th smallest (1-based), in integer arithmetic so that p90 of 10 values
  * is the 9th, not a rounding's neighbour. */
-static int64_t nearest_rank(const sample *s, size_t n, int p)
+static int64_t nearest_rank(const int64_t *ns, size_t n, int p)
 {
     assert(n > 0 && p > 0 && p <= 100);
     size_t rank = ((size_t)p * n + 99) / 100;
-    return s[rank ? rank - 1 : 0].ns;
+    return ns[rank ? rank - 1 : 0];
 }
 
-/* Fills r's spread from its sorted samples s[0, n). */
-static void spread(pf_row *r, const sample *s, size_t n)
+/* Fills r's spread from its sorted times ns[0, n). */
+static void spread(pf_row *r, const int64_t *ns, size_t n)
 {
     if (!n)
         return;
-    r->p50_ns = nearest_rank(s, n, 50);
-    r->p90_ns = nearest_rank(s, n, 90);
-    r->p99_ns = nearest_rank(s, n, 99);
+    r->p50_ns = nearest_rank(ns, n, 50);
+    r->p90_ns = nearest_rank(ns, n, 90);
+    r->p99_ns = nearest_rank(ns, n, 99);
     double mean = 0, ss = 0;
     for (size_t i = 0; i < n; i++)
-        mean += (double)s[i].ns;
+        mean += (double)ns[i];
     mean /= (double)n;
     for (size_t i = 0; i < n; i++)
-        ss += ((double)s[i].ns - mean) * ((double)s[i].ns - mean);
+        ss += ((double)ns[i] - mean) * ((double)ns[i] - mean);
     r->std_ns = sqrt(ss / (double)n);
     r->has_spread = 1;
 }
 
-/* Sums the samples of one invocation (same key) into one, in place; returns how many are left. */
-static size_t merge_invocations(sample *s, size_t n)
+/* Sums the samples of one invocation (same key) into one, in key order (a stable sort: an
+ * invocation's times are added in file order); returns how many are left in s. kv and tmp
+ * have room for n. */
+static size_t merge_invocations(sample *s, size_t n, pf_kv *kv, pf_kv *tmp, sample *out)
 {
-    qsort(s, n, sizeof *s, by_key);
+    for (size_t i = 0; i < n; i++)
+        kv[i] = (pf_kv){pf_key_i64(s[i].key), i};
+    pf_sort_kv(kv, tmp, n);
     size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (m && s[i].key >= 0 && s[i].key == s[m - 1].key) {
-            s[m - 1].ns = pf_sat_add(s[m - 1].ns, s[i].ns);
+    for (size_t k = 0; k < n; k++) {
+        const sample *x = &s[kv[k].val];
+        if (m && x->key >= 0 && x->key == out[m - 1].key) {
+            out[m - 1].ns = pf_sat_add(out[m - 1].ns, x->ns);
             continue;
         }
-        s[m++] = s[i];
+        out[m++] = *x;
     }
+    memcpy(s, out, m * sizeof *s);
     return m;
+}
+
+/* The samples' times by row, each row's ascending, into by_row, and all of them ascending
+ * into all (the order sorting by (row, time) and by time gives: equal times are equal
+ * values); start[r] .. start[r + 1] is row r's part of by_row (a row >= n_rows goes to none),
+ * fill is room for n_rows + 2 more counters. */
+static void sort_times(const sample *s, size_t n, size_t n_rows, pf_kv *kv, pf_kv *tmp, int64_t *all,
+                       int64_t *by_row, size_t *start, size_t *fill)
+{
+    for (size_t i = 0; i < n; i++)
+        kv[i] = (pf_kv){pf_key_i64(s[i].ns), (uint64_t)s[i].row < n_rows ? (uint64_t)s[i].row : n_rows};
+    pf_sort_kv(kv, tmp, n);
+    memset(start, 0, (n_rows + 2) * sizeof *start);
+    for (size_t i = 0; i < n; i++)
+        start[kv[i].val + 1]++;
+    for (size_t r = 0; r <= n_rows; r++)
+        start[r + 1] += start[r];
+    memcpy(fill, start, (n_rows + 2) * sizeof *fill);
+    for (size_t i = 0; i < n; i++) {
+        int64_t ns = (int64_t)(kv[i].key ^ (UINT64_C(1) << 63));
+        all[i] = ns;
+        by_row[fill[kv[i].val]++] = ns;
+    }
 }
 
 int pf_row_spread(const pf_trace *t, int per_invocation, const size_t *acts, size_t n_acts, const int32_t *act_row,
                   pf_row *rows, size_t n_rows, pf_row *total)
 {
     assert(t && (acts || !n_acts) && act_row && (rows || !n_rows) && total);
-    sample *s = malloc((n_acts ? n_acts : 1) * sizeof *s);
-    if (!s)
-        return -1;
+    size_t cap = n_acts ? n_acts : 1;
+    sample *s = malloc(cap * sizeof *s), *out = malloc(cap * sizeof *out);
+    pf_kv *kv = malloc(cap * sizeof *kv), *tmp = malloc(cap * sizeof *tmp);
+    int64_t *all = malloc(cap * sizeof *all), *by_row = malloc(cap * sizeof *by_row);
+    size_t *start = malloc((n_rows + 2) * sizeof *start), *fill = malloc((n_rows + 2) * sizeof *fill);
+    int rc = s && out && kv && tmp && all && by_row && start && fill ? 0 : -1;
     size_t n = 0;
-    for (size_t k = 0; k < n_acts; k++) {
+    for (size_t k = 0; rc == 0 && k < n_acts; k++) {
         size_t i = acts[k];
         if (act_row[i] < 0)
             continue;
@@ -93,17 +107,21 @@ int pf_row_spread(const pf_trace *t, int per_invocation, const size_t *acts, siz
         int64_t key = per_invocation && a->op >= 0 ? a->op : -1 - (int64_t)i;
         s[n++] = (sample){key, act_row[i], a->dur_ns};
     }
-    if (per_invocation)
-        n = merge_invocations(s, n);
-    qsort(s, n, sizeof *s, by_row_ns);
-    for (size_t i = 0, j; i < n; i = j) {
-        for (j = i + 1; j < n && s[j].row == s[i].row; j++)
-            ;
-        if ((size_t)s[i].row < n_rows)
-            spread(&rows[s[i].row], s + i, j - i);
+    if (rc == 0 && per_invocation)
+        n = merge_invocations(s, n, kv, tmp, out);
+    if (rc == 0 && n) {
+        sort_times(s, n, n_rows, kv, tmp, all, by_row, start, fill);
+        for (size_t r = 0; r < n_rows; r++)
+            spread(&rows[r], by_row + start[r], start[r + 1] - start[r]);
+        spread(total, all, n);
     }
-    qsort(s, n, sizeof *s, by_ns);
-    spread(total, s, n);
     free(s);
-    return 0;
+    free(out);
+    free(kv);
+    free(tmp);
+    free(all);
+    free(by_row);
+    free(start);
+    free(fill);
+    return rc;
 }

@@ -7,6 +7,7 @@
 
 #include "profana/analysis.h"
 #include "profana/satmath.h"
+#include "sort_keys.h"
 
 /* What an activity is for the breakdown, in the order of precedence: an instant covered by
  * compute counts as compute, else communication, else a copy, else a fill. */
@@ -46,15 +47,41 @@ static uint8_t class_of(const pf_analysis *an, size_t i)
     return CLS_COMPUTE;
 }
 
-static void fill_edges(const pf_analysis *an, const size_t *idx, size_t n, edge *e)
+/* Whether idx[0, n) ascends (file order). */
+static int ascending(const size_t *idx, size_t n)
 {
+    for (size_t k = 1; k < n; k++)
+        if (idx[k] <= idx[k - 1])
+            return 0;
+    return 1;
+}
+
+/* The edges of acts idx[0, n) into e[0, 2n), sorted by cmp_edge. kv and tmp have room for 2n
+ * (NULL: qsort). */
+static void fill_edges(const pf_analysis *an, const size_t *idx, size_t n, edge *e, pf_kv *kv, pf_kv *tmp)
+{
+    if (!kv || !tmp || !ascending(idx, n)) {
+        for (size_t k = 0; k < n; k++) {
+            const pf_activity *a = &an->trace->acts[idx[k]];
+            uint8_t cls = class_of(an, idx[k]);
+            e[2 * k] = (edge){a->ts_ns, idx[k], 1, cls};
+            e[2 * k + 1] = (edge){pf_sat_add(a->ts_ns, a->dur_ns), idx[k], 0, cls};
+        }
+        qsort(e, 2 * n, sizeof *e, cmp_edge);
+        return;
+    }
+    /* every start, then every end, each in file order: a stable sort by time then gives
+     * cmp_edge's order (a total one), in O(n) */
     for (size_t k = 0; k < n; k++) {
         const pf_activity *a = &an->trace->acts[idx[k]];
-        uint8_t cls = class_of(an, idx[k]);
-        e[2 * k] = (edge){a->ts_ns, idx[k], 1, cls};
-        e[2 * k + 1] = (edge){pf_sat_add(a->ts_ns, a->dur_ns), idx[k], 0, cls};
+        kv[k] = (pf_kv){pf_key_i64(a->ts_ns), k << 1};
+        kv[n + k] = (pf_kv){pf_key_i64(pf_sat_add(a->ts_ns, a->dur_ns)), k << 1 | 1};
     }
-    qsort(e, 2 * n, sizeof *e, cmp_edge);
+    pf_sort_kv2(kv, tmp, 2 * n, n);
+    for (size_t k = 0; k < 2 * n; k++) {
+        size_t i = idx[kv[k].val >> 1];
+        e[k] = (edge){(int64_t)(kv[k].key ^ (UINT64_C(1) << 63)), i, (int8_t)!(kv[k].val & 1), class_of(an, i)};
+    }
 }
 
 /* Adds the gap [from, to) to c (and to gaps[c->gaps] when gaps is not NULL), split by the
@@ -115,17 +142,11 @@ static void sweep(const pf_analysis *an, const edge *e, size_t n2, pf_breakdown 
 
 /* ---- launches ---- */
 
-static int cmp_i64(const void *x, const void *y)
-{
-    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    return (a > b) - (a < b);
-}
-
-/* The nearest-rank percentile p (0 < p <= 100) of the sorted v[0, n), n > 0. */
-static int64_t nearest_rank(const int64_t *v, size_t n, int p)
+/* The nearest-rank percentile p (0 < p <= 100) of the sorted v[0, n) (keys of pf_key_i64), n > 0. */
+static int64_t nearest_rank(const pf_kv *v, size_t n, int p)
 {
     size_t rank = ((size_t)p * n + 99) / 100;
-    return v[rank ? rank - 1 : 0];
+    return (int64_t)(v[rank ? rank - 1 : 0].key ^ (UINT64_C(1) << 63));
 }
 
 static int bin_of(int64_t dur_ns)
@@ -139,15 +160,18 @@ static int bin_of(int64_t dur_ns)
 
 static int launch_stats(const pf_trace *t, const size_t *idx, size_t n, pf_launch_stats *l)
 {
-    int64_t *delay = malloc((n ? n : 1) * sizeof *delay);
-    if (!delay)
+    pf_kv *delay = malloc((n ? n : 1) * sizeof *delay), *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!delay || !tmp) {
+        free(delay);
+        free(tmp);
         return -1;
+    }
     memset(l, 0, sizeof *l);
     for (size_t k = 0; k < n; k++) {
         const pf_activity *a = &t->acts[idx[k]];
         if (a->kind != PF_ACT_KERNEL || a->launch_ts_ns == PF_NO_LAUNCH)
             continue;
-        delay[l->count++] = a->ts_ns - pf_sat_add(a->launch_ts_ns, a->launch_dur_ns);
+        delay[l->count++] = (pf_kv){pf_key_i64(a->ts_ns - pf_sat_add(a->launch_ts_ns, a->launch_dur_ns)), 0};
         l->call_ns_sum = pf_sat_add(l->call_ns_sum, a->launch_dur_ns);
         l->launch_bound += a->dur_ns < a->launch_dur_ns;
         int b = bin_of(a->dur_ns);
@@ -155,28 +179,46 @@ static int launch_stats(const pf_trace *t, const size_t *idx, size_t n, pf_launc
         l->hist_ns[b] = pf_sat_add(l->hist_ns[b], a->dur_ns);
     }
     if (l->count) {
-        qsort(delay, (size_t)l->count, sizeof *delay, cmp_i64);
+        pf_sort_kv(delay, tmp, (size_t)l->count);
         l->delay_p50_ns = nearest_rank(delay, (size_t)l->count, 50);
         l->delay_p99_ns = nearest_rank(delay, (size_t)l->count, 99);
     }
     free(delay);
+    free(tmp);
     return 0;
 }
 
 /* ---- queues ---- */
 
-/* Edges of the queued intervals [queued, end) clipped to [lo, hi]: by stream, then time. */
+/* Edges of the queued intervals [queued, end) clipped to [lo, hi]: by stream, then time (the
+ * order of edges at one instant of one stream does not matter: one_queue adds them all before
+ * it measures the next stretch). */
 typedef struct qedge {
     int64_t stream, t;
     int delta;
 } qedge;
 
-static int cmp_qedge(const void *x, const void *y)
+/* Sorts q[0, m) by stream, then time: by time, then stably by stream. out receives them.
+ * q[0, split) and q[split, m) are the starts and the ends, each mostly in order already. */
+static int sort_qedges(const qedge *q, size_t m, size_t split, qedge *out)
 {
-    const qedge *a = x, *b = y;
-    if (a->stream != b->stream)
-        return (a->stream > b->stream) - (a->stream < b->stream);
-    return (a->t > b->t) - (a->t < b->t);
+    pf_kv *kv = malloc((m ? m : 1) * sizeof *kv), *tmp = malloc((m ? m : 1) * sizeof *tmp);
+    if (!kv || !tmp) {
+        free(kv);
+        free(tmp);
+        return -1;
+    }
+    for (size_t k = 0; k < m; k++)
+        kv[k] = (pf_kv){pf_key_i64(q[k].t), k};
+    pf_sort_kv2(kv, tmp, m, split);
+    for (size_t k = 0; k < m; k++)
+        kv[k].key = pf_key_i64(q[kv[k].val].stream);
+    pf_sort_kv(kv, tmp, m);
+    for (size_t k = 0; k < m; k++)
+        out[k] = q[kv[k].val];
+    free(kv);
+    free(tmp);
+    return 0;
 }
 
 /* One stream's edges q[0, n) (sorted by time) over the span [lo, hi]. */
@@ -202,33 +244,35 @@ static void one_queue(const qedge *q, size_t n, int64_t lo, int64_t hi, pf_queue
 
 static int queues(const pf_trace *t, const size_t *idx, size_t n, int64_t lo, int64_t hi, pf_waits *w)
 {
-    qedge *q = malloc((2 * n + 1) * sizeof *q);
+    qedge *q = malloc((2 * n + 1) * sizeof *q), *sorted = malloc((2 * n + 1) * sizeof *sorted);
     w->queues = calloc(n ? n : 1, sizeof *w->queues);
-    if (!q || !w->queues) {
+    if (!q || !sorted || !w->queues) {
         free(q);
+        free(sorted);
         return -1;
     }
-    size_t m = 0;
+    size_t m = n; /* the starts in q[0, n), the ends after them */
     for (size_t k = 0; k < n; k++) {
         const pf_activity *a = &t->acts[idx[k]];
         int64_t from = a->launch_ts_ns != PF_NO_LAUNCH && a->launch_ts_ns < a->ts_ns ? a->launch_ts_ns : a->ts_ns;
         int64_t to = pf_sat_add(a->ts_ns, a->dur_ns);
         from = from < lo ? lo : from;
         to = to > hi ? hi : to;
-        q[m++] = (qedge){a->stream, from, 0}; /* a stream with only empty intervals still has a row */
+        q[k] = (qedge){a->stream, from, 0}; /* a stream with only empty intervals still has a row */
         if (to > from) {
-            q[m - 1].delta = 1;
+            q[k].delta = 1;
             q[m++] = (qedge){a->stream, to, -1};
         }
     }
-    qsort(q, m, sizeof *q, cmp_qedge);
-    for (size_t i = 0, j; i < m; i = j) {
-        for (j = i; j < m && q[j].stream == q[i].stream; j++)
+    int rc = sort_qedges(q, m, n, sorted);
+    for (size_t i = 0, j; rc == 0 && i < m; i = j) {
+        for (j = i; j < m && sorted[j].stream == sorted[i].stream; j++)
             ;
-        one_queue(q + i, j - i, lo, hi, &w->queues[w->n_queues++]);
+        one_queue(sorted + i, j - i, lo, hi, &w->queues[w->n_queues++]);
     }
     free(q);
-    return 0;
+    free(sorted);
+    return rc;
 }
 
 /* ---- steps ---- */
@@ -252,110 +296,87 @@ static int step_breakdowns(const pf_analysis *an, const int64_t *num, const size
     step_act *s = malloc((n ? n : 1) * sizeof *s);
     size_t *sub = malloc((n ? n : 1) * sizeof *sub);
     edge *e = malloc((2 * n + 1) * sizeof *e);
+    pf_kv *kv = malloc((2 * n + 1) * sizeof *kv), *tmp = malloc((2 * n + 1) * sizeof *tmp);
     w->steps = calloc(n ? n : 1, sizeof *w->steps);
-    int rc = s && sub && e && w->steps ? 0 : -1;
+    int rc = s && sub && e && kv && tmp && w->steps ? 0 : -1;
     size_t m = 0;
     for (size_t k = 0; rc == 0 && k < n; k++)
         if (num[idx[k]] != PF_NO_STEP)
             s[m++] = (step_act){num[idx[k]], idx[k]};
-    if (rc == 0)
+    if (rc == 0 && ascending(idx, n)) { /* by step, then file order: a stable sort by step */
+        for (size_t k = 0; k < m; k++)
+            kv[k] = (pf_kv){pf_key_i64(s[k].step), s[k].act};
+        pf_sort_kv(kv, tmp, m);
+        for (size_t k = 0; k < m; k++)
+            s[k] = (step_act){(int64_t)(kv[k].key ^ (UINT64_C(1) << 63)), (size_t)kv[k].val};
+    } else if (rc == 0) {
         qsort(s, m, sizeof *s, cmp_step_act);
+    }
     for (size_t i = 0, j; rc == 0 && i < m; i = j) {
         for (j = i; j < m && s[j].step == s[i].step; j++)
             sub[j - i] = s[j].act;
         pf_step_breakdown *sb = &w->steps[w->n_steps++];
         sb->number = s[i].step;
         sb->count = (int64_t)(j - i);
-        fill_edges(an, sub, j - i, e);
+        fill_edges(an, sub, j - i, e, kv, tmp);
         sweep(an, e, 2 * (j - i), &sb->b, NULL, NULL);
     }
     free(s);
     free(sub);
     free(e);
+    free(kv);
+    free(tmp);
     return rc;
 }
 
 /* ---- per device ---- */
 
-static int device_waits(const pf_analysis *an, const int64_t *num, const size_t *idx, size_t n, pf_waits *w)
+/* The breakdown and the idle gaps of one device's activities idx[0, n). */
+static int device_breakdown(const pf_analysis *an, const size_t *idx, size_t n, pf_waits *w)
 {
     edge *e = malloc((2 * n + 1) * sizeof *e);
+    pf_kv *kv = malloc((2 * n + 1) * sizeof *kv), *tmp = malloc((2 * n + 1) * sizeof *tmp);
     w->gaps = malloc((n + 1) * sizeof *w->gaps); /* a gap ends at an activity's start */
-    if (!e || !w->gaps) {
-        free(e);
-        return -1;
+    int rc = e && kv && tmp && w->gaps ? 0 : -1;
+    if (rc == 0) {
+        fill_edges(an, idx, n, e, kv, tmp);
+        sweep(an, e, 2 * n, &w->breakdown, &w->idle, w->gaps);
     }
-    fill_edges(an, idx, n, e);
-    sweep(an, e, 2 * n, &w->breakdown, &w->idle, w->gaps);
-    int64_t lo = n ? e[0].t : 0, hi = n ? e[2 * n - 1].t : 0;
     free(e);
-    if (launch_stats(an->trace, idx, n, &w->launch) || queues(an->trace, idx, n, lo, hi, w))
-        return -1;
-    return num ? step_breakdowns(an, num, idx, n, w) : 0;
+    free(kv);
+    free(tmp);
+    return rc;
 }
 
-static int cmp_device_id(const void *key, const void *elem)
+/* The queues of one device's activities idx[0, n) over their span: the earliest to the
+ * latest of their edges (the first and last of the breakdown's sorted edges; a negative
+ * duration's end comes before its start). */
+static int device_queues(const pf_trace *t, const size_t *idx, size_t n, pf_waits *w)
 {
-    int id = *(const int *)key;
-    const pf_device_report *d = elem;
-    return (id > d->device->id) - (id < d->device->id);
-}
-
-/* The selected activities grouped by device report: order[start[k], start[k + 1]). */
-static int group_by_device(const pf_analysis *an, size_t *order, size_t *start)
-{
-    const pf_trace *t = an->trace;
-    long *dev = malloc((t->n_acts ? t->n_acts : 1) * sizeof *dev);
-    if (!dev)
-        return -1;
-    for (size_t i = 0; i < t->n_acts; i++) {
-        const pf_device_report *d =
-            pf_analysis_selected(an, i)
-                ? bsearch(&t->acts[i].device, an->devices, (size_t)an->n_devices, sizeof *an->devices, cmp_device_id)
-                : NULL;
-        dev[i] = d ? (long)(d - an->devices) : -1;
-        if (d)
-            start[dev[i] + 1]++;
+    int64_t lo = 0, hi = 0;
+    for (size_t k = 0; k < n; k++) {
+        const pf_activity *a = &t->acts[idx[k]];
+        int64_t end = pf_sat_add(a->ts_ns, a->dur_ns);
+        int64_t first = end < a->ts_ns ? end : a->ts_ns, last = end > a->ts_ns ? end : a->ts_ns;
+        lo = k == 0 || first < lo ? first : lo;
+        hi = k == 0 || last > hi ? last : hi;
     }
-    for (int k = 0; k < an->n_devices; k++)
-        start[k + 1] += start[k];
-    size_t *fill = malloc(((size_t)an->n_devices + 1) * sizeof *fill);
-    if (fill) {
-        memcpy(fill, start, ((size_t)an->n_devices + 1) * sizeof *fill);
-        for (size_t i = 0; i < t->n_acts; i++)
-            if (dev[i] >= 0)
-                order[fill[dev[i]]++] = i;
-    }
-    free(fill);
-    free(dev);
-    return fill ? 0 : -1;
+    return queues(t, idx, n, lo, hi, w);
 }
 
-int pf_waits_compute(pf_analysis *an, pf_error *err)
+int pf_waits_part(const pf_analysis *an, const int64_t *num, const size_t *idx, size_t n, int part, pf_waits *w)
 {
-    assert(an && an->cats && (an->devices || an->n_devices == 0));
-    const pf_trace *t = an->trace;
-    size_t nd = (size_t)an->n_devices;
-    int has_steps = t->n_cpu_steps || t->n_gpu_steps;
-    an->waits = calloc(nd ? nd : 1, sizeof *an->waits);
-    size_t *order = malloc((t->n_acts ? t->n_acts : 1) * sizeof *order);
-    size_t *start = calloc(nd + 1, sizeof *start);
-    int64_t *num = has_steps ? malloc((t->n_acts ? t->n_acts : 1) * sizeof *num) : NULL;
-    int rc = an->waits && order && start && (num || !has_steps) ? 0 : -1;
-    if (rc == 0 && num && pf_steps_numbers(t, num, err))
-        rc = -1;
-    if (rc == 0)
-        rc = group_by_device(an, order, start);
-    for (size_t k = 0; rc == 0 && k < nd; k++)
-        rc = device_waits(an, num, order + start[k], start[k + 1] - start[k], &an->waits[k]);
-    free(order);
-    free(start);
-    free(num);
-    if (rc == 0)
-        return 0;
-    pf_waits_free(an->waits, nd);
-    an->waits = NULL;
-    return pf_fail(err, "out of memory");
+    assert(an && an->cats && (idx || n == 0) && part >= 0 && part < PF_WAITS_PARTS && w);
+    switch (part) {
+    case 0:
+        return device_breakdown(an, idx, n, w);
+    case 1:
+        return launch_stats(an->trace, idx, n, &w->launch);
+    case 2:
+        return device_queues(an->trace, idx, n, w);
+    default:
+        return num ? step_breakdowns(an, num, idx, n, w) : 0;
+    }
 }
 
 void pf_waits_free(pf_waits *w, size_t n)
