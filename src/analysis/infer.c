@@ -37,38 +37,61 @@ static int usable(const pf_activity *a)
     return a->kind == PF_ACT_KERNEL && a->geometry != 0;
 }
 
-static void learn(seen *tab, size_t cap, const pf_activity *a, const pf_act_work *w)
+/* The table of (name, geometry) seen so far: sized by the distinct keys, not by the activities
+ * (a table of two slots an activity was 39 MB at 300 MB, the highest point of a run). */
+typedef struct seen_tab {
+    seen *tab;
+    size_t cap, used;          /* cap a power of two, at least twice used */
+} seen_tab;
+
+static int tab_grow(seen_tab *t)
 {
-    seen *s = slot_of(tab, cap, a->name, a->geometry);
+    size_t cap = t->cap ? 2 * t->cap : 1024;
+    seen *tab = calloc(cap, sizeof *tab);
+    if (!tab)
+        return -1;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->tab[i].name)
+            *slot_of(tab, cap, t->tab[i].name, t->tab[i].geometry) = t->tab[i];
+    free(t->tab);
+    t->tab = tab;
+    t->cap = cap;
+    return 0;
+}
+
+static int learn(seen_tab *t, const pf_activity *a, const pf_act_work *w)
+{
+    if (2 * (t->used + 1) > t->cap && tab_grow(t))
+        return -1;
+    seen *s = slot_of(t->tab, t->cap, a->name, a->geometry);
     int known = w->source && (w->flop >= 0 || w->bytes >= 0);
     if (!s->name) {
         *s = (seen){a->name, a->geometry, *w, 1, known};
-        return;
+        t->used++;
+        return 0;
     }
     s->agree = s->agree && known && same_work(&s->w, w);
     s->w.flop += w->flop >= 0 ? w->flop : 0;
     s->w.bytes += w->bytes >= 0 ? w->bytes : 0;
     s->n++;
+    return 0;
 }
 
 int pf_work_infer(const pf_trace *t, pf_act_work *w)
 {
-    size_t cap = 64;
-    while (cap < 2 * t->n_acts)
-        cap *= 2;
-    seen *tab = calloc(cap, sizeof *tab);
-    if (!tab)
-        return -1;
+    seen_tab tab = {NULL, 0, 0};
     /* a graph replay's kernel without its capture linked to the op that launched the graph:
      * it has no figures of its own, and teaches nothing */
     for (size_t i = 0; i < t->n_acts; i++)
-        if (t->acts[i].op >= 0 && !w[i].graph_replay && usable(&t->acts[i]))
-            learn(tab, cap, &t->acts[i], &w[i]);
-    for (size_t i = 0; i < t->n_acts; i++) {
+        if (t->acts[i].op >= 0 && !w[i].graph_replay && usable(&t->acts[i]) && learn(&tab, &t->acts[i], &w[i])) {
+            free(tab.tab);
+            return -1;
+        }
+    for (size_t i = 0; tab.used && i < t->n_acts; i++) {
         const pf_activity *a = &t->acts[i];
         if ((a->op >= 0 && !w[i].graph_replay) || !usable(a))
             continue;
-        const seen *s = slot_of(tab, cap, a->name, a->geometry);
+        const seen *s = slot_of(tab.tab, tab.cap, a->name, a->geometry);
         if (!s->name || !s->agree)
             continue;
         w[i] = s->w;
@@ -78,6 +101,6 @@ int pf_work_infer(const pf_trace *t, pf_act_work *w)
         w[i].inferred = 1;
         w[i].no_formula = w[i].no_shapes = w[i].graph_replay = w[i].compiled_region = 0;
     }
-    free(tab);
+    free(tab.tab);
     return 0;
 }

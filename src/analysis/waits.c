@@ -277,46 +277,68 @@ static int queues(const pf_trace *t, const size_t *idx, size_t n, int64_t lo, in
 
 /* ---- steps ---- */
 
-typedef struct step_act {
-    int64_t step;
-    size_t act;
-} step_act;
-
-static int cmp_step_act(const void *x, const void *y)
+/* (step, activity) pairs: by step, then by activity (file order). */
+static int cmp_step_kv(const void *x, const void *y)
 {
-    const step_act *a = x, *b = y;
-    if (a->step != b->step)
-        return a->step < b->step ? -1 : 1;
-    return (a->act > b->act) - (a->act < b->act);
+    const pf_kv *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return (a->val > b->val) - (a->val < b->val);
 }
 
-/* The breakdown of each step's activities among idx[0, n); num: each activity's step. */
+/* The activities of idx[0, n) that lie in a step, as (step key, activity) pairs ordered by
+ * step then file order, in *out (the caller frees); returns their count, or -1 when memory
+ * runs out. */
+static long steps_sorted(const int64_t *num, const size_t *idx, size_t n, pf_kv **out)
+{
+    pf_kv *kv = malloc((n ? n : 1) * sizeof *kv);
+    size_t m = 0;
+    *out = kv;
+    if (!kv)
+        return -1;
+    for (size_t k = 0; k < n; k++)
+        if (num[idx[k]] != PF_NO_STEP)
+            kv[m++] = (pf_kv){pf_key_i64(num[idx[k]]), idx[k]};
+    if (!ascending(idx, n)) {
+        qsort(kv, m, sizeof *kv, cmp_step_kv);
+        return (long)m;
+    }
+    pf_kv *tmp = malloc((m ? m : 1) * sizeof *tmp); /* a stable sort by step keeps file order */
+    if (!tmp)
+        return -1;
+    pf_sort_kv(kv, tmp, m);
+    free(tmp);
+    return (long)m;
+}
+
+/* The breakdown of each step's activities among idx[0, n); num: each activity's step. The
+ * edge buffers are sized by the largest step, not the device: they are the highest point of
+ * a run's memory when several steps each hold a fraction of the activities. */
 static int step_breakdowns(const pf_analysis *an, const int64_t *num, const size_t *idx, size_t n, pf_waits *w)
 {
-    step_act *s = malloc((n ? n : 1) * sizeof *s);
-    size_t *sub = malloc((n ? n : 1) * sizeof *sub);
-    edge *e = malloc((2 * n + 1) * sizeof *e);
-    pf_kv *kv = malloc((2 * n + 1) * sizeof *kv), *tmp = malloc((2 * n + 1) * sizeof *tmp);
-    w->steps = calloc(n ? n : 1, sizeof *w->steps);
-    int rc = s && sub && e && kv && tmp && w->steps ? 0 : -1;
-    size_t m = 0;
-    for (size_t k = 0; rc == 0 && k < n; k++)
-        if (num[idx[k]] != PF_NO_STEP)
-            s[m++] = (step_act){num[idx[k]], idx[k]};
-    if (rc == 0 && ascending(idx, n)) { /* by step, then file order: a stable sort by step */
-        for (size_t k = 0; k < m; k++)
-            kv[k] = (pf_kv){pf_key_i64(s[k].step), s[k].act};
-        pf_sort_kv(kv, tmp, m);
-        for (size_t k = 0; k < m; k++)
-            s[k] = (step_act){(int64_t)(kv[k].key ^ (UINT64_C(1) << 63)), (size_t)kv[k].val};
-    } else if (rc == 0) {
-        qsort(s, m, sizeof *s, cmp_step_act);
+    pf_kv *s;
+    long sm = steps_sorted(num, idx, n, &s);
+    if (sm < 0) {
+        free(s);
+        return -1;
     }
+    size_t m = (size_t)sm, n_steps = 0, big = 0;
+    for (size_t i = 0, j; i < m; i = j) {
+        for (j = i; j < m && s[j].key == s[i].key; j++)
+            ;
+        n_steps++;
+        big = j - i > big ? j - i : big;
+    }
+    size_t *sub = malloc((big ? big : 1) * sizeof *sub);
+    edge *e = malloc((2 * big + 1) * sizeof *e);
+    pf_kv *kv = malloc((2 * big + 1) * sizeof *kv), *tmp = malloc((2 * big + 1) * sizeof *tmp);
+    w->steps = calloc(n_steps ? n_steps : 1, sizeof *w->steps);
+    int rc = sub && e && kv && tmp && w->steps ? 0 : -1;
     for (size_t i = 0, j; rc == 0 && i < m; i = j) {
-        for (j = i; j < m && s[j].step == s[i].step; j++)
-            sub[j - i] = s[j].act;
+        for (j = i; j < m && s[j].key == s[i].key; j++)
+            sub[j - i] = (size_t)s[j].val;
         pf_step_breakdown *sb = &w->steps[w->n_steps++];
-        sb->number = s[i].step;
+        sb->number = (int64_t)(s[i].key ^ (UINT64_C(1) << 63));
         sb->count = (int64_t)(j - i);
         fill_edges(an, sub, j - i, e, kv, tmp);
         sweep(an, e, 2 * (j - i), &sb->b, NULL, NULL);
