@@ -58,7 +58,7 @@ jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 chmod 711 "$dir"
-# the oracles' verdicts, shared by the passes (tests/cli/lib.sh: oracle)
+# the oracles' verdicts, shared by the passes (tests/cli/lib.sh: run_oracle)
 mkdir "$dir/oracle" && chmod 1777 "$dir/oracle"
 export PF_ORACLE_CACHE="$dir/oracle"
 list=$dir/list

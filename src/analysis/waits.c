@@ -198,36 +198,26 @@ typedef struct qedge {
     int delta;
 } qedge;
 
-/* Sorts q[0, m) by stream, then time: by time, then stably by stream. out receives them.
- * q[0, split) and q[split, m) are the starts and the ends, each mostly in order already. */
-static int sort_qedges(const qedge *q, size_t m, size_t split, qedge *out)
+/* The order of q[0, m) by stream, then time (by time, then stably by stream) into kv[0, m)
+ * (each value an index into q); tmp has room for m. q[0, split) and q[split, m) are the
+ * starts and the ends, each mostly in order already. */
+static void sort_qedges(const qedge *q, size_t m, size_t split, pf_kv *kv, pf_kv *tmp)
 {
-    pf_kv *kv = malloc((m ? m : 1) * sizeof *kv), *tmp = malloc((m ? m : 1) * sizeof *tmp);
-    if (!kv || !tmp) {
-        free(kv);
-        free(tmp);
-        return -1;
-    }
     for (size_t k = 0; k < m; k++)
         kv[k] = (pf_kv){pf_key_i64(q[k].t), k};
     pf_sort_kv2(kv, tmp, m, split);
     for (size_t k = 0; k < m; k++)
         kv[k].key = pf_key_i64(q[kv[k].val].stream);
     pf_sort_kv(kv, tmp, m);
-    for (size_t k = 0; k < m; k++)
-        out[k] = q[kv[k].val];
-    free(kv);
-    free(tmp);
-    return 0;
 }
 
-/* One stream's edges q[0, n) (sorted by time) over the span [lo, hi]. */
-static void one_queue(const qedge *q, size_t n, int64_t lo, int64_t hi, pf_queue *out)
+/* One stream's edges q[order[k].val] for k in [0, n) (sorted by time) over the span [lo, hi]. */
+static void one_queue(const qedge *q, const pf_kv *order, size_t n, int64_t lo, int64_t hi, pf_queue *out)
 {
     int64_t depth = 0, at = lo, weighted = 0;
-    *out = (pf_queue){.stream = q[0].stream};
+    *out = (pf_queue){.stream = q[order[0].val].stream};
     for (size_t k = 0; k <= n; k++) {
-        int64_t t = k < n ? q[k].t : hi;
+        int64_t t = k < n ? q[order[k].val].t : hi;
         if (t > at) { /* depth is constant on [at, t) */
             if (depth > out->max_depth)
                 out->max_depth = depth;
@@ -237,22 +227,21 @@ static void one_queue(const qedge *q, size_t n, int64_t lo, int64_t hi, pf_queue
             at = t;
         }
         if (k < n)
-            depth += q[k].delta;
+            depth += q[order[k].val].delta;
     }
     out->mean_depth = hi > lo ? (double)weighted / (double)(hi - lo) : 0;
 }
 
+/* The queue of each stream of activities idx[0, n). The edges are visited through their
+ * sorted order, not copied, and w->queues holds one entry a stream, not an activity: this
+ * pass was the highest point of a run's memory (six words an activity). */
 static int queues(const pf_trace *t, const size_t *idx, size_t n, int64_t lo, int64_t hi, pf_waits *w)
 {
-    qedge *q = malloc((2 * n + 1) * sizeof *q), *sorted = malloc((2 * n + 1) * sizeof *sorted);
-    w->queues = calloc(n ? n : 1, sizeof *w->queues);
-    if (!q || !sorted || !w->queues) {
-        free(q);
-        free(sorted);
-        return -1;
-    }
+    qedge *q = malloc((2 * n + 1) * sizeof *q);
+    pf_kv *kv = malloc((2 * n + 1) * sizeof *kv), *tmp = malloc((2 * n + 1) * sizeof *tmp);
+    int rc = q && kv && tmp ? 0 : -1;
     size_t m = n; /* the starts in q[0, n), the ends after them */
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; rc == 0 && k < n; k++) {
         const pf_activity *a = &t->acts[idx[k]];
         int64_t from = a->launch_ts_ns != PF_NO_LAUNCH && a->launch_ts_ns < a->ts_ns ? a->launch_ts_ns : a->ts_ns;
         int64_t to = pf_sat_add(a->ts_ns, a->dur_ns);
@@ -264,14 +253,21 @@ static int queues(const pf_trace *t, const size_t *idx, size_t n, int64_t lo, in
             q[m++] = (qedge){a->stream, to, -1};
         }
     }
-    int rc = sort_qedges(q, m, n, sorted);
+    if (rc == 0)
+        sort_qedges(q, m, n, kv, tmp);
+    free(tmp);
+    size_t streams = 0;
+    for (size_t i = 0; rc == 0 && i < m; i++)
+        streams += i == 0 || q[kv[i].val].stream != q[kv[i - 1].val].stream;
+    if (rc == 0 && !(w->queues = calloc(streams ? streams : 1, sizeof *w->queues)))
+        rc = -1;
     for (size_t i = 0, j; rc == 0 && i < m; i = j) {
-        for (j = i; j < m && sorted[j].stream == sorted[i].stream; j++)
+        for (j = i; j < m && q[kv[j].val].stream == q[kv[i].val].stream; j++)
             ;
-        one_queue(sorted + i, j - i, lo, hi, &w->queues[w->n_queues++]);
+        one_queue(q, kv + i, j - i, lo, hi, &w->queues[w->n_queues++]);
     }
     free(q);
-    free(sorted);
+    free(kv);
     return rc;
 }
 
@@ -358,15 +354,16 @@ static int device_breakdown(const pf_analysis *an, const size_t *idx, size_t n, 
 {
     edge *e = malloc((2 * n + 1) * sizeof *e);
     pf_kv *kv = malloc((2 * n + 1) * sizeof *kv), *tmp = malloc((2 * n + 1) * sizeof *tmp);
-    w->gaps = malloc((n + 1) * sizeof *w->gaps); /* a gap ends at an activity's start */
-    int rc = e && kv && tmp && w->gaps ? 0 : -1;
-    if (rc == 0) {
+    int rc = e && kv && tmp ? 0 : -1;
+    if (rc == 0)
         fill_edges(an, idx, n, e, kv, tmp);
-        sweep(an, e, 2 * n, &w->breakdown, &w->idle, w->gaps);
-    }
-    free(e);
-    free(kv);
+    free(kv); /* before the gaps are made: the sort's buffers and the gaps never live together */
     free(tmp);
+    if (rc == 0 && !(w->gaps = malloc((n + 1) * sizeof *w->gaps))) /* a gap ends at an activity's start */
+        rc = -1;
+    if (rc == 0)
+        sweep(an, e, 2 * n, &w->breakdown, &w->idle, w->gaps);
+    free(e);
     return rc;
 }
 

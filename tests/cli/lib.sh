@@ -11,14 +11,14 @@ trap 'rm -rf "$TMP"' EXIT
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1 ($2)"; }
 
-# oracle [-i FILE] SCRIPT ARG...: `python3 SCRIPT ARG... [<FILE]`, whose verdict (stdout, exit
+# run_oracle [-i FILE] SCRIPT ARG...: `python3 SCRIPT ARG... [<FILE]`, whose verdict (stdout, exit
 # status) is kept in $PF_ORACLE_CACHE (tests/run.sh makes one per suite) under a key of the bytes
 # of SCRIPT, of tests/cli/*.py (what it imports), of every argument (the contents of one naming a
 # file, so temporary paths do not matter) and of FILE. The passes of `make check` feed an oracle
 # the same trace and, where profana agrees with itself across builds, the same output: the
 # second pass reads the first's verdict instead of parsing the trace again. A byte of
 # difference anywhere is another key, so the oracle runs. Without PF_ORACLE_CACHE it just runs.
-oracle() {
+run_oracle() {
     o_in=/dev/null
     if [ "$1" = -i ]; then
         o_in=$2

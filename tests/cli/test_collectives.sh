@@ -12,7 +12,7 @@ check_colls() {
     base=$(echo "$1" | sed 's|.*testdata/||')
     if [ ! -f "$1" ]; then echo "SKIP collectives: $1 is absent"; return; fi
     "$PROFANA" --analysis "$1" bf16 --format json >"$TMP/c.json" 2>/dev/null
-    got=$(oracle tests/cli/collectives_oracle.py "$1" "$TMP/c.json" "$2" "$3")
+    got=$(run_oracle tests/cli/collectives_oracle.py "$1" "$TMP/c.json" "$2" "$3")
     case $got in
     "ok "*) pass "$base: ${got#ok } collective rows: count, total, mean, algbw, busbw, link % = the raw events' (Python)" ;;
     *) fail "$base: collectives against the raw events" "$got" ;;

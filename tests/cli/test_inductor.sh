@@ -23,7 +23,7 @@ for m in bert_default t5_default llama_default; do
     mkdir -p "$TMP/$m.b" && tar xzf "$D/${m}_bench_modules.tar.gz" -C "$TMP/$m.b"
     strip "$D/${m}_bench.json.gz" "$TMP/$m.stripped.json.gz"
     "$PROFANA" --analysis "$TMP/$m.stripped.json.gz" bf16 --inductor-cache "$TMP/$m.b" --format json >"$TMP/$m.s.json" 2>"$TMP/err"
-    oracle tests/cli/inductor_oracle.py "$TMP/$m.stripped.json.gz" "$D/${m}_bench.json.gz" "$TMP/$m.s.json" >"$TMP/$m.s.or" ||
+    run_oracle tests/cli/inductor_oracle.py "$TMP/$m.stripped.json.gz" "$D/${m}_bench.json.gz" "$TMP/$m.s.json" >"$TMP/$m.s.or" ||
         fail "$m: oracle" "exited $?"
     tri=$(awk '$1 == "triton_us" { print $2 }' "$TMP/$m.s.or")
     match=$(awk '$1 == "match_us" { print $2 }' "$TMP/$m.s.or")
@@ -35,7 +35,7 @@ for m in bert_default t5_default llama_default; do
     mkdir -p "$TMP/$m" && tar xzf "$D/${m}_plain_modules.tar.gz" -C "$TMP/$m"
     "$PROFANA" --analysis "$D/${m}_plain.json.gz" bf16 --inductor-cache "$TMP/$m" --format json >"$TMP/$m.json" 2>"$TMP/err"
     check_eq "$m: analysis with modules exits 0" "$?" 0
-    oracle tests/cli/inductor_oracle.py "$D/${m}_plain.json.gz" "$D/${m}_bench.json.gz" "$TMP/$m.json" >"$TMP/$m.or" ||
+    run_oracle tests/cli/inductor_oracle.py "$D/${m}_plain.json.gz" "$D/${m}_bench.json.gz" "$TMP/$m.json" >"$TMP/$m.or" ||
         fail "$m: oracle" "exited $?"
     tri=$(awk '$1 == "triton_us" { print $2 }' "$TMP/$m.or")
     match=$(awk '$1 == "match_us" { print $2 }' "$TMP/$m.or")

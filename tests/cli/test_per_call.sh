@@ -11,7 +11,7 @@ for f in "$TRACES"/*.json testdata/peer/*.json.gz "$CONVS" "$PUBLIC"/*.json.gz; 
     for g in op shape; do
         "$PROFANA" --analysis "$f" bf16 --group "$g" --format json --top 0 >"$TMP/pc.json" 2>/dev/null
         check_eq "$base --group $g: Count = invocations, Launches, Mean/Min/Max per invocation (Python)" \
-            "$(oracle tests/cli/per_call.py "$g" "$f" "$TMP/pc.json")" "ok"
+            "$(run_oracle tests/cli/per_call.py "$g" "$f" "$TMP/pc.json")" "ok"
     done
 done
 
@@ -61,7 +61,7 @@ P=testdata/peer
 "$PROFANA" --diff "$P/owlv2_h100.json.gz" H100 "$P/owlv2_mi300.json.gz" MI300X bf16 --group op --format json \
     >"$TMP/peer.json" 2>/dev/null
 check_eq "owlv2 --diff --group op: counts are invocations, ratios and geomean per call (Python)" \
-    "$(oracle tests/cli/per_call.py diff "$P/owlv2_h100.json.gz" "$P/owlv2_mi300.json.gz" "$TMP/peer.json")" "ok"
+    "$(run_oracle tests/cli/per_call.py diff "$P/owlv2_h100.json.gz" "$P/owlv2_mi300.json.gz" "$TMP/peer.json")" "ok"
 # aten::addmm by hand from the raw events: per-call means, not per-launch ones.
 check_near "owlv2 aten::addmm B/A = per-call ratio" \
     "$(json "[r for r in d['devices'][0]['rows'] if r['name'] == 'aten::addmm'][0]['ratio']" "$TMP/peer.json")" \

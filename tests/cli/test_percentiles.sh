@@ -13,7 +13,7 @@ for f in $(find testdata ../shared/testdata/public ../shared/testdata/multirank 
             echo "SKIP $base --group $g: profana exits non-zero: $(head -c 120 "$TMP/p.err")"
             continue
         fi
-        got=$(oracle tests/cli/percentiles.py "$g" "$f" "$TMP/p.json")
+        got=$(run_oracle tests/cli/percentiles.py "$g" "$f" "$TMP/p.json")
         case $got in
         "ok "*) pass "$base --group $g: p50/p90/p99/std of ${got#ok } rows and the Total = the raw events' (Python, 0.01 us)" ;;
         *) fail "$base --group $g: spread against the raw events" "$got" ;;

@@ -10,7 +10,7 @@ for f in $(find testdata ../shared/testdata/public ../shared/testdata/multirank 
     base=$(echo "$f" | sed 's|.*testdata/||')
     "$PROFANA" --analysis "$f" bf16 --format json >"$TMP/p.json" 2>/dev/null || continue
     check_eq "$base: GPU time per phase = the raw events' (Python)" \
-        "$(oracle -i "$TMP/p.json" tests/cli/phases_oracle.py "$f" shares)" "ok"
+        "$(run_oracle -i "$TMP/p.json" tests/cli/phases_oracle.py "$f" shares)" "ok"
 done
 
 # --- --phase P: the rows are that phase's GPU work (the Total = the oracle's time of P) ---
@@ -20,7 +20,7 @@ for f in "$VLLM" "$PUBLIC/mi300_sglang_qwen3_prefilldecode.json.gz" "$PUBLIC/b20
     for p in prefill decode mixed; do
         "$PROFANA" --analysis "$f" bf16 --phase "$p" --format json >"$TMP/s.json" 2>/dev/null
         got=$(json "' '.join('%s:%.3f' % (x['id'], x['total']['total_us']) for x in d['devices'])" "$TMP/s.json")
-        check_eq "$base --phase $p: Total = the raw events' $p time" "$got" "$(oracle tests/cli/phases_oracle.py "$f" "$p")"
+        check_eq "$base --phase $p: Total = the raw events' $p time" "$got" "$(run_oracle tests/cli/phases_oracle.py "$f" "$p")"
     done
 done
 

@@ -41,7 +41,7 @@ PY
 # The FSDP2 pair, given in reverse order: ranks come from distributedInfo.rank.
 check_run "fsdp2 json" 0 "$PROFANA" --ranks "$F1" "$F0" bf16 --format json
 cp "$TMP/out" "$TMP/fsdp.json"
-oracle tests/cli/ranks_oracle.py "$F1" "$F0" >"$TMP/fsdp.want"
+run_oracle tests/cli/ranks_oracle.py "$F1" "$F0" >"$TMP/fsdp.want"
 compare fsdp2 "$TMP/fsdp.json" "$TMP/fsdp.want"
 check_eq "fsdp2: rank 1 (the one that sleeps) is the top straggler" \
     "$(json 'd["stragglers"][0]["rank"]' "$TMP/fsdp.json")" 1
@@ -52,7 +52,7 @@ check_eq "fsdp2: no collective left unmatched" "$(json 'd["unmatched"]' "$TMP/fs
 # The tensor-parallel pair: all-reduce, all-gather, reduce-scatter and broadcast.
 check_run "tp json" 0 "$PROFANA" --ranks "$T0" "$T1" bf16 --format json
 cp "$TMP/out" "$TMP/tp.json"
-oracle tests/cli/ranks_oracle.py "$T0" "$T1" >"$TMP/tp.want"
+run_oracle tests/cli/ranks_oracle.py "$T0" "$T1" >"$TMP/tp.want"
 compare tp "$TMP/tp.json" "$TMP/tp.want"
 
 # Bus bandwidth by hand for n = 2 from nccl-tests' factors: all-reduce 2(n-1)/n = 1, broadcast 1,

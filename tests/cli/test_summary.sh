@@ -89,8 +89,8 @@ PY
 # Per-step figures against the oracle, from the summaries.
 "$PROFANA" --ranks "$TMP/sum/fsdp2_bf16_rank0.json" "$TMP/sum/fsdp2_r1.out" bf16 --format json >"$TMP/steps.json"
 "$PROFANA" --ranks "$TMP/sum/tp_collectives_bf16_rank0.json" "$TMP/sum/tp_collectives_bf16_rank1.json" bf16 --format json >"$TMP/tpsteps.json"
-oracle tests/cli/ranks_oracle.py "$MR/fsdp2_bf16_rank1.json.gz" "$MR/fsdp2_bf16_rank0.json.gz" >"$TMP/steps.want"
-oracle tests/cli/ranks_oracle.py "$MR/tp_collectives_bf16_rank0.json.gz" "$MR/tp_collectives_bf16_rank1.json.gz" >"$TMP/tpsteps.want"
+run_oracle tests/cli/ranks_oracle.py "$MR/fsdp2_bf16_rank1.json.gz" "$MR/fsdp2_bf16_rank0.json.gz" >"$TMP/steps.want"
+run_oracle tests/cli/ranks_oracle.py "$MR/tp_collectives_bf16_rank0.json.gz" "$MR/tp_collectives_bf16_rank1.json.gz" >"$TMP/tpsteps.want"
 python3 - "$TMP/steps.json" "$TMP/steps.want" "$TMP/tpsteps.json" "$TMP/tpsteps.want" <<'PY'
 import json, sys
 sys.path.insert(0, "tests/cli")

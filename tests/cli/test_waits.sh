@@ -12,7 +12,7 @@ oracle() {
         fail "$name: analysed" "$(head -c 200 "$TMP/err")"
         return
     fi
-    oracle tests/cli/waits_oracle.py "$f" "$@" >"$TMP/want.json" || { fail "$name: oracle" "$f"; return; }
+    run_oracle tests/cli/waits_oracle.py "$f" "$@" >"$TMP/want.json" || { fail "$name: oracle" "$f"; return; }
     python3 tests/cli/waits_compare.py "$name" "$TMP/got.json" "$TMP/want.json"
 }
 
