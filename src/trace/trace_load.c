@@ -665,15 +665,19 @@ static int warn_unknown(loader *L)
 static int link_launches(loader *L)
 {
     size_t n = L->n_kept ? L->n_kept : 1;
-    pf_segvec **v = malloc(2 * n * sizeof *v), **names = v ? v + n : NULL;
-    if (!v)
+    pf_segvec **v = malloc(n * sizeof *v), **names = malloc(n * sizeof *names);
+    if (!v || !names) {
+        free(v);
+        free(names);
         return pf_fail(L->err, "%s: out of memory", L->path);
+    }
     for (size_t i = 0; i < L->n_kept; i++) {
         v[i] = &L->chunks[L->kept[i]]->launches;
         names[i] = &L->chunks[L->kept[i]]->launch_names;
     }
     int rc = pf_trace_link_launches(L->t, v, names, L->n_kept, L->opts.launches, job_count(L), L->err);
     free(v);
+    free(names);
     return rc;
 }
 
