@@ -127,11 +127,12 @@ demo: deps
 	$(MAKE) --no-print-directory profana
 	./profana --analysis $(DEMO_TRACE) bf16
 
-# `make check`: the suite twice, on the optimised build and under AddressSanitizer and
-# UndefinedBehaviorSanitizer, plus cppcheck (one more test); test files run in parallel and
-# tests/run.sh prints the combined "N passed, N failed" (several minutes on two cores; timings
-# in docs/reliability.md, "How it is checked").
-# `make check-full` adds a third pass under valgrind memcheck (every unit test program and
+# `make check`: the unit tests on the optimised build and under AddressSanitizer and
+# UndefinedBehaviorSanitizer, every CLI test file under the sanitizers, and on the optimised
+# build too the files marked "# check: every build" (limits of time and memory, -j), plus
+# cppcheck (one more test); test files run in parallel and tests/run.sh prints the combined
+# "N passed, N failed" (minutes on two cores; timings in docs/reliability.md, "How it is checked").
+# `make check-full` runs every CLI test file on both builds and adds a third pass under valgrind memcheck (every unit test program and
 # every run of the binary, about 1,400 runs: some 10 more minutes) and, on the optimised build,
 # the tests kept for it (run.sh --full: tests/cli/test_slurm.sh starts a one-node Slurm as
 # root, or prints SKIP with the reason); CI (.ci/run) runs it.
@@ -142,7 +143,7 @@ CHECK_BUILDS = $(MAKE) --no-print-directory -j$(JOBS) profana units $(BUILD)/ben
 check:
 	@./tests/deps.sh test
 	$(CHECK_BUILDS)
-	./tests/run.sh build build-asan --cppcheck
+	./tests/run.sh --once build-asan build build-asan --cppcheck
 
 check-full:
 	@./tests/deps.sh test

@@ -1,12 +1,17 @@
 #!/bin/sh
 # run.sh - runs the C unit tests and the CLI tests against each build directory given, prints "N passed, N failed".
-# Usage: tests/run.sh [-j N] [--full BUILD] BUILD... [--valgrind BUILD]... [--cppcheck]
+# Usage: tests/run.sh [-j N] [--once BUILD] [--full BUILD] BUILD... [--valgrind BUILD]... [--cppcheck]
 #   BUILD            its tests/test_* programs and tests/cli/test_*.sh with PROFANA=BUILD/profana
 #   --full BUILD     the same, with PF_CHECK_FULL=1: the tests kept for `make check-full` run too
 #                    (tests/cli/test_slurm.sh, which starts a Slurm cluster: once per suite)
 #   --valgrind BUILD the same, every program run under valgrind memcheck (tests/valgrind.sh);
 #                    any error or definite/indirect leak fails the test file that caused it
 #   --valgrind-units BUILD  only BUILD's unit test programs under valgrind
+#   --once BUILD     (before the builds) a CLI test file without the line "# check: every build"
+#                    runs on BUILD alone among the plain builds (`make check`: on the sanitizer
+#                    build, which checks memory as well as figures; `make check-full` runs every
+#                    file on every build); files with the line (limits of time or memory that
+#                    differ by build, -j determinism) run on each
 #   --cppcheck       `make cppcheck`: one PASS, or one FAIL per finding
 #   -j N             test files run N at a time (default: one per core); results print in order
 # Each test prints lines "PASS name" / "FAIL name (why)" / "SKIP name: why"; a test program that
@@ -64,6 +69,7 @@ export PF_ORACLE_CACHE="$dir/oracle"
 list=$dir/list
 : >"$list"
 mode=plain
+once=
 n=0
 add() { # MODE BUILD TEST
     n=$((n + 1))
@@ -72,6 +78,7 @@ add() { # MODE BUILD TEST
 while [ $# -gt 0 ]; do
     case $1 in
     -j) jobs=$2; shift 2; continue ;;
+    --once) once=$2; shift 2; continue ;;
     --valgrind) mode=valgrind; shift; continue ;;
     --full) mode=full; shift; continue ;;
     --valgrind-units)
@@ -87,6 +94,9 @@ while [ $# -gt 0 ]; do
         [ -x "$t" ] && add "$mode" "$1" "$t"
     done
     for t in tests/cli/test_*.sh; do
+        if [ -n "$once" ] && [ "$mode" = plain ] && [ "$1" != "$once" ] && ! grep -q '^# check: every build' "$t"; then
+            continue
+        fi
         add "$mode" "$1" "$t"
     done
     mode=plain

@@ -60,9 +60,10 @@ def close(a, b):
     return a is not None and abs(a - b) <= 1e-9 * max(1.0, abs(b))
 
 
-def check_op(trace, ours):
-    """Failures of profana's --group op JSON against the raw events."""
-    rows, bad = op_rows(invocations(load(trace))), []
+def check_op(trace, ours, inv=None):
+    """Failures of profana's --group op JSON against the raw events (inv: their invocations,
+    when already read)."""
+    rows, bad = op_rows(inv if inv is not None else invocations(load(trace))), []
     seen = set()
     for dev in ours["devices"]:
         for r in dev["rows"]:
@@ -99,10 +100,10 @@ def op_of(row_name, names):
     return next((n for n in names if row_name.startswith(n + "(")), row_name)
 
 
-def check_shape(trace, ours):
+def check_shape(trace, ours, inv=None):
     """Failures of profana's --group shape JSON: per op name, its rows' (count, launches,
     total) are the raw invocations grouped by shapes, and Mean is total / count."""
-    want, bad = shape_rows(invocations(load(trace))), []
+    want, bad = shape_rows(inv if inv is not None else invocations(load(trace))), []
     got = {}
     for dev in ours["devices"]:
         for r in dev["rows"]:
@@ -146,6 +147,12 @@ def check_diff(trace_a, trace_b, diff):
 
 if __name__ == "__main__":
     what, paths = sys.argv[1], sys.argv[2:]
-    ours = json.load(open(paths[-1]))
-    fails = {"op": check_op, "shape": check_shape, "diff": check_diff}[what](*paths[:-1], ours)
-    print("\n".join(fails[:8]) if fails else "ok")
+    if what == "diff":
+        fails = check_diff(*paths[:-1], json.load(open(paths[-1])))
+        print("\n".join(fails[:8]) if fails else "ok")
+        sys.exit(0)
+    # per_call.py op|shape|op,shape TRACE OURS...: one line a group, the trace read once
+    inv = invocations(load(paths[0]))
+    for group, ours in zip(what.split(","), paths[1:]):
+        fails = {"op": check_op, "shape": check_shape}[group](paths[0], json.load(open(ours)), inv)
+        print(" | ".join(fails[:8]) if fails else "ok")

@@ -74,9 +74,10 @@ def fmt(want):
     return "(%s)" % ", ".join("%.3f" % (w / 1000.0) for w in want)
 
 
-def check(group, trace, ours):
-    """Failures of profana's JSON (--top 0) against the raw events; and how many rows matched."""
-    events = normalise(load(trace))
+def check(group, trace, ours, events=None):
+    """Failures of profana's JSON (--top 0) against the raw events (read from trace unless given:
+    normalise only renames, so one reading serves several groups); and how many rows matched."""
+    events = normalise(load(trace) if events is None else events)
     bad, n = [], 0
     if group == "shape":
         want = shape_samples(events)
@@ -131,6 +132,9 @@ def check(group, trace, ours):
 
 
 if __name__ == "__main__":
-    group, trace, ours_path = sys.argv[1:4]
-    fails, n = check(group, trace, json.load(open(ours_path)))
-    print("\n".join(fails[:8]) if fails else "ok %d" % n)
+    # percentiles.py GROUP[,GROUP...] TRACE OURS...: one line per group, the trace read once
+    groups, trace, paths = sys.argv[1].split(","), sys.argv[2], sys.argv[3:]
+    events = load(trace)
+    for group, path in zip(groups, paths):
+        fails, n = check(group, trace, json.load(open(path)), events)
+        print(" | ".join(fails[:8]) if fails else "ok %d" % n)

@@ -1,4 +1,5 @@
 # test_adversarial.sh - hostile and extreme inputs (issue 23): nothing hangs (each run under a time limit), dies of a signal, leaves a temporary file, or writes invalid output.
+# check: every build (time limits on the optimised build, the same paths on smaller inputs under the sanitizers)
 . tests/cli/lib.sh
 set -u
 . tests/cli/adversarial_lib.sh
