@@ -1,5 +1,4 @@
 # test_jobs.sh - every trace in testdata/ (and each .json.gz inflated to plain JSON, which is parsed in parallel parts) gives the same stdout, stderr and exit status at -j 1, 2, 3, 7 and 16.
-# check: every build (the same output at every -j from each build's threads)
 . tests/cli/lib.sh
 set -u
 
@@ -11,7 +10,7 @@ if ! [ -x "$(dirname "$PROFANA")/bench/gen_trace" ]; then
 fi
 
 # The sanitizer build (several times slower) runs -j 3 and 16 against -j 1: thread counts
-# that split unevenly and exceed the cores; the plain build runs all four.
+# that split unevenly and exceed the cores; the plain build (make check-full) runs all four.
 JOBS_N="2 3 7 16"
 grep -q __asan_init "$PROFANA" 2>/dev/null && JOBS_N="3 16"
 
