@@ -350,15 +350,34 @@ static int cmp_row(const void *x, const void *y)
 static int setup_devices(pf_analysis *an, dev_acc **out)
 {
     const pf_trace *t = an->trace;
-    dev_acc *accs = calloc((size_t)(t->n_devices ? t->n_devices : 1), sizeof *accs);
-    an->devices = calloc((size_t)(t->n_devices ? t->n_devices : 1), sizeof *an->devices);
-    if (!accs || !an->devices) {
+    size_t nd = (size_t)(t->n_devices ? t->n_devices : 1), n_active = 0;
+    dev_acc *accs = calloc(nd, sizeof *accs);
+    unsigned char *active = calloc(nd, 1);
+    if (!accs || !active) {
         free(accs);
+        free(active);
         return -1;
     }
-    for (int i = 0; i < t->n_devices; i++) {
+    /* A report (10 KB) only for a device that ran something: a trace may declare 70,000
+     * devices in deviceProperties and use two; the others keep rep NULL and no task. */
+    for (size_t i = 0; i < t->n_acts; i++) {
+        const pf_device *p = pf_trace_device(t, t->acts[i].device);
+        if (p && !active[p - t->devices]) {
+            active[p - t->devices] = 1;
+            n_active++;
+        }
+    }
+    an->devices = calloc(n_active ? n_active : 1, sizeof *an->devices);
+    if (!an->devices) {
+        free(accs);
+        free(active);
+        return -1;
+    }
+    for (int i = 0, k = 0; i < t->n_devices; i++) {
+        if (!active[i])
+            continue;
         const pf_device *dev = &t->devices[i];
-        pf_device_report *r = accs[i].rep = &an->devices[i];
+        pf_device_report *r = accs[i].rep = &an->devices[k++];
         r->device = dev;
         pf_device_query q = {dev->name, dev->num_sms, dev->total_mem, 0};
         r->info = an->opts.force_device ? an->opts.force_device : pf_devset_lookup(an->opts.devices, &q);
@@ -369,6 +388,7 @@ static int setup_devices(pf_analysis *an, dev_acc **out)
             r->cats[c].is_total = 1;
         }
     }
+    free(active);
     *out = accs;
     return 0;
 }
@@ -504,6 +524,8 @@ static int device_task(void *ctx, size_t task, size_t worker)
     device_job *j = ctx;
     size_t d = task / DEVICE_TASKS, k = task % DEVICE_TASKS;
     dev_acc *dv = &j->accs[d];
+    if (!dv->rep) /* ran nothing */
+        return 0;
     if (k == 0)
         return group_device(j, dv, worker);
     if (k == 1)
@@ -565,7 +587,7 @@ static int attach_cpu_times(pf_analysis *an, dev_acc *accs)
     if (pf_cpu_op_times(an->trace, &cpu, &n))
         return -1;
     for (int d = 0; d < an->trace->n_devices; d++) {
-        for (size_t r = 0; r < accs[d].rep->n_rows; r++) {
+        for (size_t r = 0; accs[d].rep && r < accs[d].rep->n_rows; r++) {
             pf_row *row = &accs[d].rep->rows[r];
             for (size_t k = 0; k < n; k++) {
                 if (cpu[k].name != row->key)
@@ -593,6 +615,8 @@ static void finish_devices(pf_analysis *an, dev_acc *accs, pf_waits *waits)
             pf_ptrmap_free(&accs[i].cat_names[c]);
         pf_ptrmap_free(&accs[i].missing_map);
         pf_device_report *r = accs[i].rep;
+        if (!r)
+            continue;
         if (!r->n_rows) {
             free(r->rows);
             free(r->busy.streams);
@@ -604,7 +628,7 @@ static void finish_devices(pf_analysis *an, dev_acc *accs, pf_waits *waits)
             qsort(r->missing, r->n_missing, sizeof(pf_row), cmp_row);
         if (waits)
             waits[an->n_devices] = waits[i]; /* a device without activities has no waits to free */
-        an->devices[an->n_devices++] = *r; /* n_devices <= i: a report already kept or this one */
+        an->devices[an->n_devices++] = *r; /* a report already kept or this one: reports are in device order */
     }
     an->waits = waits;
 }
