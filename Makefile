@@ -19,7 +19,7 @@ UNITS    = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(sort $(wildcard tests/un
 
 DEMO_TRACE = testdata/traces/eager_bf16.json
 
-.PHONY: all install install-paths uninstall demo check check-full check-fast test units clean deps bench bench-scaling fuzz fuzz-build cppcheck FORCE
+.PHONY: all install install-paths uninstall demo check check-full check-fast test units clean deps bench bench-scaling fuzz fuzz-build fuzz-syntax cppcheck FORCE
 
 # Plain `make` only builds (it installs nothing); `make demo` and `make check` install what a
 # fresh Debian machine lacks first (tests/deps.sh).
@@ -102,6 +102,11 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/common.c tests/fuzz/common.h $(BUILD)
 	$(CC) $(ALL_CFLAGS) -Itests/fuzz -fsanitize=fuzzer -Wl,--wrap=pf_source_read -o $@ $< \
 		tests/fuzz/common.c $(BUILD)/libprofana.a $(LDLIBS)
 
+# The fuzz targets compiled (not linked) by the build's compiler, so that `make check` catches a
+# target that no longer compiles without needing clang's libFuzzer (CI builds them with it).
+fuzz-syntax:
+	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) -Itests/fuzz -fsyntax-only tests/fuzz/common.c $(sort $(wildcard tests/fuzz/fuzz_*.c))
+
 fuzz-build:
 	@./tests/deps.sh fuzz
 	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link $(SAN)" $(FUZZ_TARGETS)
@@ -143,11 +148,13 @@ CHECK_BUILDS = $(MAKE) --no-print-directory -j$(JOBS) profana units $(BUILD)/ben
 check:
 	@./tests/deps.sh test
 	$(CHECK_BUILDS)
+	$(MAKE) --no-print-directory fuzz-syntax
 	./tests/run.sh --once build-asan build build-asan --cppcheck
 
 check-full:
 	@./tests/deps.sh test
 	$(CHECK_BUILDS)
+	$(MAKE) --no-print-directory fuzz-syntax
 	./tests/run.sh --full build build-asan --valgrind build --cppcheck
 
 test: check

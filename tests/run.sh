@@ -120,6 +120,7 @@ awk '{ p = ($2 == "valgrind") ? 0 : 2; if ($4 ~ /\.sh$/) p--; print p, $0 }' "$l
 pass=0
 fail=0
 skip=0
+failed=""
 while read -r idx mode build t; do
     label=$build/$(basename "$t")
     [ "$mode" = valgrind ] && label="valgrind:$label"
@@ -130,15 +131,17 @@ while read -r idx mode build t; do
     f=$(grep -c '^FAIL ' "$log.out")
     k=$(grep -c '^SKIP ' "$log.out")
     grep -E '^(FAIL|SKIP) ' "$log.out" | sed "s|^|  $label: |"
+    grep -E '^FAIL ' "$log.out" | sed "s|^|  $label: |" >>"$dir/failures"
     if [ "$st" -ne 0 ] && [ "$f" -eq 0 ]; then
-        echo "  $label: FAIL exited with status $st"
+        echo "  $label: FAIL exited with status $st" | tee -a "$dir/failures"
         tail -n 5 "$log.out" | sed "s|^|    |"
         f=1
     fi
     # valgrind writes nothing with -q unless it found an error or a leak.
     for v in "$log".vg/*; do
         [ -s "$v" ] || continue
-        echo "  $label: FAIL valgrind: $(grep -m 1 -v '^==[0-9]*== *$' "$v" | sed 's/^==[0-9]*== //')"
+        echo "  $label: FAIL valgrind: $(grep -m 1 -v '^==[0-9]*== *$' "$v" | sed 's/^==[0-9]*== //')" |
+            tee -a "$dir/failures"
         sed -n '1,12p' "$v" | sed "s|^|    |"
         f=$((f + 1))
     done
@@ -146,10 +149,16 @@ while read -r idx mode build t; do
     skipped=""
     [ "$k" -gt 0 ] && skipped=", $k skipped"
     printf '%-44s %4d passed, %d failed%s  (%d s)\n' "$label" "$p" "$f" "$skipped" "$secs"
+    [ "$f" -gt 0 ] && failed="$failed $label"
     pass=$((pass + p))
     fail=$((fail + f))
     skip=$((skip + k))
 done <"$list"
 [ "$skip" -gt 0 ] && echo "$skip skipped (the SKIP lines above say why; not counted as passed)"
+# The failures again (the first 30), because CI shows only the log's tail.
+if [ -n "$failed" ]; then
+    echo "failed in:$failed"
+    head -n 30 "$dir/failures"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

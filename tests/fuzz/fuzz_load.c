@@ -67,12 +67,13 @@ static void check_same(const pf_trace *a, const pf_trace *b)
         const pf_activity *x = &a->acts[i], *y = &b->acts[i];
         REQUIRE(strcmp(x->name, y->name) == 0);
         REQUIRE(x->ts_ns == y->ts_ns && x->dur_ns == y->dur_ns && x->device == y->device);
-        REQUIRE(x->op == y->op && x->ext_id == y->ext_id && x->stream == y->stream);
+        REQUIRE(x->op == y->op && x->correlation == y->correlation && x->stream == y->stream);
         REQUIRE(x->launch_ts_ns == y->launch_ts_ns && x->launch_process == y->launch_process);
     }
     REQUIRE(a->n_cpu_steps == b->n_cpu_steps && a->n_launched == b->n_launched);
     for (size_t i = 0; i < a->n_ops; i++)
-        REQUIRE(a->ops[i].call.nargs == b->ops[i].call.nargs && a->ops[i].bad_args == b->ops[i].bad_args);
+        REQUIRE(a->ops[i].call.nargs == b->ops[i].call.nargs && a->ops[i].bad_args == b->ops[i].bad_args &&
+                a->ops[i].ext_id == b->ops[i].ext_id);
 }
 
 typedef struct feed {
