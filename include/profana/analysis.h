@@ -51,30 +51,32 @@ enum { PF_STEP_EVERY = -1, PF_STEP_ALL = -2 };
 typedef struct pf_act_work {
     double flop;                       /* < 0 unknown */
     double bytes;                      /* < 0 unknown */
-    pf_dtype dtype;                    /* the peak that applies (default and --tf32 applied) */
-    const char *source;                /* "gemm", "conv", "inductor", "memcpy", "memset",
-                                          "mismatch", "bad-args"; NULL when none */
-    int no_formula;                    /* its op has no formula: nothing, or the generic guess */
-    int no_shapes;                     /* its op's call has no recorded arguments (the trace was
-                                          recorded without record_shapes): no figures, and no
-                                          formula is to blame */
-    int generic;                       /* the figures are the generic guess (source "generic"):
-                                          the Total and category rows leave its bytes out */
-    int upper_bound;                   /* the figures are a ceiling (variable-length attention) */
-    int lower_bound;                   /* the figures are a floor (an Inductor launch without
-                                          its module: source "triton~lb") */
-    int inferred;                      /* no launching op: the figures of the linked launches of
-                                          its kernel name and geometry (pf_work_infer) */
-    int graph_replay;                  /* replayed by a graph launch whose capture is not given
-                                          (--graph-capture): the op it links to, if any, only
-                                          launched the graph, so its figures are unknown */
-    int compiled_region;               /* its op is a torch.compile region (Torch-Compiled Region,
-                                          CompiledFunction) without recorded shapes */
-    int elsewhere;                     /* PF_ELSEWHERE_* bits: the op's FLOPs (bytes) are known
-                                          and nonzero but carried by its other kernels, so this
-                                          activity's 0 is attribution, not a measurement */
     double op_flop, op_bytes;          /* the whole op invocation's figures before the split
                                           (< 0 unknown; the activity's own for a copy or fill) */
+    const char *source;                /* "gemm", "conv", "inductor", "memcpy", "memset",
+                                          "mismatch", "bad-args"; NULL when none */
+    pf_dtype dtype;                    /* the peak that applies (default and --tf32 applied) */
+    /* Flags of 0 or 1 (elsewhere: two bits) as bit-fields: one record per GPU activity lives
+     * through the analysis, 48 bytes instead of 88. */
+    unsigned no_formula : 1;           /* its op has no formula: nothing, or the generic guess */
+    unsigned no_shapes : 1;            /* its op's call has no recorded arguments (the trace was
+                                          recorded without record_shapes): no figures, and no
+                                          formula is to blame */
+    unsigned generic : 1;              /* the figures are the generic guess (source "generic"):
+                                          the Total and category rows leave its bytes out */
+    unsigned upper_bound : 1;          /* the figures are a ceiling (variable-length attention) */
+    unsigned lower_bound : 1;          /* the figures are a floor (an Inductor launch without
+                                          its module: source "triton~lb") */
+    unsigned inferred : 1;             /* no launching op: the figures of the linked launches of
+                                          its kernel name and geometry (pf_work_infer) */
+    unsigned graph_replay : 1;         /* replayed by a graph launch whose capture is not given
+                                          (--graph-capture): the op it links to, if any, only
+                                          launched the graph, so its figures are unknown */
+    unsigned compiled_region : 1;      /* its op is a torch.compile region (Torch-Compiled Region,
+                                          CompiledFunction) without recorded shapes */
+    unsigned elsewhere : 2;            /* PF_ELSEWHERE_* bits: the op's FLOPs (bytes) are known
+                                          and nonzero but carried by its other kernels, so this
+                                          activity's 0 is attribution, not a measurement */
 } pf_act_work;
 
 enum { PF_ELSEWHERE_FLOP = 1, PF_ELSEWHERE_BYTES = 2 };

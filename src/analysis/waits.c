@@ -190,34 +190,70 @@ static int launch_stats(const pf_trace *t, const size_t *idx, size_t n, pf_launc
 
 /* ---- queues ---- */
 
-/* Edges of the queued intervals [queued, end) clipped to [lo, hi]: by stream, then time (the
- * order of edges at one instant of one stream does not matter: one_queue adds them all before
- * it measures the next stretch). */
-typedef struct qedge {
-    int64_t stream, t;
-    int delta;
-} qedge;
+/* The queued interval [queued, end) of the activities idx[0, n) of one device, clipped to
+ * [lo, hi]. Its edges are not stored: an edge is the value (k << 1 | is_end) of a pf_kv,
+ * whose time and stream are read back from activity idx[k] (this pass was the highest point
+ * of a run's memory: a 24-byte edge record beside the sort's two 16-byte entries). */
+typedef struct qspan {
+    const pf_trace *t;
+    const size_t *idx;
+    int64_t lo, hi;
+} qspan;
 
-/* The order of q[0, m) by stream, then time (by time, then stably by stream) into kv[0, m)
- * (each value an index into q); tmp has room for m. q[0, split) and q[split, m) are the
- * starts and the ends, each mostly in order already. */
-static void sort_qedges(const qedge *q, size_t m, size_t split, pf_kv *kv, pf_kv *tmp)
+static int64_t q_from(const qspan *q, const pf_activity *a)
 {
+    int64_t from = a->launch_ts_ns != PF_NO_LAUNCH && a->launch_ts_ns < a->ts_ns ? a->launch_ts_ns : a->ts_ns;
+    return from < q->lo ? q->lo : from;
+}
+
+static int64_t q_to(const qspan *q, const pf_activity *a)
+{
+    int64_t to = pf_sat_add(a->ts_ns, a->dur_ns);
+    return to > q->hi ? q->hi : to;
+}
+
+static const pf_activity *q_act(const qspan *q, uint64_t v)
+{
+    return &q->t->acts[q->idx[v >> 1]];
+}
+
+/* The time of an edge, and what it adds to the depth: a start +1 (0 for an empty interval,
+ * whose start only gives its stream a row), an end -1. */
+static int64_t q_time(const qspan *q, uint64_t v, int *delta)
+{
+    const pf_activity *a = q_act(q, v);
+    int64_t from = q_from(q, a), to = q_to(q, a);
+    if (v & 1) {
+        *delta = -1;
+        return to;
+    }
+    *delta = to > from;
+    return from;
+}
+
+/* The edges kv[0, m) by stream, then time (by time, then stably by stream; the order of edges
+ * at one instant of one stream does not matter: one_queue adds them all before it measures
+ * the next stretch); tmp has room for m. kv[0, split) and kv[split, m) are the starts and the
+ * ends, each mostly in order already. */
+static void sort_qedges(const qspan *q, pf_kv *kv, size_t m, size_t split, pf_kv *tmp)
+{
+    int delta;
     for (size_t k = 0; k < m; k++)
-        kv[k] = (pf_kv){pf_key_i64(q[k].t), k};
+        kv[k].key = pf_key_i64(q_time(q, kv[k].val, &delta));
     pf_sort_kv2(kv, tmp, m, split);
     for (size_t k = 0; k < m; k++)
-        kv[k].key = pf_key_i64(q[kv[k].val].stream);
+        kv[k].key = pf_key_i64(q_act(q, kv[k].val)->stream);
     pf_sort_kv(kv, tmp, m);
 }
 
-/* One stream's edges q[order[k].val] for k in [0, n) (sorted by time) over the span [lo, hi]. */
-static void one_queue(const qedge *q, const pf_kv *order, size_t n, int64_t lo, int64_t hi, pf_queue *out)
+/* One stream's edges order[0, n) (sorted by time) over the span [lo, hi]. */
+static void one_queue(const qspan *q, const pf_kv *order, size_t n, pf_queue *out)
 {
-    int64_t depth = 0, at = lo, weighted = 0;
-    *out = (pf_queue){.stream = q[order[0].val].stream};
+    int64_t depth = 0, at = q->lo, weighted = 0;
+    *out = (pf_queue){.stream = q_act(q, order[0].val)->stream};
     for (size_t k = 0; k <= n; k++) {
-        int64_t t = k < n ? q[order[k].val].t : hi;
+        int delta = 0;
+        int64_t t = k < n ? q_time(q, order[k].val, &delta) : q->hi;
         if (t > at) { /* depth is constant on [at, t) */
             if (depth > out->max_depth)
                 out->max_depth = depth;
@@ -226,47 +262,38 @@ static void one_queue(const qedge *q, const pf_kv *order, size_t n, int64_t lo, 
             weighted += depth * (t - at);
             at = t;
         }
-        if (k < n)
-            depth += q[order[k].val].delta;
+        depth += delta;
     }
-    out->mean_depth = hi > lo ? (double)weighted / (double)(hi - lo) : 0;
+    out->mean_depth = q->hi > q->lo ? (double)weighted / (double)(q->hi - q->lo) : 0;
 }
 
-/* The queue of each stream of activities idx[0, n). The edges are visited through their
- * sorted order, not copied, and w->queues holds one entry a stream, not an activity: this
- * pass was the highest point of a run's memory (six words an activity). */
+/* The queue of each stream of activities idx[0, n), one entry a stream in w->queues. */
 static int queues(const pf_trace *t, const size_t *idx, size_t n, int64_t lo, int64_t hi, pf_waits *w)
 {
-    qedge *q = malloc((2 * n + 1) * sizeof *q);
+    const qspan q = {t, idx, lo, hi};
     pf_kv *kv = malloc((2 * n + 1) * sizeof *kv), *tmp = malloc((2 * n + 1) * sizeof *tmp);
-    int rc = q && kv && tmp ? 0 : -1;
-    size_t m = n; /* the starts in q[0, n), the ends after them */
+    int rc = kv && tmp ? 0 : -1;
+    size_t m = n; /* the starts in kv[0, n), the ends after them */
     for (size_t k = 0; rc == 0 && k < n; k++) {
         const pf_activity *a = &t->acts[idx[k]];
-        int64_t from = a->launch_ts_ns != PF_NO_LAUNCH && a->launch_ts_ns < a->ts_ns ? a->launch_ts_ns : a->ts_ns;
-        int64_t to = pf_sat_add(a->ts_ns, a->dur_ns);
-        from = from < lo ? lo : from;
-        to = to > hi ? hi : to;
-        q[k] = (qedge){a->stream, from, 0}; /* a stream with only empty intervals still has a row */
-        if (to > from) {
-            q[k].delta = 1;
-            q[m++] = (qedge){a->stream, to, -1};
-        }
+        kv[k].val = (uint64_t)k << 1;
+        if (q_to(&q, a) > q_from(&q, a))
+            kv[m++].val = (uint64_t)k << 1 | 1;
     }
     if (rc == 0)
-        sort_qedges(q, m, n, kv, tmp);
+        sort_qedges(&q, kv, m, n, tmp);
     free(tmp);
     size_t streams = 0;
     for (size_t i = 0; rc == 0 && i < m; i++)
-        streams += i == 0 || q[kv[i].val].stream != q[kv[i - 1].val].stream;
+        streams += i == 0 || q_act(&q, kv[i].val)->stream != q_act(&q, kv[i - 1].val)->stream;
     if (rc == 0 && !(w->queues = calloc(streams ? streams : 1, sizeof *w->queues)))
         rc = -1;
     for (size_t i = 0, j; rc == 0 && i < m; i = j) {
-        for (j = i; j < m && q[kv[j].val].stream == q[kv[i].val].stream; j++)
+        int64_t stream = q_act(&q, kv[i].val)->stream;
+        for (j = i; j < m && q_act(&q, kv[j].val)->stream == stream; j++)
             ;
-        one_queue(q, kv + i, j - i, lo, hi, &w->queues[w->n_queues++]);
+        one_queue(&q, kv + i, j - i, &w->queues[w->n_queues++]);
     }
-    free(q);
     free(kv);
     return rc;
 }
