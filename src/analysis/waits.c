@@ -13,24 +13,34 @@
  * compute counts as compute, else communication, else a copy, else a fill. */
 enum { CLS_COMPUTE, CLS_COMM, CLS_MEMCPY, CLS_MEMSET, CLS_COUNT };
 
-/* One boundary of an activity's interval. */
-typedef struct edge {
-    int64_t t;
-    size_t act;                        /* index into the trace's activities */
-    int8_t start;                      /* 1: it starts here; 0: it ends here */
-    uint8_t cls;
-} edge;
+/* A boundary of an activity's interval is a pf_kv: key the time (pf_key_i64), value the
+ * activity's index shifted left by one, its low bit 1 for an end. No edge record is kept
+ * beside the sort's entries: this pass is among the highest points of a run's memory. */
+static int64_t edge_t(const pf_kv *e)
+{
+    return (int64_t)(e->key ^ (UINT64_C(1) << 63));
+}
+
+static size_t edge_act(const pf_kv *e)
+{
+    return (size_t)(e->val >> 1);
+}
+
+static int edge_start(const pf_kv *e)
+{
+    return !(e->val & 1);
+}
 
 /* By time; at one instant starts before ends, so touching intervals are one busy interval;
  * then file order, so the first activity in the file ends a gap when several start at once. */
 static int cmp_edge(const void *x, const void *y)
 {
-    const edge *a = x, *b = y;
-    if (a->t != b->t)
-        return a->t < b->t ? -1 : 1;
-    if (a->start != b->start)
-        return a->start ? -1 : 1;
-    return (a->act > b->act) - (a->act < b->act);
+    const pf_kv *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    if ((a->val & 1) != (b->val & 1))
+        return (a->val & 1) ? 1 : -1;
+    return (a->val > b->val) - (a->val < b->val);
 }
 
 /* The class by the category rule: communication is a kernel the rule calls communication
@@ -56,32 +66,20 @@ static int ascending(const size_t *idx, size_t n)
     return 1;
 }
 
-/* The edges of acts idx[0, n) into e[0, 2n), sorted by cmp_edge. kv and tmp have room for 2n
- * (NULL: qsort). */
-static void fill_edges(const pf_analysis *an, const size_t *idx, size_t n, edge *e, pf_kv *kv, pf_kv *tmp)
+/* The edges of acts idx[0, n) into e[0, 2n), sorted by cmp_edge; tmp has room for 2n. */
+static void fill_edges(const pf_analysis *an, const size_t *idx, size_t n, pf_kv *e, pf_kv *tmp)
 {
-    if (!kv || !tmp || !ascending(idx, n)) {
-        for (size_t k = 0; k < n; k++) {
-            const pf_activity *a = &an->trace->acts[idx[k]];
-            uint8_t cls = class_of(an, idx[k]);
-            e[2 * k] = (edge){a->ts_ns, idx[k], 1, cls};
-            e[2 * k + 1] = (edge){pf_sat_add(a->ts_ns, a->dur_ns), idx[k], 0, cls};
-        }
-        qsort(e, 2 * n, sizeof *e, cmp_edge);
-        return;
-    }
-    /* every start, then every end, each in file order: a stable sort by time then gives
-     * cmp_edge's order (a total one), in O(n) */
+    /* every start, then every end, each in file order: when idx ascends, a stable sort by
+     * time then gives cmp_edge's order (a total one), in O(n) */
     for (size_t k = 0; k < n; k++) {
         const pf_activity *a = &an->trace->acts[idx[k]];
-        kv[k] = (pf_kv){pf_key_i64(a->ts_ns), k << 1};
-        kv[n + k] = (pf_kv){pf_key_i64(pf_sat_add(a->ts_ns, a->dur_ns)), k << 1 | 1};
+        e[k] = (pf_kv){pf_key_i64(a->ts_ns), (uint64_t)idx[k] << 1};
+        e[n + k] = (pf_kv){pf_key_i64(pf_sat_add(a->ts_ns, a->dur_ns)), (uint64_t)idx[k] << 1 | 1};
     }
-    pf_sort_kv2(kv, tmp, 2 * n, n);
-    for (size_t k = 0; k < 2 * n; k++) {
-        size_t i = idx[kv[k].val >> 1];
-        e[k] = (edge){(int64_t)(kv[k].key ^ (UINT64_C(1) << 63)), i, (int8_t)!(kv[k].val & 1), class_of(an, i)};
-    }
+    if (ascending(idx, n))
+        pf_sort_kv2(e, tmp, 2 * n, n);
+    else
+        qsort(e, 2 * n, sizeof *e, cmp_edge);
 }
 
 /* Adds the gap [from, to) to c (and to gaps[c->gaps] when gaps is not NULL), split by the
@@ -109,7 +107,7 @@ static void attribute_gap(const pf_activity *a, int64_t from, int64_t to, pf_idl
 /* The breakdown of the sorted edges e[0, 2n) and, when causes is not NULL, the idle gaps by
  * cause (each into gaps, when not NULL: room for n2 / 2). Between two consecutive instants the open intervals are constant: the stretch goes
  * to the first class with an open interval, or to idle when none is open. */
-static void sweep(const pf_analysis *an, const edge *e, size_t n2, pf_breakdown *b, pf_idle_causes *causes,
+static void sweep(const pf_analysis *an, const pf_kv *e, size_t n2, pf_breakdown *b, pf_idle_causes *causes,
                   pf_gap *gaps)
 {
     int64_t open[CLS_COUNT] = {0}, total = 0, gap_from = 0;
@@ -118,8 +116,11 @@ static void sweep(const pf_analysis *an, const edge *e, size_t n2, pf_breakdown 
     if (n2 == 0)
         return;
     for (size_t k = 0; k < n2; k++) {
-        if (k > 0 && e[k].t > e[k - 1].t) {
-            int64_t len = e[k].t - e[k - 1].t;
+        int64_t t = edge_t(&e[k]);
+        size_t act = edge_act(&e[k]);
+        int start = edge_start(&e[k]), cls_k = class_of(an, act);
+        if (k > 0 && t > edge_t(&e[k - 1])) {
+            int64_t len = t - edge_t(&e[k - 1]);
             int cls = 0;
             while (cls < CLS_COUNT && open[cls] == 0)
                 cls++;
@@ -130,14 +131,14 @@ static void sweep(const pf_analysis *an, const edge *e, size_t n2, pf_breakdown 
             if (open[CLS_COMM])
                 b->communication_total_ns += len;
         }
-        if (e[k].start && total == 0 && causes && k > 0)
-            attribute_gap(&an->trace->acts[e[k].act], gap_from, e[k].t, causes, gaps);
-        open[e[k].cls] += e[k].start ? 1 : -1;
-        total += e[k].start ? 1 : -1;
+        if (start && total == 0 && causes && k > 0)
+            attribute_gap(&an->trace->acts[act], gap_from, t, causes, gaps);
+        open[cls_k] += start ? 1 : -1;
+        total += start ? 1 : -1;
         if (total == 0)
-            gap_from = e[k].t;
+            gap_from = t;
     }
-    b->span_ns = e[n2 - 1].t - e[0].t; /* sorted by time */
+    b->span_ns = edge_t(&e[n2 - 1]) - edge_t(&e[0]); /* sorted by time */
 }
 
 /* ---- launches ---- */
@@ -353,23 +354,21 @@ static int step_breakdowns(const pf_analysis *an, const int64_t *num, const size
         big = j - i > big ? j - i : big;
     }
     size_t *sub = malloc((big ? big : 1) * sizeof *sub);
-    edge *e = malloc((2 * big + 1) * sizeof *e);
-    pf_kv *kv = malloc((2 * big + 1) * sizeof *kv), *tmp = malloc((2 * big + 1) * sizeof *tmp);
+    pf_kv *e = malloc((2 * big + 1) * sizeof *e), *tmp = malloc((2 * big + 1) * sizeof *tmp);
     w->steps = calloc(n_steps ? n_steps : 1, sizeof *w->steps);
-    int rc = sub && e && kv && tmp && w->steps ? 0 : -1;
+    int rc = sub && e && tmp && w->steps ? 0 : -1;
     for (size_t i = 0, j; rc == 0 && i < m; i = j) {
         for (j = i; j < m && s[j].key == s[i].key; j++)
             sub[j - i] = (size_t)s[j].val;
         pf_step_breakdown *sb = &w->steps[w->n_steps++];
         sb->number = (int64_t)(s[i].key ^ (UINT64_C(1) << 63));
         sb->count = (int64_t)(j - i);
-        fill_edges(an, sub, j - i, e, kv, tmp);
+        fill_edges(an, sub, j - i, e, tmp);
         sweep(an, e, 2 * (j - i), &sb->b, NULL, NULL);
     }
     free(s);
     free(sub);
     free(e);
-    free(kv);
     free(tmp);
     return rc;
 }
@@ -379,13 +378,11 @@ static int step_breakdowns(const pf_analysis *an, const int64_t *num, const size
 /* The breakdown and the idle gaps of one device's activities idx[0, n). */
 static int device_breakdown(const pf_analysis *an, const size_t *idx, size_t n, pf_waits *w)
 {
-    edge *e = malloc((2 * n + 1) * sizeof *e);
-    pf_kv *kv = malloc((2 * n + 1) * sizeof *kv), *tmp = malloc((2 * n + 1) * sizeof *tmp);
-    int rc = e && kv && tmp ? 0 : -1;
+    pf_kv *e = malloc((2 * n + 1) * sizeof *e), *tmp = malloc((2 * n + 1) * sizeof *tmp);
+    int rc = e && tmp ? 0 : -1;
     if (rc == 0)
-        fill_edges(an, idx, n, e, kv, tmp);
-    free(kv); /* before the gaps are made: the sort's buffers and the gaps never live together */
-    free(tmp);
+        fill_edges(an, idx, n, e, tmp);
+    free(tmp); /* before the gaps are made: the sort's scratch and the gaps never live together */
     if (rc == 0 && !(w->gaps = malloc((n + 1) * sizeof *w->gaps))) /* a gap ends at an activity's start */
         rc = -1;
     if (rc == 0)
