@@ -72,6 +72,7 @@ static size_t merge_invocations(sample *s, size_t n, pf_kv *kv, pf_kv *tmp, samp
 static void sort_times(const sample *s, size_t n, size_t n_rows, pf_kv *kv, pf_kv *tmp, int64_t *all,
                        int64_t *by_row, size_t *start, size_t *fill)
 {
+    /* all and by_row may lie in tmp: it is scratch only until the sort returns */
     for (size_t i = 0; i < n; i++)
         kv[i] = (pf_kv){pf_key_i64(s[i].ns), (uint64_t)s[i].row < n_rows ? (uint64_t)s[i].row : n_rows};
     pf_sort_kv(kv, tmp, n);
@@ -93,11 +94,12 @@ int pf_row_spread(const pf_trace *t, int per_invocation, const size_t *acts, siz
 {
     assert(t && (acts || !n_acts) && act_row && (rows || !n_rows) && total);
     size_t cap = n_acts ? n_acts : 1;
-    sample *s = malloc(cap * sizeof *s), *out = malloc(cap * sizeof *out);
+    /* After the sort, its scratch tmp (16 bytes a sample) holds the two time arrays (8 bytes
+     * each): this pass is among the highest points of a run's memory. */
+    sample *s = malloc(cap * sizeof *s);
     pf_kv *kv = malloc(cap * sizeof *kv), *tmp = malloc(cap * sizeof *tmp);
-    int64_t *all = malloc(cap * sizeof *all), *by_row = malloc(cap * sizeof *by_row);
     size_t *start = malloc((n_rows + 2) * sizeof *start), *fill = malloc((n_rows + 2) * sizeof *fill);
-    int rc = s && out && kv && tmp && all && by_row && start && fill ? 0 : -1;
+    int rc = s && kv && tmp && start && fill ? 0 : -1;
     size_t n = 0;
     for (size_t k = 0; rc == 0 && k < n_acts; k++) {
         size_t i = acts[k];
@@ -107,20 +109,24 @@ int pf_row_spread(const pf_trace *t, int per_invocation, const size_t *acts, siz
         int64_t key = per_invocation && a->op >= 0 ? a->op : -1 - (int64_t)i;
         s[n++] = (sample){key, act_row[i], a->dur_ns};
     }
-    if (rc == 0 && per_invocation)
-        n = merge_invocations(s, n, kv, tmp, out);
+    if (rc == 0 && per_invocation) {
+        sample *out = malloc(cap * sizeof *out);
+        if (out)
+            n = merge_invocations(s, n, kv, tmp, out);
+        else
+            rc = -1;
+        free(out);
+    }
     if (rc == 0 && n) {
+        int64_t *all = (int64_t *)(void *)tmp, *by_row = all + n;
         sort_times(s, n, n_rows, kv, tmp, all, by_row, start, fill);
         for (size_t r = 0; r < n_rows; r++)
             spread(&rows[r], by_row + start[r], start[r + 1] - start[r]);
         spread(total, all, n);
     }
     free(s);
-    free(out);
     free(kv);
     free(tmp);
-    free(all);
-    free(by_row);
     free(start);
     free(fill);
     return rc;
