@@ -223,6 +223,11 @@ typedef struct pf_analysis {
     int64_t phase_annotations;         /* vLLM/SGLang step annotations found */
 } pf_analysis;
 
+/* Whether an analysis with options o reads the trace's host intervals (pf_trace.cpu): only
+ * --group op does, for each op's CPU time. When it does not, a caller may free them with
+ * pf_trace_drop_host before pf_analysis_run (a fifth of the heap at the run's highest point). */
+int pf_analysis_needs_host(const pf_analysis_opts *o);
+
 /* Attributes work to every activity and groups them per device (only the activities inside
  * the --step selection when opts->step asks for one). The analysis borrows t (keep it
  * alive). Returns 0 and *out (free with pf_analysis_free), or -1 with err set: out of

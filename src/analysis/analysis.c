@@ -9,6 +9,7 @@
 #include "profana/waits.h"
 #include "tasks.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -577,12 +578,18 @@ static int group_devices(pf_analysis *an, dev_acc *accs, pf_waits **waits, size_
     return rc ? -1 : 0;
 }
 
+int pf_analysis_needs_host(const pf_analysis_opts *o)
+{
+    assert(o);
+    return o->group == PF_GROUP_OP;
+}
+
 /* --group op shows each op's CPU time beside its GPU time, like key_averages(). */
 static int attach_cpu_times(pf_analysis *an, dev_acc *accs)
 {
     pf_op_cpu *cpu;
     size_t n;
-    if (an->opts.group != PF_GROUP_OP)
+    if (!pf_analysis_needs_host(&an->opts))
         return 0;
     if (pf_cpu_op_times(an->trace, &cpu, &n))
         return -1;

@@ -139,6 +139,8 @@ static int run_analysis(const pf_cli *cli, pf_timings *tm)
         pf_trace_free(t);
         return PF_EXIT_TRACE;
     }
+    if (!pf_analysis_needs_host(&cli->an))
+        pf_trace_drop_host(t);
     pf_timings_lap(tm, "link and sort", 1); /* --graph-capture's grafting, when asked */
     pf_analysis *an;
     pf_error err;

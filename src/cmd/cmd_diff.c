@@ -72,6 +72,8 @@ static int analyse(const pf_cli *cli, side *s, const char *name)
     for (int i = 0; i < s->n; i++) {
         if (!(s->t[i] = pf_cli_load(cli, s->path[i])))
             return PF_EXIT_TRACE;
+        if (!pf_analysis_needs_host(&cli->an))
+            pf_trace_drop_host(s->t[i]);
         if (pf_analysis_run(s->t[i], &cli->an, &s->an[i], &err))
             return pf_cli_error(err.msg);
         if (s->n > 1 && run_gpu_ns(s->an[i]) <= 0)
