@@ -1,4 +1,4 @@
-# test_fit.sh - text a person reads fits the real width (issue 34): at 80, 100 and 160 columns every command and grouping on testdata/ has no line over the width, no Source cell cut to a fragment, a headline wrapped once and a legend for every Source value shown; the width order ($COLUMNS, stdout's terminal, stderr's terminal under a pipe, 100; a real tmux pane when tmux is installed); shape keys keep their tensors' dims; tied columns; the GPU time outside the step windows against the raw events; notes after the headline; a vLLM execution_details.json refused; CSV and JSON without prose; --combine of an H100 and an MI300 trace.
+# test_fit.sh - text a person reads fits the real width (issue 34): in tmux panes of 80x24, 100x40 and 160x50 (stdout piped) every command and grouping on testdata/ has no line over the width, no Source cell cut to a fragment, a headline wrapped once and a legend for every Source value shown; the width order ($COLUMNS, stdout's terminal, stderr's terminal under a pipe, 100; a real tmux pane when tmux is installed); shape keys keep their tensors' dims; tied columns; the GPU time outside the step windows against the raw events; notes after the headline; a vLLM execution_details.json refused; CSV and JSON without prose; --combine of an H100 and an MI300 trace.
 . tests/cli/lib.sh
 set -u
 E=$TRACES/eager_bf16.json
@@ -28,14 +28,49 @@ add --ranks "$M/tp_collectives_bf16_rank0.json.gz" "$M/tp_collectives_bf16_rank1
 add --ranks "$M/fsdp2_bf16_rank0.json.gz" "$M/fsdp2_bf16_rank1.json.gz" bf16
 add --list-devices
 
+# In a tmux pane of 80x24, 100x40 and 160x50 with no $COLUMNS: each command's stdout piped
+# (`| cat`, as `| less` does) and its stderr the pane, so the width is the terminal's as a
+# user's shell finds it. Without tmux the same sweep runs with $COLUMNS.
+if command -v tmux >/dev/null 2>&1 && [ "${PF_NO_TMUX:-}" != 1 ]; then
+    how=tmux
+else
+    how=COLUMNS
+    echo "SKIP every command in a tmux pane: tmux is not installed (the sweep runs with \$COLUMNS)"
+fi
 n=0
-for w in 80 100 160; do
+for size in 80x24 100x40 160x50; do
+    w=${size%x*}
+    : >"$TMP/sweep.$w"
     while read -r line; do
         n=$((n + 1))
-        # shellcheck disable=SC2086
-        COLUMNS=$w "$PROFANA" $line --quiet >"$TMP/o.$n" 2>/dev/null
+        if [ $how = tmux ]; then
+            printf '%s %s --quiet | cat >%s\n' "$PROFANA" "$line" "$TMP/o.$n" >>"$TMP/sweep.$w"
+        else
+            # shellcheck disable=SC2086
+            COLUMNS=$w "$PROFANA" $line --quiet >"$TMP/o.$n" 2>/dev/null
+        fi
         printf '%s\t%s\t%s\n' "$w" "$TMP/o.$n" "$line" >>"$TMP/runs"
     done <"$TMP/cmds"
+    [ $how = tmux ] && tmux -S "$TMP/sweep.sock.$w" new-session -d -c "$PWD" -x "$w" -y "${size#*x}" \
+        "env -u COLUMNS sh $TMP/sweep.$w; echo done >$TMP/sweep.$w.done"
+done
+if [ $how = tmux ]; then
+    # under valgrind the sweep takes minutes
+    i=0
+    while [ $i -lt 9000 ] && ! { [ -f "$TMP/sweep.80.done" ] && [ -f "$TMP/sweep.100.done" ] && [ -f "$TMP/sweep.160.done" ]; }; do
+        sleep 0.2
+        i=$((i + 1))
+    done
+    for w in 80 100 160; do
+        tmux -S "$TMP/sweep.sock.$w" kill-server 2>/dev/null
+        check_eq "tmux pane of $w columns: every command ran" "$(cat "$TMP/sweep.$w.done" 2>/dev/null)" done
+    done
+fi
+# each width is used, not a narrower one everywhere: the widest line of its runs fills it
+for w in 80 100 160; do
+    widest=$(awk -F'\t' -v w="$w" '$1 == w { print $2 }' "$TMP/runs" | xargs awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+    [ "$widest" -le "$w" ] && [ "$widest" -ge $((w - 2)) ] && pass "$how at $w columns: the widest line fills the width ($widest)" ||
+        fail "$how at $w columns: the widest line fills the width" "$widest"
 done
 
 python3 - "$TMP/runs" <<'PY'
