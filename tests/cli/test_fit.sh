@@ -271,6 +271,51 @@ PY
 COLUMNS=200 "$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --quiet >"$TMP/nost" 2>/dev/null
 if grep -q "^- steps:" "$TMP/nost"; then fail "no steps: no outside-steps line" "printed"; else pass "no steps: no outside-steps line"; fi
 
+# ---- the headline's advice only where the rows it names carry figures ----
+# eager_bf16 is 80% idle and gemm takes half its GPU time: the idle finding, then gemm's. With
+# the shapes of its aten::mm and aten::addmm calls removed (the fixture below), no gemm launch
+# has FLOPs, so the advice must not send the reader to a FLOPS % column of '-'.
+# gemm's share from the raw events: the kernels launched inside aten::mm and aten::addmm over
+# all GPU activity (2652.356 of 5264.744 us: 50.38%)
+gshare=$(python3 - "$E" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+acts = [e for e in ev if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")]
+by_corr = {e["args"]["correlation"]: e for e in acts if e["cat"] == "kernel"}
+ops = [e for e in ev if e.get("ph") == "X" and e.get("cat") == "cpu_op"]
+g = 0
+for r in ev:
+    if r.get("ph") != "X" or r.get("cat") not in ("cuda_runtime", "cuda_driver"):
+        continue
+    k = by_corr.get(r.get("args", {}).get("correlation"))
+    inside = [o for o in ops if k and o["tid"] == r["tid"] and o["ts"] <= r["ts"] <= o["ts"] + o["dur"]]
+    if inside and min(inside, key=lambda o: o["dur"])["name"] in ("aten::mm", "aten::addmm"):
+        g += k["dur"]
+print("%.2f" % (100 * g / sum(e["dur"] for e in acts)))
+PY
+)
+COLUMNS=200 "$PROFANA" --analysis "$E" bf16 --quiet >"$TMP/adv1" 2>/dev/null
+check_grep "advice: gemm's rows have FLOPs ($gshare% of GPU time): read their FLOPS %" "^- gemm takes $gshare% of GPU time: its rows' FLOPS % say how far each is from the peak" "$TMP/adv1"
+python3 - "$E" "$TMP/noshape.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = 0
+for e in d["traceEvents"]:
+    if e.get("ph") == "X" and e.get("cat") == "cpu_op" and e.get("name") in ("aten::mm", "aten::addmm"):
+        for k in ("Input Dims", "Input type", "Input Strides", "Concrete Inputs"):
+            n += e.get("args", {}).pop(k, None) is not None
+assert n > 0
+json.dump(d, open(sys.argv[2], "w"))
+PY
+COLUMNS=200 "$PROFANA" --analysis "$TMP/noshape.json" bf16 --quiet >"$TMP/adv2" 2>/dev/null
+"$PROFANA" --analysis "$TMP/noshape.json" bf16 --quiet --group op --format json >"$TMP/adv2.json" 2>/dev/null
+check_eq "advice fixture: aten::mm and aten::addmm rows without FLOPS %" \
+    "$(json "sorted(set(repr(r.get('flops_pct')) for r in d['devices'][0]['rows'] if r['name'] in ('aten::mm', 'aten::addmm')))" "$TMP/adv2.json")" "['None']"
+check_grep "advice: gemm still takes $gshare% (time unchanged)" "^- gemm takes $gshare% of GPU time: " "$TMP/adv2"
+if grep -q "FLOPS % say how far" "$TMP/adv2"; then fail "advice: no FLOPS % advice where gemm's rows show '-'" "$(grep '^- gemm' "$TMP/adv2")"
+else pass "advice: no FLOPS % advice where gemm's rows show '-'"; fi
+check_grep "advice: says the launches have no figures" "^- gemm takes $gshare% of GPU time: most of its launches have no figures" "$TMP/adv2"
+
 # ---- notes about the trace after the headline, grouped; none on stderr in text ----
 "$PROFANA" --analysis "$P/owlv2_mi300.json.gz" bf16 --quiet >"$TMP/mi.out" 2>"$TMP/mi.err"
 check_eq "MI300: the undeclared-device note is not on stderr in text" "$(grep -c 'not in deviceProperties' "$TMP/mi.err")" 0
