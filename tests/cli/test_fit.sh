@@ -187,6 +187,19 @@ if command -v tmux >/dev/null 2>&1 && [ "${PF_NO_TMUX:-}" != 1 ]; then
         [ "$w" -le "$cols" ] && [ "$w" -gt $((cols - 20)) ] && pass "tmux $size, stdout a file: fits the pane's $cols columns (widest $w)" ||
             fail "tmux $size, stdout a file: fits the pane" "widest $w"
     done
+    # $COLUMNS comes before the terminal, --wide before both: a pane of 100, stdout piped
+    sock=$TMP/tmux.order
+    tmux -S "$sock" new-session -d -c "$PWD" -x 100 -y 40 \
+        "COLUMNS=90 $PROFANA --analysis $E bf16 --quiet | cat >$TMP/t.c90; COLUMNS=90 $PROFANA --analysis $E bf16 --quiet --wide | cat >$TMP/t.wide; echo done >$TMP/t.order"
+    i=0
+    while [ ! -s "$TMP/t.order" ] && [ $i -lt 3000 ]; do sleep 0.1; i=$((i + 1)); done
+    tmux -S "$sock" kill-server 2>/dev/null
+    w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$TMP/t.c90")
+    [ "$w" -le 90 ] && [ "$w" -ge 88 ] && pass "tmux 100 columns, COLUMNS=90: \$COLUMNS first (widest $w)" ||
+        fail "tmux 100 columns, COLUMNS=90: \$COLUMNS first" "widest $w"
+    w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$TMP/t.wide")
+    [ "$w" -gt 160 ] && pass "tmux 100 columns, COLUMNS=90, --wide: --wide first (widest $w)" ||
+        fail "tmux 100 columns, COLUMNS=90, --wide: --wide first" "widest $w"
 else
     echo "SKIP tmux: not installed"
 fi
