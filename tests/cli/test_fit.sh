@@ -63,7 +63,7 @@ if [ $how = tmux ]; then
     done
     for w in 80 100 160; do
         tmux -S "$TMP/sweep.sock.$w" kill-server 2>/dev/null
-        check_eq "tmux pane of $w columns: every command ran" "$(cat "$TMP/sweep.$w.done" 2>/dev/null)" done
+        check_eq "tmux pane of $w columns: every command ran" "$(cat "$TMP/sweep.$w.done" 2>/dev/null)" "done"
     done
 fi
 # each width is used, not a narrower one everywhere: the widest line of its runs fills it
