@@ -1,4 +1,4 @@
-# test_fit.sh - text a person reads fits the real width (issue 34): at 80, 100 and 160 columns every command and grouping on testdata/ has no line over the width, no Source cell cut to a fragment, a headline wrapped once and a legend for every Source value shown; the width order ($COLUMNS, stdout's terminal, stderr's terminal under a pipe, 100; a real tmux pane when tmux is installed); shape keys keep their tensors' dims; tied columns; the GPU time outside the step windows against the raw events; notes after the headline; a vLLM execution_details.json refused; CSV and JSON without prose; --combine of an H100 and an MI300 trace.
+# test_fit.sh - text a person reads fits the real width (issue 34): in tmux panes of 80x24, 100x40 and 160x50 (stdout piped) every command and grouping on testdata/ has no line over the width, no Source cell cut to a fragment, a headline wrapped once and a legend for every Source value shown; the width order ($COLUMNS, stdout's terminal, stderr's terminal under a pipe, 100; a real tmux pane when tmux is installed); shape keys keep their tensors' dims; tied columns; the GPU time outside the step windows against the raw events; notes after the headline; a vLLM execution_details.json refused; CSV and JSON without prose; --combine of an H100 and an MI300 trace.
 . tests/cli/lib.sh
 set -u
 E=$TRACES/eager_bf16.json
@@ -28,14 +28,49 @@ add --ranks "$M/tp_collectives_bf16_rank0.json.gz" "$M/tp_collectives_bf16_rank1
 add --ranks "$M/fsdp2_bf16_rank0.json.gz" "$M/fsdp2_bf16_rank1.json.gz" bf16
 add --list-devices
 
+# In a tmux pane of 80x24, 100x40 and 160x50 with no $COLUMNS: each command's stdout piped
+# (`| cat`, as `| less` does) and its stderr the pane, so the width is the terminal's as a
+# user's shell finds it. Without tmux the same sweep runs with $COLUMNS.
+if command -v tmux >/dev/null 2>&1 && [ "${PF_NO_TMUX:-}" != 1 ]; then
+    how=tmux
+else
+    how=COLUMNS
+    echo "SKIP every command in a tmux pane: tmux is not installed (the sweep runs with \$COLUMNS)"
+fi
 n=0
-for w in 80 100 160; do
+for size in 80x24 100x40 160x50; do
+    w=${size%x*}
+    : >"$TMP/sweep.$w"
     while read -r line; do
         n=$((n + 1))
-        # shellcheck disable=SC2086
-        COLUMNS=$w "$PROFANA" $line --quiet >"$TMP/o.$n" 2>/dev/null
+        if [ $how = tmux ]; then
+            printf '%s %s --quiet | cat >%s\n' "$PROFANA" "$line" "$TMP/o.$n" >>"$TMP/sweep.$w"
+        else
+            # shellcheck disable=SC2086
+            COLUMNS=$w "$PROFANA" $line --quiet >"$TMP/o.$n" 2>/dev/null
+        fi
         printf '%s\t%s\t%s\n' "$w" "$TMP/o.$n" "$line" >>"$TMP/runs"
     done <"$TMP/cmds"
+    [ $how = tmux ] && tmux -S "$TMP/sweep.sock.$w" new-session -d -c "$PWD" -x "$w" -y "${size#*x}" \
+        "env -u COLUMNS sh $TMP/sweep.$w; echo done >$TMP/sweep.$w.done"
+done
+if [ $how = tmux ]; then
+    # under valgrind the sweep takes minutes
+    i=0
+    while [ $i -lt 9000 ] && ! { [ -f "$TMP/sweep.80.done" ] && [ -f "$TMP/sweep.100.done" ] && [ -f "$TMP/sweep.160.done" ]; }; do
+        sleep 0.2
+        i=$((i + 1))
+    done
+    for w in 80 100 160; do
+        tmux -S "$TMP/sweep.sock.$w" kill-server 2>/dev/null
+        check_eq "tmux pane of $w columns: every command ran" "$(cat "$TMP/sweep.$w.done" 2>/dev/null)" "done"
+    done
+fi
+# each width is used, not a narrower one everywhere: the widest line of its runs fills it
+for w in 80 100 160; do
+    widest=$(awk -F'\t' -v w="$w" '$1 == w { print $2 }' "$TMP/runs" | xargs awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+    [ "$widest" -le "$w" ] && [ "$widest" -ge $((w - 2)) ] && pass "$how at $w columns: the widest line fills the width ($widest)" ||
+        fail "$how at $w columns: the widest line fills the width" "$widest"
 done
 
 python3 - "$TMP/runs" <<'PY'
@@ -152,6 +187,19 @@ if command -v tmux >/dev/null 2>&1 && [ "${PF_NO_TMUX:-}" != 1 ]; then
         [ "$w" -le "$cols" ] && [ "$w" -gt $((cols - 20)) ] && pass "tmux $size, stdout a file: fits the pane's $cols columns (widest $w)" ||
             fail "tmux $size, stdout a file: fits the pane" "widest $w"
     done
+    # $COLUMNS comes before the terminal, --wide before both: a pane of 100, stdout piped
+    sock=$TMP/tmux.order
+    tmux -S "$sock" new-session -d -c "$PWD" -x 100 -y 40 \
+        "COLUMNS=90 $PROFANA --analysis $E bf16 --quiet | cat >$TMP/t.c90; COLUMNS=90 $PROFANA --analysis $E bf16 --quiet --wide | cat >$TMP/t.wide; echo done >$TMP/t.order"
+    i=0
+    while [ ! -s "$TMP/t.order" ] && [ $i -lt 3000 ]; do sleep 0.1; i=$((i + 1)); done
+    tmux -S "$sock" kill-server 2>/dev/null
+    w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$TMP/t.c90")
+    [ "$w" -le 90 ] && [ "$w" -ge 88 ] && pass "tmux 100 columns, COLUMNS=90: \$COLUMNS first (widest $w)" ||
+        fail "tmux 100 columns, COLUMNS=90: \$COLUMNS first" "widest $w"
+    w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$TMP/t.wide")
+    [ "$w" -gt 160 ] && pass "tmux 100 columns, COLUMNS=90, --wide: --wide first (widest $w)" ||
+        fail "tmux 100 columns, COLUMNS=90, --wide: --wide first" "widest $w"
 else
     echo "SKIP tmux: not installed"
 fi
@@ -235,6 +283,51 @@ check("outside the steps", "says how to leave it out (--step all)", "--step all 
 PY
 COLUMNS=200 "$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --quiet >"$TMP/nost" 2>/dev/null
 if grep -q "^- steps:" "$TMP/nost"; then fail "no steps: no outside-steps line" "printed"; else pass "no steps: no outside-steps line"; fi
+
+# ---- the headline's advice only where the rows it names carry figures ----
+# eager_bf16 is 80% idle and gemm takes half its GPU time: the idle finding, then gemm's. With
+# the shapes of its aten::mm and aten::addmm calls removed (the fixture below), no gemm launch
+# has FLOPs, so the advice must not send the reader to a FLOPS % column of '-'.
+# gemm's share from the raw events: the kernels launched inside aten::mm and aten::addmm over
+# all GPU activity (2652.356 of 5264.744 us: 50.38%)
+gshare=$(python3 - "$E" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+acts = [e for e in ev if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")]
+by_corr = {e["args"]["correlation"]: e for e in acts if e["cat"] == "kernel"}
+ops = [e for e in ev if e.get("ph") == "X" and e.get("cat") == "cpu_op"]
+g = 0
+for r in ev:
+    if r.get("ph") != "X" or r.get("cat") not in ("cuda_runtime", "cuda_driver"):
+        continue
+    k = by_corr.get(r.get("args", {}).get("correlation"))
+    inside = [o for o in ops if k and o["tid"] == r["tid"] and o["ts"] <= r["ts"] <= o["ts"] + o["dur"]]
+    if inside and min(inside, key=lambda o: o["dur"])["name"] in ("aten::mm", "aten::addmm"):
+        g += k["dur"]
+print("%.2f" % (100 * g / sum(e["dur"] for e in acts)))
+PY
+)
+COLUMNS=200 "$PROFANA" --analysis "$E" bf16 --quiet >"$TMP/adv1" 2>/dev/null
+check_grep "advice: gemm's rows have FLOPs ($gshare% of GPU time): read their FLOPS %" "^- gemm takes $gshare% of GPU time: its rows' FLOPS % say how far each is from the peak" "$TMP/adv1"
+python3 - "$E" "$TMP/noshape.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = 0
+for e in d["traceEvents"]:
+    if e.get("ph") == "X" and e.get("cat") == "cpu_op" and e.get("name") in ("aten::mm", "aten::addmm"):
+        for k in ("Input Dims", "Input type", "Input Strides", "Concrete Inputs"):
+            n += e.get("args", {}).pop(k, None) is not None
+assert n > 0
+json.dump(d, open(sys.argv[2], "w"))
+PY
+COLUMNS=200 "$PROFANA" --analysis "$TMP/noshape.json" bf16 --quiet >"$TMP/adv2" 2>/dev/null
+"$PROFANA" --analysis "$TMP/noshape.json" bf16 --quiet --group op --format json >"$TMP/adv2.json" 2>/dev/null
+check_eq "advice fixture: aten::mm and aten::addmm rows without FLOPS %" \
+    "$(json "sorted(set(repr(r.get('flops_pct')) for r in d['devices'][0]['rows'] if r['name'] in ('aten::mm', 'aten::addmm')))" "$TMP/adv2.json")" "['None']"
+check_grep "advice: gemm still takes $gshare% (time unchanged)" "^- gemm takes $gshare% of GPU time: " "$TMP/adv2"
+if grep -q "FLOPS % say how far" "$TMP/adv2"; then fail "advice: no FLOPS % advice where gemm's rows show '-'" "$(grep '^- gemm' "$TMP/adv2")"
+else pass "advice: no FLOPS % advice where gemm's rows show '-'"; fi
+check_grep "advice: says the launches have no figures" "^- gemm takes $gshare% of GPU time: most of its launches have no figures" "$TMP/adv2"
 
 # ---- notes about the trace after the headline, grouped; none on stderr in text ----
 "$PROFANA" --analysis "$P/owlv2_mi300.json.gz" bf16 --quiet >"$TMP/mi.out" 2>"$TMP/mi.err"

@@ -1,4 +1,4 @@
-# test_width.sh - text output fits the width: $COLUMNS, the terminal's (tmux at 100 columns), else 120; --wide, --columns, --name_limit; the short names of one table are distinct kernels (against the raw events read by python3).
+# test_width.sh - text output fits the width: $COLUMNS, the terminal's (tmux at 100 columns), else 100; --wide, --columns, --name_limit; the short names of one table are distinct kernels (against the raw events read by python3).
 . tests/cli/lib.sh
 set -u
 E=$TRACES/eager_bf16.json
@@ -12,15 +12,15 @@ fits() {
     if [ "$w" -le "$2" ]; then pass "$1: widest line $w <= $2"; else fail "$1" "a line of $w characters, more than $2: $(awk -v m="$2" 'length($0) > m { print; exit }' "$3")"; fi
 }
 
-# --- --analysis, each grouping (and --by-category), every trace: at most 100 with COLUMNS=100, 120 without ---
+# --- --analysis, each grouping (and --by-category), every trace: at most 80 with COLUMNS=80, 100 without ---
 for f in $TRACES/*.json testdata/w2026/*.json.gz; do
     [ -f "$f" ] || continue
     b=$(basename "$f")
     for g in kernel op shape; do
-        COLUMNS=100 "$PROFANA" --analysis "$f" bf16 --quiet --group "$g" --by-category >"$TMP/o100" 2>/dev/null
-        fits "$b --group $g, COLUMNS=100" 100 "$TMP/o100"
-        "$PROFANA" --analysis "$f" bf16 --quiet --group "$g" >"$TMP/o120" 2>/dev/null
-        fits "$b --group $g, no COLUMNS, not a terminal" 120 "$TMP/o120"
+        COLUMNS=80 "$PROFANA" --analysis "$f" bf16 --quiet --group "$g" --by-category >"$TMP/o80" 2>/dev/null
+        fits "$b --group $g, COLUMNS=80" 80 "$TMP/o80"
+        env -u COLUMNS "$PROFANA" --analysis "$f" bf16 --quiet --group "$g" >"$TMP/o100" 2>/dev/null
+        fits "$b --group $g, no COLUMNS, not a terminal" 100 "$TMP/o100"
     done
 done
 COLUMNS=100 "$PROFANA" --analysis "$TRACES/steps_bf16.json" bf16 --quiet --steps >"$TMP/o" 2>/dev/null
@@ -32,8 +32,8 @@ P16=$TRACES/compiled_pair_b16.json
 for g in kernel op shape; do
     COLUMNS=100 "$PROFANA" --diff "$E" eager "$TRACES/compiled_bf16_b8.json" compiled bf16 --quiet --group "$g" >"$TMP/d100" 2>/dev/null
     fits "--diff eager vs compiled --group $g, COLUMNS=100" 100 "$TMP/d100"
-    "$PROFANA" --diff "$P8" batch8 "$P16" batch16 bf16 --quiet --group "$g" >"$TMP/d120" 2>/dev/null
-    fits "--diff b8 vs b16 --group $g, no COLUMNS" 120 "$TMP/d120"
+    env -u COLUMNS "$PROFANA" --diff "$P8" batch8 "$P16" batch16 bf16 --quiet --group "$g" >"$TMP/d100" 2>/dev/null
+    fits "--diff b8 vs b16 --group $g, no COLUMNS" 100 "$TMP/d100"
 done
 R=testdata/runs
 COLUMNS=100 "$PROFANA" --diff "$R/base_run1.json.gz,$R/base_run2.json.gz,$R/base_run3.json.gz" base \
