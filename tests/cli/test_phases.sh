@@ -6,9 +6,12 @@ VLLM=testdata/public/vllm_decode_graph_execution.json.gz
 
 # --- every trace: the phases member against the raw events (null where no phase is known) ---
 for f in $(find testdata ../shared/testdata/public ../shared/testdata/multirank -name '*.json' -o -name '*.json.gz' 2>/dev/null |
-    grep -v '^testdata/devices/' | sort); do
+    grep -v -e '^testdata/devices/' -e execution_details.json | sort); do
     base=$(echo "$f" | sed 's|.*testdata/||')
-    "$PROFANA" --analysis "$f" bf16 --format json >"$TMP/p.json" 2>/dev/null || continue
+    if ! "$PROFANA" --analysis "$f" bf16 --format json >"$TMP/p.json" 2>"$TMP/p.err"; then
+        fail "$base: analysed" "$(head -c 120 "$TMP/p.err")"
+        continue
+    fi
     check_eq "$base: GPU time per phase = the raw events' (Python)" \
         "$(run_oracle -i "$TMP/p.json" tests/cli/phases_oracle.py "$f" shares)" "ok"
 done
@@ -102,3 +105,9 @@ check_eq "training trace: phases null" "$(json "d['devices'][0]['phases']" "$TMP
 "$PROFANA" --analysis - bf16 --format json <"$TMP/hand.json" >"$TMP/in.json" 2>/dev/null
 check_eq "standard input: only the attention rule (decode 160, prefill 320)" \
     "$(json "float(d['devices'][0]['phases']['decode_us']), float(d['devices'][0]['phases']['prefill_us'])" "$TMP/in.json")" "(160.0, 320.0)"
+# a phase with no GPU work (the vLLM decode replay has no prefill, as the raw events say): said so,
+# not "the trace has no GPU activity"
+check_eq "vLLM decode graph: no prefill in the raw events (Python)" "$(run_oracle tests/cli/phases_oracle.py "$VLLM" prefill)" ""
+check_run "vLLM decode graph --phase prefill: runs" 0 "$PROFANA" --analysis "$VLLM" bf16 --phase prefill
+check_grep "vLLM decode graph --phase prefill: no GPU activity in that phase" \
+    "vllm_decode_graph_execution.json.gz: no GPU activity in phase prefill (--phase all: the Phases line" "$TMP/err"

@@ -115,6 +115,23 @@ jeq "breakdown: per step" $F \
 jeq "breakdown: no communication in step 2: overlap unknown" $F \
     'd["step_breakdown"][1]["breakdown"]["overlap_pct"]' "None"
 
+# comm_dominant (made here): NCCL all-reduce [1000,1100) on stream 20, gemm [1010,1060) on stream 7.
+# GPU time 150 us, communication 100/150 = 66.67% (dominant); compute hides [1010,1060): 50 of
+# 100 us overlapped = 50.00%; exposed 50 us of the 100 us span = 50.00%.
+python3 - "$TMP/comm_dominant.json" <<'PY'
+import json, sys
+def k(name, stream, ts, dur):
+    return {"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": stream, "ts": ts, "dur": dur,
+            "args": {"device": 0, "stream": stream}}
+json.dump({"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3", "numSms": 132}],
+           "traceEvents": [k("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 20, 1000, 100),
+                           k("sm90_xmma_gemm_bf16bf16_bf16f32", 7, 1010, 50)]}, open(sys.argv[1], "w"))
+PY
+oracle "comm_dominant" "$TMP/comm_dominant.json"
+jeq "comm_dominant: the headline weighs overlapping by the measured overlap" "$TMP/comm_dominant.json" \
+    '[f["text"].split(": overlap")[0] for f in d["headline"]["findings"] if f["kind"] == "dominant"]' \
+    "['communication takes 66.67% of GPU time: collectives, 50.00% of their time already overlapped with compute, 50.00% of the span exposed']"
+
 # ---- formats ----
 F=$W/breakdown.json
 check_run "--waits csv" 0 "$PROFANA" --analysis $F bf16 --waits --format csv
