@@ -88,6 +88,19 @@ for want in "prefill:k1 k4 k6" "decode:k2 k5" "mixed:k3"; do
     "$PROFANA" --analysis "$TMP/hand.json" bf16 --phase "$p" --format json >"$TMP/hp.json" 2>/dev/null
     check_eq "by hand --phase $p: rows ${want#*:}" "$(json "' '.join(sorted(r['name'] for r in d['devices'][0]['rows']))" "$TMP/hp.json")" "${want#*:}"
 done
+# --phase P: the breakdown, idle causes, launches and queue over P's activities alone, against
+# waits_oracle.py on the activities phases_oracle.py gives P (0.01 us)
+waits_phase() { # NAME TRACE PHASE
+    "$PROFANA" --analysis "$2" bf16 --phase "$3" --format json >"$TMP/wg.json" 2>/dev/null &&
+        run_oracle tests/cli/waits_oracle.py "$2" --phase "$3" >"$TMP/ww.json" &&
+        python3 tests/cli/waits_compare.py "$1 --phase $3" "$TMP/wg.json" "$TMP/ww.json" ||
+        fail "$1 --phase $3: waits against the raw events" "profana or the oracle failed"
+}
+for p in prefill decode mixed; do waits_phase "by hand" "$TMP/hand.json" "$p"; done
+waits_phase "vLLM decode graph" "$VLLM" decode
+for f in "$PUBLIC/mi300_sglang_qwen3_prefilldecode.json.gz" "$PUBLIC/b200_vllm_eager.json.gz"; do
+    [ -f "$f" ] && waits_phase "$(basename "$f")" "$f" prefill
+done
 "$PROFANA" --analysis "$TMP/hand.json" bf16 --phase decode >"$TMP/h.txt" 2>/dev/null
 check_grep "text: the Phases line with its shares" "^Phases: prefill 32.28% of GPU time (410.000 us), decode 14.17%" "$TMP/h.txt"
 check_grep "text: --phase named on the line" "phase decode: the figures below are that phase's" "$TMP/h.txt"
