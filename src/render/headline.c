@@ -230,9 +230,8 @@ static int communication_finding(const pf_analysis *an, const pf_device_report *
     if (!b || b->communication_total_ns <= 0 || b->span_ns <= 0)
         return 0;
     snprintf(f->text, sizeof f->text,
-             "%s takes %.2f%% of GPU time: collectives, %.2f%% of their time already overlapped with compute, "
-             "%.2f%% of the span exposed: overlap the exposed part (bucketing, prefetching), check their speed "
-             "(busbw, Link %% in the Collectives table), and compare ranks with --ranks",
+             "%s takes %.2f%% of GPU time: %.2f%% of it overlapped with compute, %.2f%% of the span exposed: "
+             "overlap more (bucketing, prefetching); --ranks compares ranks",
              pf_category_name(h->top[0]), h->top_pct[0], pf_breakdown_overlap_pct(b),
              100.0 * (double)b->communication_ns / (double)b->span_ns);
     return 1;

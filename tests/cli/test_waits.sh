@@ -130,7 +130,7 @@ PY
 oracle "comm_dominant" "$TMP/comm_dominant.json"
 jeq "comm_dominant: the headline weighs overlapping by the measured overlap" "$TMP/comm_dominant.json" \
     '[f["text"].split(": overlap")[0] for f in d["headline"]["findings"] if f["kind"] == "dominant"]' \
-    "['communication takes 66.67% of GPU time: collectives, 50.00% of their time already overlapped with compute, 50.00% of the span exposed']"
+    "['communication takes 66.67% of GPU time: 50.00% of it overlapped with compute, 50.00% of the span exposed']"
 
 # ---- formats ----
 F=$W/breakdown.json

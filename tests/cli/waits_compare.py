@@ -75,7 +75,7 @@ for w in want["devices"]:
     comm_f = [f["text"] for f in g["headline"]["findings"]
               if f["kind"] == "dominant" and f["text"].startswith("communication takes")]
     if comm_f and wb["communication_total_us"] > 0:
-        want_s = "%.2f%% of their time already overlapped with compute, %.2f%% of the span exposed" % (
+        want_s = "%.2f%% of it overlapped with compute, %.2f%% of the span exposed" % (
             wb["overlap_pct"], 100 * wb["communication_us"] / wb["span_us"])
         check(name, dev + " headline: communication finding with the measured overlap (%s)" % want_s,
               want_s in comm_f[0], comm_f[0])
