@@ -220,11 +220,30 @@ static int advice_has_figures(const pf_device_report *d, pf_category c)
     }
 }
 
-static void dominant_finding(const pf_device_report *d, headline *h)
+/* Communication's advice with what the breakdown measured: how much of it compute already
+ * hides and how much of the span it holds alone, so the advice to overlap it is weighed
+ * against what is left to overlap. Returns 0 where the breakdown is unknown. */
+static int communication_finding(const pf_analysis *an, const pf_device_report *d, headline *h, finding *f)
+{
+    const pf_waits *w = pf_wview_of(an, d);
+    const pf_breakdown *b = w ? &w->breakdown : NULL;
+    if (!b || b->communication_total_ns <= 0 || b->span_ns <= 0)
+        return 0;
+    snprintf(f->text, sizeof f->text,
+             "%s takes %.2f%% of GPU time: %.2f%% of it overlapped with compute, %.2f%% of the span exposed: "
+             "overlap more (bucketing, prefetching); --ranks compares ranks",
+             pf_category_name(h->top[0]), h->top_pct[0], pf_breakdown_overlap_pct(b),
+             100.0 * (double)b->communication_ns / (double)b->span_ns);
+    return 1;
+}
+
+static void dominant_finding(const pf_analysis *an, const pf_device_report *d, headline *h)
 {
     if (h->n_top == 0 || h->top_pct[0] < DOMINANT_PCT)
         return;
     finding *f = add_finding(h, "dominant");
+    if (f && h->top[0] == PF_CAT_COMMUNICATION && communication_finding(an, d, h, f))
+        return;
     if (f)
         snprintf(f->text, sizeof f->text, "%s takes %.2f%% of GPU time: %s", pf_category_name(h->top[0]),
                  h->top_pct[0],
@@ -254,7 +273,7 @@ static void compute(const pf_analysis *an, const pf_device_report *d, headline *
     lack_finding(an, d, h);
     triton_finding(d, h);
     device_finding(d, h);
-    dominant_finding(d, h);
+    dominant_finding(an, d, h);
 }
 
 /* Writes text after lead, wrapped at spaces to width columns, continuation lines indented

@@ -2,6 +2,7 @@
 #include "profana/plot.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -364,6 +365,15 @@ static void ctx_free(ctx *c)
     free(c->cause);
 }
 
+/* An absolute time in ns as the integer it is: Kineto's clocks (from boot or the epoch) pass
+ * the 1e15 at which pf_xw_attr_int clamps a value, which would make t0 and t1 equal. */
+static void attr_time_ns(pf_xw *w, const char *name, int64_t ns)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%lld", (long long)ns);
+    pf_xw_attr(w, name, buf);
+}
+
 int pf_plot_timeline(pf_xw *w, const pf_analysis *an)
 {
     assert(w && an);
@@ -380,8 +390,8 @@ int pf_plot_timeline(pf_xw *w, const pf_analysis *an)
     pf_xw_attr(w, "class", "plot");
     pf_xw_attr_num(w, "data-left", PLOT_L);
     pf_xw_attr_num(w, "data-width", PLOT_W);
-    pf_xw_attr_int(w, "data-t0-ns", (double)c.sc.lo);
-    pf_xw_attr_int(w, "data-t1-ns", (double)c.sc.hi);
+    attr_time_ns(w, "data-t0-ns", c.sc.lo);
+    attr_time_ns(w, "data-t1-ns", c.sc.hi);
     pf_xw_attr_int(w, "data-bins", BINS);
     double y = TOP;
     size_t at = 0;

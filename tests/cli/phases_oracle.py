@@ -27,8 +27,8 @@ def annotation_phase(name):
     return None
 
 
-def phases(events):
-    """Per device: GPU time (ns) per phase."""
+def act_phases(events):
+    """Each GPU activity (the event itself) with its phase: none, prefill, decode or mixed."""
     cpu, gpu = [], []
     for e in events:
         if e.get("ph") != "X" or e.get("cat") not in ("user_annotation", "gpu_user_annotation"):
@@ -68,12 +68,15 @@ def phases(events):
         acts.append((a, p))
     # a long query is a prefill only in a trace where some attention call decodes
     decoding = any(p == "decode?" for _, p in acts)
+    return [(a, "none" if p is None or (p == "prefill?" and not decoding) else p.rstrip("?")) for a, p in acts]
+
+
+def phases(events):
+    """Per device: GPU time (ns) per phase."""
     out = {}
-    for a, p in acts:
-        if p == "prefill?" and not decoding:
-            p = None
+    for a, p in act_phases(events):
         d = out.setdefault(device(a), dict.fromkeys(PHASES, 0))
-        d[(p or "none").rstrip("?")] += ns(a["dur"])
+        d[p] += ns(a["dur"])
     return out
 
 

@@ -6,9 +6,12 @@ VLLM=testdata/public/vllm_decode_graph_execution.json.gz
 
 # --- every trace: the phases member against the raw events (null where no phase is known) ---
 for f in $(find testdata ../shared/testdata/public ../shared/testdata/multirank -name '*.json' -o -name '*.json.gz' 2>/dev/null |
-    grep -v '^testdata/devices/' | sort); do
+    grep -v -e '^testdata/devices/' -e execution_details.json | sort); do
     base=$(echo "$f" | sed 's|.*testdata/||')
-    "$PROFANA" --analysis "$f" bf16 --format json >"$TMP/p.json" 2>/dev/null || continue
+    if ! "$PROFANA" --analysis "$f" bf16 --format json >"$TMP/p.json" 2>"$TMP/p.err"; then
+        fail "$base: analysed" "$(head -c 120 "$TMP/p.err")"
+        continue
+    fi
     check_eq "$base: GPU time per phase = the raw events' (Python)" \
         "$(run_oracle -i "$TMP/p.json" tests/cli/phases_oracle.py "$f" shares)" "ok"
 done
@@ -85,6 +88,19 @@ for want in "prefill:k1 k4 k6" "decode:k2 k5" "mixed:k3"; do
     "$PROFANA" --analysis "$TMP/hand.json" bf16 --phase "$p" --format json >"$TMP/hp.json" 2>/dev/null
     check_eq "by hand --phase $p: rows ${want#*:}" "$(json "' '.join(sorted(r['name'] for r in d['devices'][0]['rows']))" "$TMP/hp.json")" "${want#*:}"
 done
+# --phase P: the breakdown, idle causes, launches and queue over P's activities alone, against
+# waits_oracle.py on the activities phases_oracle.py gives P (0.01 us)
+waits_phase() { # NAME TRACE PHASE
+    "$PROFANA" --analysis "$2" bf16 --phase "$3" --format json >"$TMP/wg.json" 2>/dev/null &&
+        run_oracle tests/cli/waits_oracle.py "$2" --phase "$3" >"$TMP/ww.json" &&
+        python3 tests/cli/waits_compare.py "$1 --phase $3" "$TMP/wg.json" "$TMP/ww.json" ||
+        fail "$1 --phase $3: waits against the raw events" "profana or the oracle failed"
+}
+for p in prefill decode mixed; do waits_phase "by hand" "$TMP/hand.json" "$p"; done
+waits_phase "vLLM decode graph" "$VLLM" decode
+for f in "$PUBLIC/mi300_sglang_qwen3_prefilldecode.json.gz" "$PUBLIC/b200_vllm_eager.json.gz"; do
+    [ -f "$f" ] && waits_phase "$(basename "$f")" "$f" prefill
+done
 "$PROFANA" --analysis "$TMP/hand.json" bf16 --phase decode >"$TMP/h.txt" 2>/dev/null
 check_grep "text: the Phases line with its shares" "^Phases: prefill 32.28% of GPU time (410.000 us), decode 14.17%" "$TMP/h.txt"
 check_grep "text: --phase named on the line" "phase decode: the figures below are that phase's" "$TMP/h.txt"
@@ -102,3 +118,9 @@ check_eq "training trace: phases null" "$(json "d['devices'][0]['phases']" "$TMP
 "$PROFANA" --analysis - bf16 --format json <"$TMP/hand.json" >"$TMP/in.json" 2>/dev/null
 check_eq "standard input: only the attention rule (decode 160, prefill 320)" \
     "$(json "float(d['devices'][0]['phases']['decode_us']), float(d['devices'][0]['phases']['prefill_us'])" "$TMP/in.json")" "(160.0, 320.0)"
+# a phase with no GPU work (the vLLM decode replay has no prefill, as the raw events say): said so,
+# not "the trace has no GPU activity"
+check_eq "vLLM decode graph: no prefill in the raw events (Python)" "$(run_oracle tests/cli/phases_oracle.py "$VLLM" prefill)" ""
+check_run "vLLM decode graph --phase prefill: runs" 0 "$PROFANA" --analysis "$VLLM" bf16 --phase prefill
+check_grep "vLLM decode graph --phase prefill: no GPU activity in that phase" \
+    "vllm_decode_graph_execution.json.gz: no GPU activity in phase prefill (--phase all: the Phases line" "$TMP/err"

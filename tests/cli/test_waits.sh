@@ -115,6 +115,23 @@ jeq "breakdown: per step" $F \
 jeq "breakdown: no communication in step 2: overlap unknown" $F \
     'd["step_breakdown"][1]["breakdown"]["overlap_pct"]' "None"
 
+# comm_dominant (made here): NCCL all-reduce [1000,1100) on stream 20, gemm [1010,1060) on stream 7.
+# GPU time 150 us, communication 100/150 = 66.67% (dominant); compute hides [1010,1060): 50 of
+# 100 us overlapped = 50.00%; exposed 50 us of the 100 us span = 50.00%.
+python3 - "$TMP/comm_dominant.json" <<'PY'
+import json, sys
+def k(name, stream, ts, dur):
+    return {"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": stream, "ts": ts, "dur": dur,
+            "args": {"device": 0, "stream": stream}}
+json.dump({"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3", "numSms": 132}],
+           "traceEvents": [k("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 20, 1000, 100),
+                           k("sm90_xmma_gemm_bf16bf16_bf16f32", 7, 1010, 50)]}, open(sys.argv[1], "w"))
+PY
+oracle "comm_dominant" "$TMP/comm_dominant.json"
+jeq "comm_dominant: the headline weighs overlapping by the measured overlap" "$TMP/comm_dominant.json" \
+    '[f["text"].split(": overlap")[0] for f in d["headline"]["findings"] if f["kind"] == "dominant"]' \
+    "['communication takes 66.67% of GPU time: 50.00% of it overlapped with compute, 50.00% of the span exposed']"
+
 # ---- formats ----
 F=$W/breakdown.json
 check_run "--waits csv" 0 "$PROFANA" --analysis $F bf16 --waits --format csv
@@ -139,15 +156,21 @@ timeline() {
         fail "$1: --plot timeline" "$(head -c 200 "$TMP/err")"
         return
     fi
-    python3 - "$1" "$TMP/tl.svg" "$TMP/tl.json" <<'PY'
+    python3 - "$1" "$TMP/tl.svg" "$TMP/tl.json" "$2" <<'PY'
 import json, sys
 import xml.etree.ElementTree as ET
 sys.path.insert(0, "tests/cli")
-from raw import check
+from raw import check, load, gpu_acts, ns as to_ns
 name, svg, js = sys.argv[1], ET.parse(sys.argv[2]).getroot(), json.load(open(sys.argv[3]))
 ns = "{http://www.w3.org/2000/svg}"
 plot = svg.find(ns + "g[@class='plot']")
 left, width = float(plot.get("data-left")), float(plot.get("data-width"))
+# the time scale: the first GPU activity's start to the last one's end, in the raw events' ns
+acts = gpu_acts(load(sys.argv[4]))
+t0, t1 = min(to_ns(e["ts"]) for e in acts), max(to_ns(e["ts"]) + to_ns(e["dur"]) for e in acts)
+check(name, "timeline: data-t0-ns, data-t1-ns = the raw events' first start, last end (%d, %d)" % (t0, t1),
+      (int(plot.get("data-t0-ns")), int(plot.get("data-t1-ns"))) == (t0, t1),
+      (plot.get("data-t0-ns"), plot.get("data-t1-ns")))
 lanes = [g for g in plot.iter(ns + "g") if g.get("class", "").startswith("lane")]
 want = []
 for d in js["devices"]:
@@ -199,6 +222,8 @@ timeline "breakdown" $W/breakdown.json
 timeline "steps_bf16" testdata/traces/steps_bf16.json
 timeline "tp_collectives combined (two devices)" "$TMP/comb.json"
 timeline "mi300_resnet_convs" testdata/public/mi300_resnet_convs.json.gz
+# a long trace (1.08 s span, 5164 idle gaps, clock past 1e15 ns): binned, the same checks
+timeline "owlv2_h100 (1.08 s)" testdata/peer/owlv2_h100.json.gz
 check_run "--diff with --plot timeline: refused" 1 "$PROFANA" --diff $W/host_wait.json a $W/breakdown.json b bf16 \
     --plot timeline "$TMP/d.svg"
 check_grep "--diff with --plot timeline: says why" "draws one trace" "$TMP/err"

@@ -70,3 +70,12 @@ for w in want["devices"]:
                  "unattributed_us": "launch call is not in the trace"}[big]
         check(name, dev + " headline: idle finding names %s (%s)" % (big, share),
               share in idle_f[0] and words in idle_f[0], idle_f[0])
+    # where communication dominates, the finding weighs the advice to overlap it by what the raw
+    # events say: the share of it compute already hides and the share of the span it holds alone
+    comm_f = [f["text"] for f in g["headline"]["findings"]
+              if f["kind"] == "dominant" and f["text"].startswith("communication takes")]
+    if comm_f and wb["communication_total_us"] > 0:
+        want_s = "%.2f%% of it overlapped with compute, %.2f%% of the span exposed" % (
+            wb["overlap_pct"], 100 * wb["communication_us"] / wb["span_us"])
+        check(name, dev + " headline: communication finding with the measured overlap (%s)" % want_s,
+              want_s in comm_f[0], comm_f[0])

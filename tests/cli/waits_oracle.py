@@ -1,5 +1,5 @@
 # waits_oracle.py - why the GPU waits, computed from the raw events with Python's json module, independently of profana: per device the exclusive breakdown of its span (compute, exposed communication, memcpy, memset, idle; by interval arithmetic on merged intervals), idle gaps by cause (the launch call of the activity that ends each gap, by correlation id), launch statistics, queue depth per stream, and the breakdown per ProfilerStep. Prints one JSON document {"devices": [{id, breakdown, idle_causes, launch, queue, step_breakdown}]} in profana's units (us).
-# Usage: python3 tests/cli/waits_oracle.py TRACE [--step all|N]
+# Usage: python3 tests/cli/waits_oracle.py TRACE [--step all|N] [--phase prefill|decode|mixed] (--phase: the activities of that phase by phases_oracle.py's rules)
 import sys
 
 sys.path.insert(0, "tests/cli")
@@ -196,9 +196,13 @@ def steps(events, acts_all, has_launch):
 
 
 def main():
-    path = sys.argv[1]
-    sel = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--step" else None
+    path, opts = sys.argv[1], dict(zip(sys.argv[2::2], sys.argv[3::2]))
+    sel, phase = opts.get("--step"), opts.get("--phase")
     events = load(path)
+    in_phase = None
+    if phase is not None:
+        from phases_oracle import act_phases
+        in_phase = {id(e) for e, p in act_phases(events) if p == phase}
     runtime, pids = {}, {}
     ops = {}
     for e in events:
@@ -214,6 +218,8 @@ def main():
     acts = []
     for e in events:
         if not is_x(e) or e.get("cat") not in KERNEL_CATS + MEMCPY_CATS + MEMSET_CATS:
+            continue
+        if in_phase is not None and id(e) not in in_phase:
             continue
         a = e.get("args") or {}
         c = a.get("correlation")
