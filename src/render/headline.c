@@ -329,6 +329,8 @@ void pf_headline_print_at(FILE *out, const pf_analysis *an, const pf_device_repo
     snprintf(s, sizeof s, "coverage: FLOPs known for %.2f%% of GPU time, bytes by formula for %.2f%%", h.flop_pct,
              h.bytes_pct);
     put_wrapped(out, "- ", s, width);
+    if (pf_aview_phases_brief(s, sizeof s, an, d)) /* a serving trace: how its GPU time splits */
+        put_wrapped(out, "- ", s, width);
     if (h.outside_pct >= 0) {
         if (an->opts.step == PF_STEP_EVERY)
             snprintf(s, sizeof s, "steps: %.2f%% of GPU time (%.3f us) runs outside the ProfilerStep windows and "

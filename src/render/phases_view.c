@@ -45,6 +45,18 @@ void pf_aview_phases(FILE *out, const pf_analysis *an, const pf_device_report *d
     fputc('\n', out);
 }
 
+int pf_aview_phases_brief(char *s, size_t n, const pf_analysis *an, const pf_device_report *d)
+{
+    assert(s && n > 0 && an && d);
+    const int64_t *ns = device_phase_ns(an, d);
+    if (!any_phase(ns))
+        return 0;
+    snprintf(s, n, "phases of GPU time: prefill %.2f%%, decode %.2f%%, mixed %.2f%%, none %.2f%% (--phase)",
+             share(ns, PF_PHASE_PREFILL), share(ns, PF_PHASE_DECODE), share(ns, PF_PHASE_MIXED),
+             share(ns, PF_PHASE_NONE));
+    return 1;
+}
+
 void pf_aview_phases_json(pf_jw *w, const pf_analysis *an, const pf_device_report *d)
 {
     assert(w && an && d);

@@ -139,11 +139,23 @@ for path, opts, lacks in cases:
         line = "Headline: span %.3f us, busy %.3f us (%.2f%%), idle %.3f us (%.2f%%)" % (
             Decimal(span) / 1000, Decimal(busy) / 1000, busy_pct, Decimal(span - busy) / 1000, 100 - busy_pct)
         check(tag, "text: " + line, block[0] == line, block[0])
-        # at most ~8 lines, none wider than 100 columns
-        check(tag, "at most 8 lines", len(block) <= 8, len(block))
+        # at most ~8 lines (9 with a serving trace's phases item), none wider than 100 columns
+        most = 9 if any(l.startswith("- phases of GPU time:") for l in block) else 8
+        check(tag, "at most %d lines" % most, len(block) <= most, len(block))
         wide = [l for l in block if len(l) > 100]
         check(tag, "no line over 100 columns", not wide, wide)
         it = items(block)
+        # a serving trace's phases item: the shares of the JSON's phases member (checked
+        # against the raw events by test_phases.sh)
+        ph = [x for x in it if x.startswith("phases of GPU time:")]
+        it = [x for x in it if not x.startswith("phases of GPU time:")]
+        if dev.get("phases"):
+            p = dev["phases"]
+            want = "phases of GPU time: prefill %.2f%%, decode %.2f%%, mixed %.2f%%, none %.2f%% (--phase)" % (
+                p["prefill_pct"], p["decode_pct"], p["mixed_pct"], p["none_pct"])
+            check(tag, "text: " + want, ph == [want], ph)
+        else:
+            check(tag, "no phases item without phases", not ph, ph)
         # the top categories are the first three rows of the category table
         cats = category_table(txt)[:3]
         tops = "top categories by GPU time: " + ", ".join("%s %s%%" % c for c in cats)

@@ -105,10 +105,14 @@ done
 check_grep "text: the Phases line with its shares" "^Phases: prefill 32.28% of GPU time (410.000 us), decode 14.17%" "$TMP/h.txt"
 check_grep "text: --phase named on the line" "phase decode: the figures below are that phase's" "$TMP/h.txt"
 # of 410 + 180 + 40 + 640 = 1270 us: 410 / 1270 = 32.28%, 180 / 1270 = 14.17%
+# the headline's item: 40 / 1270 = 3.15%, 640 / 1270 = 50.39%
+check_grep "headline: each phase's share of GPU time" \
+    "^- phases of GPU time: prefill 32.28%, decode 14.17%, mixed 3.15%, none 50.39% (--phase)$" "$TMP/h.txt"
 
 # --- no serving trace: no line, phases null; a bad --phase is a usage error ---
 "$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 >"$TMP/e.txt"
 if grep -q "^Phases:" "$TMP/e.txt"; then fail "training trace: no Phases line" "shown"; else pass "training trace: no Phases line"; fi
+if grep -q "^- phases of GPU time" "$TMP/e.txt"; then fail "training trace: no phases item in the headline" "shown"; else pass "training trace: no phases item in the headline"; fi
 check_run "--phase prefil (typo)" 2 "$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --phase prefil
 check_grep "--phase typo: the choices named" "all, prefill, decode or mixed" "$TMP/err"
 # a training trace's attention (long queries, none of one token) is no prefill
