@@ -166,7 +166,10 @@ for f in text csv json md; do
         fi
     done
 done
-check_grep "the merged FSDP2 text has both ranks" "^   1 | $TMP/fsdp2/fsdp2_bf16_rank1.json.gz" "$OUT/fsdp2/ranks.txt"
+# (--ranks names each trace relative to the traces' common directory, which the Ranks line names)
+check_grep "the merged FSDP2 text has both ranks" "^   1 | fsdp2_bf16_rank1.json.gz" "$OUT/fsdp2/ranks.txt"
+check_eq "the merged FSDP2 text names the traces' directory" \
+    "$(tr '\n' ' ' <"$OUT/fsdp2/ranks.txt" | tr -s ' ' | grep -c "; traces in $TMP/fsdp2/ Collectives:")" 1
 
 # A rank whose trace is broken, with 2 traces per task (-k 2) and one task at a time (-m 1): the
 # task that holds it fails (the good trace beside it is still summarised), the other task
