@@ -135,8 +135,9 @@ demo: deps
 # `make check`: the unit tests on the optimised build and under AddressSanitizer and
 # UndefinedBehaviorSanitizer, every CLI test file under the sanitizers, and on the optimised
 # build too the files marked "# check: every build" (limits of time and memory, -j), plus
-# cppcheck (one more test); test files run in parallel and tests/run.sh prints the combined
-# "N passed, N failed" (minutes on two cores; timings in docs/reliability.md, "How it is checked").
+# cppcheck (one more test); test files run one more at a time than there are cores (their
+# Python oracles, tmux and Chromium waits leave a core idle otherwise) and tests/run.sh prints
+# the combined "N passed, N failed" (minutes on two cores; docs/reliability.md, "How it is checked").
 # `make check-full` runs every CLI test file on both builds and adds a third pass under valgrind memcheck (every unit test program and
 # every run of the binary, about 1,400 runs: some 10 more minutes) and, on the optimised build,
 # the tests kept for it (run.sh --full: tests/cli/test_slurm.sh starts a one-node Slurm as
@@ -149,7 +150,7 @@ check:
 	@./tests/deps.sh test
 	$(CHECK_BUILDS)
 	$(MAKE) --no-print-directory fuzz-syntax
-	./tests/run.sh --once build-asan build build-asan --cppcheck
+	./tests/run.sh -j $$(($(JOBS) + 1)) --once build-asan build build-asan --cppcheck
 
 check-full:
 	@./tests/deps.sh test

@@ -1,5 +1,6 @@
 # test_adversarial.sh - hostile and extreme inputs (issue 23): nothing hangs (each run under a time limit), dies of a signal, leaves a temporary file, or writes invalid output.
-# check: every build (time limits on the optimised build, the same paths on smaller inputs under the sanitizers)
+# (`make check` runs it under the sanitizers: the same paths on smaller inputs; `make check-full`
+# on the optimised build too, where its time limits apply to the full inputs)
 . tests/cli/lib.sh
 set -u
 . tests/cli/adversarial_lib.sh
