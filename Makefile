@@ -133,15 +133,14 @@ demo: deps
 	./profana --analysis $(DEMO_TRACE) bf16
 
 # `make check`: the unit tests on the optimised build and under AddressSanitizer and
-# UndefinedBehaviorSanitizer, every CLI test file under the sanitizers, and on the optimised
-# build too the files marked "# check: every build" (limits of time and memory, -j), plus
-# cppcheck (one more test); test files run one more at a time than there are cores (their
-# Python oracles, tmux and Chromium waits leave a core idle otherwise) and tests/run.sh prints
-# the combined "N passed, N failed" (minutes on two cores; docs/reliability.md, "How it is checked").
-# `make check-full` runs every CLI test file on both builds and adds a third pass under valgrind memcheck (every unit test program and
-# every run of the binary, about 1,400 runs: some 10 more minutes) and, on the optimised build,
-# the tests kept for it (run.sh --full: tests/cli/test_slurm.sh starts a one-node Slurm as
-# root, or prints SKIP with the reason); CI (.ci/run) runs it.
+# UndefinedBehaviorSanitizer, and every CLI test file once, under the sanitizers (they check
+# memory as well as figures; run.sh --once); test files run in parallel and tests/run.sh prints
+# the combined "N passed, N failed" (minutes on two cores; docs/reliability.md, "How it is
+# checked"). `make check-full`, which CI (.ci/run) runs, runs every CLI test file on both
+# builds (the limits of time and memory on the full-size inputs of the optimised build), adds
+# cppcheck and a pass under valgrind memcheck (every unit test program and every run of the
+# binary, about 1,400 runs) and, on the optimised build, the tests kept for it (run.sh --full:
+# tests/cli/test_slurm.sh starts a one-node Slurm as root, or prints SKIP with the reason).
 JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 CHECK_BUILDS = $(MAKE) --no-print-directory -j$(JOBS) profana units $(BUILD)/bench/gen_trace $(BUILD)/bench/bench_run && \
 	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan CFLAGS="-O1 -g $(SAN)" build-asan/profana units \
@@ -150,7 +149,7 @@ check:
 	@./tests/deps.sh test
 	$(CHECK_BUILDS)
 	$(MAKE) --no-print-directory fuzz-syntax
-	./tests/run.sh -j $$(($(JOBS) + 1)) --once build-asan build build-asan --cppcheck
+	./tests/run.sh --once build-asan build build-asan
 
 check-full:
 	@./tests/deps.sh test

@@ -1,5 +1,4 @@
 # test_bench.sh - make bench's parts: gen_trace's copies keep their links (counts, time, FLOPs and unlinked kernels scale with the copies), and tests/bench/run.sh on small sizes prints every row.
-# check: every build (make bench's programs of each build)
 . tests/cli/lib.sh
 set -u
 

@@ -1,13 +1,12 @@
 # test_load.sh - the loader: same output for every -j, gzip and pipes, gzip parsed in parallel, traces cut off (warning, --strict, 20 random cuts per trace), the progress bar.
-# check: every build (the progress bar's timing on the optimised build; the loader's threads under the sanitizers)
 . tests/cli/lib.sh
 set -u
 
 TRACE_SET="$TRACES/*.json testdata/peer/*.json.gz"
 CUTS=20
-# the sanitizer build (several times slower) cuts each trace at 8 places: the loader's memory
+# the sanitizer build (several times slower) cuts each trace at 4 places: the loader's memory
 # safety on cut input is also fuzz_load's and fuzz_chunks' job (make fuzz)
-grep -q __asan_init "$PROFANA" 2>/dev/null && CUTS=8
+grep -q __asan_init "$PROFANA" 2>/dev/null && CUTS=4
 
 # same NAME A B: files A and B are byte for byte equal.
 same() {
