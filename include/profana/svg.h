@@ -4,6 +4,7 @@
 #define PROFANA_SVG_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define PF_XW_MAX_DEPTH 32
@@ -35,6 +36,9 @@ void pf_xw_attr_num(pf_xw *w, const char *name, double v);
 void pf_xw_attr_sig(pf_xw *w, const char *name, double v);
 /* An attribute holding a count or nanoseconds: v rounded to a whole number. */
 void pf_xw_attr_int(pf_xw *w, const char *name, double v);
+/* An attribute holding an exact integer (a time in ns since boot or the epoch, a count): all
+ * its digits, where a double would round it and pf_xw_attr_int clamps it at 1e15. */
+void pf_xw_attr_i64(pf_xw *w, const char *name, int64_t v);
 /* Character data, escaped (& < > " and invalid UTF-8 or control characters replaced). */
 void pf_xw_text(pf_xw *w, const char *s);
 /* Markup written as it is: only for the writer's own constant style and script text. */

@@ -139,7 +139,7 @@ static void bin_rect(pf_xw *w, const ctx *c, int k, double y, int64_t ns, const 
     pf_xw_attr_num(w, "width", x_of(&c->sc, k + 1) - x_of(&c->sc, k));
     pf_xw_attr_num(w, "height", h);
     pf_xw_attr(w, "fill", fill);
-    pf_xw_attr_int(w, "data-ns", (double)ns);
+    pf_xw_attr_i64(w, "data-ns", ns);
 }
 
 /* One stream's lane: its activities acts[order[from, to)] (by start). */
@@ -174,10 +174,10 @@ static void stream_lane(pf_xw *w, ctx *c, size_t from, size_t to, double y)
     pf_xw_begin(w, "g");
     pf_xw_attr(w, "class", "lane");
     pf_xw_attr_int(w, "data-device", first->device);
-    pf_xw_attr_int(w, "data-stream", (double)first->stream);
+    pf_xw_attr_i64(w, "data-stream", first->stream);
     pf_xw_attr_num(w, "data-y", y);
     pf_xw_attr_num(w, "data-height", LANE_H);
-    pf_xw_attr_int(w, "data-busy-ns", (double)busy);
+    pf_xw_attr_i64(w, "data-busy-ns", busy);
     lane_label(w, y, label);
     lane_frame(w, y);
     for (int k = 0; k < BINS; k++) {
@@ -213,9 +213,9 @@ static void idle_lane(pf_xw *w, ctx *c, int dev, double y)
     pf_xw_attr_int(w, "data-device", c->an->devices[dev].device->id);
     pf_xw_attr_num(w, "data-y", y);
     pf_xw_attr_num(w, "data-height", LANE_H);
-    pf_xw_attr_int(w, "data-host-wait-ns", (double)wt->idle.host_wait_ns);
-    pf_xw_attr_int(w, "data-launch-latency-ns", (double)wt->idle.launch_latency_ns);
-    pf_xw_attr_int(w, "data-unattributed-ns", (double)wt->idle.unattributed_ns);
+    pf_xw_attr_i64(w, "data-host-wait-ns", wt->idle.host_wait_ns);
+    pf_xw_attr_i64(w, "data-launch-latency-ns", wt->idle.launch_latency_ns);
+    pf_xw_attr_i64(w, "data-unattributed-ns", wt->idle.unattributed_ns);
     lane_label(w, y, "idle by cause");
     lane_frame(w, y);
     for (int k = 0; k < BINS; k++) {
@@ -233,7 +233,7 @@ static void idle_lane(pf_xw *w, ctx *c, int dev, double y)
             snprintf(key, sizeof key, "data-%s-ns", cause_keys[q]);
             for (char *p = key; *p; p++)
                 *p = *p == '_' ? '-' : *p;
-            pf_xw_attr_int(w, key, (double)b[q]);
+            pf_xw_attr_i64(w, key, b[q]);
         }
         pf_xw_end(w);
     }
@@ -365,15 +365,6 @@ static void ctx_free(ctx *c)
     free(c->cause);
 }
 
-/* An absolute time in ns as the integer it is: Kineto's clocks (from boot or the epoch) pass
- * the 1e15 at which pf_xw_attr_int clamps a value, which would make t0 and t1 equal. */
-static void attr_time_ns(pf_xw *w, const char *name, int64_t ns)
-{
-    char buf[32];
-    snprintf(buf, sizeof buf, "%lld", (long long)ns);
-    pf_xw_attr(w, name, buf);
-}
-
 int pf_plot_timeline(pf_xw *w, const pf_analysis *an)
 {
     assert(w && an);
@@ -390,8 +381,8 @@ int pf_plot_timeline(pf_xw *w, const pf_analysis *an)
     pf_xw_attr(w, "class", "plot");
     pf_xw_attr_num(w, "data-left", PLOT_L);
     pf_xw_attr_num(w, "data-width", PLOT_W);
-    attr_time_ns(w, "data-t0-ns", c.sc.lo);
-    attr_time_ns(w, "data-t1-ns", c.sc.hi);
+    pf_xw_attr_i64(w, "data-t0-ns", c.sc.lo);
+    pf_xw_attr_i64(w, "data-t1-ns", c.sc.hi);
     pf_xw_attr_int(w, "data-bins", BINS);
     double y = TOP;
     size_t at = 0;

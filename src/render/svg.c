@@ -132,6 +132,13 @@ void pf_xw_attr_int(pf_xw *w, const char *name, double v)
     pf_xw_attr(w, name, pf_num_fmt(buf, sizeof buf, v, 0));
 }
 
+void pf_xw_attr_i64(pf_xw *w, const char *name, int64_t v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%lld", (long long)v);
+    pf_xw_attr(w, name, buf);
+}
+
 void pf_xw_text(pf_xw *w, const char *s)
 {
     close_start(w);
