@@ -272,6 +272,10 @@ int pf_phases_compute(pf_analysis *a, pf_error *err);
  * activities. */
 size_t pf_phases_threads(const pf_analysis *a);
 
+/* The name of phase p (0 <= p < PF_PHASE_COUNT): "none", "prefill", "decode", "mixed", as
+ * the views and JSON keys write it. */
+const char *pf_phase_name(int p);
+
 /* The phase a step annotation's name gives (PF_PHASE_NONE when it is none of vLLM's or
  * SGLang's). */
 int pf_phase_of_annotation(const char *name);

@@ -41,6 +41,13 @@ static long long count_after(const char *name, const char *key)
     return v;
 }
 
+const char *pf_phase_name(int p)
+{
+    static const char *const names[PF_PHASE_COUNT] = {"none", "prefill", "decode", "mixed"};
+    assert(p >= 0 && p < PF_PHASE_COUNT);
+    return names[p];
+}
+
 int pf_phase_of_annotation(const char *name)
 {
     assert(name);

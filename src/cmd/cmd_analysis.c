@@ -167,9 +167,8 @@ static int run_analysis(const pf_cli *cli, pf_timings *tm)
         warn_unknown_devices(an);
     if (an->n_devices == 0 && t->n_acts > 0 && cli->an.phase != PF_PHASE_NONE) {
         /* --phase left nothing: the trace has GPU work, none of it in that phase */
-        static const char *const names[PF_PHASE_COUNT] = {"all", "prefill", "decode", "mixed"};
         fprintf(stderr, "profana: %s: no GPU activity in phase %s (--phase all: the Phases line gives each phase's share)\n",
-                t->path, names[cli->an.phase]);
+                t->path, pf_phase_name(cli->an.phase));
     } else if (an->n_devices == 0) {
         fprintf(stderr, "profana: %s: the trace has no GPU activity (no kernel, memcpy or memset events)\n", t->path);
     }

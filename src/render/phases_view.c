@@ -4,8 +4,6 @@
 
 #include "view_parts.h"
 
-static const char *const phase_keys[PF_PHASE_COUNT] = {"none", "prefill", "decode", "mixed"};
-
 /* The device's GPU time per phase (the --step selection's, before --phase), or NULL. */
 static const int64_t *device_phase_ns(const pf_analysis *an, const pf_device_report *d)
 {
@@ -36,12 +34,12 @@ void pf_aview_phases(FILE *out, const pf_analysis *an, const pf_device_report *d
         return;
     fputs("Phases: ", out);
     for (int p = PF_PHASE_PREFILL; p < PF_PHASE_COUNT; p++)
-        fprintf(out, "%s %.2f%% of GPU time (%.3f us), ", phase_keys[p], share(ns, p), (double)ns[p] / 1e3);
+        fprintf(out, "%s %.2f%% of GPU time (%.3f us), ", pf_phase_name(p), share(ns, p), (double)ns[p] / 1e3);
     fprintf(out, "no phase %.2f%% (%.3f us); from %lld vLLM/SGLang step annotations, else attention calls' query "
                  "length (1: decode)",
             share(ns, PF_PHASE_NONE), (double)ns[PF_PHASE_NONE] / 1e3, (long long)an->phase_annotations);
     if (an->opts.phase != PF_PHASE_NONE)
-        fprintf(out, "; --phase %s: the figures below are that phase's", phase_keys[an->opts.phase]);
+        fprintf(out, "; --phase %s: the figures below are that phase's", pf_phase_name(an->opts.phase));
     fputc('\n', out);
 }
 
@@ -69,16 +67,16 @@ void pf_aview_phases_json(pf_jw *w, const pf_analysis *an, const pf_device_repor
     pf_jw_obj_begin(w);
     for (int p = 0; p < PF_PHASE_COUNT; p++) {
         char key[32];
-        snprintf(key, sizeof key, "%s_us", phase_keys[p]);
+        snprintf(key, sizeof key, "%s_us", pf_phase_name(p));
         pf_jw_key(w, key);
         pf_jw_num(w, (double)ns[p] / 1e3);
-        snprintf(key, sizeof key, "%s_pct", phase_keys[p]);
+        snprintf(key, sizeof key, "%s_pct", pf_phase_name(p));
         pf_jw_key(w, key);
         pf_jw_num(w, share(ns, p));
     }
     pf_jw_key(w, "annotations");
     pf_jw_int(w, an->phase_annotations);
     pf_jw_key(w, "selected");
-    pf_jw_str(w, an->opts.phase != PF_PHASE_NONE ? phase_keys[an->opts.phase] : "all");
+    pf_jw_str(w, an->opts.phase != PF_PHASE_NONE ? pf_phase_name(an->opts.phase) : "all");
     pf_jw_obj_end(w);
 }
