@@ -148,6 +148,8 @@ static int sum_by_name(const pf_trace *t, const size_t *ord, const int64_t *chil
 
 int pf_cpu_op_times(const pf_trace *t, pf_op_cpu **out, size_t *n_out)
 {
+    assert(t && out && n_out);
+    assert(!t->op_spans_only); /* self times need every host interval on the op's thread */
     *out = NULL;
     *n_out = 0;
     size_t n = t->n_cpu ? t->n_cpu : 1;

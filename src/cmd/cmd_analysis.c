@@ -45,7 +45,7 @@ static int is_vllm_details(const char *path)
  * 0 would read as a trace of an idle GPU. Prints the error and returns 1 for such a file. */
 static int not_a_trace(const pf_trace *t)
 {
-    if (t->n_acts || t->n_cpu || t->n_ops || t->n_steps || t->n_unknown_gpu || !is_vllm_details(t->path))
+    if (t->n_acts || t->n_host || t->n_ops || t->n_steps || t->n_unknown_gpu || !is_vllm_details(t->path))
         return 0;
     char msg[1024];
     snprintf(msg, sizeof msg,
@@ -111,6 +111,7 @@ int cmd_analysis(const pf_cli *cli)
         return cmd_explain(cli);
     pf_cli timed = *cli; /* with the threads the analysis may use, and the timings */
     timed.an.jobs = (int)pf_parallel_workers(cli->load.jobs);
+    timed.load.op_spans_only = !pf_analysis_needs_host(&cli->an);
     if (!cli->timings && !pf_timings_from_env())
         return run_analysis(&timed, NULL);
     pf_timings tm;

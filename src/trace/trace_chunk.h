@@ -23,6 +23,7 @@ typedef struct pf_chunk {
     pf_segvec act_ext;         /* int64_t per activity: its External id (-1 none), until linking */
     pf_segvec launch_names;    /* pf_launch_name per launch record (scanner's launch_names only) */
     size_t n_events, n_bad_events, n_steps;
+    size_t n_host;             /* host events with a duration, kept in cpu or not */
     size_t n_unknown_gpu;      /* GPU-like events of an unknown category */
     const char *unknown_cat;   /* the first one's category (interned), for the warning */
     int64_t start;             /* offset of its first element; -1 when none was found */
@@ -45,6 +46,7 @@ typedef struct pf_scanner {
     int depth;                 /* nesting depth of the array's elements (the limit counts it) */
     int launch_names;          /* keep each launch call's kernel name and External id
                                   (pf_load_opts.launches: a graph capture's trace) */
+    int op_spans_only;         /* pf_load_opts.op_spans_only */
     char *key;                 /* scratch for pf_op_rec.key */
     size_t key_cap;
 } pf_scanner;

@@ -98,11 +98,13 @@ static int gz_cut_off(loader *L, int rc)
 
 /* ---- traceEvents: one chunk, or several on several threads ---- */
 
-static int scanner_init(pf_scanner *sc, pf_window *w, pf_strtab *strings, const char *path, int depth, int launches)
+static int scanner_init(pf_scanner *sc, pf_window *w, pf_strtab *strings, const char *path, int depth,
+                        const pf_load_opts *opts)
 {
-    assert(sc != NULL && w != NULL && strings != NULL && path != NULL);
+    assert(sc != NULL && w != NULL && strings != NULL && path != NULL && opts != NULL);
     memset(sc, 0, sizeof *sc);
-    sc->launch_names = launches;
+    sc->launch_names = opts->launches;
+    sc->op_spans_only = opts->op_spans_only;
     sc->w = w;
     sc->path = path;
     sc->depth = depth;
@@ -279,7 +281,7 @@ static int start_workers(loader *L, plan *pl, worker *wk, size_t n)
     for (size_t i = 0; i < n; i++) {
         wk[i].pl = pl;
         if (pf_window_init(&wk[i].w, L->r, 0) ||
-            scanner_init(&wk[i].sc, &wk[i].w, L->t->strings, L->path, L->sc.depth, L->opts.launches))
+            scanner_init(&wk[i].sc, &wk[i].w, L->t->strings, L->path, L->sc.depth, &L->opts))
             return pf_fail(L->err, "%s: out of memory", L->path);
     }
     /* Worker 0 is this thread; a thread that cannot start leaves its chunks to the others. */
@@ -689,12 +691,9 @@ static int assemble(loader *L)
         t->n_events += c->n_events;
         t->n_bad_events += c->n_bad_events;
         t->n_steps += c->n_steps;
+        t->n_host += c->n_host;
     }
-    size_t *cpu_base = malloc((L->n_kept ? L->n_kept : 1) * sizeof *cpu_base);
-    if (!cpu_base)
-        return pf_fail(L->err, "%s: out of memory", L->path);
-    for (size_t i = 0, at = 0; i < L->n_kept; at += L->chunks[L->kept[i]]->cpu.n, i++)
-        cpu_base[i] = at; /* before move_events empties the parts */
+    t->op_spans_only = L->opts.op_spans_only;
     pf_timings *tm = L->opts.timings;
     int64_t *act_ext = NULL; /* the activities' External ids, until pf_trace_link has used them */
     size_t n_ext = 0;
@@ -710,22 +709,19 @@ static int assemble(loader *L)
     bad = bad || pf_trace_devices_from_props(t, L->props, L->props_len, L->err);
     pf_timings_lap(tm, "model build", 1);
     if (bad) {
-        free(cpu_base);
         free(act_ext);
         return -1;
     }
     assert(n_ext == t->n_acts);
     pf_segvec **ops = malloc((L->n_kept ? L->n_kept : 1) * sizeof *ops);
     if (!ops) {
-        free(cpu_base);
         free(act_ext);
         return pf_fail(L->err, "%s: out of memory", L->path);
     }
     for (size_t i = 0; i < L->n_kept; i++)
         ops[i] = &L->chunks[L->kept[i]]->ops;
-    int rc = pf_trace_link(t, act_ext, ops, cpu_base, L->n_kept, L->opts.all_ops, job_count(L), L->err);
+    int rc = pf_trace_link(t, act_ext, ops, L->n_kept, L->opts.all_ops, job_count(L), L->err);
     free(ops);
-    free(cpu_base);
     free(act_ext);
     pf_timings_lap(tm, "link and sort", (int)job_count(L)); /* the id map and lookups: pf_trace_link */
     return rc;
@@ -748,7 +744,7 @@ static pf_progress *start_progress(const loader *L)
  * before the corruption: the error is the one decompressing it whole would give. */
 static int load(loader *L)
 {
-    if (pf_window_init(&L->w, L->r, 0) || scanner_init(&L->sc, &L->w, L->t->strings, L->path, 3, L->opts.launches))
+    if (pf_window_init(&L->w, L->r, 0) || scanner_init(&L->sc, &L->w, L->t->strings, L->path, 3, &L->opts))
         return pf_fail(L->err, "%s: out of memory", L->path);
     L->w.releases = 1; /* growing text: this window is the only reader but while the workers run */
     pf_progress *bar = start_progress(L);

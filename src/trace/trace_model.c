@@ -112,17 +112,6 @@ void pf_trace_drop_host(pf_trace *t)
     t->n_cpu = 0;
 }
 
-#ifndef NDEBUG
-/* For assert() only: whether the chunks' host intervals start in order in t->cpu. */
-static int bases_ascending(const size_t *base, size_t n)
-{
-    for (size_t v = 1; v < n; v++)
-        if (base[v - 1] > base[v])
-            return 0;
-    return 1;
-}
-#endif
-
 /* ---- External id links ---- */
 
 /* Parsed args by interned args text: ops with equal args share one parse. */
@@ -209,7 +198,6 @@ static int resolve_op(pf_trace *t, args_cache *c, pf_cpu_op *op)
 /* The op records of every chunk as one sequence, in file order. */
 typedef struct op_recs {
     pf_segvec *const *vecs;
-    const size_t *cpu_base;    /* per vector: where its chunk's host intervals start in t->cpu */
     size_t n_vecs, n;
 } op_recs;
 
@@ -436,14 +424,11 @@ static void nests_free(nests *ns)
     free(ns->recs);
 }
 
-/* The host interval of record rec of chunk v, or NULL when its times were not read. */
-static const pf_cpu_event *rec_span(const pf_trace *t, const op_recs *r, size_t v, const pf_op_rec *rec)
+/* Record rec's host interval in *span; 0 when its times could not be read. */
+static int rec_span(const pf_op_rec *rec, pf_cpu_event *span)
 {
-    if (rec->cpu_at == PF_NO_CPU)
-        return NULL;
-    size_t at = r->cpu_base[v] + rec->cpu_at;
-    assert(at < t->n_cpu && t->cpu[at].name == rec->name);
-    return &t->cpu[at];
+    *span = (pf_cpu_event){rec->name, rec->thread, rec->ts_ns, rec->dur_ns};
+    return rec->ts_ns != PF_NO_SPAN;
 }
 
 /* The record after (v, i) in file order, moving the cursor there; NULL at the end. */
@@ -481,9 +466,10 @@ static int reads_nested(nested_names *nn, const char *name)
 }
 
 /* Record g at cursor (v, i), whose span is p: its children. */
-static int add_nest(const pf_trace *t, nests *ns, nested_names *nn, const op_recs *r, const pf_cpu_event *p,
+static int add_nest(nests *ns, nested_names *nn, const op_recs *r, const pf_cpu_event *p,
                     int32_t g, size_t v, size_t i)
 {
+    assert(ns != NULL && nn != NULL && r != NULL && p != NULL);
     if (pf_grow((void **)&ns->list, &ns->cap, ns->n + 1, sizeof *ns->list, 16))
         return -1;
     nest *n = &ns->list[ns->n++];
@@ -491,8 +477,9 @@ static int add_nest(const pf_trace *t, nests *ns, nested_names *nn, const op_rec
     int64_t end = p->ts_ns + p->dur_ns;
     const pf_op_rec *rec;
     for (int k = 0; k < NEST_SCAN && n->n < NEST_MAX && (rec = rec_after(r, &v, &i)); k++) {
-        const pf_cpu_event *c = rec_span(t, r, v, rec);
-        if (!c || c->thread != p->thread)
+        pf_cpu_event span;
+        const pf_cpu_event *c = &span;
+        if (!rec_span(rec, &span) || c->thread != p->thread)
             continue;
         if (c->ts_ns > end)
             break;
@@ -513,7 +500,6 @@ static int add_nest(const pf_trace *t, nests *ns, nested_names *nn, const op_rec
 
 /* find_nests over a range of vectors: its own nests (children indexed within them). */
 typedef struct nests_job {
-    const pf_trace *t;
     const op_recs *r;
     const unsigned char *keep;
     const size_t *start;       /* per vector: its first record's index in the sequence */
@@ -532,8 +518,8 @@ static void nests_range(void *ctx, size_t v0, size_t v1, size_t k)
             int32_t g = (int32_t)(j->start[v] + i);
             if (!j->keep[g] || !reads_nested(&nn, rec->name))
                 continue;
-            const pf_cpu_event *p = rec_span(j->t, j->r, v, rec);
-            j->failed[k] = p && add_nest(j->t, &j->parts[k], &nn, j->r, p, g, v, i);
+            pf_cpu_event p;
+            j->failed[k] = rec_span(rec, &p) && add_nest(&j->parts[k], &nn, j->r, &p, g, v, i);
         }
 }
 
@@ -572,7 +558,7 @@ static int join_nests(nests *ns, nests *parts, size_t w)
 /* The children of every kept record whose op reads them, on up to `jobs` threads (each
  * chunk's records on one; the look-ahead reads on into the next chunks): the same nests, in
  * file order, for every number of threads. */
-static int find_nests(const pf_trace *t, const op_recs *r, const unsigned char *keep, nests *ns, size_t jobs)
+static int find_nests(const op_recs *r, const unsigned char *keep, nests *ns, size_t jobs)
 {
     size_t w = workers_for(r->n, r->n_vecs, jobs);
     size_t *start = malloc((r->n_vecs + 1) * sizeof *start);
@@ -583,7 +569,7 @@ static int find_nests(const pf_trace *t, const op_recs *r, const unsigned char *
         start[0] = 0;
         for (size_t v = 0; v < r->n_vecs; v++)
             start[v + 1] = start[v] + r->vecs[v]->n;
-        nests_job j = {t, r, keep, start, parts, failed};
+        nests_job j = {r, keep, start, parts, failed};
         pf_parallel_ranges(r->n_vecs, w, nests_range, &j);
         for (size_t k = 0; k < w; k++)
             rc |= failed[k] ? -1 : 0;
@@ -678,7 +664,7 @@ static int link_records(pf_trace *t, const int64_t *act_ext, const op_recs *r, i
         rc = link_acts(t, act_ext, &m, keep, jobs);
     }
     if (rc == 0)
-        rc = find_nests(t, r, keep, &ns, jobs);
+        rc = find_nests(r, keep, &ns, jobs);
     pf_idmap_free(&m);
     if (rc == 0)
         rc = build_ops(t, r, keep, renum, jobs);
@@ -690,15 +676,13 @@ static int link_records(pf_trace *t, const int64_t *act_ext, const op_recs *r, i
     return rc;
 }
 
-int pf_trace_link(pf_trace *t, const int64_t *act_ext, pf_segvec *const *vecs, const size_t *cpu_base, size_t n_vecs,
-                  int all_ops, size_t jobs, pf_error *err)
+int pf_trace_link(pf_trace *t, const int64_t *act_ext, pf_segvec *const *vecs, size_t n_vecs, int all_ops, size_t jobs,
+                  pf_error *err)
 {
     assert(t != NULL && err != NULL);
     assert(act_ext != NULL || t->n_acts == 0);
     assert(vecs != NULL || n_vecs == 0);
-    assert(cpu_base != NULL || n_vecs == 0);
-    assert(bases_ascending(cpu_base, n_vecs));
-    op_recs r = {vecs, cpu_base, n_vecs, 0};
+    op_recs r = {vecs, n_vecs, 0};
     for (size_t v = 0; v < n_vecs; v++)
         r.n += vecs[v]->n;
     int rc = link_records(t, act_ext, &r, all_ops, jobs ? jobs : 1);

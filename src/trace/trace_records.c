@@ -89,14 +89,29 @@ static int add_activity(pf_scanner *sc, pf_chunk *c, const ev_fields *f, pf_act_
     return 0;
 }
 
-static int add_cpu_event(pf_scanner *sc, pf_chunk *c, const ev_fields *f, const char *op_name)
+/* The event's host interval; -1 when its times cannot be read. */
+static int host_span(const pf_scanner *sc, const ev_fields *f, pf_cpu_event *e)
+{
+    const char *s = sc->w->buf;
+    if (pf_ev_times(s, f, &e->ts_ns, &e->dur_ns))
+        return -1;
+    e->thread = pf_ev_hash_span(s, f->ev[E_TID], pf_ev_hash_span(s, f->ev[E_PID], UINT64_C(1469598103934665603)));
+    return 0;
+}
+
+/* A host interval, of which only per-op CPU times read: with op_spans_only the caller will
+ * not ask for them, and it is only counted. span: the event's, when already read. */
+static int add_cpu_event(pf_scanner *sc, pf_chunk *c, const ev_fields *f, const char *op_name, const pf_cpu_event *span)
 {
     assert(sc != NULL && c != NULL && f != NULL);
-    const char *s = sc->w->buf;
     pf_cpu_event e = {.name = op_name};
-    if (pf_ev_times(s, f, &e.ts_ns, &e.dur_ns))
+    c->n_host++;
+    if (sc->op_spans_only)
         return 0;
-    e.thread = pf_ev_hash_span(s, f->ev[E_TID], pf_ev_hash_span(s, f->ev[E_PID], UINT64_C(1469598103934665603)));
+    if (span)
+        e = *span;
+    else if (host_span(sc, f, &e))
+        return 0;
     pf_cpu_event *slot = pf_segvec_push(&c->cpu);
     if (!slot)
         return out_of_memory(sc, c);
@@ -157,16 +172,17 @@ static int add_cpu_op(pf_scanner *sc, pf_chunk *c, const ev_fields *f, size_t st
         c->n_bad_events++;
         return 0;
     }
-    size_t before = c->cpu.n;
-    if (add_cpu_event(sc, c, f, name))
+    pf_cpu_event span = {.name = name};
+    int timed = host_span(sc, f, &span) == 0;
+    if (timed && add_cpu_event(sc, c, f, name, &span))
         return -1;
+    c->n_host += !timed; /* add_cpu_event counts the others */
     int64_t id = pf_ev_op_ext_id(sc->w->buf, sc->w->len, f);
     if (id < 0)
         return 0; /* cannot be linked: only its CPU time counts */
-    /* its interval is the one just kept, if its times could be read */
-    uint32_t cpu_at = c->cpu.n == before || c->cpu.n > PF_NO_CPU ? PF_NO_CPU : (uint32_t)(c->cpu.n - 1);
     pf_op_rec rec = {.name = name, .ext_id = id, .src_off = sc->w->base + (int64_t)start,
-                     .args = src_args(sc->w->buf, f, start), .cpu_at = cpu_at};
+                     .args = src_args(sc->w->buf, f, start), .thread = span.thread,
+                     .ts_ns = timed ? span.ts_ns : PF_NO_SPAN, .dur_ns = span.dur_ns};
     pf_op_rec *slot;
     if (op_key(sc, f, &rec.key) || !(slot = pf_segvec_push(&c->ops)))
         return out_of_memory(sc, c);
@@ -225,7 +241,7 @@ static int add_launch(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
     pf_act_args aa;
     pf_launch_rec l = {0};
     pf_launch_name nm = {.ext_id = -1};
-    if (add_cpu_event(sc, c, f, NULL))
+    if (add_cpu_event(sc, c, f, NULL, NULL))
         return -1;
     pf_ev_act_args(s, sc->w->len, f, &aa);
     if (aa.correlation < 0 || pf_ev_times(s, f, &l.ts_ns, &l.dur_ns))
@@ -289,11 +305,11 @@ int pf_scan_add_event(pf_scanner *sc, pf_chunk *c, const ev_fields *f, size_t st
         if (pf_ev_is_step(s, f) && add_cpu_step(sc, c, f))
             return -1;
         c->n_steps += (size_t)pf_ev_is_step(s, f);
-        return add_cpu_event(sc, c, f, NULL);
+        return add_cpu_event(sc, c, f, NULL, NULL);
     case CAT_RUNTIME:
         return add_launch(sc, c, f);
     case CAT_HOST:
-        return add_cpu_event(sc, c, f, NULL);
+        return add_cpu_event(sc, c, f, NULL, NULL);
     case CAT_KNOWN:
         return 0;
     default:

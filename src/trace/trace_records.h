@@ -16,13 +16,14 @@ typedef struct pf_op_rec {
     int64_t ext_id;
     int64_t src_off;
     pf_src_args args;
-    uint32_t cpu_at;           /* its host interval (span and thread): its index in its part's
-                                  cpu vector; PF_NO_CPU when its times could not be read. An
-                                  index, not the span itself, keeps records small (a copy of
-                                  the span would cost a 1 GB trace 47 MB) */
+    uint64_t thread;           /* its host interval, which the nested-op search reads: thread */
+    int64_t ts_ns, dur_ns;     /* (hash of pid and tid), start and duration; ts_ns PF_NO_SPAN
+                                  when its times could not be read. Its own copy, not an index
+                                  into the host intervals: with pf_load_opts.op_spans_only
+                                  those are not kept (record and interval: 80 bytes -> 64) */
 } pf_op_rec;
 
-#define PF_NO_CPU UINT32_MAX
+#define PF_NO_SPAN INT64_MIN
 
 /* A host call that may have launched GPU work (cuda_runtime, cuda_driver): its correlation id
  * names the GPU activity it launched. Kept until linking gives each activity its launch. */

@@ -96,11 +96,13 @@ static void test_cpu_op(void)
     const pf_op_rec *r = pf_segvec_at(&x.c.ops, 0);
     CHECK_STR("cpu_op: name", r->name, "aten::mm");
     CHECK("cpu_op: External id 4", r->ext_id == 4);
-    CHECK("cpu_op: its host interval is index 0", r->cpu_at == 0);
     CHECK_STR("cpu_op: args key holds what the formulas read, in order", r->key,
               "{\"Input Dims\":[[2, 3], [3, 4]],\"Input type\":[\"float\", \"float\"]}");
     const pf_cpu_event *e = pf_segvec_at(&x.c.cpu, 0);
     CHECK("cpu_op: interval 5000..6000 ns", e->ts_ns == 5000 && e->dur_ns == 1000);
+    CHECK("cpu_op: the record holds the same span and thread",
+          r->ts_ns == 5000 && r->dur_ns == 1000 && r->thread == e->thread && e->thread != 0);
+    CHECK("cpu_op: one host event counted", x.c.n_host == 1);
     teardown(&x);
 
     const char *noid = "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", \"ts\": 5, \"dur\": 1}";
@@ -145,10 +147,54 @@ static void test_launch(void)
     teardown(&x);
 }
 
+/* pf_load_opts.op_spans_only: host events are counted, none is kept; an op record keeps its
+ * own span for the nested-op search. */
+static void test_op_spans_only(void)
+{
+    fixture x;
+    const char *op = "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 2, \"ts\": 5, "
+                     "\"dur\": 1.5, \"args\": {\"External id\": 4}}";
+    const char *events[] = {
+        op,
+        "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 2, "
+        "\"ts\": 6, \"dur\": 1, \"args\": {\"correlation\": 77}}",
+        "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"fwd\", \"ts\": 0, \"dur\": 100}",
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", \"ts\": 5, \"dur\": 1}",
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mul\", \"ts\": \"x\", \"dur\": 1, "
+        "\"args\": {\"External id\": 5}}",
+    };
+    size_t host = 0, ops = 0, launches = 0;
+    for (size_t k = 0; k < sizeof events / sizeof *events; k++) {
+        setup(&x, events[k], 0);
+        x.sc.op_spans_only = 1;
+        ev_fields f;
+        ev_record rec;
+        size_t end;
+        if (pf_ev_fast(events[k], strlen(events[k]), 0, 1, &f, &end, &rec) != FAST_OK)
+            pf_ev_slow(events[k], strlen(events[k]), 0, &f);
+        CHECK("op_spans_only: filed", pf_scan_add_event(&x.sc, &x.c, &f, 0) == 0);
+        CHECK("op_spans_only: no host interval kept", x.c.cpu.n == 0);
+        host += x.c.n_host;
+        ops += x.c.ops.n;
+        launches += x.c.launches.n;
+        const pf_op_rec *r = x.c.ops.n ? pf_segvec_at(&x.c.ops, 0) : NULL;
+        if (k == 0)
+            CHECK("op_spans_only: the op's own span 5000..6500 ns",
+                  r && r->ts_ns == 5000 && r->dur_ns == 1500 && r->thread != 0);
+        if (k == 4)
+            CHECK("op_spans_only: an op whose times cannot be read has no span", r && r->ts_ns == PF_NO_SPAN);
+        teardown(&x);
+    }
+    CHECK("op_spans_only: every host event counted (op, call, annotation, op without id, bad op)", host == 5);
+    CHECK("op_spans_only: op records of the ops with an External id", ops == 2);
+    CHECK("op_spans_only: the launch is still a launch record", launches == 1);
+}
+
 int main(void)
 {
     test_kernel();
     test_cpu_op();
     test_launch();
+    test_op_spans_only();
     CHECK_DONE();
 }
