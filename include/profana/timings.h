@@ -15,6 +15,8 @@ typedef struct pf_phase {
     double secs;
     int threads;
     int overlapped;
+    double peak_rise_mb;       /* what its laps raised the process's peak resident memory
+                                  by (MB of 2^20): the rises add up to the peak */
 } pf_phase;
 
 /* The phases of a run, in the order first seen. Used by one thread (the one that runs the
@@ -22,6 +24,7 @@ typedef struct pf_phase {
 typedef struct pf_timings {
     double start;              /* pf_timings_now() when the run began */
     double mark;               /* the end of the last phase recorded by pf_timings_lap */
+    double peak_mb;            /* peak resident memory at init or the last lap; 0 unknown */
     int n;
     pf_phase ph[PF_TIMINGS_MAX];
 } pf_timings;
@@ -40,9 +43,10 @@ void pf_timings_add(pf_timings *tm, const char *name, double secs, int threads, 
 /* The time since the last lap (or init) goes to the phase name; the mark moves to now. */
 void pf_timings_lap(pf_timings *tm, const char *name, int threads);
 
-/* One line per phase on f ("profana: timings: PHASE  SECONDS s  N threads"), then the sum of
- * the phases that did not overlap and the wall time since init ("total"), which differ by
- * what no lap took (should be nothing). No-op when tm is NULL. */
+/* One line per phase on f ("profana: timings: PHASE  SECONDS s  N threads  +MB peak": what
+ * the phase added to the peak resident memory, where the system says), then the sum of the
+ * phases that did not overlap and the wall time since init ("total", with the peak), which
+ * differ by what no lap took (should be nothing). No-op when tm is NULL. */
 void pf_timings_print(const pf_timings *tm, FILE *f);
 
 /* Whether the environment asks for timings: PROFANA_TIMINGS is set and not "0" or empty. */

@@ -683,6 +683,23 @@ static int link_launches(loader *L)
     return rc;
 }
 
+/* Links the activities to their ops (pf_trace_link); act_ext is freed. */
+static int link_ops(loader *L, int64_t *act_ext)
+{
+    pf_segvec **ops = malloc((L->n_kept ? L->n_kept : 1) * sizeof *ops);
+    if (!ops) {
+        free(act_ext);
+        return pf_fail(L->err, "%s: out of memory", L->path);
+    }
+    for (size_t i = 0; i < L->n_kept; i++)
+        ops[i] = &L->chunks[L->kept[i]]->ops;
+    int rc = pf_trace_link(L->t, act_ext, ops, L->n_kept, L->opts.all_ops, job_count(L), L->err);
+    free(ops);
+    free(act_ext);
+    pf_timings_lap(L->opts.timings, "link and sort", (int)job_count(L)); /* the id map and lookups */
+    return rc;
+}
+
 static int assemble(loader *L)
 {
     pf_trace *t = L->t;
@@ -704,6 +721,7 @@ static int assemble(loader *L)
               move_events(cpu_steps_of, L, (void **)&t->cpu_steps, &t->n_cpu_steps, sizeof *t->cpu_steps) ||
               warn_unknown(L);
     pf_timings_lap(tm, "model build", 1);
+    assert(bad || n_ext == t->n_acts);
     bad = bad || link_launches(L);
     pf_timings_lap(tm, "link and sort", (int)job_count(L));
     bad = bad || pf_trace_devices_from_props(t, L->props, L->props_len, L->err);
@@ -712,19 +730,7 @@ static int assemble(loader *L)
         free(act_ext);
         return -1;
     }
-    assert(n_ext == t->n_acts);
-    pf_segvec **ops = malloc((L->n_kept ? L->n_kept : 1) * sizeof *ops);
-    if (!ops) {
-        free(act_ext);
-        return pf_fail(L->err, "%s: out of memory", L->path);
-    }
-    for (size_t i = 0; i < L->n_kept; i++)
-        ops[i] = &L->chunks[L->kept[i]]->ops;
-    int rc = pf_trace_link(t, act_ext, ops, L->n_kept, L->opts.all_ops, job_count(L), L->err);
-    free(ops);
-    free(act_ext);
-    pf_timings_lap(tm, "link and sort", (int)job_count(L)); /* the id map and lookups: pf_trace_link */
-    return rc;
+    return link_ops(L, act_ext);
 }
 
 static int64_t poll_reader(const void *r)

@@ -294,6 +294,8 @@ static void ops_range(void *ctx, size_t v0, size_t v1, size_t k)
         size_t g = j->start[v], o = j->at[v];
         for (size_t i = 0; i < j->r->vecs[v]->n; i++, g++) {
             j->renum[g] = -1;
+            if ((i & (j->r->vecs[v]->per_block - 1)) == 0) /* the records behind: ops grow as they go */
+                pf_segvec_release(j->r->vecs[v], i);
             if (!j->keep[g])
                 continue;
             const pf_op_rec *rec = pf_segvec_at(j->r->vecs[v], i);
@@ -840,7 +842,7 @@ static int keep_launches(pf_trace *t, const pf_launch_rec *l, pf_segvec *const *
         return -1;
     }
     for (size_t i = 0; i < n; i++)
-        t->launches[i] = (pf_launch){nm[i].kernel, l[i].kind, -1, ran[i], nm[i].ext_id, l[i].correlation,
+        t->launches[i] = (pf_launch){nm[i].kernel, (pf_launch_kind)l[i].kind, -1, ran[i], nm[i].ext_id, l[i].correlation,
                                      l[i].ts_ns, l[i].process, l[i].geometry};
     t->n_launches = n;
     free(nm);

@@ -21,7 +21,7 @@ int pf_trace_devices_from_props(pf_trace *t, char *text, size_t len, pf_error *e
 /* Links activities (and t->launches, when kept) to the op records of the chunks (in order)
  * by External id (act_ext[i]: activity i's, -1 none), builds t->ops from the linked records
  * (all_ops: from all of them), in file order, and parses the args of linked ops once per
- * distinct args text. Frees the records. The External-id map and the
+ * distinct args text. Frees the records (block by block as the ops are built). The External-id map and the
  * activities' lookups run on up to jobs threads (the result is the same for every jobs >= 1).
  * Returns 0 or -1 with err set (out of memory only). */
 int pf_trace_link(pf_trace *t, const int64_t *act_ext, pf_segvec *const *ops, size_t n_vecs, int all_ops, size_t jobs,

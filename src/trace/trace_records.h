@@ -31,10 +31,12 @@ typedef struct pf_launch_rec {
     int64_t correlation;
     int64_t ts_ns;
     int64_t dur_ns;            /* the call's duration */
-    uint64_t process;          /* hash of its pid text, never 0 */
     uint64_t geometry;         /* its grid and block (pf_activity.geometry); 0 none */
-    pf_launch_kind kind;
+    uint64_t process : 62;     /* hash of its pid text (pf_ev_process: 62 bits), never 0 */
+    uint64_t kind : 2;         /* pf_launch_kind (48 bytes a record -> 40) */
 } pf_launch_rec;
+
+_Static_assert(PF_LAUNCH_BEGIN_CAPTURE < 4, "pf_launch_rec.kind holds every pf_launch_kind in 2 bits");
 
 /* What a launch call names, beside its record, only where the calls are kept (launch_names:
  * a graph capture's trace): the other traces' records are a quarter smaller without it (a

@@ -173,11 +173,12 @@ static inline int pf_ev_is_step(const char *s, const ev_fields *f)
     return sp[1] - sp[0] > n && memcmp(s + sp[0], prefix, n) == 0;
 }
 
-/* A process: the hash of its pid text (the same text, the same process), never 0. */
+/* A process: the hash of its pid text (the same text, the same process), never 0; 62 bits,
+ * so that a launch record holds it and its kind in one word (pf_launch_rec). */
 static inline uint64_t pf_ev_process(const char *s, const ev_fields *f)
 {
     assert(s != NULL && f != NULL);
-    uint64_t h = pf_ev_hash_span(s, f->ev[E_PID], UINT64_C(1469598103934665603));
+    uint64_t h = pf_ev_hash_span(s, f->ev[E_PID], UINT64_C(1469598103934665603)) & ((UINT64_C(1) << 62) - 1);
     return h ? h : 1;
 }
 

@@ -88,6 +88,16 @@ void pf_segvec_drain(pf_segvec *v, void *dst)
     pf_segvec_free(v);
 }
 
+void pf_segvec_release(pf_segvec *v, size_t upto)
+{
+    assert(v != NULL && upto <= v->n);
+    for (size_t b = 0; b < (upto >> v->shift); b++)
+        if (v->blocks[b]) {
+            munmap(v->blocks[b], v->block_bytes);
+            v->blocks[b] = NULL;
+        }
+}
+
 void pf_segvec_free(pf_segvec *v)
 {
     assert(v != NULL);

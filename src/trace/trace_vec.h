@@ -31,6 +31,11 @@ static inline void *pf_segvec_at(const pf_segvec *v, size_t i)
  * one) is remapped there, the others are copied. */
 void pf_segvec_drain(pf_segvec *v, void *dst);
 
+/* Gives back the blocks wholly before element upto (<= v->n), whose elements must not be read
+ * again: a pass that reads v once in order then holds one block of it, not all of it. v
+ * keeps its count; pf_segvec_free frees the rest. */
+void pf_segvec_release(pf_segvec *v, size_t upto);
+
 /* Frees everything; v is then empty (and reusable). */
 void pf_segvec_free(pf_segvec *v);
 

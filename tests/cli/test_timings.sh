@@ -72,3 +72,26 @@ PYEOF
 )
 check_eq "--timings: the phases sum to the wall time within 5% (off by $best)" \
     "$(awk -v b="$best" 'BEGIN { print (b != "error" && b <= 0.05) ? "yes" : "no" }')" yes
+
+# The memory column: each phase's rise of the peak resident memory, which add up to at most
+# the peak on the total line; that peak against the kernel's own count for the whole process
+# (wait4's ru_maxrss, read here in Python), which can exceed it only by what the exit adds.
+mem=$(python3 - "$PROFANA" "$TMP/big.json" <<'PYEOF'
+import os, re, subprocess, sys
+env = dict(os.environ, ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0")
+p = subprocess.Popen([sys.argv[1], "--analysis", sys.argv[2], "bf16", "--quiet", "--timings"],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+err = p.stderr.read()
+_, status, ru = os.wait4(p.pid, 0)
+rises = [float(x) for x in re.findall(r"thread[s ] +([+-][0-9.]+) MB peak$", err, re.M)]
+total = re.search(r"total .* ([0-9.]+) MB peak resident memory$", err, re.M)
+if status or not total or len(rises) < 6:
+    print("error"); sys.exit(0)
+peak, kernel = float(total.group(1)), ru.ru_maxrss / 1024.0
+ok = all(r >= 0 for r in rises) and sum(rises) <= peak + 0.05 * len(rises) and peak <= kernel + 0.05 \
+    and kernel - peak < 2.0
+print("yes %.1f %.1f %.1f" % (sum(rises), peak, kernel) if ok else "no %.1f %.1f %.1f" % (sum(rises), peak, kernel))
+PYEOF
+)
+check_eq "--timings: MB peak per phase sum to at most the total's peak, which is the kernel's (rises, peak, kernel: ${mem#* })" \
+    "${mem%% *}" yes
