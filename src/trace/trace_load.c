@@ -606,7 +606,7 @@ static int move_events(pf_segvec *(*pick)(pf_chunk *), loader *L, void **dst, si
     for (size_t i = 0; i < L->n_kept; i++)
         at[i + 1] = at[i] + pick(L->chunks[L->kept[i]])->n;
     *n = at[L->n_kept];
-    if (!(*dst = pf_model_alloc(*n * elem))) {
+    if (!(*dst = pf_model_alloc(*n * elem, 0))) {
         free(at);
         return pf_fail(L->err, "%s: out of memory", L->path);
     }

@@ -334,7 +334,7 @@ static int build_ops(pf_trace *t, const op_recs *r, const unsigned char *keep, i
         at[v + 1] = at[v] + kept;
     }
     size_t n = at[r->n_vecs];
-    if (!(t->ops = pf_model_alloc((n ? n : 1) * sizeof *t->ops))) {
+    if (!(t->ops = pf_model_alloc((n ? n : 1) * sizeof *t->ops, 1))) {
         free(start);
         free(at);
         return -1;
@@ -737,7 +737,7 @@ static pf_launch_rec *flatten_launches(launches_job *j, size_t n_vecs, size_t jo
     for (size_t v = 0; at && v < n_vecs; v++)
         at[v + 1] = at[v] + j->vecs[v]->n;
     j->n = at ? at[n_vecs] : 0;
-    j->l = at ? pf_model_alloc((j->n ? j->n : 1) * sizeof *j->l) : NULL;
+    j->l = at ? pf_model_alloc((j->n ? j->n : 1) * sizeof *j->l, 0) : NULL;
     j->at = at;
     if (j->l)
         pf_parallel_ranges(n_vecs, workers_for(j->n, n_vecs, jobs), drain_range, j);

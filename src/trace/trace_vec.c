@@ -68,8 +68,17 @@ static void block_drain(char *block, size_t bytes, size_t used, char *d)
     if (used == bytes && bytes % page == 0 && (uintptr_t)d % page == 0 &&
         mremap(block, bytes, bytes, MREMAP_MAYMOVE | MREMAP_FIXED, d) != MAP_FAILED)
         return;
-    memcpy(d, block, used);
-    munmap(block, bytes);
+    /* Copied in pieces, each piece's pages given back once copied: threads draining at once
+     * then hold a piece each beyond the events, not a block each (a 1 GB trace at -j 16 held
+     * 32 MB more while its parts were copied). */
+    enum { PIECE = 64 << 10 };
+    size_t piece = PIECE - PIECE % page, at = 0;
+    for (; used - at > piece; at += piece) {
+        memcpy(d + at, block + at, piece);
+        munmap(block + at, piece);
+    }
+    memcpy(d + at, block + at, used - at);
+    munmap(block + at, bytes - at);
 }
 
 void pf_segvec_drain(pf_segvec *v, void *dst)
@@ -108,7 +117,7 @@ void pf_segvec_free(pf_segvec *v)
     pf_segvec_init(v, v->elem);
 }
 
-void *pf_model_alloc(size_t n)
+void *pf_model_alloc(size_t n, int huge)
 {
     enum { HUGE = 2 << 20 };
     /* Page-aligned when large, so that the blocks of a segment vector can be remapped into it. */
@@ -116,8 +125,10 @@ void *pf_model_alloc(size_t n)
     if (n < HUGE ? !(p = malloc(n ? n : 1)) : posix_memalign(&p, (size_t)sysconf(_SC_PAGESIZE), n) != 0)
         return NULL;
 #ifdef MADV_HUGEPAGE
-    /* Large arrays fill completely: whole 2 MB pages mean a fault per 2 MB, not per 4 KB. */
-    if (n >= 4 * (size_t)HUGE) {
+    /* Large arrays fill completely: whole 2 MB pages mean a fault per 2 MB, not per 4 KB. Not
+     * for arrays that segment vectors drain into: one thread remaps their blocks (no faults),
+     * and several threads copying into one each held a 2 MB page ahead of what they had copied. */
+    if (huge && n >= 4 * (size_t)HUGE) {
         uintptr_t a = ((uintptr_t)p + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
         uintptr_t b = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE - 1);
         if (b > a)

@@ -40,7 +40,8 @@ void pf_segvec_release(pf_segvec *v, size_t upto);
 void pf_segvec_free(pf_segvec *v);
 
 /* malloc for one of the model's arrays (freed with free); large ones (2 MB and more) are
- * page-aligned, for pf_segvec_drain, and backed by huge pages where the system offers them. */
-void *pf_model_alloc(size_t n);
+ * page-aligned, for pf_segvec_drain, and with huge (an array written in place, not drained
+ * into) backed by huge pages where the system offers them. */
+void *pf_model_alloc(size_t n, int huge);
 
 #endif

@@ -39,7 +39,7 @@ static void test_drain(void)
 {
     pf_segvec v;
     size_t n = 2 * 16384 + 7;
-    rec40 *all = pf_model_alloc(n * sizeof *all); /* 1.3 MB: malloc'd, so mostly copied */
+    rec40 *all = pf_model_alloc(n * sizeof *all, 0); /* 1.3 MB: malloc'd, so mostly copied */
     CHECK("drain: filled", fill(&v, n) == 0 && all != NULL);
     pf_segvec_drain(&v, all);
     size_t wrong = 0;
@@ -50,7 +50,7 @@ static void test_drain(void)
     free(all);
 
     n = 4 * 16384 + 1; /* 2.6 MB: page-aligned, so the full blocks are remapped */
-    all = pf_model_alloc(n * sizeof *all);
+    all = pf_model_alloc(n * sizeof *all, 0);
     CHECK("drain (remapped): filled", fill(&v, n) == 0 && all != NULL && (uintptr_t)all % 4096 == 0);
     pf_segvec_drain(&v, all);
     wrong = 0;
