@@ -31,29 +31,30 @@ typedef struct pf_src_args {
     uint32_t at, len;
 } pf_src_args;
 
-/* One GPU activity: a kernel, memcpy or memset ("X" event). */
+/* One GPU activity: a kernel, memcpy or memset ("X" event). One per GPU event of the trace,
+ * so the small fields share words (bit-fields): 104 bytes, not 112. */
 typedef struct pf_activity {
     const char *name;          /* interned */
-    pf_act_kind kind;
     int device;
+    int32_t op;                /* index into pf_trace.ops of the launching cpu_op (the first with
+                                  its External id, which the loader keeps only until it links
+                                  them: 8 bytes an activity); -1 none */
     int64_t stream;
     int64_t ts_ns, dur_ns;     /* exact, from the microsecond text */
     int64_t correlation;       /* -1 when absent */
     int64_t bytes;             /* memcpy/memset args.bytes; -1 when absent */
-    int32_t op;                /* index into pf_trace.ops of the launching cpu_op (the first with
-                                  its External id, which the loader keeps only until it links
-                                  them: 8 bytes an activity); -1 none */
-    uint8_t graph;             /* 1: launched by a graph launch (cudaGraphLaunch, hipGraphLaunch) */
-    uint8_t captured;          /* 1: op is the one that recorded it in a graph capture
-                                  (pf_trace_graft_captures), not one of this trace */
     uint64_t geometry;         /* a hash of its grid and block (its args, else its launch
                                   call's); 0 when the trace gives neither */
     int64_t launch_ts_ns;      /* start of its launch call (the cuda_runtime/cuda_driver event
                                   with its correlation id); PF_NO_LAUNCH when none is known */
     int64_t launch_dur_ns;     /* that call's duration; 0 when none is known */
-    uint64_t launch_process;   /* that call's process: a hash of its pid text; 0 none */
+    uint64_t launch_process : 62; /* that call's process: a hash of its pid text (62 bits); 0 none */
+    uint64_t graph : 1;        /* 1: launched by a graph launch (cudaGraphLaunch, hipGraphLaunch) */
+    uint64_t captured : 1;     /* 1: op is the one that recorded it in a graph capture
+                                  (pf_trace_graft_captures), not one of this trace */
     pf_src_args args;          /* where its args object is in the text */
-    int64_t src_off;           /* byte offset of the event's '{' in the (decompressed) text */
+    int64_t src_off : 62;      /* byte offset of the event's '{' in the (decompressed) text */
+    uint64_t kind : 2;         /* pf_act_kind */
 } pf_activity;
 
 /* A cpu_op that launched GPU activity (a GPU activity's External id is its own); with

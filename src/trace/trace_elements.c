@@ -8,6 +8,9 @@
 #include "trace_event.h"
 #include "trace_records.h"
 
+_Static_assert(sizeof(pf_activity) == 104, "pf_activity's bit-fields share their words");
+_Static_assert(PF_ACT_MEMSET < 4, "pf_activity.kind holds every pf_act_kind in 2 bits");
+
 void pf_chunk_init(pf_chunk *c)
 {
     assert(c != NULL);
