@@ -124,7 +124,10 @@ static void row_add_source(pf_row *r, const char *src)
     if (!src)
         return;
     for (int i = 0; i < r->n_sources; i++) /* sources are mostly the same literal: pointers first */
-        if (r->sources[i] == src || strcmp(r->sources[i], src) == 0)
+        if (r->sources[i] == src)
+            return;
+    for (int i = 0; i < r->n_sources; i++) /* then texts: the Total row holds several */
+        if (strcmp(r->sources[i], src) == 0)
             return;
     if (r->n_sources < PF_ROW_MAX_SOURCES)
         r->sources[r->n_sources++] = src;
@@ -519,13 +522,13 @@ static int group_device(device_job *j, dev_acc *dv, size_t worker)
 }
 
 /* The order a device's tasks are taken in: the longest first, so that the threads finish
- * together (on a one-device trace of 127,249 activities, 2-core host: queues 27 ms, groups
- * 25, breakdown 16, busy 15, launch delays 6, steps 1: at -j 2 the groups first left one
- * thread 58 to 68 ms of the 89, this order 46). k: DEVICE_TASK_GROUPS its groups,
- * DEVICE_TASK_BUSY its busy time, else the waits part k (pf_waits_part's numbers). */
+ * together (on a one-device trace of 127,249 activities, 2-core host: groups 24 ms, queues
+ * 17, breakdown 14, busy 12, launch delays 5, steps 1: at -j 2 the old order, groups,
+ * busy, the waits, left one thread 50 of the 73 ms, this one 37). k: DEVICE_TASK_GROUPS its
+ * groups, DEVICE_TASK_BUSY its busy time, else the waits part k (pf_waits_part's numbers). */
 enum { DEVICE_TASK_GROUPS = PF_WAITS_PARTS, DEVICE_TASK_BUSY = PF_WAITS_PARTS + 1 };
 _Static_assert(PF_WAITS_PARTS == 4, "device_task_order lists every part of the waits");
-static const unsigned char device_task_order[DEVICE_TASKS] = {2, DEVICE_TASK_GROUPS, 0, DEVICE_TASK_BUSY, 1, 3};
+static const unsigned char device_task_order[DEVICE_TASKS] = {DEVICE_TASK_GROUPS, 2, 0, DEVICE_TASK_BUSY, 1, 3};
 
 /* Task DEVICE_TASKS d + i of device d: the i-th of device_task_order (nothing for a device
  * without selected activities: it is not kept). */
@@ -697,10 +700,10 @@ static int compute_categories(pf_analysis *an)
     return rc;
 }
 
-static int compute_work(pf_analysis *an)
+/* Each activity's work from its share of its op's (pf_work_shares; freed here). */
+static int compute_work(pf_analysis *an, pf_share *shares)
 {
     const pf_trace *t = an->trace;
-    pf_share *shares = pf_work_shares(t);
     an->work = malloc((t->n_acts ? t->n_acts : 1) * sizeof *an->work);
     if (!shares || !an->work) {
         free(shares);
@@ -719,6 +722,28 @@ static int compute_work(pf_analysis *an)
     return rc;
 }
 
+/* Attribution's two halves that do not read each other, side by side at -j 2 and more (each
+ * on one thread; the work then runs on all of them): task 0 the work shares, task 1 the
+ * categories and then the steps, which read them. */
+typedef struct attr_job {
+    pf_analysis *an;
+    pf_share *shares;
+    int steps_failed;          /* pf_steps_compute failed: its message is in *err */
+    pf_error *err;
+} attr_job;
+
+static int attr_task(void *ctx, size_t task, size_t worker)
+{
+    attr_job *j = ctx;
+    (void)worker;
+    if (task == 0)
+        return (j->shares = pf_work_shares(j->an->trace)) ? 0 : -1;
+    if (compute_categories(j->an))
+        return -1;
+    j->steps_failed = pf_steps_compute(j->an, j->err) != 0;
+    return j->steps_failed ? -1 : 0;
+}
+
 int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **out, pf_error *err)
 {
     *out = NULL;
@@ -729,14 +754,18 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
     an->opts = *o;
     dev_acc *accs = NULL;
     int rc = (an->keys = pf_strtab_new()) ? 0 : -1;
+    attr_job aj = {an, NULL, 0, err};
     if (rc == 0)
-        rc = compute_work(an);
-    if (rc == 0)
-        rc = compute_categories(an);
-    if (rc == 0 && pf_steps_compute(an, err)) {
+        pf_tasks_run(2, o->jobs > 1 ? 2 : 1, attr_task, &aj, &rc);
+    if (aj.steps_failed) {
+        free(aj.shares);
         pf_analysis_free(an);
         return -1;
     }
+    if (rc == 0)
+        rc = compute_work(an, aj.shares);
+    else
+        free(aj.shares);
     pf_timings_lap(o->timings, "attribution", t->n_acts < 65536 || o->jobs < 1 ? 1 : o->jobs); /* pf_work_all */
     if (rc == 0 && pf_phases_compute(an, err)) {
         pf_analysis_free(an);
