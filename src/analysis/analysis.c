@@ -550,19 +550,16 @@ static int device_task(void *ctx, size_t task, size_t worker)
 
 /* Groups the selected activities of every device, counts the invocations of each group,
  * their spread, each device's busy time and waits (into *waits, one per trace device), on up
- * to an->opts.jobs threads; *threads receives how many ran. */
-static int group_devices(pf_analysis *an, dev_acc *accs, pf_waits **waits, size_t *threads, pf_error *err)
+ * to an->opts.jobs threads; *threads receives how many ran. num: each activity's step
+ * (pf_steps_numbers), NULL when the trace has none. Returns 0, or -1 when memory runs out. */
+static int group_devices(pf_analysis *an, dev_acc *accs, const int64_t *num, pf_waits **waits, size_t *threads)
 {
     const pf_trace *t = an->trace;
-    int has_steps = t->n_cpu_steps || t->n_gpu_steps;
     device_job *j = calloc(1, sizeof *j);
     int32_t *act_row = malloc((t->n_acts ? t->n_acts : 1) * sizeof *act_row);
-    int64_t *num = has_steps ? malloc((t->n_acts ? t->n_acts : 1) * sizeof *num) : NULL;
     *waits = calloc(t->n_devices ? (size_t)t->n_devices : 1, sizeof **waits);
     const char **shape_keys = NULL;
-    int rc = j && act_row && *waits && (num || !has_steps) ? shape_keys_of(an, accs, &shape_keys) : -1;
-    if (rc == 0 && num && pf_steps_numbers(t, num, err))
-        rc = -1;
+    int rc = j && act_row && *waits ? shape_keys_of(an, accs, &shape_keys) : -1;
     if (rc == 0) {
         for (size_t i = 0; i < t->n_acts; i++)
             act_row[i] = -1;
@@ -585,7 +582,6 @@ static int group_devices(pf_analysis *an, dev_acc *accs, pf_waits **waits, size_
     }
     free(j);
     free(act_row);
-    free(num);
     free(shape_keys);
     return rc ? -1 : 0;
 }
@@ -744,6 +740,43 @@ static int attr_task(void *ctx, size_t task, size_t worker)
     return j->steps_failed ? -1 : 0;
 }
 
+/* Aggregation's first step at -j 2 and more: the phases (task 0, on all threads but one)
+ * beside each active device's report and every activity's step number (task 1), and the
+ * devices' lists of activities too, unless --phase narrows the selection that they follow:
+ * then they come after. */
+typedef struct prep_job {
+    pf_analysis *an;
+    size_t phase_threads;
+    dev_acc *accs;
+    size_t *dev_acts;
+    int64_t *num;              /* NULL when the trace has no steps */
+    int listed;
+    int phases_failed;         /* pf_phases_compute failed: its message is in *err */
+    pf_error *err;
+} prep_job;
+
+static int prep_task(void *ctx, size_t task, size_t worker)
+{
+    prep_job *j = ctx;
+    pf_analysis *an = j->an;
+    const pf_trace *t = an->trace;
+    (void)worker;
+    if (task == 0) {
+        j->phases_failed = pf_phases_compute_on(an, j->phase_threads, j->err) != 0;
+        return j->phases_failed ? -1 : 0;
+    }
+    pf_error oom; /* pf_steps_numbers fails only when memory runs out, as the caller then says */
+    if (setup_devices(an, &j->accs))
+        return -1;
+    if ((t->n_cpu_steps || t->n_gpu_steps) &&
+        (!(j->num = malloc((t->n_acts ? t->n_acts : 1) * sizeof *j->num)) || pf_steps_numbers(t, j->num, &oom)))
+        return -1;
+    if (an->opts.phase != PF_PHASE_NONE)
+        return 0;
+    j->listed = 1;
+    return list_device_acts(an, j->accs, &j->dev_acts);
+}
+
 int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **out, pf_error *err)
 {
     *out = NULL;
@@ -767,18 +800,26 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
     else
         free(aj.shares);
     pf_timings_lap(o->timings, "attribution", t->n_acts < 65536 || o->jobs < 1 ? 1 : o->jobs); /* pf_work_all */
-    if (rc == 0 && pf_phases_compute(an, err)) {
+    size_t pool = o->jobs > 1 ? 2 : 1, phase_threads = pf_phases_threads(an);
+    if (pool > 1 && phase_threads >= (size_t)o->jobs) /* one thread runs task 1 meanwhile */
+        phase_threads = (size_t)o->jobs - 1;
+    prep_job pj = {.an = an, .phase_threads = phase_threads, .err = err};
+    if (rc == 0)
+        pf_tasks_run(2, pool, prep_task, &pj, &rc);
+    accs = pj.accs;
+    size_t *dev_acts = pj.dev_acts;
+    if (pj.phases_failed) {
+        free(accs);
+        free(dev_acts);
+        free(pj.num);
         pf_analysis_free(an);
         return -1;
     }
-    size_t *dev_acts = NULL;
-    if (rc == 0)
-        rc = setup_devices(an, &accs);
-    if (rc == 0)
+    if (rc == 0 && !pj.listed)
         rc = list_device_acts(an, accs, &dev_acts);
     size_t threads = 1;
     pf_waits *waits = NULL;
-    if (rc == 0 && group_devices(an, accs, &waits, &threads, err)) {
+    if (rc == 0 && group_devices(an, accs, pj.num, &waits, &threads)) {
         pf_waits_free(waits, (size_t)t->n_devices);
         waits = NULL;
         rc = -1;
@@ -791,8 +832,9 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
         pf_waits_free(waits, (size_t)t->n_devices);
     free(accs);
     free(dev_acts);
-    if (pf_phases_threads(an) > threads)
-        threads = pf_phases_threads(an);
+    free(pj.num);
+    threads = threads > pool ? threads : pool;
+    threads = threads > phase_threads ? threads : phase_threads;
     pf_timings_lap(o->timings, "aggregation", (int)threads); /* phases, group_devices */
     if (rc || !an->devices) {
         pf_analysis_free(an);
