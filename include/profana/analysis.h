@@ -268,6 +268,9 @@ int pf_steps_compute(pf_analysis *a, pf_error *err);
  * after pf_steps_compute. */
 int pf_phases_compute(pf_analysis *a, pf_error *err);
 
+/* pf_phases_compute on `threads` threads (at least 1): the same result on any number. */
+int pf_phases_compute_on(pf_analysis *a, size_t threads, pf_error *err);
+
 /* The threads pf_phases_compute runs on: a->opts.jobs (resolved -j), one for a trace of few
  * activities. */
 size_t pf_phases_threads(const pf_analysis *a);

@@ -124,7 +124,10 @@ static void row_add_source(pf_row *r, const char *src)
     if (!src)
         return;
     for (int i = 0; i < r->n_sources; i++) /* sources are mostly the same literal: pointers first */
-        if (r->sources[i] == src || strcmp(r->sources[i], src) == 0)
+        if (r->sources[i] == src)
+            return;
+    for (int i = 0; i < r->n_sources; i++) /* then texts: the Total row holds several */
+        if (strcmp(r->sources[i], src) == 0)
             return;
     if (r->n_sources < PF_ROW_MAX_SOURCES)
         r->sources[r->n_sources++] = src;
@@ -518,39 +521,45 @@ static int group_device(device_job *j, dev_acc *dv, size_t worker)
                          rep->n_rows, &rep->total);
 }
 
-/* Task DEVICE_TASKS d + k of device d: k = 0 its groups, 1 its busy time, 2.. the parts of
- * its waits (none for a device without selected activities: it is not kept). */
+/* The order a device's tasks are taken in: the longest first, so that the threads finish
+ * together (on a one-device trace of 127,249 activities, 2-core host: groups 24 ms, queues
+ * 17, breakdown 14, busy 12, launch delays 5, steps 1: at -j 2 the old order, groups,
+ * busy, the waits, left one thread 50 of the 73 ms, this one 37). k: DEVICE_TASK_GROUPS its
+ * groups, DEVICE_TASK_BUSY its busy time, else the waits part k (pf_waits_part's numbers). */
+enum { DEVICE_TASK_GROUPS = PF_WAITS_PARTS, DEVICE_TASK_BUSY = PF_WAITS_PARTS + 1 };
+_Static_assert(PF_WAITS_PARTS == 4, "device_task_order lists every part of the waits");
+static const unsigned char device_task_order[DEVICE_TASKS] = {DEVICE_TASK_GROUPS, 2, 0, DEVICE_TASK_BUSY, 1, 3};
+
+/* Task DEVICE_TASKS d + i of device d: the i-th of device_task_order (nothing for a device
+ * without selected activities: it is not kept). */
 static int device_task(void *ctx, size_t task, size_t worker)
 {
     device_job *j = ctx;
-    size_t d = task / DEVICE_TASKS, k = task % DEVICE_TASKS;
+    size_t d = task / DEVICE_TASKS, k = device_task_order[task % DEVICE_TASKS];
     dev_acc *dv = &j->accs[d];
     if (!dv->rep) /* ran nothing */
         return 0;
-    if (k == 0)
+    if (k == DEVICE_TASK_GROUPS)
         return group_device(j, dv, worker);
-    if (k == 1)
+    if (k == DEVICE_TASK_BUSY)
         return pf_busy_compute(j->an->trace->acts, dv->acts, dv->n_acts, &dv->rep->busy);
     if (!dv->n_acts)
         return 0;
-    return pf_waits_part(j->an, j->step_num, dv->acts, dv->n_acts, (int)(k - 2), &j->waits[d]);
+    return pf_waits_part(j->an, j->step_num, dv->acts, dv->n_acts, (int)k, &j->waits[d]);
 }
 
 /* Groups the selected activities of every device, counts the invocations of each group,
  * their spread, each device's busy time and waits (into *waits, one per trace device), on up
- * to an->opts.jobs threads; *threads receives how many ran. */
-static int group_devices(pf_analysis *an, dev_acc *accs, pf_waits **waits, size_t *threads, pf_error *err)
+ * to an->opts.jobs threads; *threads receives how many ran. num: each activity's step
+ * (pf_steps_numbers), NULL when the trace has none. Returns 0, or -1 when memory runs out. */
+static int group_devices(pf_analysis *an, dev_acc *accs, const int64_t *num, pf_waits **waits, size_t *threads)
 {
     const pf_trace *t = an->trace;
-    int has_steps = t->n_cpu_steps || t->n_gpu_steps;
     device_job *j = calloc(1, sizeof *j);
     int32_t *act_row = malloc((t->n_acts ? t->n_acts : 1) * sizeof *act_row);
-    int64_t *num = has_steps ? malloc((t->n_acts ? t->n_acts : 1) * sizeof *num) : NULL;
     *waits = calloc(t->n_devices ? (size_t)t->n_devices : 1, sizeof **waits);
     const char **shape_keys = NULL;
-    int rc = j && act_row && *waits && (num || !has_steps) ? shape_keys_of(an, accs, &shape_keys) : -1;
-    if (rc == 0 && num && pf_steps_numbers(t, num, err))
-        rc = -1;
+    int rc = j && act_row && *waits ? shape_keys_of(an, accs, &shape_keys) : -1;
     if (rc == 0) {
         for (size_t i = 0; i < t->n_acts; i++)
             act_row[i] = -1;
@@ -573,7 +582,6 @@ static int group_devices(pf_analysis *an, dev_acc *accs, pf_waits **waits, size_
     }
     free(j);
     free(act_row);
-    free(num);
     free(shape_keys);
     return rc ? -1 : 0;
 }
@@ -688,10 +696,10 @@ static int compute_categories(pf_analysis *an)
     return rc;
 }
 
-static int compute_work(pf_analysis *an)
+/* Each activity's work from its share of its op's (pf_work_shares; freed here). */
+static int compute_work(pf_analysis *an, pf_share *shares)
 {
     const pf_trace *t = an->trace;
-    pf_share *shares = pf_work_shares(t);
     an->work = malloc((t->n_acts ? t->n_acts : 1) * sizeof *an->work);
     if (!shares || !an->work) {
         free(shares);
@@ -710,6 +718,65 @@ static int compute_work(pf_analysis *an)
     return rc;
 }
 
+/* Attribution's two halves that do not read each other, side by side at -j 2 and more (each
+ * on one thread; the work then runs on all of them): task 0 the work shares, task 1 the
+ * categories and then the steps, which read them. */
+typedef struct attr_job {
+    pf_analysis *an;
+    pf_share *shares;
+    int steps_failed;          /* pf_steps_compute failed: its message is in *err */
+    pf_error *err;
+} attr_job;
+
+static int attr_task(void *ctx, size_t task, size_t worker)
+{
+    attr_job *j = ctx;
+    (void)worker;
+    if (task == 0)
+        return (j->shares = pf_work_shares(j->an->trace)) ? 0 : -1;
+    if (compute_categories(j->an))
+        return -1;
+    j->steps_failed = pf_steps_compute(j->an, j->err) != 0;
+    return j->steps_failed ? -1 : 0;
+}
+
+/* Aggregation's first step at -j 2 and more: the phases (task 0, on all threads but one)
+ * beside each active device's report and every activity's step number (task 1), and the
+ * devices' lists of activities too, unless --phase narrows the selection that they follow:
+ * then they come after. */
+typedef struct prep_job {
+    pf_analysis *an;
+    size_t phase_threads;
+    dev_acc *accs;
+    size_t *dev_acts;
+    int64_t *num;              /* NULL when the trace has no steps */
+    int listed;
+    int phases_failed;         /* pf_phases_compute failed: its message is in *err */
+    pf_error *err;
+} prep_job;
+
+static int prep_task(void *ctx, size_t task, size_t worker)
+{
+    prep_job *j = ctx;
+    pf_analysis *an = j->an;
+    const pf_trace *t = an->trace;
+    (void)worker;
+    if (task == 0) {
+        j->phases_failed = pf_phases_compute_on(an, j->phase_threads, j->err) != 0;
+        return j->phases_failed ? -1 : 0;
+    }
+    pf_error oom; /* pf_steps_numbers fails only when memory runs out, as the caller then says */
+    if (setup_devices(an, &j->accs))
+        return -1;
+    if ((t->n_cpu_steps || t->n_gpu_steps) &&
+        (!(j->num = malloc((t->n_acts ? t->n_acts : 1) * sizeof *j->num)) || pf_steps_numbers(t, j->num, &oom)))
+        return -1;
+    if (an->opts.phase != PF_PHASE_NONE)
+        return 0;
+    j->listed = 1;
+    return list_device_acts(an, j->accs, &j->dev_acts);
+}
+
 int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **out, pf_error *err)
 {
     *out = NULL;
@@ -720,27 +787,39 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
     an->opts = *o;
     dev_acc *accs = NULL;
     int rc = (an->keys = pf_strtab_new()) ? 0 : -1;
+    attr_job aj = {an, NULL, 0, err};
     if (rc == 0)
-        rc = compute_work(an);
-    if (rc == 0)
-        rc = compute_categories(an);
-    if (rc == 0 && pf_steps_compute(an, err)) {
+        pf_tasks_run(2, o->jobs > 1 ? 2 : 1, attr_task, &aj, &rc);
+    if (aj.steps_failed) {
+        free(aj.shares);
         pf_analysis_free(an);
         return -1;
     }
+    if (rc == 0)
+        rc = compute_work(an, aj.shares);
+    else
+        free(aj.shares);
     pf_timings_lap(o->timings, "attribution", t->n_acts < 65536 || o->jobs < 1 ? 1 : o->jobs); /* pf_work_all */
-    if (rc == 0 && pf_phases_compute(an, err)) {
+    size_t pool = o->jobs > 1 ? 2 : 1, phase_threads = pf_phases_threads(an);
+    if (pool > 1 && phase_threads >= (size_t)o->jobs) /* one thread runs task 1 meanwhile */
+        phase_threads = (size_t)o->jobs - 1;
+    prep_job pj = {.an = an, .phase_threads = phase_threads, .err = err};
+    if (rc == 0)
+        pf_tasks_run(2, pool, prep_task, &pj, &rc);
+    accs = pj.accs;
+    size_t *dev_acts = pj.dev_acts;
+    if (pj.phases_failed) {
+        free(accs);
+        free(dev_acts);
+        free(pj.num);
         pf_analysis_free(an);
         return -1;
     }
-    size_t *dev_acts = NULL;
-    if (rc == 0)
-        rc = setup_devices(an, &accs);
-    if (rc == 0)
+    if (rc == 0 && !pj.listed)
         rc = list_device_acts(an, accs, &dev_acts);
     size_t threads = 1;
     pf_waits *waits = NULL;
-    if (rc == 0 && group_devices(an, accs, &waits, &threads, err)) {
+    if (rc == 0 && group_devices(an, accs, pj.num, &waits, &threads)) {
         pf_waits_free(waits, (size_t)t->n_devices);
         waits = NULL;
         rc = -1;
@@ -753,8 +832,9 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
         pf_waits_free(waits, (size_t)t->n_devices);
     free(accs);
     free(dev_acts);
-    if (pf_phases_threads(an) > threads)
-        threads = pf_phases_threads(an);
+    free(pj.num);
+    threads = threads > pool ? threads : pool;
+    threads = threads > phase_threads ? threads : phase_threads;
     pf_timings_lap(o->timings, "aggregation", (int)threads); /* phases, group_devices */
     if (rc || !an->devices) {
         pf_analysis_free(an);

@@ -112,6 +112,8 @@ static int sort_by_stream(span *s, span *tmp, size_t n)
     size_t k = ids && count ? distinct_streams(s, n, ids) : 0;
     if (ids && count && k == 0)
         qsort(s, n, sizeof *s, by_stream_start);
+    if (k == 1) /* one stream: in order already */
+        k = 0;
     for (size_t i = 0; k && i < n; i++)
         count[stream_rank(ids, k, s[i].stream) + 1]++;
     for (size_t r = 1; k && r <= k; r++)

@@ -418,6 +418,12 @@ size_t pf_phases_threads(const pf_analysis *an)
 int pf_phases_compute(pf_analysis *an, pf_error *err)
 {
     assert(an && an->trace);
+    return pf_phases_compute_on(an, pf_phases_threads(an), err);
+}
+
+int pf_phases_compute_on(pf_analysis *an, size_t threads, pf_error *err)
+{
+    assert(an && an->trace && threads >= 1);
     const pf_trace *t = an->trace;
     annots as = {0};
     if (load_annots(t, an->opts.phase != PF_PHASE_NONE, &as, err))
@@ -437,7 +443,7 @@ int pf_phases_compute(pf_analysis *an, pf_error *err)
         return pf_fail(err, "out of memory");
     }
     phase_job j = {t, &as, an->phase, by_query};
-    pf_parallel_ranges(t->n_acts, pf_phases_threads(an), phase_range, &j);
+    pf_parallel_ranges(t->n_acts, threads, phase_range, &j);
     keep_prefill_if_decoding(t, an->phase, by_query);
     free(by_query);
     for (size_t i = 0; i < t->n_acts; i++) {

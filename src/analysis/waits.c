@@ -235,16 +235,24 @@ static int64_t q_time(const qspan *q, uint64_t v, int *delta)
 /* The edges kv[0, m) by stream, then time (by time, then stably by stream; the order of edges
  * at one instant of one stream does not matter: one_queue adds them all before it measures
  * the next stretch); tmp has room for m. kv[0, split) and kv[split, m) are the starts and the
- * ends, each mostly in order already. */
-static void sort_qedges(const qspan *q, pf_kv *kv, size_t m, size_t split, pf_kv *tmp)
+ * ends, each mostly in order already. Returns 1 when all the edges are of one stream (then
+ * sorted by time alone, the common case: each pass reads every edge's activity, out of
+ * cache on a large trace), else 0 with each key the edge's stream (pf_key_i64). */
+static int sort_qedges(const qspan *q, pf_kv *kv, size_t m, size_t split, pf_kv *tmp)
 {
-    int delta;
-    for (size_t k = 0; k < m; k++)
+    int delta, one = 1;
+    int64_t first = m ? q_act(q, kv[0].val)->stream : 0;
+    for (size_t k = 0; k < m; k++) {
+        one &= q_act(q, kv[k].val)->stream == first;
         kv[k].key = pf_key_i64(q_time(q, kv[k].val, &delta));
+    }
     pf_sort_kv2(kv, tmp, m, split);
+    if (one)
+        return 1;
     for (size_t k = 0; k < m; k++)
         kv[k].key = pf_key_i64(q_act(q, kv[k].val)->stream);
     pf_sort_kv(kv, tmp, m);
+    return 0;
 }
 
 /* One stream's edges order[0, n) (sorted by time) over the span [lo, hi]. */
@@ -281,17 +289,15 @@ static int queues(const pf_trace *t, const size_t *idx, size_t n, int64_t lo, in
         if (q_to(&q, a) > q_from(&q, a))
             kv[m++].val = (uint64_t)k << 1 | 1;
     }
-    if (rc == 0)
-        sort_qedges(&q, kv, m, n, tmp);
+    int one = rc == 0 ? sort_qedges(&q, kv, m, n, tmp) : 0;
     free(tmp);
-    size_t streams = 0;
-    for (size_t i = 0; rc == 0 && i < m; i++)
-        streams += i == 0 || q_act(&q, kv[i].val)->stream != q_act(&q, kv[i - 1].val)->stream;
+    size_t streams = one && m;
+    for (size_t i = 0; rc == 0 && !one && i < m; i++) /* keys: the streams */
+        streams += i == 0 || kv[i].key != kv[i - 1].key;
     if (rc == 0 && !(w->queues = calloc(streams ? streams : 1, sizeof *w->queues)))
         rc = -1;
     for (size_t i = 0, j; rc == 0 && i < m; i = j) {
-        int64_t stream = q_act(&q, kv[i].val)->stream;
-        for (j = i; j < m && q_act(&q, kv[j].val)->stream == stream; j++)
+        for (j = i + 1; j < m && (one || kv[j].key == kv[i].key); j++)
             ;
         one_queue(&q, kv + i, j - i, &w->queues[w->n_queues++]);
     }

@@ -1,4 +1,4 @@
-/* trace_idmap.c - id -> first record maps that several threads fill at once: a plain array for dense ids, open addressing with atomic slots otherwise. */
+/* trace_idmap.c - id -> first record maps that several threads fill at once: a plain array for dense ids, pages of one for dense runs far apart, open addressing with atomic slots otherwise. */
 #include "trace_idmap.h"
 
 #include <assert.h>
@@ -26,14 +26,23 @@ static int init_dense(pf_idmap *m, int64_t lo, size_t range)
     return 0;
 }
 
-static int init_hashed(pf_idmap *m, size_t n)
+/* The slots open addressing takes for n puts: at most 70% used. 0 when too many. */
+static size_t hashed_cap(size_t n)
 {
     size_t cap = 16;
     while (n > cap / 10 * 7) {
-        if (cap > SIZE_MAX / 2 / sizeof *m->keys)
-            return -1;
+        if (cap > SIZE_MAX / 2 / sizeof(int64_t))
+            return 0;
         cap *= 2;
     }
+    return cap;
+}
+
+static int init_hashed(pf_idmap *m, size_t n)
+{
+    size_t cap = hashed_cap(n);
+    if (!cap)
+        return -1;
     m->keys = malloc(cap * sizeof *m->keys);
     m->vals = malloc(cap * sizeof *m->vals);
     if (!m->keys || !m->vals)
@@ -53,7 +62,59 @@ int pf_idmap_init(pf_idmap *m, int64_t lo, int64_t hi, size_t n)
     uint64_t range = lo <= hi && hi < INT64_MAX ? (uint64_t)hi - (uint64_t)lo + 1 : 0;
     if (n && range && range / 4 <= n)
         return init_dense(m, lo, (size_t)range);
+    if (n && range && (range - 1) / PF_IDMAP_PAGE < n) { /* a directory of at most n pages: marked first */
+        m->n_pages = (size_t)((range - 1) / PF_IDMAP_PAGE) + 1;
+        m->base = lo;
+        m->range = (size_t)range;
+        m->n_puts = n;
+        return (m->want = calloc(m->n_pages, 1)) ? 0 : -1;
+    }
     return init_hashed(m, n);
+}
+
+int pf_idmap_marking(const pf_idmap *m)
+{
+    assert(m != NULL);
+    return m->want != NULL;
+}
+
+void pf_idmap_mark(pf_idmap *m, int64_t id)
+{
+    assert(m != NULL && m->want != NULL);
+    assert(id >= m->base && (uint64_t)id - (uint64_t)m->base < m->range);
+    size_t p = (size_t)(((uint64_t)id - (uint64_t)m->base) >> PF_IDMAP_PAGE_BITS);
+    if (!m->want[p]) /* every writer writes 1: the same marks in any order */
+        __atomic_store_n(&m->want[p], 1, __ATOMIC_RELAXED);
+}
+
+int pf_idmap_ready(pf_idmap *m)
+{
+    assert(m != NULL && m->want != NULL);
+    size_t used = 0;
+    for (size_t p = 0; p < m->n_pages; p++)
+        used += m->want[p];
+    size_t cap = hashed_cap(m->n_puts);
+    int paged = cap && used * PF_IDMAP_PAGE * sizeof(int32_t) + m->n_pages * sizeof(int32_t *) <=
+                           cap * (sizeof *m->keys + sizeof *m->vals);
+    if (!paged) {
+        free(m->want);
+        m->want = NULL;
+        m->n_pages = m->range = 0;
+        m->base = 0;
+        return init_hashed(m, m->n_puts);
+    }
+    m->pages = calloc(m->n_pages, sizeof *m->pages);
+    m->block = malloc((used ? used : 1) * PF_IDMAP_PAGE * sizeof *m->block);
+    if (!m->pages || !m->block)
+        return -1;
+    memset(m->block, 0xff, used * PF_IDMAP_PAGE * sizeof *m->block);
+    for (size_t p = 0, k = 0; p < m->n_pages; p++)
+        if (m->want[p])
+            m->pages[p] = m->block + k++ * PF_IDMAP_PAGE;
+    m->used = used;
+    free(m->want);
+    m->want = NULL;
+    return 0;
 }
 
 /* Puts g into *slot unless a smaller index is there: the least wins, whoever comes first. */
@@ -66,10 +127,18 @@ static void put_min(int32_t *slot, int32_t g)
 
 void pf_idmap_put_min(pf_idmap *m, int64_t id, int32_t g)
 {
-    assert(m != NULL && g >= 0);
+    assert(m != NULL && g >= 0 && m->want == NULL);
     if (m->direct) {
         assert(id >= m->base && (uint64_t)id - (uint64_t)m->base < m->range);
         put_min(&m->direct[id - m->base], g);
+        return;
+    }
+    if (m->pages) {
+        assert(id >= m->base && (uint64_t)id - (uint64_t)m->base < m->range);
+        uint64_t off = (uint64_t)id - (uint64_t)m->base;
+        int32_t *page = m->pages[off >> PF_IDMAP_PAGE_BITS];
+        assert(page != NULL); /* marked */
+        put_min(&page[off & (PF_IDMAP_PAGE - 1)], g);
         return;
     }
     if (id == EMPTY) {
@@ -92,9 +161,16 @@ void pf_idmap_put_min(pf_idmap *m, int64_t id, int32_t g)
 
 int32_t pf_idmap_get(const pf_idmap *m, int64_t id)
 {
-    assert(m != NULL);
+    assert(m != NULL && m->want == NULL);
     if (m->direct)
         return id >= m->base && (uint64_t)id - (uint64_t)m->base < m->range ? m->direct[id - m->base] : -1;
+    if (m->pages) {
+        uint64_t off = (uint64_t)id - (uint64_t)m->base;
+        if (id < m->base || off >= m->range)
+            return -1;
+        const int32_t *page = m->pages[off >> PF_IDMAP_PAGE_BITS];
+        return page ? page[off & (PF_IDMAP_PAGE - 1)] : -1;
+    }
     if (id == EMPTY)
         return m->min_val;
     if (!m->cap)
@@ -115,14 +191,14 @@ static void count_range(void *ctx, size_t lo, size_t hi, size_t r)
     count_job *j = ctx;
     size_t n = 0;
     for (size_t i = lo; i < hi; i++)
-        n += j->m->direct ? j->m->direct[i] >= 0 : j->m->keys[i] != EMPTY;
+        n += j->m->direct ? j->m->direct[i] >= 0 : j->m->block ? j->m->block[i] >= 0 : j->m->keys[i] != EMPTY;
     j->per[r] = n;
 }
 
 size_t pf_idmap_count(const pf_idmap *m, size_t jobs)
 {
-    assert(m != NULL && jobs >= 1);
-    size_t slots = m->direct ? m->range : m->cap, n = m->min_val >= 0;
+    assert(m != NULL && jobs >= 1 && m->want == NULL);
+    size_t slots = m->direct ? m->range : m->block ? m->used * PF_IDMAP_PAGE : m->cap, n = m->min_val >= 0;
     size_t w = slots < 65536 ? 1 : jobs < PF_THREADS_MAX ? jobs : PF_THREADS_MAX;
     count_job j = {.m = m};
     pf_parallel_ranges(slots, w, count_range, &j);
@@ -135,6 +211,9 @@ void pf_idmap_free(pf_idmap *m)
 {
     assert(m != NULL);
     free(m->direct);
+    free(m->pages);
+    free(m->want);
+    free(m->block);
     free(m->keys);
     free(m->vals);
     memset(m, 0, sizeof *m);

@@ -224,6 +224,16 @@ static void ids_bounds(void *ctx, size_t v0, size_t v1, size_t k)
     j->hi[k] = hi;
 }
 
+/* The pages the ids fall in, when the map is to know them (pf_idmap_marking). */
+static void ids_mark(void *ctx, size_t v0, size_t v1, size_t k)
+{
+    ids_job *j = ctx;
+    (void)k;
+    for (size_t v = v0; v < v1; v++)
+        for (size_t i = 0; i < j->r->vecs[v]->n; i++)
+            pf_idmap_mark(j->m, ((const pf_op_rec *)pf_segvec_at(j->r->vecs[v], i))->ext_id);
+}
+
 /* The first record of an id in file order wins, whichever thread gets there first. */
 static void ids_fill(void *ctx, size_t v0, size_t v1, size_t k)
 {
@@ -267,6 +277,10 @@ static int map_ids(pf_trace *t, const op_recs *r, pf_idmap *m, size_t jobs)
             hi = j.hi[k] > hi ? j.hi[k] : hi;
         }
         rc = pf_idmap_init(m, lo, hi, r->n);
+    }
+    if (rc == 0 && pf_idmap_marking(m)) {
+        pf_parallel_ranges(r->n_vecs, w, ids_mark, &j);
+        rc = pf_idmap_ready(m);
     }
     if (rc == 0) {
         pf_parallel_ranges(r->n_vecs, w, ids_fill, &j);
@@ -760,6 +774,14 @@ static void corr_bounds(void *ctx, size_t lo, size_t hi, size_t k)
     j->hi[k] = b;
 }
 
+static void corr_mark(void *ctx, size_t lo, size_t hi, size_t k)
+{
+    launches_job *j = ctx;
+    (void)k;
+    for (size_t i = lo; i < hi; i++)
+        pf_idmap_mark(&j->m, j->l[i].correlation);
+}
+
 static void corr_fill(void *ctx, size_t lo, size_t hi, size_t k)
 {
     launches_job *j = ctx;
@@ -798,6 +820,11 @@ static int map_launches(launches_job *j, size_t jobs)
     }
     if (pf_idmap_init(&j->m, lo, hi, j->n))
         return -1;
+    if (pf_idmap_marking(&j->m)) {
+        pf_parallel_ranges(j->n, w, corr_mark, j);
+        if (pf_idmap_ready(&j->m))
+            return -1;
+    }
     pf_parallel_ranges(j->n, w, corr_fill, j);
     if (pf_idmap_count(&j->m, w) < j->n) /* some id repeats: a pass of lookups (a slot scan is cheaper) */
         pf_parallel_ranges(j->n, w, corr_ambiguous, j);

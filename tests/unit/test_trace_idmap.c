@@ -1,4 +1,4 @@
-/* test_trace_idmap.c - the loader's id -> first record maps (src/trace/trace_idmap.c): dense and hashed, the least index winning whatever order threads put them in, the key INT64_MIN, and distinct ids counted; every expectation from a plain serial scan written here. */
+/* test_trace_idmap.c - the loader's id -> first record maps (src/trace/trace_idmap.c): dense, paged and hashed, the least index winning whatever order threads put them in, the key INT64_MIN, and distinct ids counted; every expectation from a plain serial scan written here. */
 #include <pthread.h>
 #include <stdint.h>
 
@@ -7,12 +7,29 @@
 
 enum { N = 200000, THREADS = 4 };
 
-/* Ids with repeats: the i-th put's id (spread: hashed; compact: dense). */
+/* How the ids lie, and the map that suits them. */
+enum { COMPACT, SPREAD, RUNS, SPARSE };
+
+/* Ids with repeats: the i-th put's id (COMPACT: dense; SPREAD: hashed, too many pages to
+ * mark; RUNS: 14 runs of up to 5,000 consecutive ids a million apart, paged in 78 pages of
+ * 1,024 ids (counted by a Python set of page numbers), 312 KB against hashed slots' 6 MB;
+ * SPARSE: every 50th id, a range of 3,256 pages, all of them marked: 13 MB paged, so hashed). */
 static int64_t id_of(size_t i, int spread)
 {
     int64_t base = (int64_t)(i % (N / 3)); /* each id three times, the repeats far apart */
-    return spread ? base * 7919 - 500000 : base + 1000;
+    switch (spread) {
+    case COMPACT:
+        return base + 1000;
+    case SPREAD:
+        return base * 7919 - 500000;
+    case RUNS:
+        return base / 5000 * 1000000 + base % 5000 - 3000000;
+    default:
+        return base * 50 + 7;
+    }
 }
+
+static const char *const kind_name[] = {"dense", "hashed", "paged", "hashed after marking"};
 
 typedef struct job {
     pf_idmap *m;
@@ -32,6 +49,8 @@ static void *put_some(void *arg)
 
 static void check_filled(const char *what, int spread)
 {
+    char label[160];
+    const char *k = kind_name[spread];
     pf_idmap m;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (size_t i = 0; i < N; i++) {
@@ -39,7 +58,17 @@ static void check_filled(const char *what, int spread)
         hi = id_of(i, spread) > hi ? id_of(i, spread) : hi;
     }
     CHECK(what, pf_idmap_init(&m, lo, hi, N) == 0);
-    CHECK(spread ? "spread ids: hashed" : "compact ids: dense", spread ? m.direct == NULL : m.direct != NULL);
+    snprintf(label, sizeof label, "%s: marks its ids first, or not", k);
+    CHECK(label, pf_idmap_marking(&m) == (spread == RUNS || spread == SPARSE));
+    if (pf_idmap_marking(&m)) {
+        for (size_t i = N; i-- > 0;)
+            pf_idmap_mark(&m, id_of(i, spread));
+        CHECK("marked: ready", pf_idmap_ready(&m) == 0 && !pf_idmap_marking(&m));
+    }
+    snprintf(label, sizeof label, "%s: the kind of map", k);
+    CHECK(label, spread == COMPACT  ? m.direct != NULL
+                 : spread == RUNS ? m.pages != NULL && m.used == 78 && m.direct == NULL && m.keys == NULL
+                                  : m.keys != NULL && m.direct == NULL && m.pages == NULL);
     pthread_t th[THREADS];
     job jobs[THREADS];
     for (size_t t = 0; t < THREADS; t++) {
@@ -52,20 +81,30 @@ static void check_filled(const char *what, int spread)
     size_t wrong = 0;
     for (size_t i = 0; i < N; i++)
         wrong += pf_idmap_get(&m, id_of(i, spread)) != (int32_t)(i % (N / 3));
-    CHECK(spread ? "hashed: every id maps to its first put" : "dense: every id maps to its first put", wrong == 0);
-    CHECK(spread ? "hashed: N / 3 distinct ids (1 thread)" : "dense: N / 3 distinct ids (1 thread)",
-          pf_idmap_count(&m, 1) == N / 3);
-    CHECK(spread ? "hashed: N / 3 distinct ids (4 threads)" : "dense: N / 3 distinct ids (4 threads)",
-          pf_idmap_count(&m, 4) == N / 3);
-    CHECK(spread ? "hashed: an id never put: -1" : "dense: an id outside the range: -1",
-          pf_idmap_get(&m, spread ? 3 : hi + 1) == -1 && pf_idmap_get(&m, lo - 1) == -1);
+    snprintf(label, sizeof label, "%s: every id maps to its first put", k);
+    CHECK(label, wrong == 0);
+    snprintf(label, sizeof label, "%s: N / 3 distinct ids (1 thread)", k);
+    CHECK(label, pf_idmap_count(&m, 1) == N / 3);
+    snprintf(label, sizeof label, "%s: N / 3 distinct ids (4 threads)", k);
+    CHECK(label, pf_idmap_count(&m, 4) == N / 3);
+    /* never put: 3 (SPREAD's ids are -500000 + multiples of 7919; SPARSE's 7 + multiples of
+     * 50), 500000 (between two runs), ids beside a run in its page and in none */
+    snprintf(label, sizeof label, "%s: ids never put, and outside the range: -1", k);
+    CHECK(label, pf_idmap_get(&m, spread == COMPACT ? hi + 1 : spread == RUNS ? 500000 : 3) == -1 && pf_idmap_get(&m, lo - 1) == -1 &&
+                     pf_idmap_get(&m, hi + 1) == -1 && pf_idmap_get(&m, INT64_MAX) == -1 &&
+                     pf_idmap_get(&m, id_of(0, spread) + (spread == SPARSE ? 1 : 0) - (spread == RUNS ? 1 : 0)) ==
+                         (spread == COMPACT || spread == SPREAD ? 0 : -1) &&
+                     (spread != RUNS || (pf_idmap_get(&m, id_of(4999, RUNS) + 1) == -1 &&
+                                         pf_idmap_get(&m, id_of(4999, RUNS) + 500000) == -1)));
     pf_idmap_free(&m);
 }
 
 int main(void)
 {
-    check_filled("compact ids: made", 0);
-    check_filled("spread ids: made", 1);
+    check_filled("compact ids: made", COMPACT);
+    check_filled("spread ids: made", SPREAD);
+    check_filled("runs of ids far apart: made", RUNS);
+    check_filled("every 50th id: made", SPARSE);
 
     pf_idmap m;
     CHECK("extreme ids: made", pf_idmap_init(&m, INT64_MIN, INT64_MAX, 3) == 0);
