@@ -67,19 +67,40 @@ static int ascending(const size_t *idx, size_t n)
 }
 
 /* The edges of acts idx[0, n) into e[0, 2n), sorted by cmp_edge; tmp has room for 2n. */
+/* The starts of activities idx[0, n) in e[0, n) and their ends in e[n, 2n), each sorted in
+ * cmp_edge's order (tmp: room for n). The sweep merges the two as it goes: cmp_edge's order of
+ * all the edges (a total one) with no merged copy, whose room was a third of this pass's
+ * memory at its height. */
 static void fill_edges(const pf_analysis *an, const size_t *idx, size_t n, pf_kv *e, pf_kv *tmp)
 {
-    /* every start, then every end, each in file order: when idx ascends, a stable sort by
-     * time then gives cmp_edge's order (a total one), in O(n) */
+    /* each half in file order: when idx ascends, a stable sort by time gives cmp_edge's
+     * order, in O(n) when mostly in order already */
     for (size_t k = 0; k < n; k++) {
         const pf_activity *a = &an->trace->acts[idx[k]];
         e[k] = (pf_kv){pf_key_i64(a->ts_ns), (uint64_t)idx[k] << 1};
         e[n + k] = (pf_kv){pf_key_i64(pf_sat_add(a->ts_ns, a->dur_ns)), (uint64_t)idx[k] << 1 | 1};
     }
-    if (ascending(idx, n))
-        pf_sort_kv2(e, tmp, 2 * n, n);
-    else
-        qsort(e, 2 * n, sizeof *e, cmp_edge);
+    int asc = ascending(idx, n);
+    for (int half = 0; half < 2; half++) {
+        if (asc)
+            pf_sort_kv(e + (size_t)half * n, tmp, n);
+        else if (n)
+            qsort(e + (size_t)half * n, n, sizeof *e, cmp_edge);
+    }
+}
+
+/* The edges of fill_edges in cmp_edge's order: the next of the starts s[0, n) and the ends
+ * e[0, n), a start first at one instant (as cmp_edge). */
+typedef struct edge_merge {
+    const pf_kv *s, *e;
+    size_t n, i, j;
+} edge_merge;
+
+static const pf_kv *next_edge(edge_merge *m)
+{
+    if (m->i < m->n && (m->j == m->n || !(m->e[m->j].key < m->s[m->i].key)))
+        return &m->s[m->i++];
+    return m->j < m->n ? &m->e[m->j++] : NULL;
 }
 
 /* Adds the gap [from, to) to c (and to gaps[c->gaps] when gaps is not NULL), split by the
@@ -104,23 +125,27 @@ static void attribute_gap(const pf_activity *a, int64_t from, int64_t to, pf_idl
     c->gaps++;
 }
 
-/* The breakdown of the sorted edges e[0, 2n) and, when causes is not NULL, the idle gaps by
- * cause (each into gaps, when not NULL: room for n2 / 2). Between two consecutive instants the open intervals are constant: the stretch goes
- * to the first class with an open interval, or to idle when none is open. */
-static void sweep(const pf_analysis *an, const pf_kv *e, size_t n2, pf_breakdown *b, pf_idle_causes *causes,
+/* The breakdown of the edges of n activities from fill_edges (e[0, 2n)) and, when causes is
+ * not NULL, the idle gaps by cause (each into gaps, when not NULL: room for n). Between two
+ * consecutive instants the open intervals are constant: the stretch goes to the first class
+ * with an open interval, or to idle when none is open. */
+static void sweep(const pf_analysis *an, const pf_kv *e, size_t n, pf_breakdown *b, pf_idle_causes *causes,
                   pf_gap *gaps)
 {
-    int64_t open[CLS_COUNT] = {0}, total = 0, gap_from = 0;
+    int64_t open[CLS_COUNT] = {0}, total = 0, gap_from = 0, prev = 0, first = 0;
     int64_t *part[CLS_COUNT] = {&b->compute_ns, &b->communication_ns, &b->memcpy_ns, &b->memset_ns};
     memset(b, 0, sizeof *b);
-    if (n2 == 0)
+    if (n == 0)
         return;
-    for (size_t k = 0; k < n2; k++) {
-        int64_t t = edge_t(&e[k]);
-        size_t act = edge_act(&e[k]);
-        int start = edge_start(&e[k]), cls_k = class_of(an, act);
-        if (k > 0 && t > edge_t(&e[k - 1])) {
-            int64_t len = t - edge_t(&e[k - 1]);
+    edge_merge m = {e, e + n, n, 0, 0};
+    const pf_kv *x;
+    for (size_t k = 0; (x = next_edge(&m)) != NULL; k++) {
+        int64_t t = edge_t(x);
+        size_t act = edge_act(x);
+        int start = edge_start(x), cls_k = class_of(an, act);
+        first = k == 0 ? t : first;
+        if (k > 0 && t > prev) {
+            int64_t len = t - prev;
             int cls = 0;
             while (cls < CLS_COUNT && open[cls] == 0)
                 cls++;
@@ -137,8 +162,9 @@ static void sweep(const pf_analysis *an, const pf_kv *e, size_t n2, pf_breakdown
         total += start ? 1 : -1;
         if (total == 0)
             gap_from = t;
+        prev = t;
     }
-    b->span_ns = edge_t(&e[n2 - 1]) - edge_t(&e[0]); /* sorted by time */
+    b->span_ns = prev - first; /* in time order */
 }
 
 /* ---- launches ---- */
@@ -232,37 +258,73 @@ static int64_t q_time(const qspan *q, uint64_t v, int *delta)
     return from;
 }
 
-/* The edges kv[0, m) by stream, then time (by time, then stably by stream; the order of edges
- * at one instant of one stream does not matter: one_queue adds them all before it measures
- * the next stretch); tmp has room for m. kv[0, split) and kv[split, m) are the starts and the
- * ends, each mostly in order already. Returns 1 when all the edges are of one stream (then
+/* The starts kv[0, split) and the ends kv[split, m), each by stream, then time (by time, then
+ * stably by stream), sorted apart: one_queue merges a stream's two as it goes (a merged copy
+ * was a third of this pass's memory at its height); tmp has room for split, the larger half.
+ * Each half is mostly in order already. Returns 1 when all the edges are of one stream (then
  * sorted by time alone, the common case: each pass reads every edge's activity, out of
  * cache on a large trace), else 0 with each key the edge's stream (pf_key_i64). */
 static int sort_qedges(const qspan *q, pf_kv *kv, size_t m, size_t split, pf_kv *tmp)
 {
+    assert(split <= m && m - split <= split);
     int delta, one = 1;
     int64_t first = m ? q_act(q, kv[0].val)->stream : 0;
     for (size_t k = 0; k < m; k++) {
         one &= q_act(q, kv[k].val)->stream == first;
         kv[k].key = pf_key_i64(q_time(q, kv[k].val, &delta));
     }
-    pf_sort_kv2(kv, tmp, m, split);
+    pf_sort_kv(kv, tmp, split);
+    pf_sort_kv(kv + split, tmp, m - split);
     if (one)
         return 1;
     for (size_t k = 0; k < m; k++)
         kv[k].key = pf_key_i64(q_act(q, kv[k].val)->stream);
-    pf_sort_kv(kv, tmp, m);
+    pf_sort_kv(kv, tmp, split);
+    pf_sort_kv(kv + split, tmp, m - split);
     return 0;
 }
 
-/* One stream's edges order[0, n) (sorted by time) over the span [lo, hi]. */
-static void one_queue(const qspan *q, const pf_kv *order, size_t n, pf_queue *out)
+/* The next edge of one stream's starts a[0, na) and ends b[0, nb) (each sorted by time): its
+ * time and what it adds to the depth (at one instant the order does not matter: one_queue
+ * adds them all before it measures the next stretch). 0 when none is left. */
+typedef struct qmerge {
+    const qspan *q;
+    const pf_kv *a, *b;
+    size_t na, nb, i, j;
+} qmerge;
+
+static int next_qedge(qmerge *m, int64_t *t, int *delta)
 {
+    int da = 0, db = 0;
+    int64_t ta = m->i < m->na ? q_time(m->q, m->a[m->i].val, &da) : 0;
+    int64_t tb = m->j < m->nb ? q_time(m->q, m->b[m->j].val, &db) : 0;
+    if (m->i < m->na && (m->j == m->nb || ta <= tb)) {
+        m->i++;
+        *t = ta;
+        *delta = da;
+        return 1;
+    }
+    if (m->j == m->nb)
+        return 0;
+    m->j++;
+    *t = tb;
+    *delta = db;
+    return 1;
+}
+
+/* One stream's starts a[0, na) and ends b[0, nb), each sorted by time, over the span [lo, hi]. */
+static void one_queue(const qspan *q, const pf_kv *a, size_t na, const pf_kv *b, size_t nb, pf_queue *out)
+{
+    assert(na > 0);
     int64_t depth = 0, at = q->lo, weighted = 0;
-    *out = (pf_queue){.stream = q_act(q, order[0].val)->stream};
-    for (size_t k = 0; k <= n; k++) {
+    *out = (pf_queue){.stream = q_act(q, a[0].val)->stream};
+    qmerge m = {q, a, b, na, nb, 0, 0};
+    for (int more = 1; more;) {
         int delta = 0;
-        int64_t t = k < n ? q_time(q, order[k].val, &delta) : q->hi;
+        int64_t t;
+        more = next_qedge(&m, &t, &delta);
+        if (!more)
+            t = q->hi;
         if (t > at) { /* depth is constant on [at, t) */
             if (depth > out->max_depth)
                 out->max_depth = depth;
@@ -280,7 +342,7 @@ static void one_queue(const qspan *q, const pf_kv *order, size_t n, pf_queue *ou
 static int queues(const pf_trace *t, const size_t *idx, size_t n, int64_t lo, int64_t hi, pf_waits *w)
 {
     const qspan q = {t, idx, lo, hi};
-    pf_kv *kv = malloc((2 * n + 1) * sizeof *kv), *tmp = malloc((2 * n + 1) * sizeof *tmp);
+    pf_kv *kv = malloc((2 * n + 1) * sizeof *kv), *tmp = malloc((n + 1) * sizeof *tmp);
     int rc = kv && tmp ? 0 : -1;
     size_t m = n; /* the starts in kv[0, n), the ends after them */
     for (size_t k = 0; rc == 0 && k < n; k++) {
@@ -291,15 +353,21 @@ static int queues(const pf_trace *t, const size_t *idx, size_t n, int64_t lo, in
     }
     int one = rc == 0 ? sort_qedges(&q, kv, m, n, tmp) : 0;
     free(tmp);
-    size_t streams = one && m;
-    for (size_t i = 0; rc == 0 && !one && i < m; i++) /* keys: the streams */
+    /* every stream has starts (an end is kept only beside its start): its queue is a run of
+     * the starts by stream, and the run of the ends with the same key, when there is one */
+    size_t streams = one && n;
+    for (size_t i = 0; rc == 0 && !one && i < n; i++) /* keys: the streams */
         streams += i == 0 || kv[i].key != kv[i - 1].key;
     if (rc == 0 && !(w->queues = calloc(streams ? streams : 1, sizeof *w->queues)))
         rc = -1;
-    for (size_t i = 0, j; rc == 0 && i < m; i = j) {
-        for (j = i + 1; j < m && (one || kv[j].key == kv[i].key); j++)
+    const pf_kv *ends = kv + n;
+    size_t n_ends = m - n;
+    for (size_t i = 0, j, e0 = 0, e1; rc == 0 && i < n; i = j, e0 = e1) {
+        for (j = i + 1; j < n && (one || kv[j].key == kv[i].key); j++)
             ;
-        one_queue(&q, kv + i, j - i, &w->queues[w->n_queues++]);
+        for (e1 = e0; e1 < n_ends && (one || ends[e1].key == kv[i].key); e1++)
+            ;
+        one_queue(&q, kv + i, j - i, ends + e0, e1 - e0, &w->queues[w->n_queues++]);
     }
     free(kv);
     return rc;
@@ -360,7 +428,7 @@ static int step_breakdowns(const pf_analysis *an, const int64_t *num, const size
         big = j - i > big ? j - i : big;
     }
     size_t *sub = malloc((big ? big : 1) * sizeof *sub);
-    pf_kv *e = malloc((2 * big + 1) * sizeof *e), *tmp = malloc((2 * big + 1) * sizeof *tmp);
+    pf_kv *e = malloc((2 * big + 1) * sizeof *e), *tmp = malloc((big + 1) * sizeof *tmp);
     w->steps = calloc(n_steps ? n_steps : 1, sizeof *w->steps);
     int rc = sub && e && tmp && w->steps ? 0 : -1;
     for (size_t i = 0, j; rc == 0 && i < m; i = j) {
@@ -370,7 +438,7 @@ static int step_breakdowns(const pf_analysis *an, const int64_t *num, const size
         sb->number = (int64_t)(s[i].key ^ (UINT64_C(1) << 63));
         sb->count = (int64_t)(j - i);
         fill_edges(an, sub, j - i, e, tmp);
-        sweep(an, e, 2 * (j - i), &sb->b, NULL, NULL);
+        sweep(an, e, j - i, &sb->b, NULL, NULL);
     }
     free(s);
     free(sub);
@@ -384,7 +452,7 @@ static int step_breakdowns(const pf_analysis *an, const int64_t *num, const size
 /* The breakdown and the idle gaps of one device's activities idx[0, n). */
 static int device_breakdown(const pf_analysis *an, const size_t *idx, size_t n, pf_waits *w)
 {
-    pf_kv *e = malloc((2 * n + 1) * sizeof *e), *tmp = malloc((2 * n + 1) * sizeof *tmp);
+    pf_kv *e = malloc((2 * n + 1) * sizeof *e), *tmp = malloc((n + 1) * sizeof *tmp);
     int rc = e && tmp ? 0 : -1;
     if (rc == 0)
         fill_edges(an, idx, n, e, tmp);
@@ -392,7 +460,7 @@ static int device_breakdown(const pf_analysis *an, const size_t *idx, size_t n, 
     if (rc == 0 && !(w->gaps = malloc((n + 1) * sizeof *w->gaps))) /* a gap ends at an activity's start */
         rc = -1;
     if (rc == 0)
-        sweep(an, e, 2 * n, &w->breakdown, &w->idle, w->gaps);
+        sweep(an, e, n, &w->breakdown, &w->idle, w->gaps);
     free(e);
     return rc;
 }
