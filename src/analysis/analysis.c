@@ -569,12 +569,13 @@ static int group_devices(pf_analysis *an, dev_acc *accs, const int64_t *num, pf_
                           .act_row = act_row,
                           .step_num = num,
                           .waits = *waits};
-        /* At most three tasks of a device at once: each holds scratch of two to four words an
+        /* At most two tasks of a device at once: each holds scratch of two to six words an
          * activity, and six at once raised the peak of a one-device 1 GB trace from 24% to
-         * 33% of the file (16-core host, -j 16) for little time: the grouping task is the
-         * longest, and two threads run the other five beside it. */
+         * 33% of the file (16-core host, -j 16); three, 15.6% to 17.8% at -j 4 for no time
+         * (0.113 s at -j 2, 0.115 s at -j 4): the grouping task is the longest, and one
+         * thread runs the other five beside it. */
         size_t jobs = an->opts.jobs > 1 ? (size_t)an->opts.jobs : 1;
-        size_t most = 3 * (size_t)t->n_devices;
+        size_t most = 2 * (size_t)t->n_devices;
         jobs = jobs < most ? jobs : most;
         *threads = pf_tasks_run(DEVICE_TASKS * (size_t)t->n_devices, jobs, device_task, j, &rc);
         for (size_t w = 0; w < PF_THREADS_MAX; w++)
