@@ -522,10 +522,11 @@ static int group_device(device_job *j, dev_acc *dv, size_t worker)
 }
 
 /* The order a device's tasks are taken in: the longest first, so that the threads finish
- * together (on a one-device trace of 127,249 activities, 2-core host: groups 24 ms, queues
- * 17, breakdown 14, busy 12, launch delays 5, steps 1: at -j 2 the old order, groups,
- * busy, the waits, left one thread 50 of the 73 ms, this one 37). k: DEVICE_TASK_GROUPS its
- * groups, DEVICE_TASK_BUSY its busy time, else the waits part k (pf_waits_part's numbers). */
+ * together (a one-device trace of 127,249 activities, 2-core host: groups 21 ms, queues 13,
+ * breakdown 14, busy 6, launch delays 5, steps 1; the old order, groups, busy, then the
+ * waits, had left one thread 58 to 68 ms of 89 at -j 2 before these tasks were made
+ * cheaper). k: DEVICE_TASK_GROUPS its groups, DEVICE_TASK_BUSY its busy time, else the waits
+ * part k (pf_waits_part's numbers). */
 enum { DEVICE_TASK_GROUPS = PF_WAITS_PARTS, DEVICE_TASK_BUSY = PF_WAITS_PARTS + 1 };
 _Static_assert(PF_WAITS_PARTS == 4, "device_task_order lists every part of the waits");
 static const unsigned char device_task_order[DEVICE_TASKS] = {DEVICE_TASK_GROUPS, 2, 0, DEVICE_TASK_BUSY, 1, 3};

@@ -14,19 +14,15 @@ enum { DIGIT_BITS = 11, MAX_STREAMS = 4096 };
 
 /* Sorts s by start, stably: least significant digit first, DIGIT_BITS a pass, as many
  * passes as the spread of the starts needs (a trace of minutes: 3 or 4). tmp holds n. */
-static void sort_by_start(span *s, span *tmp, size_t n)
+static void radix_by_start(span *s, span *tmp, size_t n)
 {
     int64_t lo = INT64_MAX, hi = INT64_MIN;
-    int sorted = 1;
     for (size_t i = 0; i < n; i++) {
         lo = s[i].start < lo ? s[i].start : lo;
         hi = s[i].start > hi ? s[i].start : hi;
-        sorted &= i == 0 || s[i - 1].start <= s[i].start;
     }
-    if (sorted) /* common: activities in file order mostly start in time order */
-        return;
     uint64_t spread = (uint64_t)hi - (uint64_t)lo;
-    for (int shift = 0; shift < 64 && (spread >> shift) != 0; shift += DIGIT_BITS) {
+    for (int shift = 0; n && shift < 64 && (spread >> shift) != 0; shift += DIGIT_BITS) {
         size_t count[(1 << DIGIT_BITS) + 1] = {0};
         for (size_t i = 0; i < n; i++)
             count[(((uint64_t)s[i].start - (uint64_t)lo) >> shift & ((1u << DIGIT_BITS) - 1)) + 1]++;
@@ -36,6 +32,42 @@ static void sort_by_start(span *s, span *tmp, size_t n)
             tmp[count[((uint64_t)s[i].start - (uint64_t)lo) >> shift & ((1u << DIGIT_BITS) - 1)]++] = s[i];
         memcpy(s, tmp, n * sizeof *s);
     }
+}
+
+/* Sorts s by start, stably; tmp holds n. Activities in file order mostly start in time order:
+ * in order, one pass; when at most a quarter start before an earlier start (B), the others
+ * (A) stay in place, B is sorted on its own and merged in (as sort_keys.c's pf_sort_kv:
+ * stable, A's first on a tie); else radix_by_start over all of them. */
+static void sort_by_start(span *s, span *tmp, size_t n)
+{
+    size_t below = 0;
+    int64_t max = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && s[i].start < max)
+            below++;
+        else
+            max = s[i].start;
+    }
+    if (below == 0)
+        return;
+    if (below > n / 4) {
+        radix_by_start(s, tmp, n);
+        return;
+    }
+    size_t na = 0, nb = 0;
+    max = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && s[i].start < max) {
+            tmp[nb++] = s[i];
+        } else {
+            max = s[i].start;
+            s[na++] = s[i]; /* na <= i: in place */
+        }
+    }
+    radix_by_start(tmp, s + na, nb); /* s[na, n) is free: nb slots */
+    size_t i = na, j = nb, k = n;
+    while (j > 0) /* from the back: on a tie B's goes last */
+        s[--k] = i > 0 && s[i - 1].start > tmp[j - 1].start ? s[--i] : tmp[--j];
 }
 
 /* The rank of stream x among the sorted distinct streams ids[0, n). */

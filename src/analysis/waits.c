@@ -52,8 +52,8 @@ static uint8_t class_of(const pf_analysis *an, size_t i)
         return CLS_MEMCPY;
     if (c == PF_CAT_MEMSET)
         return CLS_MEMSET;
-    if (an->trace->acts[i].kind == PF_ACT_KERNEL && c == PF_CAT_COMMUNICATION)
-        return CLS_COMM;
+    if (c == PF_CAT_COMMUNICATION && an->trace->acts[i].kind == PF_ACT_KERNEL) /* the category first: */
+        return CLS_COMM; /* reading the activity, out of cache on a large trace, is the cost of a sweep */
     return CLS_COMPUTE;
 }
 
@@ -218,9 +218,10 @@ static int launch_stats(const pf_trace *t, const size_t *idx, size_t n, pf_launc
 /* ---- queues ---- */
 
 /* The queued interval [queued, end) of the activities idx[0, n) of one device, clipped to
- * [lo, hi]. Its edges are not stored: an edge is the value (k << 1 | is_end) of a pf_kv,
- * whose time and stream are read back from activity idx[k] (this pass was the highest point
- * of a run's memory: a 24-byte edge record beside the sort's two 16-byte entries). */
+ * [lo, hi]. Its edges are not stored: an edge is the value (k << 2 | nonempty << 1 | is_end)
+ * of a pf_kv (nonempty: the interval is not empty), whose time and stream are read back from
+ * activity idx[k] (this pass was the highest point of a run's memory: a 24-byte edge record
+ * beside the sort's two 16-byte entries), or its time from the key while it is one. */
 typedef struct qspan {
     const pf_trace *t;
     const size_t *idx;
@@ -241,84 +242,86 @@ static int64_t q_to(const qspan *q, const pf_activity *a)
 
 static const pf_activity *q_act(const qspan *q, uint64_t v)
 {
-    return &q->t->acts[q->idx[v >> 1]];
+    return &q->t->acts[q->idx[v >> 2]];
 }
 
-/* The time of an edge, and what it adds to the depth: a start +1 (0 for an empty interval,
- * whose start only gives its stream a row), an end -1. */
-static int64_t q_time(const qspan *q, uint64_t v, int *delta)
+/* What an edge adds to the depth: a start +1 (0 for an empty interval, whose start only gives
+ * its stream a row), an end -1. */
+static int q_delta(uint64_t v)
+{
+    return v & 1 ? -1 : (int)(v >> 1 & 1);
+}
+
+/* The time of an edge. */
+static int64_t q_time(const qspan *q, uint64_t v)
 {
     const pf_activity *a = q_act(q, v);
-    int64_t from = q_from(q, a), to = q_to(q, a);
-    if (v & 1) {
-        *delta = -1;
-        return to;
-    }
-    *delta = to > from;
-    return from;
+    return v & 1 ? q_to(q, a) : q_from(q, a);
 }
 
-/* The starts kv[0, split) and the ends kv[split, m), each by stream, then time (by time, then
- * stably by stream), sorted apart: one_queue merges a stream's two as it goes (a merged copy
- * was a third of this pass's memory at its height); tmp has room for split, the larger half.
- * Each half is mostly in order already. Returns 1 when all the edges are of one stream (then
- * sorted by time alone, the common case: each pass reads every edge's activity, out of
- * cache on a large trace), else 0 with each key the edge's stream (pf_key_i64). */
-static int sort_qedges(const qspan *q, pf_kv *kv, size_t m, size_t split, pf_kv *tmp)
+/* The starts kv[0, split) and the ends kv[split, m), keyed by their times (pf_key_i64), each
+ * by stream, then time (by time, then stably by stream), sorted apart: one_queue merges a
+ * stream's two as it goes (a merged copy was a third of this pass's memory at its height);
+ * tmp has room for split, the larger half. Each half is mostly in order already. one: all
+ * the edges are of one stream: then sorted by time alone and keyed by it (the common case:
+ * a pass that reads every edge's activity runs out of cache on a large trace), else keyed
+ * by their streams (pf_key_i64). */
+static void sort_qedges(const qspan *q, pf_kv *kv, size_t m, size_t split, pf_kv *tmp, int one)
 {
     assert(split <= m && m - split <= split);
-    int delta, one = 1;
-    int64_t first = m ? q_act(q, kv[0].val)->stream : 0;
-    for (size_t k = 0; k < m; k++) {
-        one &= q_act(q, kv[k].val)->stream == first;
-        kv[k].key = pf_key_i64(q_time(q, kv[k].val, &delta));
-    }
     pf_sort_kv(kv, tmp, split);
     pf_sort_kv(kv + split, tmp, m - split);
     if (one)
-        return 1;
+        return;
     for (size_t k = 0; k < m; k++)
         kv[k].key = pf_key_i64(q_act(q, kv[k].val)->stream);
     pf_sort_kv(kv, tmp, split);
     pf_sort_kv(kv + split, tmp, m - split);
-    return 0;
 }
 
-/* The next edge of one stream's starts a[0, na) and ends b[0, nb) (each sorted by time): its
- * time and what it adds to the depth (at one instant the order does not matter: one_queue
- * adds them all before it measures the next stretch). 0 when none is left. */
+/* The next edge of one stream's starts a[0, na) and ends b[0, nb) (each sorted by time; keyed
+ * by it when timed): its time and what it adds to the depth (at one instant the order does
+ * not matter: one_queue adds them all before it measures the next stretch). 0 when none is
+ * left. */
 typedef struct qmerge {
     const qspan *q;
     const pf_kv *a, *b;
     size_t na, nb, i, j;
+    int timed;
 } qmerge;
+
+static int64_t qmerge_time(const qmerge *m, const pf_kv *e)
+{
+    return m->timed ? (int64_t)(e->key ^ (UINT64_C(1) << 63)) : q_time(m->q, e->val);
+}
 
 static int next_qedge(qmerge *m, int64_t *t, int *delta)
 {
-    int da = 0, db = 0;
-    int64_t ta = m->i < m->na ? q_time(m->q, m->a[m->i].val, &da) : 0;
-    int64_t tb = m->j < m->nb ? q_time(m->q, m->b[m->j].val, &db) : 0;
+    int64_t ta = m->i < m->na ? qmerge_time(m, &m->a[m->i]) : 0;
+    int64_t tb = m->j < m->nb ? qmerge_time(m, &m->b[m->j]) : 0;
+    const pf_kv *e;
     if (m->i < m->na && (m->j == m->nb || ta <= tb)) {
-        m->i++;
+        e = &m->a[m->i++];
         *t = ta;
-        *delta = da;
-        return 1;
-    }
-    if (m->j == m->nb)
+    } else if (m->j < m->nb) {
+        e = &m->b[m->j++];
+        *t = tb;
+    } else {
         return 0;
-    m->j++;
-    *t = tb;
-    *delta = db;
+    }
+    *delta = q_delta(e->val);
     return 1;
 }
 
-/* One stream's starts a[0, na) and ends b[0, nb), each sorted by time, over the span [lo, hi]. */
-static void one_queue(const qspan *q, const pf_kv *a, size_t na, const pf_kv *b, size_t nb, pf_queue *out)
+/* One stream's starts a[0, na) and ends b[0, nb), each sorted by time (keyed by it when
+ * timed), over the span [lo, hi]. */
+static void one_queue(const qspan *q, const pf_kv *a, size_t na, const pf_kv *b, size_t nb, int timed,
+                      pf_queue *out)
 {
     assert(na > 0);
     int64_t depth = 0, at = q->lo, weighted = 0;
     *out = (pf_queue){.stream = q_act(q, a[0].val)->stream};
-    qmerge m = {q, a, b, na, nb, 0, 0};
+    qmerge m = {q, a, b, na, nb, 0, 0, timed};
     for (int more = 1; more;) {
         int delta = 0;
         int64_t t;
@@ -345,13 +348,17 @@ static int queues(const pf_trace *t, const size_t *idx, size_t n, int64_t lo, in
     pf_kv *kv = malloc((2 * n + 1) * sizeof *kv), *tmp = malloc((n + 1) * sizeof *tmp);
     int rc = kv && tmp ? 0 : -1;
     size_t m = n; /* the starts in kv[0, n), the ends after them */
+    int one = 1;
     for (size_t k = 0; rc == 0 && k < n; k++) {
         const pf_activity *a = &t->acts[idx[k]];
-        kv[k].val = (uint64_t)k << 1;
-        if (q_to(&q, a) > q_from(&q, a))
-            kv[m++].val = (uint64_t)k << 1 | 1;
+        int64_t from = q_from(&q, a), to = q_to(&q, a);
+        one &= a->stream == t->acts[idx[0]].stream;
+        kv[k] = (pf_kv){pf_key_i64(from), (uint64_t)k << 2 | (uint64_t)(to > from) << 1};
+        if (to > from)
+            kv[m++] = (pf_kv){pf_key_i64(to), (uint64_t)k << 2 | 3};
     }
-    int one = rc == 0 ? sort_qedges(&q, kv, m, n, tmp) : 0;
+    if (rc == 0)
+        sort_qedges(&q, kv, m, n, tmp, one);
     free(tmp);
     /* every stream has starts (an end is kept only beside its start): its queue is a run of
      * the starts by stream, and the run of the ends with the same key, when there is one */
@@ -367,7 +374,7 @@ static int queues(const pf_trace *t, const size_t *idx, size_t n, int64_t lo, in
             ;
         for (e1 = e0; e1 < n_ends && (one || ends[e1].key == kv[i].key); e1++)
             ;
-        one_queue(&q, kv + i, j - i, ends + e0, e1 - e0, &w->queues[w->n_queues++]);
+        one_queue(&q, kv + i, j - i, ends + e0, e1 - e0, one, &w->queues[w->n_queues++]);
     }
     free(kv);
     return rc;

@@ -159,6 +159,16 @@ void pf_idmap_put_min(pf_idmap *m, int64_t id, int32_t g)
     }
 }
 
+void pf_idmap_prefetch(const pf_idmap *m, int64_t id)
+{
+    assert(m != NULL);
+    if (!m->cap) /* dense, paged or empty: ids in file order walk their arrays */
+        return;
+    size_t i = slot_hash(id, m->cap);
+    __builtin_prefetch(&m->keys[i]);
+    __builtin_prefetch(&m->vals[i]);
+}
+
 int32_t pf_idmap_get(const pf_idmap *m, int64_t id)
 {
     assert(m != NULL && m->want == NULL);

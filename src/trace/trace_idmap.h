@@ -54,6 +54,10 @@ int pf_idmap_ready(pf_idmap *m);
  * once (no other call on m meanwhile). id within the bounds given to pf_idmap_init. */
 void pf_idmap_put_min(pf_idmap *m, int64_t id, int32_t g);
 
+/* Asks for the memory a later put or get of id reads (hashed slots miss the cache); no
+ * effect on the map. */
+void pf_idmap_prefetch(const pf_idmap *m, int64_t id);
+
 /* The value of id, or -1 when none was put. */
 int32_t pf_idmap_get(const pf_idmap *m, int64_t id);
 

@@ -782,12 +782,18 @@ static void corr_mark(void *ctx, size_t lo, size_t hi, size_t k)
         pf_idmap_mark(&j->m, j->l[i].correlation);
 }
 
+/* How far ahead a pass over ids asks for their slots of a hashed map. */
+enum { PREFETCH_AHEAD = 16 };
+
 static void corr_fill(void *ctx, size_t lo, size_t hi, size_t k)
 {
     launches_job *j = ctx;
     (void)k;
-    for (size_t i = lo; i < hi; i++)
+    for (size_t i = lo; i < hi; i++) {
+        if (i + PREFETCH_AHEAD < hi)
+            pf_idmap_prefetch(&j->m, j->l[i + PREFETCH_AHEAD].correlation);
         pf_idmap_put_min(&j->m, j->l[i].correlation, (int32_t)i);
+    }
 }
 
 /* A record after the first of its id, of another process, makes the first ambiguous. */
@@ -883,6 +889,8 @@ static void acts_launch_range(void *ctx, size_t lo, size_t hi, size_t k)
     launches_job *j = ctx;
     size_t launched = 0, ambiguous_acts = 0;
     for (size_t i = lo; i < hi; i++) {
+        if (i + PREFETCH_AHEAD < hi)
+            pf_idmap_prefetch(&j->m, j->t->acts[i + PREFETCH_AHEAD].correlation);
         pf_activity *a = &j->t->acts[i];
         int32_t g = a->correlation >= 0 ? pf_idmap_get(&j->m, a->correlation) : -1;
         a->launch_ts_ns = PF_NO_LAUNCH;
