@@ -92,6 +92,7 @@ static int add_activity(pf_scanner *sc, pf_chunk *c, const ev_fields *f, pf_act_
 /* The event's host interval; -1 when its times cannot be read. */
 static int host_span(const pf_scanner *sc, const ev_fields *f, pf_cpu_event *e)
 {
+    assert(sc != NULL && f != NULL && e != NULL);
     const char *s = sc->w->buf;
     if (pf_ev_times(s, f, &e->ts_ns, &e->dur_ns))
         return -1;
@@ -99,8 +100,8 @@ static int host_span(const pf_scanner *sc, const ev_fields *f, pf_cpu_event *e)
     return 0;
 }
 
-/* A host interval, of which only per-op CPU times read: with op_spans_only the caller will
- * not ask for them, and it is only counted. span: the event's, when already read. */
+/* A host interval. Only per-op CPU times read these: with op_spans_only (the caller will not
+ * ask for them) it is only counted. span: the event's, when already read. */
 static int add_cpu_event(pf_scanner *sc, pf_chunk *c, const ev_fields *f, const char *op_name, const pf_cpu_event *span)
 {
     assert(sc != NULL && c != NULL && f != NULL);
