@@ -38,20 +38,38 @@ static size_t hashed_cap(size_t n)
     return cap;
 }
 
-static int init_hashed(pf_idmap *m, size_t n)
+/* Hashed slots for n puts of ids within [lo, lo + range) (range 0: unknown): 32-bit keys
+ * relative to lo when the range allows (never UINT32_MAX, the free mark). */
+static int init_hashed(pf_idmap *m, size_t n, int64_t lo, uint64_t range)
 {
     size_t cap = hashed_cap(n);
     if (!cap)
         return -1;
-    m->keys = malloc(cap * sizeof *m->keys);
+    int narrow = range && range <= UINT32_MAX;
+    if (narrow) {
+        m->keys32 = malloc(cap * sizeof *m->keys32);
+        m->base = lo;
+    } else {
+        m->keys = malloc(cap * sizeof *m->keys);
+    }
     m->vals = malloc(cap * sizeof *m->vals);
-    if (!m->keys || !m->vals)
+    if ((!m->keys && !m->keys32) || !m->vals)
         return -1;
-    for (size_t i = 0; i < cap; i++)
+    if (narrow)
+        memset(m->keys32, 0xff, cap * sizeof *m->keys32);
+    for (size_t i = 0; !narrow && i < cap; i++)
         m->keys[i] = EMPTY;
     memset(m->vals, 0xff, cap * sizeof *m->vals);
     m->cap = cap;
     return 0;
+}
+
+/* The 32-bit key of id (narrow hashed map): id - base; UINT32_MAX (the free mark) when id
+ * lies outside the map's ids. */
+static uint32_t key32(const pf_idmap *m, int64_t id)
+{
+    uint64_t k = (uint64_t)id - (uint64_t)m->base;
+    return id < m->base || k >= UINT32_MAX ? UINT32_MAX : (uint32_t)k;
 }
 
 int pf_idmap_init(pf_idmap *m, int64_t lo, int64_t hi, size_t n)
@@ -69,7 +87,7 @@ int pf_idmap_init(pf_idmap *m, int64_t lo, int64_t hi, size_t n)
         m->n_puts = n;
         return (m->want = calloc(m->n_pages, 1)) ? 0 : -1;
     }
-    return init_hashed(m, n);
+    return init_hashed(m, n, lo, range);
 }
 
 int pf_idmap_marking(const pf_idmap *m)
@@ -94,14 +112,17 @@ int pf_idmap_ready(pf_idmap *m)
     for (size_t p = 0; p < m->n_pages; p++)
         used += m->want[p];
     size_t cap = hashed_cap(m->n_puts);
+    uint64_t range = m->range;
+    size_t key_bytes = range <= UINT32_MAX ? sizeof *m->keys32 : sizeof *m->keys;
     int paged = cap && used * PF_IDMAP_PAGE * sizeof(int32_t) + m->n_pages * sizeof(int32_t *) <=
-                           cap * (sizeof *m->keys + sizeof *m->vals);
+                           cap * (key_bytes + sizeof *m->vals);
     if (!paged) {
+        int64_t lo = m->base;
         free(m->want);
         m->want = NULL;
         m->n_pages = m->range = 0;
         m->base = 0;
-        return init_hashed(m, m->n_puts);
+        return init_hashed(m, m->n_puts, lo, range);
     }
     m->pages = calloc(m->n_pages, sizeof *m->pages);
     m->block = malloc((used ? used : 1) * PF_IDMAP_PAGE * sizeof *m->block);
@@ -141,12 +162,26 @@ void pf_idmap_put_min(pf_idmap *m, int64_t id, int32_t g)
         put_min(&page[off & (PF_IDMAP_PAGE - 1)], g);
         return;
     }
+    /* A free slot is claimed by one thread; a slot's key never changes once set, so a
+     * probe that passes a slot with another key is right to go on. */
+    if (m->keys32) {
+        uint32_t k = key32(m, id);
+        assert(k != UINT32_MAX); /* within the bounds given to pf_idmap_init */
+        for (size_t i = slot_hash(k, m->cap);; i = (i + 1) & (m->cap - 1)) {
+            uint32_t cur = __atomic_load_n(&m->keys32[i], __ATOMIC_ACQUIRE);
+            if (cur == UINT32_MAX &&
+                __atomic_compare_exchange_n(&m->keys32[i], &cur, k, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+                cur = k;
+            if (cur == k) {
+                put_min(&m->vals[i], g);
+                return;
+            }
+        }
+    }
     if (id == EMPTY) {
         put_min(&m->min_val, g);
         return;
     }
-    /* A free slot is claimed by one thread; a slot's key never changes once set, so a
-     * probe that passes a slot with another key is right to go on. */
     for (size_t i = slot_hash(id, m->cap);; i = (i + 1) & (m->cap - 1)) {
         int64_t cur = __atomic_load_n(&m->keys[i], __ATOMIC_ACQUIRE);
         if (cur == EMPTY &&
@@ -164,6 +199,12 @@ void pf_idmap_prefetch(const pf_idmap *m, int64_t id)
     assert(m != NULL);
     if (!m->cap) /* dense, paged or empty: ids in file order walk their arrays */
         return;
+    if (m->keys32) {
+        size_t i = slot_hash(key32(m, id), m->cap);
+        __builtin_prefetch(&m->keys32[i]);
+        __builtin_prefetch(&m->vals[i]);
+        return;
+    }
     size_t i = slot_hash(id, m->cap);
     __builtin_prefetch(&m->keys[i]);
     __builtin_prefetch(&m->vals[i]);
@@ -180,6 +221,15 @@ int32_t pf_idmap_get(const pf_idmap *m, int64_t id)
             return -1;
         const int32_t *page = m->pages[off >> PF_IDMAP_PAGE_BITS];
         return page ? page[off & (PF_IDMAP_PAGE - 1)] : -1;
+    }
+    if (m->keys32) {
+        uint32_t k = key32(m, id);
+        if (k == UINT32_MAX)
+            return -1;
+        for (size_t i = slot_hash(k, m->cap); m->keys32[i] != UINT32_MAX; i = (i + 1) & (m->cap - 1))
+            if (m->keys32[i] == k)
+                return m->vals[i];
+        return -1;
     }
     if (id == EMPTY)
         return m->min_val;
@@ -201,7 +251,10 @@ static void count_range(void *ctx, size_t lo, size_t hi, size_t r)
     count_job *j = ctx;
     size_t n = 0;
     for (size_t i = lo; i < hi; i++)
-        n += j->m->direct ? j->m->direct[i] >= 0 : j->m->block ? j->m->block[i] >= 0 : j->m->keys[i] != EMPTY;
+        n += j->m->direct ? j->m->direct[i] >= 0
+             : j->m->block ? j->m->block[i] >= 0
+             : j->m->keys32 ? j->m->keys32[i] != UINT32_MAX
+                           : j->m->keys[i] != EMPTY;
     j->per[r] = n;
 }
 
@@ -225,6 +278,7 @@ void pf_idmap_free(pf_idmap *m)
     free(m->want);
     free(m->block);
     free(m->keys);
+    free(m->keys32);
     free(m->vals);
     memset(m, 0, sizeof *m);
     m->min_val = -1;
