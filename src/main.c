@@ -921,6 +921,7 @@ int main(int argc, char **argv)
         rc = resolve_devices(&cli, cmd, &devices);
     if (rc == 0 && !done) {
         cli.command = cmd->name;
+        cli.an.idle_gaps = cli.plot_timeline || cli.report; /* the timeline draws them */
         rc = cmd->run(&cli);
     }
     pf_devset_free(&devices);

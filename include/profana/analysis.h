@@ -42,6 +42,10 @@ typedef struct pf_analysis_opts {
                                           0 or 1 = one */
     int phase;                         /* --phase: PF_PHASE_PREFILL, _DECODE or _MIXED selects
                                           those activities; PF_PHASE_NONE (0) = all */
+    int idle_gaps;                     /* 1: keep each device's idle gaps (pf_waits.gaps), which
+                                          the timeline draws (--plot timeline, --report); 0:
+                                          only their count and sums (32 bytes an activity less
+                                          at the height of the analysis) */
 } pf_analysis_opts;
 
 enum { PF_STEP_EVERY = -1, PF_STEP_ALL = -2 };

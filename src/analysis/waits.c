@@ -464,7 +464,8 @@ static int device_breakdown(const pf_analysis *an, const size_t *idx, size_t n, 
     if (rc == 0)
         fill_edges(an, idx, n, e, tmp);
     free(tmp); /* before the gaps are made: the sort's scratch and the gaps never live together */
-    if (rc == 0 && !(w->gaps = malloc((n + 1) * sizeof *w->gaps))) /* a gap ends at an activity's start */
+    /* a gap ends at an activity's start; kept only for the timeline */
+    if (rc == 0 && an->opts.idle_gaps && !(w->gaps = malloc((n + 1) * sizeof *w->gaps)))
         rc = -1;
     if (rc == 0)
         sweep(an, e, n, &w->breakdown, &w->idle, w->gaps);

@@ -198,6 +198,7 @@ static void stream_lane(pf_xw *w, ctx *c, size_t from, size_t to, double y)
 static void idle_lane(pf_xw *w, ctx *c, int dev, double y)
 {
     const pf_waits *wt = &c->an->waits[dev];
+    assert(wt->gaps || wt->idle.gaps == 0); /* pf_analysis_opts.idle_gaps */
     memset(c->cause, 0, (size_t)BINS * CAUSE_COUNT * sizeof *c->cause);
     for (int64_t g = 0; g < wt->idle.gaps; g++) {
         const pf_gap *p = &wt->gaps[g];
