@@ -228,8 +228,8 @@ typedef struct pf_analysis {
 } pf_analysis;
 
 /* Whether an analysis with options o reads the trace's host intervals (pf_trace.cpu): only
- * --group op does, for each op's CPU time. When it does not, a caller may free them with
- * pf_trace_drop_host before pf_analysis_run (a fifth of the heap at the run's highest point). */
+ * --group op does, for each op's CPU time. When it does not, the trace may be loaded without
+ * them (pf_load_opts.op_spans_only: main.c sets it for every command). */
 int pf_analysis_needs_host(const pf_analysis_opts *o);
 
 /* Attributes work to every activity and groups them per device (only the activities inside

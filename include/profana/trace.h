@@ -129,8 +129,8 @@ typedef struct pf_trace {
     size_t n_acts;
     pf_cpu_op *ops;
     size_t n_ops;
-    pf_cpu_event *cpu;         /* host intervals in file order (pf_load_opts.op_spans_only:
-                                  those of cpu_ops only) */
+    pf_cpu_event *cpu;         /* host intervals in file order (none with
+                                  pf_load_opts.op_spans_only) */
     size_t n_cpu;
     size_t n_host;             /* host-side events with a duration ("X": cpu_op, runtime or
                                   driver call, annotation, other host event), kept in cpu or not */
@@ -168,11 +168,10 @@ typedef struct pf_load_opts {
                                   those that launched GPU activity (--explain counts them) */
     int launches;              /* 1: keep the launch calls (pf_trace.launches) with their kernel
                                   names and ops: a graph capture's trace */
-    int op_spans_only;         /* 1: keep the host intervals of cpu_ops only (the nested-op
-                                  search reads them); runtime calls', annotations' and other
-                                  host events' are counted in n_host, not kept: for a caller
-                                  that will not ask for per-op CPU times (a 300 MB trace's
-                                  scan holds 5 MB less) */
+    int op_spans_only;         /* 1: keep no host intervals (an op record carries its own span
+                                  for the nested-op search); host events are counted in
+                                  n_host: for a caller that will not ask for per-op CPU times
+                                  (a 300 MB trace's scan holds 10 MB less) */
     struct pf_timings *timings; /* --timings: the loader's phases are added here; NULL = none */
 } pf_load_opts;
 
@@ -194,11 +193,6 @@ int pf_trace_load(const char *path, pf_trace **out, pf_error *err);
 
 /* Frees a trace and everything it owns. NULL is a no-op. */
 void pf_trace_free(pf_trace *t);
-
-/* Frees the host intervals (t->cpu; n_cpu becomes 0) of a trace whose per-op CPU times
- * will not be asked for: a caller that goes on to hold much else (--augment_trace writing
- * a copy of the trace) gives their memory back early. */
-void pf_trace_drop_host(pf_trace *t);
 
 /* Gives each graph-replayed kernel of replay (activities launched by a graph launch, which
  * have no op) the op that recorded it during capture: the kernels of one replay, by start

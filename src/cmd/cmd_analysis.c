@@ -111,7 +111,6 @@ int cmd_analysis(const pf_cli *cli)
         return cmd_explain(cli);
     pf_cli timed = *cli; /* with the threads the analysis may use, and the timings */
     timed.an.jobs = (int)pf_parallel_workers(cli->load.jobs);
-    timed.load.op_spans_only = !pf_analysis_needs_host(&cli->an);
     if (!cli->timings && !pf_timings_from_env())
         return run_analysis(&timed, NULL);
     pf_timings tm;
@@ -140,8 +139,6 @@ static int run_analysis(const pf_cli *cli, pf_timings *tm)
         pf_trace_free(t);
         return PF_EXIT_TRACE;
     }
-    if (!pf_analysis_needs_host(&cli->an))
-        pf_trace_drop_host(t);
     pf_timings_lap(tm, "link and sort", 1); /* --graph-capture's grafting, when asked */
     pf_analysis *an;
     pf_error err;

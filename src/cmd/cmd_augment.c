@@ -12,12 +12,9 @@ int cmd_augment(const pf_cli *cli)
     int bad = pf_cli_need_rereadable(in, "--augment_trace");
     if (bad)
         return bad;
-    pf_cli lean = *cli; /* no figure written here depends on host-side time */
-    lean.load.op_spans_only = 1;
-    pf_trace *t = pf_cli_load(&lean, in);
+    pf_trace *t = pf_cli_load(cli, in); /* without host intervals: --group is not an option here */
     if (!t)
         return PF_EXIT_TRACE;
-    pf_trace_drop_host(t); /* no figure written here depends on host-side time */
     pf_analysis *an = NULL;
     pf_augment *g = NULL;
     pf_error err;

@@ -69,13 +69,9 @@ static int64_t run_gpu_ns(const pf_analysis *an)
 static int analyse(const pf_cli *cli, side *s, const char *name)
 {
     pf_error err;
-    pf_cli lean = *cli; /* the host intervals of runtime calls only if CPU times are asked for */
-    lean.load.op_spans_only = !pf_analysis_needs_host(&cli->an);
     for (int i = 0; i < s->n; i++) {
-        if (!(s->t[i] = pf_cli_load(&lean, s->path[i])))
+        if (!(s->t[i] = pf_cli_load(cli, s->path[i])))
             return PF_EXIT_TRACE;
-        if (!pf_analysis_needs_host(&cli->an))
-            pf_trace_drop_host(s->t[i]);
         if (pf_analysis_run(s->t[i], &cli->an, &s->an[i], &err))
             return pf_cli_error(err.msg);
         if (s->n > 1 && run_gpu_ns(s->an[i]) <= 0)

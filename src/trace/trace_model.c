@@ -104,14 +104,6 @@ void pf_trace_free(pf_trace *t)
     free(t);
 }
 
-void pf_trace_drop_host(pf_trace *t)
-{
-    assert(t != NULL);
-    free(t->cpu);
-    t->cpu = NULL;
-    t->n_cpu = 0;
-}
-
 /* ---- External id links ---- */
 
 /* Parsed args by interned args text: ops with equal args share one parse. */
