@@ -252,9 +252,11 @@ int pf_analysis_collectives(pf_analysis *a, const char *path, pf_error *err);
  * the window of its launch call's process that holds the call's start. When no activity's
  * launch call is known, from the GPU-side annotations instead (steps_gpu_side: an activity
  * belongs to the annotation on its device that holds its start). When a->opts.step asks for
- * a selection, also a->selected. Needs a->cats. Returns 0, or -1 with err set: the trace has
- * no such step, or memory ran out. Called by pf_analysis_run. */
-int pf_steps_compute(pf_analysis *a, pf_error *err);
+ * a selection, also a->selected. Needs a->cats. num: NULL, or room for t->n_acts: each
+ * activity's step number (pf_steps_numbers' result, from the same pass, so the steps are
+ * found once). Returns 0, or -1 with err set: the trace has no such step, or memory ran out.
+ * Called by pf_analysis_run. */
+int pf_steps_compute(pf_analysis *a, int64_t *num, pf_error *err);
 
 /* Each activity's serving phase into a->phase and each device's GPU time per phase into
  * a->phase_ns (over the --step selection), then, with a->opts.phase, narrows a->selected to

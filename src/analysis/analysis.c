@@ -202,47 +202,130 @@ static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const
     r->generic_n += w->generic != 0;
 }
 
+/* Below this many activities the per-activity passes of the devices' setup run on one thread:
+ * starting threads would cost more than they save. */
+enum { LIST_RANGE_MIN = 65536 };
+
+static size_t list_parts_for(const pf_trace *t, size_t threads)
+{
+    return t->n_acts < LIST_RANGE_MIN || threads < 1 ? 1 : threads;
+}
+
+/* One range of activities' share of list_device_acts, per trace device: its selected
+ * activities by kind, the dtypes of work of all its activities, and then where the range's
+ * selected activities of the device go in its list. */
+typedef struct list_part {
+    int64_t (*n_kind)[3];
+    unsigned *dtypes;
+    size_t *at;
+} list_part;
+
+typedef struct list_job {
+    const pf_analysis *an;
+    dev_acc *accs;
+    int32_t *dev;              /* per activity: its trace device's index; -1: none, or not selected */
+    list_part *parts;
+} list_job;
+
+static void list_count_range(void *ctx, size_t lo, size_t hi, size_t r)
+{
+    list_job *j = ctx;
+    const pf_trace *t = j->an->trace;
+    list_part *part = &j->parts[r];
+    for (size_t i = lo; i < hi; i++) {
+        const pf_activity *a = &t->acts[i];
+        const pf_device *p = pf_trace_device(t, a->device);
+        j->dev[i] = -1;
+        if (!p)
+            continue;
+        size_t d = (size_t)(p - t->devices);
+        const pf_act_work *w = &j->an->work[i];
+        if (w->flop > 0 && w->dtype >= 0 && w->dtype < PF_DT_COUNT)
+            part->dtypes[d] |= 1u << w->dtype;
+        if (!pf_analysis_selected(j->an, i))
+            continue;
+        part->n_kind[d][a->kind]++;
+        j->dev[i] = (int32_t)d;
+    }
+}
+
+static void list_fill_range(void *ctx, size_t lo, size_t hi, size_t r)
+{
+    list_job *j = ctx;
+    size_t *at = j->parts[r].at;
+    for (size_t i = lo; i < hi; i++)
+        if (j->dev[i] >= 0)
+            j->accs[j->dev[i]].acts[at[j->dev[i]]++] = i;
+}
+
+static void list_parts_free(list_part *parts, size_t n)
+{
+    for (size_t r = 0; parts && r < n; r++) {
+        free(parts[r].n_kind);
+        free(parts[r].dtypes);
+        free(parts[r].at);
+    }
+    free(parts);
+}
+
+static list_part *list_parts_new(size_t n, size_t n_devices)
+{
+    list_part *parts = calloc(n, sizeof *parts);
+    for (size_t r = 0; parts && r < n; r++) {
+        parts[r].n_kind = calloc(n_devices, sizeof *parts[r].n_kind);
+        parts[r].dtypes = calloc(n_devices, sizeof *parts[r].dtypes);
+        parts[r].at = calloc(n_devices, sizeof *parts[r].at);
+        if (!parts[r].n_kind || !parts[r].dtypes || !parts[r].at) {
+            list_parts_free(parts, n);
+            return NULL;
+        }
+    }
+    return parts;
+}
+
+/* The parts' counts into each device's report and list length; each part's place in each
+ * device's list (the parts in file order, so the lists are too). */
+static void list_join(const pf_trace *t, dev_acc *accs, list_part *parts, size_t n_parts, size_t *all)
+{
+    size_t at = 0;
+    for (int d = 0; d < t->n_devices; d++) {
+        accs[d].acts = all + at;
+        accs[d].n_acts = 0;
+        for (size_t r = 0; r < n_parts; r++) {
+            const int64_t *k = parts[r].n_kind[d];
+            parts[r].at[d] = accs[d].n_acts;
+            accs[d].n_acts += (size_t)(k[0] + k[1] + k[2]);
+            if (!accs[d].rep)
+                continue; /* no activity: nothing was counted */
+            accs[d].rep->dtypes |= parts[r].dtypes[d];
+            for (int c = 0; c < 3; c++)
+                accs[d].rep->n_kind[c] += k[c];
+        }
+        at += accs[d].n_acts;
+    }
+}
+
 /* Each device's selected activities (accs[d].acts, slices of *all, which the caller frees),
  * so that what is done per device costs its own activities, not all of them: a trace of
  * 65,536 devices would otherwise cost 65,536 passes over every activity. Also the device's
- * dtypes of work (any activity) and its selected activities by kind. */
-static int list_device_acts(pf_analysis *an, dev_acc *accs, size_t **all)
+ * dtypes of work (any activity) and its selected activities by kind. On `threads` threads:
+ * ranges of activities counted apart, then listed in place, in file order. */
+static int list_device_acts(pf_analysis *an, dev_acc *accs, size_t threads, size_t **all)
 {
     const pf_trace *t = an->trace;
-    size_t n = t->n_acts ? t->n_acts : 1;
-    int32_t *dev = malloc(n * sizeof *dev);
+    size_t n = t->n_acts ? t->n_acts : 1, n_parts = list_parts_for(t, threads);
+    list_job j = {an, accs, malloc(n * sizeof *j.dev), list_parts_new(n_parts, t->n_devices ? (size_t)t->n_devices : 1)};
     *all = malloc(n * sizeof **all);
-    if (!dev || !*all) {
-        free(dev);
+    if (!j.dev || !j.parts || !*all) {
+        free(j.dev);
+        list_parts_free(j.parts, n_parts);
         return -1;
     }
-    for (size_t i = 0; i < t->n_acts; i++) {
-        const pf_activity *a = &t->acts[i];
-        const pf_device *p = pf_trace_device(t, a->device);
-        dev[i] = p ? (int32_t)(p - t->devices) : -1;
-        if (!p)
-            continue;
-        pf_device_report *r = accs[dev[i]].rep;
-        const pf_act_work *w = &an->work[i];
-        if (w->flop > 0 && w->dtype >= 0 && w->dtype < PF_DT_COUNT)
-            r->dtypes |= 1u << w->dtype;
-        if (!pf_analysis_selected(an, i)) {
-            dev[i] = -1;
-            continue;
-        }
-        r->n_kind[a->kind]++;
-        accs[dev[i]].n_acts++;
-    }
-    size_t at = 0;
-    for (int d = 0; d < t->n_devices; d++) {
-        accs[d].acts = *all + at;
-        at += accs[d].n_acts;
-        accs[d].n_acts = 0;
-    }
-    for (size_t i = 0; i < t->n_acts; i++)
-        if (dev[i] >= 0)
-            accs[dev[i]].acts[accs[dev[i]].n_acts++] = i;
-    free(dev);
+    pf_parallel_ranges(t->n_acts, n_parts, list_count_range, &j);
+    list_join(t, accs, j.parts, n_parts, *all);
+    pf_parallel_ranges(t->n_acts, n_parts, list_fill_range, &j);
+    free(j.dev);
+    list_parts_free(j.parts, n_parts);
     return 0;
 }
 
@@ -351,27 +434,58 @@ static int cmp_row(const void *x, const void *y)
     return strcmp(a->key, b->key);
 }
 
-static int setup_devices(pf_analysis *an, dev_acc **out)
+/* Which devices ran something: a range of activities marks them in its own row of seen. */
+typedef struct active_job {
+    const pf_trace *t;
+    unsigned char *seen;       /* [range][device] */
+} active_job;
+
+static void active_range(void *ctx, size_t lo, size_t hi, size_t r)
+{
+    const active_job *j = ctx;
+    const pf_trace *t = j->t;
+    unsigned char *seen = j->seen + r * (size_t)t->n_devices;
+    for (size_t i = lo; i < hi; i++) {
+        const pf_device *p = pf_trace_device(t, t->acts[i].device);
+        if (p)
+            seen[p - t->devices] = 1;
+    }
+}
+
+/* active[d] = 1 for each device that ran an activity; returns how many did, or -1 when memory
+ * runs out. */
+static long active_devices(const pf_trace *t, size_t threads, unsigned char *active)
+{
+    size_t nd = (size_t)t->n_devices, n_parts = list_parts_for(t, threads);
+    active_job j = {t, calloc(n_parts * (nd ? nd : 1), 1)};
+    if (!j.seen)
+        return -1;
+    pf_parallel_ranges(t->n_acts, n_parts, active_range, &j);
+    long n_active = 0;
+    for (size_t d = 0; d < nd; d++) {
+        for (size_t r = 0; r < n_parts && !active[d]; r++)
+            active[d] = j.seen[r * nd + d];
+        n_active += active[d];
+    }
+    free(j.seen);
+    return n_active;
+}
+
+static int setup_devices(pf_analysis *an, size_t threads, dev_acc **out)
 {
     const pf_trace *t = an->trace;
-    size_t nd = (size_t)(t->n_devices ? t->n_devices : 1), n_active = 0;
+    size_t nd = (size_t)(t->n_devices ? t->n_devices : 1);
     dev_acc *accs = calloc(nd, sizeof *accs);
     unsigned char *active = calloc(nd, 1);
-    if (!accs || !active) {
+    /* A report (10 KB) only for a device that ran something: a trace may declare 70,000
+     * devices in deviceProperties and use two; the others keep rep NULL and no task. */
+    long n_active = accs && active ? active_devices(t, threads, active) : -1;
+    if (n_active < 0) {
         free(accs);
         free(active);
         return -1;
     }
-    /* A report (10 KB) only for a device that ran something: a trace may declare 70,000
-     * devices in deviceProperties and use two; the others keep rep NULL and no task. */
-    for (size_t i = 0; i < t->n_acts; i++) {
-        const pf_device *p = pf_trace_device(t, t->acts[i].device);
-        if (p && !active[p - t->devices]) {
-            active[p - t->devices] = 1;
-            n_active++;
-        }
-    }
-    an->devices = calloc(n_active ? n_active : 1, sizeof *an->devices);
+    an->devices = calloc(n_active ? (size_t)n_active : 1, sizeof *an->devices);
     if (!an->devices) {
         free(accs);
         free(active);
@@ -722,10 +836,12 @@ static int compute_work(pf_analysis *an, pf_share *shares)
 
 /* Attribution's two halves that do not read each other, side by side at -j 2 and more (each
  * on one thread; the work then runs on all of them): task 0 the work shares, task 1 the
- * categories and then the steps, which read them. */
+ * categories and then the steps, which read them, with every activity's step number for the
+ * waits (num). */
 typedef struct attr_job {
     pf_analysis *an;
     pf_share *shares;
+    int64_t *num;              /* NULL when the trace has no steps */
     int steps_failed;          /* pf_steps_compute failed: its message is in *err */
     pf_error *err;
 } attr_job;
@@ -736,22 +852,24 @@ static int attr_task(void *ctx, size_t task, size_t worker)
     (void)worker;
     if (task == 0)
         return (j->shares = pf_work_shares(j->an->trace)) ? 0 : -1;
+    const pf_trace *t = j->an->trace;
     if (compute_categories(j->an))
         return -1;
-    j->steps_failed = pf_steps_compute(j->an, j->err) != 0;
+    if ((t->n_cpu_steps || t->n_gpu_steps) && !(j->num = malloc((t->n_acts ? t->n_acts : 1) * sizeof *j->num)))
+        return -1;
+    j->steps_failed = pf_steps_compute(j->an, j->num, j->err) != 0;
     return j->steps_failed ? -1 : 0;
 }
 
-/* Aggregation's first step at -j 2 and more: the phases (task 0, on all threads but one)
- * beside each active device's report and every activity's step number (task 1), and the
- * devices' lists of activities too, unless --phase narrows the selection that they follow:
- * then they come after. */
+/* Aggregation's first step at -j 2 and more: the phases (task 0, on phase_threads) beside
+ * each active device's report (task 1, on list_threads), and the devices' lists of
+ * activities too, unless --phase narrows the selection that they follow: then they come
+ * after. */
 typedef struct prep_job {
     pf_analysis *an;
-    size_t phase_threads;
+    size_t phase_threads, list_threads;
     dev_acc *accs;
     size_t *dev_acts;
-    int64_t *num;              /* NULL when the trace has no steps */
     int listed;
     int phases_failed;         /* pf_phases_compute failed: its message is in *err */
     pf_error *err;
@@ -761,22 +879,17 @@ static int prep_task(void *ctx, size_t task, size_t worker)
 {
     prep_job *j = ctx;
     pf_analysis *an = j->an;
-    const pf_trace *t = an->trace;
     (void)worker;
     if (task == 0) {
         j->phases_failed = pf_phases_compute_on(an, j->phase_threads, j->err) != 0;
         return j->phases_failed ? -1 : 0;
     }
-    pf_error oom; /* pf_steps_numbers fails only when memory runs out, as the caller then says */
-    if (setup_devices(an, &j->accs))
-        return -1;
-    if ((t->n_cpu_steps || t->n_gpu_steps) &&
-        (!(j->num = malloc((t->n_acts ? t->n_acts : 1) * sizeof *j->num)) || pf_steps_numbers(t, j->num, &oom)))
+    if (setup_devices(an, j->list_threads, &j->accs))
         return -1;
     if (an->opts.phase != PF_PHASE_NONE)
         return 0;
     j->listed = 1;
-    return list_device_acts(an, j->accs, &j->dev_acts);
+    return list_device_acts(an, j->accs, j->list_threads, &j->dev_acts);
 }
 
 int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **out, pf_error *err)
@@ -789,11 +902,12 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
     an->opts = *o;
     dev_acc *accs = NULL;
     int rc = (an->keys = pf_strtab_new()) ? 0 : -1;
-    attr_job aj = {an, NULL, 0, err};
+    attr_job aj = {.an = an, .err = err};
     if (rc == 0)
         pf_tasks_run(2, o->jobs > 1 ? 2 : 1, attr_task, &aj, &rc);
     if (aj.steps_failed) {
         free(aj.shares);
+        free(aj.num);
         pf_analysis_free(an);
         return -1;
     }
@@ -802,10 +916,13 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
     else
         free(aj.shares);
     pf_timings_lap(o->timings, "attribution", t->n_acts < 65536 || o->jobs < 1 ? 1 : o->jobs); /* pf_work_all */
-    size_t pool = o->jobs > 1 ? 2 : 1, phase_threads = pf_phases_threads(an);
-    if (pool > 1 && phase_threads >= (size_t)o->jobs) /* one thread runs task 1 meanwhile */
-        phase_threads = (size_t)o->jobs - 1;
-    prep_job pj = {.an = an, .phase_threads = phase_threads, .err = err};
+    /* A quarter of the threads list the devices' activities beside the phases (16-core host,
+     * 4 GB trace at -j 16: the phases 0.087 s on 15 threads, the lists 0.083 s on one). */
+    size_t jobs = o->jobs > 1 ? (size_t)o->jobs : 1, pool = jobs > 1 ? 2 : 1, phase_threads = pf_phases_threads(an);
+    size_t list_threads = jobs / 4 ? jobs / 4 : 1;
+    if (pool > 1 && phase_threads > jobs - list_threads)
+        phase_threads = jobs - list_threads;
+    prep_job pj = {.an = an, .phase_threads = phase_threads, .list_threads = list_threads, .err = err};
     if (rc == 0)
         pf_tasks_run(2, pool, prep_task, &pj, &rc);
     accs = pj.accs;
@@ -813,15 +930,15 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
     if (pj.phases_failed) {
         free(accs);
         free(dev_acts);
-        free(pj.num);
+        free(aj.num);
         pf_analysis_free(an);
         return -1;
     }
     if (rc == 0 && !pj.listed)
-        rc = list_device_acts(an, accs, &dev_acts);
+        rc = list_device_acts(an, accs, jobs, &dev_acts);
     size_t threads = 1;
     pf_waits *waits = NULL;
-    if (rc == 0 && group_devices(an, accs, pj.num, &waits, &threads)) {
+    if (rc == 0 && group_devices(an, accs, aj.num, &waits, &threads)) {
         pf_waits_free(waits, (size_t)t->n_devices);
         waits = NULL;
         rc = -1;
@@ -834,7 +951,7 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
         pf_waits_free(waits, (size_t)t->n_devices);
     free(accs);
     free(dev_acts);
-    free(pj.num);
+    free(aj.num);
     threads = threads > pool ? threads : pool;
     threads = threads > phase_threads ? threads : phase_threads;
     pf_timings_lap(o->timings, "aggregation", (int)threads); /* phases, group_devices */

@@ -265,7 +265,7 @@ int pf_steps_numbers(const pf_trace *t, int64_t *num, pf_error *err)
     return 0;
 }
 
-int pf_steps_compute(pf_analysis *an, pf_error *err)
+int pf_steps_compute(pf_analysis *an, int64_t *num, pf_error *err)
 {
     const pf_trace *t = an->trace;
     long *owner;
@@ -280,6 +280,8 @@ int pf_steps_compute(pf_analysis *an, pf_error *err)
         return pf_fail(err, "out of memory");
     }
     for (size_t i = 0; i < t->n_acts; i++) {
+        if (num)
+            num[i] = owner[i] >= 0 ? an->steps[owner[i]].number : PF_NO_STEP;
         if (owner[i] < 0)
             continue;
         const pf_activity *a = &t->acts[i];

@@ -70,8 +70,11 @@ static void block_drain(char *block, size_t bytes, size_t used, char *d)
         return;
     /* Copied in pieces, each piece's pages given back once copied: threads draining at once
      * then hold a piece each beyond the events, not a block each (a 1 GB trace at -j 16 held
-     * 32 MB more while its parts were copied). */
-    enum { PIECE = 64 << 10 };
+     * 32 MB more while its parts were copied). Not smaller: each unmap stops every thread of
+     * the process to flush its TLB (16-core host, 4 GB trace at -j 16: the model build took
+     * 0.100-0.112 s with 64 KB pieces, 0.063-0.064 s with 256 KB and 0.051-0.058 s with 1 MB,
+     * whose peak rose 11-12 MB during the build against 4 MB). */
+    enum { PIECE = 256 << 10 };
     size_t piece = PIECE - PIECE % page, at = 0;
     for (; used - at > piece; at += piece) {
         memcpy(d + at, block + at, piece);

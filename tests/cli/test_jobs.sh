@@ -65,3 +65,48 @@ for j in 2 3 7 16; do
 done
 check_eq "40 copies (73,560 op records) with repeated External ids: -j 2, 3, 7, 16 = -j 1" "$bad" ""
 check_grep "40 copies: the repeated ids are noted" "cpu_ops repeat an earlier External id" "$TMP/e1"
+
+# A trace of three devices and 66,000 kernels (more than the 65,536 activities from which the
+# analysis lists each device's activities and finds the active devices in parallel ranges),
+# in 4 ProfilerSteps, with a fourth device that runs nothing: the same at every -j, with and
+# without --step (which narrows the selection the lists follow).
+python3 - "$TMP/devs.json" <<'PYEOF'
+import json, sys
+ev, ext, corr, ts = [], 1, 1, 1000.0
+props = [{"id": d, "name": "NVIDIA H100 80GB HBM3", "totalGlobalMem": 85017493504, "numSms": 132,
+          "computeMajor": 9, "computeMinor": 0} for d in range(4)]
+names = ["void gemm_kernel<a>()", "void elementwise_kernel<b>()", "void reduce_kernel<c>()"]
+per_step = 16500
+for step in range(4):
+    ev.append({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d" % step, "pid": 1, "tid": 1,
+               "ts": ts, "dur": per_step * 3.0 + 1})
+    for k in range(per_step):
+        dims = [[64, 64], [64, 64]] if k % 3 == 0 else [[4096]]
+        ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::mm" if k % 3 == 0 else "aten::relu", "pid": 1,
+                   "tid": 1, "ts": ts + 0.1, "dur": 2.0, "args": {"External id": ext, "Input Dims": dims}})
+        ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+                   "ts": ts + 0.5, "dur": 1.0, "args": {"External id": ext, "correlation": corr}})
+        ev.append({"ph": "X", "cat": "kernel", "name": names[k % 3], "pid": 0, "tid": 7, "ts": ts + 5.0,
+                   "dur": 1.0 + (k * 7919 % 13) / 8.0, "args": {"External id": ext, "device": (k // 5) % 3,
+                   "stream": 7 + k % 2, "correlation": corr}})
+        ext, corr, ts = ext + 1, corr + 1, ts + 3.0
+    ts += 10.0
+json.dump({"deviceProperties": props, "traceEvents": ev}, open(sys.argv[1], "w"))
+PYEOF
+for opt in "" "--step 2"; do
+    "$PROFANA" --analysis "$TMP/devs.json" bf16 --format json --quiet -j 1 $opt >"$TMP/o1" 2>"$TMP/e1"
+    bad=""
+    for j in $JOBS_N; do
+        "$PROFANA" --analysis "$TMP/devs.json" bf16 --format json --quiet -j "$j" $opt >"$TMP/oj" 2>"$TMP/ej"
+        cmp -s "$TMP/o1" "$TMP/oj" && cmp -s "$TMP/e1" "$TMP/ej" || bad="$bad -j $j"
+    done
+    check_eq "3 devices, 66,000 kernels${opt:+ ($opt)}: -j $(echo "$JOBS_N" | sed 's/ /, /g') = -j 1" "$bad" ""
+done
+# the launches per device, from the events as written (k // 5 % 3 over 16,500 a step)
+python3 - "$TMP/o1" <<'PYEOF' >"$TMP/counts"
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(str(dev["total"]["count"]) for dev in d["devices"]))
+PYEOF
+check_eq "3 devices, --step 2: each device's launches as the events give them (16,500 in the step)" \
+    "$(cat "$TMP/counts")" "5500 5500 5500"
