@@ -6,18 +6,6 @@
 
 enum { DIGIT_BITS = 11, DIGITS = 1 << DIGIT_BITS };
 
-/* Merges the sorted a[0, na) and b[0, nb) into out, stably (a tie: a's first). */
-static void merge(const pf_kv *a, size_t na, const pf_kv *b, size_t nb, pf_kv *out)
-{
-    size_t i = 0, j = 0, k = 0;
-    while (i < na && j < nb)
-        out[k++] = b[j].key < a[i].key ? b[j++] : a[i++];
-    while (i < na)
-        out[k++] = a[i++];
-    while (j < nb)
-        out[k++] = b[j++];
-}
-
 /* LSD radix sort of v[0, n) (tmp: room for n), as many passes as the keys' spread needs. */
 static void radix(pf_kv *v, pf_kv *tmp, size_t n)
 {
@@ -95,13 +83,4 @@ void pf_sort_kv(pf_kv *v, pf_kv *tmp, size_t n)
         sort_mostly_ascending(v, tmp, n);
     else
         radix(v, tmp, n);
-}
-
-void pf_sort_kv2(pf_kv *v, pf_kv *tmp, size_t n, size_t split)
-{
-    assert(((v && tmp) || n == 0) && split <= n);
-    pf_sort_kv(v, tmp, split);
-    pf_sort_kv(v + split, tmp, n - split);
-    merge(v, split, v + split, n - split, tmp);
-    memcpy(v, tmp, n * sizeof *v);
 }

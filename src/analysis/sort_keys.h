@@ -17,11 +17,6 @@ typedef struct pf_kv {
  * lost. The result is the one order a stable sort gives, whatever the method. */
 void pf_sort_kv(pf_kv *v, pf_kv *tmp, size_t n);
 
-/* pf_sort_kv's result (a stable sort of v[0, n)), made by sorting v[0, split) and v[split, n)
- * apart and merging them: much less work when each part is in order already or nearly (the
- * starts and the ends of the activities of one stream). */
-void pf_sort_kv2(pf_kv *v, pf_kv *tmp, size_t n, size_t split);
-
 /* A signed value as an unsigned key of the same order. */
 static inline uint64_t pf_key_i64(int64_t x)
 {
