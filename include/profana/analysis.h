@@ -312,23 +312,32 @@ void pf_work_of(const pf_trace *t, const pf_analysis_opts *o, size_t i, pf_share
 
 /* pf_work_of for every activity into w[0, t->n_acts) (shares from pf_work_shares), with
  * one formula run per distinct op invocation (name, args, Inductor figures): the same
- * figures, a fraction of the time. Returns 0, or -1 when memory runs out. */
+ * figures, a fraction of the time, on pf_work_threads(t, o->jobs) threads. Returns 0, or -1
+ * when memory runs out. */
 int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const pf_share *shares, pf_act_work *w);
 
 /* A kernel without a launching op (a graph replay without its capture, a library's own
  * launch) takes the figures of the launches of the same kernel name and launch geometry
  * (grid and block) that have an op, when every one of them comes from an op with the same
  * known work (op_flop, op_bytes): the mean of their shares of it (source "inferred",
- * inferred set); kernels without a geometry get nothing. w is
- * pf_work_all's. Returns 0, or -1 when memory runs out. */
-int pf_work_infer(const pf_trace *t, pf_act_work *w);
+ * inferred set); kernels without a geometry get nothing. w is pf_work_all's. Runs on
+ * `threads` threads (1 to PF_THREADS_MAX: pf_work_threads), with the same result for any
+ * number: each key's figures are summed in activity order. Returns 0, or -1 when memory
+ * runs out. */
+int pf_work_infer(const pf_trace *t, pf_act_work *w, size_t threads);
 
 /* Which part of its op invocation's work each activity carries. FLOPs: the op's math kernels
  * (gemm, conv or attention by kernel name, data-layout kernels such as im2col excepted) in
  * proportion to their time; all its kernels by time when it has none. Bytes: all its kernels
  * in proportion to time. Launches of zero time split by count. Shares of one op sum to 1 per
- * figure. Returns a per-activity array (caller frees), or NULL when memory runs out. */
-pf_share *pf_work_shares(const pf_trace *t);
+ * figure. Runs on `threads` threads (at least 1: pf_work_threads), with the same result for
+ * any number. Returns a per-activity array (caller frees), or NULL when memory runs out. */
+pf_share *pf_work_shares(const pf_trace *t, size_t threads);
+
+/* How many threads the per-activity work of t (pf_work_shares, pf_work_all, pf_work_infer)
+ * runs on at -j jobs: 1 for jobs <= 1 or fewer than 64 Ki activities, else jobs, at most
+ * PF_THREADS_MAX. */
+size_t pf_work_threads(const pf_trace *t, int jobs);
 
 /* The formula figures of op's call (pf_formula_apply_ex with DTYPE as the assumed type; ex
  * may be NULL). An Inductor Triton launch the op table does not list is read from its

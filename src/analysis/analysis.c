@@ -11,6 +11,8 @@
 
 #include <assert.h>
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -765,55 +767,95 @@ static void finish_devices(pf_analysis *an, dev_acc *accs, pf_waits *waits)
 }
 
 /* Categorising is a scan of a rule table: cached per distinct (kind, kernel, op), which
- * are interned pointers. */
+ * are interned pointers; a trace has a few hundred of them, so the cache starts small and
+ * doubles when half full. */
+typedef struct cat_slot {
+    const char *name, *op;     /* name NULL: a free slot */
+    unsigned char kind, cat;
+} cat_slot;
+
 typedef struct cat_cache {
-    const char **names, **ops;
-    unsigned char *kinds, *cats;
-    size_t cap;
+    cat_slot *slots;
+    size_t cap, n;             /* cap a power of two, at least twice n */
 } cat_cache;
 
-static unsigned char cached_category(cat_cache *c, const pf_activity *a, const char *op)
+static cat_slot *cat_slot_of(const cat_cache *c, const char *name, const char *op, int kind)
 {
-    uint64_t h = ((uint64_t)(uintptr_t)a->name * UINT64_C(0x9E3779B97F4A7C15)) ^
-                 ((uint64_t)(uintptr_t)op * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ (uint64_t)a->kind;
+    uint64_t h = ((uint64_t)(uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15)) ^
+                 ((uint64_t)(uintptr_t)op * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ (uint64_t)kind;
     size_t i = (size_t)(h >> 17) & (c->cap - 1);
-    for (; c->names[i]; i = (i + 1) & (c->cap - 1))
-        if (c->names[i] == a->name && c->ops[i] == op && c->kinds[i] == a->kind)
-            return c->cats[i];
-    c->names[i] = a->name;
-    c->ops[i] = op;
-    c->kinds[i] = (unsigned char)a->kind;
-    c->cats[i] = (unsigned char)pf_category_of(a->kind, a->name, op);
-    return c->cats[i];
+    while (c->slots[i].name && (c->slots[i].name != name || c->slots[i].op != op || c->slots[i].kind != kind))
+        i = (i + 1) & (c->cap - 1);
+    return &c->slots[i];
 }
 
-static int compute_categories(pf_analysis *an)
+static int cat_grow(cat_cache *c)
+{
+    cat_cache bigger = {calloc(c->cap ? 2 * c->cap : 64, sizeof(cat_slot)), c->cap ? 2 * c->cap : 64, c->n};
+    if (!bigger.slots)
+        return -1;
+    for (size_t i = 0; i < c->cap; i++)
+        if (c->slots[i].name)
+            *cat_slot_of(&bigger, c->slots[i].name, c->slots[i].op, c->slots[i].kind) = c->slots[i];
+    free(c->slots);
+    *c = bigger;
+    return 0;
+}
+
+/* a's category (op: the name of its op, NULL when none); -1 when memory runs out. */
+static int cached_category(cat_cache *c, const pf_activity *a, const char *op)
+{
+    assert(a->name);
+    if (2 * (c->n + 1) > c->cap && cat_grow(c))
+        return -1;
+    cat_slot *s = cat_slot_of(c, a->name, op, (int)a->kind);
+    if (!s->name) {
+        *s = (cat_slot){a->name, op, (unsigned char)a->kind, (unsigned char)pf_category_of(a->kind, a->name, op)};
+        c->n++;
+    }
+    return s->cat;
+}
+
+/* compute_categories' ranges, each with a cache of its own (a category is a function of
+ * (kind, kernel, op) alone). */
+typedef struct cats_job {
+    pf_analysis *an;
+    atomic_int failed;         /* memory ran out in a range */
+} cats_job;
+
+static void cats_range(void *ctx, size_t lo, size_t hi, size_t r)
+{
+    cats_job *j = ctx;
+    const pf_trace *t = j->an->trace;
+    cat_cache c = {0};
+    (void)r;
+    for (size_t i = lo; i < hi; i++) {
+        const pf_activity *a = &t->acts[i];
+        int cat = cached_category(&c, a, a->op >= 0 ? t->ops[a->op].name : NULL);
+        if (cat < 0) {
+            atomic_store(&j->failed, 1);
+            break;
+        }
+        j->an->cats[i] = (unsigned char)cat;
+    }
+    free(c.slots);
+}
+
+/* Every activity's category into an->cats, on `threads` threads. */
+static int compute_categories(pf_analysis *an, size_t threads)
 {
     const pf_trace *t = an->trace;
-    cat_cache c = {0};
-    /* At most one slot per activity: twice that keeps probing short. */
-    c.cap = 64;
-    while (c.cap < t->n_acts * 2)
-        c.cap *= 2;
-    c.names = calloc(c.cap, sizeof *c.names);
-    c.ops = calloc(c.cap, sizeof *c.ops);
-    c.kinds = calloc(c.cap, 1);
-    c.cats = calloc(c.cap, 1);
     an->cats = malloc(t->n_acts ? t->n_acts : 1);
-    int rc = c.names && c.ops && c.kinds && c.cats && an->cats ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
-        const pf_activity *a = &t->acts[i];
-        an->cats[i] = cached_category(&c, a, a->op >= 0 ? t->ops[a->op].name : NULL);
-    }
-    free(c.names);
-    free(c.ops);
-    free(c.kinds);
-    free(c.cats);
-    return rc;
+    if (!an->cats)
+        return -1;
+    cats_job j = {an, 0};
+    pf_parallel_ranges(t->n_acts, threads, cats_range, &j);
+    return atomic_load(&j.failed) ? -1 : 0;
 }
 
-/* Each activity's work from its share of its op's (pf_work_shares; freed here). */
-static int compute_work(pf_analysis *an, pf_share *shares)
+/* Each activity's work from its share of its op's (pf_work_shares; freed here), on `threads`
+ * threads. */
+static int compute_work(pf_analysis *an, pf_share *shares, size_t threads)
 {
     const pf_trace *t = an->trace;
     an->work = malloc((t->n_acts ? t->n_acts : 1) * sizeof *an->work);
@@ -821,10 +863,12 @@ static int compute_work(pf_analysis *an, pf_share *shares)
         free(shares);
         return -1;
     }
-    int rc = pf_work_all(t, &an->opts, shares, an->work);
+    pf_analysis_opts o = an->opts;
+    o.jobs = (int)threads; /* pf_work_threads(t, threads) is threads (t is large, or threads 1) */
+    int rc = pf_work_all(t, &o, shares, an->work);
     free(shares);
     if (rc == 0)
-        rc = pf_work_infer(t, an->work);
+        rc = pf_work_infer(t, an->work, threads);
     /* A copy or fill does no arithmetic, whether or not the trace gives its size (ROCm's
      * memsets and many device-to-device memcpys have no args.bytes): its FLOPs are a known
      * 0, so an op's row keeps its FLOPs and only its bytes become unknown. */
@@ -834,13 +878,16 @@ static int compute_work(pf_analysis *an, pf_share *shares)
     return rc;
 }
 
-/* Attribution's two halves that do not read each other, side by side at -j 2 and more (each
- * on one thread; the work then runs on all of them): task 0 the work shares, task 1 the
- * categories and then the steps, which read them, with every activity's step number for the
- * waits (num). */
+/* Attribution: the categories, then the work shares (each on every thread), then at -j 2
+ * and more two halves that do not read each other side by side: task 0 the work (on all
+ * threads but one), task 1 the steps (which read the categories), on one, with every
+ * activity's step number for the waits (num). The steps are one thread's work (77 ms of a
+ * 4 GB trace on the 16-core host, the work 70 ms on one thread): beside the shares, as
+ * before, they would leave a 2-thread run the shares' whole time. */
 typedef struct attr_job {
     pf_analysis *an;
-    pf_share *shares;
+    pf_share *shares;          /* task 0 frees them */
+    size_t threads;            /* pf_work_threads */
     int64_t *num;              /* NULL when the trace has no steps */
     int steps_failed;          /* pf_steps_compute failed: its message is in *err */
     pf_error *err;
@@ -851,10 +898,8 @@ static int attr_task(void *ctx, size_t task, size_t worker)
     attr_job *j = ctx;
     (void)worker;
     if (task == 0)
-        return (j->shares = pf_work_shares(j->an->trace)) ? 0 : -1;
+        return compute_work(j->an, j->shares, j->threads > 1 ? j->threads - 1 : 1);
     const pf_trace *t = j->an->trace;
-    if (compute_categories(j->an))
-        return -1;
     if ((t->n_cpu_steps || t->n_gpu_steps) && !(j->num = malloc((t->n_acts ? t->n_acts : 1) * sizeof *j->num)))
         return -1;
     j->steps_failed = pf_steps_compute(j->an, j->num, j->err) != 0;
@@ -902,20 +947,19 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
     an->opts = *o;
     dev_acc *accs = NULL;
     int rc = (an->keys = pf_strtab_new()) ? 0 : -1;
-    attr_job aj = {.an = an, .err = err};
+    size_t work_threads = pf_work_threads(t, o->jobs);
+    if (rc == 0)
+        rc = compute_categories(an, work_threads);
+    attr_job aj = {.an = an, .shares = rc == 0 ? pf_work_shares(t, work_threads) : NULL, .threads = work_threads,
+                   .err = err};
     if (rc == 0)
         pf_tasks_run(2, o->jobs > 1 ? 2 : 1, attr_task, &aj, &rc);
     if (aj.steps_failed) {
-        free(aj.shares);
         free(aj.num);
         pf_analysis_free(an);
         return -1;
     }
-    if (rc == 0)
-        rc = compute_work(an, aj.shares);
-    else
-        free(aj.shares);
-    pf_timings_lap(o->timings, "attribution", t->n_acts < 65536 || o->jobs < 1 ? 1 : o->jobs); /* pf_work_all */
+    pf_timings_lap(o->timings, "attribution", (int)work_threads);
     /* A quarter of the threads list the devices' activities beside the phases (16-core host,
      * 4 GB trace at -j 16: the phases 0.087 s on 15 threads, the lists 0.083 s on one). */
     size_t jobs = o->jobs > 1 ? (size_t)o->jobs : 1, pool = jobs > 1 ? 2 : 1, phase_threads = pf_phases_threads(an);

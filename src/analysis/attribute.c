@@ -1,6 +1,7 @@
 /* attribute.c - decides which activities carry each op invocation's work (its FLOPs on the kernels that do the arithmetic, its bytes over all its kernels by time), and what that work is. */
 #include <assert.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,10 +82,12 @@ static int memo_is_math(math_memo *m, const char *name)
     return m->is_math[m->n++];
 }
 
-/* Time and launches of an op invocation's kernels: all of them, and its math kernels. */
+/* Time and launches of an op invocation's kernels: all of them, and its math kernels. Ranges
+ * of activities add to them at once: integer sums, so the order of the adds changes nothing
+ * (calloc's zero bytes are a zero of these lock-free atomics). */
 typedef struct op_time {
-    int64_t all_ns, math_ns;
-    int64_t all_n, math_n;
+    _Atomic int64_t all_ns, math_ns;
+    _Atomic int64_t all_n, math_n;
 } op_time;
 
 /* dur's part of total (of n launches); by count when the launches took no time at all. */
@@ -96,56 +99,108 @@ static double part(int64_t dur, int64_t total, int64_t n)
     return total > 0 ? (double)dur / (double)total : 1.0 / (double)n;
 }
 
-pf_share *pf_work_shares(const pf_trace *t)
+size_t pf_work_threads(const pf_trace *t, int jobs)
 {
     assert(t);
-    pf_share *sh = calloc(t->n_acts ? t->n_acts : 1, sizeof *sh);
-    op_time *ot = calloc(t->n_ops ? t->n_ops : 1, sizeof *ot);
-    unsigned char *math = calloc(t->n_acts ? t->n_acts : 1, 1);
+    if (t->n_acts < 65536 || jobs <= 1) /* a thread's start costs more than a small trace's work */
+        return 1;
+    return (size_t)jobs < PF_THREADS_MAX ? (size_t)jobs : PF_THREADS_MAX;
+}
+
+/* pf_work_shares' ranges: each sums its kernels into their ops' op_time (pass 1), then cuts
+ * each of its kernels' share from its op's sums (pass 2). */
+typedef struct shares_job {
+    const pf_trace *t;
+    op_time *ot;               /* per op */
+    unsigned char *math;       /* per activity: 1 for a math kernel (pass 1's) */
+    pf_share *sh;
+    int shared;                /* several ranges at once */
+    atomic_int failed;         /* memory ran out in a range */
+} shares_job;
+
+/* *p += v: a locked add when ranges run at once, else a plain load and store (the lock made
+ * one thread's pass 1 a third slower). */
+static void add_to(_Atomic int64_t *p, int64_t v, int shared)
+{
+    if (shared)
+        atomic_fetch_add_explicit(p, v, memory_order_relaxed);
+    else
+        atomic_store_explicit(p, atomic_load_explicit(p, memory_order_relaxed) + v, memory_order_relaxed);
+}
+
+static void add_time(op_time *o, int64_t d, int math, int shared)
+{
+    add_to(&o->all_ns, d, shared);
+    add_to(&o->all_n, 1, shared);
+    if (!math)
+        return;
+    add_to(&o->math_ns, d, shared);
+    add_to(&o->math_n, 1, shared);
+}
+
+/* Pass 1 over [lo, hi), with a memo of its own (math_kernel is a function of the name). */
+static void sum_range(void *ctx, size_t lo, size_t hi, size_t r)
+{
+    shares_job *j = ctx;
     math_memo mm = {0};
-    int rc = sh && ot && math ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
-        const pf_activity *a = &t->acts[i];
+    (void)r;
+    for (size_t i = lo; i < hi; i++) {
+        const pf_activity *a = &j->t->acts[i];
         if (a->op < 0 || a->kind != PF_ACT_KERNEL)
             continue;
         int m = memo_is_math(&mm, a->name);
         if (m < 0) {
-            rc = -1;
+            atomic_store(&j->failed, 1);
             break;
         }
-        math[i] = (unsigned char)m;
-        op_time *o = &ot[a->op];
-        int64_t d = a->dur_ns > 0 ? a->dur_ns : 0;
-        o->all_ns += d;
-        o->all_n++;
-        o->math_ns += m ? d : 0;
-        o->math_n += m;
+        j->math[i] = (unsigned char)m;
+        add_time(&j->ot[a->op], a->dur_ns > 0 ? a->dur_ns : 0, m, j->shared);
     }
-    /* FLOPs go to the op's math kernels by their time (to all its kernels by time when it has
-     * none); bytes to all its kernels by time: each kernel then runs at the op's own rate over
-     * the kernels that share that work, never above it. memcpy and memset carry their own
-     * bytes instead. */
-    for (size_t i = 0; rc == 0 && i < t->n_acts; i++) {
-        const pf_activity *a = &t->acts[i];
-        if (a->op < 0 || a->kind != PF_ACT_KERNEL)
-            continue;
-        const op_time *o = &ot[a->op];
-        int64_t d = a->dur_ns > 0 ? a->dur_ns : 0;
-        sh[i].bytes = part(d, o->all_ns, o->all_n);
-        if (o->math_n == 0)
-            sh[i].flop = sh[i].bytes;
-        else
-            sh[i].flop = math[i] ? part(d, o->math_ns, o->math_n) : 0;
-    }
-    free(ot);
-    free(math);
     free(mm.is_math);
     pf_ptrmap_free(&mm.map);
-    if (rc) {
-        free(sh);
+}
+
+/* Pass 2 over [lo, hi). FLOPs go to the op's math kernels by their time (to all its kernels
+ * by time when it has none); bytes to all its kernels by time: each kernel then runs at the
+ * op's own rate over the kernels that share that work, never above it. memcpy and memset
+ * carry their own bytes instead. */
+static void share_range(void *ctx, size_t lo, size_t hi, size_t r)
+{
+    shares_job *j = ctx;
+    (void)r;
+    for (size_t i = lo; i < hi; i++) {
+        const pf_activity *a = &j->t->acts[i];
+        if (a->op < 0 || a->kind != PF_ACT_KERNEL)
+            continue;
+        op_time *o = &j->ot[a->op];
+        int64_t d = a->dur_ns > 0 ? a->dur_ns : 0;
+        int64_t math_n = atomic_load_explicit(&o->math_n, memory_order_relaxed);
+        j->sh[i].bytes = part(d, atomic_load_explicit(&o->all_ns, memory_order_relaxed),
+                              atomic_load_explicit(&o->all_n, memory_order_relaxed));
+        if (math_n == 0)
+            j->sh[i].flop = j->sh[i].bytes;
+        else
+            j->sh[i].flop = j->math[i] ? part(d, atomic_load_explicit(&o->math_ns, memory_order_relaxed), math_n) : 0;
+    }
+}
+
+pf_share *pf_work_shares(const pf_trace *t, size_t threads)
+{
+    assert(t && threads >= 1);
+    shares_job j = {t, calloc(t->n_ops ? t->n_ops : 1, sizeof(op_time)), calloc(t->n_acts ? t->n_acts : 1, 1),
+                    calloc(t->n_acts ? t->n_acts : 1, sizeof(pf_share)), threads > 1, 0};
+    if (j.ot && j.math && j.sh) {
+        pf_parallel_ranges(t->n_acts, threads, sum_range, &j);
+        if (!atomic_load(&j.failed))
+            pf_parallel_ranges(t->n_acts, threads, share_range, &j);
+    }
+    free(j.ot);
+    free(j.math);
+    if (!j.ot || !j.math || atomic_load(&j.failed)) {
+        free(j.sh);
         return NULL;
     }
-    return sh;
+    return j.sh;
 }
 
 static pf_dtype peak_dtype(const pf_analysis_opts *o, pf_dtype d, int matrix)
@@ -407,13 +462,12 @@ static void work_range(void *ctx, size_t lo, size_t hi, size_t r)
     j->rc[r] = rc;
 }
 
-/* Activities in ranges on up to o->jobs threads (o->jobs <= 1, or fewer than 64 Ki
- * activities: one); an op's figures are a function of the op alone, so a memo per range
- * gives what one memo would. */
+/* Activities in pf_work_threads(t, o->jobs) ranges, each on its own thread; an op's figures
+ * are a function of the op alone, so a memo per range gives what one memo would. */
 int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const pf_share *shares, pf_act_work *w)
 {
     assert(t != NULL && o != NULL && (shares != NULL || t->n_acts == 0) && (w != NULL || t->n_acts == 0));
-    size_t jobs = o->jobs > 1 ? (size_t)o->jobs : 1, w_n = t->n_acts < 65536 ? 1 : jobs;
+    size_t w_n = pf_work_threads(t, o->jobs);
     int *rc = calloc(w_n, sizeof *rc);
     if (!rc)
         return -1;

@@ -178,7 +178,7 @@ static int find_invocation(pf_invocation *e, const char *query)
 static int collect_activities(pf_invocation *e)
 {
     const pf_trace *t = e->t;
-    pf_share *shares = pf_work_shares(t);
+    pf_share *shares = pf_work_shares(t, pf_work_threads(t, e->opts.jobs));
     e->acts = malloc((t->n_acts ? t->n_acts : 1) * sizeof *e->acts);
     if (!shares || !e->acts) {
         free(shares);

@@ -1,8 +1,11 @@
 /* infer.c - figures for a kernel without a launching op, from the linked launches of the same kernel name and launch geometry in the same trace. */
+#include <assert.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "profana/analysis.h"
+#include "profana/parallel.h"
 
 /* What the linked launches of one (name, geometry) say, as long as they all say the same. */
 typedef struct seen {
@@ -22,9 +25,14 @@ static int same_work(const pf_act_work *a, const pf_act_work *b)
            a->elsewhere == b->elsewhere && a->generic == b->generic;
 }
 
+static uint64_t key_hash(const char *name, uint64_t geometry)
+{
+    return ((uint64_t)(uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15)) ^ geometry;
+}
+
 static seen *slot_of(seen *tab, size_t cap, const char *name, uint64_t geometry)
 {
-    uint64_t h = ((uint64_t)(uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15)) ^ geometry;
+    uint64_t h = key_hash(name, geometry);
     size_t i = (size_t)(h >> 17) & (cap - 1);
     while (tab[i].name && (tab[i].name != name || tab[i].geometry != geometry))
         i = (i + 1) & (cap - 1);
@@ -77,30 +85,92 @@ static int learn(seen_tab *t, const pf_activity *a, const pf_act_work *w)
     return 0;
 }
 
-int pf_work_infer(const pf_trace *t, pf_act_work *w)
+/* Each activity's part in pass A: P (< PF_THREADS_MAX) it teaches its key in table P,
+ * ASKS + P it takes its figures from table P, NONE neither. A key's table is a function of
+ * the key alone, so every launch of one key is learnt by one pass, in activity order. */
+enum { ASKS = PF_THREADS_MAX, NONE = 255 };
+_Static_assert(2 * PF_THREADS_MAX <= NONE, "a part fits a byte");
+
+typedef struct infer_job {
+    const pf_trace *t;
+    pf_act_work *w;
+    unsigned char *part;       /* per activity */
+    seen_tab *tabs;            /* per part */
+    size_t parts;
+    atomic_int failed;         /* memory ran out in a part */
+} infer_job;
+
+/* Pass A over [lo, hi): each activity's part. A graph replay's kernel without its capture
+ * linked to the op that launched the graph has no figures of its own, and teaches nothing. */
+static void part_range(void *ctx, size_t lo, size_t hi, size_t r)
 {
-    seen_tab tab = {NULL, 0, 0};
-    /* a graph replay's kernel without its capture linked to the op that launched the graph:
-     * it has no figures of its own, and teaches nothing */
-    for (size_t i = 0; i < t->n_acts; i++)
-        if (t->acts[i].op >= 0 && !w[i].graph_replay && usable(&t->acts[i]) && learn(&tab, &t->acts[i], &w[i])) {
-            free(tab.tab);
-            return -1;
-        }
-    for (size_t i = 0; tab.used && i < t->n_acts; i++) {
-        const pf_activity *a = &t->acts[i];
-        if ((a->op >= 0 && !w[i].graph_replay) || !usable(a))
+    infer_job *j = ctx;
+    (void)r;
+    for (size_t i = lo; i < hi; i++) {
+        const pf_activity *a = &j->t->acts[i];
+        if (!usable(a)) {
+            j->part[i] = NONE;
             continue;
-        const seen *s = slot_of(tab.tab, tab.cap, a->name, a->geometry);
+        }
+        /* the key's high 32 bits scaled to [0, parts) (slot_of indexes by its low ones) */
+        size_t p = (size_t)(((key_hash(a->name, a->geometry) >> 32) * j->parts) >> 32);
+        j->part[i] = (unsigned char)(a->op >= 0 && !j->w[i].graph_replay ? p : ASKS + p);
+    }
+}
+
+/* Pass B: table p learns its keys' launches, in activity order. */
+static void learn_part(void *ctx, size_t lo, size_t hi, size_t r)
+{
+    infer_job *j = ctx;
+    (void)lo, (void)hi;
+    assert(hi == lo + 1 && r == lo); /* one part a range */
+    for (size_t i = 0; i < j->t->n_acts; i++)
+        if (j->part[i] == r && learn(&j->tabs[r], &j->t->acts[i], &j->w[i])) {
+            atomic_store(&j->failed, 1);
+            return;
+        }
+}
+
+/* Pass C over [lo, hi): the figures of the activities that ask, from their key's table. */
+static void infer_range(void *ctx, size_t lo, size_t hi, size_t r)
+{
+    infer_job *j = ctx;
+    (void)r;
+    for (size_t i = lo; i < hi; i++) {
+        if (j->part[i] < ASKS || j->part[i] == NONE)
+            continue;
+        const seen_tab *tab = &j->tabs[j->part[i] - ASKS];
+        const pf_activity *a = &j->t->acts[i];
+        if (!tab->used)
+            continue;
+        const seen *s = slot_of(tab->tab, tab->cap, a->name, a->geometry);
         if (!s->name || !s->agree)
             continue;
-        w[i] = s->w;
-        w[i].flop = s->w.flop >= 0 ? s->w.flop / (double)s->n : -1;
-        w[i].bytes = s->w.bytes >= 0 ? s->w.bytes / (double)s->n : -1;
-        w[i].source = "inferred";
-        w[i].inferred = 1;
-        w[i].no_formula = w[i].no_shapes = w[i].graph_replay = w[i].compiled_region = 0;
+        pf_act_work *w = &j->w[i];
+        *w = s->w;
+        w->flop = s->w.flop >= 0 ? s->w.flop / (double)s->n : -1;
+        w->bytes = s->w.bytes >= 0 ? s->w.bytes / (double)s->n : -1;
+        w->source = "inferred";
+        w->inferred = 1;
+        w->no_formula = w->no_shapes = w->graph_replay = w->compiled_region = 0;
     }
-    free(tab.tab);
-    return 0;
+}
+
+int pf_work_infer(const pf_trace *t, pf_act_work *w, size_t threads)
+{
+    assert(t && (w || t->n_acts == 0) && threads >= 1 && threads <= PF_THREADS_MAX);
+    infer_job j = {t, w, malloc(t->n_acts ? t->n_acts : 1), calloc(threads, sizeof(seen_tab)), threads, 0};
+    int rc = j.part && j.tabs ? 0 : -1;
+    if (rc == 0) {
+        pf_parallel_ranges(t->n_acts, threads, part_range, &j);
+        pf_parallel_ranges(threads, threads, learn_part, &j);
+        rc = atomic_load(&j.failed) ? -1 : 0;
+    }
+    if (rc == 0)
+        pf_parallel_ranges(t->n_acts, threads, infer_range, &j);
+    for (size_t p = 0; j.tabs && p < threads; p++)
+        free(j.tabs[p].tab);
+    free(j.tabs);
+    free(j.part);
+    return rc;
 }

@@ -188,7 +188,7 @@ static int plan_figures(augment *g)
     const pf_trace *t = g->t;
     g->acts = calloc(t->n_acts ? t->n_acts : 1, sizeof *g->acts);
     g->ops = calloc(t->n_ops ? t->n_ops : 1, sizeof *g->ops);
-    pf_share *shares = pf_work_shares(t);
+    pf_share *shares = pf_work_shares(t, pf_work_threads(t, g->opts.jobs));
     int rc = g->acts && g->ops && shares ? 0 : -1;
     if (rc == 0 && !g->work)
         rc = own_work(g, shares);

@@ -101,7 +101,9 @@ void pf_idmap_mark(pf_idmap *m, int64_t id)
     assert(m != NULL && m->want != NULL);
     assert(id >= m->base && (uint64_t)id - (uint64_t)m->base < m->range);
     size_t p = (size_t)(((uint64_t)id - (uint64_t)m->base) >> PF_IDMAP_PAGE_BITS);
-    if (!m->want[p]) /* every writer writes 1: the same marks in any order */
+    /* every writer writes 1: the same marks in any order; the test is atomic too, as a plain
+     * read beside another thread's atomic store is a data race (ThreadSanitizer) */
+    if (!__atomic_load_n(&m->want[p], __ATOMIC_RELAXED))
         __atomic_store_n(&m->want[p], 1, __ATOMIC_RELAXED);
 }
 
