@@ -158,7 +158,7 @@ static void parse_events(pf_scanner *sc, pf_chunk *c, size_t at, pf_scan_from fr
     assert(done != NULL);
     pf_window *w = sc->w;
     int first = from == PF_FROM_OPEN, at_element = from == PF_FROM_ELEMENT, comma = 0;
-    int64_t step = w->growing ? PF_GROWING_SEGMENT : PF_WINDOW_DONE_STEP;
+    int64_t step = w->growing ? PF_GROWING_SEGMENT : w->done_step;
     for (;;) {
         if (w->base + (int64_t)at - *done >= step) {
             pf_window_done(w, *done, w->base + (int64_t)at);

@@ -286,6 +286,7 @@ static int start_workers(loader *L, plan *pl, worker *wk, size_t n)
         if (pf_window_init(&wk[i].w, L->r, 0) ||
             scanner_init(&wk[i].sc, &wk[i].w, L->t->strings, L->path, L->sc.depth, &L->opts))
             return pf_fail(L->err, "%s: out of memory", L->path);
+        wk[i].w.done_step = pf_window_done_step(n);
     }
     /* Worker 0 is this thread; a thread that cannot start leaves its chunks to the others. */
     if (!pl->lo)

@@ -34,6 +34,7 @@ int pf_window_init(pf_window *w, pf_reader *r, int64_t at)
     assert(at >= 0);
     memset(w, 0, sizeof *w);
     w->r = r;
+    w->done_step = PF_WINDOW_DONE_STEP;
     const char *map;
     if (pf_reader_mapping(r, &map, &w->len)) {
         w->buf = (char *)map; /* read-only: a mapped window is never refilled */
@@ -52,6 +53,13 @@ int pf_window_init(pf_window *w, pf_reader *r, int64_t at)
         return -1;
     window_guard(w, 1);
     return 0;
+}
+
+int64_t pf_window_done_step(size_t threads)
+{
+    assert(threads >= 1);
+    int64_t most = INT64_C(1) << 20, step = (INT64_C(2) << 20) / (int64_t)threads;
+    return step > most ? most : step < PF_WINDOW_DONE_STEP ? PF_WINDOW_DONE_STEP : step;
 }
 
 void pf_window_seek(pf_window *w, int64_t at)

@@ -1,4 +1,5 @@
 /* test_scan_window.c - the text window of trace_window.c over a mapped file and over a stream (a pipe on standard input): what it holds, how more is read, how a long element grows it, and where seeking puts it; texts and offsets written out here. */
+#include <stdio.h>
 #include <sys/wait.h>
 
 #include "check.h"
@@ -129,8 +130,24 @@ static void test_seek(void)
     unlink(path);
 }
 
+/* The hand-back step by thread count: 2 MB over the threads, within 256 KB and 1 MB. */
+static void test_done_step(void)
+{
+    static const struct {
+        size_t threads;
+        int64_t step;
+    } want[] = {{1, 1 << 20}, {2, 1 << 20}, {3, (2 << 20) / 3}, {4, 512 << 10}, {8, 256 << 10}, {16, 256 << 10}, {64, 256 << 10}};
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        char name[96];
+        snprintf(name, sizeof name, "done step at %zu threads: %lld bytes", want[k].threads, (long long)want[k].step);
+        CHECK(name, pf_window_done_step(want[k].threads) == want[k].step);
+    }
+    CHECK("the default step is the least", PF_WINDOW_DONE_STEP == 256 << 10);
+}
+
 int main(void)
 {
+    test_done_step();
     test_mapped();
     test_stream();
     test_seek();
