@@ -12,6 +12,7 @@
 #include "profana/parallel.h"
 #include "profana/ptrmap.h"
 #include "profana/rates.h"
+#include "profana/satmath.h"
 
 /* Whether word occurs in s, ASCII case ignored. */
 static int has_word(const char *s, const char *word)
@@ -118,14 +119,21 @@ typedef struct shares_job {
     atomic_int failed;         /* memory ran out in a range */
 } shares_job;
 
-/* *p += v: a locked add when ranges run at once, else a plain load and store (the lock made
- * one thread's pass 1 a third slower). */
+/* *p += v (v >= 0), saturating at INT64_MAX (a malformed trace's durations may reach it), so
+ * that the sum does not depend on the order of the adds: a compare-and-swap loop when ranges
+ * run at once, else a plain load and store (a locked add made one thread's pass 1 a third
+ * slower). */
 static void add_to(_Atomic int64_t *p, int64_t v, int shared)
 {
-    if (shared)
-        atomic_fetch_add_explicit(p, v, memory_order_relaxed);
-    else
-        atomic_store_explicit(p, atomic_load_explicit(p, memory_order_relaxed) + v, memory_order_relaxed);
+    assert(v >= 0);
+    if (!shared) {
+        atomic_store_explicit(p, pf_sat_add(atomic_load_explicit(p, memory_order_relaxed), v), memory_order_relaxed);
+        return;
+    }
+    int64_t cur = atomic_load_explicit(p, memory_order_relaxed);
+    while (!atomic_compare_exchange_weak_explicit(p, &cur, pf_sat_add(cur, v), memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
 }
 
 static void add_time(op_time *o, int64_t d, int math, int shared)

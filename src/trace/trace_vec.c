@@ -75,7 +75,7 @@ static void block_drain(char *block, size_t bytes, size_t used, char *d)
      * 0.100-0.112 s with 64 KB pieces, 0.063-0.064 s with 256 KB and 0.051-0.058 s with 1 MB,
      * whose peak rose 11-12 MB during the build against 4 MB). */
     enum { PIECE = 256 << 10 };
-    size_t piece = PIECE - PIECE % page, at = 0;
+    size_t piece = PIECE > page ? PIECE - PIECE % page : page, at = 0;
     for (; used - at > piece; at += piece) {
         memcpy(d + at, block + at, piece);
         munmap(block + at, piece);

@@ -33,10 +33,11 @@ typedef struct pf_window {
  * all against 25-28 MB at 1 MB, for no time measurable. */
 #define PF_WINDOW_DONE_STEP (INT64_C(1) << 18)
 
-/* The step for each of `threads` threads parsing parts of a file at once (at least 1; one
- * thread reading a file in order keeps PF_WINDOW_DONE_STEP, having no other thread to stop):
- * PF_WINDOW_DONE_STEP at 8 threads and more, longer for fewer, up to 1 MB, so that the
- * threads together hold at most 2 MB of the file. Each hand-back stops the process's other threads to flush their TLBs (an
+/* The step for each of `threads` threads parsing parts of a file at once (at least 1): 2 MB
+ * over the threads, within PF_WINDOW_DONE_STEP and 1 MB, so that up to 8 threads together hold
+ * at most 2 MB of the file and more threads 256 KB each, as before. (The loader's own window,
+ * which reads a file in order when one thread parses, keeps PF_WINDOW_DONE_STEP: there is no
+ * other thread to stop.) Each hand-back stops the process's other threads to flush their TLBs (an
  * interprocessor interrupt, dear in a virtual machine): on the 2-core VM, 300 MB trace at
  * -j 2, the scan took 0.196-0.204 s with 256 KB steps and 0.180-0.188 s with 1 MB. */
 int64_t pf_window_done_step(size_t threads);

@@ -68,8 +68,9 @@ check_grep "40 copies: the repeated ids are noted" "cpu_ops repeat an earlier Ex
 
 # A trace of three devices and 66,000 kernels (more than the 65,536 activities from which the
 # analysis lists each device's activities and finds the active devices in parallel ranges),
-# in 4 ProfilerSteps, with a fourth device that runs nothing: the same at every -j, with and
-# without --step (which narrows the selection the lists follow).
+# in 4 ProfilerSteps, with a fourth device that runs nothing; vLLM's step annotations make
+# steps 0 and 1 prefill and 2 and 3 decode. The same at every -j, with and without --step and
+# --phase (which narrow the selection the lists follow; --phase lists after the phases).
 python3 - "$TMP/devs.json" <<'PYEOF'
 import json, sys
 ev, ext, corr, ts = [], 1, 1, 1000.0
@@ -80,6 +81,9 @@ per_step = 16500
 for step in range(4):
     ev.append({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d" % step, "pid": 1, "tid": 1,
                "ts": ts, "dur": per_step * 3.0 + 1})
+    serving = "execute_context_1(16)_generation_0(0)" if step < 2 else "execute_context_0(0)_generation_4(4)"
+    ev.append({"ph": "X", "cat": "user_annotation", "name": serving, "pid": 1, "tid": 1, "ts": ts + 0.05,
+               "dur": per_step * 3.0})
     for k in range(per_step):
         dims = [[64, 64], [64, 64]] if k % 3 == 0 else [[4096]]
         ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::mm" if k % 3 == 0 else "aten::relu", "pid": 1,
@@ -93,7 +97,12 @@ for step in range(4):
     ts += 10.0
 json.dump({"deviceProperties": props, "traceEvents": ev}, open(sys.argv[1], "w"))
 PYEOF
-for opt in "" "--step 2"; do
+# each device's launches in the selection, from the JSON (the events, as written, give k // 5 % 3
+# of 16,500 kernels a step to each device: 16,500 a step in all)
+counts() {
+    python3 -c 'import json, sys; print(" ".join(str(d["total"]["count"]) for d in json.load(open(sys.argv[1]))["devices"]))' "$1"
+}
+for opt in "" "--step 2" "--phase decode"; do
     "$PROFANA" --analysis "$TMP/devs.json" bf16 --format json --quiet -j 1 $opt >"$TMP/o1" 2>"$TMP/e1"
     bad=""
     for j in $JOBS_N; do
@@ -101,12 +110,10 @@ for opt in "" "--step 2"; do
         cmp -s "$TMP/o1" "$TMP/oj" && cmp -s "$TMP/e1" "$TMP/ej" || bad="$bad -j $j"
     done
     check_eq "3 devices, 66,000 kernels${opt:+ ($opt)}: -j $(echo "$JOBS_N" | sed 's/ /, /g') = -j 1" "$bad" ""
+    case $opt in
+    "") want="22000 22000 22000" ;;
+    "--step 2") want="5500 5500 5500" ;;
+    *) want="11000 11000 11000" ;; # steps 2 and 3
+    esac
+    check_eq "3 devices${opt:+, $opt}: each device's launches as the events give them" "$(counts "$TMP/o1")" "$want"
 done
-# the launches per device, from the events as written (k // 5 % 3 over 16,500 a step)
-python3 - "$TMP/o1" <<'PYEOF' >"$TMP/counts"
-import json, sys
-d = json.load(open(sys.argv[1]))
-print(" ".join(str(dev["total"]["count"]) for dev in d["devices"]))
-PYEOF
-check_eq "3 devices, --step 2: each device's launches as the events give them (16,500 in the step)" \
-    "$(cat "$TMP/counts")" "5500 5500 5500"

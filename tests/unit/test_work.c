@@ -225,6 +225,28 @@ static void check_shares_hand(void)
     }
 }
 
+/* An op whose three kernels' times add up past INT64_MAX (a malformed trace): the op's sum
+ * saturates, whatever the order of the adds, so each kernel's share is its time over
+ * INT64_MAX on every thread count (by hand: 2^62 / (2^63 - 1) for the first two, 0 for the
+ * kernel of no time). */
+static void check_shares_saturate(void)
+{
+    const char *ew = "vectorized_elementwise_kernel";
+    int64_t big = INT64_C(1) << 62;
+    pf_activity acts[] = {act(ew, 0, PF_ACT_KERNEL, big, 0), act(ew, 0, PF_ACT_KERNEL, big, 0),
+                          act(ew, 0, PF_ACT_KERNEL, 0, 0)};
+    double half = (double)big / (double)INT64_MAX;
+    pf_trace t = {.acts = acts, .n_acts = 3, .n_ops = 1};
+    for (size_t k = 0; k < sizeof thread_counts / sizeof thread_counts[0]; k++) {
+        pf_share *sh = pf_work_shares(&t, thread_counts[k]);
+        int ok = sh && sh[0].bytes == half && sh[1].bytes == half && sh[2].bytes == 0 && sh[0].flop == half;
+        char name[160];
+        snprintf(name, sizeof name, "work shares past INT64_MAX ns on %zu threads: the op's time saturates", thread_counts[k]);
+        CHECK(name, ok);
+        free(sh);
+    }
+}
+
 static pf_act_work work(double flop, double bytes, double op_flop, int graph_replay)
 {
     return (pf_act_work){.flop = flop, .bytes = bytes, .op_flop = op_flop, .op_bytes = op_flop / 10,
@@ -308,6 +330,7 @@ static void check_infer_random(void)
 int main(void)
 {
     check_shares_hand();
+    check_shares_saturate();
     check_infer_hand();
     check_infer_random();
     check_busy_synthetic(20000, 7, 1000000);
