@@ -921,7 +921,6 @@ int main(int argc, char **argv)
         rc = resolve_devices(&cli, cmd, &devices);
     if (rc == 0 && !done) {
         cli.command = cmd->name;
-        cli.an.idle_gaps = cli.plot_timeline || cli.report; /* the timeline draws them */
         cli.load.op_spans_only = !pf_analysis_needs_host(&cli.an); /* only per-op CPU times read them */
         rc = cmd->run(&cli);
     }

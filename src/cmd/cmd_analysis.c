@@ -142,7 +142,11 @@ static int run_analysis(const pf_cli *cli, pf_timings *tm)
     pf_timings_lap(tm, "link and sort", 1); /* --graph-capture's grafting, when asked */
     pf_analysis *an;
     pf_error err;
-    if (pf_analysis_run(t, &cli->an, &an, &err) || (an && pf_analysis_collectives(an, cli->pos[0], &err))) {
+    /* The idle gaps are kept only where the timeline draws them: set here, where the plots are
+     * chosen, so that every caller of this command (the fuzz target too) gets them. */
+    pf_analysis_opts o = cli->an;
+    o.idle_gaps = cli->plot_timeline || cli->report;
+    if (pf_analysis_run(t, &o, &an, &err) || (an && pf_analysis_collectives(an, cli->pos[0], &err))) {
         pf_analysis_free(an);
         pf_trace_free(t);
         return pf_cli_error(err.msg);
