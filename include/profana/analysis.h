@@ -277,8 +277,7 @@ int pf_phases_compute(pf_analysis *a, pf_error *err);
 /* pf_phases_compute on `threads` threads (at least 1): the same result on any number. */
 int pf_phases_compute_on(pf_analysis *a, size_t threads, pf_error *err);
 
-/* The threads pf_phases_compute runs on: a->opts.jobs (resolved -j), one for a trace of few
- * activities. */
+/* The threads pf_phases_compute runs on: pf_work_threads(a->trace, a->opts.jobs). */
 size_t pf_phases_threads(const pf_analysis *a);
 
 /* The name of phase p (0 <= p < PF_PHASE_COUNT): "none", "prefill", "decode", "mixed", as
@@ -334,9 +333,9 @@ int pf_work_infer(const pf_trace *t, pf_act_work *w, size_t threads);
  * any number. Returns a per-activity array (caller frees), or NULL when memory runs out. */
 pf_share *pf_work_shares(const pf_trace *t, size_t threads);
 
-/* How many threads the per-activity work of t (pf_work_shares, pf_work_all, pf_work_infer)
- * runs on at -j jobs: 1 for jobs <= 1 or fewer than 64 Ki activities, else jobs, at most
- * PF_THREADS_MAX. */
+/* How many threads a pass over t's activities runs on at -j jobs (the work: pf_work_shares,
+ * pf_work_all, pf_work_infer; the categories, the serving phases, the devices' lists): 1 for
+ * jobs <= 1 or fewer than 64 Ki activities, else jobs, at most PF_THREADS_MAX. */
 size_t pf_work_threads(const pf_trace *t, int jobs);
 
 /* The formula figures of op's call (pf_formula_apply_ex with DTYPE as the assumed type; ex

@@ -204,20 +204,17 @@ static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const
     r->generic_n += w->generic != 0;
 }
 
-/* Below this many activities the per-activity passes of the devices' setup run on one thread:
- * starting threads would cost more than they save. */
-enum { LIST_RANGE_MIN = 65536 };
-
-/* The ranges of those passes: one per thread, but each range keeps counters for every
- * declared device (up to 37 bytes a device), so no more ranges than keep that within about 4
- * bytes an activity, what the one-thread pass needs: a trace may declare 65,536 devices in
- * deviceProperties and use two. */
+/* The ranges of the devices' setup passes: pf_work_threads' (threads is a resolved -j, at
+ * most PF_THREADS_MAX), but each range keeps counters for every declared device (up to 37
+ * bytes a device), so no more ranges than keep that within about 4 bytes an activity, what
+ * the one-thread pass needs: a trace may declare 65,536 devices in deviceProperties and use
+ * two. */
 static size_t list_parts_for(const pf_trace *t, size_t threads)
 {
+    assert(threads <= PF_THREADS_MAX);
     size_t nd = t->n_devices > 0 ? (size_t)t->n_devices : 1, most = t->n_acts / (8 * nd);
-    if (t->n_acts < LIST_RANGE_MIN || threads < 1 || most < 2)
-        return 1;
-    return threads < most ? threads : most;
+    size_t parts = pf_work_threads(t, (int)threads);
+    return most < 2 ? 1 : parts < most ? parts : most;
 }
 
 /* One range of activities' share of list_device_acts, per trace device: its selected

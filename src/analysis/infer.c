@@ -1,11 +1,11 @@
 /* infer.c - figures for a kernel without a launching op, from the linked launches of the same kernel name and launch geometry in the same trace. */
 #include <assert.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "profana/analysis.h"
 #include "profana/parallel.h"
+#include "tasks.h"
 
 /* What the linked launches of one (name, geometry) say, as long as they all say the same. */
 typedef struct seen {
@@ -97,7 +97,6 @@ typedef struct infer_job {
     unsigned char *part;       /* per activity */
     seen_tab *tabs;            /* per part */
     size_t parts;
-    atomic_int failed;         /* memory ran out in a part */
 } infer_job;
 
 /* Pass A over [lo, hi): each activity's part. A graph replay's kernel without its capture
@@ -118,17 +117,15 @@ static void part_range(void *ctx, size_t lo, size_t hi, size_t r)
     }
 }
 
-/* Pass B: table p learns its keys' launches, in activity order. */
-static void learn_part(void *ctx, size_t lo, size_t hi, size_t r)
+/* Pass B, task p: table p learns its keys' launches, in activity order. */
+static int learn_part(void *ctx, size_t p, size_t worker)
 {
-    infer_job *j = ctx;
-    (void)lo, (void)hi;
-    assert(hi == lo + 1 && r == lo); /* one part a range */
+    const infer_job *j = ctx;
+    (void)worker;
     for (size_t i = 0; i < j->t->n_acts; i++)
-        if (j->part[i] == r && learn(&j->tabs[r], &j->t->acts[i], &j->w[i])) {
-            atomic_store(&j->failed, 1);
-            return;
-        }
+        if (j->part[i] == p && learn(&j->tabs[p], &j->t->acts[i], &j->w[i]))
+            return -1;
+    return 0;
 }
 
 /* Pass C over [lo, hi): the figures of the activities that ask, from their key's table. */
@@ -159,12 +156,11 @@ static void infer_range(void *ctx, size_t lo, size_t hi, size_t r)
 int pf_work_infer(const pf_trace *t, pf_act_work *w, size_t threads)
 {
     assert(t && (w || t->n_acts == 0) && threads >= 1 && threads <= PF_THREADS_MAX);
-    infer_job j = {t, w, malloc(t->n_acts ? t->n_acts : 1), calloc(threads, sizeof(seen_tab)), threads, 0};
+    infer_job j = {t, w, malloc(t->n_acts ? t->n_acts : 1), calloc(threads, sizeof(seen_tab)), threads};
     int rc = j.part && j.tabs ? 0 : -1;
     if (rc == 0) {
         pf_parallel_ranges(t->n_acts, threads, part_range, &j);
-        pf_parallel_ranges(threads, threads, learn_part, &j);
-        rc = atomic_load(&j.failed) ? -1 : 0;
+        pf_tasks_run(threads, threads, learn_part, &j, &rc);
     }
     if (rc == 0)
         pf_parallel_ranges(t->n_acts, threads, infer_range, &j);
@@ -172,5 +168,5 @@ int pf_work_infer(const pf_trace *t, pf_act_work *w, size_t threads)
         free(j.tabs[p].tab);
     free(j.tabs);
     free(j.part);
-    return rc;
+    return rc ? -1 : 0;
 }

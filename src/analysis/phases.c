@@ -372,9 +372,6 @@ static int act_phase(const pf_trace *t, const annots *as, attn_cache *c, const p
     return p;
 }
 
-/* Fewer activities than this take one thread: starting threads would cost more. */
-enum { PF_PHASE_RANGE_MIN = 65536 };
-
 /* Every activity's phase, in ranges of activities on -j threads (each writes its own). */
 typedef struct phase_job {
     const pf_trace *t;
@@ -412,7 +409,7 @@ static void keep_prefill_if_decoding(const pf_trace *t, unsigned char *phase, co
 size_t pf_phases_threads(const pf_analysis *an)
 {
     assert(an && an->trace);
-    return an->trace->n_acts < PF_PHASE_RANGE_MIN || an->opts.jobs <= 1 ? 1 : (size_t)an->opts.jobs;
+    return pf_work_threads(an->trace, an->opts.jobs);
 }
 
 int pf_phases_compute(pf_analysis *an, pf_error *err)
