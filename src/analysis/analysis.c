@@ -1,6 +1,7 @@
 /* analysis.c - groups GPU activities per device (by kernel, op or op+shape) with totals, rates and peaks. */
 #include "profana/analysis.h"
 #include "profana/collectives.h"
+#include "profana/mem.h"
 #include "profana/parallel.h"
 #include "profana/ptrmap.h"
 #include "profana/rates.h"
@@ -545,7 +546,7 @@ typedef struct op_scratch {
 static int op_scratch_init(op_scratch *s, size_t n_ops)
 {
     size_t n = n_ops ? n_ops : 1;
-    s->op_ns = calloc(n, sizeof *s->op_ns);
+    s->op_ns = pf_zalloc(n, sizeof *s->op_ns); /* added to */
     s->op_row = malloc(n * sizeof *s->op_row);
     s->touched = malloc(n * sizeof *s->touched);
     for (size_t k = 0; s->op_row && k < n; k++)
@@ -795,7 +796,7 @@ static cat_slot *cat_slot_of(const cat_cache *c, const char *name, const char *o
 
 static int cat_grow(cat_cache *c)
 {
-    cat_cache bigger = {calloc(c->cap ? 2 * c->cap : 64, sizeof(cat_slot)), c->cap ? 2 * c->cap : 64, c->n};
+    cat_cache bigger = {pf_zalloc(c->cap ? 2 * c->cap : 64, sizeof(cat_slot)), c->cap ? 2 * c->cap : 64, c->n};
     if (!bigger.slots)
         return -1;
     for (size_t i = 0; i < c->cap; i++)

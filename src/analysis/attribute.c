@@ -9,6 +9,7 @@
 #include "profana/analysis.h"
 #include "profana/categories.h"
 #include "profana/formulas.h"
+#include "profana/mem.h"
 #include "profana/parallel.h"
 #include "profana/ptrmap.h"
 #include "profana/rates.h"
@@ -85,7 +86,7 @@ static int memo_is_math(math_memo *m, const char *name)
 
 /* Time and launches of an op invocation's kernels: all of them, and its math kernels. Ranges
  * of activities add to them at once: integer sums, so the order of the adds changes nothing
- * (calloc's zero bytes are a zero of these lock-free atomics). */
+ * (zero bytes, from pf_zalloc, are a zero of these lock-free atomics). */
 typedef struct op_time {
     _Atomic int64_t all_ns, math_ns;
     _Atomic int64_t all_n, math_n;
@@ -195,7 +196,7 @@ static void share_range(void *ctx, size_t lo, size_t hi, size_t r)
 pf_share *pf_work_shares(const pf_trace *t, size_t threads)
 {
     assert(t && threads >= 1);
-    shares_job j = {t, calloc(t->n_ops ? t->n_ops : 1, sizeof(op_time)), calloc(t->n_acts ? t->n_acts : 1, 1),
+    shares_job j = {t, pf_zalloc(t->n_ops ? t->n_ops : 1, sizeof(op_time)), calloc(t->n_acts ? t->n_acts : 1, 1),
                     calloc(t->n_acts ? t->n_acts : 1, sizeof(pf_share)), threads > 1, 0};
     if (j.ot && j.math && j.sh) {
         pf_parallel_ranges(t->n_acts, threads, sum_range, &j);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "profana/analysis.h"
+#include "profana/mem.h"
 #include "profana/parallel.h"
 #include "tasks.h"
 
@@ -55,7 +56,7 @@ typedef struct seen_tab {
 static int tab_grow(seen_tab *t)
 {
     size_t cap = t->cap ? 2 * t->cap : 1024;
-    seen *tab = calloc(cap, sizeof *tab);
+    seen *tab = pf_zalloc(cap, sizeof *tab); /* probed before written */
     if (!tab)
         return -1;
     for (size_t i = 0; i < t->cap; i++)

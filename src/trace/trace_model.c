@@ -127,7 +127,7 @@ static size_t key_hash(const char *key, size_t cap)
 static int cache_grow(args_cache *c)
 {
     size_t cap = c->cap ? c->cap * 2 : 256;
-    parsed *slots = calloc(cap, sizeof *slots);
+    parsed *slots = pf_zalloc(cap, sizeof *slots); /* probed before written */
     if (!slots)
         return -1;
     for (size_t i = 0; i < c->cap; i++) {

@@ -26,9 +26,10 @@ static inline void *pf_segvec_at(const pf_segvec *v, size_t i)
     return v->blocks[i >> v->shift] + (i & (v->per_block - 1)) * v->elem;
 }
 
-/* Moves the elements in order to dst (room for v->n) and empties v, block by block: a full
- * block that lands on a page boundary of dst (a large array from pf_model_alloc starts on
- * one) is remapped there, the others are copied. */
+/* Moves the elements in order to dst (room for v->n) and empties v: their pages are remapped
+ * to dst's first page boundary on and slid down to dst in place, except those that would land
+ * past the last page boundary of the elements' room, which are copied. Writes only the bytes
+ * of that room, so parts of one array drain into it on threads at once. */
 void pf_segvec_drain(pf_segvec *v, void *dst);
 
 /* Gives back the blocks wholly before element upto (<= v->n), whose elements must not be read

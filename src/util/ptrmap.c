@@ -1,5 +1,6 @@
 /* ptrmap.c - open-addressing map from interned string pointers to indexes (include/profana/ptrmap.h). */
 #include "profana/ptrmap.h"
+#include "profana/mem.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@ static size_t ptr_hash(const void *p, size_t cap)
 static int map_grow(pf_ptrmap *m)
 {
     size_t cap = m->cap ? m->cap * 2 : 64;
-    const char **keys = calloc(cap, sizeof *keys);
+    const char **keys = pf_zalloc(cap, sizeof *keys); /* probed before written */
     size_t *vals = malloc(cap * sizeof *vals);
     if (!keys || !vals) {
         free(keys);

@@ -1,5 +1,6 @@
 /* strtab.c - string interning with an open-addressing hash table over an arena of blocks, and per-thread caches in front of it. */
 #include "profana/strtab.h"
+#include "profana/mem.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -63,7 +64,7 @@ static int table_init(table *t)
 {
     t->cap = FIRST_CAP;
     t->count = 0;
-    t->slots = calloc(t->cap, sizeof *t->slots);
+    t->slots = pf_zalloc(t->cap, sizeof *t->slots); /* probed before written */
     return t->slots ? 0 : -1;
 }
 
@@ -81,7 +82,7 @@ static slot *table_find(const table *t, const char *s, size_t n, uint64_t h)
 static int table_grow(table *t)
 {
     size_t cap = t->cap * 2;
-    slot *slots = calloc(cap, sizeof *slots);
+    slot *slots = pf_zalloc(cap, sizeof *slots);
     if (!slots)
         return -1;
     for (size_t i = 0; i < t->cap; i++) {

@@ -1,4 +1,4 @@
-/* test_mem.c - unit tests of pf_grow (capacities, contents kept, overflow refused) and pf_pages_drop (only whole pages inside the range go back). */
+/* test_mem.c - unit tests of pf_grow (capacities, contents kept, overflow refused), pf_zalloc (zeroed, overflow refused) and pf_pages_drop (only whole pages inside the range go back). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -34,6 +34,21 @@ static void test_grow(void)
     free(a);
 }
 
+static void test_zalloc(void)
+{
+    size_t n = 3 << 20; /* 24 MB of int64: a fresh mapping, as the large tables get */
+    int64_t *a = pf_zalloc(n, sizeof *a);
+    size_t nonzero = 0;
+    for (size_t i = 0; a && i < n; i += 511)
+        nonzero += a[i] != 0;
+    CHECK("zalloc: 3 Mi int64, every sampled one zero", a != NULL && nonzero == 0 && a[n - 1] == 0);
+    free(a);
+    CHECK("zalloc: n * elem past SIZE_MAX refused", pf_zalloc(SIZE_MAX / 8 + 1, 8) == NULL);
+    unsigned char *z = pf_zalloc(0, 16);
+    CHECK("zalloc: zero elements is a valid pointer", z != NULL);
+    free(z);
+}
+
 static void test_pages_drop(void)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -59,6 +74,7 @@ static void test_pages_drop(void)
 int main(void)
 {
     test_grow();
+    test_zalloc();
     test_pages_drop();
     CHECK_DONE();
 }
