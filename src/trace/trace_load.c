@@ -615,13 +615,7 @@ static int move_events(pf_segvec *(*pick)(pf_chunk *), loader *L, void **dst, si
         return pf_fail(L->err, "%s: out of memory", L->path);
     }
     move mv = {L, pick, *dst, at, elem};
-    size_t jobs = job_count(L);
-    /* Parts are remapped and slid in place (pf_segvec_drain): a thread's start (0.1-0.2 ms)
-     * is worth it only for large arrays (2-core machine, 300 MB trace at -j 2: its 13 MB of
-     * activities moved in 1.47-1.52 ms on two threads, 1.22-1.33 ms on one). */
-    if (*n * elem < ((size_t)16 << 20))
-        jobs = 1;
-    pf_parallel_ranges(L->n_kept, jobs < L->n_kept ? jobs : L->n_kept ? L->n_kept : 1, move_range, &mv);
+    pf_parallel_ranges(L->n_kept, pf_segvec_drain_threads(*n * elem, L->n_kept, job_count(L)), move_range, &mv);
     free(at);
     return 0;
 }

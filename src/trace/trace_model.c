@@ -746,7 +746,7 @@ static pf_launch_rec *flatten_launches(launches_job *j, size_t n_vecs, size_t jo
     j->l = at ? pf_model_alloc((j->n ? j->n : 1) * sizeof *j->l, 0) : NULL;
     j->at = at;
     if (j->l)
-        pf_parallel_ranges(n_vecs, workers_for(j->n, n_vecs, jobs), drain_range, j);
+        pf_parallel_ranges(n_vecs, pf_segvec_drain_threads(j->n * sizeof *j->l, n_vecs, jobs), drain_range, j);
     for (size_t v = 0; v < n_vecs; v++)
         pf_segvec_free(j->vecs[v]);
     free(at);

@@ -128,6 +128,13 @@ void pf_segvec_drain(pf_segvec *v, void *dst)
     pf_segvec_free(v);
 }
 
+size_t pf_segvec_drain_threads(size_t bytes, size_t parts, size_t jobs)
+{
+    if (bytes < ((size_t)16 << 20) || parts <= 1 || jobs <= 1)
+        return 1;
+    return jobs < parts ? jobs : parts;
+}
+
 void pf_segvec_release(pf_segvec *v, size_t upto)
 {
     assert(v != NULL && upto <= v->n);

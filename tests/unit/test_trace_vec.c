@@ -136,6 +136,17 @@ static void test_drain_parts(void)
     free(all);
 }
 
+static void test_drain_threads(void)
+{
+    size_t mb = (size_t)1 << 20;
+    CHECK("drain threads: 13 MB in 8 parts at -j 2: one", pf_segvec_drain_threads(13 * mb, 8, 2) == 1);
+    CHECK("drain threads: 16 MB in 8 parts at -j 2: two", pf_segvec_drain_threads(16 * mb, 8, 2) == 2);
+    CHECK("drain threads: 45 MB in 64 parts at -j 16: sixteen", pf_segvec_drain_threads(45 * mb, 64, 16) == 16);
+    CHECK("drain threads: at most one a part", pf_segvec_drain_threads(45 * mb, 3, 16) == 3);
+    CHECK("drain threads: one part, or -j 1: one",
+          pf_segvec_drain_threads(45 * mb, 1, 16) == 1 && pf_segvec_drain_threads(45 * mb, 8, 1) == 1);
+}
+
 static void test_release(void)
 {
     pf_segvec v;
@@ -160,6 +171,7 @@ int main(void)
     test_blocks();
     test_drain();
     test_drain_parts();
+    test_drain_threads();
     test_release();
     CHECK_DONE();
 }
