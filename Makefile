@@ -138,8 +138,9 @@ demo: deps
 # the combined "N passed, N failed" (minutes on two cores; docs/reliability.md, "How it is
 # checked"). `make check-full`, which CI (.ci/run) runs, runs every CLI test file on both
 # builds (the limits of time and memory on the full-size inputs of the optimised build), adds
-# cppcheck and a pass under valgrind memcheck (every unit test program and every run of the
-# binary, about 1,400 runs) and, on the optimised build, the tests kept for it (run.sh --full:
+# cppcheck, a pass under valgrind memcheck (every unit test program and every run of the
+# binary, about 1,400 runs), ThreadSanitizer on the tests that race threads (run.sh --tsan:
+# the -j test and the threaded unit tests) and, on the optimised build, the tests kept for it (run.sh --full:
 # tests/cli/test_slurm.sh starts a one-node Slurm as root, or prints SKIP with the reason).
 JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 CHECK_BUILDS = $(MAKE) --no-print-directory -j$(JOBS) profana units $(BUILD)/bench/gen_trace $(BUILD)/bench/bench_run && \
@@ -154,8 +155,10 @@ check:
 check-full:
 	@./tests/deps.sh test
 	$(CHECK_BUILDS)
+	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-tsan CFLAGS="-O1 -g -fsanitize=thread" build-tsan/profana \
+		units build-tsan/bench/gen_trace
 	$(MAKE) --no-print-directory fuzz-syntax
-	./tests/run.sh --full build build-asan --valgrind build --cppcheck
+	./tests/run.sh --full build build-asan --valgrind build --tsan build-tsan --cppcheck
 
 test: check
 
@@ -163,7 +166,7 @@ test: check
 check-fast: check
 
 clean:
-	rm -rf build build-asan build-fuzz profana
+	rm -rf build build-asan build-tsan build-fuzz profana
 
 # Header dependencies written by -MMD -MP (absent before the first build).
 -include $(wildcard $(BUILD)/obj/*.d $(BUILD)/obj/*/*.d $(BUILD)/tests/*.d $(BUILD)/bench/*.d $(BUILD)/fuzz/*.d)

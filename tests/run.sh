@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh - runs the C unit tests and the CLI tests against each build directory given, prints "N passed, N failed".
-# Usage: tests/run.sh [-j N] [--once BUILD] [--full BUILD] BUILD... [--valgrind BUILD]... [--cppcheck]
+# Usage: tests/run.sh [-j N] [--once BUILD] [--full BUILD] BUILD... [--valgrind BUILD]... [--tsan BUILD] [--cppcheck]
 #   BUILD            its tests/test_* programs and tests/cli/test_*.sh with PROFANA=BUILD/profana
 #   --full BUILD     the same, with PF_CHECK_FULL=1: the tests kept for `make check-full` run too
 #                    (tests/cli/test_slurm.sh, which starts a Slurm cluster: once per suite)
@@ -12,6 +12,8 @@
 #                    build, which checks memory as well as figures; `make check-full` runs every
 #                    file on every build); files with the line (limits of time or memory that
 #                    differ by build, -j determinism) run on each
+#   --tsan BUILD     a ThreadSanitizer build's threaded unit tests and tests/cli/test_jobs.sh,
+#                    a reported race failing the file (`make check-full`)
 #   --cppcheck       `make cppcheck`: one PASS, or one FAIL per finding
 #   -j N             test files run N at a time (default: one per core); results print in order
 # Each test prints lines "PASS name" / "FAIL name (why)" / "SKIP name: why"; a test program that
@@ -37,6 +39,9 @@ if [ "${1:-}" = --one ]; then
         date +%s >"$log.end"
         exit 0
     fi
+    # ThreadSanitizer: a race reported ends the program (status 66), and test_jobs.sh sees
+    # the report on stderr at -j 16 and not at -j 1
+    [ "$mode" = tsan ] && export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
     if [ "$mode" = valgrind ]; then
         # tests may run profana as another user (test_outputs.sh: a read-only directory)
         mkdir -p "$log.vg" && chmod 1777 "$log.vg"
@@ -89,6 +94,15 @@ while [ $# -gt 0 ]; do
         continue
         ;;
     --cppcheck) add cppcheck - cppcheck; shift; continue ;;
+    --tsan)
+        # the files that run threads against each other: the -j test and the threaded units
+        for t in test_parallel test_trace_vec test_trace_links test_work test_scan_window; do
+            [ -x "$2/tests/$t" ] && add tsan "$2" "$2/tests/$t"
+        done
+        add tsan "$2" tests/cli/test_jobs.sh
+        shift 2
+        continue
+        ;;
     esac
     for t in "$1"/tests/test_*; do
         [ -x "$t" ] && add "$mode" "$1" "$t"
@@ -124,6 +138,7 @@ failed=""
 while read -r idx mode build t; do
     label=$build/$(basename "$t")
     [ "$mode" = valgrind ] && label="valgrind:$label"
+    [ "$mode" = tsan ] && label="tsan:$label"
     [ "$mode" = cppcheck ] && label=cppcheck
     log=$dir/$idx
     st=$(cat "$log.rc" 2>/dev/null || echo 127)
