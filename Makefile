@@ -143,6 +143,8 @@ demo: deps
 # the -j test and the threaded unit tests) and, on the optimised build, the tests kept for it (run.sh --full:
 # tests/cli/test_slurm.sh starts a one-node Slurm as root, or prints SKIP with the reason).
 JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+# The unit tests that run threads against each other, for ThreadSanitizer (tests/run.sh --tsan)
+TSAN_UNITS = test_parallel test_trace_vec test_trace_links test_work test_scan_window
 CHECK_BUILDS = $(MAKE) --no-print-directory -j$(JOBS) profana units $(BUILD)/bench/gen_trace $(BUILD)/bench/bench_run && \
 	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan CFLAGS="-O1 -g $(SAN)" build-asan/profana units \
 		build-asan/bench/gen_trace build-asan/bench/bench_run
@@ -156,9 +158,9 @@ check-full:
 	@./tests/deps.sh test
 	$(CHECK_BUILDS)
 	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-tsan CFLAGS="-O1 -g -fsanitize=thread" build-tsan/profana \
-		units build-tsan/bench/gen_trace
+		build-tsan/bench/gen_trace $(TSAN_UNITS:%=build-tsan/tests/%)
 	$(MAKE) --no-print-directory fuzz-syntax
-	./tests/run.sh --full build build-asan --valgrind build --tsan build-tsan --cppcheck
+	TSAN_UNITS="$(TSAN_UNITS)" ./tests/run.sh --full build build-asan --valgrind build --tsan build-tsan --cppcheck
 
 test: check
 

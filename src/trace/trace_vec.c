@@ -101,8 +101,14 @@ static size_t pages_slide(pf_segvec *v, char *d, size_t total)
         used = (used < v->per_block ? used : v->per_block) * v->elem;
         size_t room = end - (t + moved), m = used < room ? used : room;
         m -= m % page;
-        if (m == 0 || mremap(v->blocks[b], m, m, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)(t + moved)) == MAP_FAILED)
+        if (m == 0)
             break;
+        if (mremap(v->blocks[b], m, m, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)(t + moved)) == MAP_FAILED) {
+            /* A move refused late (ENOMEM) may have unmapped the target already: pages there
+             * again, for the copy (the room is this part's alone, nothing written there yet). */
+            mmap((void *)(t + moved), m, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+            break;
+        }
         moved += m;
         if (m < bb)
             break;
@@ -164,8 +170,8 @@ void *pf_model_alloc(size_t n, int huge)
         return NULL;
 #ifdef MADV_HUGEPAGE
     /* Large arrays fill completely: whole 2 MB pages mean a fault per 2 MB, not per 4 KB. Not
-     * for arrays that segment vectors drain into: one thread remaps their blocks (no faults),
-     * and several threads copying into one each held a 2 MB page ahead of what they had copied. */
+     * for arrays that segment vectors drain into: their parts' pages are remapped into them (no
+     * faults), and threads copying the ends of parts into one each held a 2 MB page. */
     if (huge && n >= 4 * (size_t)HUGE) {
         uintptr_t a = ((uintptr_t)p + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
         uintptr_t b = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE - 1);

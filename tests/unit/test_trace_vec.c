@@ -126,10 +126,10 @@ static void test_drain_parts(void)
 
     pf_segvec v;
     rec40 *all = pf_model_alloc(3 * 16384 * sizeof *all, 0);
-    CHECK("one element in, a page and a bit: filled", fill(&v, 16384 + 200) == 0 && all != NULL);
-    all[0].first = all[16384 + 200].first = -7; /* the neighbours' elements */
+    CHECK("one element in, a block and a bit: filled", fill(&v, 16384 + 200) == 0 && all != NULL);
+    all[0].first = all[16384 + 201].first = -7; /* the neighbours' elements, either side */
     pf_segvec_drain(&v, all + 1);
-    size_t wrong = all[0].first != -7 || all[16384 + 201].first != 0;
+    size_t wrong = all[0].first != -7 || all[16384 + 201].first != -7;
     for (size_t i = 0; i < 16384 + 200; i++)
         wrong += all[1 + i].first != (int64_t)i || all[1 + i].last != (int64_t)i;
     CHECK("one element in: in order, the elements either side untouched", wrong == 0);
