@@ -160,7 +160,7 @@ check-full:
 	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-tsan CFLAGS="-O1 -g -fsanitize=thread" build-tsan/profana \
 		build-tsan/bench/gen_trace $(TSAN_UNITS:%=build-tsan/tests/%)
 	$(MAKE) --no-print-directory fuzz-syntax
-	TSAN_UNITS="$(TSAN_UNITS)" ./tests/run.sh --full build build-asan --valgrind build --tsan build-tsan --cppcheck
+	./tests/run.sh --full build build-asan --valgrind build --tsan build-tsan --cppcheck
 
 test: check
 

@@ -78,6 +78,14 @@ static void block_copy(char *block, size_t bytes, size_t used, char *d)
     munmap(block + at, bytes - at);
 }
 
+/* How many bytes of block b (< v->n_blocks) hold elements: all but the last's. */
+static size_t block_used(const pf_segvec *v, size_t b)
+{
+    assert(b < v->n_blocks);
+    size_t k = v->n - b * v->per_block;
+    return (k < v->per_block ? k : v->per_block) * v->elem;
+}
+
 /* Moves the first bytes of v's elements to d without copying them through fresh memory, and
  * returns how many (a whole number of pages). Their pages are remapped to d's first page
  * boundary t on, and then, when d is not on one, slid down the t - d bytes in place. A part
@@ -97,9 +105,7 @@ static size_t pages_slide(pf_segvec *v, char *d, size_t total)
     if (bb % page != 0 || end <= t)
         return 0;
     for (size_t b = 0; b < v->n_blocks; b++) {
-        size_t used = v->n - b * v->per_block;
-        used = (used < v->per_block ? used : v->per_block) * v->elem;
-        size_t room = end - (t + moved), m = used < room ? used : room;
+        size_t used = block_used(v, b), room = end - (t + moved), m = used < room ? used : room;
         m -= m % page;
         if (m == 0)
             break;
@@ -127,8 +133,8 @@ void pf_segvec_drain(pf_segvec *v, void *dst)
     size_t bb = v->block_bytes;
     for (size_t b = moved / bb; b < v->n_blocks; b++) {
         /* of a block moved in part, the pages after the moved ones */
-        size_t off = b == moved / bb ? moved % bb : 0, used = total - b * bb < bb ? total - b * bb : bb;
-        block_copy(v->blocks[b] + off, bb - off, used - off, (char *)dst + b * bb + off);
+        size_t off = b == moved / bb ? moved % bb : 0;
+        block_copy(v->blocks[b] + off, bb - off, block_used(v, b) - off, (char *)dst + b * bb + off);
         v->blocks[b] = NULL;
     }
     pf_segvec_free(v);
