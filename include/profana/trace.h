@@ -32,7 +32,7 @@ typedef struct pf_src_args {
 } pf_src_args;
 
 /* One GPU activity: a kernel, memcpy or memset ("X" event). One per GPU event of the trace,
- * so the small fields share words (bit-fields): 104 bytes, not 112. */
+ * so the small fields share words (bit-fields): 112 bytes, not 120. */
 typedef struct pf_activity {
     const char *name;          /* interned */
     int device;
@@ -48,6 +48,8 @@ typedef struct pf_activity {
     int64_t launch_ts_ns;      /* start of its launch call (the cuda_runtime/cuda_driver event
                                   with its correlation id); PF_NO_LAUNCH when none is known */
     int64_t launch_dur_ns;     /* that call's duration; 0 when none is known */
+    uint64_t launch_thread;    /* that call's thread (a hash of its pid and tid, as
+                                  pf_cpu_event.thread); 0 when none is known */
     uint64_t launch_process : 62; /* that call's process: a hash of its pid text (62 bits); 0 none */
     uint64_t graph : 1;        /* 1: launched by a graph launch (cudaGraphLaunch, hipGraphLaunch) */
     uint64_t captured : 1;     /* 1: op is the one that recorded it in a graph capture
@@ -117,6 +119,35 @@ typedef struct pf_cpu_event {
     int64_t ts_ns, dur_ns;
 } pf_cpu_event;
 
+/* What a host-side mark is: the events that say what the CPU was doing while the GPU waited. */
+typedef enum pf_mark_kind {
+    PF_MARK_ANNOTATION = 0,    /* a user annotation (record_function), not ProfilerStep#N */
+    PF_MARK_PYTHON,            /* a Python frame (python_function: with_stack=True traces) */
+    PF_MARK_SYNC,              /* a runtime call that blocks the host until the GPU is done:
+                                  *Synchronize, a synchronous memcpy (pf_mark_is_sync) */
+    PF_MARK_BLOCKING_OP        /* a cpu_op that waits for the GPU to read a value back
+                                  (aten::item, aten::_local_scalar_dense, aten::nonzero ...) */
+} pf_mark_kind;
+
+/* One host-side mark on one thread (kept whatever pf_load_opts.op_spans_only says: the
+ * diagnosis reads them to say what covers the GPU's idle gaps). */
+typedef struct pf_host_mark {
+    const char *name;          /* interned */
+    uint64_t thread;           /* hash of pid and tid, as pf_cpu_event.thread */
+    int64_t ts_ns, dur_ns;
+    int kind;                  /* pf_mark_kind */
+} pf_host_mark;
+
+/* Whether a runtime call of this name (len bytes, not terminated) blocks the host until GPU
+ * work ends: cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, cudaMemcpy
+ * and cudaMemcpy2D/3D (synchronous), their hip and cu* driver forms, hipMemcpyWithStream. */
+int pf_mark_is_sync(const char *name, size_t len);
+
+/* Whether a cpu_op of this name (len bytes) reads a GPU value back on the host and so waits
+ * for the GPU: aten::item, aten::_local_scalar_dense, aten::nonzero, aten::unique family,
+ * aten::masked_select, aten::equal, aten::is_nonzero. */
+int pf_mark_is_blocking_op(const char *name, size_t len);
+
 /* A loaded trace. Everything is owned by it and freed by pf_trace_free. */
 typedef struct pf_trace {
     const char *path;          /* as given; "-" for standard input */
@@ -147,6 +178,8 @@ typedef struct pf_trace {
     size_t n_launched;         /* activities whose launch call is known (launch_ts_ns) */
     size_t n_unknown_gpu;      /* "X" events of a category profana does not know that look
                                   like GPU activity (args stream or device, and correlation) */
+    pf_host_mark *marks;       /* annotations, Python frames, syncs, blocking ops, in file order */
+    size_t n_marks;
     pf_launch *launches;       /* pf_load_opts.launches: every runtime call with a correlation
                                   id, in file order; else NULL */
     size_t n_launches;

@@ -38,6 +38,8 @@ typedef struct pf_idle_causes {
 typedef struct pf_gap {
     int64_t from, split, to;
     int attributed;
+    uint64_t thread;                   /* the launching thread of the activity that ends it
+                                          (pf_activity.launch_thread); 0 unknown */
 } pf_gap;
 
 enum { PF_WAITS_BINS = 5 };            /* kernel durations: < 5, 5-10, 10-50, 50-100, >= 100 us */

@@ -110,7 +110,7 @@ static void attribute_gap(const pf_activity *a, int64_t from, int64_t to, pf_idl
     int64_t len = to - from;
     if (len <= 0)
         return;
-    pf_gap g = {from, from, to, a->launch_ts_ns != PF_NO_LAUNCH};
+    pf_gap g = {from, from, to, a->launch_ts_ns != PF_NO_LAUNCH, a->launch_thread};
     if (!g.attributed) {
         c->unattributed_ns += len;
     } else {
@@ -200,7 +200,7 @@ static int launch_stats(const pf_trace *t, const size_t *idx, size_t n, pf_launc
             continue;
         delay[l->count++] = (pf_kv){pf_key_i64(a->ts_ns - pf_sat_add(a->launch_ts_ns, a->launch_dur_ns)), 0};
         l->call_ns_sum = pf_sat_add(l->call_ns_sum, a->launch_dur_ns);
-        l->launch_bound += a->dur_ns < a->launch_dur_ns;
+        l->launch_bound += !a->graph && a->dur_ns < a->launch_dur_ns; /* a graph launch is one call for all its kernels */
         int b = bin_of(a->dur_ns);
         l->hist_count[b]++;
         l->hist_ns[b] = pf_sat_add(l->hist_ns[b], a->dur_ns);

@@ -145,7 +145,7 @@ static int run_analysis(const pf_cli *cli, pf_timings *tm)
     /* The idle gaps are kept only where the timeline draws them: set here, where the plots are
      * chosen, so that every caller of this command (the fuzz target too) gets them. */
     pf_analysis_opts o = cli->an;
-    o.idle_gaps = cli->plot_timeline || cli->report;
+    o.idle_gaps = 1; /* the timeline draws them, the headline's diagnosis reads them */
     if (pf_analysis_run(t, &o, &an, &err) || (an && pf_analysis_collectives(an, cli->pos[0], &err))) {
         pf_analysis_free(an);
         pf_trace_free(t);

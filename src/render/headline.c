@@ -1,18 +1,18 @@
-/* headline.c - per device, the short block --analysis prints before its tables: span, busy %, top categories, coverage, and one or two findings with what to do next. */
+/* headline.c - per device, the short block --analysis prints before its tables: span, busy %, top categories, coverage, the idle gaps by length, and the findings ranked by the time a fix would recover (diagnose.h) with what to do next. */
 #include "profana/headline.h"
 
 #include <assert.h>
 #include <string.h>
 
+#include "profana/diagnose.h"
 #include "view_parts.h"
 
 #define TOP_CATS 3
-#define MAX_FINDINGS 2
-/* Below this busy share the GPU waits more than it works: the host, not the kernels, sets
- * the pace, so kernel efficiency comes second. */
-#define IDLE_BUSY_PCT 50.0
-/* A category with at least this share of GPU time is where kernel work pays first. */
-#define DOMINANT_PCT 50.0
+/* Notes on what the trace lacks (no CPU side, no shapes, Triton lower bounds, an unknown
+ * device): they carry no time of their own. */
+#define MAX_FINDINGS 4
+/* The ranked findings shown: at least this many (with the heaviest row's among them). */
+#define SHOW_RANKED 3
 /* The width prose is composed for where the view has none (--wide, the HTML report). */
 #define WIDTH 100
 /* Narrower than this, a line holds too few words to read: wrap at this much still. */
@@ -36,6 +36,9 @@ typedef struct headline {
     double outside_us, outside_pct;
     finding findings[MAX_FINDINGS];
     int n_findings;
+    pf_diagnosis diag;                 /* the ranked findings (diagnose.h) */
+    int shown[SHOW_RANKED + 1];        /* indexes into diag.findings, in the order shown */
+    int n_shown;
 } headline;
 
 pf_lack pf_headline_lack(const pf_analysis *an, const pf_device_report *d)
@@ -93,45 +96,6 @@ static finding *add_finding(headline *h, const char *kind)
     return f;
 }
 
-/* The largest cause of the idle time (waits.h) with its share, and the advice that fits it:
- * the host had not launched the work yet, or it was launched and started late. */
-static void idle_finding(const pf_analysis *an, const pf_device_report *d, headline *h)
-{
-    if (h->span_us <= 0 || h->busy_pct >= IDLE_BUSY_PCT)
-        return;
-    finding *f = add_finding(h, "idle");
-    const pf_waits *w = pf_wview_of(an, d);
-    if (!f || !w)
-        return;
-    const pf_idle_causes *c = &w->idle;
-    int64_t idle = w->breakdown.idle_ns;
-    int n = snprintf(f->text, sizeof f->text,
-                     "GPU idle %.2f%% of its span: faster kernels save at most the %.2f%% it is busy. ", h->idle_pct,
-                     h->busy_pct);
-    size_t at = n > 0 && (size_t)n < sizeof f->text ? (size_t)n : sizeof f->text - 1;
-    double share = 0;
-    if (c->host_wait_ns >= c->launch_latency_ns && c->host_wait_ns >= c->unattributed_ns) {
-        share = idle > 0 ? 100.0 * (double)c->host_wait_ns / (double)idle : 0;
-        snprintf(f->text + at, sizeof f->text - at,
-                 "Host-bound: %.2f%% of the idle time is host wait (work not yet launched): CPU ops, Python and "
-                 "syncs; CUDA graphs or torch.compile(mode=\"reduce-overhead\")",
-                 share);
-    } else if (c->launch_latency_ns >= c->unattributed_ns) {
-        share = 100.0 * (double)c->launch_latency_ns / (double)idle;
-        snprintf(f->text + at, sizeof f->text - at,
-                 "%.2f%% of the idle time is launch latency (the work was launched in time but started late): "
-                 "look for stream dependencies (events, waits on other streams) and synchronizations that hold "
-                 "the queue",
-                 share);
-    } else {
-        share = 100.0 * (double)c->unattributed_ns / (double)idle;
-        snprintf(f->text + at, sizeof f->text - at,
-                 "%.2f%% of the idle time ends with work whose launch call is not in the trace: record the CPU "
-                 "side (ProfilerActivity.CPU) to tell host waits from launch latency",
-                 share);
-    }
-}
-
 static void lack_finding(const pf_analysis *an, const pf_device_report *d, headline *h)
 {
     pf_lack lack = pf_headline_lack(an, d);
@@ -171,90 +135,23 @@ static void device_finding(const pf_device_report *d, headline *h)
                  d->device->name[0] ? d->device->name : "(no name in trace)");
 }
 
-/* What to do about the category with most of the GPU time, by the kind of work it is. */
-static const char *dominant_advice(pf_category c)
+/* The ranked findings shown: the first SHOW_RANKED by time, and the heaviest row's (kind
+ * headroom or far_below_roofs) when it is not among them. */
+static void pick_shown(headline *h)
 {
-    switch (c) {
-    case PF_CAT_GEMM:
-    case PF_CAT_CONV:
-    case PF_CAT_ATTENTION:
-    case PF_CAT_TRITON_TEMPLATE:
-        return "its rows' FLOPS % say how far each is from the peak, and --group shape which shapes to "
-               "tune first";
-    case PF_CAT_ELEMENTWISE:
-    case PF_CAT_REDUCTION:
-    case PF_CAT_NORMALIZATION:
-        return "memory-bound kernels, whose DRAM traffic fusion cuts (torch.compile); BW % says how close "
-               "each is to the peak";
-    case PF_CAT_MEMCPY:
-    case PF_CAT_MEMSET:
-        return "copies and fills: look for host-device copies that pinned memory and non_blocking=True "
-               "could overlap, and for copies that are not needed";
-    case PF_CAT_COMMUNICATION:
-        return "collectives: overlap them with compute (bucketing, prefetching), and compare ranks with "
-               "--ranks";
-    default:
-        return "--by-category lists its rows by time";
-    }
+    int heavy = -1;
+    for (int i = 0; i < h->diag.n_findings; i++)
+        if (!strcmp(h->diag.findings[i].kind, "headroom") || !strcmp(h->diag.findings[i].kind, "far_below_roofs"))
+            heavy = i;
+    for (int i = 0; i < h->diag.n_findings && i < SHOW_RANKED; i++)
+        h->shown[h->n_shown++] = i;
+    if (heavy >= SHOW_RANKED)
+        h->shown[h->n_shown++] = heavy;
 }
 
-/* Whether the percentage dominant_advice points the reader to (FLOPS % for the compute
- * categories, BW % for the memory-bound ones) has a figure on most of the category's rows
- * (at least half its launches carry the figure, and the device has a peak): advice to read a
- * column of '-' sends the reader nowhere. */
-static int advice_has_figures(const pf_device_report *d, pf_category c)
-{
-    const pf_row *r = &d->cats[c];
-    switch (c) {
-    case PF_CAT_GEMM:
-    case PF_CAT_CONV:
-    case PF_CAT_ATTENTION:
-    case PF_CAT_TRITON_TEMPLATE:
-        return pf_row_flops_pct(r, d->info) >= 0 && 2 * r->flop_known >= r->count;
-    case PF_CAT_ELEMENTWISE:
-    case PF_CAT_REDUCTION:
-    case PF_CAT_NORMALIZATION:
-        return pf_row_bw_pct(r, d->info) >= 0 && 2 * r->bytes_known >= r->count;
-    default:
-        return 1;
-    }
-}
-
-/* Communication's advice with what the breakdown measured: how much of it compute already
- * hides and how much of the span it holds alone, so the advice to overlap it is weighed
- * against what is left to overlap. Returns 0 where the breakdown is unknown. */
-static int communication_finding(const pf_analysis *an, const pf_device_report *d, headline *h, finding *f)
-{
-    const pf_waits *w = pf_wview_of(an, d);
-    const pf_breakdown *b = w ? &w->breakdown : NULL;
-    if (!b || b->communication_total_ns <= 0 || b->span_ns <= 0)
-        return 0;
-    snprintf(f->text, sizeof f->text,
-             "%s takes %.2f%% of GPU time: %.2f%% of it overlapped with compute, %.2f%% of the span exposed: "
-             "overlap more (bucketing, prefetching); --ranks compares ranks",
-             pf_category_name(h->top[0]), h->top_pct[0], pf_breakdown_overlap_pct(b),
-             100.0 * (double)b->communication_ns / (double)b->span_ns);
-    return 1;
-}
-
-static void dominant_finding(const pf_analysis *an, const pf_device_report *d, headline *h)
-{
-    if (h->n_top == 0 || h->top_pct[0] < DOMINANT_PCT)
-        return;
-    finding *f = add_finding(h, "dominant");
-    if (f && h->top[0] == PF_CAT_COMMUNICATION && communication_finding(an, d, h, f))
-        return;
-    if (f)
-        snprintf(f->text, sizeof f->text, "%s takes %.2f%% of GPU time: %s", pf_category_name(h->top[0]),
-                 h->top_pct[0],
-                 advice_has_figures(d, h->top[0]) ? dominant_advice(h->top[0])
-                                                  : "most of its launches have no figures, so their share of peak reads '-' (the "
-                                                    "Coverage and Why lines say why); --by-category lists them by time");
-}
-
-/* The figures, and the findings by what matters first: where the time goes (idle) before
- * why figures are missing, before what the kernels do. */
-static void compute(const pf_analysis *an, const pf_device_report *d, headline *h)
+/* The figures, the ranked findings, and the notes on what the trace lacks. Returns -1 when
+ * memory runs out (the ranked findings are then left out). */
+static int compute(const pf_analysis *an, const pf_device_report *d, headline *h)
 {
     const pf_busy *b = &d->busy;
     memset(h, 0, sizeof *h);
@@ -269,11 +166,39 @@ static void compute(const pf_analysis *an, const pf_device_report *d, headline *
     h->bytes_pct = pf_aview_time_pct(d, d->bytes_known_ns);
     top_categories(d, h);
     outside_steps(an, d, h);
-    idle_finding(an, d, h);
     lack_finding(an, d, h);
     triton_finding(d, h);
     device_finding(d, h);
-    dominant_finding(an, d, h);
+    pf_error err;
+    if (pf_diagnose(an, d, &h->diag, &err))
+        return -1;
+    pick_shown(h);
+    return 0;
+}
+
+/* A ranked finding as one line of prose. */
+static void finding_text(char *buf, size_t cap, const pf_finding *f)
+{
+    if (f->time_us >= 0)
+        snprintf(buf, cap, "%s: %.3f us to win (%.2f%% of the span): %s. Fix: %s", f->kind, f->time_us, f->pct,
+                 f->evidence, f->advice);
+    else
+        snprintf(buf, cap, "%s: %s. Fix: %s", f->kind, f->evidence, f->advice);
+}
+
+/* The idle gaps by length, as one line; 0 when the device has none. */
+static int gaps_text(char *buf, size_t cap, const pf_diagnosis *g)
+{
+    int64_t n = 0;
+    for (int b = 0; b < PF_GAP_BINS; b++)
+        n += g->gap_count[b];
+    if (!n)
+        return 0;
+    size_t len = (size_t)snprintf(buf, cap, "idle gaps by length:");
+    for (int b = 0; b < PF_GAP_BINS && len < cap; b++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s %s %lld (%.3f us)", b ? "," : "", pf_gap_bin_name(b),
+                                (long long)g->gap_count[b], (double)g->gap_ns[b] / 1e3);
+    return 1;
 }
 
 /* Writes text after lead, wrapped at spaces to width columns, continuation lines indented
@@ -316,8 +241,8 @@ void pf_headline_print_at(FILE *out, const pf_analysis *an, const pf_device_repo
     assert(out && an && d && width >= 0);
     width = width == 0 ? WIDTH : width < WIDTH_MIN ? WIDTH_MIN : width;
     headline h;
-    compute(an, d, &h);
-    char s[FINDING_MAX];
+    int diag_rc = compute(an, d, &h);
+    char s[FINDING_MAX + 2 * PF_FINDING_TEXT];
     snprintf(s, sizeof s, "span %.3f us, busy %.3f us (%.2f%%), idle %.3f us (%.2f%%)", h.span_us, h.busy_us,
              h.busy_pct, h.idle_us, h.idle_pct);
     put_wrapped(out, "Headline: ", s, width);
@@ -340,8 +265,17 @@ void pf_headline_print_at(FILE *out, const pf_analysis *an, const pf_device_repo
                      "analysed and is left out; without --step it is counted", h.outside_pct, h.outside_us);
         put_wrapped(out, "- ", s, width);
     }
+    if (gaps_text(s, sizeof s, &h.diag))
+        put_wrapped(out, "- ", s, width);
+    for (int i = 0; i < h.n_shown; i++) {
+        finding_text(s, sizeof s, &h.diag.findings[h.shown[i]]);
+        put_wrapped(out, "- ", s, width);
+    }
+    if (diag_rc)
+        put_wrapped(out, "- ", "findings: out of memory", width);
     for (int i = 0; i < h.n_findings; i++)
         put_wrapped(out, "- ", h.findings[i].text, width);
+    pf_diagnosis_free(&h.diag);
     fputc('\n', out);
 }
 
@@ -349,6 +283,41 @@ static void json_num(pf_jw *w, const char *key, double v)
 {
     pf_jw_key(w, key);
     pf_jw_num(w, v);
+}
+
+/* A figure that may be unknown (< 0): null then. */
+static void json_opt(pf_jw *w, const char *key, double v)
+{
+    pf_jw_key(w, key);
+    if (v < 0)
+        pf_jw_null(w);
+    else
+        pf_jw_num(w, v);
+}
+
+/* What covered the idle time on the host, largest first: the ten first names. */
+static void json_covers(pf_jw *w, const pf_diagnosis *g)
+{
+    static const char *const kinds[] = {"annotation", "python", "sync", "blocking_op"};
+    pf_jw_key(w, "idle_covered_by");
+    pf_jw_arr_begin(w);
+    for (size_t i = 0; i < g->n_covers && i < 10; i++) {
+        const pf_idle_cover *c = &g->covers[i];
+        pf_jw_obj_begin(w);
+        pf_jw_key(w, "name");
+        pf_jw_str(w, c->name);
+        pf_jw_key(w, "kind");
+        pf_jw_str(w, c->kind >= 0 && c->kind < 4 ? kinds[c->kind] : "other");
+        json_num(w, "idle_us", (double)c->idle_ns / 1e3);
+        json_num(w, "short_gap_idle_us", (double)c->short_ns / 1e3);
+        pf_jw_obj_end(w);
+    }
+    pf_jw_arr_end(w);
+    json_num(w, "idle_uncovered_short_us", (double)g->uncovered_short_ns / 1e3);
+    json_num(w, "idle_uncovered_long_us", (double)g->uncovered_long_ns / 1e3);
+    pf_jw_key(w, "syncs");
+    pf_jw_int(w, g->sync_n);
+    json_num(w, "idle_after_sync_us", (double)g->sync_idle_ns / 1e3);
 }
 
 void pf_headline_json(pf_jw *w, const pf_analysis *an, const pf_device_report *d)
@@ -374,16 +343,49 @@ void pf_headline_json(pf_jw *w, const pf_analysis *an, const pf_device_report *d
     pf_jw_arr_end(w);
     json_num(w, "flop_pct", h.flop_pct);
     json_num(w, "bytes_pct", h.bytes_pct);
+    pf_jw_key(w, "idle_gaps");
+    pf_jw_arr_begin(w);
+    for (int b = 0; b < PF_GAP_BINS; b++) {
+        pf_jw_obj_begin(w);
+        pf_jw_key(w, "bin");
+        pf_jw_str(w, pf_gap_bin_name(b));
+        pf_jw_key(w, "count");
+        pf_jw_int(w, h.diag.gap_count[b]);
+        json_num(w, "idle_us", (double)h.diag.gap_ns[b] / 1e3);
+        pf_jw_obj_end(w);
+    }
+    pf_jw_arr_end(w);
+    json_covers(w, &h.diag);
     pf_jw_key(w, "findings");
     pf_jw_arr_begin(w);
+    char s[FINDING_MAX + 2 * PF_FINDING_TEXT];
+    for (int i = 0; i < h.diag.n_findings; i++) {
+        const pf_finding *f = &h.diag.findings[i];
+        finding_text(s, sizeof s, f);
+        pf_jw_obj_begin(w);
+        pf_jw_key(w, "kind");
+        pf_jw_str(w, f->kind);
+        json_opt(w, "time_us", f->time_us);
+        json_opt(w, "pct", f->pct);
+        pf_jw_key(w, "evidence");
+        pf_jw_str(w, f->evidence);
+        pf_jw_key(w, "advice");
+        pf_jw_str(w, f->advice);
+        pf_jw_key(w, "text");
+        pf_jw_str(w, s);
+        pf_jw_obj_end(w);
+    }
     for (int i = 0; i < h.n_findings; i++) {
         pf_jw_obj_begin(w);
         pf_jw_key(w, "kind");
         pf_jw_str(w, h.findings[i].kind);
+        json_opt(w, "time_us", -1);
+        json_opt(w, "pct", -1);
         pf_jw_key(w, "text");
         pf_jw_str(w, h.findings[i].text);
         pf_jw_obj_end(w);
     }
     pf_jw_arr_end(w);
     pf_jw_obj_end(w);
+    pf_diagnosis_free(&h.diag);
 }

@@ -20,6 +20,7 @@ typedef enum pf_chunk_end {
 typedef struct pf_chunk {
     pf_segvec acts, cpu, ops, steps; /* pf_activity, pf_cpu_event, pf_op_rec, pf_step */
     pf_segvec launches, cpu_steps; /* pf_launch_rec; pf_step (CPU-side ProfilerStep#N) */
+    pf_segvec marks;           /* pf_host_mark */
     pf_segvec act_ext;         /* int64_t per activity: its External id (-1 none), until linking */
     pf_segvec launch_names;    /* pf_launch_name per launch record (scanner's launch_names only) */
     size_t n_events, n_bad_events, n_steps;

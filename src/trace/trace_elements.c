@@ -8,7 +8,7 @@
 #include "trace_event.h"
 #include "trace_records.h"
 
-_Static_assert(sizeof(pf_activity) == 104, "pf_activity's bit-fields share their words");
+_Static_assert(sizeof(pf_activity) == 112, "pf_activity's bit-fields share their words");
 _Static_assert(PF_ACT_MEMSET < 4, "pf_activity.kind holds every pf_act_kind in 2 bits");
 
 void pf_chunk_init(pf_chunk *c)
@@ -17,6 +17,7 @@ void pf_chunk_init(pf_chunk *c)
     memset(c, 0, sizeof *c);
     pf_segvec_init(&c->acts, sizeof(pf_activity));
     pf_segvec_init(&c->cpu, sizeof(pf_cpu_event));
+    pf_segvec_init(&c->marks, sizeof(pf_host_mark));
     pf_segvec_init(&c->ops, sizeof(pf_op_rec));
     pf_segvec_init(&c->steps, sizeof(pf_step));
     pf_segvec_init(&c->launches, sizeof(pf_launch_rec));
@@ -31,6 +32,7 @@ void pf_chunk_free(pf_chunk *c)
     assert(c != NULL);
     pf_segvec_free(&c->acts);
     pf_segvec_free(&c->cpu);
+    pf_segvec_free(&c->marks);
     pf_segvec_free(&c->ops);
     pf_segvec_free(&c->steps);
     pf_segvec_free(&c->launches);

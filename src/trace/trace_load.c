@@ -630,6 +630,11 @@ static pf_segvec *cpu_of(pf_chunk *c)
     return &c->cpu;
 }
 
+static pf_segvec *marks_of(pf_chunk *c)
+{
+    return &c->marks;
+}
+
 static pf_segvec *steps_of(pf_chunk *c)
 {
     return &c->steps;
@@ -720,6 +725,7 @@ static int assemble(loader *L)
     int bad = move_events(acts_of, L, (void **)&t->acts, &t->n_acts, sizeof *t->acts) ||
               move_events(act_ext_of, L, (void **)&act_ext, &n_ext, sizeof *act_ext) ||
               move_events(cpu_of, L, (void **)&t->cpu, &t->n_cpu, sizeof *t->cpu) ||
+              move_events(marks_of, L, (void **)&t->marks, &t->n_marks, sizeof *t->marks) ||
               move_events(steps_of, L, (void **)&t->gpu_steps, &t->n_gpu_steps, sizeof *t->gpu_steps) ||
               move_events(cpu_steps_of, L, (void **)&t->cpu_steps, &t->n_cpu_steps, sizeof *t->cpu_steps) ||
               warn_unknown(L);

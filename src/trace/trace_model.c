@@ -97,6 +97,7 @@ void pf_trace_free(pf_trace *t)
     free(t->ops);
     free(t->acts);
     free(t->cpu);
+    free(t->marks);
     free(t->gpu_steps);
     free(t->cpu_steps);
     free(t->devices);
@@ -888,6 +889,7 @@ static void acts_launch_range(void *ctx, size_t lo, size_t hi, size_t k)
         a->launch_ts_ns = PF_NO_LAUNCH;
         a->launch_dur_ns = 0;
         a->launch_process = 0;
+        a->launch_thread = 0;
         if (g < 0)
             continue;
         __atomic_store_n(&j->ran[g], 1, __ATOMIC_RELAXED); /* every writer writes 1 */
@@ -899,6 +901,7 @@ static void acts_launch_range(void *ctx, size_t lo, size_t hi, size_t k)
         a->launch_ts_ns = c->ts_ns;
         a->launch_dur_ns = c->dur_ns;
         a->launch_process = c->process;
+        a->launch_thread = c->thread;
         a->graph = c->kind == PF_LAUNCH_GRAPH;
         if (!a->geometry && !a->graph)
             a->geometry = c->geometry;

@@ -120,6 +120,32 @@ static int add_cpu_event(pf_scanner *sc, pf_chunk *c, const ev_fields *f, const 
     return 0;
 }
 
+/* A host-side mark (pf_host_mark): named, on its thread; an event whose name or times cannot
+ * be read is left out (the host interval counts it already). */
+static int add_mark(pf_scanner *sc, pf_chunk *c, const ev_fields *f, pf_mark_kind kind, const char *name)
+{
+    assert(sc != NULL && c != NULL && f != NULL);
+    pf_cpu_event e;
+    if (!name && f->ev[E_NAME][1] && !(name = intern_string(sc, f->ev[E_NAME], f->plain_name)))
+        return out_of_memory(sc, c);
+    if (!name || host_span(sc, f, &e))
+        return 0;
+    pf_host_mark *slot = pf_segvec_push(&c->marks);
+    if (!slot)
+        return out_of_memory(sc, c);
+    *slot = (pf_host_mark){name, e.thread, e.ts_ns, e.dur_ns, (int)kind};
+    return 0;
+}
+
+/* The event's name without its quotes (escapes left as written: the rules match plain names). */
+static const char *name_text(const pf_scanner *sc, const ev_fields *f, size_t *len)
+{
+    assert(sc != NULL && f != NULL && len != NULL);
+    const size_t *sp = f->ev[E_NAME];
+    *len = sp[1] - sp[0] >= 2 ? sp[1] - sp[0] - 2 : 0;
+    return sc->w->buf + sp[0] + (sp[1] > sp[0]);
+}
+
 static void put(char *buf, size_t *n, const char *s, size_t len)
 {
     assert(buf != NULL && s != NULL);
@@ -178,6 +204,10 @@ static int add_cpu_op(pf_scanner *sc, pf_chunk *c, const ev_fields *f, size_t st
     if (timed && add_cpu_event(sc, c, f, name, &span))
         return -1;
     c->n_host += !timed; /* add_cpu_event counts the others */
+    size_t nlen;
+    const char *ntext = name_text(sc, f, &nlen);
+    if (timed && pf_mark_is_blocking_op(ntext, nlen) && add_mark(sc, c, f, PF_MARK_BLOCKING_OP, name))
+        return -1;
     int64_t id = pf_ev_op_ext_id(sc->w->buf, sc->w->len, f);
     if (id < 0)
         return 0; /* cannot be linked: only its CPU time counts */
@@ -244,11 +274,16 @@ static int add_launch(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
     pf_launch_name nm = {.ext_id = -1};
     if (add_cpu_event(sc, c, f, NULL, NULL))
         return -1;
+    size_t nlen;
+    const char *ntext = name_text(sc, f, &nlen);
+    if (pf_mark_is_sync(ntext, nlen) && add_mark(sc, c, f, PF_MARK_SYNC, NULL))
+        return -1;
     pf_ev_act_args(s, sc->w->len, f, &aa);
     if (aa.correlation < 0 || pf_ev_times(s, f, &l.ts_ns, &l.dur_ns))
         return 0;
     l.correlation = aa.correlation;
     l.process = pf_ev_process(s, f);
+    l.thread = pf_ev_hash_span(s, f->ev[E_TID], pf_ev_hash_span(s, f->ev[E_PID], UINT64_C(1469598103934665603)));
     l.geometry = pf_ev_geometry(s, &aa);
     l.kind = pf_ev_launch_kind(s, f);
     if (sc->launch_names) {
@@ -306,10 +341,14 @@ int pf_scan_add_event(pf_scanner *sc, pf_chunk *c, const ev_fields *f, size_t st
         if (pf_ev_is_step(s, f) && add_cpu_step(sc, c, f))
             return -1;
         c->n_steps += (size_t)pf_ev_is_step(s, f);
+        if (!pf_ev_is_step(s, f) && add_mark(sc, c, f, PF_MARK_ANNOTATION, NULL))
+            return -1;
         return add_cpu_event(sc, c, f, NULL, NULL);
     case CAT_RUNTIME:
         return add_launch(sc, c, f);
     case CAT_HOST:
+        if (pf_ev_span_is(s, f->ev[E_CAT], "\"python_function\"") && add_mark(sc, c, f, PF_MARK_PYTHON, NULL))
+            return -1;
         return add_cpu_event(sc, c, f, NULL, NULL);
     case CAT_KNOWN:
         return 0;

@@ -32,6 +32,7 @@ typedef struct pf_launch_rec {
     int64_t ts_ns;
     int64_t dur_ns;            /* the call's duration */
     uint64_t geometry;         /* its grid and block (pf_activity.geometry); 0 none */
+    uint64_t thread;           /* hash of its pid and tid (pf_activity.launch_thread) */
     uint64_t process : 62;     /* hash of its pid text (pf_ev_process: 62 bits), never 0 */
     uint64_t kind : 2;         /* pf_launch_kind (48 bytes a record -> 40) */
 } pf_launch_rec;

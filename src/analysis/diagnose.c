@@ -1,0 +1,295 @@
+/* diagnose.c - one device's findings ranked by the time a fix would recover: the host-side causes of its idle time (named regions, syncs, launch overhead, unnamed host work) beside the GPU-side patterns (diag_patterns.c). */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+/* A host-side cause below this share of the idle time is not a finding of its own. */
+#define MIN_IDLE_SHARE 0.05
+/* Graph replays that carry more than this share of GPU time leave nothing for graphs to do. */
+#define GRAPHED_SHARE 0.5
+
+pf_finding *pf_diag_add(pf_diag_list *l, const char *kind)
+{
+    assert(l != NULL && kind != NULL);
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 8;
+        pf_finding *nf = realloc(l->f, (size_t)cap * sizeof *nf);
+        if (!nf)
+            return NULL;
+        l->f = nf;
+        l->cap = cap;
+    }
+    pf_finding *f = &l->f[l->n++];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->time_us = f->pct = -1;
+    return f;
+}
+
+const char *pf_diag_name(char *buf, size_t cap, const char *name)
+{
+    assert(buf != NULL && cap >= 4 && name != NULL);
+    size_t n = strlen(name), most = cap - 1 < 72 ? cap - 1 : 72;
+    if (n <= most) {
+        memcpy(buf, name, n + 1);
+        return buf;
+    }
+    memcpy(buf, name, most - 3);
+    memcpy(buf + most - 3, "...", 4);
+    return buf;
+}
+
+double pf_diag_pct(double time_us, int64_t span_ns)
+{
+    return time_us >= 0 && span_ns > 0 ? 100.0 * time_us * 1e3 / (double)span_ns : -1;
+}
+
+/* " (N us a step)" when the device has steps. */
+static void per_step(char *buf, size_t cap, int64_t ns, int64_t steps)
+{
+    if (steps > 0)
+        snprintf(buf, cap, ", %.3f us a step over %lld steps", (double)ns / 1e3 / (double)steps, (long long)steps);
+    else
+        buf[0] = 0;
+}
+
+static int cmp_window(const void *x, const void *y)
+{
+    const pf_host_mark *a = *(pf_host_mark *const *)x, *b = *(pf_host_mark *const *)y;
+    return a->ts_ns < b->ts_ns ? -1 : a->ts_ns > b->ts_ns;
+}
+
+/* The launches on the device made inside the marks named `name` (the optimizer step's, every
+ * instance), and how many of them were foreach or fused ops: one pass over the activities,
+ * each looked up among the windows by time. */
+static int optimizer_launches(const pf_analysis *an, int dev, const char *name, int64_t *n, int64_t *grouped)
+{
+    const pf_trace *t = an->trace;
+    size_t k = 0;
+    for (size_t i = 0; i < t->n_marks; i++)
+        k += t->marks[i].name == name;
+    const pf_host_mark **win = malloc((k ? k : 1) * sizeof *win);
+    if (!win)
+        return -1;
+    k = 0;
+    for (size_t i = 0; i < t->n_marks; i++)
+        if (t->marks[i].name == name)
+            win[k++] = &t->marks[i];
+    qsort(win, k, sizeof *win, cmp_window);
+    for (size_t i = 0; i < t->n_acts; i++) {
+        const pf_activity *a = &t->acts[i];
+        if (a->device != dev || a->launch_ts_ns == PF_NO_LAUNCH)
+            continue;
+        size_t lo = 0, hi = k; /* the last window starting at or before the launch */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (win[mid]->ts_ns <= a->launch_ts_ns)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        const pf_host_mark *w = lo ? win[lo - 1] : NULL;
+        if (!w || w->thread != a->launch_thread || a->launch_ts_ns >= w->ts_ns + w->dur_ns)
+            continue;
+        (*n)++;
+        const char *op = a->op >= 0 ? t->ops[a->op].name : "";
+        *grouped += strstr(op, "_foreach_") || strstr(op, "_fused_") || strstr(op, "fused");
+    }
+    free(win);
+    return 0;
+}
+
+static int region_finding(const pf_analysis *an, const pf_device_report *d, const pf_diagnosis *g,
+                          const pf_idle_cover *c, pf_diag_list *l)
+{
+    int opt = c->kind == PF_MARK_ANNOTATION && strncmp(c->name, "Optimizer.step#", 15) == 0;
+    int64_t n = 0, grouped = 0;
+    if (opt && optimizer_launches(an, d->device->id, c->name, &n, &grouped))
+        return -1;
+    int unfused = opt && n > 0 && 2 * grouped < n;
+    int launchy = 2 * c->short_ns >= c->idle_ns;
+    pf_finding *f = pf_diag_add(l, unfused ? "unfused_optimizer" : c->kind == PF_MARK_PYTHON ? "host_python" : "host_region");
+    if (!f)
+        return -1;
+    f->time_us = (double)c->idle_ns / 1e3;
+    f->pct = pf_diag_pct(f->time_us, g->span_ns);
+    char step[96], outer[128] = "", nm[80], on[80];
+    per_step(step, sizeof step, c->idle_ns, g->steps);
+    if (c->outer)
+        snprintf(outer, sizeof outer, " (inside record_function \"%s\")", pf_diag_name(on, sizeof on, c->outer));
+    snprintf(f->evidence, sizeof f->evidence, "GPU idle %.3f us (%.2f%% of its idle time%s) while the launching thread was in %s \"%s\"%s%s",
+             (double)c->idle_ns / 1e3, g->idle_ns > 0 ? 100.0 * (double)c->idle_ns / (double)g->idle_ns : 0, step,
+             c->kind == PF_MARK_PYTHON ? "Python frame" : "record_function", pf_diag_name(nm, sizeof nm, c->name), outer,
+             launchy ? "; most of it in gaps under 100 us between short kernels" : "");
+    if (unfused)
+        snprintf(f->advice, sizeof f->advice,
+                 "the optimizer launches per parameter (%lld kernels, %lld of them foreach or fused): "
+                 "torch.optim ... (fused=True) or (foreach=True)",
+                 (long long)n, (long long)grouped);
+    else if (opt)
+        snprintf(f->advice, sizeof f->advice, "the optimizer step holds the host: capture it with torch.compile or fewer, larger parameters");
+    else if (strstr(c->name, "DataLoader") || (c->outer && strstr(c->outer, "DataLoader")))
+        snprintf(f->advice, sizeof f->advice, "%s",
+                 (c->outer && strstr(c->outer, "_SingleProcessDataLoaderIter")) ||
+                         strstr(c->name, "_SingleProcessDataLoaderIter")
+                     ? "the DataLoader loads in the training process (num_workers=0): DataLoader(num_workers=N, "
+                       "pin_memory=True, prefetch_factor=2+) moves this work to worker processes; CUDA graphs "
+                       "cannot remove CPU work"
+                     : "the batch is not ready when the GPU is: more DataLoader workers, a larger prefetch_factor, "
+                       "pin_memory=True, or cheaper transforms; CUDA graphs cannot remove CPU work");
+    else if (launchy)
+        snprintf(f->advice, sizeof f->advice,
+                 "launch-bound inside this region: fewer, larger kernels (torch.compile) or CUDA graphs for it");
+    else
+        snprintf(f->advice, sizeof f->advice,
+                 "CPU work here keeps the GPU waiting: take it off the training thread (DataLoader num_workers, "
+                 "prefetch_factor, pin_memory) or make it faster; CUDA graphs cannot remove CPU work");
+    return 0;
+}
+
+static int sync_finding(const pf_diagnosis *g, pf_diag_list *l)
+{
+    pf_finding *f = pf_diag_add(l, "sync");
+    if (!f)
+        return -1;
+    f->time_us = (double)g->sync_idle_ns / 1e3;
+    f->pct = pf_diag_pct(f->time_us, g->span_ns);
+    char step[96];
+    per_step(step, sizeof step, g->sync_idle_ns, g->steps);
+    snprintf(f->evidence, sizeof f->evidence,
+             "%lld times the host sat in a blocking call when the GPU ran dry (most often %s%s%s), and the GPU "
+             "then idled %.3f us until the next launch%s",
+             (long long)g->sync_n, g->sync_call ? g->sync_call : "-", g->sync_op ? " in " : "",
+             g->sync_op ? g->sync_op : "", (double)g->sync_idle_ns / 1e3, step);
+    int item = g->sync_op && (strstr(g->sync_op, "item") || strstr(g->sync_op, "_local_scalar_dense"));
+    int device = g->sync_call && strstr(g->sync_call, "DeviceSynchronize");
+    snprintf(f->advice, sizeof f->advice, "%s",
+             item ? "each .item() (or .cpu(), .tolist(), print of a GPU tensor) waits for the GPU: keep the values "
+                    "on the GPU and read them once per N steps"
+             : device ? "torch.cuda.synchronize() drains the GPU each time: remove it from the loop (time with CUDA "
+                        "events or the profiler instead)"
+                      : "each blocking call drains the GPU's queue: make copies non_blocking from pinned memory and "
+                        "move reads of GPU values out of the loop");
+    return 0;
+}
+
+static int64_t graphed_ns(const pf_analysis *an, int dev)
+{
+    int64_t ns = 0;
+    const pf_trace *t = an->trace;
+    for (size_t i = 0; i < t->n_acts; i++)
+        ns += t->acts[i].device == dev && t->acts[i].graph ? t->acts[i].dur_ns : 0;
+    return ns;
+}
+
+static int unnamed_findings(const pf_analysis *an, const pf_device_report *d, const pf_diagnosis *g, pf_diag_list *l)
+{
+    double min = MIN_IDLE_SHARE * (double)g->idle_ns;
+    char step[96];
+    if ((double)g->uncovered_short_ns >= min && (double)graphed_ns(an, d->device->id) < GRAPHED_SHARE * (double)d->total.total_ns) {
+        pf_finding *f = pf_diag_add(l, "launch_overhead");
+        if (!f)
+            return -1;
+        f->time_us = (double)g->uncovered_short_ns / 1e3;
+        f->pct = pf_diag_pct(f->time_us, g->span_ns);
+        per_step(step, sizeof step, g->uncovered_short_ns, g->steps);
+        snprintf(f->evidence, sizeof f->evidence,
+                 "GPU idle %.3f us in %lld gaps under 100 us between kernels, the host launching as fast as it "
+                 "can%s",
+                 f->time_us, (long long)(g->gap_count[0] + g->gap_count[1]), step);
+        snprintf(f->advice, sizeof f->advice,
+                 "launch-bound: CUDA graphs (torch.compile(mode=\"reduce-overhead\") or torch.cuda.CUDAGraph), "
+                 "fewer and larger kernels (torch.compile, larger batches)");
+    }
+    if ((double)g->latency_ns >= min) {
+        pf_finding *f = pf_diag_add(l, "launch_latency");
+        if (!f)
+            return -1;
+        f->time_us = (double)g->latency_ns / 1e3;
+        f->pct = pf_diag_pct(f->time_us, g->span_ns);
+        snprintf(f->evidence, sizeof f->evidence,
+                 "GPU idle %.3f us after the work was launched: it was in the queue in time but started late",
+                 f->time_us);
+        snprintf(f->advice, sizeof f->advice,
+                 "look for what holds the stream: waits on events of other streams, a copy or sync on another "
+                 "stream, or a device-wide barrier");
+    }
+    if ((double)g->uncovered_long_ns >= min) {
+        pf_finding *f = pf_diag_add(l, "host_unnamed");
+        if (!f)
+            return -1;
+        f->time_us = (double)g->uncovered_long_ns / 1e3;
+        f->pct = pf_diag_pct(f->time_us, g->span_ns);
+        per_step(step, sizeof step, g->uncovered_long_ns, g->steps);
+        snprintf(f->evidence, sizeof f->evidence,
+                 "GPU idle %.3f us in gaps of 100 us or more while the launching thread was in no annotation or "
+                 "Python frame the trace names%s",
+                 f->time_us, step);
+        snprintf(f->advice, sizeof f->advice,
+                 "CPU work between launches: record with with_stack=True or wrap the suspect code (data loading, "
+                 "preprocessing, logging) in torch.profiler.record_function to name it; CUDA graphs cannot remove "
+                 "CPU work");
+    }
+    return 0;
+}
+
+static int host_findings(const pf_analysis *an, const pf_device_report *d, const pf_diagnosis *g, pf_diag_list *l)
+{
+    double min = MIN_IDLE_SHARE * (double)g->idle_ns;
+    if (g->sync_n && (double)g->sync_idle_ns >= min && sync_finding(g, l))
+        return -1;
+    for (size_t i = 0; i < g->n_covers && i < 4; i++)
+        if ((double)g->covers[i].idle_ns >= min && region_finding(an, d, g, &g->covers[i], l))
+            return -1;
+    return unnamed_findings(an, d, g, l);
+}
+
+static int cmp_finding(const void *x, const void *y)
+{
+    const pf_finding *a = x, *b = y;
+    return a->time_us > b->time_us ? -1 : a->time_us < b->time_us;
+}
+
+static int64_t device_steps(const pf_analysis *an, int dev)
+{
+    int64_t n = 0;
+    for (size_t i = 0; i < an->n_steps; i++)
+        n += an->steps[i].device == dev;
+    return n;
+}
+
+int pf_diagnose(const pf_analysis *an, const pf_device_report *d, pf_diagnosis *g, pf_error *err)
+{
+    assert(an != NULL && d != NULL && g != NULL);
+    memset(g, 0, sizeof *g);
+    const pf_waits *w = NULL;
+    for (int i = 0; an->waits && i < an->n_devices; i++)
+        if (&an->devices[i] == d)
+            w = &an->waits[i];
+    g->span_ns = d->busy.end_ns - d->busy.start_ns;
+    g->idle_ns = w ? w->breakdown.idle_ns : 0;
+    g->steps = device_steps(an, d->device->id);
+    pf_diag_list l = {0};
+    int rc = (w && pf_diag_gaps(an, w, g)) || host_findings(an, d, g, &l) || pf_diag_patterns(an, d, g->span_ns, &l);
+    if (rc) {
+        free(l.f);
+        pf_diagnosis_free(g);
+        return pf_fail(err, "out of memory");
+    }
+    qsort(l.f, (size_t)l.n, sizeof *l.f, cmp_finding);
+    g->findings = l.f;
+    g->n_findings = l.n;
+    return 0;
+}
+
+void pf_diagnosis_free(pf_diagnosis *g)
+{
+    if (!g)
+        return;
+    free(g->covers);
+    free(g->findings);
+    memset(g, 0, sizeof *g);
+}
