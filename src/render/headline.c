@@ -196,8 +196,8 @@ static int gaps_text(char *buf, size_t cap, const pf_diagnosis *g)
         return 0;
     size_t len = (size_t)snprintf(buf, cap, "idle gaps by length:");
     for (int b = 0; b < PF_GAP_BINS && len < cap; b++)
-        len += (size_t)snprintf(buf + len, cap - len, "%s %s %lld (%.3f us)", b ? "," : "", pf_gap_bin_name(b),
-                                (long long)g->gap_count[b], (double)g->gap_ns[b] / 1e3);
+        len += (size_t)snprintf(buf + len, cap - len, "%s %s %lld (%.3f ms)", b ? "," : "", pf_gap_bin_name(b),
+                                (long long)g->gap_count[b], (double)g->gap_ns[b] / 1e6);
     return 1;
 }
 

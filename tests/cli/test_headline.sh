@@ -71,6 +71,21 @@ def raw_busy(path):
             for dev, v in iv.items()}
 
 
+GAP_BINS = ((0, 10000), (10000, 100000), (100000, 1000000), (1000000, 10000000), (10000000, 1 << 62))
+
+
+def raw_gaps(path, dev):
+    """The device's idle gaps (ns) between the union of its activity intervals."""
+    iv = sorted((raw.ns(e["ts"]), raw.ns(e["ts"]) + raw.ns(e["dur"])) for e in raw.gpu_acts(raw.load(path))
+                if raw.device(e) == dev)
+    out, end = [], iv[0][1]
+    for s, e in iv[1:]:
+        if s > end:
+            out.append(s - end)
+        end = max(end, e)
+    return out
+
+
 def headline_block(text):
     """Per device, the lines from "Headline:" to the empty line after it."""
     blocks, cur = [], None
@@ -139,9 +154,8 @@ for path, opts, lacks in cases:
         line = "Headline: span %.3f us, busy %.3f us (%.2f%%), idle %.3f us (%.2f%%)" % (
             Decimal(span) / 1000, Decimal(busy) / 1000, busy_pct, Decimal(span - busy) / 1000, 100 - busy_pct)
         check(tag, "text: " + line, block[0] == line, block[0])
-        # at most ~8 lines (9 with a serving trace's phases item), none wider than 100 columns
-        most = 9 if any(l.startswith("- phases of GPU time:") for l in block) else 8
-        check(tag, "at most %d lines" % most, len(block) <= most, len(block))
+        # at most 30 lines (three to four ranked findings of a few lines each), none wider than 100 columns
+        check(tag, "at most 30 lines", len(block) <= 30, len(block))
         wide = [l for l in block if len(l) > 100]
         check(tag, "no line over 100 columns", not wide, wide)
         it = items(block)
@@ -172,47 +186,44 @@ for path, opts, lacks in cases:
         check(tag, "JSON flop_pct, bytes_pct = coverage's",
               (h["flop_pct"], h["bytes_pct"]) == (dev["coverage"]["flop_pct"], dev["coverage"]["bytes_pct"]),
               (h["flop_pct"], h["bytes_pct"]))
-        # findings: idle first (busy < 50% from the raw events), then what the trace lacks, then
-        # the unknown device, then a category of at least 50% of GPU time (the table's); two at most
-        kinds = (["idle"] if busy_pct < 50 else []) + lacks
-        top_pct = float(dev["categories"][0]["pct"])
-        kinds += ["dominant"] if top_pct >= 50 else []
-        kinds = kinds[:2]
-        got = [f["kind"] for f in h["findings"]]
-        check(tag, "findings %s" % kinds, got == kinds, got)
-        check(tag, "text: one item per finding, in the same order",
-              len(it) == 2 + len(got) and all(t == f["text"] for t, f in zip(it[2:], h["findings"])), it[2:])
+        # the idle gaps by length: counts and time against the raw union's gaps
+        gaps = raw_gaps(path, dev["id"])
+        bins = [sum(1 for g in gaps if lo <= g < hi) for lo, hi in GAP_BINS]
+        check(tag, "JSON idle_gaps counts = the raw gaps by length %s" % bins,
+              [b["count"] for b in h["idle_gaps"]] == bins, h["idle_gaps"])
+        check(tag, "JSON idle_gaps time sums to idle_us",
+              abs(sum(b["idle_us"] for b in h["idle_gaps"]) - h["idle_us"]) < 0.01 * len(gaps) + 0.001, h["idle_gaps"])
+        # findings: the ranked ones by time (none over the span), then the notes on what the
+        # trace lacks (from the fixture), which carry no time
+        ranked = [f for f in h["findings"] if f["time_us"] is not None]
+        notes = [f["kind"] for f in h["findings"] if f["time_us"] is None and "evidence" not in f]
+        check(tag, "notes %s" % lacks, notes == lacks, notes)
+        times = [f["time_us"] for f in ranked]
+        check(tag, "ranked by time_us, none over the span", times == sorted(times, reverse=True) and
+              all(t <= h["span_us"] * 1.0001 for t in times), times)
+        shown = [x for x in it if any(x == f["text"] for f in h["findings"])]
+        want = min(3, len(ranked)) + len(lacks)
+        check(tag, "text: at least %d findings shown, each its JSON text" % want, len(shown) >= want, it)
+        heavy = [f for f in h["findings"] if f["kind"] in ("headroom", "far_below_roofs")]
+        check(tag, "the heaviest row's finding is shown", not dev["rows"] or (heavy and heavy[0]["text"] in it), it)
         for f in h["findings"]:
             t = f["text"]
-            if f["kind"] == "idle":
-                want_t = "GPU idle %.2f%% of its span: faster kernels save at most the %.2f%% it is busy" % (
-                    100 - busy_pct, busy_pct)
-                check(tag, "idle: " + want_t, t.startswith(want_t), t)
-                # the largest idle cause (checked against the raw events by test_waits.sh) and its advice
-                ic = dev["idle_causes"]
-                idle = ic["host_wait_us"] + ic["launch_latency_us"] + ic["unattributed_us"]
-                cause = max(("host_wait_us", "launch_latency_us", "unattributed_us"), key=lambda k: ic[k])
-                share = "%.2f%% of the idle time" % (100 * ic[cause] / idle)
-                advice = {"host_wait_us": "host wait", "launch_latency_us": "launch latency",
-                          "unattributed_us": "launch call is not in the trace"}[cause]
-                check(tag, "idle: names its largest cause (%s) with its share" % cause,
-                      share in t and advice in t, t)
-            elif f["kind"] == "no_shapes":
+            if f["kind"] == "no_shapes":
                 check(tag, "no shapes: how to record them", "torch.profiler.profile(record_shapes=True)" in t, t)
             elif f["kind"] == "no_cpu":
                 check(tag, "no CPU side: how to record it", "ProfilerActivity.CPU" in t and "record_shapes=True" in t, t)
             elif f["kind"] == "unknown_device":
                 check(tag, "unknown device: --device and --device-file",
                       "--device NAME" in t and "--device-file FILE" in t and "Acme Accelerator X1" in t, t)
-            elif f["kind"] == "dominant":
-                c = dev["categories"][0]
-                check(tag, "dominant: names the category and its share",
-                      t.startswith("%s takes %.2f%% of GPU time: " % (c["category"], c["pct"])), t)
+            elif f["kind"] in ("headroom", "far_below_roofs"):
+                r = dev["rows"][0]
+                check(tag, "heaviest row: names the first row", r["name"][:60] in t or r["name"][:69] in t, (r["name"], t))
 
 # eager_bf16 is 80% idle: its headline says so first
 rc, txt = run(T + "eager_bf16.json", "bf16")
 b = headline_block(txt)[0]
-check("eager_bf16", "the first finding is the idle GPU", items(b)[2].startswith("GPU idle 80.02% of its span"), items(b))
+check("eager_bf16", "the first finding follows the idle gaps by length",
+      items(b)[2].startswith("idle gaps by length: ") and items(b)[3].startswith("host_unnamed: "), items(b))
 check("eager_bf16", "the headline comes before the tables",
       txt.index("Headline: ") < txt.index("GPU activities: ") < txt.index("Kernel Name"), txt[:300])
 

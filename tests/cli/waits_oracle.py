@@ -135,7 +135,8 @@ def launch(acts):
             "call_us_mean": sum(a["launch"][1] for a in ks) / len(ks) / 1e3 if ks else None,
             "delay_us_p50": nearest_rank(delays, 50) / 1e3 if ks else None,
             "delay_us_p99": nearest_rank(delays, 99) / 1e3 if ks else None,
-            "launch_bound": sum(1 for a in ks if a["e"] - a["s"] < a["launch"][1]),
+            # a graph launch is one call for all its kernels: they are not compared with it one by one
+            "launch_bound": sum(1 for a in ks if not a["graph"] and a["e"] - a["s"] < a["launch"][1]),
             "histogram": hist}
 
 
@@ -228,7 +229,8 @@ def main():
         acts.append({"i": len(acts), "s": s, "e": s + ns(e["dur"]), "dev": device_of(e), "stream": a.get("stream", 0),
                      "kernel": e["cat"] in KERNEL_CATS,
                      "cls": classify(e, ops.get(a.get("External id"))),
-                     "launch": (ns(r["ts"]), ns(r["dur"]), r.get("pid")) if r is not None else None})
+                     "launch": (ns(r["ts"]), ns(r["dur"]), r.get("pid")) if r is not None else None,
+                     "graph": r is not None and r.get("name", "") in ("cudaGraphLaunch", "hipGraphLaunch")})
     owner = steps(events, acts, any(a["launch"] is not None for a in acts))
     if sel is not None:
         acts = [a for a in acts if a["i"] in owner and (sel == "all" or owner[a["i"]] == int(sel))]
