@@ -393,7 +393,7 @@ static int entry_named(const pf_device_info *e, const char *wanted)
     return 0;
 }
 
-/* GPU-to-GPU link bandwidth per entry key. Kept beside the table, not in it, because only a
+/* GPU-to-GPU link bandwidth per entry key. Kept apart from the table (device_table.c), because only a
  * few products have a published figure here yet; an entry without one is unknown ('-').
  * Vendors quote NVLink as the sum of both directions; a collective's bus bandwidth is one
  * direction's (nccl-tests doc/PERFORMANCE.md: "The measurement is of a unidirectional
