@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "profana/captures.h"
 #include "profana/cli.h"
 #include "profana/clitext.h"
 #include "profana/op_family.h"
@@ -24,7 +25,8 @@
 enum { ON_TABLE = 1, ON_DIFF = 2, ON_AUGMENT = 4, ON_COMBINE = 8, ON_DEVICES = 16, ON_RANKS = 32,
        ON_EXPLAIN = 64, ON_STEPS = 128,
        ON_ANALYSIS = ON_TABLE | ON_EXPLAIN | ON_STEPS,
-       ON_LOADERS = ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_COMBINE | ON_RANKS };
+       ON_LOADERS = ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_COMBINE | ON_RANKS,
+       ON_DEVICE_FILE = ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_DEVICES }; /* read --device-file, $PROFANA_DEVICES */
 
 /* What a positional argument is (command.pos): an input trace, which - (standard input) may
  * stand for once; a path read twice (a trace or a directory: never standard input, which the
@@ -129,11 +131,11 @@ struct option {
 #define OPT_MODE_STRING(name, arg, help, on, field, mode, refusal) {name, arg, help, 1, on, ACT_MODE, CLI_FIELD(const char *, field), NULL, NULL, NULL, mode, refusal}
 #define OPT_EXIT(name, help, cb) {name, NULL, help, 0, ~0u, ACT_EXIT, 0, NULL, cb, NULL, 0, NULL}
 
+/* In an option's help: the column names of the views' tables (pf_view_columns_help). */
+#define COLUMNS_MARK "{columns}"
+
 /* An enum is set through an int (ACT_ENUM): the ones it sets must be int-sized. */
 _Static_assert(sizeof(pf_group_by) == sizeof(int), "--group's enum is set as an int");
-
-/* by value: all = PF_PHASE_NONE (no selection), then PF_PHASE_PREFILL, _DECODE, _MIXED */
-static const char *const phase_names[] = {"all", "prefill", "decode", "mixed", NULL};
 
 static int set_format(pf_cli *cli, const option *o, const char *v, const char *v2);
 static int set_device(pf_cli *cli, const option *o, const char *v, const char *v2);
@@ -154,11 +156,7 @@ static const option options[] = {
               ON_ANALYSIS | ON_DIFF, name_limit, "0"),
     OPT_FLAG("--wide", "text: every column of the rows table, whole names, no line width (default: the columns that fit "
              "$COLUMNS, else the terminal of stdout, then of stderr, else 100 characters)", ON_ANALYSIS | ON_DIFF | ON_DEVICES | ON_RANKS, wide),
-    OPT_STRING("--columns", "LIST", "text and Markdown: the rows table's columns, comma-separated (--analysis: total_us, "
-               "pct, flops_pct, bw_pct, source, tflops, gbps, count, launches, mean_us, category, bound, gflop, gb; "
-               "on request only: p50_us, p90_us, p99_us, std_us; "
-               "--group op also calls, cpu_total_us, self_cpu_us; --diff: a_count, a_mean_us, a_total_us, b_count, "
-               "b_mean_us, b_total_us, ratio, delta_us, a_tflops, a_gbps, b_tflops, b_gbps, match, ratio_ci, verdict); "
+    OPT_STRING("--columns", "LIST", "text and Markdown: the rows table's columns, comma-separated (" COLUMNS_MARK "); "
                "the name column always shows and takes the width left",
                ON_TABLE | ON_DIFF, columns),
     OPT_ENUM("--group", "kernel|op|shape", "group rows by {default} name (default), launching op, or op with input shapes",
@@ -184,16 +182,16 @@ static const option options[] = {
                  ON_ANALYSIS | ON_DIFF | ON_AUGMENT, set_clock, NULL),
     OPT_STRING("--device-file", "FILE", "JSON list of device entries {name, match, tflops: {DTYPE: N}, gbps, clock_mhz} "
                "matched before the built-in table (default: $PROFANA_DEVICES, else none; see docs/devices.md)",
-               ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_DEVICES, device_file),
+               ON_DEVICE_FILE, device_file),
     OPT_CALLBACK("--step", "all|N", "only the GPU work launched inside the CPU-side ProfilerStep windows (all, or step N; default: all GPU work)", 1,
                  ON_TABLE | ON_STEPS, set_step, NULL),
     OPT_ENUM("--phase", "prefill|decode|mixed|all", "serving traces: only the GPU work of that phase (vLLM/SGLang step "
              "annotations, else attention calls' query length; docs/analysis.md: Serving phases) (default {default})",
-             ON_TABLE | ON_STEPS | ON_DIFF, int, an.phase, phase_names, "all"),
+             ON_TABLE | ON_STEPS | ON_DIFF, int, an.phase, pf_phase_choices, "all"),
     OPT_MODE_FLAG("--steps", "--analysis: one line per ProfilerStep (span, GPU time, busy %, top category)", ON_ANALYSIS, steps,
                   ON_STEPS, "--steps prints one line per step, no rows table"),
     OPT_STRING("--graph-capture", "PATH", "--analysis: give CUDA/HIP-graph-replayed kernels the ops that recorded them in "
-               "this capture trace (or the traces of a directory, as its execution_details.json lists them)",
+               "this capture trace (or the traces of a directory, as its " PF_CAPTURE_LIST_NAME " lists them)",
                ON_ANALYSIS, graph_capture),
     OPT_STRING("--inductor-cache", "DIR", "a copy of the Inductor cache directory (/tmp/torchinductor_$USER on the training host): "
                "Triton launches take bytes and FLOPs from the kernel modules they name, found here by the recorded "
@@ -233,22 +231,35 @@ static const option options[] = {
 /* --help fits an 80-column terminal (pf_print_wrapped); the options' help starts at column 33. */
 enum { HELP_WIDTH = 79, HELP_LEFT = 30 };
 
+/* o->help with COLUMNS_MARK replaced by the column names, into buf (room for n). */
+static const char *option_help(const option *o, char *buf, size_t n)
+{
+    const char *mark = strstr(o->help, COLUMNS_MARK);
+    if (!mark)
+        return o->help;
+    char cols[768];
+    pf_view_columns_help(cols, sizeof cols);
+    snprintf(buf, n, "%.*s%s%s", (int)(mark - o->help), o->help, cols, mark + strlen(COLUMNS_MARK));
+    return buf;
+}
+
 /* One option's line: its help with its default in place of {default}, or appended; a name
  * wider than its column puts the help on the next line. */
 static void print_option_help(FILE *out, const option *o)
 {
     if (!o->help)
         return; /* a hidden option (--list-ops) */
-    char left[80], text[1024];
+    char left[80], buf[1024], text[sizeof buf + 128];
     snprintf(left, sizeof left, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-    const char *mark = strstr(o->help, DEFAULT_MARK);
+    const char *help = option_help(o, buf, sizeof buf);
+    const char *mark = strstr(help, DEFAULT_MARK);
     assert(!mark || o->def); /* a {default} without a default would print as is */
     if (mark)
-        snprintf(text, sizeof text, "%.*s%s%s", (int)(mark - o->help), o->help, o->def, mark + strlen(DEFAULT_MARK));
+        snprintf(text, sizeof text, "%.*s%s%s", (int)(mark - help), help, o->def, mark + strlen(DEFAULT_MARK));
     else if (o->def)
-        snprintf(text, sizeof text, "%s (default %s)", o->help, o->def);
+        snprintf(text, sizeof text, "%s (default %s)", help, o->def);
     else
-        snprintf(text, sizeof text, "%s", o->help);
+        snprintf(text, sizeof text, "%s", help);
     if (strlen(left) > HELP_LEFT)
         fprintf(out, "  %s\n%*s", left, HELP_LEFT + 3, "");
     else
@@ -326,13 +337,15 @@ static void roff_option(FILE *out, const option *o)
         fputs("\\fR", out);
     }
     fputc('\n', out);
-    const char *mark = strstr(o->help, DEFAULT_MARK);
+    char buf[1024];
+    const char *help = option_help(o, buf, sizeof buf);
+    const char *mark = strstr(help, DEFAULT_MARK);
     if (mark) {
-        pf_roff_text(out, o->help, (size_t)(mark - o->help));
+        pf_roff_text(out, help, (size_t)(mark - help));
         pf_roff_text(out, o->def, strlen(o->def));
         pf_roff_line(out, mark + strlen(DEFAULT_MARK));
     } else {
-        pf_roff_text(out, o->help, strlen(o->help));
+        pf_roff_text(out, help, strlen(help));
         if (o->def)
             fprintf(out, " (default %s)", o->def); /* defaults are words and numbers */
         fputc('\n', out);
@@ -874,7 +887,7 @@ static int parse_args(pf_cli *cli, int argc, char **argv, parsed *p)
 static int resolve_devices(pf_cli *cli, const command *cmd, pf_devset *devices)
 {
     const char *env = getenv("PROFANA_DEVICES");
-    if (!cli->device_file && env && *env && (cmd->bit & (ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_DEVICES)))
+    if (!cli->device_file && env && *env && (cmd->bit & ON_DEVICE_FILE))
         cli->device_file = env;
     pf_error err;
     if (pf_devset_build(devices, cli->device_file, cli->clock_mhz, &err))

@@ -284,6 +284,10 @@ size_t pf_phases_threads(const pf_analysis *a);
  * the views and JSON keys write it. */
 const char *pf_phase_name(int p);
 
+/* --phase's values by PF_PHASE_*, then NULL: "all" (PF_PHASE_NONE: no selection), then each
+ * phase's name (pf_phase_name). Read by the option table and the views. */
+extern const char *const pf_phase_choices[PF_PHASE_COUNT + 1];
+
 /* The phase a step annotation's name gives (PF_PHASE_NONE when it is none of vLLM's or
  * SGLang's). */
 int pf_phase_of_annotation(const char *name);

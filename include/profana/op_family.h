@@ -26,53 +26,13 @@ typedef enum pf_family {
     PF_FAM_COUNT
 } pf_family;
 
-/* The formula of src/formulas/ that counts an op's work (formulas.h); PF_OPF_NONE: none,
- * the op gets the registry's generic estimate. */
+/* The formula of src/formulas/ that counts an op's work (formulas.h), one per line of
+ * formula_list.h; PF_OPF_NONE: none, the op gets the registry's generic estimate. */
 typedef enum pf_op_formula {
     PF_OPF_NONE = 0,
-    PF_OPF_MM,
-    PF_OPF_ADDMM,
-    PF_OPF_BMM,
-    PF_OPF_BADDBMM,
-    PF_OPF_SCALED_MM,
-    PF_OPF_CONV_FORWARD,
-    PF_OPF_CONV_BACKWARD,
-    PF_OPF_ATTENTION,
-    PF_OPF_POINTWISE,          /* out-of-place element-wise op */
-    PF_OPF_INPLACE,            /* in-place element-wise op (add_) */
-    PF_OPF_OVERWRITE,          /* in-place fill that reads nothing (fill_, uniform_) */
-    PF_OPF_LIKE_INPUT,         /* one output the shape of the input (softmax, norms, copies) */
-    PF_OPF_REDUCE,
-    PF_OPF_CAT,
-    PF_OPF_INDEX_ROWS,         /* rows picked by an index (embedding, index_select) */
-    PF_OPF_GATHER,
-    PF_OPF_INT_MM,             /* int8 GEMM writing int32 */
-    PF_OPF_GROUPED_MM,         /* _grouped_mm and _scaled_grouped_mm (grouped_mm.c) */
-    PF_OPF_FUSED_OPTIM,        /* _fused_adam_, _fused_adamw_, _fused_sgd_ (optim.c) */
-    PF_OPF_FOREACH,            /* _foreach_* over tensor lists (optim.c) */
-    PF_OPF_RNN,                /* _cudnn_rnn and its backward (rnn.c) */
-    PF_OPF_FFT,                /* _fft_r2c, _fft_c2r, _fft_c2c (fft.c) */
-    PF_OPF_UPSAMPLE,           /* upsample_* and their backwards (spatial.c) */
-    PF_OPF_MAX_POOL,           /* max_pool*_with_indices and their backwards (spatial.c) */
-    PF_OPF_SORT,               /* sort, topk (sort.c) */
-    PF_OPF_SCAN,               /* cumsum, cumprod (sort.c) */
-    PF_OPF_SERVING_IO,         /* serving: ops that read some arguments and write others
-                                  (silu_and_mul, RMS norms; serving.c) */
-    PF_OPF_KV_CACHE_WRITE,     /* serving: KV-cache writers (serving.c) */
-    PF_OPF_ROTARY,             /* serving: in-place rotary embedding (serving.c) */
-    PF_OPF_VARLEN_ATTENTION,   /* serving: paged and variable-length attention (varlen_attention.c) */
-    PF_OPF_FUSED_MOE,          /* serving: fused MoE experts (serving.c) */
-    PF_OPF_MOE_FORWARD,        /* serving: vLLM's moe_forward, from its nested ops (serving.c) */
-    PF_OPF_INDEX_LIST,         /* rows picked by a list of index tensors (index) */
-    PF_OPF_FLEX_ATTENTION,     /* Inductor's flex attention launches, dense (attention.c) */
-    PF_OPF_INDEX_WRITE,        /* index_copy_, index_add_: source-sized part of self written (index_write.c) */
-    PF_OPF_SCATTER,            /* scatter_, scatter_add_: one element of self per index (index_write.c) */
-    PF_OPF_INDEX_PUT,          /* index_put_, _index_put_impl_: values-sized part written (index_write.c) */
-    PF_OPF_EMBEDDING_BACKWARD, /* embedding_dense_backward: the rows picked written (index_write.c) */
-    PF_OPF_NLL_LOSS,           /* nll_loss_forward: one element per row read (loss.c) */
-    PF_OPF_NLL_LOSS_BACKWARD,  /* nll_loss_backward: one element per row written (loss.c) */
-    PF_OPF_ARANGE,             /* arange: ceil((end - start) / step) elements written (elementwise.c) */
-    PF_OPF_DROPOUT,            /* native_dropout: output and its bool mask written (elementwise.c) */
+#define PF_FORMULA(id, fn, word) PF_OPF_##id,
+#include "profana/formula_list.h"
+#undef PF_FORMULA
     PF_OPF_COUNT
 } pf_op_formula;
 

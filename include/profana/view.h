@@ -41,6 +41,11 @@ typedef struct pf_view_opts {
  * "--columns: unknown column 'X'; the columns are: ...". */
 int pf_view_check_columns(const pf_view_opts *v, char *err, size_t n);
 
+/* The column names --columns' help lists, from the views' own column tables, into s (room for
+ * n; cut when it does not fit): "--analysis: total_us, pct, ...; on request only: p50_us, ...;
+ * --group op also calls, ...; --diff: a_count, ...". */
+void pf_view_columns_help(char *s, size_t n);
+
 /* --analysis in v->format on out: per device a header, counts, coverage, the rows table,
  * footnotes, categories (and per category with v->by_category), busy time and streams in
  * text and Markdown; the rows tables in CSV; one JSON document; or, with v->steps, the step

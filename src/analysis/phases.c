@@ -41,11 +41,12 @@ static long long count_after(const char *name, const char *key)
     return v;
 }
 
+const char *const pf_phase_choices[PF_PHASE_COUNT + 1] = {"all", "prefill", "decode", "mixed", NULL};
+
 const char *pf_phase_name(int p)
 {
-    static const char *const names[PF_PHASE_COUNT] = {"none", "prefill", "decode", "mixed"};
     assert(p >= 0 && p < PF_PHASE_COUNT);
-    return names[p];
+    return p == PF_PHASE_NONE ? "none" : pf_phase_choices[p];
 }
 
 int pf_phase_of_annotation(const char *name)

@@ -1,5 +1,5 @@
-/* devices.c - the GPU datasheet table (dense peaks, bandwidth, clocks) and matching of trace device names to it. */
-#include "profana/devices.h"
+/* devices.c - matching of trace device names to the GPU datasheet table (device_table.c), and lookups in it. */
+#include "device_table.h"
 
 #include <ctype.h>
 #include <stddef.h>
@@ -13,217 +13,7 @@
 
 #define GIB 1073741824.0
 
-/* Columns: key, aliases, num_sms, cc (major x 10 + minor), mem_gib_min, mem_gib_max,
- * peaks {FP64, FP32, TF32, BF16, FP16, FP8, INT8, FP6, FP4}, GB/s, GB, boost MHz, tensor MHz, source,
- * last-level cache MB (0 = not in the table; its source is named in the source string), clock, match,
- * derived figures (PF_DEV_DERIVED), footnote, achievable figures (none in the built-in table).
- * All figures from the sources listed in docs/devices.md; its source keys are named in each source string.
- * FP64 is the matrix/tensor rate where the part has one, since fp64 matmuls run on it. */
-static const pf_device_info device_table[] = {
-    /* NVIDIA Hopper: tensor peaks are computed at a lower clock than the max SM clock (docs/devices.md: Clock scaling). */
-    {"H100 SXM", {"NVIDIA H100 80GB HBM3", NULL}, 132, 90, 78.5, 80.5,
-     {67, 67, 494.5, 989.5, 989.5, 1979, 1979}, 3350, 80, 1980, 1830,
-     "docs/devices.md N1 N2 E1 E2: nvidia.com/en-us/data-center/h100 (dense = sparse/2; fp64 tensor, vector 34); L2 50 MB: NVIDIA H100 Tensor Core GPU Architecture whitepaper", 50, 0, NULL, 0, NULL, {0}, 0},
-    {"H100 PCIe", {"NVIDIA H100 PCIe", NULL}, 114, 90, 78.5, 80.5,
-     {51, 51, 378, 756.5, 756.5, 1513, 1513}, 2000, 80, 1755, 1620,
-     "docs/devices.md N1 N2 N3 E5: nvidia.com/en-us/data-center/h100 (dense = sparse/2; fp64 tensor, vector 26); L2 50 MB: NVIDIA H100 Tensor Core GPU Architecture whitepaper", 50, 0, NULL, 0, NULL, {0}, 0},
-    {"H100 NVL", {"NVIDIA H100 NVL", NULL}, 132, 90, 91.5, 94.0,
-     {60, 60, 417.5, 835.5, 835.5, 1670.5, 1670.5}, 3900, 94, 1785, 1545,
-     "docs/devices.md N1 E2 E6: nvidia.com/en-us/data-center/h100 (dense = sparse/2; fp64 tensor, vector 30; "
-     "tensor clock derived); L2 50 MB: NVIDIA H100 Tensor Core GPU Architecture whitepaper", 50, 0, NULL, 0, NULL, {0}, 0},
-    {"H100 (Meta)", {"NVIDIA H100", NULL}, 132, 90, 93.0, 97.0,
-     {67, 67, 494.5, 989.5, 989.5, 1979, 1979}, 2400, 96, 1980, 1830,
-     "docs/devices.md E3 E4: github.com/pytorch/ao torchao/testing/training/roofline_utils.py "
-     "(2.4 TB/s Meta variant; compute and clocks assumed as H100 SXM); L2 50 MB: NVIDIA H100 Tensor Core GPU Architecture whitepaper", 50, 0, NULL, 0, NULL, {0}, 0},
-    {"H200", {"NVIDIA H200", NULL}, 132, 90, 138.0, 142.0,
-     {67, 67, 494.5, 989.5, 989.5, 1979, 1979}, 4800, 141, 1980, 1830,
-     "docs/devices.md N4 N2 E7: nvidia.com/en-us/data-center/h200 (dense = sparse/2; fp64 tensor, vector 34; "
-     "boost assumed as H100 SXM); L2 60 MB: docs/devices.md E7, the device's own report (torch L2_cache_size)", 60, 0, NULL, 0, NULL, {0}, 0},
-    {"H200 NVL", {"NVIDIA H200 NVL", NULL}, 132, 90, 0, 0,
-     {60, 60, 417.5, 835.5, 835.5, 1670.5, 1670.5}, 4800, 141, 1785, 1545,
-     "docs/devices.md N4: nvidia.com/en-us/data-center/h200 (dense = sparse/2; fp64 tensor, vector 30; "
-     "SMs and clocks assumed as H100 NVL)", 0, 0, NULL, 0, NULL, {0}, 0},
-    /* Hopper variants of 2026's fleets. */
-    {"GH200", {"NVIDIA GH200 480GB", NULL}, 132, 90, 93.0, 95.5,
-     {67, 67, 494.5, 989.5, 989.5, 1979, 1979}, 4000, 96, 1980, 1830,
-     "NVIDIA GH200 Grace Hopper Superchip datasheet (the H100 SXM GPU: dense = sparse/2; 96 GB HBM3 at 4 TB/s; "
-     "clocks assumed as H100 SXM); name, 132 SMs, 96768 MB: github.com/stas00/ml-engineering pull 60", 0, 0, NULL, 0,
-     "GH200: compute as H100 SXM (the same GPU) and 4 TB/s for the 96 GB HBM3 version, per NVIDIA's GH200 "
-     "datasheet as commonly quoted (not re-read for this table); the 144 GB HBM3e version (4.9 TB/s) has no row",
-     {0}, 0},
-    {"H20", {"NVIDIA H20", NULL}, 0, 90, 0, 0,
-     {0, 44, 74, 148, 148, 296, 0}, 4000, 96, 0, 0,
-     "docs/devices.md S6: willitrunai.com (H20 96GB) and a second secondary page", 0, 0, NULL, 0,
-     "H20: secondary sources only; NVIDIA publishes no datasheet", {0}, 0},
-    {"H800", {"NVIDIA H800", NULL}, 132, 90, 78.5, 80.5,
-     {1, 67, 494.5, 989.5, 989.5, 1979, 1979}, 3350, 80, 1980, 1830,
-     "philisun.com technical-analysis/nvidia-h800-vs-h100 (the H100 SXM die; fp64 1 TFLOP/s, NVLink 400 GB/s; "
-     "low-precision compute and 3.35 TB/s as H100 SXM)", 0, 0, NULL, 0,
-     "H800 and H800 PCIe: a secondary source: H100 figures but fp64 (and NVLink)", {0}, 0},
-    {"H800 PCIe", {"NVIDIA H800 PCIe", NULL}, 114, 90, 78.5, 80.5,
-     {0, 51, 378, 756.5, 756.5, 1513, 1513}, 2000, 80, 1755, 1620,
-     "philisun.com technical-analysis/nvidia-h800-vs-h100 (low-precision compute as H100 PCIe; fp64 cut, "
-     "no figure)", 0, 0, NULL, 0, NULL, {0}, 0},
-    /* NVIDIA Blackwell: the current sheets are used where the 2024 ones differ (docs/devices.md: Uncertain values). */
-    {"B200", {"NVIDIA B200", NULL}, 148, 100, 176.0, 181.0,
-     {37, 75, 1100, 2250, 2250, 4500, 4500, 4500, 9000}, 7700, 180, 1965, 1856,
-     "docs/devices.md N6 E12 E13: nvdam.widen.net/s/wwnsxrhm2w/blackwell-datasheet-3384703 "
-     "(dense = sparse/2; tensor clock derived; fp4 9000, fp6 at the fp8 rate: docs/devices.md S1 S2); L2 126 MB: docs/devices.md E12, the device's own report (torch L2_cache_size)", 126, 0, NULL, 0, NULL, {0}, 0},
-    {"GB200", {"NVIDIA GB200", NULL}, 0, 100, 0, 0,
-     {40, 80, 1250, 2500, 2500, 5000, 5000, 5000, 10000}, 8000, 186, 2062, 2008,
-     "docs/devices.md N6 E14: nvdam.widen.net/s/wwnsxrhm2w/blackwell-datasheet-3384703 (NVL72 per GPU, "
-     "dense = sparse/2; NVIDIA Exemplar says bf16 2450; SM count unknown; tensor clock derived; fp4 10000, fp6 at the "
-     "fp8 rate: docs/devices.md)", 0, 0, NULL, 0, NULL, {0}, 0},
-    /* Blackwell Ultra (docs/devices.md). "GB300" is a name of its own, not "B300" in a longer word:
-     * token matching keeps them apart (pytorch/torchtitan#2884). FP64 and INT8 are cut on these
-     * parts and no dense figure was found: unknown. SM count and clocks unknown. */
-    {"B300", {"NVIDIA B300 SXM6 AC", "NVIDIA B300", NULL}, 0, 0, 0, 0,
-     {0, 75, 1125, 2250, 2250, 4500, 0, 4500, 13500}, 7700, 288, 0, 0,
-     "docs/devices.md S3 S2 S5: HGX B300 108 PF dense fp4 / 8 (fibermall.com post 17161); per-GPU dense table "
-     "(verda.com GB300 NVL72 architecture); name NVIDIA B300 SXM6 AC: NVIDIA/cosmos-framework#114", 0, 0, NULL, 0,
-     "B300: fp4 13,500 is the HGX B300's 108 PF / 8; verda.com gives 14,000: sources differ. Bandwidth 7,700 GB/s "
-     "(as B200's current sheet); some sources give 8,000", {0}, 0},
-    {"GB300", {"NVIDIA GB300", NULL}, 0, 0, 0, 0,
-     {0, 80, 1250, 2500, 2500, 5000, 0, 5000, 15000}, 8000, 288, 0, 0,
-     "docs/devices.md S2 S4: verda.com GB300 NVL72 per-GPU dense table; PrimeIntellect-ai/prime-rl#3168 "
-     "(15 PF dense fp4); pytorch/pytorch#196944", 0, 0, NULL, 0, NULL, {0}, 0},
-    /* NVIDIA Ampere data centre: one clock for all dtypes; SXM vs PCIe only by name (docs/devices.md: Telling variants apart). */
-    {"A100 SXM 80GB", {"NVIDIA A100-SXM4-80GB", NULL}, 108, 80, 78.5, 80.5,
-     {19.5, 19.5, 156, 312, 312, 0, 624}, 2039, 80, 1410, 1410,
-     "docs/devices.md N5 E2 E8: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
-     "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7); L2 40 MB: NVIDIA A100 Tensor Core GPU Architecture whitepaper", 40, 0, NULL, 0, NULL, {0}, 0},
-    {"A100 SXM 40GB", {"NVIDIA A100-SXM4-40GB", NULL}, 108, 80, 38.5, 40.5,
-     {19.5, 19.5, 156, 312, 312, 0, 624}, 1555, 40, 1410, 1410,
-     "docs/devices.md N5 E9: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
-     "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7); L2 40 MB: NVIDIA A100 Tensor Core GPU Architecture whitepaper", 40, 0, NULL, 0, NULL, {0}, 0},
-    {"A100 PCIe 80GB", {"NVIDIA A100 80GB PCIe", NULL}, 108, 80, 78.5, 80.5,
-     {19.5, 19.5, 156, 312, 312, 0, 624}, 1935, 80, 1410, 1410,
-     "docs/devices.md N5 E10: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
-     "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7); L2 40 MB: NVIDIA A100 Tensor Core GPU Architecture whitepaper", 40, 0, NULL, 0, NULL, {0}, 0},
-    {"A100 PCIe 40GB", {"NVIDIA A100-PCIE-40GB", NULL}, 108, 80, 38.5, 40.5,
-     {19.5, 19.5, 156, 312, 312, 0, 624}, 1555, 40, 1410, 1410,
-     "docs/devices.md N5 E11: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
-     "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (dense; fp64 tensor, vector 9.7); L2 40 MB: NVIDIA A100 Tensor Core GPU Architecture whitepaper", 40, 0, NULL, 0, NULL, {0}, 0},
-    /* GA10x, Ada, Volta, Turing have no FP64 tensor path: FP64 is the derived vector rate. */
-    {"A10", {"NVIDIA A10", NULL}, 72, 86, 21.0, 23.0,
-     {0.98, 31.2, 62.5, 125, 125, 0, 250}, 600, 24, 1695, 1695,
-     "docs/devices.md N9 E16: nvidia.com/content/dam/en-zz/Solutions/Data-Center/a10/pdf/a10-datasheet.pdf "
-     "(dense; fp64 vector derived)", 0, 0, NULL, PF_DEV_DERIVED(PF_DT_FP64), NULL, {0}, 0},
-    {"A10G", {"NVIDIA A10G", NULL}, 80, 86, 21.0, 23.0,
-     {1.1, 35, 35, 70, 70, 0, 140}, 600, 24, 1710, 1710,
-     "docs/devices.md N10 E17: d1.awsstatic.com/product-marketing/ec2/NVIDIA_AWS_A10G_DataSheet_FINAL_02_17_2022.pdf "
-     "(dense; int8, fp64 and clock derived)", 0, 0, NULL, PF_DEV_DERIVED(PF_DT_FP64) | PF_DEV_DERIVED(PF_DT_INT8), NULL, {0}, 0},
-    {"L4", {"NVIDIA L4", NULL}, 58, 89, 21.0, 23.0,
-     {0.47, 30.3, 60, 121, 121, 242.5, 242.5}, 300, 24, 2040, 2040,
-     "docs/devices.md N7 E2 E15: resources.nvidia.com/en-us-l4/l4-datasheet (dense = sparse/2; fp64 vector derived)", 0, 0, NULL, PF_DEV_DERIVED(PF_DT_FP64), NULL, {0}, 0},
-    {"L40S", {"NVIDIA L40S", NULL}, 142, 89, 43.5, 45.5,
-     {1.43, 91.6, 183, 362.05, 362.05, 733, 733}, 864, 48, 2520, 2490,
-     "docs/devices.md N8 E2: resources.nvidia.com/en-us-l40s/l40s-datasheet-28413 (dense; fp64 vector derived)", 0, 0, NULL, PF_DEV_DERIVED(PF_DT_FP64), NULL, {0}, 0},
-    {"RTX 4090", {"NVIDIA GeForce RTX 4090", NULL}, 128, 89, 23.0, 24.5,
-     {1.29, 82.6, 82.6, 165.2, 165.2, 330.3, 660.6}, 1008, 24, 2520, 2520,
-     "docs/devices.md N13 E2: images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf "
-     "(dense, fp32 accumulate; fp64 vector derived)", 0, 0, NULL, PF_DEV_DERIVED(PF_DT_FP64), NULL, {0}, 0},
-    {"RTX 6000 Ada", {"NVIDIA RTX 6000 Ada Generation", NULL}, 142, 89, 46.5, 48.5,
-     {1.42, 91.1, 182.1, 364.2, 364.2, 728.5, 728.5}, 960, 48, 2505, 2505,
-     "docs/devices.md N14 E2: grafikkarten.com/de/news/nvidia-rtx-6000-grafikkarte-der-ada-generation "
-     "(tensor peaks and fp64 derived: 142 SMs x 2505 MHz)", 0, 0, NULL, PF_DEV_DERIVED(PF_DT_FP64) | PF_DEV_DERIVED(PF_DT_TF32) | PF_DEV_DERIVED(PF_DT_BF16) | PF_DEV_DERIVED(PF_DT_FP16) | PF_DEV_DERIVED(PF_DT_FP8) | PF_DEV_DERIVED(PF_DT_INT8), NULL, {0}, 0},
-    /* Blackwell GB202 (sm_120): the vendors print sparse FP4 "AI TOPS" and FP32; the tensor peaks
-     * are derived. The three RTX PRO 6000 editions share 188 SMs and 96 GB; the Max-Q's 300 W
-     * peaks were not found, so it has its own row with none (a Max-Q is no Server Edition). */
-    {"RTX PRO 6000 Server", {"NVIDIA RTX PRO 6000 Blackwell Server Edition", NULL}, 188, 120, 0, 0,
-     {0, 125, 0, 500, 500, 1000, 0, 1000, 2000}, 1792, 96, 0, 0,
-     "docs/devices.md S7: 4000 sparse fp4 AI TOPS, 125 TFLOP/s fp32, 512-bit x 28 Gbps = 1792 GB/s "
-     "(topcpu.net GTC 2025 report; 188 SMs); tensor peaks derived: fp4 = 4000 / 2, fp8 = fp6 = fp4 / 2, "
-     "bf16 = fp16 = fp8 / 2", 0, 0, NULL,
-     PF_DEV_DERIVED(PF_DT_BF16) | PF_DEV_DERIVED(PF_DT_FP16) | PF_DEV_DERIVED(PF_DT_FP8) | PF_DEV_DERIVED(PF_DT_FP6) |
-         PF_DEV_DERIVED(PF_DT_FP4),
-     NULL, {0}, 0},
-    {"RTX PRO 6000 Workstation", {"NVIDIA RTX PRO 6000 Blackwell Workstation Edition", NULL}, 188, 120, 0, 0,
-     {0, 125, 0, 500, 500, 1000, 0, 1000, 2000}, 1792, 96, 0, 0,
-     "docs/devices.md S7 (as the Server Edition: the editions share the core specifications, topcpu.net "
-     "GTC 2025 report); tensor peaks derived as there", 0, 0, NULL,
-     PF_DEV_DERIVED(PF_DT_BF16) | PF_DEV_DERIVED(PF_DT_FP16) | PF_DEV_DERIVED(PF_DT_FP8) | PF_DEV_DERIVED(PF_DT_FP6) |
-         PF_DEV_DERIVED(PF_DT_FP4),
-     NULL, {0}, 0},
-    {"RTX PRO 6000 Max-Q", {"NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", NULL}, 188, 120, 0, 0,
-     {0}, 1792, 96, 0, 0,
-     "topcpu.net GTC 2025 report (188 SMs, 96 GB at 1792 GB/s as the other editions); blog.us.fixstars.com "
-     "(a 300 W part)", 0, 0, NULL, 0, "RTX PRO 6000 Max-Q: its compute peaks were not found, so FLOPS % is unknown",
-     {0}, 0},
-    {"RTX 5090", {"NVIDIA GeForce RTX 5090", NULL}, 170, 120, 30.5, 32.0,
-     {0, 104.8, 104.8, 209.5, 209.5, 419.0, 0, 419.0, 1676}, 1792, 32, 2407, 2407,
-     "Linux Format May 2025 (pocketmags.com): 170 SMs, 2407 MHz, 104.8 TFLOP/s fp32, 3352 sparse fp4, 1792 GB/s; "
-     "tensor peaks derived: 170 SMs x 1024 fp16 FLOP/clk x 2.407 GHz = 419.0 (as RTX 4090: 128 x 1024 x 2.52 = "
-     "330.3), halved for fp32 accumulate; fp8 = fp6 = 419.0 with fp32 accumulate; fp4 = 3352 / 2; tf32 = fp32",
-     0, 0, NULL,
-     PF_DEV_DERIVED(PF_DT_TF32) | PF_DEV_DERIVED(PF_DT_BF16) | PF_DEV_DERIVED(PF_DT_FP16) |
-         PF_DEV_DERIVED(PF_DT_FP8) | PF_DEV_DERIVED(PF_DT_FP6) | PF_DEV_DERIVED(PF_DT_FP4),
-     NULL, {0}, 0},
-    {"V100 SXM2 16GB", {"Tesla V100-SXM2-16GB", NULL}, 80, 70, 15.0, 16.5,
-     {7.8, 15.7, 0, 0, 125, 0, 0}, 900, 16, 1530, 1530,
-     "docs/devices.md N11 E18: images.nvidia.com/content/technologies/volta/pdf/"
-     "volta-v100-datasheet-update-us-1165301-r5.pdf (dense; fp64 vector, no tensor fp64)", 0, 0, NULL, 0, NULL, {0}, 0},
-    {"V100 SXM2 32GB", {"Tesla V100-SXM2-32GB", NULL}, 80, 70, 31.0, 32.5,
-     {7.8, 15.7, 0, 0, 125, 0, 0}, 900, 32, 1530, 1530,
-     "docs/devices.md N11: images.nvidia.com/content/technologies/volta/pdf/"
-     "volta-v100-datasheet-update-us-1165301-r5.pdf (dense; fp64 vector, no tensor fp64)", 0, 0, NULL, 0, NULL, {0}, 0},
-    {"T4", {"Tesla T4", NULL}, 40, 75, 14.0, 15.5,
-     {0.25, 8.1, 0, 0, 65, 0, 130}, 320, 16, 1590, 1590,
-     "docs/devices.md N12 E19: nvidia.com/content/dam/en-zz/Solutions/Data-Center/tesla-t4/"
-     "t4-tensor-core-datasheet-951643.pdf (dense; fp64 vector derived)", 0, 0, NULL, PF_DEV_DERIVED(PF_DT_FP64), NULL, {0}, 0},
-    /* AMD CDNA: one clock for all dtypes; a generic ROCm name is resolved by CUs + memory (docs/devices.md: Telling variants apart). */
-    {"MI210", {"AMD Instinct MI210", NULL}, 104, 90, 62.0, 65.0,
-     {45.3, 22.6, 0, 181.0, 181.0, 0, 181.0}, 1638.4, 64, 1700, 1700,
-     "docs/devices.md A2 A7 A10: amd.com/system/files/documents/amd-instinct-mi210-brochure.pdf "
-     "(dense; fp64 matrix, vector 22.6; fp32 vector, matrix 45.3)", 0, 0, NULL, 0, NULL, {0}, 0},
-    /* One MI250 GCD: 104 CUs, not the MI250X's 110, so the same figures as an MI210. HIP names it
-     * by the PCI ID's amdgpu.ids entry, "AMD Instinct MI250X / MI250", shared with the MI250X: the
-     * CU count tells them apart. It comes before MI250X so that --device with that name finds it
-     * by its only alias. */
-    {"MI250", {"AMD Instinct MI250X / MI250", NULL}, 104, 90, 62.0, 65.0,
-     {45.3, 22.6, 0, 181.0, 181.0, 0, 181.0}, 1638.4, 64, 1700, 1700,
-     "docs/devices.md A1 A2 A6 A10: rocm.docs.amd.com/en/latest/conceptual/gpu-arch/mi250.html (MI250 GCD: 104 CUs, "
-     "1.7 GHz, fp64 vector 22.6 per GCD, 1.6 TB/s per GCD; OAM table fp64 matrix 90.5, fp16/bf16/int8 362.1, "
-     "halved per GCD = 104 CUs x 1024 FLOP/clk x 1.7 GHz = 181.0)", 0, 0, NULL, 0, NULL, {0}, 0},
-    {"MI250X", {"AMD Instinct MI250X", "AMD Instinct MI250X / MI250", NULL}, 110, 90, 62.0, 65.0,
-     {47.9, 23.9, 0, 191.5, 191.5, 0, 191.5}, 1638.4, 64, 1700, 1700,
-     "docs/devices.md A1 A2 A6 E23: amd.com/en/products/accelerators/instinct/mi200/mi250x.html "
-     "(per GCD = half the OAM; fp64 matrix, vector 23.9; fp32 vector, matrix 47.9)", 0, 0, NULL, 0, NULL, {0}, 0},
-    {"MI300A", {"AMD Instinct MI300A", NULL}, 228, 94, 0, 0,
-     {122.6, 122.6, 490.3, 980.6, 980.6, 1961.2, 1961.2}, 5300, 128, 2100, 2100,
-     "docs/devices.md A2 A4 E22: amd.com/content/dam/amd/en/documents/instinct-tech-docs/data-sheets/"
-     "amd-instinct-mi300a-data-sheet.pdf (dense; fp64 matrix, vector 61.3; memory unified with the CPU); 256 MB AMD Infinity Cache in front of HBM: AMD Instinct MI300 data sheets", 256, 0, NULL, 0, NULL, {0}, 0},
-    {"MI300X", {"AMD Instinct MI300X", "AMD Instinct MI300X VF", "AMD Instinct MI300X HF", NULL}, 304, 94, 185.0, 196.0,
-     {163.4, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9}, 5300, 192, 2100, 2100,
-     "docs/devices.md A1 A2 A3 E20 E21: amd.com/content/dam/amd/en/documents/instinct-tech-docs/data-sheets/"
-     "amd-instinct-mi300x-data-sheet.pdf (dense; fp64 matrix, vector 81.7); 256 MB AMD Infinity Cache in front of HBM: AMD Instinct MI300 data sheets", 256, 0, NULL, 0, NULL, {0}, 0},
-    {"MI325X", {"AMD Instinct MI325X", NULL}, 304, 94, 245.0, 260.0,
-     {163.4, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9}, 6000, 256, 2100, 2100,
-     "docs/devices.md A2 A5 A10: amd.com/en/products/accelerators/instinct/mi300/mi325x.html "
-     "(dense; compute as MI300X; fp64 matrix, vector 81.7); 256 MB AMD Infinity Cache in front of HBM: AMD Instinct MI300 data sheets", 256, 0, NULL, 0, NULL, {0}, 0},
-    /* CDNA4 has no TF32 matrix hardware, hence 0 rather than the FP32 fallback PyTorch lists. */
-    {"MI350X", {"AMD Instinct MI350X", NULL}, 256, 95, 280.0, 290.0,
-     {72.1, 144.2, 0, 2306.9, 2306.9, 4614, 4614, 9228, 9228}, 8000, 288, 2200, 2200,
-     "docs/devices.md A2 A8 A9 E25: amd.com/content/dam/amd/en/documents/instinct-tech-docs/product-briefs/"
-     "amd-instinct-mi350x-gpu-brochure.pdf (dense; fp64 matrix = vector); fp4 and fp6 derived: twice fp8, fp6 at the "
-     "fp4 rate (AMD's Alan Smith: hn.cotyhamilton.com/item/44332221)", 0, 0, NULL,
-     PF_DEV_DERIVED(PF_DT_FP6) | PF_DEV_DERIVED(PF_DT_FP4), NULL, {0}, 0},
-    {"MI355X", {"AMD Instinct MI355X", NULL}, 256, 95, 280.0, 290.0,
-     {78.6, 157.3, 0, 2516.6, 2516.6, 5033, 5033, 10066, 10066}, 8000, 288, 2400, 2400,
-     "docs/devices.md A2 A8 E24: amd.com/en/products/accelerators/instinct/mi350/mi355x.html "
-     "(dense = sparse/2; fp64 matrix = vector; fp4 = fp6 10066: docs/devices.md)", 0, 0, NULL, 0, NULL, {0}, 0},
-    /* Intel PVC: what Kineto records as numSms on XPU is unchecked, so the SM count stays unknown. */
-    {"Max 1550", {"Intel(R) Data Center GPU Max 1550", NULL}, 0, 0, 62.0, 65.0,
-     {26.2, 26.2, 209.7, 419.4, 419.4, 0, 838.9}, 1638.4, 64, 1600, 1600,
-     "docs/devices.md I1 I2 E28: ark.intel.com/content/www/us/en/ark/products/232873/intel-data-center-gpu-max-1550.html "
-     "(per stack = half the card; fp64 vector, no matrix fp64; XMX peaks derived; torchtitan uses 1300 MHz)", 0, 0, NULL, PF_DEV_DERIVED(PF_DT_TF32) | PF_DEV_DERIVED(PF_DT_BF16) | PF_DEV_DERIVED(PF_DT_FP16) | PF_DEV_DERIVED(PF_DT_INT8), NULL, {0}, 0},
-    {"Max 1100", {"Intel(R) Data Center GPU Max 1100", NULL}, 0, 0, 46.5, 48.5,
-     {22.2, 22.2, 177.8, 355.5, 355.5, 0, 711.1}, 1228.8, 48, 1550, 1550,
-     "docs/devices.md I1 I3 E29: intel.com/content/www/us/en/products/sku/232876/intel-data-center-gpu-max-1100/"
-     "specifications.html (fp64 vector, no matrix fp64; tf32 derived)", 0, 0, NULL, PF_DEV_DERIVED(PF_DT_TF32), NULL, {0}, 0},
-};
-
-#define DEVICE_COUNT ((int)ARRAY_LEN(device_table))
+#define DEVICE_COUNT pf_device_table_len
 
 /* Names a runtime reports when it does not know the product: ROCm without a current
  * amdgpu.ids gives "AMD Radeon Graphics" or "" (docs/devices.md E24 E26 E27). Such a name is
@@ -368,7 +158,7 @@ static pf_device_match pick_candidate(const int *lens, int best_len, const props
     pf_device_match m = {NULL, PF_DEVMATCH_NONE, NULL};
     int best_score = -1, tied = 0;
     for (int i = 0; i < DEVICE_COUNT; i++) {
-        const pf_device_info *e = &device_table[i];
+        const pf_device_info *e = &pf_device_table[i];
         if (lens[i] != best_len || excluded(e, p->num_sms, p->mem_gib, n_candidates > 1))
             continue;
         int score = tie_score(e, p->num_sms, p->mem_gib);
@@ -391,7 +181,7 @@ static int alias_lengths(const norm_name *name, int *lens)
 {
     int best_len = 0;
     for (int i = 0; i < DEVICE_COUNT; i++) {
-        lens[i] = longest_alias_match(&device_table[i], name);
+        lens[i] = longest_alias_match(&pf_device_table[i], name);
         if (lens[i] > best_len)
             best_len = lens[i];
     }
@@ -470,7 +260,7 @@ static pf_device_match match_fitting(int (*want)(const pf_device_info *, const v
     if (p->num_sms <= 0)
         return m;
     for (int i = 0; i < DEVICE_COUNT; i++) {
-        const pf_device_info *e = &device_table[i];
+        const pf_device_info *e = &pf_device_table[i];
         if (!want(e, arg) || !fits_properties(e, p))
             continue;
         if (!m.info) {
@@ -512,7 +302,7 @@ const pf_device_info *pf_devices_table(int *count)
 {
     if (count)
         *count = DEVICE_COUNT;
-    return device_table;
+    return pf_device_table;
 }
 
 pf_device_match pf_devices_lookup(const pf_device_query *q)
@@ -525,7 +315,7 @@ pf_device_match pf_devices_lookup(const pf_device_query *q)
     if (vendor)
         return match_fitting(want_vendor, vendor, &p, PF_DEVMATCH_GENERIC);
     norm_name norm;
-    int lens[ARRAY_LEN(device_table)];
+    int lens[PF_DEVICE_TABLE_CAP];
     if (!normalise(s, &norm) || norm.len == 0)
         return (pf_device_match){NULL, PF_DEVMATCH_NONE, NULL};
     int best_len = alias_lengths(&norm, lens);
@@ -603,7 +393,7 @@ static int entry_named(const pf_device_info *e, const char *wanted)
     return 0;
 }
 
-/* GPU-to-GPU link bandwidth per entry key. Kept beside the table, not in it, because only a
+/* GPU-to-GPU link bandwidth per entry key. Kept apart from the table (device_table.c), because only a
  * few products have a published figure here yet; an entry without one is unknown ('-').
  * Vendors quote NVLink as the sum of both directions; a collective's bus bandwidth is one
  * direction's (nccl-tests doc/PERFORMANCE.md: "The measurement is of a unidirectional
@@ -660,8 +450,8 @@ const pf_device_info *pf_devices_find(const char *name)
     if (!name || !normalise(name, &wanted) || wanted.len == 0)
         return NULL;
     for (int i = 0; i < DEVICE_COUNT; i++) {
-        if (entry_named(&device_table[i], wanted.text))
-            return &device_table[i];
+        if (entry_named(&pf_device_table[i], wanted.text))
+            return &pf_device_table[i];
     }
     return NULL;
 }

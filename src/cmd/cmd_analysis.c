@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profana/captures.h"
 #include "profana/cli.h"
 #include "profana/outfile.h"
 #include "profana/parallel.h"
@@ -26,30 +27,15 @@ static void warn_unknown_devices(const pf_analysis *an)
         fprintf(stderr, "profana: %d more unknown devices: no percent of peak is shown for them\n", n - UNKNOWN_NAMED);
 }
 
-/* Whether path's first bytes read as vLLM's execution_details.json: a list of the graph
- * captures by batch size ({"file": ..., "batch_size": ..., "mode": ...}), which a JSON-array
- * trace reader takes for an empty trace. */
-static int is_vllm_details(const char *path)
-{
-    char buf[4096];
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    return strstr(buf, "\"batch_size\"") && strstr(buf, "\"file\"") && !strstr(buf, "\"ph\"");
-}
-
 /* A file that holds no event of a trace: nothing to analyse, and "no GPU activity" with exit
  * 0 would read as a trace of an idle GPU. Prints the error and returns 1 for such a file. */
 static int not_a_trace(const pf_trace *t)
 {
-    if (t->n_acts || t->n_host || t->n_ops || t->n_steps || t->n_unknown_gpu || !is_vllm_details(t->path))
+    if (t->n_acts || t->n_host || t->n_ops || t->n_steps || t->n_unknown_gpu || !pf_capture_list_is(t->path))
         return 0;
     char msg[1024];
     snprintf(msg, sizeof msg,
-             "%s: byte 0: a vLLM execution_details.json (the CUDA graphs captured, by batch size), not a trace: "
+             "%s: byte 0: a vLLM " PF_CAPTURE_LIST_NAME " (the CUDA graphs captured, by batch size), not a trace: "
              "analyse the replay trace and pass this file, or its folder, with --graph-capture",
              t->path);
     pf_cli_error(msg);

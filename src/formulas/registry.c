@@ -23,69 +23,18 @@ static const pf_formula families[PF_FAM_COUNT] = {
     [PF_FAM_INDEX] = {"index"},
 };
 
-/* The function of each formula the op table names. */
+/* The function of each formula the op table names, and the word of those whose word is not
+ * their op family's (formula_list.h). */
 static const pf_formula_fn formula_fns[PF_OPF_COUNT] = {
-    [PF_OPF_MM] = pf_gemm_mm,
-    [PF_OPF_ADDMM] = pf_gemm_addmm,
-    [PF_OPF_BMM] = pf_gemm_bmm,
-    [PF_OPF_BADDBMM] = pf_gemm_baddbmm,
-    [PF_OPF_SCALED_MM] = pf_gemm_scaled_mm,
-    [PF_OPF_CONV_FORWARD] = pf_conv_forward,
-    [PF_OPF_CONV_BACKWARD] = pf_conv_backward,
-    [PF_OPF_ATTENTION] = pf_attention,
-    [PF_OPF_POINTWISE] = pf_est_pointwise,
-    [PF_OPF_INPLACE] = pf_est_inplace,
-    [PF_OPF_OVERWRITE] = pf_est_overwrite,
-    [PF_OPF_LIKE_INPUT] = pf_est_like_input,
-    [PF_OPF_REDUCE] = pf_est_reduce,
-    [PF_OPF_CAT] = pf_est_cat,
-    [PF_OPF_INDEX_ROWS] = pf_est_index_rows,
-    [PF_OPF_GATHER] = pf_est_gather,
-    [PF_OPF_INT_MM] = pf_gemm_int_mm,
-    [PF_OPF_GROUPED_MM] = pf_grouped_mm,
-    [PF_OPF_FUSED_OPTIM] = pf_fused_optim,
-    [PF_OPF_FOREACH] = pf_foreach,
-    [PF_OPF_RNN] = pf_rnn,
-    [PF_OPF_FFT] = pf_fft,
-    [PF_OPF_UPSAMPLE] = pf_upsample,
-    [PF_OPF_MAX_POOL] = pf_max_pool,
-    [PF_OPF_SORT] = pf_sort,
-    [PF_OPF_SCAN] = pf_scan,
-    [PF_OPF_SERVING_IO] = pf_serving_io,
-    [PF_OPF_KV_CACHE_WRITE] = pf_kv_cache_write,
-    [PF_OPF_ROTARY] = pf_rotary,
-    [PF_OPF_VARLEN_ATTENTION] = pf_varlen_attention,
-    [PF_OPF_FUSED_MOE] = pf_fused_moe,
-    [PF_OPF_MOE_FORWARD] = pf_moe_forward,
-    [PF_OPF_INDEX_LIST] = pf_est_index_list,
-    [PF_OPF_FLEX_ATTENTION] = pf_flex_attention,
-    [PF_OPF_INDEX_WRITE] = pf_est_index_write,
-    [PF_OPF_SCATTER] = pf_est_scatter,
-    [PF_OPF_INDEX_PUT] = pf_est_index_put,
-    [PF_OPF_EMBEDDING_BACKWARD] = pf_est_embedding_backward,
-    [PF_OPF_NLL_LOSS] = pf_est_nll_loss,
-    [PF_OPF_NLL_LOSS_BACKWARD] = pf_est_nll_loss_backward,
-    [PF_OPF_ARANGE] = pf_est_arange,
-    [PF_OPF_DROPOUT] = pf_est_dropout,
+#define PF_FORMULA(id, fn, word) [PF_OPF_##id] = fn,
+#include "profana/formula_list.h"
+#undef PF_FORMULA
 };
 
-/* Formulas whose word is not their op family's: an RNN is GEMMs, an FFT or an optimizer step
- * is counted as none of the families' work, so --explain names them by what they are. */
 static const pf_formula formula_names[PF_OPF_COUNT] = {
-    [PF_OPF_FUSED_OPTIM] = {"optimizer"},
-    [PF_OPF_FOREACH] = {"foreach"},
-    [PF_OPF_RNN] = {"rnn"},
-    [PF_OPF_FFT] = {"fft"},
-    [PF_OPF_UPSAMPLE] = {"upsample"},
-    [PF_OPF_MAX_POOL] = {"pool"},
-    [PF_OPF_SORT] = {"sort"},
-    [PF_OPF_SCAN] = {"scan"},
-    [PF_OPF_KV_CACHE_WRITE] = {"kv-cache"},
-    [PF_OPF_ROTARY] = {"rotary"},
-    [PF_OPF_FUSED_MOE] = {"moe"},
-    [PF_OPF_MOE_FORWARD] = {"moe"},
-    [PF_OPF_NLL_LOSS] = {"loss"},
-    [PF_OPF_NLL_LOSS_BACKWARD] = {"loss"},
+#define PF_FORMULA(id, fn, word) [PF_OPF_##id] = {word},
+#include "profana/formula_list.h"
+#undef PF_FORMULA
 };
 
 /* The op's entry when a formula counts its work, else NULL. */

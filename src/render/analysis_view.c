@@ -83,6 +83,26 @@ _Static_assert(sizeof op_cols == sizeof default_cols, "op_cols is default_cols w
 
 _Static_assert((int)C_NCOLS == (int)PF_AVIEW_NCOLS, "pf_aview holds the device table's columns");
 
+/* --columns' help: the columns text shows by default, in the order --help lists them; then,
+ * in table order, the ones text shows on request (PF_IN_PICK) and --group op's own. */
+static const int help_cols[] = {C_TOTAL, C_PCT,      C_FLOPS_PCT, C_BW_PCT, C_SOURCE, C_TFLOPS, C_GBPS,
+                                C_COUNT, C_LAUNCHES, C_MEAN,      C_CATEGORY, C_BOUND, C_GFLOP, C_GB};
+
+size_t pf_aview_columns_help(char *s, size_t n, size_t used)
+{
+    assert(s && n > 0);
+    int pick[C_NCOLS], op[C_NCOLS], n_pick = 0, n_op = 0;
+    for (int c = 0; c < C_NCOLS; c++) {
+        if (base_cols[c].show & PF_IN_PICK)
+            pick[n_pick++] = c;
+        if (c >= C_CALLS)
+            op[n_op++] = c;
+    }
+    used = pf_cols_join(s, n, used, "--analysis: ", base_cols, help_cols, (int)(sizeof help_cols / sizeof help_cols[0]));
+    used = pf_cols_join(s, n, used, "; on request only: ", base_cols, pick, n_pick);
+    return pf_cols_join(s, n, used, "; --group op also ", base_cols, op, n_op);
+}
+
 void pf_aview_init(pf_aview *a, const pf_view_opts *v)
 {
     assert(v && (unsigned)v->group < sizeof group_titles / sizeof group_titles[0]);

@@ -52,6 +52,16 @@ static const int default_cols[] = {D_RATIO,  D_VERDICT, D_DELTA,   D_A_TOTAL, D_
                                    D_A_MEAN, D_B_MEAN,  D_A_COUNT, D_B_COUNT, D_A_TFLOPS, D_B_TFLOPS, D_A_GBPS,
                                    D_B_GBPS};
 
+size_t pf_dview_columns_help(char *s, size_t n, size_t used)
+{
+    assert(s && n > 0);
+    int ids[D_NCOLS], k = 0;
+    for (int c = 0; c < D_NCOLS; c++) /* every column text can show but the name, in table order */
+        if (c != D_NAME && (!diff_cols[c].show || (diff_cols[c].show & PF_IN_TEXT)))
+            ids[k++] = c;
+    return pf_cols_join(s, n, used, "; --diff: ", diff_cols, ids, k);
+}
+
 /* The two sides of a figure show or go together (pf_text_fit.ties): one run's total beside
  * nothing to compare it with reads as the change. */
 static const int side_ties[] = {D_A_TOTAL, D_B_TOTAL, D_A_MEAN,   D_B_MEAN,   D_A_COUNT,

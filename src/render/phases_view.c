@@ -49,9 +49,14 @@ int pf_aview_phases_brief(char *s, size_t n, const pf_analysis *an, const pf_dev
     const int64_t *ns = device_phase_ns(an, d);
     if (!any_phase(ns))
         return 0;
-    snprintf(s, n, "phases of GPU time: prefill %.2f%%, decode %.2f%%, mixed %.2f%%, none %.2f%% (--phase)",
-             share(ns, PF_PHASE_PREFILL), share(ns, PF_PHASE_DECODE), share(ns, PF_PHASE_MIXED),
-             share(ns, PF_PHASE_NONE));
+    /* each phase, then none: "phases of GPU time: prefill P%, decode D%, mixed M%, none N% (--phase)" */
+    size_t used = (size_t)snprintf(s, n, "phases of GPU time:");
+    for (int k = 1; k <= PF_PHASE_COUNT && used < n; k++) {
+        int p = k % PF_PHASE_COUNT;
+        used += (size_t)snprintf(s + used, n - used, "%s %s %.2f%%", k > 1 ? "," : "", pf_phase_name(p), share(ns, p));
+    }
+    if (used < n)
+        snprintf(s + used, n - used, " (--phase)");
     return 1;
 }
 
@@ -77,6 +82,6 @@ void pf_aview_phases_json(pf_jw *w, const pf_analysis *an, const pf_device_repor
     pf_jw_key(w, "annotations");
     pf_jw_int(w, an->phase_annotations);
     pf_jw_key(w, "selected");
-    pf_jw_str(w, an->opts.phase != PF_PHASE_NONE ? pf_phase_name(an->opts.phase) : "all");
+    pf_jw_str(w, pf_phase_choices[an->opts.phase]);
     pf_jw_obj_end(w);
 }

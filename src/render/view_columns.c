@@ -1,5 +1,6 @@
-/* view_columns.c - checks a --columns list against the table the command will print (--analysis's device table or --diff's rows), before any trace is read; above both views, so neither calls the other. */
+/* view_columns.c - --columns against the views' tables: a list checked against the table the command will print (--analysis's device table or --diff's rows) before any trace is read, and the names its help lists; above both views, so neither calls the other. */
 #include <assert.h>
+#include <stdio.h>
 
 #include "profana/view.h"
 #include "view_parts.h"
@@ -20,4 +21,21 @@ int pf_view_check_columns(const pf_view_opts *v, char *err, size_t n)
     return pf_cols_pick(a.cols, pf_aview_ncols(v), v->columns, picked, 64, err, n) < 0
                ? -1
                : 0;
+}
+
+size_t pf_cols_join(char *s, size_t n, size_t used, const char *lead, const pf_col *cols, const int *idx, int count)
+{
+    assert(s && n > 0 && lead && cols && (idx || count == 0));
+    if (used < n)
+        used += (size_t)snprintf(s + used, n - used, "%s", lead);
+    for (int i = 0; i < count && used < n; i++)
+        used += (size_t)snprintf(s + used, n - used, "%s%s", i > 0 ? ", " : "", pf_col_id(&cols[idx[i]]));
+    return used;
+}
+
+void pf_view_columns_help(char *s, size_t n)
+{
+    assert(s && n > 0);
+    *s = 0;
+    pf_dview_columns_help(s, n, pf_aview_columns_help(s, n, 0));
 }

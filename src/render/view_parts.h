@@ -101,6 +101,13 @@ void pf_aview_init(pf_aview *a, const pf_view_opts *v);
 /* How many of pf_aview's columns v's grouping's table has: all for --group op, the others
  * stop before the Calls and CPU columns. */
 int pf_aview_ncols(const pf_view_opts *v);
+/* pf_view_columns_help's parts: s[0, used) kept, the --analysis names (pf_aview) or the --diff
+ * ones (pf_dview) appended; returns the new length (n or more when cut). */
+size_t pf_aview_columns_help(char *s, size_t n, size_t used);
+size_t pf_dview_columns_help(char *s, size_t n, size_t used);
+/* Appends lead, then the --columns names (pf_col_id) of cols[idx[0]], ..., cols[idx[count-1]]
+ * joined by ", ", to s[0, used) (room for n). Returns the new length (n or more when cut). */
+size_t pf_cols_join(char *s, size_t n, size_t used, const char *lead, const pf_col *cols, const int *idx, int count);
 /* The device's table: its first v->top groups by time (all with 0), then the Total row (a
  * summary row); *over gets PF_AVIEW_OVER when a row shown runs above 100% of a peak,
  * PF_AVIEW_SUSPECT above 90% (and not above 100%) in one of its percentages, and

@@ -139,7 +139,7 @@ PY
 FP8T=testdata/w2026/int8_fp8_gemm.json.gz
 MIB=1048576
 # Each new device, named as its deviceProperties report it (memory from DEVICES.md and the
-# sources in devices.c where known, else 0), finds its entry and its bf16 peak.
+# sources in device_table.c where known, else 0), finds its entry and its bf16 peak.
 while IFS='|' read -r name sms mem key bf16; do
     retrace "$FP8T" "$TMP/dev.json" "$name" "$sms" "$mem"
     check_run "$name: --analysis json" 0 "$PROFANA" --analysis "$TMP/dev.json" bf16 --format json

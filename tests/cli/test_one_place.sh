@@ -68,3 +68,49 @@ check_eq "main.c: no hard-coded is_input" "$(grep -c 'is_input' src/main.c)" 0
 n_asserts=$(grep -c 'assert(' -r src | awk -F: '{ s += $2 } END { print s }')
 [ "$n_asserts" -ge 150 ] && pass "asserts: $n_asserts in src/ (at least 150)" || fail "asserts: at least 150 in src/" "$n_asserts"
 check_eq "asserts: no build turns them off (NDEBUG)" "$(grep -c 'NDEBUG' Makefile)" 0
+
+# 10. Phase names: pf_phase_choices (src/analysis/phases.c), read by --phase's option row and
+# the views; pf_phase_name reads it too. No other file spells a phase in a string.
+# ("mixed" is also what a table's summary cell reads for a list of several values: tabulate.c.)
+for ph in prefill decode mixed; do
+    check_eq "one place: the phase name \"$ph\" is written once in analysis/phases.c" "$(count_fixed "\"$ph\"" src/analysis/phases.c)" 1
+    [ "$ph" = mixed ] && continue
+    check_eq "one place: ... and nowhere else in src/" "$(grep -lF "\"$ph\"" $SRC | tr '\n' ' ')" "src/analysis/phases.c "
+done
+check_eq "one place: the views format no phase name of their own (pf_phase_name)" "$(grep -lE '(prefill|decode|mixed|none) %' src/render/*.c | tr '\n' ' ')" ""
+check_eq "one place: main.c keeps no list of phase names" "$(grep -c 'phase_names' src/main.c)" 0
+grep -q 'an\.phase, pf_phase_choices,' src/main.c && pass "one place: --phase's row reads pf_phase_choices" || fail "one place: --phase's row reads pf_phase_choices" "it does not"
+
+# 11. The --columns help's column names: the views' column tables (src/render/analysis_view.c,
+# diff_view.c), which --help reads through pf_view_columns_help. main.c spells no column, and
+# the names --help lists are exactly the ones --columns takes (its error lists them).
+check_eq "one place: main.c spells no column of --columns" "$(grep -cE 'total_us, pct|p50_us|cpu_total_us|a_mean_us|ratio_ci' src/main.c)" 0
+help_cols=$("$PROFANA" --help | sed -n '/^  --columns LIST/,/^  --[a-z]/p' | sed '$d' | tr -s ' \n' '  ')
+names() { tr ',;' '\n\n' | sed 's/^ *//; s/ *$//' | grep -v '^$' | sort; }
+help_an=$(echo "$help_cols" | sed 's/.*(--analysis: //; s/; --diff: .*//; s/on request only: //; s/--group op also //' | names)
+help_diff=$(echo "$help_cols" | sed 's/.*; --diff: //; s/).*//' | names)
+taken_an=$("$PROFANA" --analysis "$TMP/none.json" bf16 --group op --columns no_such_column 2>&1 | sed -n 's/.*the columns are: //p' | tr ' ' '\n' | grep -vx name | sort)
+taken_diff=$("$PROFANA" --diff "$TMP/none.json" A "$TMP/none.json" B bf16 --columns no_such_column 2>&1 | sed -n 's/.*the columns are: //p' | tr ' ' '\n' | grep -vx name | sort)
+[ "$(echo "$help_an" | grep -c .)" -ge 20 ] && pass "one place: --help lists $(echo "$help_an" | grep -c .) --analysis columns" || fail "one place: --help's --analysis columns" "$(echo "$help_an" | grep -c .)"
+check_eq "one place: --help's --analysis columns are the ones --columns takes (--group op)" "$(echo $help_an)" "$(echo $taken_an)"
+check_eq "one place: --help's --diff columns are the ones --columns takes" "$(echo $help_diff)" "$(echo $taken_diff)"
+
+# 12. The commands that read a device file (--device-file, $PROFANA_DEVICES): ON_DEVICE_FILE
+# (src/main.c), the mask of both the option's row and the environment's fallback.
+check_eq "one place: the device-file commands are one mask in main.c" "$(count_fixed 'ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_DEVICES' src/main.c)" 1
+check_eq "one place: --device-file's row and \$PROFANA_DEVICES read ON_DEVICE_FILE" "$(grep -c 'ON_DEVICE_FILE' src/main.c)" 3
+
+# 13. vLLM's execution_details.json told from a trace: pf_capture_list_is (src/catalog/captures.c),
+# its name PF_CAPTURE_LIST_NAME (include/profana/captures.h); cmd/ and main.c spell neither.
+check_eq "one place: a capture list is sniffed in catalog/captures.c alone" "$(grep -lw 'batch_size' $SRC | tr '\n' ' ')" "src/catalog/captures.c "
+check_eq "one place: no static is_vllm_details left" "$(grep -c 'is_vllm_details' -r src | awk -F: '{ s += $2 } END { print s }')" 0
+check_eq "one place: cmd/ and main.c name execution_details.json only as PF_CAPTURE_LIST_NAME" "$(grep -lE '"[^"]*execution_details\.json' src/cmd/*.c src/main.c | tr '\n' ' ')" ""
+
+# 14. One list per formula: include/profana/formula_list.h makes the formula enum
+# (op_family.h), the prototypes (src/formulas/families.h) and the registry (registry.c); none
+# of the three lists a formula by hand (docs/HACKING.md: Recipe: an op formula).
+check_eq "one list: op_family.h enumerates no formula by hand" "$(grep -cE '^ *PF_OPF_[A-Z0-9_]+,' include/profana/op_family.h)" 0
+check_eq "one list: families.h declares no formula by hand (only the generic guess)" "$(grep -c '^int pf_' src/formulas/families.h)" 1
+check_eq "one list: registry.c keeps no row per formula" "$(grep -cE '^ *\[PF_OPF_[A-Z0-9_]+\] *=' src/formulas/registry.c)" 0
+n_list=$(grep -c '^PF_FORMULA(' include/profana/formula_list.h)
+[ "$n_list" -ge 40 ] && pass "one list: formula_list.h has $n_list formulas" || fail "one list: formula_list.h" "$n_list lines"

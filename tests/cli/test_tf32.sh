@@ -11,7 +11,7 @@ done
 "$PROFANA" --analysis "$TRACES/explicit_fp32.json" fp32 --quiet --format json --group op >"$TMP/mm.json"
 "$PROFANA" --analysis "$T" fp32 --quiet --format json --explain aten::cudnn_convolution >"$TMP/explain.json"
 
-# The H100 SXM's dense datasheet peaks (../shared/DEVICES.md, src/catalog/devices.c): fp32
+# The H100 SXM's dense datasheet peaks (../shared/DEVICES.md, src/catalog/device_table.c): fp32
 # 67 TFLOP/s, tf32 494.5 TFLOP/s. Each convolution's FLOPs by hand from its recorded input
 # shapes: 2 * N * Cout * Hout * Wout * Cin * kh * kw (groups 1), Hout = (H + 2p - d(k-1) - 1) / s + 1;
 # its time: the summed durations of the GPU activities its invocations launched.
