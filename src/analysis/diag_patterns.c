@@ -230,10 +230,16 @@ static int headroom(const pf_device_report *d, int64_t span, pf_diag_list *l)
     double fp = pf_row_flops_pct(r, d->info), bp = pf_row_bw_pct(r, d->info);
     int far = fp >= 0 && bp >= 0 && fp < FAR_BELOW_PCT && bp < FAR_BELOW_PCT &&
               (double)r->total_ns >= MIN_SHARE * (double)d->total.total_ns;
+    pf_category cat = PF_CAT_OTHER;
+    for (int c = 0; c < PF_CAT_COUNT; c++)
+        if (r->cat_ns[c] > r->cat_ns[cat])
+            cat = (pf_category)c;
+    int comm = cat == PF_CAT_COMMUNICATION; /* its roof is the link and the other ranks, not DRAM */
+    far = far && !comm;
     pf_finding *f = pf_diag_add(l, far ? "far_below_roofs" : "headroom");
     if (!f)
         return -1;
-    int known = fp >= 0 || bp >= 0;
+    int known = !comm && (fp >= 0 || bp >= 0);
     double roof_s = (fp >= 0 ? r->flop_peak_s : 0) > (bp >= 0 ? r->byte_peak_s : 0) ? r->flop_peak_s
                                                                                     : (bp >= 0 ? r->byte_peak_s : 0);
     if (known) {
@@ -241,10 +247,6 @@ static int headroom(const pf_device_report *d, int64_t span, pf_diag_list *l)
         f->time_us = f->time_us < 0 ? 0 : f->time_us;
         f->pct = pf_diag_pct(f->time_us, span);
     }
-    pf_category cat = PF_CAT_OTHER;
-    for (int c = 0; c < PF_CAT_COUNT; c++)
-        if (r->cat_ns[c] > r->cat_ns[cat])
-            cat = (pf_category)c;
     char fps[16] = "-", bps[16] = "-", nm[80];
     if (fp >= 0)
         snprintf(fps, sizeof fps, "%.1f%%", fp);
@@ -253,8 +255,13 @@ static int headroom(const pf_device_report *d, int64_t span, pf_diag_list *l)
     snprintf(f->evidence, sizeof f->evidence,
              "heaviest row %s: %.3f us (%.2f%% of GPU time), %s of the FLOP peak, %s of DRAM bandwidth%s",
              pf_diag_name(nm, sizeof nm, r->key), (double)r->total_ns / 1e3, 100.0 * (double)r->total_ns / (double)d->total.total_ns, fps, bps,
-             known ? " (estimate: its time less its time at the roof)" : "; its figures are unknown");
-    snprintf(f->advice, sizeof f->advice, "%s", known ? headroom_advice(cat, far) : "--group op shows what is known");
+             comm    ? "; a collective, bound by the link and by the other ranks, not by DRAM"
+             : known ? " (estimate: its time less its time at the roof)"
+                     : "; its figures are unknown");
+    snprintf(f->advice, sizeof f->advice, "%s",
+             comm    ? "--ranks over every rank's trace tells its transfer from its waiting"
+             : known ? headroom_advice(cat, far)
+                     : "--group op shows what is known");
     return 0;
 }
 

@@ -254,6 +254,28 @@ static int host_findings(const pf_analysis *an, const pf_device_report *d, const
     return unnamed_findings(an, d, g, l);
 }
 
+/* Communication kernels exposed beyond compute: on one rank their time mixes the transfer with
+ * waiting for the other ranks, which only --ranks can tell apart. */
+static int comm_finding(const pf_waits *w, const pf_diagnosis *g, pf_diag_list *l)
+{
+    const pf_breakdown *b = &w->breakdown;
+    if (b->communication_ns <= 0 || (double)b->communication_ns < 0.05 * (double)b->span_ns)
+        return 0;
+    pf_finding *f = pf_diag_add(l, "communication");
+    if (!f)
+        return -1;
+    f->time_us = (double)b->communication_ns / 1e3;
+    f->pct = pf_diag_pct(f->time_us, g->span_ns);
+    snprintf(f->evidence, sizeof f->evidence,
+             "communication kernels hold %.3f us of the span that no compute overlaps (%.3f us in all); on one "
+             "rank that time includes waiting for the later ranks at each collective",
+             f->time_us, (double)b->communication_total_ns / 1e3);
+    snprintf(f->advice, sizeof f->advice,
+             "--ranks over every rank's trace tells the transfer from the waiting and names the late rank; "
+             "overlap the transfer with compute (bucketing, prefetching)");
+    return 0;
+}
+
 static int cmp_finding(const void *x, const void *y)
 {
     const pf_finding *a = x, *b = y;
@@ -280,7 +302,8 @@ int pf_diagnose(const pf_analysis *an, const pf_device_report *d, pf_diagnosis *
     g->idle_ns = w ? w->breakdown.idle_ns : 0;
     g->steps = device_steps(an, d->device->id);
     pf_diag_list l = {0};
-    int rc = (w && pf_diag_gaps(an, w, g)) || host_findings(an, d, g, &l) || pf_diag_patterns(an, d, g->span_ns, &l);
+    int rc = (w && pf_diag_gaps(an, w, g)) || host_findings(an, d, g, &l) || (w && comm_finding(w, g, &l)) ||
+             pf_diag_patterns(an, d, g->span_ns, &l);
     if (rc) {
         free(l.f);
         pf_diagnosis_free(g);
