@@ -251,8 +251,9 @@ for n, name, f in sorted(over_note, reverse=True):
 
 # ---- d. every .c of src/ in docs/HACKING.md's file map ----
 def file_map():
-    """The .c files the "Where things are" section names: a path in backticks (`src/x/y.c`), or a
-    bare name (`y.c`) under the last folder named before it (`src/x/`) in the section."""
+    """The .c files the "Where things are" section's map names: a list item (or table row)
+    starting with a path in backticks (`src/x/y.c`), or a bare name (`y.c`) under the last
+    folder named before it (`src/x/`) in the section."""
     named, here, on = set(), None, False
     for line in open("docs/HACKING.md", encoding="utf-8"):
         if line.startswith("#"):
@@ -261,14 +262,16 @@ def file_map():
                 continue
         if not on:
             continue
+        item = line.startswith("- ") or line.startswith("|")   # a list item or a table row
         for m in re.finditer(r"`([^`]+)`", line):
             t = m.group(1)
             if re.match(r"src/\w+/$", t):
                 here = t
-            elif re.match(r"src/[\w/]+\.c$", t):
+            elif item and re.match(r"src/[\w/]+\.c$", t):
                 named.add(t)
-            elif re.match(r"\w+\.c$", t) and here:
+            elif item and re.match(r"\w+\.c$", t) and here:
                 named.add(here + t)
+                break   # a line names one file: the one it starts with
     return named
 
 
