@@ -39,3 +39,5 @@ for f in utf8_bom.json crlf_line_ends.json missing_ph.json duplicate_external_id
     gzip_valid.json.gz gzip_two_members.json.gz; do
     check_same_table "$f"
 done
+
+json_flush

@@ -89,3 +89,5 @@ for d in $DTYPES; do
     run --analysis "$GOOD" "$d" </dev/null
     check_status "dtype $d" 0
 done
+
+json_flush
