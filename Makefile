@@ -10,7 +10,7 @@ LDLIBS   = -lcjson -lz -lm
 SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 BUILD   ?= build
-# Layers, lowest first (docs/HACKING.md: Where things are); a file includes only its own layer's or
+# Layers, lowest first (docs/HACKING.md, "Where things are"); a file includes only its own layer's or
 # lower layers' headers (tests/cli/test_layers.sh).
 LAYERS   = util json catalog trace formulas analysis render rewrite cmd
 LIB_SRCS = $(sort $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
@@ -76,7 +76,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libprofana.a
 units: $(UNITS)
 
 # make bench: traces of 100 MB and 1 GB generated from testdata/ into $$TMPDIR (removed
-# afterwards), profana timed on them against python3's json.load (README: Performance).
+# afterwards), profana timed on them against python3's json.load (docs/performance.md, "`make bench`").
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libprofana.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libprofana.a $(LDLIBS)
@@ -91,7 +91,7 @@ BENCH_SCALING_MB ?= 300
 bench-scaling: all $(BUILD)/bench/gen_trace $(BUILD)/bench/bench_run
 	./tests/bench/scaling.sh $(BUILD) $(BENCH_SCALING_MB)
 
-# libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang into build-fuzz/ (README: Reliability).
+# libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang into build-fuzz/ (docs/reliability.md, "How it is checked").
 # pf_source_read (what --augment_trace and --combine read the text with) is wrapped so that
 # the text sits in an exact-size heap block; the loader itself reads into poisoned buffers.
 FUZZ_SECONDS ?= 60
@@ -124,7 +124,7 @@ CPPCHECK = cppcheck -q --error-exitcode=1 --inline-suppr --std=c11 \
 cppcheck:
 	$(CPPCHECK) src include tests/fuzz
 
-# Installs what the build needs on a Debian machine when it is missing (README.md: Quick start).
+# Installs what the build needs on a Debian machine when it is missing (README.md, "Quick start").
 deps:
 	@./tests/deps.sh
 
@@ -164,8 +164,15 @@ check-full:
 
 test: check
 
-# The name of earlier versions, for habit's sake.
-check-fast: check
+# `make check-fast`: the quick tier, under a minute on two cores (docs/reliability.md, "How it
+# is checked"): the unit programs and the usage, structure and broken-input tests
+# (tests/cli/test_usage.sh, test_structure.sh, test_broken.sh) on the optimised build.
+# `make check` still runs everything.
+CHECK_FAST_CLI = usage structure broken
+check-fast:
+	@./tests/deps.sh test
+	$(MAKE) --no-print-directory -j$(JOBS) profana units
+	./tests/run.sh --units $(BUILD) $(CHECK_FAST_CLI)
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz profana

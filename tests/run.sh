@@ -1,12 +1,17 @@
 #!/bin/sh
 # run.sh - runs the C unit tests and the CLI tests against each build directory given, prints "N passed, N failed".
-# Usage: tests/run.sh [-j N] [--once BUILD] [--full BUILD] BUILD... [--valgrind BUILD]... [--tsan BUILD] [--cppcheck]
+# Usage: tests/run.sh [-j N] [--once BUILD] [--full BUILD] BUILD... [--valgrind BUILD]... [--tsan BUILD] [--cppcheck] [NAME...]
+#   NAME             (any argument that is not a folder) only the tests of that name: the unit
+#                    program BUILD/tests/test_NAME and the CLI file tests/cli/test_NAME.sh, where
+#                    they exist; `waits`, `test_waits`, `test_waits.sh` and `tests/cli/test_waits.sh`
+#                    name the same; without a BUILD, on build/ (`tests/run.sh waits usage`)
 #   BUILD            its tests/test_* programs and tests/cli/test_*.sh with PROFANA=BUILD/profana
 #   --full BUILD     the same, with PF_CHECK_FULL=1: the tests kept for `make check-full` run too
 #                    (tests/cli/test_slurm.sh, which starts a Slurm cluster: once per suite)
 #   --valgrind BUILD the same, every program run under valgrind memcheck (tests/valgrind.sh);
 #                    any error or definite/indirect leak fails the test file that caused it
 #   --valgrind-units BUILD  only BUILD's unit test programs under valgrind
+#   --units BUILD    only BUILD's unit test programs (whatever NAMEs select; `make check-fast`)
 #   --once BUILD     (before the builds) a CLI test file without the line "# check: every build"
 #                    runs on BUILD alone among the plain builds (`make check`: on the sanitizer
 #                    build, which checks memory as well as figures; `make check-full` runs every
@@ -82,10 +87,36 @@ list=$dir/list
 mode=plain
 once=
 n=0
-add() { # MODE BUILD TEST
+names=
+builds=0
+# key TEST: a test's name without folder, "test_" and ".sh" (build/tests/test_waits -> waits)
+key() {
+    k=${1##*/}
+    k=${k%.sh}
+    k=${k%.c}
+    echo "${k#test_}"
+}
+add_all() { # MODE BUILD TEST, whatever the names
     n=$((n + 1))
     printf '%s %s %s %s\n' "$n" "$1" "$2" "$3" >>"$list"
 }
+add() { # MODE BUILD TEST, if the names (when any) select it
+    if [ -n "$names" ]; then
+        k=$(key "$3")
+        case " $names " in *" $k "*) ;; *) return ;; esac
+    fi
+    n=$((n + 1))
+    printf '%s %s %s %s\n' "$n" "$1" "$2" "$3" >>"$list"
+}
+# The names first, so that a name after the builds still selects their tests.
+prev=
+for a in "$@"; do
+    case $prev in
+    -j | --once | --valgrind-units | --units | --tsan) ;;
+    *) case $a in -*) ;; *) [ -d "$a" ] || names="$names $(key "$a")" ;; esac ;;
+    esac
+    prev=$a
+done
 while [ $# -gt 0 ]; do
     case $1 in
     -j) jobs=$2; shift 2; continue ;;
@@ -94,23 +125,36 @@ while [ $# -gt 0 ]; do
     --full) mode=full; shift; continue ;;
     --valgrind-units)
         for t in "$2"/tests/test_*; do
-            [ -x "$t" ] && add valgrind "$2" "$t"
+            [ -x "$t" ] && add_all valgrind "$2" "$t"
         done
         shift 2
         continue
         ;;
-    --cppcheck) add cppcheck - cppcheck; shift; continue ;;
+    --units)
+        for t in "$2"/tests/test_*; do
+            [ -x "$t" ] && add_all plain "$2" "$t"
+        done
+        shift 2
+        continue
+        ;;
+    --cppcheck) add_all cppcheck - cppcheck; shift; continue ;;
     --tsan)
         # the files that run threads against each other: the -j test and the unit tests the
         # build holds (the Makefile builds only the threaded ones there: TSAN_UNITS)
         for t in "$2"/tests/test_*; do
-            [ -x "$t" ] && add tsan "$2" "$t"
+            [ -x "$t" ] && add_all tsan "$2" "$t"
         done
-        add tsan "$2" tests/cli/test_jobs.sh
+        add_all tsan "$2" tests/cli/test_jobs.sh
         shift 2
         continue
         ;;
     esac
+    if [ ! -d "$1" ]; then
+        # a test's name (read above), unless it is the value of an option
+        shift
+        continue
+    fi
+    builds=$((builds + 1))
     for t in "$1"/tests/test_*; do
         [ -x "$t" ] && add "$mode" "$1" "$t"
     done
@@ -123,8 +167,23 @@ while [ $# -gt 0 ]; do
     mode=plain
     shift
 done
+# Names alone: on build/, as `make` builds it.
+if [ -n "$names" ] && [ "$builds" -eq 0 ]; then
+    for t in build/tests/test_*; do
+        [ -x "$t" ] && add plain build "$t"
+    done
+    for t in tests/cli/test_*.sh; do
+        add plain build "$t"
+    done
+fi
+for k in $names; do
+    if ! cut -d' ' -f4 "$list" | while read -r t; do [ "$(key "$t")" = "$k" ] && echo x; done | grep -q x; then
+        echo "run.sh: no test named '$k' (a unit program build/tests/test_$k or tests/cli/test_$k.sh; was it built?)" >&2
+        exit 2
+    fi
+done
 if [ "$n" -eq 0 ]; then
-    echo "run.sh: no tests (usage: tests/run.sh [-j N] BUILD... [--valgrind BUILD]...)" >&2
+    echo "run.sh: no tests (usage: tests/run.sh [-j N] BUILD... [--valgrind BUILD]... [NAME...])" >&2
     exit 2
 fi
 for tool in valgrind cppcheck; do

@@ -1,5 +1,5 @@
 /* analysis.h - aggregation shared by every subcommand: work per GPU activity, groups per device, rates and peaks. */
-/* layer: analysis (README: Where things are) */
+/* layer: analysis (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_ANALYSIS_H
 #define PROFANA_ANALYSIS_H
 

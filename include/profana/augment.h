@@ -1,5 +1,5 @@
 /* augment.h - the engine of --augment_trace: which pairs go into each GPU activity's and op's args, and the trace written again with them spliced into its original text. */
-/* layer: rewrite (README: Where things are) */
+/* layer: rewrite (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_AUGMENT_H
 #define PROFANA_AUGMENT_H
 

@@ -1,5 +1,5 @@
 /* categories.h - the category of each GPU activity (Triton kind, GEMM, conv, ...) from its op and kernel name. */
-/* layer: analysis (README: Where things are) */
+/* layer: analysis (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_CATEGORIES_H
 #define PROFANA_CATEGORIES_H
 

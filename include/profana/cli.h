@@ -1,5 +1,5 @@
 /* cli.h - parsed command-line options and the subcommand entry points that main dispatches to. */
-/* layer: cmd (README: Where things are) */
+/* layer: cmd (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_CLI_H
 #define PROFANA_CLI_H
 

@@ -1,5 +1,5 @@
 /* clitext.h - two text chores of the command line: roff escaping for the man page, and the edit distance behind "did you mean". */
-/* layer: util (README: Where things are) */
+/* layer: util (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_CLITEXT_H
 #define PROFANA_CLITEXT_H
 

@@ -1,5 +1,5 @@
 /* collectives.h - one rank's collectives (--analysis on a trace with communication): per kind, process group, group size and message size, their count, time, algbw, busbw and share of the link. */
-/* layer: analysis (README: Where things are) */
+/* layer: analysis (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_COLLECTIVES_H
 #define PROFANA_COLLECTIVES_H
 
@@ -33,11 +33,6 @@ typedef struct pf_coll_table {
     int64_t no_args_ns;
     const char *link_source;   /* where the link figure comes from; NULL unknown */
 } pf_coll_table;
-
-/* Groups the collectives of one rank's summary (pf_rank_summarize) into *out (free with
- * pf_coll_table_free); info is the device entry whose link the rates are measured against
- * (NULL: none). Returns 0, or -1 when memory runs out. */
-int pf_coll_table_make(const pf_rank_summary *s, const pf_device_info *info, pf_coll_table *out);
 
 void pf_coll_table_free(pf_coll_table *t);
 

@@ -1,5 +1,5 @@
 /* combine.h - one trace from several (--combine): every event of every input in input order, colliding process, device and event ids moved apart, each event tagged with its input. */
-/* layer: rewrite (README: Where things are) */
+/* layer: rewrite (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_COMBINE_H
 #define PROFANA_COMBINE_H
 
@@ -13,7 +13,7 @@ typedef struct pf_combine_opts {
 } pf_combine_opts;
 
 /* Writes to out_path ("-" = standard output) one trace holding the events of inputs[0, n)
- * (n >= 1; each a path, "-" = standard input, plain JSON or gzip), as README "Merging traces"
+ * (n >= 1; each a path, "-" = standard input, plain JSON or gzip), as docs/rewrite.md, "Merging traces"
  * says: the first input's text, with each later input's events after its own, every event
  * copied byte for byte except
  *   - args.profana_source = {"input": K[, "rank": R]} (K from 1, R from distributedInfo), an

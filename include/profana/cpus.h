@@ -1,5 +1,5 @@
 /* cpus.h - how many CPUs this process may run on: the default thread count for -j. */
-/* layer: util (README: Where things are) */
+/* layer: util (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_CPUS_H
 #define PROFANA_CPUS_H
 

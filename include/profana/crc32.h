@@ -1,5 +1,5 @@
 /* crc32.h - the gzip CRC-32, folded with carry-less multiplication where the processor has it. */
-/* layer: util (README: Where things are) */
+/* layer: util (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_CRC32_H
 #define PROFANA_CRC32_H
 

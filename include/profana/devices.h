@@ -1,5 +1,5 @@
 /* devices.h - the GPU device table (datasheet peaks) and matching of trace device names to it. */
-/* layer: catalog (README: Where things are) */
+/* layer: catalog (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_DEVICES_H
 #define PROFANA_DEVICES_H
 

@@ -1,5 +1,5 @@
 /* devset.h - the devices an analysis measures against: the built-in table, --device-file entries before it, and the --clock the GPUs ran at. */
-/* layer: catalog (README: Where things are) */
+/* layer: catalog (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_DEVSET_H
 #define PROFANA_DEVSET_H
 

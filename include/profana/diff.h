@@ -1,5 +1,5 @@
 /* diff.h - pairs the rows of two analyses (exact key, normalised kernel name, op family with shapes) and summarises the change per device pair. */
-/* layer: analysis (README: Where things are) */
+/* layer: analysis (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_DIFF_H
 #define PROFANA_DIFF_H
 

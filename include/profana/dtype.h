@@ -1,5 +1,5 @@
 /* dtype.h - numeric types: names on the command line, Kineto type strings, element sizes. */
-/* layer: catalog (README: Where things are) */
+/* layer: catalog (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_DTYPE_H
 #define PROFANA_DTYPE_H
 

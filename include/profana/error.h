@@ -1,5 +1,5 @@
 /* error.h - the error every layer below main and cmd/ returns: a one-line message, printed by cmd/. */
-/* layer: util (README: Where things are) */
+/* layer: util (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_ERROR_H
 #define PROFANA_ERROR_H
 

@@ -1,5 +1,5 @@
 /* explain.h - --explain's engine: finds the first invocation of an op or kernel, and works out its inputs, the formula's expression and the figures and rates the analysis gives it. */
-/* layer: analysis (README: Where things are) */
+/* layer: analysis (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_EXPLAIN_H
 #define PROFANA_EXPLAIN_H
 

@@ -1,5 +1,5 @@
 /* explain_view.h - renders what --explain found: the match, the inputs, the formula's expression, the figures and the rates. */
-/* layer: render (README: Where things are) */
+/* layer: render (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_EXPLAIN_VIEW_H
 #define PROFANA_EXPLAIN_VIEW_H
 

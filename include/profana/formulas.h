@@ -1,5 +1,5 @@
 /* formulas.h - FLOP and byte formulas per ATen op family, found through the op table (op_family.h). */
-/* layer: formulas (README: Where things are) */
+/* layer: formulas (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_FORMULAS_H
 #define PROFANA_FORMULAS_H
 

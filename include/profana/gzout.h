@@ -1,5 +1,5 @@
 /* gzout.h - a stdio stream that gzip-compresses what is written to it into another stream: outputs named .gz. */
-/* layer: util (README: Where things are) */
+/* layer: util (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_GZOUT_H
 #define PROFANA_GZOUT_H
 

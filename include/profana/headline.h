@@ -1,5 +1,5 @@
 /* headline.h - the few lines --analysis prints per device before its tables: span, busy %, top categories, coverage, and what to look at next. */
-/* layer: render (README: Where things are) */
+/* layer: render (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_HEADLINE_H
 #define PROFANA_HEADLINE_H
 

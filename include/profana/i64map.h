@@ -1,5 +1,5 @@
 /* i64map.h - a map from int64 keys (External ids, thread hashes: any value, 0 and negatives included) to 32-bit indexes, by open addressing. */
-/* layer: util (README: Where things are) */
+/* layer: util (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_I64MAP_H
 #define PROFANA_I64MAP_H
 

@@ -1,12 +1,12 @@
 /* jscan.h - a validating JSON scanner over a byte buffer: finds value extents without building trees. */
-/* layer: json (README: Where things are) */
+/* layer: json (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_JSCAN_H
 #define PROFANA_JSCAN_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* Nesting deeper than this is refused (a documented limit, README "Limits"). */
+/* Nesting deeper than this is refused (a documented limit, docs/reliability.md, "Limits"). */
 #define PF_JSON_MAX_DEPTH 512
 
 /* Where and why scanning stopped. pos is a byte offset into the buffer. */

@@ -1,5 +1,5 @@
 /* jsonw.h - a small JSON writer, so every subcommand's JSON is escaped and shaped the same way (src/render/jsonw.c). */
-/* layer: render (README: Where things are) */
+/* layer: render (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_JSONW_H
 #define PROFANA_JSONW_H
 

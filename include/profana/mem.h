@@ -1,5 +1,5 @@
 /* mem.h - memory chores shared by the loader, the analysis and the writers: growing an array, zeroing one for reads before writes, and handing a mapped file's read pages back. */
-/* layer: util (README: Where things are) */
+/* layer: util (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_MEM_H
 #define PROFANA_MEM_H
 

@@ -1,5 +1,5 @@
 /* names.h - the one rule that shortens kernel signatures and op keys for tables and charts, and tells apart names that would read the same. */
-/* layer: catalog (README: Where things are) */
+/* layer: catalog (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_NAMES_H
 #define PROFANA_NAMES_H
 

@@ -1,5 +1,5 @@
 /* numtext.h - exact decimal text of numbers, as written into JSON: shortest round-trip doubles and fixed-point integers. */
-/* layer: util (README: Where things are) */
+/* layer: util (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_NUMTEXT_H
 #define PROFANA_NUMTEXT_H
 

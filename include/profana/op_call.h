@@ -1,5 +1,5 @@
 /* op_call.h - an op invocation as the trace records it (its arguments' dims, types and concrete values), shared by the model and the formulas. */
-/* layer: trace (README: Where things are) */
+/* layer: trace (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_OP_CALL_H
 #define PROFANA_OP_CALL_H
 

@@ -1,5 +1,5 @@
 /* op_family.h - the one table of ATen ops: each op's family (what it computes), the formula that counts its work, and the argument positions that describe one call on any backend. */
-/* layer: catalog (README: Where things are) */
+/* layer: catalog (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_OP_FAMILY_H
 #define PROFANA_OP_FAMILY_H
 

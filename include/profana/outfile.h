@@ -1,5 +1,5 @@
 /* outfile.h - output files written whole or not at all: a temporary file beside the target, renamed into place. */
-/* layer: util (README: Where things are) */
+/* layer: util (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_OUTFILE_H
 #define PROFANA_OUTFILE_H
 

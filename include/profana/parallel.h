@@ -1,5 +1,5 @@
 /* parallel.h - how many threads a parallel step runs (-j), and ranges of work spread over them. */
-/* layer: util (README: Where things are) */
+/* layer: util (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_PARALLEL_H
 #define PROFANA_PARALLEL_H
 

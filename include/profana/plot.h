@@ -1,5 +1,5 @@
 /* plot.h - the SVG charts: a roofline per device, and a bar of each device's GPU span split into categories and idle time. */
-/* layer: render (README: Where things are) */
+/* layer: render (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_PLOT_H
 #define PROFANA_PLOT_H
 

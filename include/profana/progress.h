@@ -1,5 +1,5 @@
 /* progress.h - a progress bar on stderr while a long trace loads: bytes read, MB/s, time left. */
-/* layer: util (README: Where things are) */
+/* layer: util (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_PROGRESS_H
 #define PROFANA_PROGRESS_H
 

@@ -1,5 +1,5 @@
 /* ptrmap.h - a map from interned strings, by pointer, to indexes: the analysis's groups and the CPU times' names. */
-/* layer: util (README: Where things are) */
+/* layer: util (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_PTRMAP_H
 #define PROFANA_PTRMAP_H
 

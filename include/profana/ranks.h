@@ -1,5 +1,5 @@
 /* ranks.h - many ranks' traces side by side: per-rank GPU, busy, communication and exposed communication time, and collectives matched across ranks (--ranks). */
-/* layer: analysis (README: Where things are) */
+/* layer: analysis (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_RANKS_H
 #define PROFANA_RANKS_H
 

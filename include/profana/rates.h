@@ -1,5 +1,5 @@
 /* rates.h - the rate rule: which peak a launch is measured against, achieved TFLOP/s and GB/s, percent of peak, and compute- or memory-bound. */
-/* layer: analysis (README: Where things are) */
+/* layer: analysis (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_RATES_H
 #define PROFANA_RATES_H
 

@@ -1,5 +1,5 @@
 /* report.h - the files --plot and --report write: the charts as SVG, and one self-contained HTML page with the tables and charts. */
-/* layer: render (README: Where things are) */
+/* layer: render (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_REPORT_H
 #define PROFANA_REPORT_H
 

@@ -1,5 +1,5 @@
 /* runs.h - several runs a side in --diff: B/A per matched row and overall with a 95% confidence interval over the runs, and a verdict (slower, faster, same). */
-/* layer: analysis (README: Where things are) */
+/* layer: analysis (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_RUNS_H
 #define PROFANA_RUNS_H
 

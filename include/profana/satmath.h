@@ -1,5 +1,5 @@
 /* satmath.h - overflow-safe int64 arithmetic: a crafted trace must not overflow a time total or a size product (undefined behaviour). */
-/* layer: util (README: Where things are) */
+/* layer: util (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_SATMATH_H
 #define PROFANA_SATMATH_H
 

@@ -1,5 +1,5 @@
 /* splice.h - edits planned against the original bytes of a JSON text and written out applied: how --augment_trace and --combine change a trace without re-serialising it. */
-/* layer: rewrite (README: Where things are) */
+/* layer: rewrite (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_SPLICE_H
 #define PROFANA_SPLICE_H
 

@@ -1,5 +1,5 @@
 /* strtab.h - string interning: one stable copy of each distinct name, so the model can compare pointers. */
-/* layer: util (README: Where things are) */
+/* layer: util (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_STRTAB_H
 #define PROFANA_STRTAB_H
 

@@ -1,5 +1,5 @@
 /* svg.h - a small XML/HTML writer for the charts and the report: every text escaped, numbers printed the same way everywhere. */
-/* layer: render (README: Where things are) */
+/* layer: render (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_SVG_H
 #define PROFANA_SVG_H
 

@@ -1,5 +1,5 @@
 /* tabulate.h - the one table printer every subcommand renders through: text, CSV, JSON and Markdown. */
-/* layer: render (README: Where things are) */
+/* layer: render (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_TABULATE_H
 #define PROFANA_TABULATE_H
 
@@ -25,11 +25,8 @@ typedef struct pf_col {
     const char *key;           /* key in JSON rows; NULL = not in JSON */
     int numeric;               /* right-aligned, a JSON number */
     unsigned show;             /* PF_IN_* mask; 0 = every format */
-    const char *id;            /* its name for --columns (pf_col_id); NULL: key, else title */
+    const char *id;            /* its name for --columns; NULL: key, else title */
 } pf_col;
-
-/* The name --columns knows a column by: id, else key, else title. */
-const char *pf_col_id(const pf_col *c);
 
 /* Parses --columns' comma-separated LIST against the ncols columns that text shows: their
  * indices into out (at most max, in the order given). Returns how many, or -1 with err set

@@ -1,5 +1,5 @@
 /* timings.h - wall time per phase of one run (--timings, PROFANA_TIMINGS=1): the phases add up to the run. */
-/* layer: util (README: Where things are) */
+/* layer: util (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_TIMINGS_H
 #define PROFANA_TIMINGS_H
 

@@ -1,5 +1,5 @@
 /* trace.h - the trace-event model (devices, GPU activities, cpu_ops) and the loader that fills it. */
-/* layer: trace (README: Where things are) */
+/* layer: trace (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_TRACE_H
 #define PROFANA_TRACE_H
 

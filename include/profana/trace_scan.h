@@ -1,5 +1,5 @@
 /* trace_scan.h - the loader's event scanner for a caller that holds a trace's whole text (--combine): where an event ends and where the values of the members the loader reads lie. */
-/* layer: trace (README: Where things are) */
+/* layer: trace (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_TRACE_SCAN_H
 #define PROFANA_TRACE_SCAN_H
 

@@ -1,5 +1,5 @@
 /* triton.h - figures of Inductor's Triton launches: from the generated kernel module's own text (its triton_meta signature and body), or from the trace alone as a lower bound. */
-/* layer: formulas (README: Where things are) */
+/* layer: formulas (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_TRITON_H
 #define PROFANA_TRITON_H
 
@@ -13,9 +13,6 @@
  * of its generated kernels is named after the kernel: "triton_poi_fused_gelu_0"). */
 int pf_triton_is_launch(const char *name);
 
-/* Whether name is an Inductor template launch (triton_tem_*): a GEMM or attention template,
- * whose launch records no kernel_file. */
-int pf_triton_is_template(const char *name);
 
 /* Elements one pointer of an Inductor pointwise or reduction launch (triton_poi_, triton_red_,
  * triton_per_) can touch: the product of its trailing integer arguments (the size symbols,
@@ -63,7 +60,8 @@ int pf_triton_parse(const char *text, size_t len, pf_triton_kernel *k, const cha
  *   pointer its tensor's bytes, in_out twice, and a pointer to more elements than the
  *   iteration space (xnumel x rnumel) counted at its distinct accesses x the iteration space
  *   (a slice of a larger buffer); FLOPs the body's arithmetic operations per element x the
- *   iteration space (an estimate: a convention, documented in the README).
+ *   iteration space (an estimate: a convention, documented in docs/analysis.md,
+ *   "Inductor's Triton kernels").
  * - otherwise (module NULL, unparsable or not matching; why_no_module says why, or the
  *   parse's reason is used): source "triton~lb", lower_bound = 1: every tensor argument
  *   once, each at most the product of the launch's trailing integers; a GEMM template

@@ -1,5 +1,5 @@
 /* view.h - how --analysis, --diff and --list-devices print: the rendering options the command line picks, and each subcommand's view. */
-/* layer: render (README: Where things are) */
+/* layer: render (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_VIEW_H
 #define PROFANA_VIEW_H
 
@@ -76,7 +76,7 @@ int pf_view_devices(FILE *out, pf_format format, int width, const pf_devset *set
 int pf_view_ranks(FILE *out, pf_format format, int width, const pf_rank_summary *s, size_t n,
                   const pf_ranks_report *rep);
 
-/* --summary: s as the JSON summary file that pf_rank_summary_read reads back (README "Rank
+/* --summary: s as the JSON summary file that pf_rank_summary_read reads back (docs/ranks.md, "Rank
  * summaries": every member). Returns 0, or -1 when out reports a write error. */
 int pf_view_rank_summary(FILE *out, const pf_rank_summary *s);
 

@@ -1,5 +1,5 @@
 /* waits.h - why the GPU waits: per device, its span split into compute, exposed communication, copies, fills and idle; idle time by cause; launch delays; queue depth per stream; the split per profiler step. */
-/* layer: analysis (README: Where things are) */
+/* layer: analysis (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_WAITS_H
 #define PROFANA_WAITS_H
 

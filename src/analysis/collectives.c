@@ -47,7 +47,10 @@ static void rates(pf_coll_kind *k, const pf_device_info *info, const char **sour
         k->link_pct = 100 * k->busbw_gbps / k->link_gbps;
 }
 
-int pf_coll_table_make(const pf_rank_summary *s, const pf_device_info *info, pf_coll_table *out)
+/* Groups the collectives of one rank's summary (pf_rank_summarize) into *out (free with
+ * pf_coll_table_free); info is the device entry whose link the rates are measured against
+ * (NULL: none). Returns 0, or -1 when memory runs out. */
+static int coll_table_make(const pf_rank_summary *s, const pf_device_info *info, pf_coll_table *out)
 {
     assert(s && out);
     *out = (pf_coll_table){0};
@@ -122,7 +125,7 @@ int pf_analysis_collectives(pf_analysis *a, const char *path, pf_error *err)
     if (pf_rank_summarize(a->trace, path, &s, err))
         return -1;
     a->colls = malloc(sizeof *a->colls);
-    int rc = a->colls ? pf_coll_table_make(&s, common_info(a), a->colls) : -1;
+    int rc = a->colls ? coll_table_make(&s, common_info(a), a->colls) : -1;
     free(s.path);
     free(s.steps);
     free(s.comms);

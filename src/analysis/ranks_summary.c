@@ -15,7 +15,7 @@ typedef struct reader {
 } reader;
 
 /* A kernel's start and duration within what the loader keeps of a trace (trace_values.h:
- * PF_MAX_TS_NS, PF_MAX_DUR_NS; README: Limits), so that no difference of two starts or sum of
+ * PF_MAX_TS_NS, PF_MAX_DUR_NS; docs/reliability.md, "Limits"), so that no difference of two starts or sum of
  * a start and a duration overflows; sums over many kernels saturate (satmath.h). */
 #define SUMMARY_MAX_TS_NS (INT64_C(1) << 61)
 #define SUMMARY_MAX_DUR_NS (INT64_C(1) << 50)

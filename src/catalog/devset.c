@@ -153,7 +153,7 @@ static const char *read_entry(const cJSON *o, pf_device_info *e, char *why, size
         return "\"clock_mhz\" is not a number from 0 to 1e9";
     e->boost_mhz = e->tensor_mhz;
     e->source = "device file";
-    /* what a trace's names get (README: Limits): bytes that are not UTF-8 and control
+    /* what a trace's names get (docs/reliability.md, "Limits"): bytes that are not UTF-8 and control
      * characters (terminal escapes, BEL, carriage returns) become U+FFFD, so that no output
      * (the matched: line, --list-devices, JSON) carries them */
     e->key = pf_json_text_dup(name->valuestring);

@@ -40,7 +40,8 @@ double pf_bytes_add(double total, double more)
     return total < 0 || more < 0 ? -1 : total + more;
 }
 
-pf_dtype pf_dtype_of_largest(const pf_arg *args, int n)
+/* The dtype of the tensor with the most elements among args[0..n). */
+static pf_dtype dtype_of_largest(const pf_arg *args, int n)
 {
     assert(n >= 0 && (args || n == 0));
     pf_dtype dt = PF_DT_UNKNOWN;
@@ -340,7 +341,7 @@ int pf_estimate_done(const pf_op_call *call, pf_work *w, double flop, double byt
     assert(pf_formula_args_ok(call, w));
     w->flop = flop;
     w->bytes = bytes;
-    w->dtype = pf_dtype_of_largest(call->args, call->nargs);
+    w->dtype = dtype_of_largest(call->args, call->nargs);
     w->matrix = PF_MATRIX_NONE;
     w->source = "estimate";
     return PF_FORMULA_OK;

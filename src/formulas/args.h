@@ -43,8 +43,6 @@ double pf_tensor_read_bytes(const pf_arg *a);
 /* Sums byte figures, keeping -1 (unknown) sticky. */
 double pf_bytes_add(double total, double more);
 
-/* The dtype of the tensor with the most elements among args[0..n). */
-pf_dtype pf_dtype_of_largest(const pf_arg *args, int n);
 
 /* The Concrete Inputs text of argument pos; "" when pos is out of range or none was recorded. */
 const char *pf_concrete_at(const pf_op_call *call, int pos);

@@ -15,7 +15,9 @@ int pf_triton_is_launch(const char *name)
     return name && strncmp(name, "triton_", 7) == 0;
 }
 
-int pf_triton_is_template(const char *name)
+/* Whether name is an Inductor template launch (triton_tem_*): a GEMM or attention template,
+ * whose launch records no kernel_file. */
+static int triton_is_template(const char *name)
 {
     return name && strncmp(name, "triton_tem_", 11) == 0;
 }
@@ -484,7 +486,7 @@ static int lower_bound(const pf_op_call *call, const char *why, pf_work *w)
     }
     if (!tensors)
         return -1;
-    double flop = pf_triton_is_template(call->name) ? template_gemm_flop(call) : -1;
+    double flop = triton_is_template(call->name) ? template_gemm_flop(call) : -1;
     pf_estimate_done(call, w, flop, bytes);
     w->lower_bound = 1;
     w->source = "triton~lb";

@@ -525,6 +525,8 @@ void pf_aview_counts(FILE *out, const pf_analysis *an, const pf_device_report *d
 
 #define MISSING_SHOWN 5
 
+static void print_why(FILE *out, const pf_analysis *an, const pf_device_report *d);
+
 /* How much of the GPU time the figures cover, why the rest has none (no shapes recorded,
  * no launching op), and the ops to write formulas for next. */
 void pf_aview_coverage(FILE *out, const pf_analysis *an, const pf_device_report *d)
@@ -554,7 +556,7 @@ void pf_aview_coverage(FILE *out, const pf_analysis *an, const pf_device_report 
         fprintf(out, "%s%s %.3f us", i ? ", " : "; ops without a formula: ", d->missing[i].key,
                 d->missing[i].total_ns / 1e3);
     fputc('\n', out);
-    pf_aview_why(out, an, d);
+    print_why(out, an, d);
 }
 
 /* Whether any kernel of the device without an op was replayed from a graph. */
@@ -569,7 +571,7 @@ static int has_graph_replays(const pf_analysis *an, const pf_device_report *d)
 
 /* One line per reason the figures are missing that the user can act on: what the trace
  * lacks and how to record it, and where kernels without a launching op come from. */
-void pf_aview_why(FILE *out, const pf_analysis *an, const pf_device_report *d)
+static void print_why(FILE *out, const pf_analysis *an, const pf_device_report *d)
 {
     /* no op and no launch call: the CPU side was not recorded (ProfilerActivity.CUDA alone) */
     pf_lack lack = pf_headline_lack(an, d);

@@ -78,7 +78,7 @@ static const pf_col act_cols[A_NCOLS] = {
 
 static const char *const kind_names[] = {"kernel", "memcpy", "memset"};
 
-/* How much of the op's work the activity carries, and why (README: How work is attributed). */
+/* How much of the op's work the activity carries, and why (docs/analysis.md, "How work is attributed"). */
 static const char *work_text(const pf_invocation *e, size_t k, char *buf, size_t n)
 {
     const pf_activity *a = &e->t->acts[e->acts[k]];

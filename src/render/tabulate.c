@@ -749,15 +749,16 @@ static int col_in_text(const pf_col *c)
     return !c->show || (c->show & (PF_IN_TEXT | PF_IN_PICK));
 }
 
-const char *pf_col_id(const pf_col *c)
+/* The name --columns knows a column by: id, else key, else title. */
+static const char *col_id(const pf_col *c)
 {
     return c->id ? c->id : c->key ? c->key : c->title;
 }
 
-/* Whether the n characters at s name column c (pf_col_id). */
+/* Whether the n characters at s name column c (col_id). */
 static int names_col(const char *s, size_t n, const pf_col *c)
 {
-    const char *id = pf_col_id(c);
+    const char *id = col_id(c);
     return strlen(id) == n && strncmp(s, id, n) == 0;
 }
 
@@ -773,7 +774,7 @@ int pf_cols_pick(const pf_col *cols, int ncols, const char *list, int *out, int 
             int o = snprintf(err, errn, "--columns: unknown column '%.*s'; the columns are:", (int)len, s);
             for (int k = 0; k < ncols && o >= 0 && (size_t)o < errn; k++)
                 if (col_in_text(&cols[k]))
-                    o += snprintf(err + o, errn - (size_t)o, " %s", pf_col_id(&cols[k]));
+                    o += snprintf(err + o, errn - (size_t)o, " %s", col_id(&cols[k]));
             return -1;
         }
         if (n < max)

@@ -126,11 +126,8 @@ void pf_aview_header(FILE *out, const pf_analysis *an, const pf_device_report *d
 /* "GPU activities: ..." counts by kind, unlinked ones, and the GPU time. */
 void pf_aview_counts(FILE *out, const pf_analysis *an, const pf_device_report *d);
 /* "Coverage: ..." how much GPU time has known bytes and FLOPs, how much lacks shapes or a
- * launching op, and the ops to write formulas for; then pf_aview_why's lines. */
+ * launching op, and the ops to write formulas for; then the "Why:" lines. */
 void pf_aview_coverage(FILE *out, const pf_analysis *an, const pf_device_report *d);
-/* "Why: ..." lines: the trace has no CPU activity, or no input shapes, and how to record
- * them; how many activities have no launching op and why. Nothing when none applies. */
-void pf_aview_why(FILE *out, const pf_analysis *an, const pf_device_report *d);
 /* "(N more rows: ...)" when --top left rows out; nothing otherwise. */
 void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *d);
 /* "GPU busy: span ..., busy ..., idle ..." */

@@ -1,4 +1,4 @@
-# adversarial_lib.sh - helpers of the hostile-input tests (test_adversarial*.sh): a run under a time limit that checks for signals, sanitizer findings and temporary files left; strict JSON and SVG checks.
+# adversarial_lib.sh - helpers of the hostile-input tests (test_adversarial.sh, test_output_edges.sh, test_limits.sh, test_fuzz_regress.sh): a run under a time limit that checks for signals, sanitizer findings and temporary files left; strict JSON and SVG checks.
 # Sourced after tests/cli/lib.sh.
 BROKEN=tests/broken
 VALID=$BROKEN/valid_minimal.json

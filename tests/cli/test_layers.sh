@@ -1,4 +1,4 @@
-# test_layers.sh - the layers (README: Where things are): every file under src/ includes only headers of its own layer or lower ones, and only main.c lies directly in src/.
+# test_layers.sh - the layers (docs/HACKING.md, "Where things are"): every file under src/ includes only headers of its own layer or lower ones, and only main.c lies directly in src/.
 . tests/cli/lib.sh
 set -u
 

@@ -1,4 +1,4 @@
-# test_adversarial2.sh - the smaller departures from the README (issue 23 item 9): a lone surrogate in deviceProperties, a 255-byte output name, a dangling symbolic link OUT, one file named for two outputs, a failed standard output beside --plot, another user's file rewritten as root, a file under `ulimit -v`.
+# test_output_edges.sh - the edges of output files and names (issue 23 item 9, the smaller departures from the docs): a lone surrogate in deviceProperties, a 255-byte output name, a dangling symbolic link OUT, one file named for two outputs, a failed standard output beside --plot, another user's file rewritten as root, a file under `ulimit -v`.
 . tests/cli/lib.sh
 set -u
 . tests/cli/adversarial_lib.sh
