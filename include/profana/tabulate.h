@@ -131,4 +131,8 @@ void pf_table_json_fields(pf_jw *w, const pf_table *t, int row);
 /* Writes every non-summary row as an array of objects. */
 void pf_table_json_rows(pf_jw *w, const pf_table *t);
 
+/* Appends lead, then the --columns names (their ids) of cols[idx[0]], ..., cols[idx[count-1]]
+ * joined by ", ", to s[0, used) (room for n). Returns the new length (n or more when cut). */
+size_t pf_cols_join(char *s, size_t n, size_t used, const char *lead, const pf_col *cols, const int *idx, int count);
+
 #endif

@@ -11,42 +11,6 @@
 /* Graph replays that carry more than this share of GPU time leave nothing for graphs to do. */
 #define GRAPHED_SHARE 0.5
 
-pf_finding *pf_diag_add(pf_diag_list *l, const char *kind)
-{
-    assert(l != NULL && kind != NULL);
-    if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 8;
-        pf_finding *nf = realloc(l->f, (size_t)cap * sizeof *nf);
-        if (!nf)
-            return NULL;
-        l->f = nf;
-        l->cap = cap;
-    }
-    pf_finding *f = &l->f[l->n++];
-    memset(f, 0, sizeof *f);
-    f->kind = kind;
-    f->time_us = f->pct = -1;
-    return f;
-}
-
-const char *pf_diag_name(char *buf, size_t cap, const char *name)
-{
-    assert(buf != NULL && cap >= 4 && name != NULL);
-    size_t n = strlen(name), most = cap - 1 < 72 ? cap - 1 : 72;
-    if (n <= most) {
-        memcpy(buf, name, n + 1);
-        return buf;
-    }
-    memcpy(buf, name, most - 3);
-    memcpy(buf + most - 3, "...", 4);
-    return buf;
-}
-
-double pf_diag_pct(double time_us, int64_t span_ns)
-{
-    return time_us >= 0 && span_ns > 0 ? 100.0 * time_us * 1e3 / (double)span_ns : -1;
-}
-
 /* " (N us a step)" when the device has steps. */
 static void per_step(char *buf, size_t cap, int64_t ns, int64_t steps)
 {

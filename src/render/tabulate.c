@@ -755,6 +755,16 @@ static const char *col_id(const pf_col *c)
     return c->id ? c->id : c->key ? c->key : c->title;
 }
 
+size_t pf_cols_join(char *s, size_t n, size_t used, const char *lead, const pf_col *cols, const int *idx, int count)
+{
+    assert(s && n > 0 && lead && cols && (idx || count == 0));
+    if (used < n)
+        used += (size_t)snprintf(s + used, n - used, "%s", lead);
+    for (int i = 0; i < count && used < n; i++)
+        used += (size_t)snprintf(s + used, n - used, "%s%s", i > 0 ? ", " : "", col_id(&cols[idx[i]]));
+    return used;
+}
+
 /* Whether the n characters at s name column c (col_id). */
 static int names_col(const char *s, size_t n, const pf_col *c)
 {

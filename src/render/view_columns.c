@@ -23,16 +23,6 @@ int pf_view_check_columns(const pf_view_opts *v, char *err, size_t n)
                : 0;
 }
 
-size_t pf_cols_join(char *s, size_t n, size_t used, const char *lead, const pf_col *cols, const int *idx, int count)
-{
-    assert(s && n > 0 && lead && cols && (idx || count == 0));
-    if (used < n)
-        used += (size_t)snprintf(s + used, n - used, "%s", lead);
-    for (int i = 0; i < count && used < n; i++)
-        used += (size_t)snprintf(s + used, n - used, "%s%s", i > 0 ? ", " : "", pf_col_id(&cols[idx[i]]));
-    return used;
-}
-
 void pf_view_columns_help(char *s, size_t n)
 {
     assert(s && n > 0);

@@ -105,9 +105,6 @@ int pf_aview_ncols(const pf_view_opts *v);
  * ones (pf_dview) appended; returns the new length (n or more when cut). */
 size_t pf_aview_columns_help(char *s, size_t n, size_t used);
 size_t pf_dview_columns_help(char *s, size_t n, size_t used);
-/* Appends lead, then the --columns names (pf_col_id) of cols[idx[0]], ..., cols[idx[count-1]]
- * joined by ", ", to s[0, used) (room for n). Returns the new length (n or more when cut). */
-size_t pf_cols_join(char *s, size_t n, size_t used, const char *lead, const pf_col *cols, const int *idx, int count);
 /* The device's table: its first v->top groups by time (all with 0), then the Total row (a
  * summary row); *over gets PF_AVIEW_OVER when a row shown runs above 100% of a peak,
  * PF_AVIEW_SUSPECT above 90% (and not above 100%) in one of its percentages, and
@@ -153,8 +150,6 @@ static inline double pf_aview_span_pct(const pf_busy *b, int64_t ns)
 
 /* ---- why the GPU waits (waits_view.c) ---- */
 
-/* The device's waits (an->waits), or NULL when the analysis has none. */
-const pf_waits *pf_wview_of(const pf_analysis *an, const pf_device_report *d);
 /* The short block after the headline: time breakdown, idle by cause, launches, the deepest
  * queue; "- " items under a title in Markdown (md). Nothing for an empty span. */
 void pf_wview_print(FILE *out, const pf_analysis *an, const pf_device_report *d, int md);

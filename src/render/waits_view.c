@@ -17,7 +17,7 @@ static double pct(int64_t part, int64_t whole)
     return whole > 0 ? 100.0 * (double)part / (double)whole : 0;
 }
 
-const pf_waits *pf_wview_of(const pf_analysis *an, const pf_device_report *d)
+static const pf_waits *pf_wview_of(const pf_analysis *an, const pf_device_report *d)
 {
     assert(an && d);
     return an->waits ? waits_of(an, d) : NULL;

@@ -159,6 +159,10 @@ for h in sorted(glob.glob("src/*/*.h") + glob.glob("include/profana/*.h")):
     for _, _, first, _, end in functions(hc):
         body += lines[first - 1:end]
     refs[h] = idents("\n".join(body))
+    # an X-macro list (PF_FORMULA(ID, pf_fn, word) lines): each line names a function that the
+    # files expanding the list (the registry) call
+    if "X-macro" in hc or "PF_FORMULA(" in hc:
+        refs[h] |= idents("\n".join(l for l in lines if not l.lstrip().startswith("#define")))
 folder = {f: os.path.dirname(f) for f in src_c}
 
 # ---- a. no call circle among the files of one folder ----
