@@ -1,4 +1,4 @@
-/* trace_model.h - the model's assembly from the parts' records (trace_model.c; devices: trace_devices.c), and what the loader's other files ask of it (not a public interface). */
+/* trace_model.h - the model's assembly from the parts' records (trace_model.c; devices: trace_devices.c; links: trace_links.c; nested ops: trace_nested.c; launch calls: trace_launches.c), and what the loader's other files ask of it (not a public interface). */
 #ifndef PROFANA_TRACE_MODEL_H
 #define PROFANA_TRACE_MODEL_H
 
@@ -44,5 +44,45 @@ int pf_trace_warn(pf_trace *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* ---- what the assembly's files share (defined in trace_model.c and trace_nested.c) ---- */
+
+/* Keeps a (heap block that ops point into: an args array, a nest's calls) until
+ * pf_trace_free. Returns 0 or -1 when memory runs out (a is then not kept). */
+int pf_trace_store_add(pf_trace *t, void *a);
+
+/* Threads for n items of work over `parts` parts: one for a small job (under 64 Ki items,
+ * where starting threads costs more than it saves), else up to one a part (at most jobs >= 1). */
+size_t pf_trace_workers(size_t n, size_t parts, size_t jobs);
+
+/* The op records of every chunk as one sequence, in file order. */
+typedef struct pf_op_recs {
+    pf_segvec *const *vecs;
+    size_t n_vecs, n;
+} pf_op_recs;
+
+/* The records nested in ops that read them (pf_nests_find). */
+typedef struct pf_nest_rec {
+    const char *name, *key;
+} pf_nest_rec;
+
+typedef struct pf_nest {
+    int32_t parent;            /* its record's index in the sequence */
+    size_t first, n;           /* its children in pf_nests.recs */
+} pf_nest;
+
+typedef struct pf_nests {
+    pf_nest *list;
+    size_t n, cap;
+    pf_nest_rec *recs;
+    size_t n_recs, cap_recs;
+} pf_nests;
+
+/* The children of every kept record (keep[g] for record g of r) whose op reads its nested
+ * ops (pf_op_family_reads_nested), in file order, into ns (zeroed by the caller), on up to
+ * jobs threads: the same nests for every jobs >= 1. Returns 0 or -1 (out of memory). */
+int pf_nests_find(const pf_op_recs *r, const unsigned char *keep, pf_nests *ns, size_t jobs);
+
+void pf_nests_free(pf_nests *ns);
 
 #endif
