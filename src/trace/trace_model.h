@@ -1,4 +1,4 @@
-/* trace_model.h - the model's assembly from the parts' records (trace_model.c; devices: trace_devices.c; links: trace_links.c; nested ops: trace_nested.c; launch calls: trace_launches.c), and what the loader's other files ask of it (not a public interface). */
+/* trace_model.h - the model's assembly from the parts' records (trace_model.c; the whole: trace_assemble.c; devices: trace_devices.c; links: trace_links.c; nested ops: trace_nested.c; launch calls: trace_launches.c), and what the loader's other files ask of it (not a public interface). */
 #ifndef PROFANA_TRACE_MODEL_H
 #define PROFANA_TRACE_MODEL_H
 
@@ -37,6 +37,15 @@ int pf_trace_link(pf_trace *t, const int64_t *act_ext, pf_segvec *const *ops, si
  * (out of memory only). */
 int pf_trace_link_launches(pf_trace *t, pf_segvec *const *launches, pf_segvec *const *names, size_t n_vecs,
                            int keep, size_t jobs, pf_error *err);
+
+/* Makes the model of t from the parts of traceEvents that count (chunks[kept[i]] for i below
+ * n_kept, in file order; their records are moved out) and the deviceProperties text (props,
+ * props_len 0 when absent; fixed in place): events, the unknown-category warning, launch
+ * calls, devices and External-id links, on up to pf_parallel_workers(opts->jobs) threads,
+ * with opts->timings' laps. Returns 0 or -1 with err set. */
+struct pf_chunk;
+int pf_trace_assemble(pf_trace *t, struct pf_chunk *const *chunks, const size_t *kept, size_t n_kept, char *props,
+                      size_t props_len, const pf_load_opts *opts, pf_error *err);
 
 /* Appends a warning (printf-style) to t->warnings. Returns 0 or -1 when memory runs out. */
 int pf_trace_warn(pf_trace *t, const char *fmt, ...)
