@@ -1,4 +1,4 @@
-/* trace_devices.c - the trace's devices: the deviceProperties list and the devices its activities run on, sorted by id for pf_trace_device's binary search; and the interning of decoded text. */
+/* trace_devices.c - the trace's devices: the deviceProperties list and the devices its activities run on, sorted by id for pf_trace_device's binary search. */
 #include <assert.h>
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -60,15 +60,6 @@ static pf_device *device_add(pf_trace *t, int id)
     d->id = id;
     d->name = "";
     return d;
-}
-
-const char *pf_trace_intern_text(pf_trace *t, const char *s)
-{
-    assert(t != NULL && s != NULL);
-    char *clean = pf_json_text_dup(s);
-    const char *r = clean ? pf_strtab_intern(t->strings, clean, strlen(clean)) : NULL;
-    free(clean);
-    return r;
 }
 
 /* While t->devices is built (unsorted), `seen` (PF_DEVICE_IDS bytes) says which ids it holds. */

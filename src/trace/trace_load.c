@@ -1,4 +1,4 @@
-/* trace_load.c - the loader: reads a trace's top level through a window, has traceEvents parsed in chunks by several threads (or as a stream), and assembles the model. */
+/* trace_load.c - the loader: reads a trace's top level through a window (its one way to the input), has traceEvents parsed in chunks by several threads (or as a stream), and assembles the model. */
 #include "profana/trace.h"
 
 #include <assert.h>
@@ -17,8 +17,8 @@
 #include "trace_event.h"
 #include "trace_chunk.h"
 #include "trace_model.h"
-#include "trace_reader.h"
 #include "trace_vec.h"
+#include "trace_window.h"
 
 /* A chunk is at least this much text, so that small traces still split (and the splitting
  * is tested on them) while each chunk's fixed costs stay negligible; each thread takes
@@ -39,8 +39,7 @@ typedef struct loader {
     pf_trace *t;
     const char *path;
     pf_load_opts opts;
-    pf_reader *r;
-    pf_window w;               /* the top level, read in order */
+    pf_window w;               /* the top level, read in order; it owns the input */
     pf_scanner sc;             /* the main thread's parser */
     char *props;               /* a copy of the deviceProperties text */
     size_t props_len;
@@ -80,14 +79,13 @@ static int cut_off(loader *L, int64_t at, int inside)
     return FINISHED;
 }
 
-/* A gzip input that ends inside a member is read like a cut-off .json: the events complete
- * in its text are analysed, with cut_off's warning when the text stops inside them, or a
- * warning of its own when the text looks whole (only the gzip trailer is missing, so its
- * check was not made). An error, as before, when the text does not hold the events'
- * start, and with --strict. Takes and returns load_top's status. */
-static int gz_cut_off(loader *L, int rc)
+/* A gzip input that ends inside a member (at, a compressed offset; -1 none) is read like a
+ * cut-off .json: the events complete in its text are analysed, with cut_off's warning when
+ * the text stops inside them, or a warning of its own when the text looks whole (only the
+ * gzip trailer is missing, so its check was not made). An error, as before, when the text
+ * does not hold the events' start, and with --strict. Takes and returns load_top's status. */
+static int gz_cut_off(loader *L, int rc, int64_t at)
 {
-    int64_t at = pf_reader_gz_cut(L->r);
     if (at < 0)
         return rc;
     if (rc < 0 || L->opts.strict)
@@ -255,7 +253,7 @@ static void finish(worker *wk, size_t k)
          * lie before the start of the part kept last (a long event spans several bounds). */
         int64_t low = part_lo(pl, f + 1) - PF_SCAN_BACK;
         if (!pl->lo)
-            pf_reader_release(L->r, c->start < low ? c->start : low);
+            pf_window_release(&wk->w, c->start < low ? c->start : low);
         pthread_mutex_lock(&pl->lock);
         if (c->end != PF_END_STOPPED)
             pl->stop = 1; /* the array, or the text, ended in the part kept last */
@@ -275,7 +273,7 @@ static void *worker_main(void *arg)
         finish(wk, k);
     }
     if (!wk->pl->lo)
-        pf_reader_consumers(wk->pl->L->r, -1);
+        pf_window_parsers(&wk->w, -1);
     return NULL;
 }
 
@@ -283,23 +281,23 @@ static int start_workers(loader *L, plan *pl, worker *wk, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         wk[i].pl = pl;
-        if (pf_window_init(&wk[i].w, L->r, 0) ||
+        if (pf_window_share(&wk[i].w, &L->w) ||
             scanner_init(&wk[i].sc, &wk[i].w, L->t->strings, L->path, L->sc.depth, &L->opts))
             return pf_fail(L->err, "%s: out of memory", L->path);
         wk[i].w.done_step = pf_window_done_step(n);
     }
     /* Worker 0 is this thread; a thread that cannot start leaves its chunks to the others. */
     if (!pl->lo)
-        pf_reader_consumers(L->r, (int)n - 1);
+        pf_window_parsers(&L->w, (int)n - 1);
     for (size_t i = 1; i < n; i++)
         if (!(wk[i].started = pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]) == 0) && !pl->lo)
-            pf_reader_consumers(L->r, -1);
+            pf_window_parsers(&L->w, -1);
     worker_main(&wk[0]);
     for (size_t i = 1; i < n; i++)
         if (wk[i].started)
             pthread_join(wk[i].thread, NULL);
     if (!pl->lo)
-        pf_reader_consumers(L->r, 1); /* this thread reads on after the array */
+        pf_window_parsers(&L->w, 1); /* this thread reads on after the array */
     return pl->oom ? pf_fail(L->err, "%s: out of memory", L->path) : 0;
 }
 
@@ -327,7 +325,7 @@ static int events_in_parallel(loader *L, int64_t *lo, int64_t arr, int64_t step,
 /* A file's parts: n of equal size from arr on. */
 static int events_in_file(loader *L, int64_t arr, size_t n, size_t jobs)
 {
-    int64_t span = pf_reader_size(L->r) - arr;
+    int64_t span = L->w.size - arr;
     int64_t *lo = malloc((n + 1) * sizeof *lo);
     if (!lo)
         return pf_fail(L->err, "%s: out of memory", L->path);
@@ -356,17 +354,15 @@ static int load_events(loader *L, size_t *p, int bare)
 {
     int64_t arr = L->w.base + (int64_t)*p + 1;
     size_t jobs = job_count(L), n = 1;
-    const char *text;
-    int64_t cap;
-    int growing = pf_reader_growing(L->r, &text, &cap);
-    if (pf_reader_seekable(L->r) && jobs > 1) {
-        int64_t span = pf_reader_size(L->r) - arr;
+    int growing = L->w.growing != NULL;
+    if (L->w.seekable && jobs > 1) {
+        int64_t span = L->w.size - arr;
         n = span / CHUNK_MIN > (int64_t)(jobs * CHUNKS_PER_JOB) ? jobs * CHUNKS_PER_JOB : (size_t)(span / CHUNK_MIN);
     }
     L->sc.depth = bare ? 2 : 3;
     L->scan_threads = growing && jobs > 2 ? jobs - 1 : n >= 2 ? (jobs < n ? jobs : n) : 1;
     /* gzip: the inflating thread takes one of the jobs */
-    int rc = growing && jobs > 2 ? events_in_growing(L, arr, cap, jobs - 1)
+    int rc = growing && jobs > 2 ? events_in_growing(L, arr, L->w.growing_cap, jobs - 1)
              : n >= 2            ? events_in_file(L, arr, n, jobs)
                                  : events_in_order(L, *p + 1);
     if (rc)
@@ -582,203 +578,41 @@ static int load_top(loader *L)
     return syntax_error(L, p, "expected '{' (a Kineto trace object) or '[' (an event array)", 0);
 }
 
-/* ---- the model ---- */
-
-/* One array's move: each kept chunk's part drains into its place, chunks on -j threads. */
-typedef struct move {
-    loader *L;
-    pf_segvec *(*pick)(pf_chunk *);
-    char *dst;
-    size_t *at;                /* element offset of each kept chunk's part */
-    size_t elem;
-} move;
-
-static void move_range(void *ctx, size_t lo, size_t hi, size_t r)
+static int64_t poll_window(const void *w)
 {
-    const move *mv = ctx;
-    (void)r;
-    for (size_t i = lo; i < hi; i++)
-        pf_segvec_drain(mv->pick(mv->L->chunks[mv->L->kept[i]]), mv->dst + mv->at[i] * mv->elem);
-}
-
-static int move_events(pf_segvec *(*pick)(pf_chunk *), loader *L, void **dst, size_t *n, size_t elem)
-{
-    size_t *at = malloc((L->n_kept + 1) * sizeof *at);
-    if (!at)
-        return pf_fail(L->err, "%s: out of memory", L->path);
-    at[0] = 0;
-    for (size_t i = 0; i < L->n_kept; i++)
-        at[i + 1] = at[i] + pick(L->chunks[L->kept[i]])->n;
-    *n = at[L->n_kept];
-    if (!(*dst = pf_model_alloc(*n * elem, 0))) {
-        free(at);
-        return pf_fail(L->err, "%s: out of memory", L->path);
-    }
-    move mv = {L, pick, *dst, at, elem};
-    pf_parallel_ranges(L->n_kept, pf_segvec_drain_threads(*n * elem, L->n_kept, job_count(L)), move_range, &mv);
-    free(at);
-    return 0;
-}
-
-static pf_segvec *acts_of(pf_chunk *c)
-{
-    return &c->acts;
-}
-
-static pf_segvec *cpu_of(pf_chunk *c)
-{
-    return &c->cpu;
-}
-
-static pf_segvec *marks_of(pf_chunk *c)
-{
-    return &c->marks;
-}
-
-static pf_segvec *steps_of(pf_chunk *c)
-{
-    return &c->steps;
-}
-
-static pf_segvec *cpu_steps_of(pf_chunk *c)
-{
-    return &c->cpu_steps;
-}
-
-static pf_segvec *act_ext_of(pf_chunk *c)
-{
-    return &c->act_ext;
-}
-
-/* One warning for every event of a category profana does not know that looks like GPU
- * activity: such a trace would otherwise read as one with less GPU work, silently. */
-static int warn_unknown(loader *L)
-{
-    size_t n = 0;
-    const char *cat = NULL;
-    for (size_t i = 0; i < L->n_kept; i++) {
-        const pf_chunk *c = L->chunks[L->kept[i]];
-        n += c->n_unknown_gpu;
-        if (!cat)
-            cat = c->unknown_cat;
-    }
-    L->t->n_unknown_gpu = n;
-    if (n && pf_trace_warn(L->t,
-                           "%zu event%s with a stream or device and a correlation id, like GPU activity, but of a "
-                           "category profana does not know (\"%s\"%s): not analysed",
-                           n, n == 1 ? "" : "s", cat ? cat : "", n == 1 ? "" : " and perhaps others"))
-        return pf_fail(L->err, "%s: out of memory", L->path);
-    return 0;
-}
-
-/* Each activity's launch call, by correlation id. */
-static int link_launches(loader *L)
-{
-    size_t n = L->n_kept ? L->n_kept : 1;
-    pf_segvec **v = malloc(n * sizeof *v), **names = malloc(n * sizeof *names);
-    if (!v || !names) {
-        free(v);
-        free(names);
-        return pf_fail(L->err, "%s: out of memory", L->path);
-    }
-    for (size_t i = 0; i < L->n_kept; i++) {
-        v[i] = &L->chunks[L->kept[i]]->launches;
-        names[i] = &L->chunks[L->kept[i]]->launch_names;
-    }
-    int rc = pf_trace_link_launches(L->t, v, names, L->n_kept, L->opts.launches, job_count(L), L->err);
-    free(v);
-    free(names);
-    return rc;
-}
-
-/* Links the activities to their ops (pf_trace_link); act_ext is freed. */
-static int link_ops(loader *L, int64_t *act_ext)
-{
-    pf_segvec **ops = malloc((L->n_kept ? L->n_kept : 1) * sizeof *ops);
-    if (!ops) {
-        free(act_ext);
-        return pf_fail(L->err, "%s: out of memory", L->path);
-    }
-    for (size_t i = 0; i < L->n_kept; i++)
-        ops[i] = &L->chunks[L->kept[i]]->ops;
-    int rc = pf_trace_link(L->t, act_ext, ops, L->n_kept, L->opts.all_ops, job_count(L), L->err);
-    free(ops);
-    free(act_ext);
-    pf_timings_lap(L->opts.timings, "link and sort", (int)job_count(L)); /* the id map and lookups */
-    return rc;
-}
-
-static int assemble(loader *L)
-{
-    pf_trace *t = L->t;
-    for (size_t i = 0; i < L->n_kept; i++) {
-        const pf_chunk *c = L->chunks[L->kept[i]];
-        t->n_events += c->n_events;
-        t->n_bad_events += c->n_bad_events;
-        t->n_steps += c->n_steps;
-        t->n_host += c->n_host;
-    }
-    t->op_spans_only = L->opts.op_spans_only;
-    pf_timings *tm = L->opts.timings;
-    int64_t *act_ext = NULL; /* the activities' External ids, until pf_trace_link has used them */
-    size_t n_ext = 0;
-    int bad = move_events(acts_of, L, (void **)&t->acts, &t->n_acts, sizeof *t->acts) ||
-              move_events(act_ext_of, L, (void **)&act_ext, &n_ext, sizeof *act_ext) ||
-              move_events(cpu_of, L, (void **)&t->cpu, &t->n_cpu, sizeof *t->cpu) ||
-              move_events(marks_of, L, (void **)&t->marks, &t->n_marks, sizeof *t->marks) ||
-              move_events(steps_of, L, (void **)&t->gpu_steps, &t->n_gpu_steps, sizeof *t->gpu_steps) ||
-              move_events(cpu_steps_of, L, (void **)&t->cpu_steps, &t->n_cpu_steps, sizeof *t->cpu_steps) ||
-              warn_unknown(L);
-    pf_timings_lap(tm, "model build", 1);
-    assert(bad || n_ext == t->n_acts);
-    bad = bad || link_launches(L);
-    pf_timings_lap(tm, "link and sort", (int)job_count(L));
-    bad = bad || pf_trace_devices_from_props(t, L->props, L->props_len, L->err);
-    pf_timings_lap(tm, "model build", 1);
-    if (bad) {
-        free(act_ext);
-        return -1;
-    }
-    return link_ops(L, act_ext);
-}
-
-static int64_t poll_reader(const void *r)
-{
-    return pf_reader_progress(r);
+    return pf_window_progress(w);
 }
 
 static pf_progress *start_progress(const loader *L)
 {
-    int64_t size = pf_reader_size(L->r);
+    int64_t size = L->w.size;
     if (!L->opts.progress || (size >= 0 && size < PROGRESS_FROM))
         return NULL;
-    return pf_progress_start(size, size < 0 ? PROGRESS_FROM : 0, poll_reader, L->r);
+    return pf_progress_start(size, size < 0 ? PROGRESS_FROM : 0, poll_window, &L->w);
 }
 
 /* Parses the whole input into L->t. A corrupt gzip stream outranks what the parser saw
  * before the corruption: the error is the one decompressing it whole would give. */
 static int load(loader *L)
 {
-    if (pf_window_init(&L->w, L->r, 0) || scanner_init(&L->sc, &L->w, L->t->strings, L->path, 3, &L->opts))
+    if (scanner_init(&L->sc, &L->w, L->t->strings, L->path, 3, &L->opts))
         return pf_fail(L->err, "%s: out of memory", L->path);
-    L->w.releases = 1; /* growing text: this window is the only reader but while the workers run */
     pf_progress *bar = start_progress(L);
     int rc = load_top(L);
-    if (!pf_reader_seekable(L->r)) {
-        pf_error gz;
-        if (pf_reader_drain(L->r, &gz)) {
-            *L->err = gz;
-            rc = -1;
-        }
+    pf_window_end end;
+    pf_error gz;
+    if (pf_window_drain(&L->w, &end, &gz)) {
+        *L->err = gz;
+        rc = -1;
     }
-    if (rc >= 0 || pf_reader_gz_cut(L->r) >= 0)
-        rc = gz_cut_off(L, rc);
+    if (rc >= 0 || end.gz_cut >= 0)
+        rc = gz_cut_off(L, rc, end.gz_cut);
     pf_progress_stop(bar);
-    double inflate = pf_reader_inflate_secs(L->r);
-    if (inflate >= 0)
-        pf_timings_add(L->opts.timings, "inflate", inflate, 1, 1);
+    if (end.inflate_secs >= 0)
+        pf_timings_add(L->opts.timings, "inflate", end.inflate_secs, 1, 1);
     pf_timings_lap(L->opts.timings, "scan", (int)(L->scan_threads ? L->scan_threads : 1));
-    return rc < 0 ? -1 : assemble(L);
+    return rc < 0 ? -1
+                  : pf_trace_assemble(L->t, L->chunks, L->kept, L->n_kept, L->props, L->props_len, &L->opts, L->err);
 }
 
 int pf_trace_load(const char *path, pf_trace **out, pf_error *err)
@@ -800,7 +634,7 @@ static int load_with(const char *path, const pf_load_opts *opts, pf_trace **out,
         return pf_fail(err, "%s: out of memory", path);
     }
     L.t->path = path;
-    int rc = pf_reader_open(path, &L.r, err);
+    int rc = pf_window_open(&L.w, path, err);
     pf_timings_lap(L.opts.timings, "read or map", 1);
     if (rc == 0)
         rc = load(&L);
@@ -813,11 +647,10 @@ static int load_with(const char *path, const pf_load_opts *opts, pf_trace **out,
     free(L.kept);
     free(L.props);
     scanner_free(&L.sc);
-    pf_window_free(&L.w);
     /* whatever the parse made of a file cut under it, the cause is the cut */
-    if (rc && L.r && pf_reader_size(L.r) > 0)
-        pf_source_changed(path, (size_t)pf_reader_size(L.r), err);
-    pf_reader_close(L.r);
+    if (rc && L.w.size > 0)
+        pf_source_changed(path, (size_t)L.w.size, err);
+    pf_window_free(&L.w); /* and the input with it */
     if (rc) {
         pf_trace_free(L.t);
         return -1;

@@ -1,4 +1,4 @@
-/* trace_model.h - the model's assembly from the parts' records (trace_model.c; devices: trace_devices.c), and what the loader's other files ask of it (not a public interface). */
+/* trace_model.h - the model's assembly from the parts' records (trace_model.c; the whole: trace_assemble.c; devices: trace_devices.c; links: trace_links.c; nested ops: trace_nested.c; launch calls: trace_launches.c), and what the loader's other files ask of it (not a public interface). */
 #ifndef PROFANA_TRACE_MODEL_H
 #define PROFANA_TRACE_MODEL_H
 
@@ -38,11 +38,60 @@ int pf_trace_link(pf_trace *t, const int64_t *act_ext, pf_segvec *const *ops, si
 int pf_trace_link_launches(pf_trace *t, pf_segvec *const *launches, pf_segvec *const *names, size_t n_vecs,
                            int keep, size_t jobs, pf_error *err);
 
+/* Makes the model of t from the parts of traceEvents that count (chunks[kept[i]] for i below
+ * n_kept, in file order; their records are moved out) and the deviceProperties text (props,
+ * props_len 0 when absent; fixed in place): events, the unknown-category warning, launch
+ * calls, devices and External-id links, on up to pf_parallel_workers(opts->jobs) threads,
+ * with opts->timings' laps. Returns 0 or -1 with err set. */
+struct pf_chunk;
+int pf_trace_assemble(pf_trace *t, struct pf_chunk *const *chunks, const size_t *kept, size_t n_kept, char *props,
+                      size_t props_len, const pf_load_opts *opts, pf_error *err);
+
 /* Appends a warning (printf-style) to t->warnings. Returns 0 or -1 when memory runs out. */
 int pf_trace_warn(pf_trace *t, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* ---- what the assembly's files share (defined in trace_model.c and trace_nested.c) ---- */
+
+/* Keeps a (heap block that ops point into: an args array, a nest's calls) until
+ * pf_trace_free. Returns 0 or -1 when memory runs out (a is then not kept). */
+int pf_trace_store_add(pf_trace *t, void *a);
+
+/* Threads for n items of work over `parts` parts: one for a small job (under 64 Ki items,
+ * where starting threads costs more than it saves), else up to one a part (at most jobs >= 1). */
+size_t pf_trace_workers(size_t n, size_t parts, size_t jobs);
+
+/* The op records of every chunk as one sequence, in file order. */
+typedef struct pf_op_recs {
+    pf_segvec *const *vecs;
+    size_t n_vecs, n;
+} pf_op_recs;
+
+/* The records nested in ops that read them (pf_nests_find). */
+typedef struct pf_nest_rec {
+    const char *name, *key;
+} pf_nest_rec;
+
+typedef struct pf_nest {
+    int32_t parent;            /* its record's index in the sequence */
+    size_t first, n;           /* its children in pf_nests.recs */
+} pf_nest;
+
+typedef struct pf_nests {
+    pf_nest *list;
+    size_t n, cap;
+    pf_nest_rec *recs;
+    size_t n_recs, cap_recs;
+} pf_nests;
+
+/* The children of every kept record (keep[g] for record g of r) whose op reads its nested
+ * ops (pf_op_family_reads_nested), in file order, into ns (zeroed by the caller), on up to
+ * jobs threads: the same nests for every jobs >= 1. Returns 0 or -1 (out of memory). */
+int pf_nests_find(const pf_op_recs *r, const unsigned char *keep, pf_nests *ns, size_t jobs);
+
+void pf_nests_free(pf_nests *ns);
 
 #endif

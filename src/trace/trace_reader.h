@@ -1,4 +1,4 @@
-/* trace_reader.h - the input of the loader (trace_reader.c): a mapped file, a stream, or gzip text inflated by a thread of its own (not a public interface). */
+/* trace_reader.h - the input of the loader (trace_reader.c; gzip: trace_gzip.c): a mapped file, a stream, or gzip text inflated by a thread of its own (not a public interface). */
 #ifndef PROFANA_TRACE_READER_H
 #define PROFANA_TRACE_READER_H
 
@@ -51,6 +51,11 @@ int64_t pf_reader_progress(const pf_reader *r);
  * readers may be read by several threads at once. */
 long pf_reader_read(pf_reader *r, char *buf, size_t n, int64_t off, pf_error *err);
 
+/* Stops a decompressing thread and frees everything. NULL is a no-op. */
+void pf_reader_close(pf_reader *r);
+
+/* ---- gzip (trace_gzip.c) ---- */
+
 /* Reads a stream to its end and returns -1 with err set when the gzip data turns out corrupt
  * there (which outranks a parse error before it, as when the whole input was decompressed
  * first); 0 otherwise. */
@@ -64,9 +69,6 @@ int64_t pf_reader_gz_cut(pf_reader *r);
 /* gzip input read to its end: the wall seconds its inflating thread ran (beside the
  * parsers); -1 for other input, or before the inflater is done. */
 double pf_reader_inflate_secs(pf_reader *r);
-
-/* Stops a decompressing thread and frees everything. NULL is a no-op. */
-void pf_reader_close(pf_reader *r);
 
 /* gzip is normally inflated into a growing mapping: offset x of the text at text[x] once
  * inflated, so that several threads parse it in place. Sets *text and *cap (the longest

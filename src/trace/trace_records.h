@@ -1,4 +1,4 @@
-/* trace_records.h - the compact records of ops and launch calls that the parsing threads keep until linking (written by trace_records.c, read by trace_model.c; not a public interface). */
+/* trace_records.h - the compact records of ops and launch calls that the parsing threads keep until linking (written by trace_records.c, read by trace_links.c, trace_nested.c and trace_launches.c; not a public interface). */
 #ifndef PROFANA_TRACE_RECORDS_H
 #define PROFANA_TRACE_RECORDS_H
 

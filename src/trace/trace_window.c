@@ -1,4 +1,4 @@
-/* trace_window.c - the window through which the parser reads a trace's text: the whole mapped file, a slide over growing gzip text, or a buffer refilled from a stream. */
+/* trace_window.c - the window through which the parser reads a trace's text: the whole mapped file, a slide over growing gzip text, or a buffer refilled from a stream; it owns the reader, so the loader talks to the window alone. */
 #include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,6 +35,8 @@ int pf_window_init(pf_window *w, pf_reader *r, int64_t at)
     memset(w, 0, sizeof *w);
     w->r = r;
     w->done_step = PF_WINDOW_DONE_STEP;
+    w->size = pf_reader_size(r);
+    w->seekable = pf_reader_seekable(r);
     const char *map;
     if (pf_reader_mapping(r, &map, &w->len)) {
         w->buf = (char *)map; /* read-only: a mapped window is never refilled */
@@ -43,7 +45,7 @@ int pf_window_init(pf_window *w, pf_reader *r, int64_t at)
         return 0;
     }
     w->base = at;
-    if (pf_reader_growing(r, &w->growing, NULL)) {
+    if (pf_reader_growing(r, &w->growing, &w->growing_cap)) {
         w->buf = (char *)w->growing + at;
         return 0;
     }
@@ -53,6 +55,54 @@ int pf_window_init(pf_window *w, pf_reader *r, int64_t at)
         return -1;
     window_guard(w, 1);
     return 0;
+}
+
+int pf_window_open(pf_window *w, const char *path, pf_error *err)
+{
+    assert(w != NULL && path != NULL && err != NULL);
+    memset(w, 0, sizeof *w);
+    w->size = -1;
+    pf_reader *r;
+    if (pf_reader_open(path, &r, err))
+        return -1;
+    int rc = pf_window_init(w, r, 0);
+    w->r = r; /* set also when the buffer could not be had: pf_window_free closes it */
+    w->owns = 1;
+    w->releases = 1; /* growing text: this window is the only reader but while the workers run */
+    return rc ? pf_fail(err, "%s: out of memory", path) : 0;
+}
+
+int pf_window_share(pf_window *w, const pf_window *of)
+{
+    assert(w != NULL && of != NULL && of->r != NULL);
+    return pf_window_init(w, of->r, 0);
+}
+
+int64_t pf_window_progress(const pf_window *w)
+{
+    assert(w != NULL && w->r != NULL);
+    return pf_reader_progress(w->r);
+}
+
+void pf_window_parsers(pf_window *w, int delta)
+{
+    assert(w != NULL && w->growing != NULL);
+    pf_reader_consumers(w->r, delta);
+}
+
+void pf_window_release(pf_window *w, int64_t upto)
+{
+    assert(w != NULL && w->growing != NULL);
+    pf_reader_release(w->r, upto);
+}
+
+int pf_window_drain(pf_window *w, pf_window_end *end, pf_error *err)
+{
+    assert(w != NULL && w->r != NULL && end != NULL && err != NULL);
+    int rc = w->seekable ? 0 : pf_reader_drain(w->r, err);
+    end->gz_cut = pf_reader_gz_cut(w->r);
+    end->inflate_secs = pf_reader_inflate_secs(w->r);
+    return rc;
 }
 
 int64_t pf_window_done_step(size_t threads)
@@ -171,6 +221,11 @@ void pf_window_free(pf_window *w)
         free(w->buf);
     }
     w->buf = NULL;
+    if (w->owns) {
+        pf_reader_close(w->r);
+        w->r = NULL;
+        w->owns = 0;
+    }
 }
 
 void pf_window_done(pf_window *w, int64_t from, int64_t upto)

@@ -1,4 +1,4 @@
-/* trace_window.h - a window of a trace's text that the parser reads through (trace_window.c) (not a public interface). */
+/* trace_window.h - a window of a trace's text that the parser reads through, and the loader's one way to its input: the window opens, shares and closes the reader (trace_window.c) (not a public interface). */
 #ifndef PROFANA_TRACE_WINDOW_H
 #define PROFANA_TRACE_WINDOW_H
 
@@ -23,6 +23,12 @@ typedef struct pf_window {
     int releases;              /* a growing window that gives back the text it has passed */
     int64_t done_step;         /* a mapped window's pages go back in steps of this many bytes
                                   (pf_window_done_step; PF_WINDOW_DONE_STEP when made) */
+    /* the input, as the reader told when the window was made (read-only): */
+    int64_t size;              /* bytes as stored (compressed for gzip); -1 when unknown (a pipe) */
+    int seekable;              /* any offset can be read (a plain regular file): threads may
+                                  each take a part, through windows of their own */
+    int64_t growing_cap;       /* growing text: the longest it can hold; else 0 */
+    int owns;                  /* the window opened the reader (pf_window_open) and closes it */
 } pf_window;
 
 /* A mapped window gives its pages back (pf_window_done) in steps of this many bytes; growing
@@ -45,6 +51,40 @@ int64_t pf_window_done_step(size_t threads);
 /* An empty window that reads from offset at. Returns 0 or -1 (out of memory). */
 int pf_window_init(pf_window *w, pf_reader *r, int64_t at);
 
+/* Opens path ("-" = standard input; gzip sniffed, pf_reader_open) and makes the window that
+ * owns its reader, from offset 0; over growing gzip text it gives back the text it passed
+ * (releases). Returns 0 or -1 with err set; the window is then still freed with
+ * pf_window_free (and its size may be known). */
+int pf_window_open(pf_window *w, const char *path, pf_error *err);
+
+/* An empty window, from offset 0, over the same input as `of` (a parsing thread's own): it
+ * never closes the reader. Returns 0 or -1 (out of memory). */
+int pf_window_share(pf_window *w, const pf_window *of);
+
+/* Of the input's stored bytes (w->size), how many were read so far; any thread may ask (the
+ * progress bar does). */
+int64_t pf_window_progress(const pf_window *w);
+
+/* Growing text only: adds delta to the threads that parse it (pf_reader_consumers), which the
+ * inflater runs only a little ahead of. */
+void pf_window_parsers(pf_window *w, int delta);
+
+/* Growing text only: no window over it reads below upto again; its memory goes back to the
+ * inflater. Any thread. */
+void pf_window_release(pf_window *w, int64_t upto);
+
+/* What the end of the input told, once read to its end (pf_window_drain). */
+typedef struct pf_window_end {
+    int64_t gz_cut;            /* the compressed offset at which gzip input ended inside a
+                                  member, its text so far delivered as the whole; -1 none */
+    double inflate_secs;       /* gzip: the wall seconds its inflating thread ran; else -1 */
+} pf_window_end;
+
+/* Reads a stream to its end (nothing for a seekable file) and fills *end. Returns -1 with err
+ * set when the gzip data turns out corrupt there (which outranks a parse error before it, as
+ * when the whole input was decompressed first); 0 otherwise. */
+int pf_window_drain(pf_window *w, pf_window_end *end, pf_error *err);
+
 /* Empties the window and moves it to offset at (seekable and growing readers only; a mapped
  * window already holds every offset). */
 void pf_window_seek(pf_window *w, int64_t at);
@@ -57,6 +97,7 @@ void pf_window_done(pf_window *w, int64_t from, int64_t upto);
  * buffer when it is full. Returns 0 (setting eof at the end of the text) or -1 with err set. */
 int pf_window_more(pf_window *w, size_t keep, pf_error *err);
 
+/* Frees the window's buffer, and closes the reader when the window owns it. */
 void pf_window_free(pf_window *w);
 
 #endif
