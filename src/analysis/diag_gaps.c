@@ -240,14 +240,19 @@ static const pf_host_mark *sync_at(const marks_by_thread *mt, uint64_t th, int64
                                    const pf_host_mark **op)
 {
     const pf_host_mark *m = mt->m;
-    size_t lo = first_of_thread(m, mt->sync, mt->n_sync, th), hi = lo;
-    while (hi < mt->n_sync && m[mt->sync[hi]].thread == th && m[mt->sync[hi]].ts_ns <= from + SYNC_SLACK_NS)
-        hi++;
+    size_t lo = first_of_thread(m, mt->sync, mt->n_sync, th), hi = lo, end = mt->n_sync;
+    while (hi < end) { /* the first of the thread's marks that starts after from + slack */
+        size_t mid = hi + (end - hi) / 2;
+        if (m[mt->sync[mid]].thread == th && m[mt->sync[mid]].ts_ns <= from + SYNC_SLACK_NS)
+            hi = mid + 1;
+        else
+            end = mid;
+    }
     /* the first that starts inside the gap, if it holds most of it */
     if (hi < mt->n_sync && m[mt->sync[hi]].thread == th && m[mt->sync[hi]].ts_ns < to) {
         const pf_host_mark *c = &m[mt->sync[hi]];
-        int64_t end = c->ts_ns + c->dur_ns < to ? c->ts_ns + c->dur_ns : to;
-        if (2 * (end - c->ts_ns) >= to - from) {
+        int64_t c_end = c->ts_ns + c->dur_ns < to ? c->ts_ns + c->dur_ns : to;
+        if (2 * (c_end - c->ts_ns) >= to - from) {
             *op = NULL;
             return c;
         }
@@ -315,48 +320,91 @@ static int cmp_cover(const void *x, const void *y)
     return a->idle_ns > b->idle_ns ? -1 : a->idle_ns < b->idle_ns;
 }
 
-/* The gaps walked thread by thread (each thread's marks swept once, in time order). */
+/* The distinct launching threads of the gaps, in first-seen order; -1 when there are more
+ * than cap (then the gaps are sorted by thread instead). */
+static int gap_threads(const pf_waits *w, uint64_t *th, int cap)
+{
+    int n = 0;
+    for (int64_t i = 0; i < w->idle.gaps; i++) {
+        uint64_t t = w->gaps[i].thread;
+        int k = 0;
+        while (k < n && th[k] != t)
+            k++;
+        if (k == n) {
+            if (n == cap)
+                return -1;
+            th[n++] = t;
+        }
+    }
+    return n;
+}
+
+/* One gap of a sweep over its thread: its bins, then the sync or the marks that cover it. */
+static int walk_one(const pf_gap *gp, const marks_by_thread *mt, sweep *s, covers *cv, sync_names *sn,
+                    pf_diagnosis *g)
+{
+    int64_t len = gp->to - gp->from;
+    g->gap_count[gap_bin(len)]++;
+    g->gap_ns[gap_bin(len)] += len;
+    if (!gp->attributed || !gp->thread)
+        return 0;
+    const pf_host_mark *op, *call = mt->n_sync ? sync_at(mt, gp->thread, gp->from, gp->to, &op) : NULL;
+    int64_t sync_end = INT64_MIN;
+    if (call && call->ts_ns > gp->from + SYNC_SLACK_NS) { /* it holds most of the gap: all of it */
+        g->sync_n++;
+        g->sync_idle_ns += len;
+        sync_count(sn, call, op);
+        return 0;
+    }
+    g->latency_ns += call ? 0 : gp->to - gp->split;
+    if (call) {
+        g->sync_n++;
+        g->sync_idle_ns += gp->to - gp->split; /* the launch latency part too */
+        sync_end = call->ts_ns + call->dur_ns;
+        sync_count(sn, call, op);
+    }
+    if (gp->split <= gp->from)
+        return 0;
+    if (s->at == s->end && !s->st.n && sync_end == INT64_MIN) { /* no mark left on this thread */
+        if (len < PF_DIAG_SHORT_GAP_NS)
+            g->uncovered_short_ns += gp->split - gp->from;
+        else
+            g->uncovered_long_ns += gp->split - gp->from;
+        return 0;
+    }
+    return attribute_host(s, cv, gp->from, gp->split, len, sync_end, g);
+}
+
+/* The gaps walked thread by thread, each in time order (each thread's marks swept once): one
+ * pass over the gaps a thread when there are few threads, else the gaps sorted by thread. */
 static int walk_gaps(const pf_waits *w, const marks_by_thread *mt, covers *cv, sync_names *sn, pf_diagnosis *g)
 {
-    size_t n = (size_t)w->idle.gaps;
-    const pf_gap **order = malloc((n ? n : 1) * sizeof *order);
+    uint64_t th[16];
+    int n_th = gap_threads(w, th, 16), rc = 0;
     sweep s = {0};
-    if (!order)
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        order[i] = &w->gaps[i];
-    qsort(order, n, sizeof *order, cmp_gap_thread);
-    int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        const pf_gap *gp = order[i];
-        int64_t len = gp->to - gp->from;
-        g->gap_count[gap_bin(len)]++;
-        g->gap_ns[gap_bin(len)] += len;
-        if (!gp->attributed || !gp->thread)
-            continue;
-        if (i == 0 || order[i - 1]->thread != gp->thread)
-            sweep_start(&s, mt, gp->thread);
-        const pf_host_mark *op, *call = sync_at(mt, gp->thread, gp->from, gp->to, &op);
-        int64_t sync_end = INT64_MIN;
-        if (call && call->ts_ns > gp->from + SYNC_SLACK_NS) { /* it holds most of the gap: all of it */
-            g->sync_n++;
-            g->sync_idle_ns += len;
-            sync_count(sn, call, op);
-            continue;
+    if (n_th >= 0) {
+        for (int k = 0; k < n_th && rc == 0; k++) {
+            sweep_start(&s, mt, th[k]);
+            for (int64_t i = 0; i < w->idle.gaps && rc == 0; i++)
+                rc = w->gaps[i].thread == th[k] ? walk_one(&w->gaps[i], mt, &s, cv, sn, g) : 0;
         }
-        g->latency_ns += call ? 0 : gp->to - gp->split;
-        if (call) {
-            g->sync_n++;
-            g->sync_idle_ns += gp->to - gp->split; /* the launch latency part too */
-            sync_end = call->ts_ns + call->dur_ns;
-            sync_count(sn, call, op);
+    } else {
+        size_t n = (size_t)w->idle.gaps;
+        const pf_gap **order = malloc((n ? n : 1) * sizeof *order);
+        if (!order)
+            return -1;
+        for (size_t i = 0; i < n; i++)
+            order[i] = &w->gaps[i];
+        qsort(order, n, sizeof *order, cmp_gap_thread);
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            if (i == 0 || order[i - 1]->thread != order[i]->thread)
+                sweep_start(&s, mt, order[i]->thread);
+            rc = walk_one(order[i], mt, &s, cv, sn, g);
         }
-        if (gp->split > gp->from)
-            rc = attribute_host(&s, cv, gp->from, gp->split, len, sync_end, g);
+        free(order);
     }
     free(s.st.m);
     free(s.st.ann);
-    free(order);
     return rc;
 }
 
