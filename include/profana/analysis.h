@@ -229,7 +229,7 @@ typedef struct pf_analysis {
 
 /* Whether an analysis with options o reads the trace's host intervals (pf_trace.cpu): only
  * --group op does, for each op's CPU time. When it does not, the trace may be loaded without
- * them (pf_load_opts.op_spans_only: main.c sets it for every command). */
+ * them (pf_load_opts.op_spans_only: pf_cli_parse sets it for every command). */
 int pf_analysis_needs_host(const pf_analysis_opts *o);
 
 /* Attributes work to every activity and groups them per device (only the activities inside

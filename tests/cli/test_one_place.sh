@@ -59,9 +59,9 @@ check_eq "one place: no static is_gzip left" "$(grep -l 'static int is_gzip' $SR
 
 # 8. The modes: what --explain and --steps do not take follows from the option rows; the
 # conflict table keeps at most 4 pairs (issue 29).
-rows=$(sed -n '/^static const conflict conflicts\[\] = {/,/^};/p' src/main.c | grep -c '^    {"')
-[ "$rows" -ge 1 ] && [ "$rows" -le 4 ] && pass "main.c: the conflict table has $rows rows (at most 4)" || fail "main.c: the conflict table" "$rows rows"
-check_eq "main.c: no hard-coded is_input" "$(grep -c 'is_input' src/main.c)" 0
+rows=$(sed -n '/^static const conflict conflicts\[\] = {/,/^};/p' src/cmd/cli_check.c | grep -c '^    {"')
+[ "$rows" -ge 1 ] && [ "$rows" -le 4 ] && pass "cli_check.c: the conflict table has $rows rows (at most 4)" || fail "cli_check.c: the conflict table" "$rows rows"
+check_eq "the command line: no hard-coded is_input" "$(cat src/main.c src/cmd/cli_*.c | grep -c 'is_input')" 0
 
 # 9. Contracts asserted (issue 29: at least 150 asserts in src/), and asserts on in every build
 # the tests run: no -DNDEBUG in the Makefile.
