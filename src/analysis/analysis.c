@@ -238,21 +238,21 @@ int pf_analysis_run(const pf_trace *t, const pf_analysis_opts *o, pf_analysis **
     if (!run_start(&r, t, o))
         return pf_fail(err, "out of memory");
     int rc = r.an->keys ? 0 : -1;
-    if (rc == 0) /* attribution */
+    if (rc == 0) /* attribution: every activity's category, on every thread */
         rc = pf_an_categories(r.an, r.th.work);
-    if (rc == 0)
+    if (rc == 0) /* each op's work shared over its activities, on every thread */
         rc = (r.shares = pf_work_shares(t, r.th.work)) ? 0 : -1;
-    if (rc == 0)
+    if (rc == 0) /* the work beside the steps */
         rc = beside(&r, work_stage, steps_stage, r.th.pool);
     if (!r.own_error) /* the steps' error ends the run here */
         pf_timings_lap(o->timings, "attribution", (int)r.th.work);
-    if (rc == 0) /* aggregation */
+    if (rc == 0) /* aggregation: the serving phases beside the devices' reports and lists */
         rc = beside(&r, phases_stage, devices_stage, r.th.pool);
-    if (rc == 0)
+    if (rc == 0) /* the lists, when --phase narrowed the selection they follow */
         rc = lists_stage(&r);
-    if (rc == 0)
+    if (rc == 0) /* per device: groups, invocations, busy time, waits */
         rc = group_stage(&r);
-    if (rc == 0)
+    if (rc == 0) /* --group op: each op's CPU time */
         rc = attach_cpu_times(r.an, r.accs);
     return run_end(&r, rc, out);
 }
