@@ -108,8 +108,9 @@ static int parse_enum(const option *o, const char *v, int *out)
     return pf_cli_usage_error("%s wants %s, not '%s'", o->name, list, v);
 }
 
-/* cli_table.h */
-int pf_cli_apply_option(pf_cli *cli, const option *o, const char *v, const char *v2)
+/* Applies one option with its values (NULL for flags; v2 only for two-valued options).
+ * Returns 0 or an exit status. */
+static int apply_option(pf_cli *cli, const option *o, const char *v, const char *v2)
 {
     assert(cli && o);
     void *field = (char *)cli + o->off;
@@ -147,7 +148,7 @@ static void apply_defaults(pf_cli *cli)
         /* a mode row names its mode and why it refuses what it does not take; no other row does */
         assert((o->kind == ACT_MODE) == (o->mode != PF_MODE_NONE && o->refusal != NULL));
         if (o->def) {
-            int rc = pf_cli_apply_option(cli, o, o->def, NULL);
+            int rc = apply_option(cli, o, o->def, NULL);
             assert(rc == 0); /* a default its own option refuses is a bug in the table */
             (void)rc;
         }
@@ -176,7 +177,7 @@ static int parse_option(pf_cli *cli, int argc, char **argv, int *i, parsed *p)
     if (a[0] == '-' && a[1] == 'j' && a[2] >= '0' && a[2] <= '9') {
         const option *j = pf_cli_find_option("-j", 2);
         mark_given(p, j);
-        return pf_cli_apply_option(cli, j, a + 2, NULL); /* -j4, as make takes it */
+        return apply_option(cli, j, a + 2, NULL); /* -j4, as make takes it */
     }
     if (strcmp(a, "-h") == 0)
         a = "--help"; /* only as a whole word: -h=x is an unknown option */
@@ -203,12 +204,14 @@ static int parse_option(pf_cli *cli, int argc, char **argv, int *i, parsed *p)
         v2 = argv[++*i];
     }
     p->done = o->kind == ACT_EXIT;
-    return pf_cli_apply_option(cli, o, v, v2);
+    return apply_option(cli, o, v, v2);
 }
 
-/* cli_table.h. A command's row writes its plain mode into cli->mode unless a mode row came
- * first; a mode row given after it writes its own. */
-int pf_cli_parse_args(pf_cli *cli, int argc, char **argv, parsed *p)
+/* One pass over argv: commands, options (each applied by its row of the table) and
+ * positionals, into cli and p. Stops at the first error or at an option that ends the run
+ * (p->done). Returns 0 or an exit status. A command's row writes its plain mode into
+ * cli->mode unless a mode row came first; a mode row given after it writes its own. */
+static int parse_args(pf_cli *cli, int argc, char **argv, parsed *p)
 {
     assert(cli && cli->pos && argv && p);
     int rc = 0;
@@ -235,7 +238,7 @@ int pf_cli_parse(pf_cli *cli, int argc, char **argv, pf_devset *devices, int *do
     cli->an.step = PF_STEP_EVERY;
     cli->load.progress = isatty(STDERR_FILENO);
     parsed p = {0};
-    int rc = pf_cli_parse_args(cli, argc, argv, &p);
+    int rc = parse_args(cli, argc, argv, &p);
     *done = p.done;
     if (rc || p.done)
         return rc;

@@ -40,7 +40,7 @@ typedef struct command {
 
 /* What an option does with its values. Every row names one: there is no zero kind, the rows
  * are written with the OPT_* macros of cli_options.c, each of which asks for what its kind
- * needs, and pf_cli_apply_option's switch has a case per kind (-Wswitch). */
+ * needs, and cli_parse.c's apply_option has a case per kind (-Wswitch). */
 typedef enum opt_kind {
     ACT_SET = 1,               /* a flag: the int at off becomes 1 */
     ACT_CLEAR,                 /* a flag: the int at off becomes 0 */
@@ -82,7 +82,7 @@ extern const size_t pf_cli_n_commands;
 extern const option pf_cli_options[];
 extern const size_t pf_cli_n_options;
 
-/* What the command line gave, as pf_cli_parse_args found it. */
+/* What the command line gave, as cli_parse.c found it. */
 enum { MAX_OPTIONS = 64 };
 
 typedef struct parsed {
@@ -96,15 +96,6 @@ typedef struct parsed {
 /* cli_parse.c: the row named by the n characters at s ('-' and '_' alike after "--"); NULL
  * when none is. */
 const option *pf_cli_find_option(const char *s, size_t n);
-
-/* cli_parse.c: applies one option with its values (NULL for flags; v2 only for two-valued
- * options). Returns 0 or an exit status. */
-int pf_cli_apply_option(pf_cli *cli, const option *o, const char *v, const char *v2);
-
-/* cli_parse.c: one pass over argv: commands, options (each applied by its row) and
- * positionals, into cli and p. Stops at the first error or at an option that ends the run
- * (p->done). Returns 0 or an exit status. */
-int pf_cli_parse_args(pf_cli *cli, int argc, char **argv, parsed *p);
 
 /* cli_check.c: what the parsed command line may not do, refused before anything is read:
  * options that do not apply to its command or mode, or not together, columns, positionals,
