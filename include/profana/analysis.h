@@ -221,7 +221,7 @@ typedef struct pf_analysis {
                                           NULL when not computed or the trace has none */
     const char *colls_unknown;         /* why they could not be read (the trace came from
                                           standard input); NULL otherwise */
-    unsigned char *phase;              /* PF_PHASE_* per activity (pf_phases_compute) */
+    unsigned char *phase;              /* PF_PHASE_* per activity (pf_phases_compute_on) */
     int64_t (*phase_ns)[PF_PHASE_COUNT]; /* per trace device (index into trace->devices): GPU
                                           time of the --step selection per phase */
     int64_t phase_annotations;         /* vLLM/SGLang step annotations found */
@@ -229,7 +229,7 @@ typedef struct pf_analysis {
 
 /* Whether an analysis with options o reads the trace's host intervals (pf_trace.cpu): only
  * --group op does, for each op's CPU time. When it does not, the trace may be loaded without
- * them (pf_load_opts.op_spans_only: main.c sets it for every command). */
+ * them (pf_load_opts.op_spans_only: pf_cli_parse sets it for every command). */
 int pf_analysis_needs_host(const pf_analysis_opts *o);
 
 /* Attributes work to every activity and groups them per device (only the activities inside
@@ -265,19 +265,16 @@ int pf_steps_compute(pf_analysis *a, int64_t *num, pf_error *err);
  * C = 0 and G > 0, mixed when both; SGLang's "step[EXTEND|PREFILL|DECODE|MIXED ...]")
  * holding its launch call's start (CPU side, any thread), or for an activity without a
  * launch call its start (GPU side, on its device); else, for the kernels of an attention
- * call with a recorded query (pf_phase_of_attention), decode when its query length is 1 and
+ * call with a recorded query, decode when its query length is 1 and
  * prefill when longer, the latter only in a trace with such a decode call (a training step's
  * attention has long queries too); else none. The annotations are read from the file
  * t->path again (the model keeps none): none for standard input; a gzip file is inflated
  * again only with a->opts.phase or when the trace launches a serving library's ops
  * (vllm::, sglang, _C::, ...). Returns 0, or -1 with err set. Called by pf_analysis_run
- * after pf_steps_compute. */
-int pf_phases_compute(pf_analysis *a, pf_error *err);
-
-/* pf_phases_compute on `threads` threads (at least 1): the same result on any number. */
+ * after pf_steps_compute, on `threads` threads (at least 1): the same result on any number. */
 int pf_phases_compute_on(pf_analysis *a, size_t threads, pf_error *err);
 
-/* The threads pf_phases_compute runs on: pf_work_threads(a->trace, a->opts.jobs). */
+/* The threads pf_phases_compute_on runs on: pf_work_threads(a->trace, a->opts.jobs). */
 size_t pf_phases_threads(const pf_analysis *a);
 
 /* The name of phase p (0 <= p < PF_PHASE_COUNT): "none", "prefill", "decode", "mixed", as
@@ -287,14 +284,6 @@ const char *pf_phase_name(int p);
 /* --phase's values by PF_PHASE_*, then NULL: "all" (PF_PHASE_NONE: no selection), then each
  * phase's name (pf_phase_name). Read by the option table and the views. */
 extern const char *const pf_phase_choices[PF_PHASE_COUNT + 1];
-
-/* The phase a step annotation's name gives (PF_PHASE_NONE when it is none of vLLM's or
- * SGLang's). */
-int pf_phase_of_annotation(const char *name);
-
-/* The phase an attention op's call gives: decode when its query is one token long, prefill
- * when longer; PF_PHASE_NONE for another op or no recorded 4-D query. */
-int pf_phase_of_attention(const pf_cpu_op *op);
 
 /* No step: an activity that pf_steps_numbers finds in no ProfilerStep. */
 #define PF_NO_STEP INT64_MIN

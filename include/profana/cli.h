@@ -10,8 +10,24 @@
 /* Exit statuses (README "Exit status"). */
 enum { PF_EXIT_OK = 0, PF_EXIT_TRACE = 1, PF_EXIT_USAGE = 2 };
 
+/* What the command line asks for: a command, or one of --analysis's modes. The command rows
+ * and the mode rows of the option table write it (src/cmd/cli_options.c); pf_cli_run
+ * dispatches on it, in one switch. */
+typedef enum pf_mode {
+    PF_MODE_NONE = 0,          /* no command given */
+    PF_MODE_TABLE,             /* --analysis: the rows table */
+    PF_MODE_DIFF,
+    PF_MODE_AUGMENT,
+    PF_MODE_COMBINE,
+    PF_MODE_DEVICES,           /* --list-devices */
+    PF_MODE_RANKS,
+    PF_MODE_EXPLAIN,           /* --analysis --explain NAME: one invocation */
+    PF_MODE_STEPS,             /* --analysis --steps: one line per ProfilerStep */
+} pf_mode;
+
 typedef struct pf_cli {
     const char *command;       /* "--analysis", ... */
+    pf_mode mode;              /* the command, or its mode (--explain, --steps) */
     const char **pos;          /* positional arguments after the command */
     int npos;
     int name_limit;            /* --name_limit N (text and Markdown only) */
@@ -30,7 +46,6 @@ typedef struct pf_cli {
     pf_load_opts load;         /* -j N, --strict, and progress unless --quiet */
     double fail_above;         /* --diff --fail-above PCT; < 0 when not given */
     int extra;                 /* --augment_trace --extra: rates, percents and category too */
-    int steps;                 /* --steps: one line per ProfilerStep */
     const char *explain;       /* --explain OP_OR_KERNEL; NULL when not given */
     const char *plot_roofline; /* --plot roofline FILE.svg; NULL when not asked */
     const char *plot_breakdown;/* --plot breakdown FILE.svg */
@@ -40,6 +55,16 @@ typedef struct pf_cli {
     const char *graph_capture; /* --graph-capture PATH: a graph capture's trace, or a directory of them */
     int timings;               /* --timings: wall time per phase on stderr (also PROFANA_TIMINGS=1) */
 } pf_cli;
+
+/* Parses argv into *cli (whose defaults it sets first; cli->pos is the caller's, room for
+ * argc entries) and checks it, reading the device file into devices (pf_devset_free it
+ * whatever is returned). Returns 0 or an exit status, printing the usage error; *done is
+ * set when an option ended the run (--help, --version: the status is its). */
+int pf_cli_parse(pf_cli *cli, int argc, char **argv, pf_devset *devices, int *done);
+
+/* Runs what cli->mode names: the one switch over the commands and modes. Returns an exit
+ * status. */
+int pf_cli_run(const pf_cli *cli);
 
 /* Each returns an exit status and prints its own errors (`profana: error: ...`). */
 int cmd_analysis(const pf_cli *cli);

@@ -49,7 +49,9 @@ const char *pf_phase_name(int p)
     return p == PF_PHASE_NONE ? "none" : pf_phase_choices[p];
 }
 
-int pf_phase_of_annotation(const char *name)
+/* The phase a step annotation's name gives (PF_PHASE_NONE when it is none of vLLM's or
+ * SGLang's). */
+static int pf_phase_of_annotation(const char *name)
 {
     assert(name);
     /* vLLM's model runner: "execute_[N_]context_C(...)_generation_G(...)", C prefill
@@ -334,7 +336,9 @@ static int query_phase(const pf_cpu_op *op, int q)
     return l == 1 ? PF_PHASE_DECODE : l > 1 ? PF_PHASE_PREFILL : PF_PHASE_NONE;
 }
 
-int pf_phase_of_attention(const pf_cpu_op *op)
+/* The phase an attention op's call gives: decode when its query is one token long, prefill
+ * when longer; PF_PHASE_NONE for another op or no recorded 4-D query. */
+static int pf_phase_of_attention(const pf_cpu_op *op)
 {
     assert(op);
     int q = query_op(op->name);
@@ -411,12 +415,6 @@ size_t pf_phases_threads(const pf_analysis *an)
 {
     assert(an && an->trace);
     return pf_work_threads(an->trace, an->opts.jobs);
-}
-
-int pf_phases_compute(pf_analysis *an, pf_error *err)
-{
-    assert(an && an->trace);
-    return pf_phases_compute_on(an, pf_phases_threads(an), err);
 }
 
 int pf_phases_compute_on(pf_analysis *an, size_t threads, pf_error *err)

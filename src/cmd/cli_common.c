@@ -150,7 +150,7 @@ pf_view_opts pf_cli_view_opts(const pf_cli *cli)
         .group = cli->an.group,
         .by_category = cli->by_category,
         .waits = cli->waits,
-        .steps = cli->steps,
+        .steps = cli->mode == PF_MODE_STEPS,
         .plot_roofline = cli->plot_roofline,
         .plot_breakdown = cli->plot_breakdown,
         .plot_timeline = cli->plot_timeline,

@@ -88,13 +88,114 @@ static int commit_all(pf_outfile *summary, pf_plot_files *files)
     return PF_EXIT_OK;
 }
 
-static int run_analysis(const pf_cli *cli, pf_timings *tm);
+/* --summary OUT reads the trace a second time and must not overwrite it. Returns 0 or an
+ * exit status. */
+static int check_summary_target(const pf_cli *cli)
+{
+    if (!cli->summary)
+        return 0;
+    int rc = pf_cli_need_rereadable(cli->pos[0], "--summary");
+    if (rc == 0 && pf_same_file(cli->summary, cli->pos[0]))
+        rc = pf_cli_usage_error("--summary %s is the input trace; write to another file", cli->summary);
+    return rc;
+}
 
-/* --timings (or PROFANA_TIMINGS=1): the run's phases, one line each on stderr, after it. */
+/* The analysis of t into *an, with its collectives. Returns 0, or -1 with err set. */
+static int analyse(const pf_cli *cli, const pf_trace *t, pf_analysis **an, pf_error *err)
+{
+    /* The idle gaps are kept only where the timeline draws them: set here, where the plots are
+     * chosen, so that every caller of this command (the fuzz target too) gets them. */
+    pf_analysis_opts o = cli->an;
+    o.idle_gaps = 1; /* the timeline draws them, the headline's diagnosis reads them */
+    return pf_analysis_run(t, &o, an, err) || pf_analysis_collectives(*an, cli->pos[0], err) ? -1 : 0;
+}
+
+/* What stderr says before the tables: the devices the table does not know, and an analysis
+ * of no device. */
+static void warn_before_tables(const pf_cli *cli, const pf_trace *t, const pf_analysis *an)
+{
+    if (!cli->an.force_device)
+        warn_unknown_devices(an);
+    if (an->n_devices == 0 && t->n_acts > 0 && cli->an.phase != PF_PHASE_NONE) {
+        /* --phase left nothing: the trace has GPU work, none of it in that phase */
+        fprintf(stderr, "profana: %s: no GPU activity in phase %s (--phase all: the Phases line gives each phase's share)\n",
+                t->path, pf_phase_name(cli->an.phase));
+    } else if (an->n_devices == 0) {
+        fprintf(stderr, "profana: %s: the trace has no GPU activity (no kernel, memcpy or memset events)\n", t->path);
+    }
+}
+
+/* What run_analysis makes, freed (or put in place) by its one exit, run_end. */
+typedef struct analysis_run {
+    pf_trace *t;
+    pf_analysis *an;
+    pf_outfile summary;        /* committed with the --plot and --report files, or not at all */
+    pf_plot_files files;
+    int printed;               /* the view ran: its result is view_rc */
+    int view_rc;
+} analysis_run;
+
+/* The one exit of run_analysis: the trace and analysis freed; once the view printed, and
+ * standard output went out whole, the output files put in place, else removed. */
+static int run_end(analysis_run *r, int rc, pf_timings *tm)
+{
+    pf_analysis_free(r->an);
+    pf_trace_free(r->t);
+    if (r->printed) {
+        pf_timings_lap(tm, "free", 1);
+        rc = r->view_rc ? pf_cli_error("out of memory") : pf_cli_stdout_status();
+    }
+    if (r->printed && rc == 0)
+        return commit_all(&r->summary, &r->files);
+    pf_plots_abort(&r->files);
+    pf_outfile_abort(&r->summary);
+    return rc;
+}
+
+/* Load, analyse, write the output files, print: each step only when the one before went
+ * well, every way out through run_end. */
+static int run_analysis(const pf_cli *cli, pf_timings *tm)
+{
+    analysis_run r;
+    pf_error err;
+    memset(&r, 0, sizeof r);
+    /* text and Markdown show the trace's notes after the headline (pf_view_opts.trace_notes) */
+    pf_view_opts v = pf_cli_view_opts(cli);
+    v.trace_notes = cli->format == PF_FMT_TEXT || cli->format == PF_FMT_MD;
+    int rc = check_summary_target(cli);
+    if (rc)
+        goto done;
+    if (!(r.t = pf_cli_load_notes(cli, cli->pos[0], !v.trace_notes)) || not_a_trace(r.t)) {
+        rc = PF_EXIT_TRACE;
+        goto done;
+    }
+    pf_timings_lap(tm, "link and sort", 1); /* --graph-capture's grafting, when asked */
+    if (analyse(cli, r.t, &r.an, &err) || (cli->summary && write_summary(cli, r.t, &r.summary, &err))) {
+        rc = pf_cli_error(err.msg);
+        goto done;
+    }
+    if (cli->summary && strcmp(cli->summary, "-") == 0) { /* the summary is the output */
+        rc = pf_cli_stdout_status();
+        goto done;
+    }
+    warn_before_tables(cli, r.t, r.an);
+    /* --plot / --report files written first: a bad output path stops the run before any table
+     * is printed; they are put in place only once standard output went out whole. */
+    if (pf_plots_write(&v, r.an, &r.files, &err)) {
+        rc = pf_cli_error(err.msg);
+        goto done;
+    }
+    r.view_rc = pf_view_analysis(stdout, &v, r.an);
+    r.printed = 1;
+    pf_timings_lap(tm, "render", 1);
+done:
+    return run_end(&r, rc, tm);
+}
+
+/* --analysis's rows table or --steps (pf_cli_run dispatches --explain to cmd_explain).
+ * --timings (or PROFANA_TIMINGS=1): the run's phases, one line each on stderr, after it. */
 int cmd_analysis(const pf_cli *cli)
 {
-    if (cli->explain)
-        return cmd_explain(cli);
     pf_cli timed = *cli; /* with the threads the analysis may use, and the timings */
     timed.an.jobs = (int)pf_parallel_workers(cli->load.jobs);
     if (!cli->timings && !pf_timings_from_env())
@@ -107,82 +208,4 @@ int cmd_analysis(const pf_cli *cli)
     pf_timings_lap(&tm, "render", 1); /* what the last lap left: committing the files */
     pf_timings_print(&tm, stderr);
     return rc;
-}
-
-static int run_analysis(const pf_cli *cli, pf_timings *tm)
-{
-    int rc0 = cli->summary ? pf_cli_need_rereadable(cli->pos[0], "--summary") : 0;
-    if (rc0)
-        return rc0;
-    if (cli->summary && pf_same_file(cli->summary, cli->pos[0]))
-        return pf_cli_usage_error("--summary %s is the input trace; write to another file", cli->summary);
-    /* text and Markdown show the trace's notes after the headline (pf_view_opts.trace_notes) */
-    int notes_in_view = cli->format == PF_FMT_TEXT || cli->format == PF_FMT_MD;
-    pf_trace *t = pf_cli_load_notes(cli, cli->pos[0], !notes_in_view);
-    if (!t)
-        return PF_EXIT_TRACE;
-    if (not_a_trace(t)) {
-        pf_trace_free(t);
-        return PF_EXIT_TRACE;
-    }
-    pf_timings_lap(tm, "link and sort", 1); /* --graph-capture's grafting, when asked */
-    pf_analysis *an;
-    pf_error err;
-    /* The idle gaps are kept only where the timeline draws them: set here, where the plots are
-     * chosen, so that every caller of this command (the fuzz target too) gets them. */
-    pf_analysis_opts o = cli->an;
-    o.idle_gaps = 1; /* the timeline draws them, the headline's diagnosis reads them */
-    if (pf_analysis_run(t, &o, &an, &err) || (an && pf_analysis_collectives(an, cli->pos[0], &err))) {
-        pf_analysis_free(an);
-        pf_trace_free(t);
-        return pf_cli_error(err.msg);
-    }
-    pf_outfile summary; /* committed with the --plot and --report files, or not at all */
-    memset(&summary, 0, sizeof summary);
-    if (cli->summary && write_summary(cli, t, &summary, &err)) {
-        pf_analysis_free(an);
-        pf_trace_free(t);
-        return pf_cli_error(err.msg);
-    }
-    if (cli->summary && strcmp(cli->summary, "-") == 0) { /* the summary is the output */
-        pf_analysis_free(an);
-        pf_trace_free(t);
-        return pf_cli_stdout_status();
-    }
-    pf_view_opts v = pf_cli_view_opts(cli);
-    v.trace_notes = notes_in_view;
-    if (!cli->an.force_device)
-        warn_unknown_devices(an);
-    if (an->n_devices == 0 && t->n_acts > 0 && cli->an.phase != PF_PHASE_NONE) {
-        /* --phase left nothing: the trace has GPU work, none of it in that phase */
-        fprintf(stderr, "profana: %s: no GPU activity in phase %s (--phase all: the Phases line gives each phase's share)\n",
-                t->path, pf_phase_name(cli->an.phase));
-    } else if (an->n_devices == 0) {
-        fprintf(stderr, "profana: %s: the trace has no GPU activity (no kernel, memcpy or memset events)\n", t->path);
-    }
-    /* --plot / --report files written first: a bad output path stops the run before any table
-     * is printed; they are put in place only once standard output went out whole. */
-    pf_plot_files files;
-    if (pf_plots_write(&v, an, &files, &err)) {
-        pf_outfile_abort(&summary);
-        pf_analysis_free(an);
-        pf_trace_free(t);
-        return pf_cli_error(err.msg);
-    }
-    int rc = pf_view_analysis(stdout, &v, an);
-    pf_timings_lap(tm, "render", 1);
-    pf_analysis_free(an);
-    pf_trace_free(t);
-    pf_timings_lap(tm, "free", 1);
-    if (rc) {
-        pf_plots_abort(&files);
-        pf_outfile_abort(&summary);
-        return pf_cli_error("out of memory");
-    }
-    if ((rc = pf_cli_stdout_status()) != 0) {
-        pf_plots_abort(&files);
-        pf_outfile_abort(&summary);
-        return rc;
-    }
-    return commit_all(&summary, &files);
 }

@@ -9,7 +9,7 @@
  * read only once. */
 static int check_paths(const pf_cli *cli, int n, const char *outp)
 {
-    /* two inputs as '-' are refused with the arguments (main.c: stdin_once) */
+    /* two inputs as '-' are refused with the arguments (cli_check.c: stdin_once) */
     for (int k = 0; k < n; k++)
         if (pf_same_file(cli->pos[k], outp))
             return pf_cli_usage_error("--combine: OUT '%s' is also input %d; write to another file", outp,

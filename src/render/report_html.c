@@ -501,7 +501,7 @@ static int write_one(int which, FILE *out, const job *j, const char *title)
 }
 
 /* Why path may not be written: it names an input trace (NULL when it may be). That no two
- * outputs name one file is the command line's check (main.c: distinct_outputs), which sees
+ * outputs name one file is the command line's check (src/cmd/cli_check.c: distinct_outputs), which sees
  * every output, the --summary too. */
 static const char *refused(const char *const *paths, int i, const job *j)
 {

@@ -49,7 +49,7 @@ int pf_aview_collectives_json(pf_jw *w, const pf_analysis *an);
 /* ---- --analysis: serving phases (phases_view.c) ---- */
 
 /* "Phases: prefill P% of GPU time (T us), ..." for a device some of whose GPU time has a
- * phase (pf_phases_compute); nothing otherwise. */
+ * phase (pf_phases_compute_on); nothing otherwise. */
 void pf_aview_phases(FILE *out, const pf_analysis *an, const pf_device_report *d);
 /* The headline's phases item into s (room for n): "phases of GPU time: prefill P%, decode
  * D%, mixed M%, none N% (--phase)"; returns 1, or 0 with s untouched when no GPU time of the

@@ -59,9 +59,9 @@ check_eq "one place: no static is_gzip left" "$(grep -l 'static int is_gzip' $SR
 
 # 8. The modes: what --explain and --steps do not take follows from the option rows; the
 # conflict table keeps at most 4 pairs (issue 29).
-rows=$(sed -n '/^static const conflict conflicts\[\] = {/,/^};/p' src/main.c | grep -c '^    {"')
-[ "$rows" -ge 1 ] && [ "$rows" -le 4 ] && pass "main.c: the conflict table has $rows rows (at most 4)" || fail "main.c: the conflict table" "$rows rows"
-check_eq "main.c: no hard-coded is_input" "$(grep -c 'is_input' src/main.c)" 0
+rows=$(sed -n '/^static const conflict conflicts\[\] = {/,/^};/p' src/cmd/cli_check.c | grep -c '^    {"')
+[ "$rows" -ge 1 ] && [ "$rows" -le 4 ] && pass "cli_check.c: the conflict table has $rows rows (at most 4)" || fail "cli_check.c: the conflict table" "$rows rows"
+check_eq "the command line: no hard-coded is_input" "$(cat src/main.c src/cmd/cli_*.c | grep -c 'is_input')" 0
 
 # 9. Contracts asserted (issue 29: at least 150 asserts in src/), and asserts on in every build
 # the tests run: no -DNDEBUG in the Makefile.
@@ -78,13 +78,13 @@ for ph in prefill decode mixed; do
     check_eq "one place: ... and nowhere else in src/" "$(grep -lF "\"$ph\"" $SRC | tr '\n' ' ')" "src/analysis/phases.c "
 done
 check_eq "one place: the views format no phase name of their own (pf_phase_name)" "$(grep -lE '(prefill|decode|mixed|none) %' src/render/*.c | tr '\n' ' ')" ""
-check_eq "one place: main.c keeps no list of phase names" "$(grep -c 'phase_names' src/main.c)" 0
-grep -q 'an\.phase, pf_phase_choices,' src/main.c && pass "one place: --phase's row reads pf_phase_choices" || fail "one place: --phase's row reads pf_phase_choices" "it does not"
+check_eq "one place: the command line keeps no list of phase names" "$(cat src/main.c src/cmd/cli_*.c | grep -c 'phase_names')" 0
+cat src/cmd/cli_options.c | grep -q 'an\.phase, pf_phase_choices,'  && pass "one place: --phase's row reads pf_phase_choices" || fail "one place: --phase's row reads pf_phase_choices" "it does not"
 
 # 11. The --columns help's column names: the views' column tables (src/render/analysis_view.c,
 # diff_view.c), which --help reads through pf_view_columns_help. main.c spells no column, and
 # the names --help lists are exactly the ones --columns takes (its error lists them).
-check_eq "one place: main.c spells no column of --columns" "$(grep -cE 'total_us, pct|p50_us|cpu_total_us|a_mean_us|ratio_ci' src/main.c)" 0
+check_eq "one place: the command line spells no column of --columns" "$(cat src/main.c src/cmd/cli_*.c | grep -cE 'total_us, pct|p50_us|cpu_total_us|a_mean_us|ratio_ci')" 0
 help_cols=$("$PROFANA" --help | sed -n '/^  --columns LIST/,/^  --[a-z]/p' | sed '$d' | tr -s ' \n' '  ')
 names() { tr ',;' '\n\n' | sed 's/^ *//; s/ *$//' | grep -v '^$' | sort; }
 help_an=$(echo "$help_cols" | sed 's/.*(--analysis: //; s/; --diff: .*//; s/on request only: //; s/--group op also //' | names)
@@ -96,9 +96,9 @@ check_eq "one place: --help's --analysis columns are the ones --columns takes (-
 check_eq "one place: --help's --diff columns are the ones --columns takes" "$(echo $help_diff)" "$(echo $taken_diff)"
 
 # 12. The commands that read a device file (--device-file, $PROFANA_DEVICES): ON_DEVICE_FILE
-# (src/main.c), the mask of both the option's row and the environment's fallback.
-check_eq "one place: the device-file commands are one mask in main.c" "$(count_fixed 'ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_DEVICES' src/main.c)" 1
-check_eq "one place: --device-file's row and \$PROFANA_DEVICES read ON_DEVICE_FILE" "$(grep -c 'ON_DEVICE_FILE' src/main.c)" 3
+# (src/cmd/cli_table.h), the mask of both the option's row and the environment's fallback.
+check_eq "one place: the device-file commands are one mask (cli_table.h)" "$(cat src/main.c src/cmd/cli_*.c src/cmd/cli_table.h | grep -cF 'ON_ANALYSIS | ON_DIFF | ON_AUGMENT | ON_DEVICES')" 1
+check_eq "one place: --device-file's row and \$PROFANA_DEVICES read ON_DEVICE_FILE" "$(cat src/cmd/cli_options.c src/cmd/cli_check.c | grep -c 'ON_DEVICE_FILE')" 2
 
 # 13. vLLM's execution_details.json told from a trace: pf_capture_list_is (src/catalog/captures.c),
 # its name PF_CAPTURE_LIST_NAME (include/profana/captures.h); cmd/ and main.c spell neither.

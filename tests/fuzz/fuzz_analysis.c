@@ -44,11 +44,13 @@ static void choose_options(pf_cli *cli, uint64_t h)
     cli->by_category = (int)pick(&h, 2);
     cli->an.tf32 = (int)pick(&h, 3);
     cli->an.step = steps[pick(&h, 4)];
-    cli->steps = pick(&h, 4) == 0;
+    cli->mode = pick(&h, 4) == 0 ? PF_MODE_STEPS : PF_MODE_TABLE;
     cli->device_name = devices[pick(&h, 3)];
     cli->an.force_device = cli->device_name ? pf_devices_find(cli->device_name) : NULL;
-    if (pick(&h, 4) == 0)
+    if (pick(&h, 4) == 0) {
+        cli->mode = PF_MODE_EXPLAIN;
         cli->explain = explain[pick(&h, 8)];
+    }
     /* three names for the bit bucket: one file may not be named for two outputs */
     if (pick(&h, 4) == 0) {
         cli->plot_roofline = "/dev/null";
@@ -79,10 +81,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pf_cli cli = {.command = "--analysis", .pos = pos, .npos = 2, .format = PF_FMT_TEXT, .fail_above = -1};
     cli.load.jobs = 1;
     choose_options(&cli, hash(data, size));
-    int rc = cmd_analysis(&cli);
+    int rc = pf_cli_run(&cli); /* --analysis in the mode chosen */
     /* Every outcome is an exit status the README documents; anything else is a finding. */
     if (rc != PF_EXIT_OK && rc != PF_EXIT_TRACE && rc != PF_EXIT_USAGE) {
-        fprintf(stderr, "fuzz_analysis: cmd_analysis returned %d\n", rc);
+        fprintf(stderr, "fuzz_analysis: pf_cli_run returned %d\n", rc);
         __builtin_trap();
     }
     fflush(stdout);

@@ -1,0 +1,242 @@
+/* rows.c - a device report's rows: each activity added to its group, the Total and its category, with its rates at the device's peaks; what a row tells (its category, sources, mean). */
+#include "pipeline.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profana/rates.h"
+#include "profana/satmath.h"
+
+static void row_add_source(pf_row *r, const char *src)
+{
+    if (!src)
+        return;
+    for (int i = 0; i < r->n_sources; i++) /* sources are mostly the same literal: pointers first */
+        if (r->sources[i] == src)
+            return;
+    for (int i = 0; i < r->n_sources; i++) /* then texts: the Total row holds several */
+        if (strcmp(r->sources[i], src) == 0)
+            return;
+    if (r->n_sources < PF_ROW_MAX_SOURCES)
+        r->sources[r->n_sources++] = src;
+    else
+        r->sources_more = 1;
+}
+
+/* pipeline.h */
+void pf_an_row_init(pf_row *r, const char *key)
+{
+    assert(r && key);
+    memset(r, 0, sizeof *r);
+    r->key = key;
+    r->op = -1;
+    r->min_ns = INT64_MAX;
+    r->peak_ok = 1;
+    r->ach_ok = 1;
+}
+
+/* An activity's seconds at its device's peaks (pf_at_peak_s; < 0: no peak for it), worked
+ * out once for the rows it goes to (its group, the Total, its category). */
+typedef struct act_peaks {
+    double flop_peak_s, flop_ach_s, byte_peak_s, byte_ach_s;
+} act_peaks;
+
+static act_peaks peaks_of(const pf_act_work *w, const pf_device_info *info)
+{
+    act_peaks p = {-1, -1, -1, -1};
+    if (w->flop >= 0) {
+        p.flop_peak_s = pf_at_peak_s(w->flop, pf_peak_flops(info, w->dtype));
+        p.flop_ach_s = pf_at_peak_s(w->flop, pf_achievable_flops(info, w->dtype));
+    }
+    if (w->bytes >= 0) {
+        p.byte_peak_s = pf_at_peak_s(w->bytes, pf_peak_bytes(info));
+        p.byte_ach_s = pf_at_peak_s(w->bytes, pf_achievable_bytes(info));
+    }
+    return p;
+}
+
+static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const act_peaks *pk, pf_category cat)
+{
+    r->count++;
+    r->cat_ns[cat] = pf_sat_add(r->cat_ns[cat], a->dur_ns);
+    r->total_ns = pf_sat_add(r->total_ns, a->dur_ns);
+    if (a->dur_ns < r->min_ns)
+        r->min_ns = a->dur_ns;
+    if (a->dur_ns > r->max_ns)
+        r->max_ns = a->dur_ns;
+    if (w->flop >= 0) {
+        r->flop += w->flop;
+        r->flop_known++;
+        if (pk->flop_peak_s >= 0)
+            r->flop_peak_s += pk->flop_peak_s;
+        else
+            r->peak_ok = 0; /* work without a peak for its dtype */
+        if (pk->flop_ach_s >= 0)
+            r->flop_ach_s += pk->flop_ach_s;
+        else
+            r->ach_ok = 0;
+    }
+    /* The Total and category rows are the figures profana stands behind: a generic guess's
+     * bytes stay in its own row (source "generic") and out of theirs. */
+    if (w->bytes >= 0 && !(r->is_total && w->generic)) {
+        r->bytes += w->bytes;
+        r->bytes_known++;
+        if (pk->byte_peak_s >= 0) /* without a bandwidth the row shows no BW % (pf_row_bw_pct) */
+            r->byte_peak_s += pk->byte_peak_s;
+        if (pk->byte_ach_s >= 0)
+            r->byte_ach_s += pk->byte_ach_s;
+    }
+    row_add_source(r, w->source);
+    r->upper_bound_n += w->upper_bound != 0;
+    r->flop_elsewhere_n += (w->elsewhere & PF_ELSEWHERE_FLOP) != 0;
+    r->generic_n += w->generic != 0;
+}
+
+/* Ops without a formula, by op name, so users see what to add. */
+static int add_missing(dev_acc *d, const char *op, const pf_activity *a, const pf_act_work *w)
+{
+    int added;
+    int64_t idx = pf_ptrmap_find_or_add(&d->missing_map, op, d->rep->n_missing, &added);
+    if (idx < 0)
+        return -1;
+    if (added) {
+        pf_row *m = realloc(d->rep->missing, (d->rep->n_missing + 1) * sizeof *m);
+        if (!m)
+            return -1;
+        d->rep->missing = m;
+        pf_an_row_init(&m[d->rep->n_missing++], op);
+    }
+    act_peaks none = peaks_of(w, NULL);
+    row_add(&d->rep->missing[idx], a, w, &none, PF_CAT_OTHER);
+    return 0;
+}
+
+/* Why an activity may lack figures: its op has no recorded shapes, or it has no launching
+ * op (and then whether even its launch call is missing from the trace). */
+static void count_why(dev_acc *d, const pf_activity *a, const pf_act_work *w)
+{
+    pf_device_report *r = d->rep;
+    if (a->captured) {
+        r->captured_n++;
+        r->captured_ns = pf_sat_add(r->captured_ns, a->dur_ns);
+    }
+    if (w->graph_replay)
+        r->graph_replay_ns = pf_sat_add(r->graph_replay_ns, a->dur_ns);
+    if (w->compiled_region)
+        r->compiled_region_ns = pf_sat_add(r->compiled_region_ns, a->dur_ns);
+    if (a->op < 0) {
+        r->unlinked_n++;
+        r->unlinked_ns = pf_sat_add(r->unlinked_ns, a->dur_ns);
+        if (w->inferred) {
+            r->inferred_n++;
+            r->inferred_ns = pf_sat_add(r->inferred_ns, a->dur_ns);
+        }
+        if (a->launch_ts_ns == PF_NO_LAUNCH) {
+            r->no_launch_n++;
+            r->no_launch_ns = pf_sat_add(r->no_launch_ns, a->dur_ns);
+        }
+        return;
+    }
+    if (w->lower_bound)
+        r->triton_lb_ns = pf_sat_add(r->triton_lb_ns, a->dur_ns);
+    if (w->no_shapes)
+        r->no_shapes_ns = pf_sat_add(r->no_shapes_ns, a->dur_ns);
+    else if (a->kind == PF_ACT_KERNEL)
+        r->shapes_ns = pf_sat_add(r->shapes_ns, a->dur_ns);
+}
+
+/* A new row of key, launched by op, at the end of d's rows. Returns 0, or -1 when memory
+ * runs out. */
+static int new_row(dev_acc *d, const char *key, int32_t op)
+{
+    assert(d->rep->n_rows <= d->cap_rows);
+    if (d->rep->n_rows == d->cap_rows) {
+        size_t cap = d->cap_rows ? d->cap_rows * 2 : 4; /* small: a trace may have 65,536 devices */
+        pf_row *rows = realloc(d->rep->rows, cap * sizeof *rows);
+        if (!rows)
+            return -1;
+        d->rep->rows = rows;
+        d->cap_rows = cap;
+    }
+    pf_an_row_init(&d->rep->rows[d->rep->n_rows], key);
+    d->rep->rows[d->rep->n_rows++].op = op;
+    return 0;
+}
+
+/* The device's time with known bytes (apart: a generic guess's) and known FLOPs. */
+static void count_known(pf_device_report *r, const pf_activity *a, const pf_act_work *w)
+{
+    if (w->bytes >= 0 && w->generic)
+        r->bytes_generic_ns = pf_sat_add(r->bytes_generic_ns, a->dur_ns);
+    else if (w->bytes >= 0)
+        r->bytes_known_ns = pf_sat_add(r->bytes_known_ns, a->dur_ns);
+    if (w->flop >= 0)
+        r->flop_known_ns = pf_sat_add(r->flop_known_ns, a->dur_ns);
+}
+
+/* pipeline.h */
+int pf_an_add_to_group(const pf_analysis *an, const char *const *shape_keys, dev_acc *d, size_t i, int32_t *row)
+{
+    assert(i < an->trace->n_acts && d->rep && row);
+    const pf_activity *a = &an->trace->acts[i];
+    const pf_act_work *w = &an->work[i];
+    pf_category cat = (pf_category)an->cats[i];
+    const char *key = pf_an_group_key(an, shape_keys, a);
+    int added;
+    int64_t idx = key ? pf_ptrmap_find_or_add(&d->map, key, d->rep->n_rows, &added) : -1;
+    if (idx < 0 || idx > INT32_MAX || (added && new_row(d, key, a->op)))
+        return -1;
+    *row = (int32_t)idx;
+    act_peaks pk = peaks_of(w, d->rep->info);
+    row_add(&d->rep->rows[idx], a, w, &pk, cat);
+    row_add(&d->rep->total, a, w, &pk, cat);
+    row_add(&d->rep->cats[cat], a, w, &pk, cat);
+    count_known(d->rep, a, w);
+    count_why(d, a, w);
+    if (w->no_formula && add_missing(d, an->trace->ops[a->op].name, a, w))
+        return -1;
+    int added_kernel;
+    if (pf_ptrmap_find_or_add(&d->cat_names[cat], a->name, 0, &added_kernel) < 0)
+        return -1;
+    d->rep->cat_kernels[cat] += added_kernel;
+    return 0;
+}
+
+/* pipeline.h */
+int pf_an_row_cmp(const void *x, const void *y)
+{
+    const pf_row *a = x, *b = y;
+    if (a->total_ns != b->total_ns)
+        return a->total_ns < b->total_ns ? 1 : -1;
+    return strcmp(a->key, b->key);
+}
+
+pf_category pf_row_category(const pf_row *r)
+{
+    int best = PF_CAT_OTHER;
+    for (int c = 0; c < PF_CAT_COUNT; c++)
+        if (r->cat_ns[c] > r->cat_ns[best] || (r->cat_ns[best] == 0 && r->cat_ns[c] > 0))
+            best = c;
+    return (pf_category)best;
+}
+
+const char *pf_row_source(const pf_row *r, char *buf, size_t n)
+{
+    assert(r && buf && n > 0);
+    size_t len = 0;
+    buf[0] = 0;
+    for (int i = 0; i < r->n_sources; i++)
+        pf_an_append(buf, n, &len, i ? "+%s" : "%s", r->sources[i]);
+    if (r->sources_more)
+        pf_an_append(buf, n, &len, "+more");
+    if (!r->n_sources)
+        snprintf(buf, n, "-");
+    return buf;
+}
+
+double pf_row_mean_ns(const pf_row *r)
+{
+    return r->invocations ? (double)r->total_ns / (double)r->invocations : 0;
+}
