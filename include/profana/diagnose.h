@@ -33,7 +33,7 @@ typedef struct pf_idle_cover {
                                           NULL none */
     int64_t idle_ns;
     int64_t gaps;                      /* gaps it took time from */
-    int64_t short_ns;                  /* of idle_ns, in gaps shorter than 100 us */
+    int64_t short_ns;                  /* of idle_ns, in gaps shorter than 1 ms */
 } pf_idle_cover;
 
 typedef struct pf_diagnosis {
@@ -42,8 +42,8 @@ typedef struct pf_diagnosis {
     int64_t gap_count[PF_GAP_BINS], gap_ns[PF_GAP_BINS];
     pf_idle_cover *covers;             /* by idle_ns, largest first */
     size_t n_covers;
-    int64_t uncovered_short_ns, uncovered_long_ns; /* host wait under no mark, in gaps < 100 us
-                                                      and >= 100 us */
+    int64_t uncovered_short_ns, uncovered_long_ns; /* host wait under no mark, in gaps < 1 ms
+                                                      and >= 1 ms */
     int64_t latency_ns;                /* launch latency of the gaps (waits.h) no sync explains */
     int64_t sync_n, sync_idle_ns;      /* blocking calls the GPU drained under, and the idle
                                           of the gaps that begin under them */

@@ -5,8 +5,9 @@
 #include "profana/diagnose.h"
 #include "profana/waits.h"
 
-/* Gaps shorter than this are launch or dispatch overhead when nothing named covers them. */
-#define PF_DIAG_SHORT_GAP_NS 100000
+/* Gaps shorter than this are launch or dispatch overhead when nothing named covers them: the
+ * host ran ops back to back (Python, dispatch, launches) and never stopped for a millisecond. */
+#define PF_DIAG_SHORT_GAP_NS 1000000
 
 /* A growing list of findings. */
 typedef struct pf_diag_list {

@@ -66,6 +66,14 @@ static int optimizer_launches(const pf_analysis *an, int dev, const char *name, 
     return 0;
 }
 
+/* An annotation Inductor or torch.compile writes around a compiled graph's run: the host time
+ * under it is the wrapper's Python and launches. */
+static int compiled_region(const char *name)
+{
+    return strncmp(name, "## Call CompiledFxGraph", 23) == 0 || strstr(name, "CompiledFunction") ||
+           strstr(name, "Torch-Compiled Region");
+}
+
 static int region_finding(const pf_analysis *an, const pf_device_report *d, const pf_diagnosis *g,
                           const pf_idle_cover *c, pf_diag_list *l)
 {
@@ -87,7 +95,7 @@ static int region_finding(const pf_analysis *an, const pf_device_report *d, cons
     snprintf(f->evidence, sizeof f->evidence, "GPU idle %.3f us (%.2f%% of its idle time%s) while the launching thread was in %s \"%s\"%s%s",
              (double)c->idle_ns / 1e3, g->idle_ns > 0 ? 100.0 * (double)c->idle_ns / (double)g->idle_ns : 0, step,
              c->kind == PF_MARK_PYTHON ? "Python frame" : "record_function", pf_diag_name(nm, sizeof nm, c->name), outer,
-             launchy ? "; most of it in gaps under 100 us between short kernels" : "");
+             launchy ? "; most of it in gaps under 1 ms between launches" : "");
     if (unfused)
         snprintf(f->advice, sizeof f->advice,
                  "the optimizer launches per parameter (%lld kernels, %lld of them foreach or fused): "
@@ -95,6 +103,10 @@ static int region_finding(const pf_analysis *an, const pf_device_report *d, cons
                  (long long)n, (long long)grouped);
     else if (opt)
         snprintf(f->advice, sizeof f->advice, "the optimizer step holds the host: capture it with torch.compile or fewer, larger parameters");
+    else if (compiled_region(c->name) || (c->outer && compiled_region(c->outer)))
+        snprintf(f->advice, sizeof f->advice,
+                 "the compiled graph's wrapper launching its kernels one by one: "
+                 "torch.compile(mode=\"reduce-overhead\") replays them as one CUDA graph");
     else if (strstr(c->name, "DataLoader") || (c->outer && strstr(c->outer, "DataLoader")))
         snprintf(f->advice, sizeof f->advice, "%s",
                  (c->outer && strstr(c->outer, "_SingleProcessDataLoaderIter")) ||
@@ -161,9 +173,9 @@ static int unnamed_findings(const pf_analysis *an, const pf_device_report *d, co
         f->pct = pf_diag_pct(f->time_us, g->span_ns);
         per_step(step, sizeof step, g->uncovered_short_ns, g->steps);
         snprintf(f->evidence, sizeof f->evidence,
-                 "GPU idle %.3f us in %lld gaps under 100 us between kernels, the host launching as fast as it "
+                 "GPU idle %.3f us in %lld gaps under 1 ms between kernels, the host dispatching and launching as fast as it "
                  "can%s",
-                 f->time_us, (long long)(g->gap_count[0] + g->gap_count[1]), step);
+                 f->time_us, (long long)(g->gap_count[0] + g->gap_count[1] + g->gap_count[2]), step);
         /* graphs remove launch cost only: where most of the idle is in long gaps or syncs,
          * they are not the lever, and saying so first would send the reader the wrong way */
         if (2 * g->uncovered_short_ns >= g->idle_ns)
@@ -196,7 +208,7 @@ static int unnamed_findings(const pf_analysis *an, const pf_device_report *d, co
         f->pct = pf_diag_pct(f->time_us, g->span_ns);
         per_step(step, sizeof step, g->uncovered_long_ns, g->steps);
         snprintf(f->evidence, sizeof f->evidence,
-                 "GPU idle %.3f us in gaps of 100 us or more while the launching thread was in no annotation or "
+                 "GPU idle %.3f us in gaps of 1 ms or more while the launching thread was in no annotation or "
                  "Python frame the trace names%s",
                  f->time_us, step);
         snprintf(f->advice, sizeof f->advice,

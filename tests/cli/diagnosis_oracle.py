@@ -8,7 +8,7 @@
 #                     (S >= 256: an input of that shape, or a matmul [.., S, D] x [.., D, S])
 #     fp32_matmul     GPU time of kernels of mm/addmm/bmm/matmul/linear ops on float tensors
 #     pageable        GPU time of the copies from or to pageable host memory
-#     idle_short      GPU idle in gaps under 100 us whose launching thread was under no annotation
+#     idle_short      GPU idle in gaps under 1 ms whose launching thread was under no annotation
 #     annotation:NAME the summed duration of the user annotations named NAME
 #     row:TEXT        GPU time of the kernels whose name contains TEXT
 import sys
@@ -153,7 +153,7 @@ def idle_short(ev):
     total = 0.0
     for f, t, e in gs:
         c = calls.get(e.get("args", {}).get("correlation"))
-        if c and t - f < 100:
+        if c and t - f < 1000:
             host_end = min(t, max(f, c["ts"] + c["dur"]))
             total += (host_end - f) - overlap(f, host_end, ann[(c["pid"], c["tid"])])
     return total
