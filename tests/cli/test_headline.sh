@@ -223,7 +223,7 @@ for path, opts, lacks in cases:
 rc, txt = run(T + "eager_bf16.json", "bf16")
 b = headline_block(txt)[0]
 check("eager_bf16", "the first finding follows the idle gaps by length",
-      items(b)[2].startswith("idle gaps by length: ") and items(b)[3].startswith("host_unnamed: "), items(b))
+      items(b)[2].startswith("idle gaps by length: ") and items(b)[3].startswith("launch_overhead: "), items(b))
 check("eager_bf16", "the headline comes before the tables",
       txt.index("Headline: ") < txt.index("GPU activities: ") < txt.index("Kernel Name"), txt[:300])
 
