@@ -3,7 +3,7 @@
 #   numpy_preprocess  each step runs NumPy FFTs on the CPU before the GPU work, unannotated, recorded with_stack=True
 #   eager_attention   softmax(q @ k^T * scale) @ v over S=4096 (B=2, H=16, D=64, bf16), forward and backward
 #   fp32_no_tf32      an fp32 MLP (8192 x 4096 x 4096) with TF32 off (allow_tf32=False), forward and backward
-#   unfused_adam      Adam(foreach=False) over 100 Linear(64, 64) layers, batch 32
+#   unfused_adam      Adam(foreach=False) over 100 bf16 Linear(1024, 1024) layers, batch 4096
 #   item_sync         a bf16 MLP of 24 layers with h.sum().item() after each layer (a cudaStreamSynchronize each)
 #   device_sync       the same MLP with torch.cuda.synchronize() after each layer (timing instrumentation)
 #   pageable_copy     a 256 MiB pageable host tensor copied to the GPU each step (x.cuda()), then a small GEMM
@@ -115,13 +115,15 @@ def fp32_no_tf32():
 
 
 def unfused_adam():
-    m = mlp(64, 100)
+    # the forward and backward are GPU-bound (bf16 GEMMs of 4096 x 1024 x 1024, longer than their
+    # launches): the optimizer's per-parameter launches are the planted cause
+    m = mlp(1024, 100, torch.bfloat16)
     opt = torch.optim.Adam(m.parameters(), lr=1e-3, foreach=False, fused=False)
-    x = torch.randn(32, 64, device=dev)
+    x = torch.randn(4096, 1024, device=dev, dtype=torch.bfloat16)
 
     def step():
         opt.zero_grad(set_to_none=True)
-        m(x).pow(2).mean().backward()
+        m(x).float().pow(2).mean().backward()
         opt.step()
     return step
 

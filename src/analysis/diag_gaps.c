@@ -249,7 +249,8 @@ static const pf_host_mark *sync_at(const marks_by_thread *mt, uint64_t th, int64
             end = mid;
     }
     /* the first that starts inside the gap, if it holds most of it */
-    if (hi < mt->n_sync && m[mt->sync[hi]].thread == th && m[mt->sync[hi]].ts_ns < to) {
+    if (hi < mt->n_sync && m[mt->sync[hi]].thread == th && m[mt->sync[hi]].ts_ns < to &&
+        m[mt->sync[hi]].kind == PF_MARK_SYNC) {
         const pf_host_mark *c = &m[mt->sync[hi]];
         int64_t c_end = c->ts_ns + c->dur_ns < to ? c->ts_ns + c->dur_ns : to;
         if (2 * (c_end - c->ts_ns) >= to - from) {
@@ -269,7 +270,7 @@ static const pf_host_mark *sync_at(const marks_by_thread *mt, uint64_t th, int64
         else if (c->kind == PF_MARK_BLOCKING_OP && !*op)
             *op = c;
     }
-    return call ? call : *op;
+    return call; /* a blocking op without a sync call in it read a CPU value: no wait */
 }
 
 static int gap_bin(int64_t len)

@@ -24,8 +24,10 @@ static int read_dim(const pf_op_call *call, int pos, const pf_arg *self, int64_t
 
 /* index_copy_(self, dim, index, source) and index_add_(self, dim, index, source, alpha):
  * source's slices go to the rows of self along dim that index names. Read: index and
- * source; written: as many elements of self as source has (index_add_ reads them first, to
- * add to them: one FLOP each, as add_ counts). A KV-cache update (index_copy_ of one token
+ * source; written: as many elements of self as source has, at most all of self (repeated
+ * indices land on the same elements, which stay in the cache while they are added to: an
+ * index_add_ of 65,536 rows into 4 writes 4 rows to memory); index_add_ reads them first, to
+ * add to them: one FLOP per source element, as add_ counts. A KV-cache update (index_copy_ of one token
  * into a [16, 32, 2048, 128] cache) moves the token, not the cache. */
 int pf_est_index_write(const pf_op_call *call, pf_work *w)
 {
@@ -44,9 +46,10 @@ int pf_est_index_write(const pf_op_call *call, pf_work *w)
     if (source->ndim != self->ndim || pf_arg_numel(index) != slices)
         return PF_FORMULA_MISMATCH;
     int accumulate = pf_spec_of(call)->flop;
-    int64_t n = pf_arg_numel(source);
+    int64_t n = pf_arg_numel(source), self_n = pf_arg_numel(self);
+    int64_t touched = self_n >= 0 && self_n < n ? self_n : n;
     int size = pf_type_size(self->type);
-    double part = (double)n * size;
+    double part = (double)touched * size;
     double bytes = pf_bytes_add(pf_bytes_add(pf_tensor_read_bytes(index), pf_tensor_read_bytes(source)),
                                 (1 + accumulate) * part);
     pf_ex_rule(w, "index_write.c", "the largest tensor input");
@@ -56,15 +59,15 @@ int pf_est_index_write(const pf_op_call *call, pf_work *w)
     pf_ex_shape(w, PF_EX_SIZES, index);
     pf_ex(w, PF_EX_SIZES, ", source ");
     pf_ex_shape(w, PF_EX_SIZES, source);
-    pf_ex(w, PF_EX_SIZES, ": %lld elements of self %s, not the whole of it", (long long)n,
-          accumulate ? "read and written" : "written");
+    pf_ex(w, PF_EX_SIZES, ": %lld elements of self %s, %s", (long long)touched,
+          accumulate ? "read and written" : "written", touched < n ? "all of it (indices repeat)" : "not the whole of it");
     if (accumulate)
         pf_ex(w, PF_EX_FLOP, "numel(source) = %lld", (long long)n);
     pf_ex(w, PF_EX_BYTES, "index + source + %spart of self = ", accumulate ? "2*" : "");
     pf_ex_tensor_read(w, PF_EX_BYTES, index);
     pf_ex(w, PF_EX_BYTES, " + ");
     pf_ex_tensor_read(w, PF_EX_BYTES, source);
-    pf_ex(w, PF_EX_BYTES, " + %s%lld*%d", accumulate ? "2*" : "", (long long)n, size);
+    pf_ex(w, PF_EX_BYTES, " + %s%lld*%d", accumulate ? "2*" : "", (long long)touched, size);
     return pf_estimate_done(call, w, accumulate ? (double)n : 0, bytes);
 }
 
