@@ -122,6 +122,15 @@ for path, kinds, names, cause in cases:
     heavy = [f for f in fs if f["kind"] in ("headroom", "far_below_roofs")]
     check(tag, "the heaviest row's finding is shown", heavy and ("- %s: " % heavy[0]["kind"]) in head, head[-400:])
 
+# the control of the panel: back-to-back bf16 GEMMs, nothing to fix but the GEMM's headroom
+if os.path.exists("testdata/diagnosis/healthy_gemm.json.gz"):
+    rc, out, _ = analyze("testdata/diagnosis/healthy_gemm.json.gz")
+    fs = json.loads(out)["devices"][0]["headline"]["findings"]
+    check("healthy_gemm.json.gz", "the first finding is the GEMM row's headroom", fs and fs[0]["kind"] == "headroom" and
+          "nvjet" in fs[0]["evidence"], [f["kind"] for f in fs])
+    check("healthy_gemm.json.gz", "no finding advises CUDA graphs",
+          not [f for f in fs if "CUDA graphs" in f.get("advice", "") and "cannot" not in f["advice"]], fs)
+
 # launch overhead (short gaps under no annotation): CUDA graphs are advised only where those gaps
 # hold at least half the idle time (the oracle's short-gap idle against the headline's idle)
 rc, out, _ = analyze("testdata/traces/eager_bf16.json")
