@@ -138,11 +138,11 @@ def lookalike(path):
                 t.op("aten::mm", ts + 5 + 50 * j, 45, nid(), tid=200, dims=[[b, n], [n, k]], types=[BF, BF])
                 t.launch(ts + 20 + 50 * j, 8, [("kernel", GEMM, round(rnd.uniform(20, 60), 3))], tid=200)
             ts += 125
-        # the optimizer: a foreach add under an annotation-like op; a library's own launch outside ops
-        t.op("aten::_foreach_add_", ts, 80, nid(), dims=[[], [], []], types=["TensorList", "TensorList", "Scalar"])
+        # the optimizer: four in-place adds under one op; a library's own launch outside ops
+        t.op("Optimizer.step#SGD.step", ts, 80, nid())
         for j in range(4):
-            t.launch(ts + 5 + 15 * j, 6, [("kernel", "void at::native::multi_tensor_apply_kernel<FusedAdd>",
-                                          round(rnd.uniform(10, 30), 3))])
+            t.op("aten::add_", ts + 3 + 15 * j, 12, nid(), dims=[[1024, 1024], [1024, 1024], []], types=[BF, BF, "Scalar"])
+            t.launch(ts + 5 + 15 * j, 6, [("kernel", EW, round(rnd.uniform(10, 30), 3))])
         ts += 90
         t.launch(ts, 5, [("kernel", "ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 40.0)], tid=300)
         ts += 10
