@@ -180,6 +180,9 @@ typedef struct pf_device_report {
     int64_t no_launch_n, no_launch_ns; /* of those, the ones whose launch call is not in the
                                           trace either (launched before profiling began, or
                                           CPU activity not recorded) */
+    int64_t graph_launch_n;            /* of those, the ones launched by a graph launch */
+    int64_t nested_n, nested_ns;       /* activities linked to their op by nesting
+                                          (pf_activity.nested), and their time */
     int64_t captured_n, captured_ns;   /* activities whose op came from a graph capture */
     int64_t cat_kernels[PF_CAT_COUNT]; /* distinct kernel names per category */
     unsigned dtypes;                   /* bit per pf_dtype that work with FLOPs ran at on the

@@ -38,7 +38,8 @@ typedef struct pf_activity {
     int device;
     int32_t op;                /* index into pf_trace.ops of the launching cpu_op (the first with
                                   its External id, which the loader keeps only until it links
-                                  them: 8 bytes an activity); -1 none */
+                                  them: 8 bytes an activity; where none has it, the op enclosing
+                                  its launch call: nested); -1 none */
     int64_t stream;
     int64_t ts_ns, dur_ns;     /* exact, from the microsecond text */
     int64_t correlation;       /* -1 when absent */
@@ -55,7 +56,9 @@ typedef struct pf_activity {
     uint64_t captured : 1;     /* 1: op is the one that recorded it in a graph capture
                                   (pf_trace_graft_captures), not one of this trace */
     pf_src_args args;          /* where its args object is in the text */
-    int64_t src_off : 62;      /* byte offset of the event's '{' in the (decompressed) text */
+    int64_t src_off : 61;      /* byte offset of the event's '{' in the (decompressed) text */
+    uint64_t nested : 1;       /* 1: op is the innermost op enclosing its launch call on the
+                                  call's thread, its External id matching none (linked by nesting) */
     uint64_t kind : 2;         /* pf_act_kind */
 } pf_activity;
 
@@ -167,7 +170,9 @@ typedef struct pf_trace {
                                   driver call, annotation, other host event), kept in cpu or not */
     int op_spans_only;         /* loaded with pf_load_opts.op_spans_only */
     size_t n_events;           /* every element of traceEvents */
-    size_t n_unlinked;         /* activities whose External id matches no cpu_op */
+    size_t n_unlinked;         /* activities without a launching op: their External id matches
+                                  no cpu_op, and no op encloses their launch call */
+    size_t n_nested;           /* activities linked by nesting (pf_activity.nested) */
     size_t n_duplicate_ids;    /* cpu_ops whose External id an earlier cpu_op had */
     size_t n_bad_events;       /* events skipped because a field could not be read */
     size_t n_steps;            /* ProfilerStep#N annotations on the CPU side */

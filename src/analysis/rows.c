@@ -114,7 +114,8 @@ static int add_missing(dev_acc *d, const char *op, const pf_activity *a, const p
 }
 
 /* Why an activity may lack figures: its op has no recorded shapes, or it has no launching
- * op (and then whether even its launch call is missing from the trace). */
+ * op (and then whether even its launch call is missing from the trace, or was a graph
+ * launch); and whether its op was found by nesting. */
 static void count_why(dev_acc *d, const pf_activity *a, const pf_act_work *w)
 {
     pf_device_report *r = d->rep;
@@ -136,8 +137,14 @@ static void count_why(dev_acc *d, const pf_activity *a, const pf_act_work *w)
         if (a->launch_ts_ns == PF_NO_LAUNCH) {
             r->no_launch_n++;
             r->no_launch_ns = pf_sat_add(r->no_launch_ns, a->dur_ns);
+        } else if (a->graph) {
+            r->graph_launch_n++;
         }
         return;
+    }
+    if (a->nested) {
+        r->nested_n++;
+        r->nested_ns = pf_sat_add(r->nested_ns, a->dur_ns);
     }
     if (w->lower_bound)
         r->triton_lb_ns = pf_sat_add(r->triton_lb_ns, a->dur_ns);

@@ -125,6 +125,9 @@ void pf_aview_counts(FILE *out, const pf_analysis *an, const pf_device_report *d
 /* "Coverage: ..." how much GPU time has known bytes and FLOPs, how much lacks shapes or a
  * launching op, and the ops to write formulas for; then the "Why:" lines. */
 void pf_aview_coverage(FILE *out, const pf_analysis *an, const pf_device_report *d);
+/* The device's "coverage" member: the shares with figures, and the activities by how they found
+ * their op (no_launching_op, linked_by_external_id, linked_by_nesting, graph_capture). */
+void pf_aview_coverage_json(pf_jw *w, const pf_device_report *d);
 /* "(N more rows: ...)" when --top left rows out; nothing otherwise. */
 void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *d);
 /* "GPU busy: span ..., busy ..., idle ..." */

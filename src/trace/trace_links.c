@@ -1,4 +1,4 @@
-/* trace_links.c - links kernels to their ops by External id: the id map, the ops built from the records that are linked (or all), their args parsed once per distinct text, the nests' calls; the map and lookups of large traces on several threads. */
+/* trace_links.c - links kernels to their ops by External id (else by nesting, trace_enclosing.c): the id map, the ops built from the records that are linked (or all), their args parsed once per distinct text, the nests' calls; the map and lookups of large traces on several threads. */
 #include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -370,6 +370,9 @@ static int link_records(pf_trace *t, const int64_t *act_ext, const pf_op_recs *r
         memset(keep, all_ops ? 1 : 0, r->n);
         rc = link_acts(t, act_ext, &m, keep, jobs);
     }
+    if (rc == 0) /* where the External id finds no op: the op around the launch call */
+        rc = pf_link_enclosing(t, r, keep, jobs, &t->n_nested);
+    t->n_unlinked -= rc == 0 ? t->n_nested : 0;
     if (rc == 0)
         rc = pf_nests_find(r, keep, &ns, jobs);
     pf_idmap_free(&m);

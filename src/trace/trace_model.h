@@ -94,4 +94,14 @@ int pf_nests_find(const pf_op_recs *r, const unsigned char *keep, pf_nests *ns, 
 
 void pf_nests_free(pf_nests *ns);
 
+/* Links by nesting (docs/analysis.md, "How work is attributed"): each activity that no
+ * External id linked (op < 0) whose launch call is known and is not a graph launch takes the
+ * innermost record of r (with a span) enclosing that call on the call's thread (same pid and
+ * tid; op start <= call start, call end <= op end; innermost: the latest start, then the
+ * earliest end, then the last in file order): a->op becomes the record's index in the
+ * sequence (as the External-id links leave it), a->nested 1, keep[index] 1; *n_nested counts
+ * them. Nothing is sorted when no activity wants an op. The threads' sweeps run on up to jobs
+ * threads (the result is the same for every jobs >= 1). Returns 0 or -1 (out of memory). */
+int pf_link_enclosing(pf_trace *t, const pf_op_recs *r, unsigned char *keep, size_t jobs, size_t *n_nested);
+
 #endif

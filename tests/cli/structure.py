@@ -25,8 +25,6 @@ FILE_ALLOW = {
     "src/render/tabulate.c": (950, "the one table printer: text, CSV, JSON and Markdown of one "
                               "table model, the text fitted to a width; its parts share the "
                               "layout state and are read together"),
-    "src/render/analysis_view.c": (950, "the --analysis rows view alone: its columns, cells and "
-                                   "footnotes over one row model, one table printed"),
 }
 
 # Externs whose only callers outside their file are tests: allowed (see the note on check f).

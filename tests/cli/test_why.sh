@@ -27,12 +27,21 @@ write("noshapes.json", noshapes)
 # GPU activities only (ProfilerActivity.CUDA alone): no cpu_op, no runtime call
 write("gpuonly.json", [e for e in ev if e.get("cat") not in ("cpu_op", "cuda_runtime", "cuda_driver", "user_annotation",
                                                              "python_function")])
-# every aten::addmm cpu_op dropped (its kernels keep their launch calls, as a graph replay's
-# do), and every aten::mm cpu_op dropped with its kernels' launch calls
-mm_ids = {e["args"]["External id"] for e in ev if e.get("cat") == "cpu_op" and e["name"] == "aten::mm"}
-mm_corr = {e["args"]["correlation"] for e in ev
-           if e.get("cat") in ("kernel", "gpu_memset", "gpu_memcpy") and e["args"].get("External id") in mm_ids}
-write("unlinked.json", [e for e in ev if not (e.get("cat") == "cpu_op" and e["name"] in ("aten::addmm", "aten::mm"))
+# every aten::addmm cpu_op dropped (its kernels keep their launch calls, moved to a thread
+# without ops, as a library's own launches are: inside an op they would link by nesting), and
+# every aten::mm cpu_op dropped with its kernels' launch calls
+def corr_of(name):
+    ids = {e["args"]["External id"] for e in ev if e.get("cat") == "cpu_op" and e["name"] == name}
+    return {e["args"]["correlation"] for e in ev
+            if e.get("cat") in ("kernel", "gpu_memset", "gpu_memcpy") and e["args"].get("External id") in ids}
+
+
+mm_corr, addmm_corr = corr_of("aten::mm"), corr_of("aten::addmm")
+unlinked = json.loads(json.dumps(ev))
+for e in unlinked:
+    if e.get("cat") in ("cuda_runtime", "cuda_driver") and e["args"].get("correlation") in addmm_corr:
+        e["tid"] = 999999
+write("unlinked.json", [e for e in unlinked if not (e.get("cat") == "cpu_op" and e["name"] in ("aten::addmm", "aten::mm"))
                         and not (e.get("cat") in ("cuda_runtime", "cuda_driver") and e["args"].get("correlation") in mm_corr)])
 PY
 

@@ -1,4 +1,4 @@
-/* test_trace_links.c - launch calls linked to kernels by correlation id on several threads (pf_trace_link_launches through the loader): a repeated id of one process keeps its first call, an id two processes share links no call, with dense and with spread ids, at -j 1 and -j 4; every expectation written out from how the trace is made here. */
+/* test_trace_links.c - launch calls linked to kernels by correlation id on several threads (pf_trace_link_launches through the loader): a repeated id of one process keeps its first call, an id two processes share links no call, with dense and with spread ids, at -j 1 and -j 4; kernels whose External id matches no op linked by nesting (pf_link_enclosing: the innermost op around the launch call on its thread, ops of one thread out of order in the file); every expectation written out from how the trace is made here. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +73,58 @@ static void check_links(const char *path, int spread, int jobs)
     pf_trace_free(t);
 }
 
+/* HTA's shape on two threads: kernel i's External id is its correlation (no op has it); its
+ * launch call lies inside op i (aten::mm or aten::add) on thread 1 + i % 2, itself inside that
+ * thread's "outer" op; every 1000th call starts after op i ends: outer encloses it alone.
+ * Thread 2's outer op comes last in the file (its ops out of order). */
+static const char *nest_op_of(size_t i)
+{
+    return i % 1000 == 999 ? "outer" : i % 3 ? "aten::add" : "aten::mm";
+}
+
+static void write_nested(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    fprintf(f, "{\"traceEvents\": [\n");
+    fprintf(f, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"outer\", \"pid\": 1, \"tid\": 1, \"ts\": 0, "
+               "\"dur\": %d, \"args\": {\"External id\": 1}},\n", 10 * N + 10);
+    for (size_t i = 0; i < N; i++)
+        fprintf(f,
+                "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s\", \"pid\": 1, \"tid\": %zu, \"ts\": %zu, "
+                "\"dur\": 8, \"args\": {\"External id\": %zu}},\n"
+                "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": %zu, "
+                "\"ts\": %zu, \"dur\": 1, \"args\": {\"External id\": %zu, \"correlation\": %zu}},\n"
+                "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": %zu, "
+                "\"dur\": 3, \"args\": {\"External id\": %zu, \"device\": 0, \"stream\": 7, \"correlation\": %zu}},\n",
+                i % 1000 == 999 ? "aten::relu" : nest_op_of(i), 1 + i % 2, 10 * i + 1, i + 10, 1 + i % 2,
+                10 * i + (i % 1000 == 999 ? 9 : 3), 1000000 + i, 1000000 + i, 10 * i + 5, 1000000 + i, 1000000 + i);
+    fprintf(f, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"outer\", \"pid\": 1, \"tid\": 2, \"ts\": 0, "
+               "\"dur\": %d, \"args\": {\"External id\": 2}}\n]}\n", 10 * N + 10);
+    fclose(f);
+}
+
+static void check_nested(const char *path, int jobs)
+{
+    char name[160];
+    pf_load_opts o = {.jobs = jobs};
+    pf_trace *t = NULL;
+    pf_error err;
+    snprintf(name, sizeof name, "nesting, -j %d: loads", jobs);
+    CHECK(name, pf_trace_load_opts(path, &o, &t, &err) == 0 && t && t->n_acts == N);
+    if (!t)
+        return;
+    size_t wrong = 0;
+    for (size_t i = 0; i < N; i++) {
+        const pf_activity *a = &t->acts[i];
+        wrong += a->op < 0 || !a->nested || strcmp(t->ops[a->op].name, nest_op_of(i)) != 0;
+    }
+    snprintf(name, sizeof name, "nesting, -j %d: each kernel has the innermost op around its call", jobs);
+    CHECK(name, wrong == 0);
+    snprintf(name, sizeof name, "nesting, -j %d: %d linked by nesting, none unlinked", jobs, N);
+    CHECK(name, t->n_nested == N && t->n_unlinked == 0);
+    pf_trace_free(t);
+}
+
 int main(void)
 {
     char path[] = "/tmp/pf_links_XXXXXX";
@@ -86,6 +138,9 @@ int main(void)
         check_links(path, spread, 1);
         check_links(path, spread, 4);
     }
+    write_nested(path);
+    check_nested(path, 1);
+    check_nested(path, 4);
     unlink(path);
     CHECK_DONE();
 }
