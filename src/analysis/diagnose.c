@@ -285,7 +285,8 @@ int pf_diagnose(const pf_analysis *an, const pf_device_report *d, pf_diagnosis *
         pf_diagnosis_free(g);
         return pf_fail(err, "out of memory");
     }
-    qsort(l.f, (size_t)l.n, sizeof *l.f, cmp_finding);
+    if (l.n)
+        qsort(l.f, (size_t)l.n, sizeof *l.f, cmp_finding);
     g->findings = l.f;
     g->n_findings = l.n;
     return 0;
