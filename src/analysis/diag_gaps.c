@@ -424,7 +424,8 @@ int pf_diag_gaps(const pf_analysis *an, const pf_waits *w, pf_diagnosis *g)
         free(cv.c);
         return -1;
     }
-    qsort(cv.c, cv.n, sizeof *cv.c, cmp_cover);
+    if (cv.n) /* qsort wants a non-NULL base even for none (UBSan) */
+        qsort(cv.c, cv.n, sizeof *cv.c, cmp_cover);
     g->covers = cv.c;
     g->n_covers = cv.n;
     int best = -1;
