@@ -862,6 +862,26 @@ static int distinct_outputs(const pf_cli *cli)
     return 0;
 }
 
+/* An output that cannot be written in place safely (a descriptor not open for writing, a
+ * regular file of /proc: pf_outfile_check) is refused before anything is read: one line,
+ * exit 2. */
+static int writable_outputs(const pf_cli *cli, const command *c)
+{
+    const char *out[] = {cli->summary, cli->plot_roofline, cli->plot_breakdown, cli->report, cli->plot_timeline};
+    pf_error err;
+    for (size_t i = 0; i < sizeof out / sizeof *out; i++)
+        if (out[i] && pf_outfile_check(out[i], &err)) {
+            fprintf(stderr, "profana: error: %s\n", err.msg);
+            return PF_EXIT_USAGE;
+        }
+    for (int i = 0; i < cli->npos; i++)
+        if (pos_kind(c, i, cli->npos) == POS_OUTPUT && pf_outfile_check(cli->pos[i], &err)) {
+            fprintf(stderr, "profana: error: %s\n", err.msg);
+            return PF_EXIT_USAGE;
+        }
+    return 0;
+}
+
 /* One pass over argv: commands, options (each applied by its row of the table) and
  * positionals. Stops at the first error or at an option that ends the run (*done). Returns 0
  * or an exit status. */
@@ -929,6 +949,8 @@ int main(int argc, char **argv)
         rc = check_positionals(&cli, cmd);
     if (rc == 0 && !done)
         rc = distinct_outputs(&cli);
+    if (rc == 0 && !done)
+        rc = writable_outputs(&cli, cmd);
     pf_devset devices = {0};
     if (rc == 0 && !done)
         rc = resolve_devices(&cli, cmd, &devices);
