@@ -155,7 +155,7 @@ static const char *read_tflops(const cJSON *v, const char *where, double *peaks,
             snprintf(why, cap, "%s has an unknown dtype \"%.40s\"", where, d->string);
             return why;
         }
-        if (seen & 1u << k) { /* "bf16" twice, or "bf16" and "BF16" */
+        if (seen & 1u << k) { /* "bf16" twice, or twice in two spellings */
             snprintf(why, cap, "%s names dtype %s twice (\"%.40s\")", where, pf_dtype_name(k), d->string);
             return why;
         }
