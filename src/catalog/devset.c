@@ -48,7 +48,7 @@ static char *read_all(const char *path, size_t *len, pf_error *err)
     return buf;
 }
 
-/* The first NUL of the file's text: a raw byte, or a \u0000 escape in a string, which cJSON
+/* The first NUL in a string or key of the file's text: a zero byte or a \u0000 escape, which cJSON
  * would cut the string at ("H100\u0000x" read as "H100"). Returns its byte offset (len when
  * there is none) and, in *key, the key it is in or under (a key's own text, else the value's
  * key; "" at the top). */
@@ -57,9 +57,7 @@ static size_t find_nul(const char *text, size_t len, char *key, size_t cap)
     size_t last_key = 0, last_key_len = 0; /* the last string followed by ':' */
     key[0] = 0;
     for (size_t i = 0; i < len; i++) {
-        if (text[i] == 0)
-            return i;
-        if (text[i] != '"')
+        if (text[i] != '"') /* a zero byte outside a string is no JSON: the parser says where */
             continue;
         size_t start = ++i, nul = len;
         for (; i < len && text[i] != '"'; i++) {

@@ -354,3 +354,8 @@ bad48 'a NUL in a key' '[{"na\u0000me": "a", "match": "H"}]' \
 printf '%s' '[{"name": "a\\u0000", "match": "H100"}]' >"$TMP/ok48.json"
 check_run "device file, an escaped backslash then u0000: not a NUL" 0 "$PROFANA" --analysis "$TMP/d48.json" bf16 --device-file "$TMP/ok48.json" --wide
 check_grep "device file, an escaped backslash then u0000: the name kept whole" 'matched: a\\u0000 ' "$TMP/out"
+# a zero byte inside a name is a NUL too (one outside any string is no JSON: test_limits.sh)
+printf '[{"name": "H1\000x", "match": "H100"}]' >"$TMP/bad48.json"
+check_run "device file, a zero byte in \"name\"" 1 "$PROFANA" --analysis "$TMP/d48.json" bf16 --device-file "$TMP/bad48.json"
+check_eq "device file, a zero byte in \"name\": one line naming the key" "$(cat "$TMP/err")" \
+    "profana: error: $TMP/bad48.json: byte 13: \"name\" holds a NUL character (\\u0000 or a zero byte): not a name"
