@@ -21,8 +21,12 @@ typedef struct pf_outfile {
 } pf_outfile;
 
 /* Opens a temporary file in the target's directory (unnamed where the system allows, so
- * that a run killed by a signal leaves none behind) (standard output for "-"; a device or
- * FIFO such as /dev/full is opened directly, since a rename would replace it). A target that
+ * that a run killed by a signal leaves none behind) (standard output for "-"). A target that
+ * is not a regular file is written in place, as a stream, never replaced by a rename: one of
+ * this process's descriptors (/dev/stdout, /dev/fd/N, /proc/self/fd/N) through a duplicate of
+ * it, so its offset and append mode are shared (`--summary /dev/stdout >>log` appends to log);
+ * a device or FIFO (/dev/full) opened without truncating; what pf_outfile_check refuses is
+ * refused. A target that
  * is a symbolic link is written where it points, so the link stays (a dangling link: the
  * file it names is created); an existing target keeps its owner (where the writer may
  * give it) and permission bits. A name too long for the ".tmp-XXXXXX" suffix gets a short
@@ -30,6 +34,12 @@ typedef struct pf_outfile {
  * gzip-compressed: f compresses into the temporary file. Refuses a target that is a
  * directory. Returns 0, or -1 with err set ("PATH: reason") and nothing created. */
 int pf_outfile_open(pf_outfile *o, const char *path, pf_error *err);
+
+/* Whether path may be written: 0, or -1 with err set ("PATH: reason") when writing it in
+ * place cannot be safe: a descriptor of this process that is not open or is open for reading
+ * only, or a name of /proc that is a regular file (another process's descriptor onto a file,
+ * a kernel setting). Opens nothing; "-" and regular files pass. */
+int pf_outfile_check(const char *path, pf_error *err);
 
 /* Flushes and closes the temporary file and renames it over the target (the target's old
  * contents stay until then). When the rename replaces an existing file, the data is synced

@@ -1,7 +1,6 @@
 /* inductor_src.c - finds and reads the Inductor kernel module a Triton launch names (kernel_file), so that its figures come from the module's own text (triton.h). */
 #include <assert.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,23 +8,32 @@
 #include <unistd.h>
 
 #include "profana/analysis.h"
+#include "profana/regfile.h"
 #include "profana/triton.h"
 
 /* Inductor writes a few KB a kernel; a module past this is no kernel module. */
 enum { MODULE_MAX_BYTES = 16 << 20 };
 
-/* Reads path if it is a regular file of at most MODULE_MAX_BYTES: never blocks on a FIFO or
- * a device a trace names. Returns the text (malloc'd, *len bytes) or NULL with *why. */
+/* Reads path if it is a regular file of at most MODULE_MAX_BYTES: never opens a FIFO (which
+ * blocks) or a device (which an open can arm: /dev/ptmx, a watchdog) that a trace names, with
+ * --inductor-cache or without (pf_open_regular checks before it opens). Returns the text
+ * (malloc'd, *len bytes) or NULL with *why. */
 static char *read_regular(const char *path, size_t *len, const char **why)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
+    int fd = pf_open_regular(path, &st);
+    if (fd == -2) {
+        *why = S_ISFIFO(st.st_mode)  ? "the module path is a FIFO, not a regular file: passed over"
+               : S_ISCHR(st.st_mode) ? "the module path is a character device, not a regular file: passed over"
+                                     : "the module path is not a regular file: passed over";
+        return NULL;
+    }
     if (fd < 0) {
         *why = errno == ENOENT ? "the module is not at its recorded path (pass --inductor-cache DIR)"
                                : "the module cannot be opened";
         return NULL;
     }
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > MODULE_MAX_BYTES) {
+    if (st.st_size > MODULE_MAX_BYTES) {
         *why = "the module path is not a regular file of at most 16 MB";
         close(fd);
         return NULL;

@@ -5,11 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "profana/regfile.h"
+
 int pf_capture_list_is(const char *path)
 {
     assert(path != NULL);
     char buf[4096];
-    FILE *f = fopen(path, "rb");
+    FILE *f = pf_fopen_regular(path, NULL); /* a FIFO read once already is never opened again */
     if (!f)
         return 0;
     size_t n = fread(buf, 1, sizeof buf - 1, f);

@@ -6,29 +6,82 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "profana/dtype.h"
 #include "profana/jscan.h"
+#include "profana/regfile.h"
 
 /* A device file is a few entries; anything larger is not one. */
 #define DEVFILE_MAX_BYTES (4u << 20)
 
-static char *read_all(const char *path, size_t *len)
+/* The file whole, when it is a regular file of at most DEVFILE_MAX_BYTES: a FIFO or a device
+ * (--device-file, PROFANA_DEVICES) is never opened, so it cannot block the run. NULL with
+ * err set. */
+static char *read_all(const char *path, size_t *len, pf_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    struct stat st;
+    int fd = pf_open_regular(path, &st);
+    if (fd == -2) {
+        pf_fail(err, "%s: is %s, not a device file (a regular file of JSON)", path, pf_file_kind(st.st_mode));
         return NULL;
+    }
+    FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        pf_fail(err, "%s: cannot read (missing, not a file, or over 4 MiB)", path);
+        return NULL;
+    }
     char *buf = malloc(DEVFILE_MAX_BYTES + 1);
     size_t n = buf ? fread(buf, 1, DEVFILE_MAX_BYTES + 1, f) : 0;
     int bad = !buf || ferror(f) || n > DEVFILE_MAX_BYTES;
     fclose(f);
     if (bad) {
         free(buf);
+        pf_fail(err, "%s: cannot read (missing, not a file, or over 4 MiB)", path);
         return NULL;
     }
     buf[n] = 0;
     *len = n;
     return buf;
+}
+
+/* The first NUL in a string or key of the file's text: a zero byte or a \u0000 escape, which cJSON
+ * would cut the string at ("H100\u0000x" read as "H100"). Returns its byte offset (len when
+ * there is none) and, in *key, the key it is in or under (a key's own text, else the value's
+ * key; "" at the top). */
+static size_t find_nul(const char *text, size_t len, char *key, size_t cap)
+{
+    size_t last_key = 0, last_key_len = 0; /* the last string followed by ':' */
+    key[0] = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] != '"') /* a zero byte outside a string is no JSON: the parser says where */
+            continue;
+        size_t start = ++i, nul = len;
+        for (; i < len && text[i] != '"'; i++) {
+            if (text[i] == 0 && nul == len)
+                nul = i;
+            if (text[i] != '\\' || i + 1 >= len)
+                continue;
+            if (nul == len && len - i >= 6 && memcmp(text + i + 1, "u0000", 5) == 0)
+                nul = i;
+            i++;
+        }
+        size_t end = i, q = i + 1;
+        while (q < len && strchr(" \t\r\n", text[q]) && text[q])
+            q++;
+        int is_key = q < len && text[q] == ':';
+        if (nul != len) {
+            size_t from = is_key ? start : last_key, n = is_key ? nul - start : last_key_len;
+            snprintf(key, cap, "%.*s", (int)(n < 40 ? n : 40), text + from);
+            return nul;
+        }
+        if (is_key)
+            last_key = start, last_key_len = end - start;
+    }
+    return len;
 }
 
 /* Byte offset of the k-th element of the top-level array in text (cJSON keeps no
@@ -70,22 +123,43 @@ static const char *read_number(const cJSON *v, double *out)
     return NULL;
 }
 
-static const char *read_tflops(const cJSON *v, double *peaks, char *why, size_t cap)
+/* A key of o that comes again later in o ("name" twice: cJSON would read the first, another
+ * reader the last). Known keys only (the callers refuse unknown ones first), so each object
+ * has a few members and the check is short. Returns the repeated key or NULL. */
+static const char *repeated_key(const cJSON *o)
+{
+    for (const cJSON *a = o->child; a; a = a->next)
+        for (const cJSON *b = a->next; b; b = b->next)
+            if (strcmp(a->string, b->string) == 0)
+                return a->string;
+    return NULL;
+}
+
+/* where: the object's name in messages ("\"tflops\"", "\"achievable\".\"tflops\""). */
+static const char *read_tflops(const cJSON *v, const char *where, double *peaks, char *why, size_t cap)
 {
     if (!v)
         return NULL;
-    if (!cJSON_IsObject(v))
-        return "\"tflops\" is not an object of DTYPE: TFLOP/s";
+    if (!cJSON_IsObject(v)) {
+        snprintf(why, cap, "%s is not an object of DTYPE: TFLOP/s", where);
+        return why;
+    }
     const cJSON *d;
+    unsigned seen = 0;
     cJSON_ArrayForEach(d, v)
     {
         pf_dtype k = strcmp(d->string, "tf32") == 0 ? PF_DT_TF32 : pf_dtype_parse_cli(d->string);
         if (k == PF_DT_UNKNOWN) {
-            snprintf(why, cap, "\"tflops\" has an unknown dtype \"%.40s\"", d->string);
+            snprintf(why, cap, "%s has an unknown dtype \"%.40s\"", where, d->string);
             return why;
         }
+        if (seen & 1u << k) { /* "bf16" twice, or twice in two spellings */
+            snprintf(why, cap, "%s names dtype %s twice (\"%.40s\")", where, pf_dtype_name(k), d->string);
+            return why;
+        }
+        seen |= 1u << k;
         if (read_number(d, &peaks[k])) {
-            snprintf(why, cap, "\"tflops\".\"%.40s\" is not a number from 0 to 1e9", d->string);
+            snprintf(why, cap, "%s.\"%.40s\" is not a number from 0 to 1e9", where, d->string);
             return why;
         }
     }
@@ -108,7 +182,13 @@ static const char *read_achievable(const cJSON *v, pf_device_info *e, char *why,
             return why;
         }
     }
-    const char *bad = read_tflops(cJSON_GetObjectItemCaseSensitive(v, "tflops"), e->achievable_tflops, why, cap);
+    const char *twice = repeated_key(v);
+    if (twice) {
+        snprintf(why, cap, "\"achievable\" has the key \"%.40s\" twice", twice);
+        return why;
+    }
+    const char *bad = read_tflops(cJSON_GetObjectItemCaseSensitive(v, "tflops"), "\"achievable\".\"tflops\"",
+                                  e->achievable_tflops, why, cap);
     if (bad)
         return bad;
     if (read_number(cJSON_GetObjectItemCaseSensitive(v, "gbps"), &e->achievable_gbps))
@@ -136,13 +216,18 @@ static const char *read_entry(const cJSON *o, pf_device_info *e, char *why, size
             return why;
         }
     }
+    const char *twice = repeated_key(o);
+    if (twice) {
+        snprintf(why, cap, "the key \"%.40s\" twice", twice);
+        return why;
+    }
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
     const cJSON *match = cJSON_GetObjectItemCaseSensitive(o, "match");
     if (!cJSON_IsString(name) || !*name->valuestring)
         return "an entry without a \"name\" string";
     if (!cJSON_IsString(match) || !*match->valuestring)
         return "an entry without a \"match\" string (a part of the trace's device name)";
-    const char *bad = read_tflops(cJSON_GetObjectItemCaseSensitive(o, "tflops"), e->peak_tflops, why, cap);
+    const char *bad = read_tflops(cJSON_GetObjectItemCaseSensitive(o, "tflops"), "\"tflops\"", e->peak_tflops, why, cap);
     if (!bad)
         bad = read_achievable(cJSON_GetObjectItemCaseSensitive(o, "achievable"), e, why, cap);
     if (bad)
@@ -164,9 +249,16 @@ static const char *read_entry(const cJSON *o, pf_device_info *e, char *why, size
 static int read_file_entries(pf_devset *s, const char *path, pf_error *err)
 {
     size_t len = 0;
-    char *text = read_all(path, &len);
+    char *text = read_all(path, &len, err);
     if (!text)
-        return pf_fail(err, "%s: cannot read (missing, not a file, or over 4 MiB)", path);
+        return -1;
+    char key[48];
+    size_t nul = find_nul(text, len, key, sizeof key);
+    if (nul < len) {
+        free(text);
+        return pf_fail(err, "%s: byte %zu: %s%s%s holds a NUL character (\\u0000 or a zero byte): not a name", path,
+                       nul, *key ? "\"" : "the text", key, *key ? "\"" : "");
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     int rc = 0;

@@ -157,6 +157,26 @@ static int distinct_outputs(const pf_cli *cli)
     return 0;
 }
 
+/* An output that cannot be written in place safely (a descriptor not open for writing, a
+ * regular file of /proc: pf_outfile_check) is refused before anything is read: one line,
+ * exit 2. */
+static int writable_outputs(const pf_cli *cli, const command *c)
+{
+    const char *out[] = {cli->summary, cli->plot_roofline, cli->plot_breakdown, cli->report, cli->plot_timeline};
+    pf_error err;
+    for (size_t i = 0; i < sizeof out / sizeof *out; i++)
+        if (out[i] && pf_outfile_check(out[i], &err)) {
+            fprintf(stderr, "profana: error: %s\n", err.msg);
+            return PF_EXIT_USAGE;
+        }
+    for (int i = 0; i < cli->npos; i++)
+        if (pos_kind(c, i, cli->npos) == POS_OUTPUT && pf_outfile_check(cli->pos[i], &err)) {
+            fprintf(stderr, "profana: error: %s\n", err.msg);
+            return PF_EXIT_USAGE;
+        }
+    return 0;
+}
+
 /* cli_table.h: in the order the errors are told, the first found refused. */
 int pf_cli_check(pf_cli *cli, const parsed *p)
 {
@@ -170,6 +190,8 @@ int pf_cli_check(pf_cli *cli, const parsed *p)
         rc = check_positionals(cli, p->cmd);
     if (rc == 0)
         rc = distinct_outputs(cli);
+    if (rc == 0)
+        rc = writable_outputs(cli, p->cmd);
     return rc;
 }
 

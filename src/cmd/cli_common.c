@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "profana/cli.h"
+#include "profana/regfile.h"
 
 int pf_cli_error(const char *msg)
 {
@@ -88,6 +89,32 @@ static void free_paths(char **paths, size_t n)
     free(paths);
 }
 
+/* The captures a --graph-capture directory lists that are not regular files (a FIFO would
+ * block the run until a writer came, a device an open can arm) passed over, each with a
+ * warning; nothing of them is opened. A capture named directly is read as any trace is.
+ * Returns 0, or -1 after printing the error when none is left. */
+static int drop_special(const char *dir, char **paths, size_t *n)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return 0;
+    size_t w = 0;
+    for (size_t i = 0; i < *n; i++) {
+        if (stat(paths[i], &st) == 0 && !S_ISREG(st.st_mode)) {
+            fprintf(stderr, "profana: warning: %s: is %s, not a capture trace (a regular file): passed over\n", paths[i],
+                    pf_file_kind(st.st_mode));
+            free(paths[i]);
+        } else {
+            paths[w++] = paths[i];
+        }
+    }
+    *n = w;
+    if (w > 0)
+        return 0;
+    fprintf(stderr, "profana: error: %s: no capture trace (*.json, *.json.gz) in the directory\n", dir);
+    return -1;
+}
+
 /* --graph-capture: the capture traces, loaded by the same loader with their launch calls, and
  * their ops grafted onto t's replayed kernels. Returns 0, or -1 after printing the error. */
 static int graft_captures(const pf_cli *cli, pf_trace *t)
@@ -97,6 +124,10 @@ static int graft_captures(const pf_cli *cli, pf_trace *t)
     pf_error err;
     if (pf_capture_paths(cli->graph_capture, &paths, &n, &err)) {
         pf_cli_error(err.msg);
+        return -1;
+    }
+    if (drop_special(cli->graph_capture, paths, &n)) {
+        free_paths(paths, n);
         return -1;
     }
     pf_trace **caps = calloc(n, sizeof *caps);

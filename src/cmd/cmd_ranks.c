@@ -132,6 +132,48 @@ static int expand(const pf_cli *cli, int n, path_list *l)
     return 0;
 }
 
+/* One file of the list by device and inode, and its place in the list. */
+typedef struct file_at {
+    dev_t dev;
+    ino_t ino;
+    size_t i;
+} file_at;
+
+static int by_file(const void *x, const void *y)
+{
+    const file_at *a = x, *b = y;
+    if (a->dev != b->dev)
+        return a->dev < b->dev ? -1 : 1;
+    if (a->ino != b->ino)
+        return a->ino < b->ino ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* A trace (or summary) named twice, by one path or two (a link, "./x", a directory and a
+ * file in it), would be counted as two ranks: refused, one line, exit 2, before anything is
+ * read. A name that cannot be stat'ed is left to the loader. Returns 0 or an exit status. */
+static int named_once(const path_list *l)
+{
+    file_at *k = malloc((l->n ? l->n : 1) * sizeof *k);
+    if (!k)
+        return pf_cli_error("out of memory");
+    size_t m = 0;
+    struct stat st;
+    for (size_t i = 0; i < l->n; i++)
+        if (stat(l->v[i], &st) == 0)
+            k[m++] = (file_at){st.st_dev, st.st_ino, i};
+    qsort(k, m, sizeof *k, by_file);
+    int rc = 0;
+    for (size_t j = 1; j < m && !rc; j++)
+        if (k[j].dev == k[j - 1].dev && k[j].ino == k[j - 1].ino) {
+            fprintf(stderr, "profana: error: %s: the same file as %s: a trace named twice would count as two ranks\n",
+                    l->v[k[j].i], l->v[k[j - 1].i]);
+            rc = PF_EXIT_USAGE;
+        }
+    free(k);
+    return rc;
+}
+
 static void print_warnings(const char *w)
 {
     while (w && *w) {
@@ -175,6 +217,8 @@ int cmd_ranks(const pf_cli *cli)
         return pf_cli_usage_error("unknown DTYPE '%s'; accepted: %s", dtype, pf_dtype_cli_choices());
     path_list l = {0};
     int rc = expand(cli, n, &l);
+    if (rc == 0)
+        rc = named_once(&l);
     if (rc == 0)
         rc = run(cli, &l);
     for (size_t i = 0; i < l.n; i++)

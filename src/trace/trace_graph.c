@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "profana/regfile.h"
 #include "profana/trace.h"
 #include "trace_vec.h"
 
@@ -359,9 +360,10 @@ static int push_path(char ***out, size_t *n, const char *dir, const char *name)
     return 0;
 }
 
+/* A regular file whole (a FIFO or a device is never opened: NULL, as for a missing file). */
 static char *read_small_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = pf_fopen_regular(path, NULL);
     if (!f)
         return NULL;
     char *buf = NULL;
@@ -512,7 +514,7 @@ int pf_capture_paths(const char *path, char ***out, size_t *n, pf_error *err)
         if (!details)
             return pf_fail(err, "out of memory");
         snprintf(details, len, "%s/execution_details.json", path);
-        rc = stat(details, &st) == 0 ? from_details(path, details, out, n, err) : from_listing(path, out, n, err);
+        rc = stat(details, &st) == 0 && S_ISREG(st.st_mode) ? from_details(path, details, out, n, err) : from_listing(path, out, n, err);
         free(details);
         if (rc == 0 && drop_repeats(*out, n))
             rc = pf_fail(err, "out of memory");

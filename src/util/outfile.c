@@ -11,7 +11,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -96,16 +98,155 @@ static void use_buffer(pf_outfile *o)
         setvbuf(o->f, o->buf, _IOFBF, PF_OUT_BUFFER);
 }
 
-/* A device or pipe (/dev/null, /dev/full, a FIFO) is written directly: renaming a file over
- * it would replace the node itself. */
-static int open_special(pf_outfile *o, const char *path, pf_error *err)
+/* How a target that is not a regular file (nor missing) is written: in place, as a stream,
+ * never replaced by a rename, which would replace the node or the file behind a descriptor
+ * (`--summary /dev/stdout >>log` renamed a new file over log). */
+typedef enum stream_kind {
+    ST_NONE,                   /* a regular file or none: through a temporary file */
+    ST_OWN_FD,                 /* one of this process's descriptors (/dev/stdout, /proc/self/fd/N) */
+    ST_NODE,                   /* a device, a FIFO, another process's pipe: opened in place */
+} stream_kind;
+
+/* Whether dir (a directory's name) lies on /proc. */
+static int on_proc(const char *dir)
 {
+    struct statfs fs;
+    return statfs(dir, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
+}
+
+/* The descriptor a /proc name of this process gives: "PID/fd/N" or
+ * "PID/task/TID/fd/N" at the end of canon (the name, its directory made absolute), PID this
+ * process. -1 for any other name of /proc. */
+static int own_fd(const char *canon)
+{
+    const char *base = strrchr(canon, '/');
+    if (!base || !base[1] || strspn(base + 1, "0123456789") != strlen(base + 1) || strlen(base + 1) > 9)
+        return -1;
+    int n = atoi(base + 1);
+    const char *p = base;
+    /* the components before N: "fd", then "TID" "task" (optional), then "PID" */
+    const char *comp[4];
+    size_t len[4];
+    int k = 0;
+    while (k < 4 && p > canon) {
+        const char *e = p;
+        do
+            p--;
+        while (p > canon && *p != '/');
+        comp[k] = p + 1;
+        len[k] = (size_t)(e - p - 1);
+        k++;
+    }
+    if (k < 2 || len[0] != 2 || memcmp(comp[0], "fd", 2) != 0)
+        return -1;
+    int pid_at = k >= 3 && len[2] == 4 && memcmp(comp[2], "task", 4) == 0 ? 3 : 1;
+    if (pid_at >= k)
+        return -1;
+    char pid[16];
+    snprintf(pid, sizeof pid, "%d", (int)getpid());
+    return len[pid_at] == strlen(pid) && memcmp(comp[pid_at], pid, len[pid_at]) == 0 ? n : -1;
+}
+
+/* The directory of cur made absolute (links in it followed) and cur's last name after it;
+ * NULL when the directory does not resolve. */
+static char *canonical_dir(const char *cur, char *dir)
+{
+    char *tmp = dup_str(cur);
+    if (!tmp)
+        return NULL;
+    char *slash = strrchr(tmp, '/');
+    const char *d = slash == tmp ? "/" : slash ? (*slash = 0, tmp) : ".";
+    char *r = realpath(d, dir);
+    free(tmp);
+    return r;
+}
+
+/* What path names, its symbolic links followed one at a time: one of this process's
+ * descriptors (*fd set) when a link passes through /proc/PID/fd (/dev/stdout,
+ * /dev/fd/1, /proc/self/fd/1, /proc/thread-self/fd/1); another name of /proc (*proc set);
+ * else a node that exists and is not a regular file or a directory; else ST_NONE. */
+static stream_kind stream_of(const char *path, int *fd, int *proc)
+{
+    char cur[PATH_MAX], link[PATH_MAX], dir[PATH_MAX];
+    struct stat st;
+    *fd = -1;
+    *proc = 0;
+    if (strlen(path) >= sizeof cur)
+        return ST_NONE;
+    strcpy(cur, path);
+    for (int hop = 0; hop < 40; hop++) {
+        if (canonical_dir(cur, dir) && on_proc(dir)) {
+            const char *base = strrchr(cur, '/');
+            char canon[2 * PATH_MAX + 2];
+            snprintf(canon, sizeof canon, "%s/%s", dir, base ? base + 1 : cur);
+            *fd = own_fd(canon);
+            *proc = *fd < 0;
+            return *fd >= 0 ? ST_OWN_FD : ST_NODE;
+        }
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            break;
+        ssize_t n = readlink(cur, link, sizeof link - 1);
+        if (n < 0)
+            break;
+        link[n] = 0;
+        char *slash = strrchr(cur, '/');
+        size_t keep = link[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
+        if (keep + (size_t)n >= sizeof cur)
+            break;
+        memmove(cur + keep, link, (size_t)n + 1);
+    }
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) ? ST_NODE : ST_NONE;
+}
+
+/* Whether writing path in place is safe; -1 with err set when it is not: a descriptor of
+ * this process that is not open, or open for reading only; a file of /proc that is a regular
+ * file (another process's descriptor onto a file, whose offset is not ours; a kernel
+ * setting). */
+static int check_stream(const char *path, stream_kind k, int fd, int proc, pf_error *err)
+{
+    struct stat st;
+    if (k == ST_OWN_FD) {
+        int fl = fcntl(fd, F_GETFL);
+        if (fl == -1)
+            return pf_fail(err, "%s: names descriptor %d, which is not open", path, fd);
+        if ((fl & O_ACCMODE) == O_RDONLY)
+            return pf_fail(err, "%s: names descriptor %d, which is open for reading only", path, fd);
+        return 0;
+    }
+    if (k == ST_NODE && proc && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        return pf_fail(err, "%s: a file of /proc (another process's descriptor, or a kernel setting): "
+                            "not written in place", path);
+    return 0;
+}
+
+int pf_outfile_check(const char *path, pf_error *err)
+{
+    assert(path && err);
+    if (strcmp(path, "-") == 0)
+        return 0;
+    int fd, proc;
+    stream_kind k = stream_of(path, &fd, &proc);
+    return k == ST_NONE ? 0 : check_stream(path, k, fd, proc, err);
+}
+
+/* A stream target is written in place: one of our descriptors through a duplicate of it
+ * (its offset and flags shared: what went to standard output before stays, appending stays
+ * appending), a device or a FIFO opened without O_TRUNC or O_CREAT. Standard output is
+ * flushed first, so that what it holds goes out before. */
+static int open_stream(pf_outfile *o, const char *path, stream_kind k, int fd, int proc, pf_error *err)
+{
+    if (check_stream(path, k, fd, proc, err))
+        return -1;
     o->path = dup_str(path);
     if (!o->path)
         return pf_fail(err, "%s: out of memory", path);
-    o->f = fopen(path, "wb");
+    fflush(stdout);
+    int w = k == ST_OWN_FD ? fcntl(fd, F_DUPFD_CLOEXEC, 3) : open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    o->f = w >= 0 ? fdopen(w, "wb") : NULL;
     if (!o->f) {
         int e = errno;
+        if (w >= 0)
+            close(w);
         free(o->path);
         o->path = NULL;
         return pf_fail(err, "%s: cannot open for writing: %s", path, strerror(e));
@@ -320,8 +461,10 @@ int pf_outfile_open(pf_outfile *o, const char *path, pf_error *err)
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return pf_fail(err, "%s: is a directory, not an output file", path);
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return open_special(o, path, err);
+    int sfd, proc;
+    stream_kind k = stream_of(path, &sfd, &proc);
+    if (k != ST_NONE)
+        return open_stream(o, path, k, sfd, proc, err);
     if (!(o->path = rename_target(path))) {
         int e = errno;
         return pf_fail(err, "%s: cannot follow the symbolic link: %s", path, strerror(e));

@@ -314,3 +314,48 @@ print(ok)" testdata/devices/measured_h100_sxm.json "$TMP/ach.json")
 check_eq "measured H100 file: aten::mm's % of achievable = achieved / the measured peak" "$got" True
 "$PROFANA" --analysis testdata/traces/explicit_bf16.json bf16 --device-file testdata/devices/measured_h100_sxm.json >"$TMP/ach.txt" 2>/dev/null
 check_grep "measured H100 file: the text table shows FLOPS % ach" "FLOPS % ach" "$TMP/ach.txt"
+
+# --- device files that are no device file (issue 48): a FIFO never blocks the run (before:
+# opened and read, waiting forever for a writer); a key twice, a NUL in a string and a bad
+# "achievable"."tflops" each refused in one line that names the key (before: "match" twice
+# took the first, "tflops"."bf16" twice the last; "H100\u0000x" was read as "H100"; the
+# achievable dtype was called "tflops").
+trace "$TMP/d48.json" "NVIDIA H100 80GB HBM3" 132 85031714816 9 0
+mkfifo "$TMP/devfifo.json"
+check_run "--device-file a FIFO: no hang" 1 timeout 20 "$PROFANA" --analysis "$TMP/d48.json" bf16 --device-file "$TMP/devfifo.json"
+check_eq "--device-file a FIFO: one line" "$(cat "$TMP/err")" "profana: error: $TMP/devfifo.json: is a FIFO, not a device file (a regular file of JSON)"
+check_run "PROFANA_DEVICES a FIFO: no hang" 1 env PROFANA_DEVICES="$TMP/devfifo.json" timeout 20 "$PROFANA" --analysis "$TMP/d48.json" bf16
+check_eq "PROFANA_DEVICES a FIFO: one line" "$(cat "$TMP/err")" "profana: error: $TMP/devfifo.json: is a FIFO, not a device file (a regular file of JSON)"
+check_run "--device-file a character device" 1 timeout 20 "$PROFANA" --analysis "$TMP/d48.json" bf16 --device-file /dev/zero
+check_eq "--device-file a character device: one line" "$(cat "$TMP/err")" "profana: error: /dev/zero: is a character device, not a device file (a regular file of JSON)"
+# bad48 NAME FILE_TEXT WANT_MESSAGE
+bad48() {
+    printf '%s' "$2" >"$TMP/bad48.json"
+    check_run "device file, $1" 1 "$PROFANA" --analysis "$TMP/d48.json" bf16 --device-file "$TMP/bad48.json"
+    check_eq "device file, $1: one line naming the key" "$(cat "$TMP/err")" "profana: error: $TMP/bad48.json: $3"
+}
+bad48 '"match" twice' '[{"name": "a", "match": "H100", "match": "zzz"}]' 'byte 1: entry 1: the key "match" twice'
+bad48 '"name" twice' '[{"name": "a", "name": "b", "match": "H100"}]' 'byte 1: entry 1: the key "name" twice'
+bad48 '"tflops"."bf16" twice' '[{"name": "a", "match": "H100", "tflops": {"bf16": 1, "bf16": 2}}]' \
+    'byte 1: entry 1: "tflops" names dtype bf16 twice ("bf16")'
+bad48 '"achievable"."gbps" twice' '[{"name": "a", "match": "H100", "achievable": {"gbps": 1, "gbps": 2}}]' \
+    'byte 1: entry 1: "achievable" has the key "gbps" twice'
+bad48 'a bad "achievable"."tflops"' '[{"name": "a", "match": "H100", "achievable": {"tflops": {"bf16": -1}}}]' \
+    'byte 1: entry 1: "achievable"."tflops"."bf16" is not a number from 0 to 1e9'
+bad48 '"achievable"."tflops" not an object' '[{"name": "a", "match": "H100", "achievable": {"tflops": 3}}]' \
+    'byte 1: entry 1: "achievable"."tflops" is not an object of DTYPE: TFLOP/s'
+bad48 'a NUL in "name"' '[{"name": "H100\u0000x", "match": "H100"}]' \
+    'byte 15: "name" holds a NUL character (\u0000 or a zero byte): not a name'
+bad48 'a NUL in "match"' '[{"name": "a", "match": "H\u0000"}]' \
+    'byte 26: "match" holds a NUL character (\u0000 or a zero byte): not a name'
+bad48 'a NUL in a key' '[{"na\u0000me": "a", "match": "H"}]' \
+    'byte 5: "na" holds a NUL character (\u0000 or a zero byte): not a name'
+# an escaped backslash before u0000 is no NUL: the name is the six characters \u0000
+printf '%s' '[{"name": "a\\u0000", "match": "H100"}]' >"$TMP/ok48.json"
+check_run "device file, an escaped backslash then u0000: not a NUL" 0 "$PROFANA" --analysis "$TMP/d48.json" bf16 --device-file "$TMP/ok48.json" --wide
+check_grep "device file, an escaped backslash then u0000: the name kept whole" 'matched: a\\u0000 ' "$TMP/out"
+# a zero byte inside a name is a NUL too (one outside any string is no JSON: test_limits.sh)
+printf '[{"name": "H1\000x", "match": "H100"}]' >"$TMP/bad48.json"
+check_run "device file, a zero byte in \"name\"" 1 "$PROFANA" --analysis "$TMP/d48.json" bf16 --device-file "$TMP/bad48.json"
+check_eq "device file, a zero byte in \"name\": one line naming the key" "$(cat "$TMP/err")" \
+    "profana: error: $TMP/bad48.json: byte 13: \"name\" holds a NUL character (\\u0000 or a zero byte): not a name"

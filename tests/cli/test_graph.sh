@@ -155,6 +155,31 @@ check_grep "graph: the error names the capture path" "^profana: error: $TMP/noth
 mkdir "$TMP/empty"
 check_run "graph: a directory without traces is an error" 1 "$PROFANA" --analysis "$PUB/graph_execution.json.gz" bf16 \
     --graph-capture "$TMP/empty"
+# A FIFO in a capture directory (issue 48: the run waited forever for a writer): listed by
+# name or by execution_details.json, it is passed over with a warning, never opened, and the
+# other captures map as before; a directory holding only FIFOs is an error.
+mkdir "$TMP/fifos" "$TMP/fifos_listed" "$TMP/fifos_only"
+cp "$PUB"/capture_traces/*.json.gz "$TMP/fifos/"
+mkfifo "$TMP/fifos/zz_capture.json" "$TMP/fifos_only/capture.json"
+check_run "graph: a FIFO in the capture directory: no hang" 0 timeout 60 "$PROFANA" --analysis "$PUB/graph_execution.json.gz" \
+    bf16 --wide --graph-capture "$TMP/fifos"
+check_grep "graph: a FIFO in the capture directory: the others map as before" "; ops from the graph capture: $share%" "$TMP/out"
+check_eq "graph: a FIFO in the capture directory: one warning" "$(cat "$TMP/err")" \
+    "profana: warning: $TMP/fifos/zz_capture.json: is a FIFO, not a capture trace (a regular file): passed over"
+cp "$PUB"/capture_traces/* "$TMP/fifos_listed/"
+mkfifo "$TMP/fifos_listed/fifo.json.gz"
+python3 -c "
+import json, sys
+p = sys.argv[1] + '/execution_details.json'
+d = json.load(open(p))
+json.dump([{'file': 'fifo.json.gz', 'batch_size': 1, 'mode': 'FULL'}] + d, open(p, 'w'))" "$TMP/fifos_listed"
+check_run "graph: a FIFO that execution_details.json lists: no hang" 0 timeout 60 "$PROFANA" --analysis \
+    "$PUB/graph_execution.json.gz" bf16 --wide --graph-capture "$TMP/fifos_listed"
+check_grep "graph: a FIFO that execution_details.json lists: the others map as before" "; ops from the graph capture: $share%" "$TMP/out"
+check_grep "graph: a FIFO that execution_details.json lists: a warning" "fifo.json.gz: is a FIFO, not a capture trace" "$TMP/err"
+check_run "graph: a directory of FIFOs only: an error, no hang" 1 timeout 60 "$PROFANA" --analysis "$PUB/graph_execution.json.gz" \
+    bf16 --graph-capture "$TMP/fifos_only"
+check_grep "graph: a directory of FIFOs only: the error" "^profana: error: $TMP/fifos_only: no capture trace" "$TMP/err"
 
 # ---- without a capture: figures inferred from linked launches of the same name and geometry ----
 python3 - "$TRACES/eager_bf16.json" "$TMP" >"$TMP/infer" <<'PY' || fail "infer: fixture" "exited $?"

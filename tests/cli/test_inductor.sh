@@ -91,3 +91,64 @@ mkdir -p "$TMP/bad/25" && printf 'not python' >"$TMP/bad/25/c25bnpw35pxhjni6rrof
 check_eq "garbage module: exit 0" "$?" 0
 got=$(json "sum(1 for r in d['devices'][0]['rows'] if r['name'].startswith('triton_') and r['bytes'] is None)" "$TMP/bad.json")
 check_eq "garbage module: every Triton row still has bytes" "$got" 0
+
+# A kernel_file that names no regular file (issue 48): a FIFO, a device such as /dev/ptmx. It is
+# never opened, with --inductor-cache or without (before, it was opened O_NONBLOCK, then
+# fstat'ed: an open arms some devices, and answered a FIFO's writer), and the launch falls to
+# the lower bound with the reason. Opened or not is seen by a writer blocked on the FIFO until
+# a reader opens it; /dev/ptmx under strace, where strace runs.
+# kfile_trace OUT KERNEL_FILE: one Triton launch whose module is KERNEL_FILE.
+kfile_trace() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+k = "triton_poi_fused_add_0"
+op = {"ph": "X", "cat": "cpu_op", "name": k, "pid": 1, "tid": 1, "ts": 1000, "dur": 50,
+      "args": {"External id": 7, "Input Dims": [[1024], [1024], [1024]],
+               "Input type": ["c10::BFloat16", "c10::BFloat16", "c10::BFloat16"],
+               "Concrete Inputs": ["", "", ""], "kernel_backend": "triton", "kernel_name": k,
+               "kernel_file": sys.argv[2]}}
+kern = {"ph": "X", "cat": "kernel", "name": k, "pid": 0, "tid": 7, "ts": 1060, "dur": 10,
+        "args": {"External id": 7, "device": 0, "stream": 7, "correlation": 9}}
+launch = {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 1020,
+          "dur": 5, "args": {"External id": 7, "correlation": 9}}
+json.dump({"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3", "totalGlobalMem": 85031714816,
+                                 "numSms": 132}], "traceEvents": [op, launch, kern]}, open(sys.argv[1], "w"))
+PY
+}
+# not_opened NAME FIFO CMD...: runs CMD (under a time limit) while a writer waits on FIFO; the
+# writer must still be waiting after it: nothing opened the FIFO.
+not_opened() {
+    no_name=$1 no_fifo=$2
+    shift 2
+    rm -f "$TMP/opened"
+    (exec 3>"$no_fifo" && echo yes >"$TMP/opened") &
+    no_w=$!
+    timeout 60 "$@" >"$TMP/no.out" 2>"$TMP/no.err"
+    no_rc=$?
+    sleep 0.3
+    check_eq "$no_name: exit 0, no hang" "$no_rc" 0
+    if [ -e "$TMP/opened" ]; then fail "$no_name: the FIFO is never opened" "a reader opened it"; else pass "$no_name: the FIFO is never opened"; fi
+    kill "$no_w" 2>/dev/null
+    wait "$no_w" 2>/dev/null
+}
+mkfifo "$TMP/kfifo.py"
+kfile_trace "$TMP/kfifo.json" "$TMP/kfifo.py"
+not_opened "kernel_file a FIFO, no --inductor-cache" "$TMP/kfifo.py" "$PROFANA" --analysis "$TMP/kfifo.json" bf16 --explain triton_poi_fused_add_0
+check_grep "kernel_file a FIFO: the lower bound" "source triton~lb" "$TMP/no.out"
+check_grep "kernel_file a FIFO: the reason" "the module path is a FIFO, not a regular file: passed over" "$TMP/no.out"
+mkdir -p "$TMP/kcache/ab"
+mkfifo "$TMP/kcache/ab/cfifo.py"
+kfile_trace "$TMP/kcache.json" "/nonexistent/ab/cfifo.py"
+not_opened "kernel module a FIFO under --inductor-cache" "$TMP/kcache/ab/cfifo.py" "$PROFANA" --analysis "$TMP/kcache.json" bf16 --inductor-cache "$TMP/kcache"
+kfile_trace "$TMP/kptmx.json" /dev/ptmx
+if strace -f -o /dev/null true 2>/dev/null; then
+    # (LeakSanitizer cannot run under ptrace: leaks are checked by the runs above)
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+        strace -f -e trace=open,openat -o "$TMP/strace.log" "$PROFANA" --analysis "$TMP/kptmx.json" bf16 --explain triton_poi_fused_add_0 >"$TMP/ptmx.out" 2>&1
+    check_eq "kernel_file /dev/ptmx: exit 0" "$?" 0
+    got=$(grep '/dev/ptmx' "$TMP/strace.log" | grep -cv O_PATH)
+    check_eq "kernel_file /dev/ptmx: opened only with O_PATH (no driver open)" "$got" 0
+    check_grep "kernel_file /dev/ptmx: the reason" "the module path is a character device, not a regular file: passed over" "$TMP/ptmx.out"
+else
+    echo "SKIP kernel_file /dev/ptmx under strace: strace cannot trace here"
+fi

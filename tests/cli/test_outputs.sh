@@ -184,3 +184,60 @@ check_eq "CSV keeps the name" "$(python3 -c 'import csv, sys; r = list(csv.DictR
 run --analysis "$NAMES" bf16 --format md --name_limit 0
 check_eq "Markdown: the row stays one line with every cell" \
     "$(grep -c '^| nvjet "q" a,b\\c \\|d | gemm ' "$TMP/out")" 1
+
+# ---- outputs named by a descriptor (issue 48): written in place, never replaced by a rename ----
+# Before, `--summary /dev/stdout >>log` renamed a new file over log (its earlier lines gone)
+# and `--summary /dev/stdout >out` over out (the tables gone), exit 0. The oracle: the
+# summary alone (--summary -) and the tables alone (no --summary), one after the other, after
+# what the file held.
+D48=$TMP/d48
+mkdir "$D48"
+"$PROFANA" --analysis "$SRC" bf16 --summary - >"$D48/summary" 2>/dev/null
+"$PROFANA" --analysis "$SRC" bf16 >"$D48/tables" 2>/dev/null
+printf 'line 1 of the log\nline 2 of the log\n' >"$D48/before"
+for name in /dev/stdout /proc/self/fd/1 /dev/fd/1; do
+    cp "$D48/before" "$D48/log.txt"
+    "$PROFANA" --analysis "$SRC" bf16 --summary "$name" >>"$D48/log.txt" 2>"$TMP/err"
+    check_eq "--summary $name >>log: exit 0" "$?" 0
+    cat "$D48/before" "$D48/summary" "$D48/tables" >"$D48/want"
+    check_same "--summary $name >>log: the log keeps its lines, then the summary and the tables" "$D48/log.txt" "$D48/want"
+    check_eq "--summary $name >>log: the third line is the summary" \
+        "$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).read().splitlines()[2])["profana_summary"])' "$D48/log.txt")" 1
+    "$PROFANA" --analysis "$SRC" bf16 --summary "$name" >"$D48/out.txt" 2>"$TMP/err"
+    check_eq "--summary $name >out: exit 0" "$?" 0
+    cat "$D48/summary" "$D48/tables" >"$D48/want"
+    check_same "--summary $name >out: the summary and the tables, none lost" "$D48/out.txt" "$D48/want"
+done
+check_only "descriptor outputs: no temporary file left" "$D48" "before log.txt out.txt summary tables want"
+"$PROFANA" --analysis "$SRC" bf16 --summary /dev/stdout 2>/dev/null | cat >"$D48/piped"
+cat "$D48/summary" "$D48/tables" >"$D48/want"
+check_same "--summary /dev/stdout into a pipe: the summary and the tables" "$D48/piped" "$D48/want"
+# a chart to standard error appended to a log, as the shell opened it
+"$PROFANA" --analysis "$SRC" bf16 --plot roofline "$D48/chart.svg" >/dev/null 2>&1
+cp "$D48/before" "$D48/err.log"
+"$PROFANA" --analysis "$SRC" bf16 --plot roofline /dev/stderr >/dev/null 2>>"$D48/err.log"
+check_eq "--plot roofline /dev/stderr 2>>log: exit 0" "$?" 0
+cat "$D48/before" "$D48/chart.svg" >"$D48/want"
+check_same "--plot roofline /dev/stderr 2>>log: the log's lines, then the chart" "$D48/err.log" "$D48/want"
+# --augment_trace and --combine to a descriptor: what '-' gives, after what the file held
+"$PROFANA" --augment_trace "$SRC" - bf16 >"$D48/aug" 2>/dev/null
+cp "$D48/before" "$D48/aug.log"
+"$PROFANA" --augment_trace "$SRC" /dev/stdout bf16 >>"$D48/aug.log" 2>/dev/null
+check_eq "--augment_trace IN /dev/stdout >>log: exit 0" "$?" 0
+cat "$D48/before" "$D48/aug" >"$D48/want"
+check_same "--augment_trace IN /dev/stdout >>log: the log's lines, then the trace" "$D48/aug.log" "$D48/want"
+"$PROFANA" --combine "$SRC" "$SRC" - >"$D48/comb" 2>/dev/null
+"$PROFANA" --combine "$SRC" "$SRC" /proc/self/fd/1 >"$D48/comb.out" 2>/dev/null
+check_eq "--combine A B /proc/self/fd/1 >out: exit 0" "$?" 0
+check_same "--combine A B /proc/self/fd/1 >out: what - gives" "$D48/comb.out" "$D48/comb"
+# writing in place cannot be safe: refused in one line, exit 2, before anything is read
+run --analysis "$SRC" bf16 --summary /proc/self/fd/0
+check_eq "--summary /proc/self/fd/0 (read only): exit 2" "$status" 2
+check_eq "--summary /proc/self/fd/0: one line" "$(cat "$TMP/err")" \
+    "profana: error: /proc/self/fd/0: names descriptor 0, which is open for reading only"
+run --analysis "$SRC" bf16 --report /dev/fd/9
+check_eq "--report /dev/fd/9 (not open): exit 2" "$status" 2
+check_eq "--report /dev/fd/9: one line" "$(cat "$TMP/err")" "profana: error: /dev/fd/9: names descriptor 9, which is not open"
+run --analysis "$SRC" bf16 --plot timeline /proc/self/status
+check_eq "--plot timeline /proc/self/status (a file of /proc): exit 2" "$status" 2
+check_grep "--plot timeline /proc/self/status: one line" "^profana: error: /proc/self/status: a file of /proc" "$TMP/err"

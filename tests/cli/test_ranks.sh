@@ -106,8 +106,26 @@ check_eq "no distributedInfo: rank 0 is the first given" "$(json 'd["ranks"][0][
 check_eq "no distributedInfo: the same matches" "$(json 'd["matched"]' "$TMP/out")" 16
 
 # Errors: two traces of one rank, standard input, an unknown DTYPE, a missing file.
-check_run "duplicate rank" 1 "$PROFANA" --ranks "$T0" "$T0" bf16
+cp "$T0" "$TMP/copy_of_rank0.json.gz"
+check_run "duplicate rank" 1 "$PROFANA" --ranks "$T0" "$TMP/copy_of_rank0.json.gz" bf16
 check_grep "duplicate rank: message" "rank 0 is also the rank of" "$TMP/err"
+# One trace named twice (issue 48): by one path, by a symbolic link, by a hard link, as a
+# directory's file and by its own path: refused in one line, exit 2, before anything is read
+# (a trace without distributedInfo named twice was two ranks, exit 0).
+check_run "the same trace twice" 2 "$PROFANA" --ranks "$T0" "$T0" bf16
+check_eq "the same trace twice: one line" "$(cat "$TMP/err")" \
+    "profana: error: $T0: the same file as $T0: a trace named twice would count as two ranks"
+check_run "the same trace twice, no distributedInfo" 2 "$PROFANA" --ranks "$TMP/anon0.json" "$TMP/anon0.json" bf16
+check_eq "the same trace twice, no distributedInfo: nothing printed" "$(wc -c <"$TMP/out")" 0
+ln -s "$TMP/anon0.json" "$TMP/anon0.link.json"
+ln "$TMP/anon0.json" "$TMP/anon0.hard.json"
+check_run "the same trace by a symbolic link" 2 "$PROFANA" --ranks "$TMP/anon0.json" "$TMP/anon0.link.json" bf16
+check_grep "the same trace by a symbolic link: named" "^profana: error: $TMP/anon0.link.json: the same file as $TMP/anon0.json" "$TMP/err"
+check_run "the same trace by a hard link" 2 "$PROFANA" --ranks "$TMP/anon0.hard.json" "$TMP/anon1.json" "$TMP/anon0.json" bf16
+check_eq "the same trace by a hard link: one line" "$(wc -l <"$TMP/err")" 1
+mkdir "$TMP/twice" && cp "$TMP/anon1.json" "$TMP/twice/r1.json"
+check_run "a directory's trace named again" 2 "$PROFANA" --ranks "$TMP/twice" "$TMP/twice/./r1.json" bf16
+check_eq "a directory's trace named again: one line" "$(wc -l <"$TMP/err")" 1
 check_run "missing file" 1 "$PROFANA" --ranks "$T0" "$TMP/nope.json" bf16
 check_grep "missing file: one error line" "^profana: error: $TMP/nope.json" "$TMP/err"
 

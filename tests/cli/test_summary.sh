@@ -126,8 +126,11 @@ check_grep "summary without busy_ns: says which" "^profana: error: $TMP/nobusy.j
 sed 's/"dur_ns":[0-9]*/"dur_ns":"x"/' "$TMP/sum/tp_collectives_bf16_rank1.json" >"$TMP/mistyped.json"
 check_run "mistyped summary" 1 "$PROFANA" --ranks "$TMP/sum/tp_collectives_bf16_rank0.json" "$TMP/mistyped.json" bf16
 check_eq "mistyped summary: one line" "$(wc -l <"$TMP/err" | tr -d ' ')" 1
-check_run "a summary twice: one rank" 1 "$PROFANA" --ranks "$TMP/sum/tp_collectives_bf16_rank0.json" "$TMP/sum/tp_collectives_bf16_rank0.json" bf16
-check_grep "a summary twice: message" "rank 0 is also the rank of" "$TMP/err"
+cp "$TMP/sum/tp_collectives_bf16_rank0.json" "$TMP/rank0_again.json"
+check_run "two summaries of one rank" 1 "$PROFANA" --ranks "$TMP/sum/tp_collectives_bf16_rank0.json" "$TMP/rank0_again.json" bf16
+check_grep "two summaries of one rank: message" "rank 0 is also the rank of" "$TMP/err"
+check_run "a summary named twice" 2 "$PROFANA" --ranks "$TMP/sum/tp_collectives_bf16_rank0.json" "$TMP/sum/tp_collectives_bf16_rank0.json" bf16
+check_grep "a summary named twice: message" "the same file as $TMP/sum/tp_collectives_bf16_rank0.json: a trace named twice" "$TMP/err"
 
 # --summary refuses what it cannot do: standard input (the trace is read twice); its own input,
 # --step and --explain are rows of tests/cli/usage_errors.tsv.
