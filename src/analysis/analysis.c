@@ -54,7 +54,9 @@ static int append(char *buf, size_t n, size_t *len, const char *fmt, ...)
 
 void pf_key_append_arg(char *buf, size_t n, size_t *len, const pf_arg *a, int with_dtype)
 {
-    if (a->is_list) {
+    if (a->is_list && a->list_numel < 0) {
+        append(buf, n, len, "list[?]"); /* recorded [] without its shapes */
+    } else if (a->is_list) {
         append(buf, n, len, "list[%lld]", (long long)a->list_numel);
     } else if (a->ndim > 0 || pf_type_size(a->type) > 0) {
         append(buf, n, len, "[");
@@ -383,6 +385,8 @@ static void count_why(dev_acc *d, const pf_activity *a, const pf_act_work *w)
     }
     if (w->lower_bound)
         r->triton_lb_ns = pf_sat_add(r->triton_lb_ns, a->dur_ns);
+    if (w->lists_unrecorded)
+        r->lists_unrecorded_ns = pf_sat_add(r->lists_unrecorded_ns, a->dur_ns);
     if (w->no_shapes)
         r->no_shapes_ns = pf_sat_add(r->no_shapes_ns, a->dur_ns);
     else if (a->kind == PF_ACT_KERNEL)
