@@ -78,6 +78,9 @@ typedef struct pf_act_work {
                                           launched the graph, so its figures are unknown */
     unsigned compiled_region : 1;      /* its op is a torch.compile region (Torch-Compiled Region,
                                           CompiledFunction) without recorded shapes */
+    unsigned lists_unrecorded : 1;     /* its op's tensor lists were recorded as [] without their
+                                          shapes (pf_op_lists_unrecorded) and the op carries no
+                                          figures of its own: bytes and FLOPs unknown */
     unsigned elsewhere : 2;            /* PF_ELSEWHERE_* bits: the op's FLOPs (bytes) are known
                                           and nonzero but carried by its other kernels, so this
                                           activity's 0 is attribution, not a measurement */
@@ -172,6 +175,8 @@ typedef struct pf_device_report {
                                           (pf_act_work.graph_replay) and no inferred figures */
     int64_t compiled_region_ns;        /* GPU time of launches under a torch.compile region op
                                           without shapes (pf_act_work.compiled_region) */
+    int64_t lists_unrecorded_ns;       /* GPU time of launches whose op's tensor lists have no
+                                          recorded shapes (pf_act_work.lists_unrecorded) */
     int64_t shapes_ns;                 /* GPU time of launches whose op has recorded shapes */
     int64_t triton_lb_ns;              /* GPU time of Inductor Triton launches whose figures are
                                           a lower bound (module not read: source "triton~lb") */

@@ -13,7 +13,9 @@ typedef struct pf_arg {
     int ndim;                  /* dims recorded; 0 for scalars and non-tensors */
     int64_t dims[PF_MAX_DIMS];
     int is_list;               /* TensorList: dims not kept, see list_numel */
-    int64_t list_numel;        /* sum of the elements of a TensorList's tensors */
+    int64_t list_numel;        /* sum of the elements of a TensorList's tensors; -1 when the
+                                * trace recorded the list as [] without its elements' shapes
+                                * (pf_op_lists_unrecorded) */
     const char *type;          /* "Input type" entry; "" when absent */
     const char *concrete;      /* "Concrete Inputs" entry; "" when absent */
     unsigned expanded;         /* bit d: "Input Strides" gives dim d (of more than one
@@ -55,5 +57,10 @@ double pf_arg_bytes(const pf_arg *a);
 /* The elements of a tensor argument that are distinct in memory: pf_arg_numel with every
  * expanded (stride-0) dim counted once. -1 as pf_arg_numel. */
 int64_t pf_arg_stored_numel(const pf_arg *a);
+
+/* 1 when the call's tensor lists were recorded without their elements' shapes: every
+ * TensorList argument recorded as [] (recent PyTorch), their list_numel -1; 0 otherwise (no
+ * list, or lists with shapes, an empty one among them). Their bytes and FLOPs are unknown. */
+int pf_op_lists_unrecorded(const pf_op_call *call);
 
 #endif

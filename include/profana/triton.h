@@ -17,8 +17,10 @@ int pf_triton_is_launch(const char *name);
 /* Elements one pointer of an Inductor pointwise or reduction launch (triton_poi_, triton_red_,
  * triton_per_) can touch: the product of its trailing integer arguments (the size symbols,
  * then ynumel/xnumel/rnumel), by which every pointer is indexed, so a kernel reading a slice
- * of a larger buffer (q out of a fused qkv) moves no more than that. -1 for other launches (a
- * template's trailing integers are its grid) or when an integer is missing or unreadable. */
+ * of a larger buffer (q out of a fused qkv) moves no more than that. A 0 before the last
+ * integer ends the run: a kernel that runs has no size 0, so it is another argument (a
+ * dropout's load_seed_offset), and the sizes are the integers after it. -1 for other launches
+ * (a template's trailing integers are its grid) or when an integer is missing or unreadable. */
 int64_t pf_triton_launch_cap(const pf_op_call *call);
 
 /* A Triton kernel module as profana reads it: the launch parameters (those the def line does

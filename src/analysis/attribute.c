@@ -7,89 +7,48 @@
 #include <string.h>
 
 #include "profana/analysis.h"
-#include "profana/categories.h"
 #include "profana/formulas.h"
+#include "profana/kernel_role.h"
 #include "profana/mem.h"
 #include "profana/parallel.h"
 #include "profana/ptrmap.h"
 #include "profana/rates.h"
 #include "profana/satmath.h"
 
-/* Whether word occurs in s, ASCII case ignored. */
-static int has_word(const char *s, const char *word)
-{
-    size_t n = strlen(word);
-    for (; *s; s++) {
-        size_t k = 0;
-        while (k < n && s[k] && (s[k] | 0x20) == (word[k] | 0x20))
-            k++;
-        if (k == n)
-            return 1;
-    }
-    return 0;
-}
-
-/* Whether a kernel does an op's matrix arithmetic: its name alone (not its op: every kernel
- * of aten::addmm is gemm by op, its bias copy too) is gemm, conv or attention in the category
- * table, and names the arithmetic. The table also files a library's helpers there by their
- * library's word ("cublas", "cudnn", "miopen"): cuBLAS's scal_kernel and epilogue kernels,
- * its split-K reduction (it adds the partial products, counted with the GEMM), cuDNN's RNN
- * element-wise kernels (their argument list names cudnnRNNClipMode_t), layout transforms
- * (MIOpen's Im2d2Col_v2, im2col, nchwToNhwc) and cuDNN's workspace initialisation (whose
- * template arguments say implicit_gemm). */
-static int math_kernel(const char *name)
-{
-    assert(name);
-    static const char *const arithmetic[] = {"gemm", "gemv", "conv",  "fprop", "dgrad", "wgrad", "winograd",
-                                             "flash", "fmha", "attn", "attention", "sdpa", "mha_", "cijk_",
-                                             "bmm_", "fft2d_", "fft1d_", "qk_int_sv_", "sage"};
-    static const char *const helpers[] = {"splitKreduce", "init_device_workspace", "_helper", "im2col", "col2im",
-                                          "Im2d2Col", "Im3d2Col", "elementWise"};
-    pf_category c = pf_category_of(PF_ACT_KERNEL, name, NULL);
-    if (c != PF_CAT_GEMM && c != PF_CAT_CONV && c != PF_CAT_ATTENTION)
-        return 0;
-    for (size_t i = 0; i < sizeof helpers / sizeof helpers[0]; i++)
-        if (has_word(name, helpers[i]))
-            return 0;
-    for (size_t i = 0; i < sizeof arithmetic / sizeof arithmetic[0]; i++)
-        if (has_word(name, arithmetic[i]))
-            return 1;
-    return 0;
-}
-
-/* math_kernel once per distinct kernel name (names are interned). */
-typedef struct math_memo {
+/* pf_kernel_role_of once per distinct kernel name (names are interned). */
+typedef struct role_memo {
     pf_ptrmap map;
-    unsigned char *is_math;
+    unsigned char *role;
     size_t n, cap;
-} math_memo;
+} role_memo;
 
-static int memo_is_math(math_memo *m, const char *name)
+static int memo_role(role_memo *m, const char *name)
 {
     int added;
     int64_t k = pf_ptrmap_find_or_add(&m->map, name, m->n, &added);
     if (k < 0)
         return -1;
     if (!added)
-        return m->is_math[k];
+        return m->role[k];
     if (m->n == m->cap) {
         size_t cap = m->cap ? 2 * m->cap : 64;
-        unsigned char *p = realloc(m->is_math, cap);
+        unsigned char *p = realloc(m->role, cap);
         if (!p)
             return -1;
-        m->is_math = p;
+        m->role = p;
         m->cap = cap;
     }
-    m->is_math[m->n] = (unsigned char)math_kernel(name);
-    return m->is_math[m->n++];
+    m->role[m->n] = (unsigned char)pf_kernel_role_of(name);
+    return m->role[m->n++];
 }
 
-/* Time and launches of an op invocation's kernels: all of them, and its math kernels. Ranges
- * of activities add to them at once: integer sums, so the order of the adds changes nothing
- * (zero bytes, from pf_zalloc, are a zero of these lock-free atomics). */
+/* Time and launches of an op invocation's kernels: all of them, its math kernels, and those
+ * that are no helper (math or plain). Ranges of activities add to them at once: integer sums,
+ * so the order of the adds changes nothing (zero bytes, from pf_zalloc, are a zero of these
+ * lock-free atomics). */
 typedef struct op_time {
-    _Atomic int64_t all_ns, math_ns;
-    _Atomic int64_t all_n, math_n;
+    _Atomic int64_t all_ns, math_ns, worker_ns;
+    _Atomic int64_t all_n, math_n, worker_n;
 } op_time;
 
 /* dur's part of total (of n launches); by count when the launches took no time at all. */
@@ -114,7 +73,7 @@ size_t pf_work_threads(const pf_trace *t, int jobs)
 typedef struct shares_job {
     const pf_trace *t;
     op_time *ot;               /* per op */
-    unsigned char *math;       /* per activity: 1 for a math kernel (pass 1's) */
+    unsigned char *role;       /* per activity: its pf_kernel_role (pass 1's) */
     pf_share *sh;
     int shared;                /* several ranges at once */
     atomic_int failed;         /* memory ran out in a range */
@@ -137,42 +96,63 @@ static void add_to(_Atomic int64_t *p, int64_t v, int shared)
         ;
 }
 
-static void add_time(op_time *o, int64_t d, int math, int shared)
+static void add_time(op_time *o, int64_t d, int role, int shared)
 {
     add_to(&o->all_ns, d, shared);
     add_to(&o->all_n, 1, shared);
-    if (!math)
+    if (role == PF_KERNEL_HELPER)
+        return;
+    add_to(&o->worker_ns, d, shared);
+    add_to(&o->worker_n, 1, shared);
+    if (role != PF_KERNEL_MATH)
         return;
     add_to(&o->math_ns, d, shared);
     add_to(&o->math_n, 1, shared);
 }
 
-/* Pass 1 over [lo, hi), with a memo of its own (math_kernel is a function of the name). */
+/* Pass 1 over [lo, hi), with a memo of its own (the role is a function of the name). */
 static void sum_range(void *ctx, size_t lo, size_t hi, size_t r)
 {
     shares_job *j = ctx;
-    math_memo mm = {0};
+    role_memo mm = {0};
     (void)r;
     for (size_t i = lo; i < hi; i++) {
         const pf_activity *a = &j->t->acts[i];
         if (a->op < 0 || a->kind != PF_ACT_KERNEL)
             continue;
-        int m = memo_is_math(&mm, a->name);
+        int m = memo_role(&mm, a->name);
         if (m < 0) {
             atomic_store(&j->failed, 1);
             break;
         }
-        j->math[i] = (unsigned char)m;
+        j->role[i] = (unsigned char)m;
         add_time(&j->ot[a->op], a->dur_ns > 0 ? a->dur_ns : 0, m, j->shared);
     }
-    free(mm.is_math);
+    free(mm.role);
     pf_ptrmap_free(&mm.map);
 }
 
-/* Pass 2 over [lo, hi). FLOPs go to the op's math kernels by their time (to all its kernels
- * by time when it has none); bytes to all its kernels by time: each kernel then runs at the
- * op's own rate over the kernels that share that work, never above it. memcpy and memset
- * carry their own bytes instead. */
+/* The FLOP share of activity i of its op: its part of the op's math kernels' time; when the
+ * op has none, of its kernels that are no helper (the fallback: a helper never takes FLOPs);
+ * when every kernel is a helper, of them all, so that the op's FLOPs stay on its kernels. */
+static double flop_part(const shares_job *j, const op_time *o, size_t i, int64_t d, double bytes_part)
+{
+    int64_t math_n = atomic_load_explicit(&o->math_n, memory_order_relaxed);
+    int64_t worker_n = atomic_load_explicit(&o->worker_n, memory_order_relaxed);
+    if (math_n > 0)
+        return j->role[i] == PF_KERNEL_MATH ? part(d, atomic_load_explicit(&o->math_ns, memory_order_relaxed), math_n)
+                                            : 0;
+    if (worker_n > 0)
+        return j->role[i] != PF_KERNEL_HELPER
+                   ? part(d, atomic_load_explicit(&o->worker_ns, memory_order_relaxed), worker_n)
+                   : 0;
+    return bytes_part;
+}
+
+/* Pass 2 over [lo, hi). FLOPs go to the op's math kernels by their time (flop_part: to its
+ * kernels other than helpers when it has none); bytes to all its kernels by time: each kernel
+ * then runs at the op's own rate over the kernels that share that work, never above it.
+ * memcpy and memset carry their own bytes instead. */
 static void share_range(void *ctx, size_t lo, size_t hi, size_t r)
 {
     shares_job *j = ctx;
@@ -183,13 +163,9 @@ static void share_range(void *ctx, size_t lo, size_t hi, size_t r)
             continue;
         op_time *o = &j->ot[a->op];
         int64_t d = a->dur_ns > 0 ? a->dur_ns : 0;
-        int64_t math_n = atomic_load_explicit(&o->math_n, memory_order_relaxed);
         j->sh[i].bytes = part(d, atomic_load_explicit(&o->all_ns, memory_order_relaxed),
                               atomic_load_explicit(&o->all_n, memory_order_relaxed));
-        if (math_n == 0)
-            j->sh[i].flop = j->sh[i].bytes;
-        else
-            j->sh[i].flop = j->math[i] ? part(d, atomic_load_explicit(&o->math_ns, memory_order_relaxed), math_n) : 0;
+        j->sh[i].flop = flop_part(j, o, i, d, j->sh[i].bytes);
     }
 }
 
@@ -198,14 +174,14 @@ pf_share *pf_work_shares(const pf_trace *t, size_t threads)
     assert(t && threads >= 1);
     shares_job j = {t, pf_zalloc(t->n_ops ? t->n_ops : 1, sizeof(op_time)), calloc(t->n_acts ? t->n_acts : 1, 1),
                     calloc(t->n_acts ? t->n_acts : 1, sizeof(pf_share)), threads > 1, 0};
-    if (j.ot && j.math && j.sh) {
+    if (j.ot && j.role && j.sh) {
         pf_parallel_ranges(t->n_acts, threads, sum_range, &j);
         if (!atomic_load(&j.failed))
             pf_parallel_ranges(t->n_acts, threads, share_range, &j);
     }
     free(j.ot);
-    free(j.math);
-    if (!j.ot || !j.math || atomic_load(&j.failed)) {
+    free(j.role);
+    if (!j.ot || !j.role || atomic_load(&j.failed)) {
         free(j.sh);
         return NULL;
     }
@@ -268,6 +244,9 @@ static void op_work(const pf_trace *t, const pf_analysis_opts *o, const pf_cpu_o
         w->no_formula = 1;
         return;
     }
+    /* recent PyTorch records tensor lists as [] without shapes: the cause of the unknown
+     * figures of a fused optimizer or a _foreach_ op (the op's own kernel_num_gb, above, wins) */
+    w->lists_unrecorded = fw.bytes < 0 && pf_op_lists_unrecorded(&op->call);
     w->no_formula = fw.no_formula;
     w->generic = fw.generic;
     w->upper_bound = fw.upper_bound;
@@ -284,7 +263,7 @@ static void work_init(const pf_analysis_opts *o, pf_act_work *w)
     w->dtype = peak_dtype(o, PF_DT_UNKNOWN, 0);
     w->source = NULL;
     w->no_formula = w->upper_bound = w->lower_bound = w->no_shapes = w->generic = w->inferred = w->elsewhere = 0;
-    w->graph_replay = w->compiled_region = 0;
+    w->graph_replay = w->compiled_region = w->lists_unrecorded = 0;
     w->op_flop = w->op_bytes = -1;
 }
 

@@ -26,7 +26,9 @@ int pf_an_append(char *buf, size_t n, size_t *len, const char *fmt, ...)
 void pf_key_append_arg(char *buf, size_t n, size_t *len, const pf_arg *a, int with_dtype)
 {
     assert(buf && len && a);
-    if (a->is_list) {
+    if (a->is_list && a->list_numel < 0) {
+        pf_an_append(buf, n, len, "list[?]"); /* recorded [] without its shapes */
+    } else if (a->is_list) {
         pf_an_append(buf, n, len, "list[%lld]", (long long)a->list_numel);
     } else if (a->ndim > 0 || pf_type_size(a->type) > 0) {
         pf_an_append(buf, n, len, "[");

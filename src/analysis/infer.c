@@ -150,7 +150,7 @@ static void infer_range(void *ctx, size_t lo, size_t hi, size_t r)
         w->bytes = s->w.bytes >= 0 ? s->w.bytes / (double)s->n : -1;
         w->source = "inferred";
         w->inferred = 1;
-        w->no_formula = w->no_shapes = w->graph_replay = w->compiled_region = 0;
+        w->no_formula = w->no_shapes = w->graph_replay = w->compiled_region = w->lists_unrecorded = 0;
     }
 }
 

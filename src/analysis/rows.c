@@ -148,6 +148,8 @@ static void count_why(dev_acc *d, const pf_activity *a, const pf_act_work *w)
     }
     if (w->lower_bound)
         r->triton_lb_ns = pf_sat_add(r->triton_lb_ns, a->dur_ns);
+    if (w->lists_unrecorded)
+        r->lists_unrecorded_ns = pf_sat_add(r->lists_unrecorded_ns, a->dur_ns);
     if (w->no_shapes)
         r->no_shapes_ns = pf_sat_add(r->no_shapes_ns, a->dur_ns);
     else if (a->kind == PF_ACT_KERNEL)

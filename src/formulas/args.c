@@ -40,6 +40,14 @@ double pf_bytes_add(double total, double more)
     return total < 0 || more < 0 ? -1 : total + more;
 }
 
+int pf_lists_unrecorded(pf_work *w)
+{
+    assert(w);
+    pf_ex(w, PF_EX_SIZES, "tensor-list shapes not recorded: every TensorList argument is [] in Input Dims "
+          "(recent PyTorch), so the elements the op touches are unknown");
+    return PF_FORMULA_UNRECORDED;
+}
+
 /* The dtype of the tensor with the most elements among args[0..n). */
 static pf_dtype dtype_of_largest(const pf_arg *args, int n)
 {
@@ -404,7 +412,9 @@ static void ex_tensor(pf_work *w, int field, const pf_arg *a, int read)
 {
     if (!w->explain)
         return;
-    if (a->is_list) {
+    if (a->is_list && a->list_numel < 0) {
+        pf_ex(w, field, "?*"); /* a list recorded [] without its shapes */
+    } else if (a->is_list) {
         pf_ex(w, field, "%lld*", (long long)a->list_numel);
     } else {
         for (int i = 0; i < a->ndim && i < PF_MAX_DIMS; i++)

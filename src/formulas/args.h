@@ -43,6 +43,11 @@ double pf_tensor_read_bytes(const pf_arg *a);
 /* Sums byte figures, keeping -1 (unknown) sticky. */
 double pf_bytes_add(double total, double more);
 
+/* For a formula over tensor lists whose shapes the trace did not record
+ * (pf_op_lists_unrecorded): explains why (w->explain's sizes) and returns
+ * PF_FORMULA_UNRECORDED, so the op has no figures rather than 0 bytes. */
+int pf_lists_unrecorded(pf_work *w);
+
 
 /* The Concrete Inputs text of argument pos; "" when pos is out of range or none was recorded. */
 const char *pf_concrete_at(const pf_op_call *call, int pos);

@@ -15,6 +15,8 @@ int pf_est_cat(const pf_op_call *call, pf_work *w)
     assert(pf_formula_args_ok(call, w));
     enum { OUT = 2 };
     const pf_arg *list = call->nargs > 0 ? &call->args[0] : NULL;
+    if (list && list->is_list && pf_op_lists_unrecorded(call))
+        return pf_lists_unrecorded(w); /* [] for a list whose kernel ran: shapes not recorded */
     if (!list || !list->is_list || list->list_numel < 0)
         return PF_FORMULA_BAD_ARGS;
     const char *from = "the list's type";

@@ -7,7 +7,8 @@
 /* The trace records a TensorList as its shapes ("Input Dims" [[4096, 4096], [4096], ...])
  * with the type "TensorList" and no element type, so a list's bytes are its element count
  * times the command line's DTYPE (call->assumed_size; source "...~dtype"), unknown without
- * one. The element count is exact. */
+ * one. The element count is exact. Recent PyTorch may record every list as [] without its
+ * shapes: then the op has no figures (source "unrecorded"), never 0 bytes. */
 static int list_size(const pf_op_call *call, int *assumed)
 {
     *assumed = 0;
@@ -71,6 +72,8 @@ int pf_fused_optim(const pf_op_call *call, pf_work *w)
             l = &optim_layouts[i];
     if (!l || call->nargs < 3)
         return PF_FORMULA_BAD_ARGS;
+    if (pf_op_lists_unrecorded(call))
+        return pf_lists_unrecorded(w);
     double written = 0;
     for (int i = 0; i < 4; i++) {
         int64_t n = l->rw[i] < 0 ? 0 : list_numel(call, l->rw[i]);
@@ -112,6 +115,8 @@ static int foreach_reduces(const char *op)
 int pf_foreach(const pf_op_call *call, pf_work *w)
 {
     assert(pf_formula_args_ok(call, w));
+    if (call->nargs > 0 && pf_op_lists_unrecorded(call))
+        return pf_lists_unrecorded(w);
     if (!call->args[0].is_list || call->args[0].list_numel < 0)
         return PF_FORMULA_BAD_ARGS;
     size_t len = strlen(call->name);

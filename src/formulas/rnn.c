@@ -64,7 +64,7 @@ static double weight_bytes(const pf_op_call *call)
     if (pf_arg_is_tensor(buf))
         return pf_tensor_bytes(buf);
     int size = pf_type_size(call->args[INPUT].type);
-    return list->is_list && size > 0 ? (double)list->list_numel * size : -1;
+    return list->is_list && list->list_numel >= 0 && size > 0 ? (double)list->list_numel * size : -1;
 }
 
 static double tensor_or_zero(const pf_op_call *call, int pos)

@@ -461,6 +461,8 @@ int64_t pf_triton_launch_cap(const pf_op_call *call)
     for (int i = n - 1; i >= 0 && !call->args[i].is_list && !pf_arg_is_tensor(&call->args[i]); i--) {
         if (pf_concrete_int(call->args[i].concrete, &v) < 0 || v < 0)
             return -1;
+        if (v == 0 && i < n - 1)
+            break; /* load_seed_offset 0 before xnumel, r0_numel: not a size */
         cap = pf_mul_nonneg(cap, v);
     }
     return cap;

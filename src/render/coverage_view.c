@@ -47,6 +47,8 @@ void pf_aview_coverage(FILE *out, const pf_analysis *an, const pf_device_report 
         fprintf(out, "; Triton lower bounds (~lb) %.2f%%", time_pct(d, d->triton_lb_ns));
     if (d->no_shapes_ns > 0)
         fprintf(out, "; no input shapes recorded: %.2f%%", time_pct(d, d->no_shapes_ns));
+    if (d->lists_unrecorded_ns > 0)
+        fprintf(out, "; tensor-list shapes not recorded: %.2f%%", time_pct(d, d->lists_unrecorded_ns));
     if (d->graph_replay_ns > 0)
         fprintf(out, "; unknown, CUDA-graph replay: record its capture and pass --graph-capture: %.2f%%",
                 time_pct(d, d->graph_replay_ns));
@@ -93,6 +95,11 @@ static void print_why(FILE *out, const pf_analysis *an, const pf_device_report *
     else if (lack == PF_LACK_SHAPES)
         fputs("Why: the trace has no input shapes (recorded without record_shapes, PyTorch's default): FLOPs and "
               "bytes are computed from them; record with torch.profiler.profile(..., record_shapes=True)\n", out);
+    if (d->lists_unrecorded_ns > 0)
+        fprintf(out, "Why: tensor-list shapes not recorded: recent PyTorch writes the TensorLists of fused optimizers, "
+                "_foreach_* and cat as [] without shapes, so their bytes and FLOPs are unknown (%.2f%% of GPU time), not "
+                "0; the kernels' own figures are used where they exist (Inductor's kernel_num_gb, "
+                "TORCHINDUCTOR_BENCHMARK_KERNEL=1)\n", time_pct(d, d->lists_unrecorded_ns));
     if (d->nested_n > 0)
         fprintf(out, "Why: %" PRId64 " GPU activities (%.3f us, %.2f%% of GPU time) have an External id that no "
                      "cpu_op has, and their launch call lies inside a cpu_op on its thread: each is linked to the "
@@ -135,6 +142,8 @@ void pf_aview_coverage_json(pf_jw *w, const pf_device_report *d)
     pf_jw_num(w, time_pct(d, d->flop_known_ns));
     pf_jw_key(w, "no_shapes_pct");
     pf_jw_num(w, time_pct(d, d->no_shapes_ns));
+    pf_jw_key(w, "lists_unrecorded_pct");
+    pf_jw_num(w, time_pct(d, d->lists_unrecorded_ns));
     pf_jw_key(w, "graph_replay_pct");
     pf_jw_num(w, time_pct(d, d->graph_replay_ns));
     pf_jw_key(w, "compiled_region_pct");

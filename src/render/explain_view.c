@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "profana/explain_view.h"
+#include "profana/kernel_role.h"
 
 static const char *const match_names[] = {"op", "kernel", "kernel-substring"};
 
@@ -25,7 +26,10 @@ static void fmt_shape(char *buf, size_t n, const pf_arg *a)
     size_t len = 0;
     buf[0] = 0;
     if (a->is_list) {
-        snprintf(buf, n, "list of %lld elements", (long long)a->list_numel);
+        if (a->list_numel < 0)
+            snprintf(buf, n, "list, shapes not recorded");
+        else
+            snprintf(buf, n, "list of %lld elements", (long long)a->list_numel);
         return;
     }
     if (a->ndim == 0 && pf_type_size(a->type) <= 0)
@@ -97,7 +101,9 @@ static const char *work_text(const pf_invocation *e, size_t k, char *buf, size_t
         return "none: the op has no figures";
     char fl[96];
     if (w->elsewhere & PF_ELSEWHERE_FLOP)
-        snprintf(fl, sizeof fl, "FLOPs none (on the op's gemm/conv/attention kernels)");
+        snprintf(fl, sizeof fl, "FLOPs none (%s)", pf_kernel_role_of(a->name) == PF_KERNEL_HELPER
+                                                       ? "a library helper: on the op's other kernels"
+                                                       : "on the op's gemm/conv/attention kernels");
     else
         snprintf(fl, sizeof fl, "FLOPs %.2f%%%s", 100.0 * e->shares[k].flop, w->op_flop > 0 ? " (by time)" : "");
     snprintf(buf, n, "%s, bytes %.2f%% (by time) of the op's", fl, 100.0 * e->shares[k].bytes);

@@ -43,3 +43,12 @@ double pf_arg_bytes(const pf_arg *a)
         return -1;
     return (double)n * pf_type_size(a->type);
 }
+
+int pf_op_lists_unrecorded(const pf_op_call *call)
+{
+    assert(call != NULL);
+    for (int i = 0; i < call->nargs; i++)
+        if (call->args[i].is_list && call->args[i].list_numel < 0)
+            return 1;
+    return 0;
+}

@@ -74,6 +74,21 @@ static void read_strides(const cJSON *strides, pf_arg *a)
     }
 }
 
+/* A TensorList recorded as [] is empty or was recorded without its elements' shapes: recent
+ * PyTorch writes some TensorLists as [] (a fused AdamW's every list on a T5 step, a
+ * _foreach_add_ on a ResNet all-reduce), older ones [[8192, 512], ...]. One call never mixes
+ * the two: where another list of the call has shapes, [] is a list of nothing (AdamW's
+ * max_exp_avg_sqs without amsgrad); where every list is [], an op over empty lists that
+ * launched work would have done none, so their shapes were not recorded (list_numel -1). */
+static void mark_bare_lists(pf_arg *args, int n, int bare, int shaped)
+{
+    if (bare == 0 || shaped > 0)
+        return;
+    for (int i = 0; i < n; i++)
+        if (args[i].is_list)
+            args[i].list_numel = -1;
+}
+
 static const char *string_at(pf_trace *t, const cJSON *arr, int i)
 {
     const cJSON *v = cJSON_GetArrayItem(arr, i);
@@ -107,18 +122,23 @@ static int read_inputs(pf_trace *t, pf_cpu_op *op, const cJSON *root)
         return -1;
     op->call.args = args;
     op->call.nargs = n;
+    int bare = 0, shaped = 0;
     for (int i = 0; i < n; i++) {
         if (read_dims(cJSON_GetArrayItem(dims, i), &args[i]))
             return -1;
         args[i].type = string_at(t, types, i);
         args[i].concrete = string_at(t, conc, i);
-        /* an empty TensorList is recorded as [], like a scalar: it is a list of nothing
-         * (AdamW's max_exp_avg_sqs without amsgrad) */
-        if (!args[i].is_list && args[i].ndim == 0 && strcmp(args[i].type, "TensorList") == 0)
+        /* a TensorList recorded as [], like a scalar: empty, or its shapes not recorded */
+        if (!args[i].is_list && args[i].ndim == 0 && strcmp(args[i].type, "TensorList") == 0) {
             args[i].is_list = 1;
+            bare++;
+        } else if (args[i].is_list) {
+            shaped++;
+        }
         if (cJSON_IsArray(strides) && cJSON_GetArraySize(strides) == n)
             read_strides(cJSON_GetArrayItem(strides, i), &args[i]);
     }
+    mark_bare_lists(args, n, bare, shaped);
     return 0;
 }
 

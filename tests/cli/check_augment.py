@@ -63,17 +63,11 @@ for a in acts:
     if op is not None:
         by_op.setdefault(id(op), (op, []))[1].append(a)
 
-# README "How work is attributed": an op's FLOPs go to its math kernels (a gemm, conv or
-# attention name that names the arithmetic, the library helpers excepted), bytes to all its
-# kernels, each in proportion to time.
-ARITH = ("gemm", "gemv", "conv", "fprop", "dgrad", "wgrad", "winograd", "flash", "fmha", "attn", "attention",
-         "sdpa", "mha_", "cijk_", "bmm_", "fft2d_", "fft1d_", "qk_int_sv_", "sage")
-HELPERS = ("splitkreduce", "init_device_workspace", "_helper", "im2col", "col2im", "im2d2col", "im3d2col", "elementwise")
-
-
-def is_math(n):
-    n = n.lower()
-    return any(w in n for w in ARITH) and not any(w in n for w in HELPERS)
+# docs/analysis.md "How work is attributed": an op's FLOPs go to its math kernels (a name
+# that names the arithmetic in a whole word, the library helpers excepted; else its kernels
+# that are no helper), bytes to all its kernels, each in proportion to time
+# (tests/cli/kernel_roles.py).
+from kernel_roles import carriers as flop_kernels  # beside raw, in this folder
 
 
 def ns(a):
@@ -82,7 +76,7 @@ def ns(a):
 
 def flop_carriers(kernels):
     """The kernels that carry the op's FLOPs, and their summed time."""
-    m = [a for a in kernels if is_math(a["name"])] or kernels
+    m = flop_kernels(kernels)
     return m, sum(ns(a) for a in m)
 
 

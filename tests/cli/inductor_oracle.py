@@ -5,7 +5,9 @@
 # (its name without Inductor's trailing counter, which can differ between the two compiles,
 # with the same argument shapes and types). Prints "KEY VALUE" lines for the shell test:
 #   triton_us, match_us (Triton GPU time whose bytes are within 1% of Inductor's), all_us,
-#   known_us (GPU time whose row has bytes), mismatched names.
+#   known_us (GPU time whose row has bytes), lists_us (GPU time of kernels whose op records every
+#   TensorList as [], without shapes: a T5 or BERT step's _fused_adamw_, bytes unknown), mismatched
+#   names.
 # Usage: python3 inductor_oracle.py PLAIN.json.gz BENCH.json.gz PROFANA_ROWS.json
 import gzip
 import json
@@ -30,6 +32,15 @@ for e in bench:
 launcher = {e["args"]["External id"]: e for e in plain
             if e.get("cat") == "cpu_op" and "External id" in e.get("args", {})}
 gpu = [e for e in plain if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")]
+
+
+def bare_lists(op):
+    a = op.get("args", {}) if op else {}
+    lists = [d for d, t in zip(a.get("Input Dims", []), a.get("Input type", [])) if t == "TensorList"]
+    return bool(lists) and all(d == [] for d in lists)
+
+
+lists_us = sum(e["dur"] for e in gpu if bare_lists(launcher.get(e["args"].get("External id"))))
 time_of = defaultdict(float)
 want_of = defaultdict(float)
 for e in gpu:
@@ -61,4 +72,5 @@ print("triton_us %.3f" % triton_us)
 print("match_us %.3f" % match_us)
 print("all_us %.3f" % sum(time_of.values()))
 print("known_us %.3f" % known_us)
+print("lists_us %.3f" % lists_us)
 print("mismatched " + (" ".join(bad) or "-"))

@@ -26,13 +26,11 @@ else:
 acts = [g for g in gpu if g["args"].get("External id") == op["args"]["External id"]]
 kernels = [g for g in acts if g["cat"] == "kernel"]
 longest = max(kernels, key=lambda g: Decimal(g["dur"]))
-# README "How work is attributed": FLOPs on the math kernels (gemm, conv, attention names that
-# name the arithmetic, library helpers excepted) by time, else on all kernels by time
-ARITH = ("gemm", "gemv", "conv", "fprop", "dgrad", "wgrad", "winograd", "flash", "fmha", "attn", "attention",
-         "sdpa", "mha_", "cijk_", "bmm_", "fft2d_", "fft1d_", "qk_int_sv_", "sage")
-HELPERS = ("splitkreduce", "init_device_workspace", "_helper", "im2col", "col2im", "im2d2col", "im3d2col", "elementwise")
-is_math = lambda n: any(w in n.lower() for w in ARITH) and not any(w in n.lower() for w in HELPERS)
-math = [g for g in kernels if is_math(g["name"])] or kernels
+# docs/analysis.md "How work is attributed": FLOPs on the math kernels by time, else on the
+# kernels that are no library helper (tests/cli/kernel_roles.py)
+sys.path.insert(0, "tests/cli")
+from kernel_roles import carriers
+math = carriers(kernels)
 print(json.dumps({"math": [kernels.index(g) for g in math], "math_dur": str(sum(Decimal(g["dur"]) for g in math)),
                   "kernel_idx": [acts.index(g) for g in kernels],"kind": kind, "op": op["name"], "ext": op["args"]["External id"], "args": op["args"],
                   "rank": named.index(op) + 1, "named": len(named), "launches": launches,

@@ -1,4 +1,4 @@
-# test_why.sh - the analysis says why figures are missing: no input shapes recorded (split from "no formula"), a GPU-only trace, activities without a launching op and whether their launch call is in the trace; fixtures derived from eager_bf16.json at test time, expected figures from the raw events.
+# test_why.sh - the analysis says why figures are missing: no input shapes recorded (split from "no formula"), a GPU-only trace, activities without a launching op and whether their launch call is in the trace, tensor lists recorded as [] (testdata/lists/bare_lists.json: unknown, not 0, and a fused AdamW with shapes by hand); fixtures derived from eager_bf16.json at test time, expected figures from the raw events.
 . tests/cli/lib.sh
 
 python3 - "$TRACES/eager_bf16.json" "$TMP" <<'PY' || fail "why: fixtures" "exited $?"
@@ -114,3 +114,55 @@ check_eq "no launching op: JSON coverage.no_launching_op" \
     "$n $us $no_call"
 "$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --wide >"$TMP/ok.txt" 2>&1
 if grep -q "^Why:" "$TMP/ok.txt"; then fail "complete trace: no Why line" "$(grep ^Why "$TMP/ok.txt")"; else pass "complete trace: no Why line"; fi
+
+# Tensor lists recorded as [] (testdata/lists/bare_lists.json, written by hand in the shape
+# recent PyTorch records them): an op whose every TensorList is [] has unknown bytes and
+# FLOPs, never 0, and the coverage says why; lists with shapes (an empty one among them) keep
+# their figures. The share: kernels of ops whose every TensorList is [] (raw events).
+BARE=testdata/lists/bare_lists.json
+bare_pct=$(python3 - "$BARE" <<'PY'
+import sys
+from decimal import Decimal
+
+sys.path.insert(0, "tests/cli")
+import raw
+
+ev = raw.load(sys.argv[1])
+bare = set()
+for e in ev:
+    a = e.get("args", {})
+    if e.get("cat") == "cpu_op" and "Input type" in a:
+        lists = [d for d, t in zip(a["Input Dims"], a["Input type"]) if t == "TensorList"]
+        if lists and all(d == [] for d in lists):
+            bare.add(a["External id"])
+acts = raw.gpu_acts(ev)
+total = sum(Decimal(x["dur"]) for x in acts)
+print("%.2f" % (100 * sum(Decimal(x["dur"]) for x in acts if x["args"]["External id"] in bare) / total))
+PY
+)
+"$PROFANA" --analysis "$BARE" bf16 --wide --group shape >"$TMP/bl.txt" 2>&1
+check_grep "lists []: the coverage line gives their share (Python: $bare_pct%)" \
+    "; tensor-list shapes not recorded: $bare_pct%" "$TMP/bl.txt"
+check_grep "lists []: one line says why, and that the kernels' own figures are used" \
+    "^Why: tensor-list shapes not recorded: .*as \[\] without shapes.*unknown ($bare_pct% of GPU time), not 0;.*kernel_num_gb" \
+    "$TMP/bl.txt"
+check_grep "lists []: the row's GB is '-' (text), source unrecorded" \
+    "^aten::_fused_adamw_(list\[?\]TensorList, .*| *- | *- | *- | *- | *- | *- | -  *| unrecorded$" "$TMP/bl.txt"
+"$PROFANA" --analysis "$BARE" bf16 --group shape --format json >"$TMP/bl.json"
+check_eq "lists []: JSON rows bytes and flop null, source unrecorded (fused adamw, foreach add_)" \
+    "$(json "[(r['bytes'], r['flop'], r['source']) for r in d['devices'][0]['rows'] if 'list[?]' in r['name']]" "$TMP/bl.json")" \
+    "[(None, None, 'unrecorded'), (None, None, 'unrecorded')]"
+# by hand: params [1024,1024] + [1024] = 1049600 elements, exp_avgs, exp_avg_sqs read and
+# written, grads read, max_exp_avg_sqs [] empty, two fp32 steps: (2*3*1049600 + 1049600)*2 + 2*4
+check_eq "lists with shapes: the fused AdamW by hand, 14694408 B, 3148800 FLOP" \
+    "$(json "[(r['bytes'], r['flop']) for r in d['devices'][0]['rows'] if 'list[1049600]' in r['name']]" "$TMP/bl.json")" \
+    "[(14694408, 3148800)]"
+check_eq "lists []: not in bytes coverage, JSON coverage.lists_unrecorded_pct" \
+    "$(json "'%.2f %.2f %.2f' % (d['devices'][0]['coverage']['bytes_pct'], d['devices'][0]['coverage']['bytes_unknown_pct'], d['devices'][0]['coverage']['lists_unrecorded_pct'])" "$TMP/bl.json")" \
+    "$(python3 -c "print('%.2f %.2f %.2f' % (100 - $bare_pct, $bare_pct, $bare_pct))")"
+"$PROFANA" --analysis "$BARE" bf16 --group op --format json >"$TMP/blo.json"
+check_eq "lists []: the op row holding them has no bytes (null), the foreach row none" \
+    "$(json "[r['bytes'] for r in d['devices'][0]['rows'] if r['name'] in ('aten::_fused_adamw_', 'aten::_foreach_add_')]" "$TMP/blo.json")" \
+    "[None, None]"
+"$PROFANA" --analysis "$BARE" bf16 --explain aten::_fused_adamw_ >"$TMP/ble.txt" 2>&1
+check_grep "lists []: --explain says the shapes were not recorded" "tensor-list shapes not recorded" "$TMP/ble.txt"

@@ -69,6 +69,14 @@ static inline pf_arg tensor_list(int64_t numel)
     return a;
 }
 
+/* A TensorList recorded as [] on a call whose every list is [] (recent PyTorch): the loader
+ * gives it no element count (trace_args.c). */
+static inline pf_arg bare_list(void)
+{
+    pf_arg a = {.is_list = 1, .list_numel = -1, .type = "TensorList", .concrete = ""};
+    return a;
+}
+
 #define NONE scalar("", "")
 #define LIST(text) scalar("ScalarList", text)
 #define VAL(text) scalar("Scalar", text)

@@ -261,6 +261,10 @@ static void test_cat(void)
     CHECK_EST("cat, element size unknown", rc, &w, 0.0, -1.0, PF_DT_UNKNOWN);
     rc = RUN("aten::cat", &w, tensor_list(0), VAL("0"));
     CHECK_EST("cat of nothing", rc, &w, 0.0, 0.0, PF_DT_UNKNOWN);
+    /* the list recorded [] without its shapes (a ResNet's DDP flatten: its cat kernel ran
+     * 3.9 us): unknown, not a cat of nothing */
+    rc = RUN("aten::cat", &w, bare_list(), VAL("0"));
+    check_refused("cat, list []", rc, &w, PF_FORMULA_UNRECORDED);
     rc = RUN("aten::cat", &w, F32(1, 4), VAL("0"));
     check_refused("cat of a tensor, not a list", rc, &w, PF_FORMULA_BAD_ARGS);
 }
@@ -400,6 +404,15 @@ static void test_triton(void)
      * 1048576 + 256 */
     rc = RUN("triton_per_fused_sum_0", &w, BF16(2, 64, 8192), F32(1, 64), VAL("2"), VAL("64"), VAL("4096"));
     check_work("triton reduction with a size symbol", rc, &w, -1.0, 1048832.0, PF_DT_BF16, 0, 0, 1, "generic");
+    /* a dropout's load_seed_offset 0 before xnumel 1024 and r0_numel 512 is no size: the cap
+     * is 524288 (BERT's fused layer norm), not 0: 2 x 524288 x 2 = 2097152 */
+    rc = RUN("triton_per_fused_native_dropout_native_layer_norm_1", &w, BF16(2, 1024, 512), BF16(2, 1024, 512),
+             VAL("0"), VAL("1024"), VAL("512"));
+    check_work("triton launch, seed offset 0 before the sizes", rc, &w, -1.0, 2097152.0, PF_DT_BF16, 0, 0, 1,
+               "generic");
+    /* xnumel itself 0: nothing iterated, 0 */
+    rc = RUN("triton_poi_fused_slice_0", &w, BF16(2, 1024, 3072), BF16(2, 1024, 1024), VAL("0"));
+    check_work("triton launch, xnumel 0", rc, &w, -1.0, 0.0, PF_DT_BF16, 0, 0, 1, "generic");
     /* no integer at the end, or a template launch: every argument whole, 8388608 */
     rc = RUN("triton_poi_fused_slice_0", &w, BF16(2, 1024, 3072), BF16(2, 1024, 1024), VAL("0.5"));
     check_work("triton launch, no integer: whole", rc, &w, -1.0, 8388608.0, PF_DT_BF16, 0, 0, 1, "generic");

@@ -351,8 +351,53 @@ static void test_progress_thread(void)
     CHECK("and erased it at the end", n > 2 && got[n - 1] == '\r' && got[n - 2] == ' ');
 }
 
+static const pf_cpu_op *op_of(const pf_trace *t, int64_t ext_id)
+{
+    for (size_t i = 0; i < t->n_ops; i++)
+        if (t->ops[i].ext_id == ext_id)
+            return &t->ops[i];
+    return NULL;
+}
+
+/* testdata/lists/bare_lists.json: a TensorList recorded as [] is a list of nothing where
+ * another list of the call has shapes (max_exp_avg_sqs without amsgrad), and has no element
+ * count where every list of the call is [] (recent PyTorch: shapes not recorded). */
+static void test_bare_lists(void)
+{
+    pf_load_opts o = {.jobs = 1};
+    pf_trace *t = NULL;
+    pf_error err;
+    if (pf_trace_load_opts("testdata/lists/bare_lists.json", &o, &t, &err) != 0) {
+        CHECK("bare lists: trace loads", 0);
+        return;
+    }
+    const pf_cpu_op *bare = op_of(t, 2), *foreach = op_of(t, 3), *shaped = op_of(t, 4);
+    CHECK("bare lists: the three ops linked", bare && foreach && shaped);
+    if (bare && foreach && shaped) {
+        int ok = bare->call.nargs == 15;
+        for (int i = 0; i < 6 && ok; i++)
+            ok = bare->call.args[i].is_list && bare->call.args[i].list_numel == -1;
+        CHECK("every list []: no element count (-1) on each of the six", ok);
+        CHECK("every list []: the scalars stay scalars", bare->call.nargs == 15 && !bare->call.args[6].is_list);
+        CHECK("every list []: pf_op_lists_unrecorded", pf_op_lists_unrecorded(&bare->call) == 1);
+        CHECK("_foreach_add_(list [], 1): unrecorded", foreach->call.nargs == 2 &&
+                                                           foreach->call.args[0].list_numel == -1 &&
+                                                           pf_op_lists_unrecorded(&foreach->call) == 1);
+        ok = shaped->call.nargs == 15;
+        for (int i = 0; i < 4 && ok; i++)
+            ok = shaped->call.args[i].is_list && shaped->call.args[i].list_numel == 1024 * 1024 + 1024;
+        CHECK("lists with shapes: [1024, 1024] + [1024] = 1049600 each", ok);
+        CHECK("lists with shapes: max_exp_avg_sqs [] is empty (0), state_steps [[], []] two 0-d",
+              shaped->call.nargs == 15 && shaped->call.args[4].is_list && shaped->call.args[4].list_numel == 0 &&
+                  shaped->call.args[5].list_numel == 2);
+        CHECK("lists with shapes: recorded", pf_op_lists_unrecorded(&shaped->call) == 0);
+    }
+    pf_trace_free(t);
+}
+
 int main(void)
 {
+    test_bare_lists();
     test_linked_ops();
     test_threads_same_model();
     test_shared_interning();

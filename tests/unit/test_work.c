@@ -19,6 +19,7 @@ static int same_work(const pf_act_work *a, const pf_act_work *b)
     return a->flop == b->flop && a->bytes == b->bytes && a->dtype == b->dtype && a->source == b->source &&
            a->no_formula == b->no_formula && a->upper_bound == b->upper_bound && a->elsewhere == b->elsewhere &&
            a->graph_replay == b->graph_replay && a->compiled_region == b->compiled_region && a->op_flop == b->op_flop &&
+           a->lists_unrecorded == b->lists_unrecorded &&
            a->op_bytes == b->op_bytes;
 }
 
