@@ -131,6 +131,20 @@ if os.path.exists("testdata/diagnosis/healthy_gemm.json.gz"):
     check("healthy_gemm.json.gz", "no finding advises CUDA graphs",
           not [f for f in fs if "CUDA graphs" in f.get("advice", "") and "cannot" not in f["advice"]], fs)
 
+# communication on one rank: the exposed collective time (waits_oracle.py's breakdown from the raw
+# events), which the finding says includes waiting for the other ranks and sends to --ranks
+for path in ("testdata/multirank/fsdp2_bf16_rank0.json.gz", "testdata/multirank/tp_collectives_bf16_rank0.json.gz"):
+    rc, out, _ = analyze(path)
+    dev = json.loads(out)["devices"][0]
+    cf = [f for f in dev["headline"]["findings"] if f["kind"] == "communication"]
+    p = subprocess.run([sys.executable, "tests/cli/waits_oracle.py", path], capture_output=True, text=True)
+    want = [d for d in json.loads(p.stdout)["devices"] if d["id"] == dev["id"]][0]["breakdown"]["communication_us"]
+    tag = os.path.basename(path)
+    check(tag, "communication finding: exposed time %.3f us (oracle)" % want,
+          cf and abs(cf[0]["time_us"] - want) <= 0.001 + 1e-9 * want, cf)
+    check(tag, "it says the time includes waiting and points to --ranks",
+          cf and "waiting" in cf[0]["evidence"] and "--ranks" in cf[0]["advice"], cf)
+
 # launch overhead (short gaps under no annotation): CUDA graphs are advised only where those gaps
 # hold at least half the idle time (the oracle's short-gap idle against the headline's idle)
 rc, out, _ = analyze("testdata/traces/eager_bf16.json")
