@@ -51,10 +51,6 @@ check(name, "= " + want, got == eval(want), "got %r, want %s" % (got, want))
 PY
 }
 
-# finding NAME TRACE TEXT: the headline's idle finding holds TEXT
-finding() {
-    jeq "$1" "$2" '[f["text"] for f in d["headline"]["findings"] if f["kind"] == "idle" and sys.argv[5] in f["text"]] != []' True "$3"
-}
 
 # host_wait.json: kernels [100,110) [200,210) [300,320) on stream 7, launch calls [90,95) [180,195)
 # [290,298). Span 220, busy 40, idle 180. Gap [110,200): the call ended at 195, so 85 host wait
@@ -77,8 +73,11 @@ jeq "host_wait: histogram 10-50: 3 kernels, 40 us" $F \
 jeq "host_wait: queue max 1, mean 70/220, empty 150" $F \
     '[(q["stream"], q["max_depth"], round(q["mean_depth"], 6), q["empty_us"]) for q in d["queue"]]' \
     "[(7, 1, 0.318182, 150.0)]"
-finding "host_wait: headline: host-bound, 96.11% of the idle time, its advice" $F \
-    "Host-bound: 96.11% of the idle time is host wait (work not yet launched): CPU ops, Python and syncs; CUDA graphs"
+# the headline's findings: the host wait (96.11% of the idle time), in gaps under 1 ms under no
+# annotation, is launch overhead, and it holds over half the idle: CUDA graphs advised
+jeq "host_wait: headline: launch overhead = the host wait, CUDA graphs advised" $F \
+    '[(f["time_us"] == d["idle_causes"]["host_wait_us"], "CUDA graphs" in f["advice"]) for f in d["headline"]["findings"] if f["kind"] == "launch_overhead"]' \
+    "[(True, True)]"
 
 # launch_latency.json: the same kernels, their calls [10,15) [20,25) [30,35) long before: every gap
 # (90 + 90) is latency. Queue: [10,110) [20,210) [30,320) clipped to [100,320]: depth 3 on
@@ -90,9 +89,10 @@ jeq "launch_latency: delays 85, 175, 265: p50 175, p99 265" $F \
     '(d["launch"]["delay_us_p50"], d["launch"]["delay_us_p99"], d["launch"]["launch_bound"])' "(175.0, 265.0, 0)"
 jeq "launch_latency: queue max 3, mean 340/220, empty 0" $F \
     '[(q["max_depth"], round(q["mean_depth"], 6), q["empty_us"]) for q in d["queue"]]' "[(3, 1.545455, 0.0)]"
-finding "launch_latency: headline: 100% launch latency, stream dependencies and syncs" $F \
-    "100.00% of the idle time is launch latency"
-finding "launch_latency: headline advice" $F "stream dependencies (events, waits on other streams) and synchronizations"
+jeq "launch_latency: headline: a launch_latency finding of 90 + 90 us" $F \
+    '[f["time_us"] for f in d["headline"]["findings"] if f["kind"] == "launch_latency"]' "[180.0]"
+jeq "launch_latency: headline advice: what holds the stream" $F \
+    '["holds the stream" in f["advice"] for f in d["headline"]["findings"] if f["kind"] == "launch_latency"]' "[True]"
 
 # unattributed.json: kernel 2 has no launch call; kernel 3's correlation id is used by calls of two
 # processes (which one launched it is unknown): both gaps, 180 us, are unattributed.
@@ -100,8 +100,8 @@ F=$W/unattributed.json
 jeq "unattributed: causes 0 + 0 + 180" $F \
     '[d["idle_causes"][k] for k in ("host_wait_us", "launch_latency_us", "unattributed_us")]' "[0.0, 0.0, 180.0]"
 jeq "unattributed: one kernel with its launch call" $F 'd["launch"]["count"]' 1
-finding "unattributed: headline: record the CPU side" $F \
-    "100.00% of the idle time ends with work whose launch call is not in the trace: record the CPU side"
+jeq "unattributed: headline: no host finding claims the unattributed idle" $F \
+    '[f["kind"] for f in d["headline"]["findings"] if f["kind"] in ("host_region", "host_python", "sync", "launch_overhead", "host_unnamed", "launch_latency")]' "[]"
 
 # breakdown.json: gemm [0,100), NCCL [50,150) (under c10d::allreduce_), memcpy [140,170), memset
 # [160,180), relu [200,210). Compute 100+10; communication [100,150) = 50 exposed of 100 (50%
@@ -130,9 +130,9 @@ json.dump({"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3", "numS
                            k("sm90_xmma_gemm_bf16bf16_bf16f32", 7, 1010, 50)]}, open(sys.argv[1], "w"))
 PY
 oracle "comm_dominant" "$TMP/comm_dominant.json"
-jeq "comm_dominant: the headline weighs overlapping by the measured overlap" "$TMP/comm_dominant.json" \
-    '[f["text"].split(": overlap")[0] for f in d["headline"]["findings"] if f["kind"] == "dominant"]' \
-    "['communication takes 66.67% of GPU time: 50.00% of it overlapped with compute, 50.00% of the span exposed']"
+jeq "comm_dominant: the headline's communication finding: 50 us exposed of 100" "$TMP/comm_dominant.json" \
+    '[(f["time_us"], "(100.000 us in all)" in f["evidence"], "--ranks" in f["advice"]) for f in d["headline"]["findings"] if f["kind"] == "communication"]' \
+    "[(50.0, True, True)]"
 
 # ---- formats ----
 F=$W/breakdown.json
