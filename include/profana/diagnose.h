@@ -49,7 +49,6 @@ typedef struct pf_diagnosis {
                                           of the gaps that begin under them */
     const char *sync_call, *sync_op;   /* the most frequent such call and the blocking op
                                           around it (aten::item ...); NULL none */
-    const char *sync_where;            /* the innermost annotation or frame around them; NULL */
     pf_finding *findings;              /* by time_us, largest first; unknown times last */
     int n_findings;
 } pf_diagnosis;
