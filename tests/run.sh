@@ -8,12 +8,14 @@
 #   BUILD            its tests/test_* programs and tests/cli/test_*.sh with PROFANA=BUILD/profana
 #   --full BUILD     the same, with PF_CHECK_FULL=1: the tests kept for `make check-full` run too
 #                    (tests/cli/test_slurm.sh, which starts a Slurm cluster: once per suite)
-#   --valgrind BUILD the same, every program run under valgrind memcheck (tests/valgrind.sh);
-#                    any error or definite/indirect leak fails the test file that caused it
+#   --valgrind BUILD its unit programs and the CLI files with the line "# check: valgrind",
+#                    every program run under valgrind memcheck (tests/valgrind.sh); any error
+#                    or definite/indirect leak fails the test file that caused it
 #   --valgrind-units BUILD  only BUILD's unit test programs under valgrind
 #   --units BUILD    only BUILD's unit test programs (whatever NAMEs select; `make check-fast`)
 #   --once BUILD     (before the builds) a CLI test file without the line "# check: every build"
-#                    runs on BUILD alone among the plain builds (`make check`: on the sanitizer
+#                    runs on BUILD alone among the plain and --full builds, unless --full and it
+#                    holds PF_CHECK_FULL tests (`make check`: on the sanitizer
 #                    build, which checks memory as well as figures; `make check-full` runs every
 #                    file on every build); files with the line (limits of time or memory that
 #                    differ by build, -j determinism) run on each
@@ -159,7 +161,17 @@ while [ $# -gt 0 ]; do
         [ -x "$t" ] && add "$mode" "$1" "$t"
     done
     for t in tests/cli/test_*.sh; do
-        if [ -n "$once" ] && [ "$mode" = plain ] && [ "$1" != "$once" ] && ! grep -q '^# check: every build' "$t"; then
+        # --once: a file runs on the other plain builds only with its line (and, under --full,
+        # when it holds tests kept for the full check: PF_CHECK_FULL)
+        if [ -n "$once" ] && [ "$mode" != valgrind ] && [ "$1" != "$once" ] &&
+            ! grep -q '^# check: every build' "$t" &&
+            ! { [ "$mode" = full ] && grep -q PF_CHECK_FULL "$t"; }; then
+            continue
+        fi
+        # valgrind (20-50x slower than the plain build) runs the files that carry the line
+        # "# check: valgrind", chosen so that every command and input kind runs under it
+        # (docs/reliability.md, "How it is checked"); the sanitizer build runs them all
+        if [ "$mode" = valgrind ] && ! grep -q '^# check: valgrind' "$t"; then
             continue
         fi
         add "$mode" "$1" "$t"

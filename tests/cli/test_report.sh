@@ -168,8 +168,11 @@ if [ ! -x "$CHROMIUM" ]; then
     echo "SKIP report screenshot: $CHROMIUM is not installed (apt-get install chromium to run it)"
     exit 0
 fi
+# (--run-all-compositor-stages-before-draw and a virtual time budget: the shot waits for the page's
+# layout and paint, which a loaded machine can finish after the load event; CI once saw no table.)
 timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$TMP/chromium" \
-    --window-size=1000,1400 --screenshot="$TMP/shot.png" "file://$(cd "$TMP" && pwd)/over.html" >"$TMP/chromium.log" 2>&1
+    --run-all-compositor-stages-before-draw --virtual-time-budget=5000 \
+    --window-size=1000,2400 --screenshot="$TMP/shot.png" "file://$(cd "$TMP" && pwd)/over.html" >"$TMP/chromium.log" 2>&1
 python3 - "$TMP/shot.png" >"$TMP/colors" <<'PY'
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
