@@ -152,7 +152,7 @@ check:
 	@./tests/deps.sh test
 	$(CHECK_BUILDS)
 	$(MAKE) --no-print-directory fuzz-syntax
-	./tests/run.sh --once build-asan build build-asan
+	./tests/run.sh --once build-asan --fast-on build build build-asan
 
 check-full:
 	@./tests/deps.sh test
@@ -160,7 +160,7 @@ check-full:
 	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-tsan CFLAGS="-O1 -g -fsanitize=thread" build-tsan/profana \
 		build-tsan/bench/gen_trace $(TSAN_UNITS:%=build-tsan/tests/%)
 	$(MAKE) --no-print-directory fuzz-syntax
-	./tests/run.sh --full build build-asan --valgrind build --tsan build-tsan --cppcheck
+	./tests/run.sh --once build-asan --full build build-asan --valgrind build --tsan build-tsan --cppcheck
 
 test: check
 

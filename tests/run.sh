@@ -13,6 +13,9 @@
 #                    or definite/indirect leak fails the test file that caused it
 #   --valgrind-units BUILD  only BUILD's unit test programs under valgrind
 #   --units BUILD    only BUILD's unit test programs (whatever NAMEs select; `make check-fast`)
+#   --fast-on BUILD  (with --once) a CLI file with the line "# check: optimised" (a sweep over
+#                    every trace, minutes under the sanitizers) runs on BUILD instead of the
+#                    --once build (`make check`; `make check-full` runs it on both)
 #   --once BUILD     (before the builds) a CLI test file without the line "# check: every build"
 #                    runs on BUILD alone among the plain and --full builds, unless --full and it
 #                    holds PF_CHECK_FULL tests (`make check`: on the sanitizer
@@ -88,6 +91,7 @@ list=$dir/list
 : >"$list"
 mode=plain
 once=
+fast_on=
 n=0
 names=
 builds=0
@@ -114,7 +118,7 @@ add() { # MODE BUILD TEST, if the names (when any) select it
 prev=
 for a in "$@"; do
     case $prev in
-    -j | --once | --valgrind-units | --units | --tsan) ;;
+    -j | --once | --fast-on | --valgrind-units | --units | --tsan) ;;
     *) case $a in -*) ;; *) [ -d "$a" ] || names="$names $(key "$a")" ;; esac ;;
     esac
     prev=$a
@@ -123,6 +127,7 @@ while [ $# -gt 0 ]; do
     case $1 in
     -j) jobs=$2; shift 2; continue ;;
     --once) once=$2; shift 2; continue ;;
+    --fast-on) fast_on=$2; shift 2; continue ;;
     --valgrind) mode=valgrind; shift; continue ;;
     --full) mode=full; shift; continue ;;
     --valgrind-units)
@@ -163,7 +168,9 @@ while [ $# -gt 0 ]; do
     for t in tests/cli/test_*.sh; do
         # --once: a file runs on the other plain builds only with its line (and, under --full,
         # when it holds tests kept for the full check: PF_CHECK_FULL)
-        if [ -n "$once" ] && [ "$mode" != valgrind ] && [ "$1" != "$once" ] &&
+        if [ -n "$fast_on" ] && [ "$mode" != valgrind ] && grep -q '^# check: optimised' "$t"; then
+            [ "$1" = "$fast_on" ] || continue
+        elif [ -n "$once" ] && [ "$mode" != valgrind ] && [ "$1" != "$once" ] &&
             ! grep -q '^# check: every build' "$t" &&
             ! { [ "$mode" = full ] && grep -q PF_CHECK_FULL "$t"; }; then
             continue

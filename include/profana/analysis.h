@@ -13,10 +13,12 @@
 #include "profana/rates.h"
 #include "profana/trace.h"
 
-typedef enum pf_group_by { PF_GROUP_KERNEL = 0, PF_GROUP_OP, PF_GROUP_SHAPE } pf_group_by;
-/* The groups' names as --group takes them ("kernel", "op", "shape"), by pf_group_by, then
- * NULL: the one list that the option table, the views and the report read. */
-extern const char *const pf_group_names[PF_GROUP_SHAPE + 2];
+/* PF_GROUP_MODULE: --analysis's module view (modules.h) in place of the rows table; the
+ * analysis under it groups by kernel. */
+typedef enum pf_group_by { PF_GROUP_KERNEL = 0, PF_GROUP_OP, PF_GROUP_SHAPE, PF_GROUP_MODULE } pf_group_by;
+/* The groups' names as --group takes them ("kernel", "op", "shape", "module"), by pf_group_by,
+ * then NULL: the one list that the option table, the views and the report read. */
+extern const char *const pf_group_names[PF_GROUP_MODULE + 2];
 
 /* The serving phase of a GPU activity (src/analysis/phases.c): none (not known to be
  * either: no step annotation holds its launch and it is no attention call with a query
@@ -381,6 +383,14 @@ int pf_busy_compute(const pf_activity *acts, const size_t *idx, size_t n, pf_bus
  * during the call. Returns 0, or -1 when memory runs out. */
 int pf_row_spread(const pf_trace *t, int per_invocation, const size_t *acts, size_t n_acts, const int32_t *act_row,
                   pf_row *rows, size_t n_rows, pf_row *total);
+
+/* A row of that key, empty: no time, no figures, no op, min at INT64_MAX. */
+void pf_row_init(pf_row *r, const char *key);
+
+/* Adds activity a, its work w and category cat to row r, at the peaks of info (NULL: an
+ * unknown device): what every grouping's rows, the Total and the categories take of it. */
+void pf_row_add_activity(pf_row *r, const pf_activity *a, const pf_act_work *w, const pf_device_info *info,
+                         pf_category cat);
 
 /* The category with the most time in the row. */
 pf_category pf_row_category(const pf_row *r);

@@ -34,6 +34,7 @@ typedef struct pf_cli {
     int wide;                  /* --wide: text shows every column, no width limit */
     const char *columns;       /* --columns LIST; NULL when not given */
     int top;                   /* --top N; 0 = every row */
+    int depth;                 /* --depth N (--group module); 0 = every level */
     pf_format format;          /* --format */
     pf_analysis_opts an;       /* --group, --tf32, --device, and the DTYPE positional */
     const char *device_name;   /* --device NAME as given; an.force_device is resolved from it

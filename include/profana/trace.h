@@ -141,6 +141,18 @@ typedef struct pf_host_mark {
     int kind;                  /* pf_mark_kind */
 } pf_host_mark;
 
+/* A cpu_op with an autograd sequence number (kept with pf_load_opts.autograd): in the forward
+ * pass, an op recorded while autograd node seq was made (the node's op and the calls around
+ * it share the number); in the backward pass, an op that runs node seq on autograd's thread
+ * (its "Fwd thread id" names the forward thread, from 1; forward ops write 0). The two ends of
+ * torch.profiler's fwdbwd flow. */
+typedef struct pf_autograd_op {
+    uint64_t thread;           /* hash of pid and tid, as pf_cpu_event.thread */
+    int64_t ts_ns, dur_ns;
+    int64_t seq;               /* "Sequence number" (>= 0) */
+    int backward;              /* 1: a backward op */
+} pf_autograd_op;
+
 /* Whether a runtime call of this name (len bytes, not terminated) blocks the host until GPU
  * work ends: cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, cudaMemcpy
  * and cudaMemcpy2D/3D (synchronous), their hip and cu* driver forms, hipMemcpyWithStream. */
@@ -185,6 +197,9 @@ typedef struct pf_trace {
                                   like GPU activity (args stream or device, and correlation) */
     pf_host_mark *marks;       /* annotations, Python frames, syncs, blocking ops, in file order */
     size_t n_marks;
+    pf_autograd_op *autograd;  /* pf_load_opts.autograd: the ops with a sequence number, in file
+                                  order; else NULL */
+    size_t n_autograd;
     pf_launch *launches;       /* pf_load_opts.launches: every runtime call with a correlation
                                   id, in file order; else NULL */
     size_t n_launches;
@@ -211,6 +226,8 @@ typedef struct pf_load_opts {
                                   n_host: for a caller that will not ask for per-op CPU times
                                   (a 300 MB trace's scan holds 10 MB less) */
     struct pf_timings *timings; /* --timings: the loader's phases are added here; NULL = none */
+    int autograd;              /* 1: keep the ops with an autograd sequence number
+                                  (pf_trace.autograd: the module view's backward pass) */
 } pf_load_opts;
 
 /* Loads a Kineto chrome trace from path ("-" = standard input; plain JSON or gzip, told by

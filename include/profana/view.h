@@ -52,6 +52,16 @@ void pf_view_columns_help(char *s, size_t n);
  * table. Returns 0, or -1 when memory runs out (out then holds part of it). */
 int pf_view_analysis(FILE *out, const pf_view_opts *v, const pf_analysis *an);
 
+/* --analysis --group module in v->format on out (src/render/modules_view.c): per device the
+ * module tree (rows in mv's tree order, indented in text; rows deeper than depth levels left
+ * out when depth > 0; with v->top the N with the most time), then the module classes, and
+ * what share of GPU time went forward, backward and outside the modules; CSV: the tree's rows
+ * with their device; JSON: one document. A trace without module calls gets one line saying
+ * how to record them (stderr for CSV; a "note" in JSON). Returns 0, or -1 when memory runs out. */
+struct pf_module_view;
+int pf_view_modules(FILE *out, const pf_view_opts *v, const pf_analysis *an, const struct pf_module_view *mv,
+                    int depth);
+
 /* --diff in v->format on out: per device pair a header, match levels, the rows table, the
  * summary and categories (text, Markdown), the rows tables (CSV) or one JSON document; with
  * runs (several runs a side; NULL: one), each row's and pair's 95% interval and verdict. The

@@ -168,10 +168,10 @@ static void start_report(const pf_analysis *an, const pf_device *dev, pf_device_
     r->device = dev;
     pf_device_query q = {dev->name, dev->num_sms, dev->total_mem, 0};
     r->info = an->opts.force_device ? an->opts.force_device : pf_devset_lookup(an->opts.devices, &q);
-    pf_an_row_init(&r->total, "Total");
+    pf_row_init(&r->total, "Total");
     r->total.is_total = 1;
     for (int c = 0; c < PF_CAT_COUNT; c++) {
-        pf_an_row_init(&r->cats[c], pf_category_name((pf_category)c));
+        pf_row_init(&r->cats[c], pf_category_name((pf_category)c));
         r->cats[c].is_total = 1;
     }
 }

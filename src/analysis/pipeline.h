@@ -71,8 +71,6 @@ int pf_an_categories(pf_analysis *an, size_t threads);
 
 /* ---- rows (rows.c) ---- */
 
-/* A row of that key, empty: no time, no figures, no op, min at INT64_MAX. */
-void pf_an_row_init(pf_row *r, const char *key);
 
 /* Adds activity i of device d to its group (whose index goes to *row), the Total, its
  * category and the why-counters. Returns 0, or -1 when memory runs out. */

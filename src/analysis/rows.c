@@ -25,8 +25,8 @@ static void row_add_source(pf_row *r, const char *src)
         r->sources_more = 1;
 }
 
-/* pipeline.h */
-void pf_an_row_init(pf_row *r, const char *key)
+/* analysis.h */
+void pf_row_init(pf_row *r, const char *key)
 {
     assert(r && key);
     memset(r, 0, sizeof *r);
@@ -94,6 +94,15 @@ static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const
     r->generic_n += w->generic != 0;
 }
 
+/* analysis.h */
+void pf_row_add_activity(pf_row *r, const pf_activity *a, const pf_act_work *w, const pf_device_info *info,
+                         pf_category cat)
+{
+    assert(r && a && w);
+    act_peaks pk = peaks_of(w, info);
+    row_add(r, a, w, &pk, cat);
+}
+
 /* Ops without a formula, by op name, so users see what to add. */
 static int add_missing(dev_acc *d, const char *op, const pf_activity *a, const pf_act_work *w)
 {
@@ -106,7 +115,7 @@ static int add_missing(dev_acc *d, const char *op, const pf_activity *a, const p
         if (!m)
             return -1;
         d->rep->missing = m;
-        pf_an_row_init(&m[d->rep->n_missing++], op);
+        pf_row_init(&m[d->rep->n_missing++], op);
     }
     act_peaks none = peaks_of(w, NULL);
     row_add(&d->rep->missing[idx], a, w, &none, PF_CAT_OTHER);
@@ -169,7 +178,7 @@ static int new_row(dev_acc *d, const char *key, int32_t op)
         d->rep->rows = rows;
         d->cap_rows = cap;
     }
-    pf_an_row_init(&d->rep->rows[d->rep->n_rows], key);
+    pf_row_init(&d->rep->rows[d->rep->n_rows], key);
     d->rep->rows[d->rep->n_rows++].op = op;
     return 0;
 }

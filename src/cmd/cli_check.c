@@ -59,6 +59,17 @@ static int check_combinations(const pf_cli *cli, const parsed *given)
         if (given_option(given, conflicts[i].first) && given_option(given, conflicts[i].second))
             return pf_cli_usage_error("%s cannot be combined with %s: %s", conflicts[i].second, conflicts[i].first,
                                       conflicts[i].why);
+    if (cli->an.group == PF_GROUP_MODULE) {
+        static const char *const no_rows[] = {"--by-category", "--waits", "--columns", "--plot", "--report"};
+        if (given->cmd->bit != ON_ANALYSIS)
+            return pf_cli_usage_error("--group module applies to --analysis only: %s compares rows tables", given->cmd->name);
+        for (size_t i = 0; i < sizeof no_rows / sizeof no_rows[0]; i++)
+            if (given_option(given, no_rows[i]))
+                return pf_cli_usage_error("%s cannot be combined with --group module: it prints the module tree, "
+                                          "no rows table (run --analysis again without it)", no_rows[i]);
+    } else if (given_option(given, "--depth")) {
+        return pf_cli_usage_error("--depth applies to --group module only (the depth of the module tree)");
+    }
     const char *fmt = cli->format == PF_FMT_CSV ? "csv" : cli->format == PF_FMT_JSON ? "json" : NULL;
     if (fmt && given_option(given, "--name_limit"))
         return pf_cli_usage_error("--name_limit does not apply to --format %s, which always carries whole names", fmt);

@@ -1,9 +1,10 @@
-/* cmd_analysis.c - `--analysis FILE DTYPE`: loads and analyses the trace, writes the --summary, --plot and --report files, then prints the view (src/render/analysis_view.c). */
+/* cmd_analysis.c - `--analysis FILE DTYPE`: loads and analyses the trace, writes the --summary, --plot and --report files, then prints the view (src/render/analysis_view.c; --group module: src/render/modules_view.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "profana/captures.h"
+#include "profana/modules.h"
 #include "profana/cli.h"
 #include "profana/outfile.h"
 #include "profana/parallel.h"
@@ -107,6 +108,8 @@ static int analyse(const pf_cli *cli, const pf_trace *t, pf_analysis **an, pf_er
      * chosen, so that every caller of this command (the fuzz target too) gets them. */
     pf_analysis_opts o = cli->an;
     o.idle_gaps = 1; /* the timeline draws them, the headline's diagnosis reads them */
+    if (o.group == PF_GROUP_MODULE) /* the module view reads the activities' work, not rows */
+        o.group = PF_GROUP_KERNEL;
     return pf_analysis_run(t, &o, an, err) || pf_analysis_collectives(*an, cli->pos[0], err) ? -1 : 0;
 }
 
@@ -185,7 +188,17 @@ static int run_analysis(const pf_cli *cli, pf_timings *tm)
         rc = pf_cli_error(err.msg);
         goto done;
     }
-    r.view_rc = pf_view_analysis(stdout, &v, r.an);
+    if (cli->an.group == PF_GROUP_MODULE) {
+        pf_module_view *mv = NULL;
+        if (pf_module_view_build(r.an, &mv, &err)) {
+            rc = pf_cli_error(err.msg);
+            goto done;
+        }
+        r.view_rc = pf_view_modules(stdout, &v, r.an, mv, cli->depth);
+        pf_module_view_free(mv);
+    } else {
+        r.view_rc = pf_view_analysis(stdout, &v, r.an);
+    }
     r.printed = 1;
     pf_timings_lap(tm, "render", 1);
 done:

@@ -72,6 +72,11 @@ static pf_segvec *marks_of(pf_chunk *c)
     return &c->marks;
 }
 
+static pf_segvec *autograd_of(pf_chunk *c)
+{
+    return &c->autograd;
+}
+
 static pf_segvec *steps_of(pf_chunk *c)
 {
     return &c->steps;
@@ -167,6 +172,7 @@ int pf_trace_assemble(pf_trace *t, pf_chunk *const *chunks, const size_t *kept, 
               move_events(act_ext_of, A, (void **)&act_ext, &n_ext, sizeof *act_ext) ||
               move_events(cpu_of, A, (void **)&t->cpu, &t->n_cpu, sizeof *t->cpu) ||
               move_events(marks_of, A, (void **)&t->marks, &t->n_marks, sizeof *t->marks) ||
+              move_events(autograd_of, A, (void **)&t->autograd, &t->n_autograd, sizeof *t->autograd) ||
               move_events(steps_of, A, (void **)&t->gpu_steps, &t->n_gpu_steps, sizeof *t->gpu_steps) ||
               move_events(cpu_steps_of, A, (void **)&t->cpu_steps, &t->n_cpu_steps, sizeof *t->cpu_steps) ||
               warn_unknown(A);

@@ -21,6 +21,7 @@ typedef struct pf_chunk {
     pf_segvec acts, cpu, ops, steps; /* pf_activity, pf_cpu_event, pf_op_rec, pf_step */
     pf_segvec launches, cpu_steps; /* pf_launch_rec; pf_step (CPU-side ProfilerStep#N) */
     pf_segvec marks;           /* pf_host_mark */
+    pf_segvec autograd;        /* pf_autograd_op (scanner's autograd only) */
     pf_segvec act_ext;         /* int64_t per activity: its External id (-1 none), until linking */
     pf_segvec launch_names;    /* pf_launch_name per launch record (scanner's launch_names only) */
     size_t n_events, n_bad_events, n_steps;
@@ -48,6 +49,7 @@ typedef struct pf_scanner {
     int launch_names;          /* keep each launch call's kernel name and External id
                                   (pf_load_opts.launches: a graph capture's trace) */
     int op_spans_only;         /* pf_load_opts.op_spans_only */
+    int autograd;              /* pf_load_opts.autograd */
     char *key;                 /* scratch for pf_op_rec.key */
     size_t key_cap;
 } pf_scanner;

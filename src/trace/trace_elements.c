@@ -18,6 +18,7 @@ void pf_chunk_init(pf_chunk *c)
     pf_segvec_init(&c->acts, sizeof(pf_activity));
     pf_segvec_init(&c->cpu, sizeof(pf_cpu_event));
     pf_segvec_init(&c->marks, sizeof(pf_host_mark));
+    pf_segvec_init(&c->autograd, sizeof(pf_autograd_op));
     pf_segvec_init(&c->ops, sizeof(pf_op_rec));
     pf_segvec_init(&c->steps, sizeof(pf_step));
     pf_segvec_init(&c->launches, sizeof(pf_launch_rec));
@@ -33,6 +34,7 @@ void pf_chunk_free(pf_chunk *c)
     pf_segvec_free(&c->acts);
     pf_segvec_free(&c->cpu);
     pf_segvec_free(&c->marks);
+    pf_segvec_free(&c->autograd);
     pf_segvec_free(&c->ops);
     pf_segvec_free(&c->steps);
     pf_segvec_free(&c->launches);

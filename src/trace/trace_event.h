@@ -23,10 +23,11 @@ enum {
     N_EV = PF_EV_MEMBERS
 };
 /* A_GRID, A_BLOCK, A_KERNEL: a kernel's launch geometry and a launch call's kernel name (graph
- * replays are matched to their capture by them). The op's members (A_DIMS on) come last:
- * op_key spells them in order. */
+ * replays are matched to their capture by them). A_SEQ, A_FWD: an op's autograd sequence
+ * number and, on a backward op, its forward thread ("Fwd thread id"). The op's members
+ * (A_DIMS on) come last: op_key spells them in order. */
 enum {
-    A_EXT, A_DEVICE, A_STREAM, A_CORR, A_BYTES, A_GRID, A_BLOCK, A_KERNEL, A_DIMS, A_TYPES, A_CONC, A_KFLOP, A_KGB,
+    A_EXT, A_DEVICE, A_STREAM, A_CORR, A_BYTES, A_GRID, A_BLOCK, A_KERNEL, A_SEQ, A_FWD, A_DIMS, A_TYPES, A_CONC, A_KFLOP, A_KGB,
     A_STRIDES, A_KFILE, N_ARG
 };
 

@@ -51,9 +51,12 @@ int pf_ev_args_key(const char *k, size_t n)
                : memcmp(k, "kernel_file", 11) == 0 ? A_KFILE
                                                    : -1;
     case 13:
-        return memcmp(k, "kernel_num_gb", 13) == 0 ? A_KGB : memcmp(k, "Input Strides", 13) == 0 ? A_STRIDES : -1;
+        return memcmp(k, "kernel_num_gb", 13) == 0   ? A_KGB
+               : memcmp(k, "Input Strides", 13) == 0 ? A_STRIDES
+               : memcmp(k, "Fwd thread id", 13) == 0 ? A_FWD
+                                                     : -1;
     case 15:
-        return memcmp(k, "Concrete Inputs", 15) == 0 ? A_CONC : -1;
+        return memcmp(k, "Concrete Inputs", 15) == 0 ? A_CONC : memcmp(k, "Sequence number", 15) == 0 ? A_SEQ : -1;
     default:
         return -1;
     }

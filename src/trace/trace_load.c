@@ -106,6 +106,7 @@ static int scanner_init(pf_scanner *sc, pf_window *w, pf_strtab *strings, const 
     memset(sc, 0, sizeof *sc);
     sc->launch_names = opts->launches;
     sc->op_spans_only = opts->op_spans_only;
+    sc->autograd = opts->autograd;
     sc->w = w;
     sc->path = path;
     sc->depth = depth;

@@ -111,6 +111,7 @@ void pf_trace_free(pf_trace *t)
     free(t->acts);
     free(t->cpu);
     free(t->marks);
+    free(t->autograd);
     free(t->gpu_steps);
     free(t->cpu_steps);
     free(t->devices);

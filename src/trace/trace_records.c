@@ -137,6 +137,23 @@ static int add_mark(pf_scanner *sc, pf_chunk *c, const ev_fields *f, pf_mark_kin
     return 0;
 }
 
+/* An op with an autograd sequence number: a forward op ("Fwd thread id" 0 or absent), or a
+ * backward one (the id of the forward thread, from 1). */
+static int add_autograd(pf_scanner *sc, pf_chunk *c, const ev_fields *f, const pf_cpu_event *span)
+{
+    assert(sc != NULL && c != NULL && f != NULL && span != NULL);
+    const char *s = sc->w->buf;
+    int64_t seq = pf_ev_op_int(s, sc->w->len, f, A_SEQ, "Sequence number");
+    if (seq < 0)
+        return 0;
+    pf_autograd_op *slot = pf_segvec_push(&c->autograd);
+    if (!slot)
+        return out_of_memory(sc, c);
+    *slot = (pf_autograd_op){span->thread, span->ts_ns, span->dur_ns, seq,
+                             pf_ev_op_int(s, sc->w->len, f, A_FWD, "Fwd thread id") > 0};
+    return 0;
+}
+
 /* The event's name without its quotes (escapes left as written: the rules match plain names). */
 static const char *name_text(const pf_scanner *sc, const ev_fields *f, size_t *len)
 {
@@ -207,6 +224,8 @@ static int add_cpu_op(pf_scanner *sc, pf_chunk *c, const ev_fields *f, size_t st
     size_t nlen;
     const char *ntext = name_text(sc, f, &nlen);
     if (timed && pf_mark_is_blocking_op(ntext, nlen) && add_mark(sc, c, f, PF_MARK_BLOCKING_OP, name))
+        return -1;
+    if (timed && sc->autograd && add_autograd(sc, c, f, &span))
         return -1;
     int64_t id = pf_ev_op_ext_id(sc->w->buf, sc->w->len, f);
     if (id < 0)

@@ -54,11 +54,17 @@ void pf_ev_act_args_slow(const char *s, size_t len, const size_t sp[2], pf_act_a
 /* An op's External id: the first one in its args (unreadable: the op cannot be linked). */
 int64_t pf_ev_op_ext_id(const char *s, size_t len, const ev_fields *f)
 {
-    assert(s != NULL && f != NULL);
+    return pf_ev_op_int(s, len, f, A_EXT, "External id");
+}
+
+int64_t pf_ev_op_int(const char *s, size_t len, const ev_fields *f, int arg, const char *key)
+{
+    assert(s != NULL && f != NULL && key != NULL);
+    assert(arg >= 0 && arg < N_ARG);
     const size_t *sp = f->ev[E_ARGS];
     int64_t id = -1;
     if (!f->slow) {
-        pf_ev_int_span(s, f->arg[A_EXT], &id, NULL);
+        pf_ev_int_span(s, f->arg[arg], &id, NULL);
         return id;
     }
     if (sp[1] == sp[0] || s[sp[0]] != '{')
@@ -68,7 +74,7 @@ int64_t pf_ev_op_ext_id(const char *s, size_t len, const ev_fields *f)
     size_t p = sp[0];
     pf_json_obj_begin(s, len, &p, &e);
     while (pf_json_obj_next(s, len, &p, &m, &e) == 1) {
-        if (pf_json_key_is(s, &m, "External id")) {
+        if (pf_json_key_is(s, &m, key)) {
             size_t v[2] = {m.val_start, m.val_end};
             pf_ev_int_span(s, v, &id, NULL);
             break;

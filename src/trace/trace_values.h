@@ -56,6 +56,10 @@ static inline uint64_t pf_ev_hash_span(const char *s, const size_t sp[2], uint64
 /* An op's External id: the first one in its args; -1 when it has none or it is unreadable. */
 int64_t pf_ev_op_ext_id(const char *s, size_t len, const ev_fields *f);
 
+/* The whole number of args member arg (A_*), spelled key (what the validating scanner's
+ * events are searched for): the first one; -1 when it has none or it is unreadable. */
+int64_t pf_ev_op_int(const char *s, size_t len, const ev_fields *f, int arg, const char *key);
+
 /* N of a ProfilerStep#N name (pf_ev_is_step said it starts so); -1 when the rest is not a
  * number (or has more than 2^40 in it). */
 int64_t pf_ev_step_number(const char *s, const ev_fields *f);

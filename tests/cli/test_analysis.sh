@@ -1,4 +1,5 @@
 # test_analysis.sh - `--analysis` on the real H100 traces, checked against the raw events and PyTorch's own FLOP totals.
+# check: optimised
 . tests/cli/lib.sh
 
 # Counts and summed duration (ns) of kernel+memcpy+memset events per device, read from the

@@ -1,4 +1,5 @@
 # test_attribution.sh - how an op's work is split over its kernels (FLOPs on its math kernels, named by whole words, never on library helpers; bytes over all, by time), kernels carrying none of its FLOPs marked, CUDA-graph replays without their capture unknown with their cause, inferred figures shown; the split and the causes against the raw events read by Python and hand formulas, and every trace swept for helper rows with FLOPs.
+# check: optimised
 . tests/cli/lib.sh
 
 # docs/analysis.md "How work is attributed": the math kernels are those whose names name the

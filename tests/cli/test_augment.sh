@@ -1,4 +1,5 @@
 # test_augment.sh - --augment_trace: input bytes kept, figures checked by Python against hand formulas, in-place and stdout output, failing writes that leave OUT as it was.
+# check: valgrind
 . tests/cli/lib.sh
 
 # check_augment NAME IN OUT [--extra]: the Python checks of tests/cli/check_augment.py.

@@ -1,4 +1,5 @@
 # test_bench.sh - make bench's parts: gen_trace's copies keep their links (counts, time, FLOPs and unlinked kernels scale with the copies), and tests/bench/run.sh on small sizes prints every row.
+# check: every build
 . tests/cli/lib.sh
 set -u
 

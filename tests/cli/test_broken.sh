@@ -1,4 +1,5 @@
 # test_broken.sh - the broken-input table: every trace of tests/broken/ against its line of tests/broken/EXPECTED (exit status, the message on stderr or in the notes, one error line, no crash, well-formed JSON when accepted; the same on standard input), every fixture listed, and what the accepted ones print.
+# check: valgrind
 . tests/cli/lib.sh
 set -u
 . tests/cli/errors_lib.sh

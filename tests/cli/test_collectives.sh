@@ -1,4 +1,5 @@
 # test_collectives.sh - one rank's collectives in --analysis (count, total, mean, algbw, busbw, link %) against the raw events read by Python (collectives_oracle.py) on the multi-rank and public traces; the xGMI link figures; --ranks matching on a recorded sequence number, by hand.
+# check: valgrind
 . tests/cli/lib.sh
 
 MR=testdata/multirank

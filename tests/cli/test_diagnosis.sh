@@ -1,4 +1,5 @@
 # test_diagnosis.sh - the headline's first finding names the known cause of slowness of each trace (a planted cause in testdata/diagnosis/, a known one in the public traces, and fixtures made here by planting host work into a real trace), and its time_us is within 20% of the cause's time read from the raw events by diagnosis_oracle.py; no finding advises CUDA graphs where the idle is in long gaps or syncs.
+# check: valgrind
 . tests/cli/lib.sh
 
 python3 - "$PROFANA" "$TMP" <<'PY'

@@ -1,4 +1,5 @@
 # test_diff_calls.sh - --diff where counts change: a row whose launches differ between the sides is judged on total time (testdata/runs: reduce_kernel 48 -> 72 launches, Memcpy DtoD 3 -> 12), and the time-weighted B/A beside the geomean with the line naming the rows when they point opposite ways (owlv2 H100 vs MI300X); every figure from the raw events with Python.
+# check: valgrind
 . tests/cli/lib.sh
 
 R=testdata/runs

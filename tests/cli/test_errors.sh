@@ -1,4 +1,5 @@
 # test_errors.sh - broken traces too big to commit (generated), files that cannot be read, standard input, --help and --version, every dtype spelling: exit status, one-line messages, no crash (the committed broken traces: test_broken.sh).
+# check: valgrind
 . tests/cli/lib.sh
 set -u
 . tests/cli/errors_lib.sh

@@ -1,5 +1,6 @@
 #!/bin/sh
 # test_estimates.sh - honest estimates: no Total row above a peak on any bundled or public trace; generic guesses apart (source "generic"); expanded index tensors, caches and unrecorded index lists; figures from python3 reading the raw events.
+# check: optimised
 . "$(dirname "$0")/lib.sh"
 
 PUBLIC=../shared/testdata/public/tracelens

@@ -1,4 +1,5 @@
 # test_fit.sh - text a person reads fits the real width (issue 34): in tmux panes of 80x24, 100x40 and 160x50 (stdout piped) every command and grouping on testdata/ has no line over the width, no Source cell cut to a fragment, a headline wrapped once and a legend for every Source value shown; the width order ($COLUMNS, stdout's terminal, stderr's terminal under a pipe, 100; a real tmux pane when tmux is installed); shape keys keep their tensors' dims; tied columns; the GPU time outside the step windows against the raw events; notes after the headline; a vLLM execution_details.json refused; CSV and JSON without prose; --combine of an H100 and an MI300 trace.
+# check: optimised
 . tests/cli/lib.sh
 set -u
 E=$TRACES/eager_bf16.json

@@ -1,4 +1,5 @@
 # test_formula_traces.sh - issue 3's checks on every trace in testdata: attention rows equal REFERENCE section 3 by hand from each invocation's shapes, bytes cover >= 95% of GPU time, and no percentage over 100 goes unmarked.
+# check: optimised
 . tests/cli/lib.sh
 
 # Attention FLOPs by hand, per op name, summed over the invocations that launched GPU

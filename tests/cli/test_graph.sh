@@ -1,4 +1,5 @@
 # test_graph.sh - CUDA/HIP-graph replays: --graph-capture maps each replayed kernel of the public vLLM decode trace to the op that recorded it in the capture, in launch order (the mapping, the ops' launches, the GEMMs' FLOPs and the shares of GPU time from the raw events); without a capture, a kernel with no op takes the figures of linked launches of the same name and geometry (eager_bf16.json with one GEMM kernel unlinked at test time, FLOPs by hand from the shapes).
+# check: valgrind
 . tests/cli/lib.sh
 
 PUB=testdata/public/vllm_decode_full

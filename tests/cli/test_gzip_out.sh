@@ -1,4 +1,5 @@
 # test_gzip_out.sh - outputs named .gz are gzip (--augment_trace, --combine: the same bytes as the plain output, inflated by Python), and a cut-off .json.gz is read like a cut-off .json (the warning and event count Python predicts; --strict an error).
+# check: valgrind
 . tests/cli/lib.sh
 
 T=$TRACES/eager_bf16.json

@@ -1,4 +1,5 @@
 # test_inductor.sh - Inductor's Triton launches: bytes from the kernel modules a plain compiled recording names (--inductor-cache) against Inductor's own kernel_num_gb in a TORCHINDUCTOR_BENCHMARK_KERNEL=1 recording of the same step (testdata/inductor/, tools/gen_inductor.py); without the modules every Triton row has a figure marked as a lower bound; a hand-checked in-place kernel.
+# check: valgrind
 . tests/cli/lib.sh
 D=testdata/inductor
 

@@ -1,4 +1,5 @@
 # test_load.sh - the loader: same output for every -j, gzip and pipes, gzip parsed in parallel, traces cut off (warning, --strict, 20 random cuts per trace), the progress bar.
+# check: every build
 . tests/cli/lib.sh
 set -u
 

@@ -1,4 +1,5 @@
 # test_nesting.sh - kernels linked to their op by nesting where the External id finds none (HTA's test traces' shape: a kernel's External id is its correlation, its launch call lies inside cpu_ops on its thread): the hand-made cases of tests/cli/hta_shape.py by hand and against nesting_oracle.py, its training-step look-alike, eager_bf16.json rewritten in that shape (every op's row as the original's), the share of GPU time linked each way in text and JSON.
+# check: valgrind
 . tests/cli/lib.sh
 
 python3 tests/cli/hta_shape.py cases "$TMP/cases.json" || fail "nesting: cases fixture" "exited $?"

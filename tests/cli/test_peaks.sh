@@ -1,4 +1,5 @@
 # test_peaks.sh - no kernel, op or shape row above 100% of a peak on any trace of testdata/ and ../shared/testdata/public/ unless it is marked (cache: L2-served; ~ub: an upper bound), and no row of inferred launches without figures; read from the JSON rows by tests/cli/over_peak.py.
+# check: optimised
 . tests/cli/lib.sh
 
 n=0

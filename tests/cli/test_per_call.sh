@@ -1,4 +1,5 @@
 # test_per_call.sh - --group op and shape count op invocations (Mean per call, Launches beside), --diff compares per call and pairs loose keys only at counts within 2x, rows keep FLOPs when a memset has no size, and Sources are listed whole: against the raw events, key_averages and shapes by hand.
+# check: optimised
 . tests/cli/lib.sh
 
 PUBLIC=../shared/testdata/public/tracelens

@@ -1,4 +1,5 @@
 # test_percentiles.sh - the spread of every row (p50, p90, p99 by nearest rank, population std; per launch for --group kernel, per invocation for op and shape) against the raw events read by Python (percentiles.py), on every trace of testdata/ and the public ones; where the columns show in each format.
+# check: optimised
 . tests/cli/lib.sh
 
 PUBLIC=../shared/testdata/public/tracelens

@@ -1,4 +1,5 @@
 # test_phases.sh - serving phases: each device's GPU time per phase and --phase's selection against the raw events read by Python (phases_oracle.py) on the serving traces and every trace of testdata/; a hand-made trace with every rule (vLLM and SGLang annotations, the innermost one, GPU-side annotations, attention query lengths) by hand.
+# check: optimised
 . tests/cli/lib.sh
 
 PUBLIC=../shared/testdata/public/tracelens

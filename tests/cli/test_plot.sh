@@ -1,4 +1,5 @@
 # test_plot.sh - --plot roofline / breakdown: every chart of the testdata traces renders with rsvg-convert; dots, a hand-checked GEMM and the breakdown against figures from the raw events.
+# check: optimised
 . tests/cli/lib.sh
 
 if ! command -v rsvg-convert >/dev/null 2>&1; then

@@ -1,4 +1,5 @@
 # test_ranks.sh - --ranks on the two-rank H200 traces (testdata/multirank/) against tests/cli/ranks_oracle.py, which reads the raw events: per rank GPU, busy, communication, exposed communication and idle time; every collective instance matched; transfer time, skew, bus bandwidth and percent of the NVLink peak; stragglers; ranks from distributedInfo or the order given; directories; errors.
+# check: valgrind
 . tests/cli/lib.sh
 
 MR=testdata/multirank

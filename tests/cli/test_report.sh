@@ -1,4 +1,5 @@
 # test_report.sh - --report FILE.html: self-contained, deterministic, the text output's tables as HTML tables, both charts inline; where Chromium is installed, a headless screenshot of a report with a dot above a roof (a fixture made at test time), every table fitting 1400 px, and sorting by a click.
+# check: valgrind
 . tests/cli/lib.sh
 
 # html_tables FILE: the page as JSON: its tables (caption, header, body rows, footer rows, as cell texts), the

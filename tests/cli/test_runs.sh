@@ -1,4 +1,5 @@
 # test_runs.sh - --diff with several runs a side (testdata/runs: three H100 sessions each of a base step, the same step, and a step with an unfused layer norm): each interval and verdict against an oracle that reads the raw events and computes Welch's t interval on log times itself (ci_oracle.py), and the --fail-above gate on the interval.
+# check: valgrind
 . tests/cli/lib.sh
 
 R=testdata/runs

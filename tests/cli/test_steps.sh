@@ -1,4 +1,5 @@
 # test_steps.sh - --step and --steps against profiler steps computed from the raw events: the GPU work launched (runtime call matched by correlation) inside each CPU-side ProfilerStep window, and the GPU-side annotations for a trace without launch calls.
+# check: valgrind
 . tests/cli/lib.sh
 
 T="$TRACES/steps_bf16.json"

@@ -1,4 +1,5 @@
 # test_summary.sh - --analysis --summary and --ranks over summaries on the two-rank H200 traces (testdata/multirank/): --ranks over summaries prints byte for byte what it prints over the traces (text, JSON, CSV; files, a directory found by content, gzip); a summary's members against the raw events; the per-step figures against tests/cli/ranks_oracle.py; another version and broken summaries refused with one line; the README's commands.
+# check: valgrind
 . tests/cli/lib.sh
 
 MR=testdata/multirank

@@ -1,4 +1,5 @@
 # test_tf32.sh - which peak fp32 matrix work is measured against (default: convolutions and kernels named tf32 on the TF32 peak; --tf32, --no-tf32), percents worked out by hand from the raw events' shapes and times.
+# check: valgrind
 . tests/cli/lib.sh
 
 T=$TRACES/cnn_fp32.json

@@ -1,4 +1,5 @@
 # test_usage.sh - every refusal of a command line, as data: each row of tests/cli/usage_errors.tsv
+# check: valgrind
 # (arguments, exit status, message) runs once; it must exit with that status, print nothing on
 # stdout, print exactly the message as the first line of stderr (a shell pattern: * and ?
 # match anything, \ quotes them and [), then, for a usage error (2), only the hint

@@ -1,4 +1,5 @@
 # test_w2026.sh - the workloads of 2026 recorded on an H100 (testdata/w2026, tools/record_2026.py): FLOPs known for at least 90% of GPU time, and the new families' figures against hand formulas applied to each invocation's recorded shapes.
+# check: valgrind
 . tests/cli/lib.sh
 
 W=testdata/w2026

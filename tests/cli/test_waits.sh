@@ -1,5 +1,6 @@
 #!/bin/sh
 # test_waits.sh - why the GPU waits: the time breakdown, idle by cause, launch statistics and queue depth of every trace of testdata/ (and ../shared's public and multi-rank traces when present) against tests/cli/waits_oracle.py, which reads the raw events, to 0.01 us; the breakdown sums to the span and the causes to the idle time; hand-made traces where each cause dominates, with their figures worked out by hand here; the headline's advice per cause; --waits in text, Markdown and CSV.
+# check: optimised
 . "$(dirname "$0")/lib.sh"
 
 W=testdata/waits

@@ -1,4 +1,5 @@
 # test_why.sh - the analysis says why figures are missing: no input shapes recorded (split from "no formula"), a GPU-only trace, activities without a launching op and whether their launch call is in the trace, tensor lists recorded as [] (testdata/lists/bare_lists.json: unknown, not 0, and a fused AdamW with shapes by hand); fixtures derived from eager_bf16.json at test time, expected figures from the raw events.
+# check: valgrind
 . tests/cli/lib.sh
 
 python3 - "$TRACES/eager_bf16.json" "$TMP" <<'PY' || fail "why: fixtures" "exited $?"

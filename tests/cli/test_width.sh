@@ -1,4 +1,5 @@
 # test_width.sh - text output fits the width: $COLUMNS, the terminal's (tmux at 100 columns), else 100; --wide, --columns, --name_limit; the short names of one table are distinct kernels (against the raw events read by python3).
+# check: optimised
 . tests/cli/lib.sh
 set -u
 E=$TRACES/eager_bf16.json

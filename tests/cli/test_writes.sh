@@ -1,4 +1,5 @@
 # test_writes.sh - ops that write rather than read, on real traces: an out= argument written only (DDP's mul(self, scalar, out) on the MI300 ResNet trace, rnn_fft's mul(0-d, other, out)) and an in-place write through an index counted by the part written (kv_decode's index_copy_), each against the raw events' shapes by hand, and no such row above the DRAM peak.
+# check: valgrind
 . tests/cli/lib.sh
 
 PUBLIC=../shared/testdata/public/tracelens

@@ -1,4 +1,5 @@
 # test_zero_bytes.sh - no op row, and no op invocation, of any trace of testdata/ and ../shared/testdata/public/ counts 0 bytes as known for an op whose kernels ran for a non-zero time (issue 43: a fused AdamW whose tensor lists were recorded as [] read 0 B, BW 0.0%, inside the bytes coverage); tests/cli/zero_bytes.py reads the raw events, the --group op JSON and the --augment_trace output; a hand-made control shows the sweep catches such a row.
+# check: optimised
 . tests/cli/lib.sh
 
 n=0

@@ -1,0 +1,284 @@
+/* modules_view.c - what --group module prints: per device the module tree (forward, backward and self GPU time per nn.Module path, indented in text), the same summed per module class, and where the rest of the GPU time went; one JSON document or flat CSV rows. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profana/modules.h"
+#include "profana/view.h"
+#include "view_parts.h"
+
+enum { M_DEV, M_NAME, M_PATH, M_DEPTH, M_CALLS, M_FWD, M_BWD, M_TOTAL, M_PCT, M_SELF, M_COUNT, M_TFLOPS, M_GBPS,
+       M_FLOPS_PCT, M_BW_PCT, M_NCOLS };
+
+/* The class table reuses the columns: its name is the class, its path the class too. */
+static const pf_col module_cols[M_NCOLS] = {
+    [M_DEV] = {"Device", NULL, 1, PF_IN_CSV, NULL},
+    [M_NAME] = {"Module", "name", 0, PF_IN_TEXT | PF_IN_JSON, NULL},
+    [M_PATH] = {"Path", "path", 0, PF_IN_CSV | PF_IN_JSON, NULL},
+    [M_DEPTH] = {"Depth", "depth", 1, PF_IN_CSV | PF_IN_JSON, NULL},
+    [M_CALLS] = {"Calls", "calls", 1, 0, NULL},
+    [M_FWD] = {"Forward (us)", "forward_us", 1, 0, NULL},
+    [M_BWD] = {"Backward (us)", "backward_us", 1, 0, NULL},
+    [M_TOTAL] = {"Total (us)", "total_us", 1, 0, NULL},
+    [M_PCT] = {"% GPU", "pct", 1, 0, NULL},
+    [M_SELF] = {"Self (us)", "self_us", 1, 0, NULL},
+    [M_COUNT] = {"Kernels", "count", 1, 0, NULL},
+    [M_TFLOPS] = {"TFLOP/s", "tflops", 1, 0, NULL},
+    [M_GBPS] = {"GB/s", "gbps", 1, 0, NULL},
+    [M_FLOPS_PCT] = {"FLOPS %", "flops_pct", 1, 0, NULL},
+    [M_BW_PCT] = {"BW %", "bw_pct", 1, 0, NULL},
+};
+
+/* What a width keeps, most wanted first: the split of the time, then how it ran. */
+static const int module_wanted[] = {M_TOTAL, M_FWD, M_BWD, M_PCT, M_SELF, M_CALLS, M_FLOPS_PCT, M_BW_PCT,
+                                    M_TFLOPS, M_GBPS, M_COUNT};
+
+static double pct(int64_t part, int64_t whole)
+{
+    return whole > 0 ? 100.0 * (double)part / (double)whole : 0;
+}
+
+/* A rate or a percent of peak; unknown (< 0) stays an empty cell. */
+static void put_rate(pf_table *t, int r, int col, double v, int decimals)
+{
+    if (v >= 0)
+        pf_table_num(t, r, col, v, decimals);
+}
+
+static void put_row(pf_table *t, const pf_module_row *m, const pf_module_device *md, const pf_view_opts *v,
+                    int tree)
+{
+    int r = pf_table_add_row(t);
+    const pf_device_info *info = md->report->info;
+    pf_table_int(t, r, M_DEV, md->report->device->id);
+    pf_table_str(t, r, M_NAME, tree ? m->name : m->path);
+    pf_table_str(t, r, M_PATH, m->path);
+    pf_table_int(t, r, M_DEPTH, m->depth);
+    pf_table_int(t, r, M_CALLS, m->calls);
+    pf_table_num(t, r, M_FWD, m->fwd_ns / 1e3, 3);
+    pf_table_num(t, r, M_BWD, m->bwd_ns / 1e3, 3);
+    pf_table_num(t, r, M_TOTAL, (m->fwd_ns + m->bwd_ns) / 1e3, 3);
+    pf_table_num(t, r, M_PCT, pct(m->fwd_ns + m->bwd_ns, md->gpu_ns), 2);
+    pf_table_num(t, r, M_SELF, (m->self_fwd_ns + m->self_bwd_ns) / 1e3, 3);
+    pf_table_int(t, r, M_COUNT, m->fig.count);
+    put_rate(t, r, M_TFLOPS, pf_row_has_flop(&m->fig) ? pf_row_tflops(&m->fig) : -1, 2);
+    put_rate(t, r, M_GBPS, pf_row_has_bytes(&m->fig) ? pf_row_gbps(&m->fig) : -1, 1);
+    put_rate(t, r, M_FLOPS_PCT, pf_row_has_flop(&m->fig) ? pf_row_flops_pct(&m->fig, info) : -1, 2);
+    put_rate(t, r, M_BW_PCT, pf_row_has_bytes(&m->fig) ? pf_row_bw_pct(&m->fig, info) : -1, 2);
+    if (tree && (v->format == PF_FMT_TEXT || v->format == PF_FMT_MD) && m->depth > 0) {
+        /* text shows the tree by indenting the last component, two spaces a level */
+        size_t n = strlen(m->name), ind = 2 * (size_t)(m->depth < 40 ? m->depth : 40);
+        char *label = malloc(ind + n + 1);
+        if (label) {
+            memset(label, ' ', ind);
+            memcpy(label + ind, m->name, n + 1);
+            pf_table_label(t, r, M_NAME, label);
+            free(label);
+        }
+    }
+}
+
+/* Whether row k of the tree shows: within --depth, and with --top among the N largest of those. */
+static int *shown_rows(const pf_module_device *md, const pf_view_opts *v, int depth)
+{
+    size_t n = md->n_rows;
+    int *show = calloc(n ? n : 1, sizeof *show);
+    if (!show)
+        return NULL;
+    for (size_t k = 0; k < n; k++)
+        show[k] = depth <= 0 || md->rows[k].depth < depth;
+    if (v->top > 0) { /* a parent holds its children's time, so the N largest keep their ancestors */
+        for (size_t k = 0; k < n; k++) {
+            if (!show[k])
+                continue;
+            int64_t tk = md->rows[k].fwd_ns + md->rows[k].bwd_ns;
+            size_t above = 0;
+            for (size_t j = 0; j < n && above < (size_t)v->top; j++)
+                above += show[j] && j != k &&
+                         (md->rows[j].fwd_ns + md->rows[j].bwd_ns > tk ||
+                          (md->rows[j].fwd_ns + md->rows[j].bwd_ns == tk && j < k));
+            show[k] = above < (size_t)v->top ? 1 : 2; /* 2: left out by --top */
+        }
+        for (size_t k = 0; k < n; k++)
+            show[k] = show[k] == 1;
+    }
+    return show;
+}
+
+static pf_table *tree_table(const pf_module_device *md, const pf_view_opts *v, int depth)
+{
+    pf_table *t = pf_table_new(module_cols, M_NCOLS);
+    int *show = shown_rows(md, v, depth);
+    for (size_t k = 0; t && show && k < md->n_rows; k++)
+        if (show[k])
+            put_row(t, &md->rows[k], md, v, 1);
+    if (t && (!show || pf_table_status(t))) {
+        pf_table_free(t);
+        t = NULL;
+    }
+    free(show);
+    return t;
+}
+
+static pf_table *class_table(const pf_module_device *md, const pf_view_opts *v)
+{
+    static const pf_col class_cols[M_NCOLS] = {
+        [M_DEV] = {"Device", NULL, 1, PF_IN_CSV, NULL},
+        [M_NAME] = {"Module class", "name", 0, PF_IN_TEXT | PF_IN_JSON, NULL},
+        [M_PATH] = {"Class", "class", 0, PF_IN_CSV, NULL},
+        [M_DEPTH] = {"Depth", NULL, 1, PF_IN_CSV, NULL},
+        [M_CALLS] = {"Calls", "calls", 1, 0, NULL},
+        [M_FWD] = {"Forward (us)", "forward_us", 1, 0, NULL},
+        [M_BWD] = {"Backward (us)", "backward_us", 1, 0, NULL},
+        [M_TOTAL] = {"Total (us)", "total_us", 1, 0, NULL},
+        [M_PCT] = {"% GPU", "pct", 1, 0, NULL},
+        [M_SELF] = {"Self (us)", "self_us", 1, 0, NULL},
+        [M_COUNT] = {"Kernels", "count", 1, 0, NULL},
+        [M_TFLOPS] = {"TFLOP/s", "tflops", 1, 0, NULL},
+        [M_GBPS] = {"GB/s", "gbps", 1, 0, NULL},
+        [M_FLOPS_PCT] = {"FLOPS %", "flops_pct", 1, 0, NULL},
+        [M_BW_PCT] = {"BW %", "bw_pct", 1, 0, NULL},
+    };
+    pf_table *t = pf_table_new(class_cols, M_NCOLS);
+    size_t n = v->top > 0 && (size_t)v->top < md->n_classes ? (size_t)v->top : md->n_classes;
+    for (size_t k = 0; t && k < n; k++)
+        put_row(t, &md->classes[k], md, v, 0);
+    if (t && pf_table_status(t)) {
+        pf_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static void print_table(FILE *out, const pf_table *t, const pf_view_opts *v)
+{
+    pf_text_fit fit = {.width = v->format == PF_FMT_TEXT ? v->width : 0, .name_limit = v->name_limit};
+    if (fit.width > 0) {
+        fit.cols = module_wanted;
+        fit.ncols = (int)(sizeof module_wanted / sizeof module_wanted[0]);
+    }
+    if (v->format == PF_FMT_MD)
+        pf_table_print_md_fit(out, t, &fit);
+    else
+        pf_table_print_text_fit(out, t, &fit);
+}
+
+/* Where the device's GPU time went, in one line. */
+static void print_split(FILE *out, const pf_module_device *md)
+{
+    fprintf(out,
+            "GPU time %.3f us: forward in modules %.2f%%, backward of modules %.2f%%, backward not traced to a module "
+            "%.2f%%, outside every module (loss, optimizer, no launch call) %.2f%%\n",
+            md->gpu_ns / 1e3, pct(md->fwd_ns, md->gpu_ns), pct(md->bwd_ns, md->gpu_ns),
+            pct(md->bwd_unattributed_ns, md->gpu_ns), pct(md->outside_ns, md->gpu_ns));
+}
+
+static int print_text(FILE *out, const pf_view_opts *v, const pf_analysis *an, const pf_module_view *mv, int depth)
+{
+    fprintf(out, "Modules of %s: %lld module call%s, %lld backward op%s\n", an->trace->path,
+            (long long)mv->n_module_calls, mv->n_module_calls == 1 ? "" : "s", (long long)mv->n_backward_ops,
+            mv->n_backward_ops == 1 ? "" : "s");
+    for (int d = 0; d < mv->n_devices; d++) {
+        const pf_module_device *md = &mv->devices[d];
+        fputc('\n', out);
+        pf_aview_header(out, an, md->report, "");
+        print_split(out, md);
+        pf_table *t = tree_table(md, v, depth);
+        if (!t)
+            return -1;
+        fputc('\n', out);
+        print_table(out, t, v);
+        pf_table_free(t);
+        if (!(t = class_table(md, v)))
+            return -1;
+        fputc('\n', out);
+        print_table(out, t, v);
+        pf_table_free(t);
+    }
+    return 0;
+}
+
+static int print_csv(FILE *out, const pf_view_opts *v, const pf_module_view *mv, int depth)
+{
+    for (int d = 0; d < mv->n_devices; d++) {
+        pf_table *t = tree_table(&mv->devices[d], v, depth);
+        if (!t)
+            return -1;
+        pf_table_print_csv(out, t, d == 0);
+        pf_table_free(t);
+    }
+    return 0;
+}
+
+/* The line a trace without module calls gets instead of an empty table. */
+static const char no_modules[] =
+    "no nn.Module events: record the trace with torch.profiler.profile(with_stack=True, with_modules=True) to see "
+    "GPU time per module (torch 2.11 writes them only with the stack)";
+
+static int print_json(FILE *out, const pf_view_opts *v, const pf_analysis *an, const pf_module_view *mv, int depth)
+{
+    pf_jw w;
+    pf_jw_init(&w, out);
+    pf_jw_obj_begin(&w);
+    pf_jw_key(&w, "trace");
+    pf_jw_str(&w, an->trace->path);
+    pf_jw_key(&w, "group");
+    pf_jw_str(&w, "module");
+    pf_jw_key(&w, "module_calls");
+    pf_jw_int(&w, mv->n_module_calls);
+    pf_jw_key(&w, "backward_ops");
+    pf_jw_int(&w, mv->n_backward_ops);
+    if (mv->n_module_calls == 0) {
+        pf_jw_key(&w, "note");
+        pf_jw_str(&w, no_modules);
+    }
+    pf_jw_key(&w, "devices");
+    pf_jw_arr_begin(&w);
+    for (int d = 0; mv->n_module_calls && d < mv->n_devices; d++) {
+        const pf_module_device *md = &mv->devices[d];
+        pf_jw_obj_begin(&w);
+        pf_jw_key(&w, "id");
+        pf_jw_int(&w, md->report->device->id);
+        pf_jw_key(&w, "gpu_us");
+        pf_jw_num(&w, md->gpu_ns / 1e3);
+        pf_jw_key(&w, "forward_us");
+        pf_jw_num(&w, md->fwd_ns / 1e3);
+        pf_jw_key(&w, "backward_us");
+        pf_jw_num(&w, md->bwd_ns / 1e3);
+        pf_jw_key(&w, "backward_unattributed_us");
+        pf_jw_num(&w, md->bwd_unattributed_ns / 1e3);
+        pf_jw_key(&w, "outside_us");
+        pf_jw_num(&w, md->outside_ns / 1e3);
+        pf_table *t = tree_table(md, v, depth);
+        if (!t)
+            return -1;
+        pf_jw_key(&w, "modules");
+        pf_table_json_rows(&w, t);
+        pf_table_free(t);
+        if (!(t = class_table(md, v)))
+            return -1;
+        pf_jw_key(&w, "classes");
+        pf_table_json_rows(&w, t);
+        pf_table_free(t);
+        pf_jw_obj_end(&w);
+    }
+    pf_jw_arr_end(&w);
+    pf_jw_obj_end(&w);
+    fputc('\n', out);
+    return 0;
+}
+
+int pf_view_modules(FILE *out, const pf_view_opts *v, const pf_analysis *an, const struct pf_module_view *mv,
+                    int depth)
+{
+    if (mv->n_module_calls == 0 && v->format != PF_FMT_JSON) {
+        fprintf(v->format == PF_FMT_CSV ? stderr : out, "%s%s: %s\n", v->format == PF_FMT_CSV ? "profana: note: " : "",
+                an->trace->path, no_modules);
+        return 0;
+    }
+    if (v->format == PF_FMT_JSON)
+        return print_json(out, v, an, mv, depth);
+    if (v->format == PF_FMT_CSV)
+        return print_csv(out, v, mv, depth);
+    return print_text(out, v, an, mv, depth);
+}
