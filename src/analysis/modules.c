@@ -362,41 +362,54 @@ static int by_total_rows(const void *x, const void *y)
 /* The rows of device d in tree order: each parent, then its children by total time. */
 static int tree_order(builder *b, int d)
 {
-    size_t n = b->n_rows[d];
+    size_t n = b->n_rows[d], k1 = n ? n : 1;
     pf_module_row *src = b->rows[d];
-    pf_module_row **ord = malloc((n ? n : 1) * sizeof *ord);
-    pf_module_row *out = malloc((n ? n : 1) * sizeof *out);
-    int32_t *stack = malloc((n ? n : 1) * sizeof *stack);
-    if (!ord || !out || !stack) {
-        free(ord), free(out), free(stack);
+    pf_module_row **ord = malloc(k1 * sizeof *ord);
+    pf_module_row *out = malloc(k1 * sizeof *out);
+    int32_t *stack = malloc(k1 * sizeof *stack), *first = malloc(k1 * sizeof *first), *next = malloc(k1 * sizeof *next);
+    if (!ord || !out || !stack || !first || !next) {
+        free(ord), free(out), free(stack), free(first), free(next);
         return -1;
     }
-    for (size_t k = 0; k < n; k++)
+    for (size_t k = 0; k < n; k++) {
         ord[k] = &src[k];
+        first[k] = -1;
+    }
     qsort(ord, n, sizeof *ord, by_total);
-    /* a row's parent row: the row of its path's parent (every ancestor of an attributed path
-     * has a row) */
-    size_t m = 0, top = 0;
-    for (size_t k = n; k-- > 0;) /* roots, pushed so that the largest pops first */
-        if (b->paths[ord[k]->fig.op].parent < 0)
-            stack[top++] = (int32_t)(ord[k] - src);
+    /* children lists, largest first: each row (smallest first) goes to the head of its parent's
+     * list; every ancestor of an attributed path has a row */
+    size_t top = 0, m = 0;
+    for (size_t k = n; k-- > 0;) {
+        int32_t r = (int32_t)(ord[k] - src), up = b->paths[src[r].fig.op].parent;
+        if (up < 0) {
+            stack[top++] = r; /* roots: the largest pops first */
+            continue;
+        }
+        int32_t pr = b->row_of[d][up];
+        assert(pr >= 0);
+        next[r] = first[pr];
+        first[pr] = r;
+    }
     while (top > 0) {
         int32_t r = stack[--top];
-        int32_t at = (int32_t)m;
         out[m] = src[r];
-        out[m].parent = src[r].parent;
-        m++;
-        int32_t pid = src[r].fig.op;
-        for (size_t k = n; k-- > 0;)
-            if (b->paths[ord[k]->fig.op].parent == pid) {
-                ord[k]->parent = at;
-                stack[top++] = (int32_t)(ord[k] - src);
-            }
+        int32_t at = (int32_t)m++;
+        /* push the children in reverse, so that the largest pops first */
+        size_t from = top;
+        for (int32_t c = first[r]; c >= 0; c = next[c]) {
+            src[c].parent = at;
+            stack[top++] = c;
+        }
+        for (size_t lo = from, hi = top; hi > lo + 1; lo++, hi--) {
+            int32_t t = stack[lo];
+            stack[lo] = stack[hi - 1];
+            stack[hi - 1] = t;
+        }
     }
     assert(m == n);
     for (size_t k = 0; k < n; k++)
         out[k].fig.op = -1;
-    free(ord), free(stack), free(src);
+    free(ord), free(stack), free(first), free(next), free(src);
     b->rows[d] = out;
     return 0;
 }

@@ -78,6 +78,20 @@ static void put_row(pf_table *t, const pf_module_row *m, const pf_module_device 
     }
 }
 
+/* A row by its time: the largest first, ties in tree order (a parent before its children). */
+typedef struct ranked {
+    int64_t ns;
+    size_t row;
+} ranked;
+
+static int by_rank(const void *x, const void *y)
+{
+    const ranked *a = x, *b = y;
+    if (a->ns != b->ns)
+        return a->ns > b->ns ? -1 : 1;
+    return (a->row > b->row) - (a->row < b->row);
+}
+
 /* Whether row k of the tree shows: within --depth, and with --top among the N largest of those. */
 static int *shown_rows(const pf_module_device *md, const pf_view_opts *v, int depth)
 {
@@ -88,19 +102,19 @@ static int *shown_rows(const pf_module_device *md, const pf_view_opts *v, int de
     for (size_t k = 0; k < n; k++)
         show[k] = depth <= 0 || md->rows[k].depth < depth;
     if (v->top > 0) { /* a parent holds its children's time, so the N largest keep their ancestors */
-        for (size_t k = 0; k < n; k++) {
-            if (!show[k])
-                continue;
-            int64_t tk = md->rows[k].fwd_ns + md->rows[k].bwd_ns;
-            size_t above = 0;
-            for (size_t j = 0; j < n && above < (size_t)v->top; j++)
-                above += show[j] && j != k &&
-                         (md->rows[j].fwd_ns + md->rows[j].bwd_ns > tk ||
-                          (md->rows[j].fwd_ns + md->rows[j].bwd_ns == tk && j < k));
-            show[k] = above < (size_t)v->top ? 1 : 2; /* 2: left out by --top */
+        ranked *ord = malloc((n ? n : 1) * sizeof *ord);
+        size_t m = 0;
+        if (!ord) {
+            free(show);
+            return NULL;
         }
         for (size_t k = 0; k < n; k++)
-            show[k] = show[k] == 1;
+            if (show[k])
+                ord[m++] = (ranked){md->rows[k].fwd_ns + md->rows[k].bwd_ns, k};
+        qsort(ord, m, sizeof *ord, by_rank);
+        for (size_t k = 0; k < m; k++)
+            show[ord[k].row] = k < (size_t)v->top;
+        free(ord);
     }
     return show;
 }
