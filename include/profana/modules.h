@@ -1,4 +1,4 @@
-/* modules.h - GPU time by the model's own modules (--group module): the kernels each nn.Module call launched (forward) and those of the backward ops its autograd nodes ran (backward). */
+/* modules.h - GPU time by the model's own modules (--group module) or by user annotations (--group annotation): the kernels each call launched (forward) and those of the backward ops its autograd nodes ran (backward). */
 /* layer: analysis (docs/HACKING.md, "Where things are") */
 #ifndef PROFANA_MODULES_H
 #define PROFANA_MODULES_H
@@ -46,9 +46,11 @@ typedef struct pf_module_device {
 } pf_module_device;
 
 typedef struct pf_module_view {
+    int annotations;                   /* 1: the ranges are user annotations (--group annotation) */
     pf_module_device *devices;         /* parallel to the analysis' devices */
     int n_devices;
-    int64_t n_module_calls;            /* nn.Module ranges in the trace: 0 = recorded without them */
+    int64_t n_module_calls;            /* nn.Module ranges (annotations) in the trace: 0 = recorded
+                                          without them */
     int64_t n_backward_ops;            /* backward ops with a sequence number */
     pf_strtab *paths;                  /* owns the paths and class names */
 } pf_module_view;
@@ -60,9 +62,11 @@ typedef struct pf_module_view {
  * forward to the innermost module call that holds its launch call's start on the call's
  * thread; else, backward, to the innermost module call that holds the start of the forward
  * op whose sequence number is that of the innermost backward op holding its launch call
- * (the ends of the profiler's fwdbwd flow). Returns 0 and *out (free with
+ * (the ends of the profiler's fwdbwd flow). With annotations, the ranges are the user
+ * annotations (record_function; not ProfilerStep#N) instead of module calls, by the same
+ * rules, and a "class" is an annotation name wherever it nests. Returns 0 and *out (free with
  * pf_module_view_free), or -1 with err set when memory runs out. */
-int pf_module_view_build(const pf_analysis *an, pf_module_view **out, pf_error *err);
+int pf_module_view_build(const pf_analysis *an, int annotations, pf_module_view **out, pf_error *err);
 
 void pf_module_view_free(pf_module_view *v);
 

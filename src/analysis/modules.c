@@ -16,6 +16,13 @@ static int is_module_call(const char *name)
     return name && strncmp(name, MODULE_PREFIX, sizeof MODULE_PREFIX - 1) == 0;
 }
 
+/* Whether mark m is one of the view's ranges: a module call, or a user annotation. */
+static int is_range(const pf_host_mark *m, int annotations)
+{
+    return annotations ? m->kind == PF_MARK_ANNOTATION && m->name
+                       : m->kind == PF_MARK_PYTHON && is_module_call(m->name);
+}
+
 /* ---- intervals nested per thread: the innermost one holding an instant ---- */
 
 /* A host interval; parent: the innermost interval of the same thread that holds it (-1 none),
@@ -118,7 +125,7 @@ static size_t class_len(const char *name)
 static int add_path(builder *b, size_t i)
 {
     nest_span *s = &b->mods[i];
-    const char *name = b->t->marks[s->tag].name + sizeof MODULE_PREFIX - 1;
+    const char *name = b->t->marks[s->tag].name + (b->v->annotations ? 0 : sizeof MODULE_PREFIX - 1);
     int32_t up_id = s->parent >= 0 ? b->mods[s->parent].tag : -1;
     const path_info *up = up_id >= 0 ? &b->paths[up_id] : NULL;
     int up_depth = up ? up->depth : -1;
@@ -144,7 +151,7 @@ static int add_path(builder *b, size_t i)
         if (!p)
             return -1;
         b->paths = p;
-        const char *cls = pf_strtab_intern(b->v->paths, name, class_len(name));
+        const char *cls = pf_strtab_intern(b->v->paths, name, b->v->annotations ? nl : class_len(name));
         int cadded;
         int64_t cid = cls ? pf_ptrmap_find_or_add(&b->cls_ids, cls, b->n_cls, &cadded) : -1;
         if (cid < 0 || cid >= INT32_MAX)
@@ -163,18 +170,19 @@ static int add_path(builder *b, size_t i)
     return 0;
 }
 
-/* The module calls of the trace (Python events "nn.Module: ..."), nested, with their paths. */
+/* The module calls of the trace (Python events "nn.Module: ...") or its annotations, nested,
+ * with their paths. */
 static int collect_modules(builder *b)
 {
     const pf_trace *t = b->t;
     size_t n = 0;
     for (size_t i = 0; i < t->n_marks; i++)
-        n += t->marks[i].kind == PF_MARK_PYTHON && is_module_call(t->marks[i].name);
+        n += is_range(&t->marks[i], b->v->annotations);
     if (n > INT32_MAX || !(b->mods = malloc((n ? n : 1) * sizeof *b->mods)))
         return -1;
     for (size_t i = 0; i < t->n_marks; i++) {
         const pf_host_mark *m = &t->marks[i];
-        if (m->kind == PF_MARK_PYTHON && is_module_call(m->name))
+        if (is_range(m, b->v->annotations))
             b->mods[b->n_mods++] = (nest_span){m->thread, m->ts_ns, m->ts_ns + m->dur_ns, -1, (int32_t)i};
     }
     nest_build(b->mods, b->n_mods);
@@ -479,7 +487,7 @@ static void builder_free(builder *b)
     pf_ptrmap_free(&b->cls_ids);
 }
 
-int pf_module_view_build(const pf_analysis *an, pf_module_view **out, pf_error *err)
+int pf_module_view_build(const pf_analysis *an, int annotations, pf_module_view **out, pf_error *err)
 {
     assert(an && an->trace && out && err);
     *out = NULL;
@@ -493,6 +501,7 @@ int pf_module_view_build(const pf_analysis *an, pf_module_view **out, pf_error *
         return pf_fail(err, "out of memory");
     }
     v->n_devices = an->n_devices;
+    v->annotations = annotations;
     for (int d = 0; d < an->n_devices; d++)
         v->devices[d].report = &an->devices[d];
     b.v = v;

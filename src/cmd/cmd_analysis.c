@@ -108,7 +108,7 @@ static int analyse(const pf_cli *cli, const pf_trace *t, pf_analysis **an, pf_er
      * chosen, so that every caller of this command (the fuzz target too) gets them. */
     pf_analysis_opts o = cli->an;
     o.idle_gaps = 1; /* the timeline draws them, the headline's diagnosis reads them */
-    if (o.group == PF_GROUP_MODULE) /* the module view reads the activities' work, not rows */
+    if (pf_group_is_tree(o.group)) /* the module view reads the activities' work, not rows */
         o.group = PF_GROUP_KERNEL;
     return pf_analysis_run(t, &o, an, err) || pf_analysis_collectives(*an, cli->pos[0], err) ? -1 : 0;
 }
@@ -188,9 +188,9 @@ static int run_analysis(const pf_cli *cli, pf_timings *tm)
         rc = pf_cli_error(err.msg);
         goto done;
     }
-    if (cli->an.group == PF_GROUP_MODULE) {
+    if (pf_group_is_tree(cli->an.group)) {
         pf_module_view *mv = NULL;
-        if (pf_module_view_build(r.an, &mv, &err)) {
+        if (pf_module_view_build(r.an, cli->an.group == PF_GROUP_ANNOTATION, &mv, &err)) {
             rc = pf_cli_error(err.msg);
             goto done;
         }

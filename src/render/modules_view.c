@@ -1,4 +1,4 @@
-/* modules_view.c - what --group module prints: per device the module tree (forward, backward and self GPU time per nn.Module path, indented in text), the same summed per module class, and where the rest of the GPU time went; one JSON document or flat CSV rows. */
+/* modules_view.c - what --group module (annotation) prints: per device the module (annotation) tree (forward, backward and self GPU time per nn.Module path, indented in text), the same summed per module class, and where the rest of the GPU time went; one JSON document or flat CSV rows. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,23 +10,33 @@
 enum { M_DEV, M_NAME, M_PATH, M_DEPTH, M_CALLS, M_FWD, M_BWD, M_TOTAL, M_PCT, M_SELF, M_COUNT, M_TFLOPS, M_GBPS,
        M_FLOPS_PCT, M_BW_PCT, M_NCOLS };
 
-/* The class table reuses the columns: its name is the class, its path the class too. */
-static const pf_col module_cols[M_NCOLS] = {
-    [M_DEV] = {"Device", NULL, 1, PF_IN_CSV, NULL},
-    [M_NAME] = {"Module", "name", 0, PF_IN_TEXT | PF_IN_JSON, NULL},
-    [M_PATH] = {"Path", "path", 0, PF_IN_CSV | PF_IN_JSON, NULL},
-    [M_DEPTH] = {"Depth", "depth", 1, PF_IN_CSV | PF_IN_JSON, NULL},
-    [M_CALLS] = {"Calls", "calls", 1, 0, NULL},
-    [M_FWD] = {"Forward (us)", "forward_us", 1, 0, NULL},
-    [M_BWD] = {"Backward (us)", "backward_us", 1, 0, NULL},
-    [M_TOTAL] = {"Total (us)", "total_us", 1, 0, NULL},
-    [M_PCT] = {"% GPU", "pct", 1, 0, NULL},
-    [M_SELF] = {"Self (us)", "self_us", 1, 0, NULL},
-    [M_COUNT] = {"Kernels", "count", 1, 0, NULL},
-    [M_TFLOPS] = {"TFLOP/s", "tflops", 1, 0, NULL},
-    [M_GBPS] = {"GB/s", "gbps", 1, 0, NULL},
-    [M_FLOPS_PCT] = {"FLOPS %", "flops_pct", 1, 0, NULL},
-    [M_BW_PCT] = {"BW %", "bw_pct", 1, 0, NULL},
+/* The columns of the tree and of the class table, by the name column's title and JSON key; the
+ * class table's path column is the class. */
+#define MODULE_COLS(name_title, path_title, path_key, path_show)                                   \
+    {                                                                                             \
+        [M_DEV] = {"Device", NULL, 1, PF_IN_CSV, NULL},                                           \
+        [M_NAME] = {name_title, "name", 0, PF_IN_TEXT | PF_IN_JSON, NULL},                        \
+        [M_PATH] = {path_title, path_key, 0, path_show, NULL},                                    \
+        [M_DEPTH] = {"Depth", "depth", 1, PF_IN_CSV | PF_IN_JSON, NULL},                          \
+        [M_CALLS] = {"Calls", "calls", 1, 0, NULL},                                               \
+        [M_FWD] = {"Forward (us)", "forward_us", 1, 0, NULL},                                     \
+        [M_BWD] = {"Backward (us)", "backward_us", 1, 0, NULL},                                   \
+        [M_TOTAL] = {"Total (us)", "total_us", 1, 0, NULL},                                       \
+        [M_PCT] = {"% GPU", "pct", 1, 0, NULL},                                                   \
+        [M_SELF] = {"Self (us)", "self_us", 1, 0, NULL},                                          \
+        [M_COUNT] = {"Kernels", "count", 1, 0, NULL},                                             \
+        [M_TFLOPS] = {"TFLOP/s", "tflops", 1, 0, NULL},                                           \
+        [M_GBPS] = {"GB/s", "gbps", 1, 0, NULL},                                                  \
+        [M_FLOPS_PCT] = {"FLOPS %", "flops_pct", 1, 0, NULL},                                     \
+        [M_BW_PCT] = {"BW %", "bw_pct", 1, 0, NULL},                                              \
+    }
+
+/* [annotations][class table] */
+static const pf_col view_cols[2][2][M_NCOLS] = {
+    {MODULE_COLS("Module", "Path", "path", PF_IN_CSV | PF_IN_JSON),
+     MODULE_COLS("Module class", "Class", NULL, PF_IN_CSV)},
+    {MODULE_COLS("Annotation", "Path", "path", PF_IN_CSV | PF_IN_JSON),
+     MODULE_COLS("Annotation name", "Name", NULL, PF_IN_CSV)},
 };
 
 /* What a width keeps, most wanted first: the split of the time, then how it ran. */
@@ -119,9 +129,9 @@ static int *shown_rows(const pf_module_device *md, const pf_view_opts *v, int de
     return show;
 }
 
-static pf_table *tree_table(const pf_module_device *md, const pf_view_opts *v, int depth)
+static pf_table *tree_table(const pf_module_device *md, const pf_view_opts *v, int depth, int ann)
 {
-    pf_table *t = pf_table_new(module_cols, M_NCOLS);
+    pf_table *t = pf_table_new(view_cols[ann][0], M_NCOLS);
     int *show = shown_rows(md, v, depth);
     for (size_t k = 0; t && show && k < md->n_rows; k++)
         if (show[k])
@@ -134,26 +144,9 @@ static pf_table *tree_table(const pf_module_device *md, const pf_view_opts *v, i
     return t;
 }
 
-static pf_table *class_table(const pf_module_device *md, const pf_view_opts *v)
+static pf_table *class_table(const pf_module_device *md, const pf_view_opts *v, int ann)
 {
-    static const pf_col class_cols[M_NCOLS] = {
-        [M_DEV] = {"Device", NULL, 1, PF_IN_CSV, NULL},
-        [M_NAME] = {"Module class", "name", 0, PF_IN_TEXT | PF_IN_JSON, NULL},
-        [M_PATH] = {"Class", "class", 0, PF_IN_CSV, NULL},
-        [M_DEPTH] = {"Depth", NULL, 1, PF_IN_CSV, NULL},
-        [M_CALLS] = {"Calls", "calls", 1, 0, NULL},
-        [M_FWD] = {"Forward (us)", "forward_us", 1, 0, NULL},
-        [M_BWD] = {"Backward (us)", "backward_us", 1, 0, NULL},
-        [M_TOTAL] = {"Total (us)", "total_us", 1, 0, NULL},
-        [M_PCT] = {"% GPU", "pct", 1, 0, NULL},
-        [M_SELF] = {"Self (us)", "self_us", 1, 0, NULL},
-        [M_COUNT] = {"Kernels", "count", 1, 0, NULL},
-        [M_TFLOPS] = {"TFLOP/s", "tflops", 1, 0, NULL},
-        [M_GBPS] = {"GB/s", "gbps", 1, 0, NULL},
-        [M_FLOPS_PCT] = {"FLOPS %", "flops_pct", 1, 0, NULL},
-        [M_BW_PCT] = {"BW %", "bw_pct", 1, 0, NULL},
-    };
-    pf_table *t = pf_table_new(class_cols, M_NCOLS);
+    pf_table *t = pf_table_new(view_cols[ann][1], M_NCOLS);
     size_t n = v->top > 0 && (size_t)v->top < md->n_classes ? (size_t)v->top : md->n_classes;
     for (size_t k = 0; t && k < n; k++)
         put_row(t, &md->classes[k], md, v, 0);
@@ -178,32 +171,34 @@ static void print_table(FILE *out, const pf_table *t, const pf_view_opts *v)
 }
 
 /* Where the device's GPU time went, in one line. */
-static void print_split(FILE *out, const pf_module_device *md)
+static void print_split(FILE *out, const pf_module_device *md, int ann)
 {
+    const char *what = ann ? "annotation" : "module";
     fprintf(out,
-            "GPU time %.3f us: forward in modules %.2f%%, backward of modules %.2f%%, backward not traced to a module "
-            "%.2f%%, outside every module (loss, optimizer, no launch call) %.2f%%\n",
-            md->gpu_ns / 1e3, pct(md->fwd_ns, md->gpu_ns), pct(md->bwd_ns, md->gpu_ns),
-            pct(md->bwd_unattributed_ns, md->gpu_ns), pct(md->outside_ns, md->gpu_ns));
+            "GPU time %.3f us: forward in %ss %.2f%%, backward of %ss %.2f%%, backward not traced to a%s %s "
+            "%.2f%%, outside every %s%s %.2f%%\n",
+            md->gpu_ns / 1e3, what, pct(md->fwd_ns, md->gpu_ns), what, pct(md->bwd_ns, md->gpu_ns), ann ? "n" : "",
+            what, pct(md->bwd_unattributed_ns, md->gpu_ns), what,
+            ann ? "" : " (loss, optimizer, no launch call)", pct(md->outside_ns, md->gpu_ns));
 }
 
 static int print_text(FILE *out, const pf_view_opts *v, const pf_analysis *an, const pf_module_view *mv, int depth)
 {
-    fprintf(out, "Modules of %s: %lld module call%s, %lld backward op%s\n", an->trace->path,
-            (long long)mv->n_module_calls, mv->n_module_calls == 1 ? "" : "s", (long long)mv->n_backward_ops,
-            mv->n_backward_ops == 1 ? "" : "s");
+    fprintf(out, "%s of %s: %lld %s%s, %lld backward op%s\n", mv->annotations ? "Annotations" : "Modules",
+            an->trace->path, (long long)mv->n_module_calls, mv->annotations ? "annotation" : "module call",
+            mv->n_module_calls == 1 ? "" : "s", (long long)mv->n_backward_ops, mv->n_backward_ops == 1 ? "" : "s");
     for (int d = 0; d < mv->n_devices; d++) {
         const pf_module_device *md = &mv->devices[d];
         fputc('\n', out);
         pf_aview_header(out, an, md->report, "");
-        print_split(out, md);
-        pf_table *t = tree_table(md, v, depth);
+        print_split(out, md, mv->annotations);
+        pf_table *t = tree_table(md, v, depth, mv->annotations);
         if (!t)
             return -1;
         fputc('\n', out);
         print_table(out, t, v);
         pf_table_free(t);
-        if (!(t = class_table(md, v)))
+        if (!(t = class_table(md, v, mv->annotations)))
             return -1;
         fputc('\n', out);
         print_table(out, t, v);
@@ -215,7 +210,7 @@ static int print_text(FILE *out, const pf_view_opts *v, const pf_analysis *an, c
 static int print_csv(FILE *out, const pf_view_opts *v, const pf_module_view *mv, int depth)
 {
     for (int d = 0; d < mv->n_devices; d++) {
-        pf_table *t = tree_table(&mv->devices[d], v, depth);
+        pf_table *t = tree_table(&mv->devices[d], v, depth, mv->annotations);
         if (!t)
             return -1;
         pf_table_print_csv(out, t, d == 0);
@@ -224,10 +219,12 @@ static int print_csv(FILE *out, const pf_view_opts *v, const pf_module_view *mv,
     return 0;
 }
 
-/* The line a trace without module calls gets instead of an empty table. */
-static const char no_modules[] =
+/* The line a trace without module calls (annotations) gets instead of an empty table. */
+static const char *const no_ranges[2] = {
     "no nn.Module events: record the trace with torch.profiler.profile(with_stack=True, with_modules=True) to see "
-    "GPU time per module (torch 2.11 writes them only with the stack)";
+    "GPU time per module (torch 2.11 writes them only with the stack)",
+    "no user annotations besides ProfilerStep#N: wrap the regions to measure in "
+    "torch.profiler.record_function(\"NAME\") to see GPU time per region"};
 
 static int print_json(FILE *out, const pf_view_opts *v, const pf_analysis *an, const pf_module_view *mv, int depth)
 {
@@ -237,14 +234,14 @@ static int print_json(FILE *out, const pf_view_opts *v, const pf_analysis *an, c
     pf_jw_key(&w, "trace");
     pf_jw_str(&w, an->trace->path);
     pf_jw_key(&w, "group");
-    pf_jw_str(&w, "module");
+    pf_jw_str(&w, mv->annotations ? "annotation" : "module");
     pf_jw_key(&w, "module_calls");
     pf_jw_int(&w, mv->n_module_calls);
     pf_jw_key(&w, "backward_ops");
     pf_jw_int(&w, mv->n_backward_ops);
     if (mv->n_module_calls == 0) {
         pf_jw_key(&w, "note");
-        pf_jw_str(&w, no_modules);
+        pf_jw_str(&w, no_ranges[mv->annotations]);
     }
     pf_jw_key(&w, "devices");
     pf_jw_arr_begin(&w);
@@ -263,13 +260,13 @@ static int print_json(FILE *out, const pf_view_opts *v, const pf_analysis *an, c
         pf_jw_num(&w, md->bwd_unattributed_ns / 1e3);
         pf_jw_key(&w, "outside_us");
         pf_jw_num(&w, md->outside_ns / 1e3);
-        pf_table *t = tree_table(md, v, depth);
+        pf_table *t = tree_table(md, v, depth, mv->annotations);
         if (!t)
             return -1;
         pf_jw_key(&w, "modules");
         pf_table_json_rows(&w, t);
         pf_table_free(t);
-        if (!(t = class_table(md, v)))
+        if (!(t = class_table(md, v, mv->annotations)))
             return -1;
         pf_jw_key(&w, "classes");
         pf_table_json_rows(&w, t);
@@ -287,7 +284,7 @@ int pf_view_modules(FILE *out, const pf_view_opts *v, const pf_analysis *an, con
 {
     if (mv->n_module_calls == 0 && v->format != PF_FMT_JSON) {
         fprintf(v->format == PF_FMT_CSV ? stderr : out, "%s%s: %s\n", v->format == PF_FMT_CSV ? "profana: note: " : "",
-                an->trace->path, no_modules);
+                an->trace->path, no_ranges[mv->annotations]);
         return 0;
     }
     if (v->format == PF_FMT_JSON)

@@ -8,18 +8,24 @@
 #                  wrapper holding such an end (its first); the flow's 's' end (the forward op) lies in a
 #                  module call on its thread: to the shortest such call. (profana follows sequence numbers instead.)
 # Prints JSON: {"gpu_us", "forward_us", "backward_us", "paths": {path: [forward_us, backward_us, calls]}} for device
-# 0 (the traces are single-GPU). Usage: python3 modules_oracle.py TRACE
+# 0 (the traces are single-GPU). With --annotations the ranges are the user_annotation events (record_function),
+# ProfilerStep#N excepted, by the same rules. Usage: python3 modules_oracle.py [--annotations] TRACE
 import bisect
 import gzip
 import json
 import sys
 
-path = sys.argv[1]
+ann = sys.argv[1] == "--annotations"
+path = sys.argv[-1]
 doc = json.load(gzip.open(path) if path.endswith(".gz") else open(path))
 ev = doc["traceEvents"] if isinstance(doc, dict) else doc
 X = [e for e in ev if e.get("ph") == "X" and "ts" in e and "dur" in e]
 
-mods = [e for e in X if e.get("cat") == "python_function" and e["name"].startswith("nn.Module: ")]
+if ann:
+    mods = [dict(e, name="nn.Module: " + e["name"]) for e in X
+            if e.get("cat") == "user_annotation" and not e["name"].startswith("ProfilerStep#")]
+else:
+    mods = [e for e in X if e.get("cat") == "python_function" and e["name"].startswith("nn.Module: ")]
 
 
 def shortest(cands):

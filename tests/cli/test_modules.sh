@@ -46,6 +46,21 @@ for f in $TRAIN $OWL; do
     check_eq "$n: forward and backward per module path equal the raw events' (${got#ok } paths)" "${got%% *}" ok
 done
 
+# --group annotation: the same over record_function ranges, on an FSDP2 rank (FSDP's and NCCL's
+# annotations, nested) and the training step (the optimizer's).
+for f in testdata/multirank/fsdp2_bf16_rank0.json.gz $TRAIN; do
+    n=$(basename "$f" .json.gz)
+    check_run "$n --group annotation --format json" 0 "$PROFANA" --analysis "$f" bf16 --group annotation --format json
+    cp "$TMP/out" "$TMP/$n.ann.json"
+    run_oracle tests/cli/modules_oracle.py --annotations "$f" >"$TMP/$n.ann.oracle.json"
+    got=$(compare "$TMP/$n.ann.json" "$TMP/$n.ann.oracle.json")
+    check_eq "$n: forward and backward per annotation path equal the raw events' (${got#ok } paths)" "${got%% *}" ok
+done
+check_eq "training step: Optimizer.step#SGD.step is an annotation row" \
+    "$(json '[r["calls"] for r in d["devices"][0]["modules"] if r["path"] == "Optimizer.step#SGD.step"]' "$TMP/numpy_preprocess.ann.json")" "[3]"
+check_run "no annotations" 0 "$PROFANA" --analysis testdata/traces/eager_bf16.json bf16 --group annotation
+check_grep "no annotations: how to add them" "record_function" "$TMP/out"
+
 # The training step: the backward kernels (launched inside a backward op: autograd's thread)
 # reach their modules for at least 90% of their time; by hand, the first Linear has no input
 # gradient to compute (its input needs none), so its backward is about half of the others'.
