@@ -14,23 +14,31 @@
 #include "profana/trace.h"
 
 /* PF_GROUP_MODULE, PF_GROUP_ANNOTATION: --analysis's module view (modules.h) over nn.Module
- * calls or user annotations, in place of the rows table; the analysis under it groups by
- * kernel. */
+ * calls or user annotations; PF_GROUP_SEQUENCE: the repeated kernel sequences (sequences.h);
+ * each in place of the rows table, the analysis under it grouping by kernel. */
 typedef enum pf_group_by {
     PF_GROUP_KERNEL = 0,
     PF_GROUP_OP,
     PF_GROUP_SHAPE,
     PF_GROUP_MODULE,
-    PF_GROUP_ANNOTATION
+    PF_GROUP_ANNOTATION,
+    PF_GROUP_SEQUENCE
 } pf_group_by;
-/* The groups' names as --group takes them ("kernel", "op", "shape", "module", "annotation"),
- * by pf_group_by, then NULL: the one list that the option table, the views and the report read. */
-extern const char *const pf_group_names[PF_GROUP_ANNOTATION + 2];
+/* The groups' names as --group takes them ("kernel", "op", "shape", "module", "annotation",
+ * "sequence"), by pf_group_by, then NULL: the one list that the option table, the views and
+ * the report read. */
+extern const char *const pf_group_names[PF_GROUP_SEQUENCE + 2];
 
 /* Whether a grouping is a module view's (PF_GROUP_MODULE or PF_GROUP_ANNOTATION). */
 static inline int pf_group_is_tree(pf_group_by g)
 {
     return g == PF_GROUP_MODULE || g == PF_GROUP_ANNOTATION;
+}
+
+/* Whether a grouping prints a view of its own instead of the rows table. */
+static inline int pf_group_is_view(pf_group_by g)
+{
+    return pf_group_is_tree(g) || g == PF_GROUP_SEQUENCE;
 }
 
 /* The serving phase of a GPU activity (src/analysis/phases.c): none (not known to be

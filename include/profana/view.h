@@ -62,6 +62,13 @@ struct pf_module_view;
 int pf_view_modules(FILE *out, const pf_view_opts *v, const pf_analysis *an, const struct pf_module_view *mv,
                     int depth);
 
+/* --analysis --group sequence in v->format on out (src/render/sequences_view.c): per device the
+ * repeated kernel sequences by time (kernels joined by " > ", their count, time, share of the
+ * device's kernel time and the ops that launched them); CSV: the rows with their device; JSON:
+ * one document. Returns 0, or -1 when memory runs out. */
+struct pf_seq_view;
+int pf_view_sequences(FILE *out, const pf_view_opts *v, const pf_analysis *an, const struct pf_seq_view *sv);
+
 /* --diff in v->format on out: per device pair a header, match levels, the rows table, the
  * summary and categories (text, Markdown), the rows tables (CSV) or one JSON document; with
  * runs (several runs a side; NULL: one), each row's and pair's 95% interval and verdict. The

@@ -280,4 +280,5 @@ void pf_analysis_free(pf_analysis *an)
     free(an);
 }
 
-const char *const pf_group_names[PF_GROUP_ANNOTATION + 2] = {"kernel", "op", "shape", "module", "annotation", NULL};
+const char *const pf_group_names[PF_GROUP_SEQUENCE + 2] = {"kernel",     "op",       "shape", "module",
+                                                          "annotation", "sequence", NULL};

@@ -59,7 +59,7 @@ static int check_combinations(const pf_cli *cli, const parsed *given)
         if (given_option(given, conflicts[i].first) && given_option(given, conflicts[i].second))
             return pf_cli_usage_error("%s cannot be combined with %s: %s", conflicts[i].second, conflicts[i].first,
                                       conflicts[i].why);
-    if (pf_group_is_tree(cli->an.group)) {
+    if (pf_group_is_view(cli->an.group)) {
         static const char *const no_rows[] = {"--by-category", "--waits", "--columns", "--plot", "--report"};
         const char *g = pf_group_names[cli->an.group];
         if (given->cmd->bit != ON_ANALYSIS)
@@ -67,9 +67,11 @@ static int check_combinations(const pf_cli *cli, const parsed *given)
                                       given->cmd->name);
         for (size_t i = 0; i < sizeof no_rows / sizeof no_rows[0]; i++)
             if (given_option(given, no_rows[i]))
-                return pf_cli_usage_error("%s cannot be combined with --group %s: it prints the %s tree, no rows table "
-                                          "(run --analysis again without it)", no_rows[i], g, g);
-    } else if (given_option(given, "--depth")) {
+                return pf_cli_usage_error("%s cannot be combined with --group %s: it prints the %s %s, no rows table "
+                                          "(run --analysis again without it)", no_rows[i], g, g,
+                                          pf_group_is_tree(cli->an.group) ? "tree" : "table");
+    }
+    if (!pf_group_is_tree(cli->an.group) && given_option(given, "--depth")) {
         return pf_cli_usage_error("--depth applies to --group module and annotation only (the depth of the tree)");
     }
     const char *fmt = cli->format == PF_FMT_CSV ? "csv" : cli->format == PF_FMT_JSON ? "json" : NULL;

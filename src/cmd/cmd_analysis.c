@@ -5,11 +5,15 @@
 
 #include "profana/captures.h"
 #include "profana/modules.h"
+#include "profana/sequences.h"
 #include "profana/cli.h"
 #include "profana/outfile.h"
 #include "profana/parallel.h"
 #include "profana/report.h"
 #include "profana/timings.h"
+
+/* --group sequence without --top: the sequences with the most time shown per device. */
+#define PF_SEQ_ROWS 20
 
 /* Devices named one line each; past them one line counts the rest (65,536 unknown device
  * ids are one screen, not 65,536 lines), as the loader's notes of undeclared devices do. */
@@ -108,7 +112,7 @@ static int analyse(const pf_cli *cli, const pf_trace *t, pf_analysis **an, pf_er
      * chosen, so that every caller of this command (the fuzz target too) gets them. */
     pf_analysis_opts o = cli->an;
     o.idle_gaps = 1; /* the timeline draws them, the headline's diagnosis reads them */
-    if (pf_group_is_tree(o.group)) /* the module view reads the activities' work, not rows */
+    if (pf_group_is_view(o.group)) /* the module and sequence views read the activities, not rows */
         o.group = PF_GROUP_KERNEL;
     return pf_analysis_run(t, &o, an, err) || pf_analysis_collectives(*an, cli->pos[0], err) ? -1 : 0;
 }
@@ -188,7 +192,15 @@ static int run_analysis(const pf_cli *cli, pf_timings *tm)
         rc = pf_cli_error(err.msg);
         goto done;
     }
-    if (pf_group_is_tree(cli->an.group)) {
+    if (cli->an.group == PF_GROUP_SEQUENCE) {
+        pf_seq_view *sv = NULL;
+        if (pf_seq_view_build(r.an, cli->top > 0 ? (size_t)cli->top : PF_SEQ_ROWS, &sv, &err)) {
+            rc = pf_cli_error(err.msg);
+            goto done;
+        }
+        r.view_rc = pf_view_sequences(stdout, &v, r.an, sv);
+        pf_seq_view_free(sv);
+    } else if (pf_group_is_tree(cli->an.group)) {
         pf_module_view *mv = NULL;
         if (pf_module_view_build(r.an, cli->an.group == PF_GROUP_ANNOTATION, &mv, &err)) {
             rc = pf_cli_error(err.msg);
