@@ -4,7 +4,7 @@
 
 #include "profana/analysis.h"
 
-/* Seconds of CPU time one module's parse may take (docs/reliability.md, "Adversarial input"):
+/* Seconds of CPU time one module's parse may take (docs/reliability.md, "Limits"):
  * the parse is linear, a 16 MB module about 0.1 s; past this its launches get the trace-only
  * lower bound and the run one note. */
 #define PF_MODULE_BUDGET_S 2.0
