@@ -46,6 +46,8 @@ static inline int pf_group_is_view(pf_group_by g)
  * length), prefill, decode, or mixed (a batch of both). */
 enum { PF_PHASE_NONE = 0, PF_PHASE_PREFILL, PF_PHASE_DECODE, PF_PHASE_MIXED, PF_PHASE_COUNT };
 
+typedef struct pf_modules pf_modules;
+
 typedef struct pf_analysis_opts {
     pf_dtype default_dtype;            /* for work whose dtype the trace does not show */
     int tf32;                          /* a pf_tf32: which fp32 matrix work is measured at the
@@ -59,6 +61,8 @@ typedef struct pf_analysis_opts {
     const char *inductor_cache;        /* --inductor-cache DIR: a copy of Inductor's cache
                                           directory, where Triton launches' modules are looked
                                           for first; NULL = only at their recorded paths */
+    struct pf_modules *modules;        /* the run's Inductor modules, each read and parsed once
+                                          (pf_work_all makes one for its run when NULL) */
     struct pf_timings *timings;        /* --timings: attribution and aggregation are added
                                           here; NULL = none */
     int jobs;                          /* threads for the per-activity figures (-j, resolved);
@@ -256,6 +260,10 @@ typedef struct pf_analysis {
     int64_t (*phase_ns)[PF_PHASE_COUNT]; /* per trace device (index into trace->devices): GPU
                                           time of the --step selection per phase */
     int64_t phase_annotations;         /* vLLM/SGLang step annotations found */
+    char **notes;                      /* what the analysis itself found worth a line on stderr
+                                          ("profana: note:"): an Inductor module whose parse ran
+                                          past its time budget */
+    int n_notes;
 } pf_analysis;
 
 /* Whether an analysis with options o reads the trace's host intervals (pf_trace.cpu): only
@@ -367,7 +375,9 @@ size_t pf_work_threads(const pf_trace *t, int jobs);
  * generated module instead (pf_triton_work): the module at o->inductor_cache's copy of the
  * recorded kernel_file's last two components, else at the recorded path itself, read only
  * when it is a regular file; without one, the trace-only lower bound with the reason in the
- * explanation. Returns what the formula returns (PF_FORMULA_*, or -1: no figures). */
+ * explanation. o->modules, when set, holds each module read and parsed once for the run
+ * (a parse past its budget: the lower bound, and a note there); NULL: read here each time.
+ * Returns what the formula returns (PF_FORMULA_*, or -1: no figures). */
 int pf_op_figures(const pf_cpu_op *op, const pf_analysis_opts *o, pf_explain *ex, pf_work *w);
 
 /* Appends one cpu_op argument to buf[*len..n) as --group shape keys spell it: "[2048,512]bf16"

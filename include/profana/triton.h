@@ -55,6 +55,12 @@ typedef struct pf_triton_kernel {
  * parameters). Reads nothing outside text[0, len). */
 int pf_triton_parse(const char *text, size_t len, pf_triton_kernel *k, const char **why);
 
+/* pf_triton_parse in one pass over the text (linear in len: parentheses matched by a
+ * counter and a stack of open indexes at most 200 deep, Python's own limit, beyond which the
+ * text is refused), stopped once it has spent budget_s seconds of its thread's CPU time
+ * (0: no budget): then -2, with *why saying so, and *k not to be used. */
+int pf_triton_parse_within(const char *text, size_t len, double budget_s, pf_triton_kernel *k, const char **why);
+
 /* Figures of an Inductor Triton launch (pf_triton_is_launch(call->name)), filling *w as a
  * formula does (w->explain is written when ex is not NULL: cleared first):
  * - module (len bytes) given and parsed, its parameters matching the call's arguments one for
@@ -71,5 +77,10 @@ int pf_triton_parse(const char *text, size_t len, pf_triton_kernel *k, const cha
  * Returns PF_FORMULA_OK, or -1 when the call has no tensor argument (no figures). */
 int pf_triton_work(const pf_op_call *call, const char *module, size_t len, const char *why_no_module,
                    pf_explain *ex, pf_work *w);
+
+/* pf_triton_work over a module parsed already (pf_triton_parse_within): k, or NULL with
+ * why_no_module saying why there is none, so that a module many launches name is parsed once. */
+int pf_triton_work_parsed(const pf_op_call *call, const pf_triton_kernel *k, const char *why_no_module,
+                          pf_explain *ex, pf_work *w);
 
 #endif

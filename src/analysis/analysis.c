@@ -2,6 +2,7 @@
 #include "profana/analysis.h"
 #include "profana/collectives.h"
 #include "profana/timings.h"
+#include "inductor_src.h"
 #include "pipeline.h"
 #include "tasks.h"
 
@@ -83,7 +84,9 @@ static int compute_work(pf_analysis *an, pf_share *shares, size_t threads)
     }
     pf_analysis_opts o = an->opts;
     o.jobs = (int)threads; /* pf_work_threads(t, threads) is threads (t is large, or threads 1) */
-    int rc = pf_work_all(t, &o, shares, an->work);
+    o.modules = pf_modules_new(PF_MODULE_BUDGET_S);
+    int rc = o.modules ? pf_work_all(t, &o, shares, an->work) : -1;
+    an->notes = pf_modules_free_notes(o.modules, &an->n_notes); /* the run's modules end here */
     free(shares);
     if (rc == 0)
         rc = pf_work_infer(t, an->work, threads);
@@ -277,6 +280,9 @@ void pf_analysis_free(pf_analysis *an)
     free(an->colls);
     free(an->phase);
     free(an->phase_ns);
+    for (int i = 0; i < an->n_notes; i++)
+        free(an->notes[i]);
+    free(an->notes);
     free(an);
 }
 

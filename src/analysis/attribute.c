@@ -14,6 +14,7 @@
 #include "profana/ptrmap.h"
 #include "profana/rates.h"
 #include "profana/satmath.h"
+#include "inductor_src.h"
 
 /* pf_kernel_role_of once per distinct kernel name (names are interned). */
 typedef struct role_memo {
@@ -451,19 +452,27 @@ static void work_range(void *ctx, size_t lo, size_t hi, size_t r)
 }
 
 /* Activities in pf_work_threads(t, o->jobs) ranges, each on its own thread; an op's figures
- * are a function of the op alone, so a memo per range gives what one memo would. */
+ * are a function of the op alone, so a memo per range gives what one memo would. The ranges
+ * share one set of Inductor modules (o->modules, else one made here for the run): a module is
+ * read and parsed once, however many launches and ranges name it. */
 int pf_work_all(const pf_trace *t, const pf_analysis_opts *o, const pf_share *shares, pf_act_work *w)
 {
     assert(t != NULL && o != NULL && (shares != NULL || t->n_acts == 0) && (w != NULL || t->n_acts == 0));
     size_t w_n = pf_work_threads(t, o->jobs);
     int *rc = calloc(w_n, sizeof *rc);
-    if (!rc)
+    pf_analysis_opts with = *o;
+    pf_modules *own = o->modules ? NULL : (with.modules = pf_modules_new(PF_MODULE_BUDGET_S));
+    if (!rc || !with.modules) {
+        free(rc);
+        pf_modules_free(own);
         return -1;
-    work_job j = {t, o, shares, w, rc};
+    }
+    work_job j = {t, &with, shares, w, rc};
     pf_parallel_ranges(t->n_acts, w_n, work_range, &j);
     int bad = 0;
     for (size_t r = 0; r < w_n; r++)
         bad |= rc[r];
     free(rc);
+    pf_modules_free(own);
     return bad ? -1 : 0;
 }

@@ -107,18 +107,18 @@ static const pf_kv *next_edge(edge_merge *m)
  * launch call of activity a, which ends it. */
 static void attribute_gap(const pf_activity *a, int64_t from, int64_t to, pf_idle_causes *c, pf_gap *gaps)
 {
-    int64_t len = to - from;
+    int64_t len = pf_sat_sub(to, from); /* saturated: a span past 2^63 ns (times at int64's ends) */
     if (len <= 0)
         return;
     pf_gap g = {from, from, to, a->launch_ts_ns != PF_NO_LAUNCH, a->launch_thread};
     if (!g.attributed) {
-        c->unattributed_ns += len;
+        c->unattributed_ns = pf_sat_add(c->unattributed_ns, len);
     } else {
         int64_t call_end = pf_sat_add(a->launch_ts_ns, a->launch_dur_ns);
-        int64_t host = call_end <= from ? 0 : call_end >= to ? len : call_end - from;
-        g.split = from + host;
-        c->host_wait_ns += host;
-        c->launch_latency_ns += len - host;
+        int64_t host = call_end <= from ? 0 : call_end >= to ? len : pf_sat_sub(call_end, from);
+        g.split = call_end <= from ? from : call_end >= to ? to : call_end;
+        c->host_wait_ns = pf_sat_add(c->host_wait_ns, host);
+        c->launch_latency_ns = pf_sat_add(c->launch_latency_ns, pf_sat_sub(len, host));
     }
     if (gaps)
         gaps[c->gaps] = g;
@@ -145,16 +145,16 @@ static void sweep(const pf_analysis *an, const pf_kv *e, size_t n, pf_breakdown 
         int start = edge_start(x), cls_k = class_of(an, act);
         first = k == 0 ? t : first;
         if (k > 0 && t > prev) {
-            int64_t len = t - prev;
+            int64_t len = pf_sat_sub(t, prev);
             int cls = 0;
             while (cls < CLS_COUNT && open[cls] == 0)
                 cls++;
             if (cls < CLS_COUNT)
-                *part[cls] += len;
+                *part[cls] = pf_sat_add(*part[cls], len);
             else
-                b->idle_ns += len;
+                b->idle_ns = pf_sat_add(b->idle_ns, len);
             if (open[CLS_COMM])
-                b->communication_total_ns += len;
+                b->communication_total_ns = pf_sat_add(b->communication_total_ns, len);
         }
         if (start && total == 0 && causes && k > 0)
             attribute_gap(&an->trace->acts[act], gap_from, t, causes, gaps);
@@ -198,7 +198,7 @@ static int launch_stats(const pf_trace *t, const size_t *idx, size_t n, pf_launc
         const pf_activity *a = &t->acts[idx[k]];
         if (a->kind != PF_ACT_KERNEL || a->launch_ts_ns == PF_NO_LAUNCH)
             continue;
-        delay[l->count++] = (pf_kv){pf_key_i64(a->ts_ns - pf_sat_add(a->launch_ts_ns, a->launch_dur_ns)), 0};
+        delay[l->count++] = (pf_kv){pf_key_i64(pf_sat_sub(a->ts_ns, pf_sat_add(a->launch_ts_ns, a->launch_dur_ns))), 0};
         l->call_ns_sum = pf_sat_add(l->call_ns_sum, a->launch_dur_ns);
         l->launch_bound += !a->graph && a->dur_ns < a->launch_dur_ns; /* a graph launch is one call for all its kernels */
         int b = bin_of(a->dur_ns);
@@ -319,7 +319,8 @@ static void one_queue(const qspan *q, const pf_kv *a, size_t na, const pf_kv *b,
                       pf_queue *out)
 {
     assert(na > 0);
-    int64_t depth = 0, at = q->lo, weighted = 0;
+    int64_t depth = 0, at = q->lo;
+    __int128 weighted = 0; /* depth x time: past int64 on a span of 2^63 ns at a depth of 2 */
     *out = (pf_queue){.stream = q_act(q, a[0].val)->stream};
     qmerge m = {q, a, b, na, nb, 0, 0, timed};
     for (int more = 1; more;) {
@@ -332,13 +333,13 @@ static void one_queue(const qspan *q, const pf_kv *a, size_t na, const pf_kv *b,
             if (depth > out->max_depth)
                 out->max_depth = depth;
             if (depth == 0)
-                out->empty_ns += t - at;
-            weighted += depth * (t - at);
+                out->empty_ns = pf_sat_add(out->empty_ns, pf_sat_sub(t, at));
+            weighted += (__int128)depth * ((__int128)t - at);
             at = t;
         }
         depth += delta;
     }
-    out->mean_depth = q->hi > q->lo ? (double)weighted / (double)(q->hi - q->lo) : 0;
+    out->mean_depth = q->hi > q->lo ? (double)weighted / (double)((__int128)q->hi - q->lo) : 0;
 }
 
 /* The queue of each stream of activities idx[0, n), one entry a stream in w->queues. */

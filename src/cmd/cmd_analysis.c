@@ -117,10 +117,12 @@ static int analyse(const pf_cli *cli, const pf_trace *t, pf_analysis **an, pf_er
     return pf_analysis_run(t, &o, an, err) || pf_analysis_collectives(*an, cli->pos[0], err) ? -1 : 0;
 }
 
-/* What stderr says before the tables: the devices the table does not know, and an analysis
- * of no device. */
+/* What stderr says before the tables: the analysis's notes, the devices the table does not
+ * know, and an analysis of no device. */
 static void warn_before_tables(const pf_cli *cli, const pf_trace *t, const pf_analysis *an)
 {
+    for (int i = 0; i < an->n_notes; i++) /* the analysis's own (an Inductor module's parse past its budget) */
+        fprintf(stderr, "profana: note: %s\n", an->notes[i]);
     if (!cli->an.force_device)
         warn_unknown_devices(an);
     if (an->n_devices == 0 && t->n_acts > 0 && cli->an.phase != PF_PHASE_NONE) {

@@ -74,6 +74,8 @@ static int analyse(const pf_cli *cli, side *s, const char *name)
             return PF_EXIT_TRACE;
         if (pf_analysis_run(s->t[i], &cli->an, &s->an[i], &err))
             return pf_cli_error(err.msg);
+        for (int k = 0; k < s->an[i]->n_notes; k++) /* an Inductor module's parse past its budget */
+            fprintf(stderr, "profana: note: %s\n", s->an[i]->notes[k]);
         if (s->n > 1 && run_gpu_ns(s->an[i]) <= 0)
             fprintf(stderr, "profana: warning: %s: no GPU activity: left out of %s's %d runs\n", s->path[i], name,
                     s->n);

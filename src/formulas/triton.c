@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "profana/dtype.h"
 #include "profana/satmath.h"
@@ -185,79 +186,225 @@ static uint64_t hash_span(const char *s, size_t n)
     return h;
 }
 
-enum { MAX_ACCESS_PAIRS = 2048 };
+/* ---- the time budget ---- */
+
+/* The parse's deadline on this thread's CPU clock (other threads' work, a loaded machine's
+ * waits, do not count against it); deadline 0: none. */
+typedef struct budget {
+    int64_t deadline_ns;
+} budget;
+
+static int64_t thread_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int budget_spent(const budget *bg)
+{
+    return bg->deadline_ns > 0 && thread_ns() > bg->deadline_ns;
+}
+
+/* ---- the body's accesses, in one pass ---- */
+
+/* Python's tokenizer refuses parentheses nested deeper than this (MAXLEVEL): a module with
+ * more is not one Python would load, so profana reads none of it. */
+enum { PAREN_MAX_DEPTH = 200 };
+
+/* Index expressions are told apart by a polynomial hash modulo the Mersenne prime 2^61 - 1,
+ * kept as a running prefix over the body: the hash of any stretch is then two prefixes and a
+ * power, so an access's index costs the same whether it closes at once or never. */
+#define HASH_MOD ((UINT64_C(1) << 61) - 1)
+#define HASH_BASE UINT64_C(1000003)
+
+static uint64_t mod_mul(uint64_t a, uint64_t b)
+{
+    __uint128_t p = (__uint128_t)a * b;
+    uint64_t r = (uint64_t)(p & HASH_MOD) + (uint64_t)(p >> 61);
+    return r >= HASH_MOD ? r - HASH_MOD : r;
+}
+
+static uint64_t mod_pow(uint64_t b, size_t e)
+{
+    uint64_t r = 1;
+    for (; e; e >>= 1, b = mod_mul(b, b))
+        if (e & 1)
+            r = mod_mul(r, b);
+    return r;
+}
+
+/* Hash of text[a, b) from the prefix hashes at a and b. */
+static uint64_t stretch_hash(uint64_t pa, uint64_t pb, size_t a, size_t b)
+{
+    uint64_t sub = mod_mul(pa, mod_pow(HASH_BASE, b - a));
+    return pb >= sub ? pb - sub : pb + HASH_MOD - sub;
+}
+
+/* Distinct (parameter, index) pairs, at most MAX_ACCESS_PAIRS, in an open-addressing set. */
+enum { MAX_ACCESS_PAIRS = 2048, ACCESS_SLOTS = 4096 };
 
 typedef struct accesses {
-    int param[MAX_ACCESS_PAIRS];
-    uint64_t index[MAX_ACCESS_PAIRS];
+    uint64_t index[ACCESS_SLOTS];
+    int param[ACCESS_SLOTS];   /* -1: free */
     int n;
 } accesses;
 
 /* Records one access of param through index expression hash h, once per distinct h. */
 static void note_access(accesses *acc, pf_triton_kernel *k, int param, uint64_t h)
 {
-    for (int i = 0; i < acc->n; i++)
+    size_t i = (size_t)((h ^ (uint64_t)param * UINT64_C(0x9E3779B97F4A7C15)) * UINT64_C(0xC2B2AE3D27D4EB4F) >> 52);
+    for (; acc->param[i] >= 0; i = (i + 1) & (ACCESS_SLOTS - 1))
         if (acc->param[i] == param && acc->index[i] == h)
             return;
     if (acc->n == MAX_ACCESS_PAIRS)
         return;
-    acc->param[acc->n] = param;
-    acc->index[acc->n++] = h;
+    acc->param[i] = param;
+    acc->index[i] = h;
+    acc->n++;
     k->params[param].accesses++;
 }
 
-/* The balanced parenthesised text starting after "(" at text[p]; its end (the ')'), or end
- * when it does not close before end. */
-static size_t close_paren(const char *text, size_t p, size_t end)
+/* The pointer parameters by name, for one look-up per access. */
+enum { NAME_SLOTS = 2 * PF_TRITON_MAX_PARAMS };
+
+typedef struct param_names {
+    const span *params;
+    int slot[NAME_SLOTS];      /* parameter index, -1: free */
+} param_names;
+
+static size_t name_slot(const char *s, size_t n)
 {
-    int depth = 1;
-    for (; p < end; p++) {
-        depth += text[p] == '(';
-        depth -= text[p] == ')';
-        if (depth == 0)
-            return p;
+    return (size_t)(hash_span(s, n) >> 55) & (NAME_SLOTS - 1);
+}
+
+static void names_init(param_names *pn, const span *params, const pf_triton_kernel *k)
+{
+    pn->params = params;
+    for (int i = 0; i < NAME_SLOTS; i++)
+        pn->slot[i] = -1;
+    for (int i = 0; i < k->nparams; i++) {
+        if (k->params[i].role == PF_TRITON_SCALAR)
+            continue;
+        size_t s = name_slot(params[i].s, params[i].n);
+        while (pn->slot[s] >= 0 && !(params[pn->slot[s]].n == params[i].n &&
+                                     memcmp(params[pn->slot[s]].s, params[i].s, params[i].n) == 0))
+            s = (s + 1) & (NAME_SLOTS - 1);
+        if (pn->slot[s] < 0)
+            pn->slot[s] = i; /* a name twice: the first, as the loop over parameters found it */
     }
-    return end;
+}
+
+/* The pointer parameter named text[a, b); -1 when none is. */
+static int names_find(const param_names *pn, const char *s, size_t n)
+{
+    for (size_t i = name_slot(s, n); pn->slot[i] >= 0; i = (i + 1) & (NAME_SLOTS - 1)) {
+        span p = pn->params[pn->slot[i]];
+        if (p.n == n && memcmp(p.s, s, n) == 0)
+            return pn->slot[i];
+    }
+    return -1;
+}
+
+/* An access whose index is still open: where its index starts, and the prefix hash there. */
+typedef struct open_access {
+    int depth;                 /* the parenthesis depth inside its "(" */
+    int param;
+    size_t start;
+    uint64_t prefix;
+} open_access;
+
+/* The position past "tl.load(", "tl.store(" or "tl.atomic_xxx(" at text[p]; 0 when none starts there. */
+static size_t call_at(const char *text, size_t p, size_t e)
+{
+    if (e - p < 8 || text[p] != 't' || text[p + 1] != 'l' || text[p + 2] != '.')
+        return 0;
+    if (memcmp(text + p + 3, "load(", 5) == 0)
+        return p + 8;
+    if (e - p >= 9 && memcmp(text + p + 3, "store(", 6) == 0)
+        return p + 9;
+    if (e - p >= 10 && memcmp(text + p + 3, "atomic_", 7) == 0) {
+        size_t q = p + 10;
+        while (q < e && is_ident(text[q]))
+            q++;
+        return q < e && text[q] == '(' ? q + 1 : 0;
+    }
+    return 0;
 }
 
 /* Every tl.load / tl.store / tl.atomic_* through a parameter: "tl.load(in_ptr0 + (x0 + 64*x1), ...)"
- * gives in_ptr0 the index "x0 + 64*x1"; a pointer passed without an offset, the index "". */
-static void read_accesses(const char *text, size_t b, size_t e, const span *params, pf_triton_kernel *k)
+ * gives in_ptr0 the index "x0 + 64*x1"; a pointer passed without an offset, the index "". An
+ * index runs to its parenthesis's match, or to the body's end when it has none. One pass over
+ * text[b, e): parentheses counted as it goes, each open index on a stack at most
+ * PAREN_MAX_DEPTH deep. Returns 0, -1 with *why (nested too deep, out of memory), or -2
+ * when the budget is spent (checked every 64 KiB). */
+static int read_accesses(const char *text, size_t b, size_t e, const span *params, pf_triton_kernel *k,
+                         const budget *bg, const char **why)
 {
-    accesses *a = calloc(1, sizeof *a);
-    if (!a)
-        return;
-    static const char *const calls[] = {"tl.load(", "tl.store(", "tl.atomic_"};
-    for (size_t c = 0; c < sizeof calls / sizeof calls[0]; c++) {
-        for (size_t p = find(text, e, b, calls[c]); p < e; p = find(text, e, p + 1, calls[c])) {
-            size_t q = p + strlen(calls[c]);
-            if (c == 2) {
-                while (q < e && is_ident(text[q]))
-                    q++;
-                if (q >= e || text[q] != '(')
-                    continue;
-                q++;
-            }
+    accesses *a = malloc(sizeof *a);
+    param_names *pn = malloc(sizeof *pn);
+    open_access *stack = malloc(PAREN_MAX_DEPTH * sizeof *stack);
+    int rc = 0, depth = 0, top = 0, pending = -1;
+    size_t pending_at = 0;
+    uint64_t prefix = 0;
+    if (!a || !pn || !stack) {
+        *why = "out of memory";
+        rc = -1;
+        goto done;
+    }
+    a->n = 0;
+    for (size_t i = 0; i < ACCESS_SLOTS; i++)
+        a->param[i] = -1;
+    names_init(pn, params, k);
+    for (size_t p = b; p < e; p++) {
+        if (((p - b) & 0xffff) == 0xffff && budget_spent(bg)) {
+            rc = -2;
+            goto done;
+        }
+        uint64_t next = mod_mul(prefix, HASH_BASE) + (unsigned char)text[p] + 1; /* the prefix past text[p] */
+        next = next >= HASH_MOD ? next - HASH_MOD : next;
+        size_t q = text[p] == 't' ? call_at(text, p, e) : 0;
+        if (q) {
             size_t id = q;
             while (q < e && is_ident(text[q]))
                 q++;
-            span name = {text + id, q - id};
-            int param = -1;
-            for (int i = 0; i < k->nparams && param < 0; i++)
-                if (k->params[i].role != PF_TRITON_SCALAR && name.n == params[i].n &&
-                    memcmp(name.s, params[i].s, name.n) == 0)
-                    param = i;
-            if (param < 0)
-                continue;
-            uint64_t h = hash_span("", 0);
-            if (q + 4 <= e && memcmp(text + q, " + (", 4) == 0) {
-                size_t ce = close_paren(text, q + 4, e);
-                h = hash_span(text + q + 4, ce - (q + 4));
+            int param = names_find(pn, text + id, q - id);
+            if (param >= 0 && q + 4 <= e && memcmp(text + q, " + (", 4) == 0) {
+                pending = param; /* its index opens at the "(" of " + (" */
+                pending_at = q + 3;
+            } else if (param >= 0) {
+                note_access(a, k, param, 0);
             }
-            note_access(a, k, param, h);
         }
+        if (text[p] == '(') {
+            if (++depth > PAREN_MAX_DEPTH) {
+                *why = "parentheses nested deeper than Python allows (200)";
+                rc = -1;
+                goto done;
+            }
+            if (pending >= 0 && p == pending_at) {
+                stack[top++] = (open_access){depth, pending, p + 1, next};
+                pending = -1;
+            }
+        } else if (text[p] == ')' && depth > 0) {
+            if (top > 0 && stack[top - 1].depth == depth) {
+                top--;
+                note_access(a, k, stack[top].param, stretch_hash(stack[top].prefix, prefix, stack[top].start, p));
+            }
+            depth--;
+        }
+        prefix = next;
     }
+    while (top > 0) { /* never closed: the index runs to the body's end */
+        top--;
+        note_access(a, k, stack[top].param, stretch_hash(stack[top].prefix, prefix, stack[top].start, e));
+    }
+done:
     free(a);
+    free(pn);
+    free(stack);
+    return rc;
 }
 
 /* Arithmetic operations of one tmp statement's right-hand side: binary + - * /, a leading
@@ -288,21 +435,27 @@ static size_t skip_spaces(const char *text, size_t q, size_t end)
     return q;
 }
 
-/* Sum of ops_of over the body's "tmpN = ..." lines. */
-static int body_ops(const char *text, size_t b, size_t e)
+/* Sum of ops_of over the body's "tmpN = ..." lines into *total; -2 when the budget is spent
+ * (checked every 64 KiB), else 0. */
+static int body_ops(const char *text, size_t b, size_t e, const budget *bg, int *total)
 {
-    int total = 0;
-    for (size_t p = b; p < e;) {
+    *total = 0;
+    for (size_t p = b, mark = b; p < e;) {
+        if (p - mark >= 0x10000) {
+            if (budget_spent(bg))
+                return -2;
+            mark = p;
+        }
         size_t eol = find(text, e, p, "\n");
         size_t q = skip_spaces(text, p, eol);
         if (q + 3 < eol && memcmp(text + q, "tmp", 3) == 0) {
             size_t eq = find(text, eol, q, " = ");
             if (eq < eol)
-                total += ops_of(text + eq + 3, eol - (eq + 3));
+                *total += ops_of(text + eq + 3, eol - (eq + 3));
         }
         p = eol + 1;
     }
-    return total;
+    return 0;
 }
 
 static int numel_name(span n)
@@ -313,7 +466,13 @@ static int numel_name(span n)
 
 int pf_triton_parse(const char *text, size_t len, pf_triton_kernel *k, const char **why)
 {
-    assert(text && k && why);
+    return pf_triton_parse_within(text, len, 0, k, why);
+}
+
+int pf_triton_parse_within(const char *text, size_t len, double budget_s, pf_triton_kernel *k, const char **why)
+{
+    assert(text && k && why && budget_s >= 0);
+    budget bg = {budget_s > 0 ? thread_ns() + (int64_t)(budget_s * 1e9) : 0};
     static const char *const none = "";
     *why = none;
     memset(k, 0, sizeof *k);
@@ -351,9 +510,13 @@ int pf_triton_parse(const char *text, size_t len, pf_triton_kernel *k, const cha
                                                         : PF_TRITON_IN;
     }
     size_t end = body_end(text, len, body);
-    read_accesses(text, body, end, params, k);
-    k->ops_per_elem = body_ops(text, body, end);
-    rc = 0;
+    rc = read_accesses(text, body, end, params, k, &bg, why);
+    if (rc == 0)
+        rc = body_ops(text, body, end, &bg, &k->ops_per_elem);
+    if (rc == 0 && budget_spent(&bg))
+        rc = -2;
+    if (rc == -2)
+        *why = "parsing the module ran past its time budget";
 done:
     free(sig);
     free(params);
@@ -500,30 +663,42 @@ static int lower_bound(const pf_op_call *call, const char *why, pf_work *w)
     return PF_FORMULA_OK;
 }
 
-int pf_triton_work(const pf_op_call *call, const char *module, size_t len, const char *why_no_module,
-                   pf_explain *ex, pf_work *w)
+/* The common start of pf_triton_work and pf_triton_work_parsed. */
+static void work_clear(pf_explain *ex, pf_work *w)
 {
-    assert(call && w && pf_triton_is_launch(call->name));
     if (ex)
         memset(ex, 0, sizeof *ex);
     memset(w, 0, sizeof *w);
     w->flop = w->bytes = -1;
     w->explain = ex;
+}
+
+int pf_triton_work_parsed(const pf_op_call *call, const pf_triton_kernel *k, const char *why_no_module,
+                          pf_explain *ex, pf_work *w)
+{
+    assert(call && w && pf_triton_is_launch(call->name) && (k || why_no_module));
+    work_clear(ex, w);
+    if (k && args_fit(call, k))
+        return from_module(call, k, w);
+    return lower_bound(call, k ? "the module's launch parameters do not match the launch's arguments" : why_no_module,
+                       w);
+}
+
+int pf_triton_work(const pf_op_call *call, const char *module, size_t len, const char *why_no_module,
+                   pf_explain *ex, pf_work *w)
+{
+    assert(call && w && pf_triton_is_launch(call->name));
+    work_clear(ex, w);
     const char *why = why_no_module;
     if (module) {
         pf_triton_kernel *k = malloc(sizeof *k);
         if (!k)
             return lower_bound(call, "out of memory", w);
-        int rc = -1;
-        if (pf_triton_parse(module, len, k, &why) == 0) {
-            if (args_fit(call, k))
-                rc = from_module(call, k, w);
-            else
-                why = "the module's launch parameters do not match the launch's arguments";
-        }
+        int rc = pf_triton_parse(module, len, k, &why) == 0 ? pf_triton_work_parsed(call, k, why, ex, w) : -2;
         free(k);
-        if (rc == PF_FORMULA_OK)
+        if (rc != -2)
             return rc;
+        work_clear(ex, w);
     }
     return lower_bound(call, why, w);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profana/satmath.h"
 #include "profana/waits.h"
 
 #define CHART_W 1000.0
@@ -25,20 +26,28 @@ static const char *const cause_names[CAUSE_COUNT] = {"host wait", "launch latenc
 static const char *const cause_keys[CAUSE_COUNT] = {"host_wait", "launch_latency", "unattributed"};
 static const char *const cause_colors[CAUSE_COUNT] = {"#d62728", "#ffbf00", "#b0b0b0"};
 
-/* The time scale: bin k covers [at(k), at(k + 1)). */
+/* The time scale: bin k covers [at(k), at(k + 1)). Its arithmetic is 128-bit: a span of
+ * more than 2^63 / BINS ns (127 days: one kernel at ts 0 in an epoch-stamped trace) times a
+ * bin number does not fit in int64, nor does hi - lo itself at the extremes of int64. */
 typedef struct scale {
     int64_t lo, hi;
 } scale;
 
+static __int128 span_of(const scale *s)
+{
+    return (__int128)s->hi - s->lo;
+}
+
 static int64_t bin_at(const scale *s, int k)
 {
-    return s->lo + (s->hi - s->lo) * k / BINS;
+    return (int64_t)(s->lo + span_of(s) * k / BINS); /* within [lo, hi] */
 }
 
 /* The bin that holds t (lo <= t < hi). */
 static int bin_of(const scale *s, int64_t t)
 {
-    int k = (int)((t - s->lo) * BINS / (s->hi - s->lo));
+    __int128 q = ((__int128)t - s->lo) * BINS / span_of(s);
+    int k = q < 0 ? 0 : q >= BINS ? BINS - 1 : (int)q;
     k = k < 0 ? 0 : k >= BINS ? BINS - 1 : k;
     while (k > 0 && bin_at(s, k) > t)
         k--;
@@ -54,13 +63,13 @@ static void spread(const scale *s, int64_t from, int64_t to, int64_t *acc, int s
         return;
     for (int k = bin_of(s, from); k < BINS && bin_at(s, k) < to; k++) {
         int64_t a = bin_at(s, k), b = bin_at(s, k + 1);
-        acc[k * stride] += (to < b ? to : b) - (from > a ? from : a);
+        acc[k * stride] = pf_sat_add(acc[k * stride], pf_sat_sub(to < b ? to : b, from > a ? from : a));
     }
 }
 
 static double x_of(const scale *s, int k)
 {
-    return PLOT_L + PLOT_W * (double)(bin_at(s, k) - s->lo) / (double)(s->hi - s->lo);
+    return PLOT_L + PLOT_W * (double)((__int128)bin_at(s, k) - s->lo) / (double)span_of(s);
 }
 
 typedef struct ctx {
@@ -129,7 +138,7 @@ static void lane_frame(pf_xw *w, double y)
 /* A bin's mark: height for the share of the bin the lane is busy (idle), at least a pixel. */
 static void bin_rect(pf_xw *w, const ctx *c, int k, double y, int64_t ns, const char *fill)
 {
-    double len = (double)(bin_at(&c->sc, k + 1) - bin_at(&c->sc, k));
+    double len = (double)((__int128)bin_at(&c->sc, k + 1) - bin_at(&c->sc, k));
     double h = len > 0 ? LANE_H * (double)ns / len : LANE_H;
     h = h < 1 ? 1 : h > LANE_H ? LANE_H : h;
     pf_xw_begin(w, "rect");
@@ -155,18 +164,18 @@ static void stream_lane(pf_xw *w, ctx *c, size_t from, size_t to, double y)
         if (!a || a->ts_ns > cur_e) {
             if (cur_e > cur_s) {
                 spread(&c->sc, cur_s, cur_e, c->busy, 1);
-                busy += cur_e - cur_s;
+                busy = pf_sat_add(busy, pf_sat_sub(cur_e, cur_s));
             }
             if (a) {
                 cur_s = a->ts_ns;
-                cur_e = a->ts_ns + a->dur_ns;
+                cur_e = pf_sat_add(a->ts_ns, a->dur_ns);
             }
-        } else if (a->ts_ns + a->dur_ns > cur_e) {
-            cur_e = a->ts_ns + a->dur_ns;
+        } else if (pf_sat_add(a->ts_ns, a->dur_ns) > cur_e) {
+            cur_e = pf_sat_add(a->ts_ns, a->dur_ns);
         }
         if (a) {
             int cat = c->an->cats[c->order[i]];
-            spread(&c->sc, a->ts_ns, a->ts_ns + a->dur_ns, c->cat + cat, PF_CAT_COUNT);
+            spread(&c->sc, a->ts_ns, pf_sat_add(a->ts_ns, a->dur_ns), c->cat + cat, PF_CAT_COUNT);
         }
     }
     char label[64];
@@ -186,7 +195,7 @@ static void stream_lane(pf_xw *w, ctx *c, size_t from, size_t to, double y)
         int best = 0;
         for (int g = 1; g < PF_CAT_COUNT; g++)
             best = c->cat[k * PF_CAT_COUNT + g] > c->cat[k * PF_CAT_COUNT + best] ? g : best;
-        c->cat_total[best] += c->busy[k];
+        c->cat_total[best] = pf_sat_add(c->cat_total[best], c->busy[k]);
         bin_rect(w, c, k, y, c->busy[k], pf_category_color((pf_category)best));
         pf_xw_attr(w, "data-category", pf_category_name((pf_category)best));
         pf_xw_end(w);
@@ -221,12 +230,12 @@ static void idle_lane(pf_xw *w, ctx *c, int dev, double y)
     lane_frame(w, y);
     for (int k = 0; k < BINS; k++) {
         const int64_t *b = c->cause + k * CAUSE_COUNT;
-        int64_t sum = b[0] + b[1] + b[2];
+        int64_t sum = pf_sat_add(pf_sat_add(b[0], b[1]), b[2]);
         if (sum <= 0)
             continue;
         int best = b[1] > b[0] ? 1 : 0;
         best = b[2] > b[best] ? 2 : best;
-        c->cause_total[best] += sum;
+        c->cause_total[best] = pf_sat_add(c->cause_total[best], sum);
         bin_rect(w, c, k, y, sum, cause_colors[best]);
         pf_xw_attr(w, "data-cause", cause_keys[best]);
         for (int q = 0; q < CAUSE_COUNT; q++) {
@@ -275,7 +284,7 @@ static double device_block(pf_xw *w, ctx *c, int dev, size_t *at, double y)
 static void axis(pf_xw *w, const scale *s, double y)
 {
     static const double mult[] = {1, 2, 5};
-    double span_us = (double)(s->hi - s->lo) / 1e3, step = 0;
+    double span_us = (double)span_of(s) / 1e3, step = 0;
     for (double dec = 1e-3; step == 0; dec *= 10)
         for (int m = 0; m < 3 && step == 0; m++)
             step = span_us / (mult[m] * dec) <= 8 ? mult[m] * dec : 0;

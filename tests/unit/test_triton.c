@@ -1,4 +1,6 @@
 /* test_triton.c - Inductor Triton modules (include/profana/triton.h): the parser on hand-written modules of Inductor's form, and the bytes and FLOPs of launches worked out by hand. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -102,6 +104,97 @@ static void parse(void)
     CHECK("parse: a cut text is refused", pf_triton_parse(gelu, 200, &k, &why) == -1);
 }
 
+/* A module of one kernel (in_ptr0, in_ptr1 read, out_ptr0 written, xnumel) whose body is
+ * body: the header the one-pass parser tests share. */
+static int parse_body(const char *body, pf_triton_kernel *k, const char **why, double budget_s)
+{
+    static const char head[] =
+        "triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*fp32', 'out_ptr0': '*bf16', "
+        "'xnumel': 'i32', 'XBLOCK': 'constexpr'}}\n"
+        "@triton.jit\n"
+        "def triton_poi_k_0(in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl.constexpr):\n";
+    size_t n = strlen(head) + strlen(body);
+    char *text = malloc(n + 1);
+    if (!text)
+        return -3;
+    snprintf(text, n + 1, "%s%s", head, body);
+    int rc = pf_triton_parse_within(text, n, budget_s, k, why);
+    free(text);
+    return rc;
+}
+
+/* The one-pass parser (issue 48 defect 2): indexes matched by a counter and a stack, an
+ * unclosed index running to the body's end, Python's nesting limit, the time budget. */
+static void one_pass(void)
+{
+    pf_triton_kernel k;
+    const char *why = NULL;
+    /* x0 twice (a load and a store), (x0 + (3*x1)) once, x1 once: in_ptr0 2 indexes, out_ptr0 2 */
+    CHECK("one pass: nested parentheses inside an index",
+          parse_body("    tmp0 = tl.load(in_ptr0 + (x0), None)\n"
+                     "    tmp1 = tl.load(in_ptr0 + (x0 + (3*x1)), None)\n"
+                     "    tl.store(out_ptr0 + (x0), tmp0, None)\n"
+                     "    tl.store(out_ptr0 + (x1), tmp1, None)\n"
+                     "    tmp2 = tl.load(in_ptr0 + (x0), None)\n",
+                     &k, &why, 0) == 0);
+    CHECK("one pass: in_ptr0 read through 2 distinct indexes", k.params[0].accesses == 2);
+    CHECK("one pass: in_ptr1 never read", k.params[1].accesses == 0);
+    CHECK("one pass: out_ptr0 written through 2", k.params[2].accesses == 2);
+
+    /* an index inside an index: in_ptr1's (x0) inside in_ptr0's; in_ptr0's index closes last */
+    CHECK("one pass: an access inside an index",
+          parse_body("    tmp0 = tl.load(in_ptr0 + (tl.load(in_ptr1 + (x0)).to(tl.int32)), None)\n"
+                     "    tmp1 = tl.load(in_ptr1 + (x0))\n",
+                     &k, &why, 0) == 0);
+    CHECK("one pass: the outer index 1, the inner (x0) shared with the plain load: 1",
+          k.params[0].accesses == 1 && k.params[1].accesses == 1);
+
+    /* unclosed: "x0 + 1\n ..." to the body's end, once; its own text differs from the closed
+     * (x0 + 1): 2 indexes; a pointer with no offset: the index "", a third */
+    CHECK("one pass: an index that never closes",
+          parse_body("    tmp0 = tl.load(in_ptr0 + (x0 + 1), None)\n"
+                     "    tmp1 = tl.load(in_ptr0)\n"
+                     "    tmp2 = tl.load(in_ptr0 + (x0 + 1\n"
+                     "    tmp3 = tmp0 + tmp1\n",
+                     &k, &why, 0) == 0);
+    CHECK("one pass: closed, no offset and unclosed: 3 indexes", k.params[0].accesses == 3);
+    CHECK("one pass: the + after the unclosed index still counted (1 op)", k.ops_per_elem == 1);
+
+    /* 100 unclosed loads open 200 parentheses ("tl.load(" and " + ("): Python's limit, accepted,
+     * each a distinct index (each runs from its own start to the end); a 101st refused */
+    size_t one = strlen("    tmp0 = tl.load(in_ptr0 + (x0\n");
+    char *deep = malloc(101 * one + 1);
+    if (!deep)
+        return;
+    deep[0] = 0;
+    for (int i = 0; i < 100; i++)
+        strcat(deep, "    tmp0 = tl.load(in_ptr0 + (x0\n");
+    CHECK("one pass: 200 open parentheses accepted", parse_body(deep, &k, &why, 0) == 0);
+    CHECK("one pass: 100 distinct unclosed indexes", k.params[0].accesses == 100);
+    strcat(deep, "    tmp0 = tl.load(in_ptr0 + (x0\n");
+    why = NULL;
+    CHECK("one pass: 201 open refused", parse_body(deep, &k, &why, 0) == -1);
+    CHECK("one pass: 201 open: the reason names Python's limit", why && strstr(why, "nested deeper than Python allows (200)"));
+    free(deep);
+
+    /* 3000 distinct indexes: counted up to 2048 pairs, the set's bound */
+    char *many = malloc(3000 * 64);
+    if (!many)
+        return;
+    size_t len = 0;
+    for (int i = 0; i < 3000; i++)
+        len += (size_t)snprintf(many + len, 64, "    tmp0 = tl.load(in_ptr0 + (x0 + %d))\n", i);
+    CHECK("one pass: 3000 indexes parsed", parse_body(many, &k, &why, 0) == 0);
+    CHECK("one pass: at most 2048 distinct pairs counted", k.params[0].accesses == 2048);
+    free(many);
+
+    /* the budget: a nanosecond is spent before the parse ends */
+    why = NULL;
+    CHECK("budget: a parse past its budget returns -2", parse_body("    tmp0 = tl.load(in_ptr0 + (x0))\n", &k, &why, 1e-9) == -2);
+    CHECK("budget: the reason says so", why && strstr(why, "time budget"));
+    CHECK("budget: 10 s is plenty", parse_body("    tmp0 = tl.load(in_ptr0 + (x0))\n", &k, &why, 10) == 0 && k.params[0].accesses == 1);
+}
+
 static void work(void)
 {
     /* GELU over [8192, 4096] bf16: in_out 2*33554432*2 + in 33554432*2 = 201326592 bytes
@@ -153,6 +246,7 @@ static void work(void)
 int main(void)
 {
     parse();
+    one_pass();
     work();
     CHECK_DONE();
 }
