@@ -286,5 +286,6 @@ void pf_analysis_free(pf_analysis *an)
     free(an);
 }
 
-const char *const pf_group_names[PF_GROUP_SEQUENCE + 2] = {"kernel",     "op",       "shape", "module",
-                                                          "annotation", "sequence", NULL};
+/* clang-format off: one line, so the names are found as written (tests/cli/test_one_place.sh) */
+const char *const pf_group_names[PF_GROUP_SEQUENCE + 2] = {"kernel", "op", "shape", "module", "annotation", "sequence", NULL};
+/* clang-format on */

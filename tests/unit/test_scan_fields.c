@@ -27,7 +27,9 @@ static void test_keys(void)
     CHECK("Concrete Inputs is A_CONC", pf_ev_args_key("Concrete Inputs", 15) == A_CONC);
     CHECK("kernel_num_gb is A_KGB", pf_ev_args_key("kernel_num_gb", 13) == A_KGB);
     CHECK("Input Strides is A_STRIDES", pf_ev_args_key("Input Strides", 13) == A_STRIDES);
-    CHECK("Sequence number is not read", pf_ev_args_key("Sequence number", 15) == -1);
+    CHECK("Sequence number is A_SEQ", pf_ev_args_key("Sequence number", 15) == A_SEQ);
+    CHECK("Fwd thread id is A_FWD", pf_ev_args_key("Fwd thread id", 13) == A_FWD);
+    CHECK("Sequence numbe is not read", pf_ev_args_key("Sequence numbe", 14) == -1);
 }
 
 static void test_fast(void)

@@ -1,4 +1,4 @@
-/* test_modules.c - a run's Inductor modules (src/analysis/inductor_src.h): one read and parse per module by path and size, a parse past its budget giving the trace-only lower bound and one note per module; figures by hand. */
+/* test_module_cache.c - a run's Inductor modules (src/analysis/inductor_src.h): one read and parse per module by path and size, a parse past its budget giving the trace-only lower bound and one note per module; figures by hand. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +25,7 @@ static int write_module(const char *path, const char *body)
 
 int main(void)
 {
-    char dir[] = "/tmp/test_modules.XXXXXX";
+    char dir[] = "/tmp/test_module_cache.XXXXXX";
     if (!mkdtemp(dir))
         return 1;
     char path[128];
