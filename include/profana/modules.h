@@ -18,7 +18,9 @@ typedef struct pf_module_row {
     int depth;                         /* components before the last (0: a top-level module) */
     int32_t parent;                    /* index of the parent path's row on the same device, -1 none */
     int64_t calls;                     /* calls of the path (module ranges in the trace, on any
-                                          thread; by_class: of every path of the class) */
+                                          thread; with --step, those that start inside the
+                                          selected steps' CPU-side windows; by_class: of every
+                                          path of the class) */
     int64_t fwd_ns, bwd_ns;            /* GPU time of the activities attributed to it or to a
                                           module below it: launched inside its call (forward),
                                           or by a backward op whose autograd node its forward

@@ -122,6 +122,20 @@ static size_t class_len(const char *name)
     return k > 0 && k < n && name[k - 1] == '_' ? k - 1 : n;
 }
 
+/* Whether a call starting at ts counts under --step: inside a selected ProfilerStep window
+ * (CPU side; with GPU-side steps, and without --step, every call counts). */
+static int call_selected(const pf_analysis *an, int64_t ts)
+{
+    if (an->opts.step == PF_STEP_EVERY || an->steps_gpu_side)
+        return 1;
+    for (size_t k = 0; k < an->n_steps; k++) {
+        const pf_step_report *s = &an->steps[k];
+        if ((an->opts.step == PF_STEP_ALL || s->number == an->opts.step) && s->ts_ns <= ts && ts <= s->ts_ns + s->dur_ns)
+            return 1;
+    }
+    return 0;
+}
+
 static int add_path(builder *b, size_t i)
 {
     nest_span *s = &b->mods[i];
@@ -165,7 +179,7 @@ static int add_path(builder *b, size_t i)
         }
         p[b->n_paths++] = (path_info){path, path + ul, cls, up_depth + 1, up_id, (int32_t)cid, 0};
     }
-    b->paths[id].calls++;
+    b->paths[id].calls += call_selected(b->an, s->ts);
     s->tag = (int32_t)id;
     return 0;
 }

@@ -172,3 +172,8 @@ check_eq "hand-made trace: Net_0 forward 30, backward 80; Block_0 forward 10, ba
 check_eq "hand-made trace: GPU 310 = forward 30 + backward 80 + backward without a module 160 + outside 40" \
     "$(json '[d["devices"][0][k] for k in ("gpu_us", "forward_us", "backward_us", "backward_unattributed_us", "outside_us")]' "$TMP/out")" \
     "[310, 30, 80, 160, 40]"
+
+# --step N: the activities of that step, and the calls that start inside its window (the
+# training step runs the model once a step: one call of each path).
+check_run "--step 2" 0 "$PROFANA" --analysis "$TRAIN" bf16 --group module --step 2 --format json
+check_eq "--step 2: one call of each path" "$(json 'sorted(set(r["calls"] for r in d["devices"][0]["modules"]))' "$TMP/out")" "[1]"
