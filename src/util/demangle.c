@@ -1,14 +1,14 @@
-/* demangle.c - an Itanium C++ ABI demangler for kernel names: nested and template names, substitutions, template parameters and packs, literals, function types, lambdas, written as GNU c++filt writes them. */
+/* demangle.c - an Itanium C++ ABI demangler for kernel names, written as GNU c++filt writes them: nested, local and template names, substitutions, template parameters and packs, types, literals and expressions. One job in one file: a recursive descent whose parts call each other in a circle (type -> name -> template arguments -> type). */
 #include "profana/demangle.h"
 
 #include <assert.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Nesting deeper than this is refused: real names nest a few dozen levels (CK's descriptors
- * about 15), a hostile "PPPP..." would otherwise run the stack out. */
+
 #define DEPTH_MAX 256
 /* All text made for one name: substitutions can double the output at each reference, so a
  * short hostile name could ask for gigabytes; CK's longest names need under 100 KB. */
@@ -49,6 +49,82 @@ typedef struct dm {
     tlist last_pack;        /* the last argument list read: a pack's elements */
     int last_quirk;         /* and whether it ended in an empty pack (c++filt's ">>") */
 } dm;
+
+static dtype plain(const char *s)
+{
+    return (dtype){s, "", K_PLAIN, 0, NULL, 0, -1};
+}
+
+static int peek(const dm *d, int k)
+{
+    for (int i = 0; i < k; i++)
+        if (!d->p[i])
+            return 0;
+    return (unsigned char)d->p[k];
+}
+
+static int eat(dm *d, char c)
+{
+    if (*d->p != c)
+        return 0;
+    d->p++;
+    return 1;
+}
+
+static int is_digit(int c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static int is_upper(int c)
+{
+    return c >= 'A' && c <= 'Z';
+}
+
+static int is_lower(int c)
+{
+    return c >= 'a' && c <= 'z';
+}
+
+static int is_template_param(const dm *d)
+{
+    return d->p[0] == 'T' && (d->p[1] == '_' || is_digit(d->p[1]));
+}
+
+typedef struct op {
+    const char code[3];
+    const char *name;
+    int arity;
+} op;
+
+/* text: every piece lives in d's arena until pf_demangle returns; NULL (and d->fail) when the
+ * cap or memory runs out */
+static void *alloc(dm *d, size_t n);
+static const char *cat(dm *d, int n, ...);
+static const char *copy_n(dm *d, const char *s, size_t n);
+static const char *whole(dm *d, dtype t);
+static int add_sub(dm *d, dtype t);
+static long number(dm *d);
+static long seq_id(dm *d);
+static dtype failed(dm *d);
+
+/* names (demangle.c) */
+static const char *source_name(dm *d);
+static const char *name(dm *d, const char **quals, int *tmpl);
+static const char *encoding(dm *d, int part);
+static const char *template_args(dm *d);
+static dtype template_param(dm *d);
+static dtype param_at(dm *d, long id);
+static dtype substitution(dm *d, int *is_st);
+
+/* types, literals and expressions (demangle_type.c) */
+static const op *find_op(const dm *d);
+static dtype type(dm *d);
+static dtype expression(dm *d);
+static dtype literal(dm *d);
+static const char *params(dm *d);
+static dtype expand(dm *d, int expr);
+
 
 static void *alloc(dm *d, size_t n)
 {
@@ -116,10 +192,6 @@ static const char *copy_n(dm *d, const char *s, size_t n)
     return o;
 }
 
-static dtype plain(const char *s)
-{
-    return (dtype){s, "", K_PLAIN, 0, NULL, 0, -1};
-}
 
 static const char *whole(dm *d, dtype t)
 {
@@ -144,36 +216,10 @@ static int add_sub(dm *d, dtype t)
     return 0;
 }
 
-static int peek(const dm *d, int k)
-{
-    for (int i = 0; i < k; i++)
-        if (!d->p[i])
-            return 0;
-    return (unsigned char)d->p[k];
-}
 
-static int eat(dm *d, char c)
-{
-    if (*d->p != c)
-        return 0;
-    d->p++;
-    return 1;
-}
 
-static int is_digit(int c)
-{
-    return c >= '0' && c <= '9';
-}
 
-static int is_upper(int c)
-{
-    return c >= 'A' && c <= 'Z';
-}
 
-static int is_lower(int c)
-{
-    return c >= 'a' && c <= 'z';
-}
 
 /* A decimal number; -1 when there is none or it is absurd. */
 static long number(dm *d)
@@ -203,14 +249,6 @@ static long seq_id(dm *d)
     }
     return eat(d, '_') ? n + 1 : -1;
 }
-
-static dtype type(dm *d);
-static dtype expand(dm *d, int expr);
-static dtype param_at(dm *d, long id);
-static const char *encoding(dm *d, int part);
-static dtype expression(dm *d);
-static const char *template_args(dm *d);
-
 static dtype failed(dm *d)
 {
     d->fail = 1;
@@ -232,37 +270,6 @@ static const char *source_name(dm *d)
         return d->last_name = "(anonymous namespace)";
     return d->last_name = copy_n(d, s, (size_t)n);
 }
-
-typedef struct op {
-    const char code[3];
-    const char *name;
-    int arity;
-} op;
-
-static const op OPS[] = {
-    {"aN", "&=", 2}, {"aS", "=", 2},  {"aa", "&&", 2}, {"ad", "&", 1},  {"an", "&", 2},   {"aw", "co_await", 1},
-    {"cl", "()", 2}, {"cm", ",", 2},  {"co", "~", 1},  {"dV", "/=", 2}, {"da", "delete[]", 1}, {"de", "*", 1},
-    {"dl", "delete", 1}, {"dv", "/", 2}, {"eO", "^=", 2}, {"eo", "^", 2}, {"eq", "==", 2}, {"ge", ">=", 2},
-    {"gt", ">", 2},  {"ix", "[]", 2}, {"lS", "<<=", 2}, {"le", "<=", 2}, {"ls", "<<", 2}, {"lt", "<", 2},
-    {"mI", "-=", 2}, {"mL", "*=", 2}, {"mi", "-", 2},  {"ml", "*", 2},  {"mm", "--", 1},  {"na", "new[]", 3},
-    {"ne", "!=", 2}, {"ng", "-", 1},  {"nt", "!", 1},  {"nw", "new", 3}, {"oR", "|=", 2},  {"oo", "||", 2},
-    {"or", "|", 2},  {"pL", "+=", 2}, {"pl", "+", 2},  {"pm", "->*", 2}, {"pp", "++", 1},  {"ps", "+", 1},
-    {"pt", "->", 2}, {"qu", "?", 3},  {"rM", "%=", 2}, {"rS", ">>=", 2}, {"rm", "%", 2},  {"rs", ">>", 2},
-    {"ss", "<=>", 2},
-};
-
-static const op *find_op(const dm *d)
-{
-    if (!d->p[0] || !d->p[1])
-        return NULL;
-    for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; i++)
-        if (OPS[i].code[0] == d->p[0] && OPS[i].code[1] == d->p[1])
-            return &OPS[i];
-    return NULL;
-}
-
-/* <unqualified-name>; *ctor set for constructors, destructors and conversions (no return
- * type is mangled for them). */
 static const char *unqualified_name(dm *d, int *ctor)
 {
     const char *s = NULL;
@@ -400,106 +407,8 @@ static dtype param_at(dm *d, long id)
     return t;
 }
 
-static int is_template_param(const dm *d)
-{
-    return d->p[0] == 'T' && (d->p[1] == '_' || is_digit(d->p[1]));
-}
 
 /* A literal after its 'L': "5", "5u", "true", "(ck::Enum)1", "&name". */
-static dtype literal(dm *d)
-{
-    if (d->p[0] == '_' && d->p[1] == 'Z') {
-        d->p += 2;
-        dtype t = plain(encoding(d, 1));
-        t.simple = 1;
-        return eat(d, 'E') ? t : failed(d);
-    }
-    int builtin = is_lower(*d->p) && *d->p != 'u';
-    char code = *d->p;
-    dtype t = type(d);
-    if (d->fail)
-        return t;
-    int neg = eat(d, 'n');
-    const char *v = d->p;
-    while (*d->p && *d->p != 'E')
-        d->p++;
-    if (!eat(d, 'E'))
-        return failed(d);
-    const char *val = copy_n(d, v, (size_t)(d->p - 1 - v));
-    const char *sign = neg ? "-" : "";
-    if (builtin && code == 'b' && !neg && (strcmp(val, "0") == 0 || strcmp(val, "1") == 0))
-        return plain(val[0] == '1' ? "true" : "false");
-    if (builtin && strchr("ijlmxy", code)) {
-        const char *suffix = code == 'i' ? "" : code == 'j' ? "u" : code == 'l' ? "l" : code == 'm' ? "ul" : code == 'x' ? "ll" : "ull";
-        return plain(cat(d, 3, sign, val, suffix));
-    }
-    return plain(cat(d, 5, "(", whole(d, t), ")", sign, val));
-}
-
-/* An expression as c++filt prints it: operands in parentheses but for names. */
-static const char *subexpr(dm *d, dtype e)
-{
-    const char *w = whole(d, e);
-    return e.simple ? w : cat(d, 3, "(", w, ")");
-}
-
-static dtype expression(dm *d)
-{
-    if (++d->depth > DEPTH_MAX)
-        return failed(d);
-    dtype r;
-    if (eat(d, 'L')) {
-        r = literal(d);
-    } else if (is_template_param(d)) {
-        d->p++;
-        r = template_param(d);
-        r.simple = 0;
-    } else if (d->p[0] == 'f' && d->p[1] == 'p') {
-        d->p += 2;
-        while (strchr("rVK", *d->p) && *d->p)
-            d->p++;
-        long n = eat(d, '_') ? 0 : number(d) + 1;
-        if (n < 0 || (n > 0 && !eat(d, '_')))
-            return failed(d);
-        char num[40];
-        snprintf(num, sizeof num, "{parm#%ld}", n + 1);
-        r = plain(copy_n(d, num, strlen(num)));
-        r.simple = 1;
-    } else if (d->p[0] == 's' && d->p[1] == 'p') { /* a pack expansion */
-        d->p += 2;
-        r = expand(d, 1);
-    } else if (d->p[0] == 's' && (d->p[1] == 't' || d->p[1] == 'z')) {
-        int is_type = d->p[1] == 't';
-        d->p += 2;
-        r = plain(cat(d, 3, "sizeof (", whole(d, is_type ? type(d) : expression(d)), ")"));
-    } else if (d->p[0] == 'c' && d->p[1] == 'v') {
-        d->p += 2;
-        dtype t = type(d);
-        if (eat(d, '_'))
-            return failed(d);
-        r = plain(cat(d, 4, "(", whole(d, t), ")", subexpr(d, expression(d))));
-    } else {
-        const op *o = find_op(d);
-        if (!o || strcmp(o->code, "nw") == 0 || strcmp(o->code, "na") == 0)
-            return failed(d);
-        d->p += 2;
-        dtype a = expression(d);
-        if (o->arity == 1) {
-            r = plain(cat(d, 2, o->name, strcmp(o->code, "ad") == 0 && a.simple ? whole(d, a) : subexpr(d, a)));
-        } else if (o->arity == 2) {
-            dtype b = expression(d);
-            r = plain(cat(d, 3, subexpr(d, a), o->name, subexpr(d, b)));
-        } else {
-            dtype b = expression(d), c = expression(d);
-            r = plain(cat(d, 5, subexpr(d, a), "?", subexpr(d, b), " : ", subexpr(d, c)));
-        }
-    }
-    d->depth--;
-    return r;
-}
-
-/* A template argument list's text, "<a, b>", with c++filt's "> >". The list is kept for T_
- * when it belongs to the encoding's name (the last one there wins). */
 static const char *template_args(dm *d)
 {
     if ((!eat(d, 'I') && !eat(d, 'J')) || d->depth + d->level > DEPTH_MAX)
@@ -636,8 +545,6 @@ static const char *nested_name(dm *d, const char **quals, int *tmpl)
     return NULL;
 }
 
-static const char *name(dm *d, const char **quals, int *tmpl);
-
 /* <local-name> after its 'Z': the function, then the entity inside it. */
 static const char *local_name(dm *d, const char **quals, int *tmpl)
 {
@@ -710,6 +617,205 @@ static const char *name(dm *d, const char **quals, int *tmpl)
 }
 
 /* cv-qualifiers applied to a type: "int const", "void (* const)()", a function's "() const". */
+/* <encoding>: a function's name and signature, or a data name. part 1: the name without its
+ * signature (a function's address in a template argument); 2: without its return type (the
+ * function around a local name). */
+static const char *encoding(dm *d, int part)
+{
+    if (++d->depth > DEPTH_MAX)
+        return d->fail = 1, NULL;
+    if (d->p[0] == 'T' && strchr("VTIS", d->p[1]) && d->p[1]) {
+        static const char *const what[] = {"vtable for ", "VTT for ", "typeinfo for ", "typeinfo name for "};
+        const char *w = what[strchr("VTIS", d->p[1]) - "VTIS"];
+        d->p += 2;
+        d->depth--;
+        return cat(d, 2, w, whole(d, type(d)));
+    }
+    if (d->p[0] == 'G' && d->p[1] == 'V') {
+        d->p += 2;
+        const char *q;
+        int t;
+        const char *n = name(d, &q, &t);
+        d->depth--;
+        return cat(d, 2, "guard variable for ", n);
+    }
+    if (d->p[0] == 'T' || d->p[0] == 'G')
+        return d->fail = 1, NULL; /* thunks and other special names */
+    const char *q;
+    int tmpl, keep = d->in_name;
+    d->in_name = 1;
+    const char *n = name(d, &q, &tmpl);
+    d->in_name = keep;
+    if (d->fail)
+        return NULL;
+    if (!*d->p || *d->p == 'E' || *d->p == '.') {
+        d->depth--;
+        return n;
+    }
+    keep = d->in_name;
+    d->in_name = 0;
+    const char *ret = "";
+    if (tmpl == 1) {
+        dtype r = type(d);
+        ret = cat(d, 2, whole(d, r), " ");
+    }
+    const char *ps = params(d);
+    d->in_name = keep;
+    d->depth--;
+    if (part == 1)
+        return n;
+    return cat(d, 4, part == 2 ? "" : ret, n, ps, q);
+}
+char *pf_demangle(const char *mangled)
+{
+    assert(mangled != NULL);
+    if (strncmp(mangled, "_Z", 2) != 0)
+        return NULL;
+    dm d;
+    memset(&d, 0, sizeof d);
+    d.p = mangled + 2;
+    d.pack_index = d.pack_len = -1;
+    const char *s = encoding(&d, 0);
+    /* clone suffixes: ".constprop.0" -> " [clone .constprop.0]" */
+    while (!d.fail && d.p[0] == '.' && (is_lower(d.p[1]) || d.p[1] == '_' || is_digit(d.p[1]))) {
+        const char *b = d.p++;
+        while (is_lower(*d.p) || *d.p == '_' || is_digit(*d.p))
+            d.p++;
+        while (d.p[0] == '.' && is_digit(d.p[1]))
+            for (d.p++; is_digit(*d.p); d.p++)
+                ;
+        s = cat(&d, 4, s, " [clone ", copy_n(&d, b, (size_t)(d.p - b)), "]");
+    }
+    char *out = NULL;
+    if (!d.fail && s && !*d.p) {
+        size_t n = strlen(s);
+        if ((out = malloc(n + 1)) != NULL)
+            memcpy(out, s, n + 1);
+    }
+    for (size_t i = 0; i < d.nallocs; i++)
+        free(d.allocs[i]);
+    free(d.allocs);
+    return out;
+}
+
+static const op OPS[] = {
+    {"aN", "&=", 2}, {"aS", "=", 2},  {"aa", "&&", 2}, {"ad", "&", 1},  {"an", "&", 2},   {"aw", "co_await", 1},
+    {"cl", "()", 2}, {"cm", ",", 2},  {"co", "~", 1},  {"dV", "/=", 2}, {"da", "delete[]", 1}, {"de", "*", 1},
+    {"dl", "delete", 1}, {"dv", "/", 2}, {"eO", "^=", 2}, {"eo", "^", 2}, {"eq", "==", 2}, {"ge", ">=", 2},
+    {"gt", ">", 2},  {"ix", "[]", 2}, {"lS", "<<=", 2}, {"le", "<=", 2}, {"ls", "<<", 2}, {"lt", "<", 2},
+    {"mI", "-=", 2}, {"mL", "*=", 2}, {"mi", "-", 2},  {"ml", "*", 2},  {"mm", "--", 1},  {"na", "new[]", 3},
+    {"ne", "!=", 2}, {"ng", "-", 1},  {"nt", "!", 1},  {"nw", "new", 3}, {"oR", "|=", 2},  {"oo", "||", 2},
+    {"or", "|", 2},  {"pL", "+=", 2}, {"pl", "+", 2},  {"pm", "->*", 2}, {"pp", "++", 1},  {"ps", "+", 1},
+    {"pt", "->", 2}, {"qu", "?", 3},  {"rM", "%=", 2}, {"rS", ">>=", 2}, {"rm", "%", 2},  {"rs", ">>", 2},
+    {"ss", "<=>", 2},
+};
+
+static const op *find_op(const dm *d)
+{
+    if (!d->p[0] || !d->p[1])
+        return NULL;
+    for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; i++)
+        if (OPS[i].code[0] == d->p[0] && OPS[i].code[1] == d->p[1])
+            return &OPS[i];
+    return NULL;
+}
+
+/* <unqualified-name>; *ctor set for constructors, destructors and conversions (no return
+ * type is mangled for them). */
+static dtype literal(dm *d)
+{
+    if (d->p[0] == '_' && d->p[1] == 'Z') {
+        d->p += 2;
+        dtype t = plain(encoding(d, 1));
+        t.simple = 1;
+        return eat(d, 'E') ? t : failed(d);
+    }
+    int builtin = is_lower(*d->p) && *d->p != 'u';
+    char code = *d->p;
+    dtype t = type(d);
+    if (d->fail)
+        return t;
+    int neg = eat(d, 'n');
+    const char *v = d->p;
+    while (*d->p && *d->p != 'E')
+        d->p++;
+    if (!eat(d, 'E'))
+        return failed(d);
+    const char *val = copy_n(d, v, (size_t)(d->p - 1 - v));
+    const char *sign = neg ? "-" : "";
+    if (builtin && code == 'b' && !neg && (strcmp(val, "0") == 0 || strcmp(val, "1") == 0))
+        return plain(val[0] == '1' ? "true" : "false");
+    if (builtin && strchr("ijlmxy", code)) {
+        const char *suffix = code == 'i' ? "" : code == 'j' ? "u" : code == 'l' ? "l" : code == 'm' ? "ul" : code == 'x' ? "ll" : "ull";
+        return plain(cat(d, 3, sign, val, suffix));
+    }
+    return plain(cat(d, 5, "(", whole(d, t), ")", sign, val));
+}
+
+/* An expression as c++filt prints it: operands in parentheses but for names. */
+static const char *subexpr(dm *d, dtype e)
+{
+    const char *w = whole(d, e);
+    return e.simple ? w : cat(d, 3, "(", w, ")");
+}
+
+static dtype expression(dm *d)
+{
+    if (++d->depth > DEPTH_MAX)
+        return failed(d);
+    dtype r;
+    if (eat(d, 'L')) {
+        r = literal(d);
+    } else if (is_template_param(d)) {
+        d->p++;
+        r = template_param(d);
+        r.simple = 0;
+    } else if (d->p[0] == 'f' && d->p[1] == 'p') {
+        d->p += 2;
+        while (strchr("rVK", *d->p) && *d->p)
+            d->p++;
+        long n = eat(d, '_') ? 0 : number(d) + 1;
+        if (n < 0 || (n > 0 && !eat(d, '_')))
+            return failed(d);
+        char num[40];
+        snprintf(num, sizeof num, "{parm#%ld}", n + 1);
+        r = plain(copy_n(d, num, strlen(num)));
+        r.simple = 1;
+    } else if (d->p[0] == 's' && d->p[1] == 'p') { /* a pack expansion */
+        d->p += 2;
+        r = expand(d, 1);
+    } else if (d->p[0] == 's' && (d->p[1] == 't' || d->p[1] == 'z')) {
+        int is_type = d->p[1] == 't';
+        d->p += 2;
+        r = plain(cat(d, 3, "sizeof (", whole(d, is_type ? type(d) : expression(d)), ")"));
+    } else if (d->p[0] == 'c' && d->p[1] == 'v') {
+        d->p += 2;
+        dtype t = type(d);
+        if (eat(d, '_'))
+            return failed(d);
+        r = plain(cat(d, 4, "(", whole(d, t), ")", subexpr(d, expression(d))));
+    } else {
+        const op *o = find_op(d);
+        if (!o || strcmp(o->code, "nw") == 0 || strcmp(o->code, "na") == 0)
+            return failed(d);
+        d->p += 2;
+        dtype a = expression(d);
+        if (o->arity == 1) {
+            r = plain(cat(d, 2, o->name, strcmp(o->code, "ad") == 0 && a.simple ? whole(d, a) : subexpr(d, a)));
+        } else if (o->arity == 2) {
+            dtype b = expression(d);
+            r = plain(cat(d, 3, subexpr(d, a), o->name, subexpr(d, b)));
+        } else {
+            dtype b = expression(d), c = expression(d);
+            r = plain(cat(d, 5, subexpr(d, a), "?", subexpr(d, b), " : ", subexpr(d, c)));
+        }
+    }
+    d->depth--;
+    return r;
+}
+
+/* A template argument list's text, "<a, b>", with c++filt's "> >". The list is kept for T_
+ * when it belongs to the encoding's name (the last one there wins). */
 static dtype qualify(dm *d, dtype t, const char *q)
 {
     if (t.k == K_FUNC) { /* before a ref-qualifier: "() const &" */
@@ -765,7 +871,6 @@ static const char *params(dm *d)
     }
     return cat(d, 3, "(", text, ")");
 }
-
 static const struct {
     char c;
     const char *name;
@@ -865,11 +970,92 @@ static dtype d_type(dm *d, int *sub)
     return failed(d);
 }
 
+/* F [Y] <return type> <parameters> [R|O] E, after its 'F'. */
+static dtype function_type(dm *d)
+{
+    eat(d, 'Y');
+    dtype ret = type(d);
+    const char *ps = params(d);
+    const char *q = eat(d, 'R') ? " &" : eat(d, 'O') ? " &&" : "";
+    if (!eat(d, 'E'))
+        return failed(d);
+    if (ret.k == K_DECL) /* returning a pointer to a function: "int (*(*)())()" */
+        return (dtype){ret.pre, cat(d, 3, ps, q, ret.post), K_FUNC, 0, NULL, 0, -1};
+    return (dtype){cat(d, 2, whole(d, ret), " "), cat(d, 2, ps, q), K_FUNC, 0, NULL, 0, -1};
+}
+
+/* A <n> _ <type> or A [<expression>] _ <type>, after its 'A'. */
+static dtype array_type(dm *d)
+{
+    const char *dim = "";
+    if (is_digit(*d->p)) {
+        const char *s = d->p;
+        (void)number(d);
+        dim = copy_n(d, s, (size_t)(d->p - s));
+    } else if (*d->p != '_') {
+        dim = whole(d, expression(d));
+    }
+    if (!eat(d, '_'))
+        return failed(d);
+    dtype e = type(d);
+    if (e.k == K_ARRAY)
+        return (dtype){e.pre, cat(d, 4, " [", dim, "]", e.post), K_ARRAY, 0, NULL, 0, -1};
+    return (dtype){whole(d, e), cat(d, 3, " [", dim, "]"), K_ARRAY, 0, NULL, 0, -1};
+}
+
+/* A pointer to member, M <class> <member type>, after its 'M'. */
+static dtype member_type(dm *d)
+{
+    const char *cls = whole(d, type(d));
+    dtype m = type(d);
+    if (m.k == K_FUNC)
+        return (dtype){cat(d, 4, m.pre, "(", cls, "::*"), cat(d, 2, ")", m.post), K_DECL, 0, NULL, 0, -1};
+    return plain(cat(d, 4, whole(d, m), " ", cls, "::*"));
+}
+
+/* A vendor's name and its template arguments: u <source-name> [<template-args>] (a type), or
+ * U <source-name> [<template-args>] <type> (a qualifier, as address spaces), after the letter. */
+static dtype vendor_type(dm *d, int qualifier)
+{
+    const char *s = source_name(d);
+    if (*d->p == 'I')
+        s = cat(d, 2, s, template_args(d));
+    return qualifier ? qualify(d, type(d), cat(d, 2, " ", s)) : plain(s);
+}
+
+/* A substitution as a type, after its 'S'; *sub cleared when it is no new candidate (a bare
+ * substitution; the std:: abbreviations without template arguments). */
+static dtype sub_type(dm *d, int *sub)
+{
+    int st;
+    dtype r = substitution(d, &st);
+    if (*d->p == 'I')
+        return plain(cat(d, 2, whole(d, r), template_args(d)));
+    *sub = 0;
+    return r;
+}
+
+/* cv-qualifiers r V K, then the type they qualify. */
+static dtype qualified_type(dm *d)
+{
+    int rs = eat(d, 'r'), v = eat(d, 'V'), k = eat(d, 'K');
+    dtype r = type(d);
+    if (k)
+        r = qualify(d, r, " const");
+    if (v)
+        r = qualify(d, r, " volatile");
+    if (rs)
+        r = qualify(d, r, " restrict");
+    return r;
+}
+
 static dtype type(dm *d)
 {
     if (d->fail || ++d->depth > DEPTH_MAX)
         return failed(d);
     int c = *d->p, sub = 1;
+    const char *q;
+    int t;
     dtype r;
     for (size_t i = 0; i < sizeof BUILTIN / sizeof BUILTIN[0]; i++)
         if (c == BUILTIN[i].c) {
@@ -877,144 +1063,38 @@ static dtype type(dm *d)
             d->depth--;
             return plain(BUILTIN[i].name);
         }
-    switch (c) {
-    case 'K':
-    case 'V':
-    case 'r': {
-        int k = 0, v = 0, rs = 0;
-        rs = eat(d, 'r');
-        v = eat(d, 'V');
-        k = eat(d, 'K');
-        r = type(d);
-        if (k)
-            r = qualify(d, r, " const");
-        if (v)
-            r = qualify(d, r, " volatile");
-        if (rs)
-            r = qualify(d, r, " restrict");
-        break;
-    }
-    case 'P':
-    case 'R':
-    case 'O':
+    if (c == 'K' || c == 'V' || c == 'r') {
+        r = qualified_type(d);
+    } else if (c == 'P' || c == 'R' || c == 'O') {
         d->p++;
         r = point(d, type(d), c == 'P' ? "*" : c == 'R' ? "&" : "&&");
-        break;
-    case 'C':
-    case 'G':
+    } else if (c == 'C' || c == 'G') {
         d->p++;
         r = type(d);
         r.pre = cat(d, 2, r.pre, c == 'C' ? " _Complex" : " _Imaginary");
-        break;
-    case 'F': {
+    } else if (c == 'F' || c == 'A' || c == 'M' || c == 'D' || c == 'u') {
         d->p++;
-        eat(d, 'Y');
-        dtype ret = type(d);
-        const char *ps = params(d);
-        const char *q = eat(d, 'R') ? " &" : eat(d, 'O') ? " &&" : "";
-        if (!eat(d, 'E'))
-            return failed(d);
-        if (ret.k == K_DECL) /* returning a pointer to a function: "int (*(*)())()" */
-            r = (dtype){ret.pre, cat(d, 3, ps, q, ret.post), K_FUNC, 0, NULL, 0, -1};
-        else
-            r = (dtype){cat(d, 2, whole(d, ret), " "), cat(d, 2, ps, q), K_FUNC, 0, NULL, 0, -1};
-        break;
-    }
-    case 'A': { /* A <n> _ <type>, A _ <type> */
-        d->p++;
-        const char *dim = "";
-        if (is_digit(*d->p)) {
-            const char *s = d->p;
-            (void)number(d);
-            dim = copy_n(d, s, (size_t)(d->p - s));
-        } else if (*d->p != '_') {
-            dim = whole(d, expression(d));
-        }
-        if (!eat(d, '_'))
-            return failed(d);
-        dtype e = type(d);
-        if (e.k == K_ARRAY)
-            r = (dtype){e.pre, cat(d, 4, " [", dim, "]", e.post), K_ARRAY, 0, NULL, 0, -1};
-        else
-            r = (dtype){whole(d, e), cat(d, 3, " [", dim, "]"), K_ARRAY, 0, NULL, 0, -1};
-        break;
-    }
-    case 'M': { /* pointer to member: M <class> <member type> */
-        d->p++;
-        const char *cls = whole(d, type(d));
-        dtype m = type(d);
-        if (m.k == K_FUNC)
-            r = (dtype){cat(d, 4, m.pre, "(", cls, "::*"), cat(d, 2, ")", m.post), K_DECL, 0, NULL, 0, -1};
-        else
-            r = plain(cat(d, 4, whole(d, m), " ", cls, "::*"));
-        break;
-    }
-    case 'T':
+        r = c == 'F' ? function_type(d) : c == 'A' ? array_type(d) : c == 'M' ? member_type(d)
+          : c == 'D' ? d_type(d, &sub) : vendor_type(d, 0);
+    } else if (c == 'T') {
         if (!is_template_param(d))
             return failed(d);
         d->p++;
         r = template_param(d);
-        if (*d->p == 'I') {
+        if (*d->p == 'I') { /* a template template parameter with its arguments */
             if (add_sub(d, r))
                 return failed(d);
             r = plain(cat(d, 2, whole(d, r), template_args(d)));
         }
-        break;
-    case 'D':
+    } else if (c == 'U' && is_digit(peek(d, 1))) {
         d->p++;
-        r = d_type(d, &sub);
-        break;
-    case 'u': { /* a vendor's type: u <source-name> [<template-args>] */
+        r = vendor_type(d, 1);
+    } else if (c == 'S' && peek(d, 1) != 't') {
         d->p++;
-        const char *s = source_name(d);
-        if (*d->p == 'I')
-            s = cat(d, 2, s, template_args(d));
-        r = plain(s);
-        break;
-    }
-    case 'U': /* a vendor qualifier (address spaces): U <source-name> [<template-args>] <type> */
-        if (is_digit(peek(d, 1))) {
-            d->p++;
-            const char *s = source_name(d);
-            if (*d->p == 'I')
-                s = cat(d, 2, s, template_args(d));
-            r = qualify(d, type(d), cat(d, 2, " ", s));
-            break;
-        }
-        r = plain(name(d, &(const char *){""}, &(int){0}));
-        break;
-    case 'S': {
-        int next = peek(d, 1);
-        if (is_digit(next) || next == '_' || is_upper(next)) {
-            d->p++;
-            int st;
-            r = substitution(d, &st);
-            if (*d->p == 'I')
-                r = plain(cat(d, 2, whole(d, r), template_args(d)));
-            else
-                sub = 0;
-        } else if (next == 't') {
-            const char *q;
-            int t;
-            r = plain(name(d, &q, &t));
-        } else {
-            d->p++;
-            int st;
-            r = substitution(d, &st);
-            if (*d->p == 'I')
-                r = plain(cat(d, 2, whole(d, r), template_args(d)));
-            else
-                sub = 0;
-        }
-        break;
-    }
-    default:
-        if (is_digit(c) || c == 'N' || c == 'Z') {
-            const char *q;
-            int t;
-            r = plain(name(d, &q, &t));
-            break;
-        }
+        r = sub_type(d, &sub);
+    } else if (is_digit(c) || c == 'N' || c == 'Z' || c == 'S' || c == 'U') { /* a class or enum's name */
+        r = plain(name(d, &q, &t));
+    } else {
         return failed(d);
     }
     if (d->fail || !r.pre || !r.post)
@@ -1025,86 +1105,4 @@ static dtype type(dm *d)
         return failed(d);
     d->depth--;
     return r;
-}
-
-/* <encoding>: a function's name and signature, or a data name. part 1: the name without its
- * signature (a function's address in a template argument); 2: without its return type (the
- * function around a local name). */
-static const char *encoding(dm *d, int part)
-{
-    if (++d->depth > DEPTH_MAX)
-        return d->fail = 1, NULL;
-    if (d->p[0] == 'T' && strchr("VTIS", d->p[1]) && d->p[1]) {
-        static const char *const what[] = {"vtable for ", "VTT for ", "typeinfo for ", "typeinfo name for "};
-        const char *w = what[strchr("VTIS", d->p[1]) - "VTIS"];
-        d->p += 2;
-        d->depth--;
-        return cat(d, 2, w, whole(d, type(d)));
-    }
-    if (d->p[0] == 'G' && d->p[1] == 'V') {
-        d->p += 2;
-        const char *q;
-        int t;
-        const char *n = name(d, &q, &t);
-        d->depth--;
-        return cat(d, 2, "guard variable for ", n);
-    }
-    if (d->p[0] == 'T' || d->p[0] == 'G')
-        return d->fail = 1, NULL; /* thunks and other special names */
-    const char *q;
-    int tmpl, keep = d->in_name;
-    d->in_name = 1;
-    const char *n = name(d, &q, &tmpl);
-    d->in_name = keep;
-    if (d->fail)
-        return NULL;
-    if (!*d->p || *d->p == 'E' || *d->p == '.') {
-        d->depth--;
-        return n;
-    }
-    keep = d->in_name;
-    d->in_name = 0;
-    const char *ret = "";
-    if (tmpl == 1) {
-        dtype r = type(d);
-        ret = cat(d, 2, whole(d, r), " ");
-    }
-    const char *ps = params(d);
-    d->in_name = keep;
-    d->depth--;
-    if (part == 1)
-        return n;
-    return cat(d, 4, part == 2 ? "" : ret, n, ps, q);
-}
-
-char *pf_demangle(const char *mangled)
-{
-    assert(mangled != NULL);
-    if (strncmp(mangled, "_Z", 2) != 0)
-        return NULL;
-    dm d;
-    memset(&d, 0, sizeof d);
-    d.p = mangled + 2;
-    d.pack_index = d.pack_len = -1;
-    const char *s = encoding(&d, 0);
-    /* clone suffixes: ".constprop.0" -> " [clone .constprop.0]" */
-    while (!d.fail && d.p[0] == '.' && (is_lower(d.p[1]) || d.p[1] == '_' || is_digit(d.p[1]))) {
-        const char *b = d.p++;
-        while (is_lower(*d.p) || *d.p == '_' || is_digit(*d.p))
-            d.p++;
-        while (d.p[0] == '.' && is_digit(d.p[1]))
-            for (d.p++; is_digit(*d.p); d.p++)
-                ;
-        s = cat(&d, 4, s, " [clone ", copy_n(&d, b, (size_t)(d.p - b)), "]");
-    }
-    char *out = NULL;
-    if (!d.fail && s && !*d.p) {
-        size_t n = strlen(s);
-        if ((out = malloc(n + 1)) != NULL)
-            memcpy(out, s, n + 1);
-    }
-    for (size_t i = 0; i < d.nallocs; i++)
-        free(d.allocs[i]);
-    free(d.allocs);
-    return out;
 }
