@@ -30,6 +30,21 @@ static const struct {
             "counted once, in-place ones too\n"},
 };
 
+int pf_view_row_lower_bound(const pf_row *r)
+{
+    assert(r);
+    for (int k = 0; k < r->n_sources; k++)
+        if (strstr(r->sources[k], "~lb"))
+            return 1;
+    return 0;
+}
+
+void pf_view_lower_bound_note(FILE *out)
+{
+    assert(out);
+    fputs(source_notes[2].note, out);
+}
+
 /* The Total row's bytes: formula bytes only (the rule of pf_row_has_bytes for the Total). */
 static void print_total_note(FILE *out, const pf_device_report *d)
 {
