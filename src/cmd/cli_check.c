@@ -70,22 +70,8 @@ static int check_combinations(const pf_cli *cli, const parsed *given)
     return 0;
 }
 
-/* Whether the comma-separated list names col. */
-static int list_names(const char *list, const char *col)
-{
-    size_t n = strlen(col);
-    for (const char *s = list; s && *s;) {
-        const char *e = strchr(s, ',');
-        size_t len = e ? (size_t)(e - s) : strlen(s);
-        if (len == n && strncmp(s, col, n) == 0)
-            return 1;
-        s = e ? e + 1 : NULL;
-    }
-    return 0;
-}
-
 /* --columns names columns of the command's rows table: checked before any trace is read.
- * --diff's ratio_ci and verdict exist only with several runs on a side (comma-separated):
+ * --diff's interval and verdict columns exist only with several runs on a side (comma-separated):
  * with one run a side the table would show the names alone. */
 static int check_columns(const pf_cli *cli, const command *c)
 {
@@ -95,13 +81,12 @@ static int check_columns(const pf_cli *cli, const command *c)
         v.names[0] = v.names[1] = "A";
     if (pf_view_check_columns(&v, err, sizeof err))
         return pf_cli_usage_error("%s", err);
-    if (c->bit == ON_DIFF && cli->columns && cli->npos >= 3 && !strchr(cli->pos[0], ',') && !strchr(cli->pos[2], ','))
-        for (int k = 0; k < 2; k++) {
-            const char *col = k ? "verdict" : "ratio_ci";
-            if (list_names(cli->columns, col))
-                return pf_cli_usage_error("--columns %s needs several runs on a side (A1.json,A2.json): with one run "
-                                          "a side there is no interval or verdict", col);
-        }
+    const char *col = NULL;
+    if (c->bit == ON_DIFF && cli->npos >= 3 && !strchr(cli->pos[0], ',') && !strchr(cli->pos[2], ','))
+        col = pf_view_runs_column(&v);
+    if (col)
+        return pf_cli_usage_error("--columns %s needs several runs on a side (A1.json,A2.json): with one run a side "
+                                  "there is no interval or verdict", col);
     return 0;
 }
 

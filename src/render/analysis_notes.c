@@ -1,4 +1,4 @@
-/* analysis_notes.c - the footnotes under an --analysis device table: what each cell marker means (!, ?, cache, ~ub, op), the legend of the Source values shown and their markers (~dtype, memset~0, ~lb, ~ub), and what the Total's bytes cover; only for the columns the table showed. */
+/* analysis_notes.c - the footnotes under an --analysis device table: what each cell marker means (!, ?, cache, ~ub, op), the legend of the Source values shown and their markers (~dtype, memset~0, ~lb, ~ub), and what the Total's bytes cover; only for the columns the table showed. The ~lb footnote serves --diff too. */
 #include <assert.h>
 #include <string.h>
 
@@ -35,6 +35,16 @@ int pf_view_row_lower_bound(const pf_row *r)
     assert(r);
     for (int k = 0; k < r->n_sources; k++)
         if (strstr(r->sources[k], "~lb"))
+            return 1;
+    return 0;
+}
+
+int pf_view_diff_lower_bound(const pf_diff_device *d)
+{
+    assert(d);
+    for (size_t i = 0; i < d->n_rows; i++)
+        if ((d->rows[i].a && pf_view_row_lower_bound(d->rows[i].a)) ||
+            (d->rows[i].b && pf_view_row_lower_bound(d->rows[i].b)))
             return 1;
     return 0;
 }

@@ -52,6 +52,11 @@ static const int default_cols[] = {D_RATIO,  D_VERDICT, D_DELTA,   D_A_TOTAL, D_
                                    D_A_MEAN, D_B_MEAN,  D_A_COUNT, D_B_COUNT, D_A_TFLOPS, D_B_TFLOPS, D_A_GBPS,
                                    D_B_GBPS};
 
+int pf_dview_runs_only(int col)
+{
+    return col == D_CI || col == D_VERDICT;
+}
+
 size_t pf_dview_columns_help(char *s, size_t n, size_t used)
 {
     assert(s && n > 0);
@@ -539,15 +544,6 @@ void pf_dview_left_out(FILE *out, const pf_dview *o, const pf_diff *d, const cha
 }
 
 /* Prose wrapped to the width on out, tables on raw (fitted to it). */
-static int lower_bound_rows(const pf_diff_device *d)
-{
-    for (size_t i = 0; i < d->n_rows; i++)
-        if ((d->rows[i].a && pf_view_row_lower_bound(d->rows[i].a)) ||
-            (d->rows[i].b && pf_view_row_lower_bound(d->rows[i].b)))
-            return 1;
-    return 0;
-}
-
 static int print_text(FILE *out, FILE *raw, const pf_dview *o, const pf_diff *d)
 {
     int md = o->v->format == PF_FMT_MD;
@@ -569,7 +565,7 @@ static int print_text(FILE *out, FILE *raw, const pf_dview *o, const pf_diff *d)
             fputc('\n', out); /* Markdown: a line right under a table would be read as a row */
         pf_dview_omitted(out, o, dd);
         print_calls_note(out, o, dd, runs_of(o, i), (int)(shown >> D_A_COUNT & 1));
-        if ((shown >> D_A_GBPS & 1 || shown >> D_B_GBPS & 1) && lower_bound_rows(dd))
+        if ((shown >> D_A_GBPS & 1 || shown >> D_B_GBPS & 1) && pf_view_diff_lower_bound(dd))
             pf_view_lower_bound_note(out);
         fputc('\n', out);
         pf_dview_summary(out, o, dd);
