@@ -374,6 +374,9 @@ check_run "V100, DTYPE bf16, CSV: exit 0" 0 "$PROFANA" --analysis "$TMP/v100.jso
 check_eq "V100, bf16: the five bf16 GEMM rows (nvjet) have no FLOPS %" \
     "$(python3 -c 'import csv,sys; print(sorted(r["FLOPS %"] for r in csv.DictReader(open(sys.argv[1])) if r["Kernel Name"].startswith("nvjet")))' "$TMP/out")" \
     "['', '', '', '', '']"
+check_eq "V100, bf16: the rows of BFloat16 kernels, 0 FLOPs among them (reduce, layer norm), have no FLOPS % either" \
+    "$(python3 -c 'import csv,sys; r=[x for x in csv.DictReader(open(sys.argv[1])) if "BFloat16" in x["Kernel Name"]]; print(len(r) > 0, sorted({x["FLOPS %"] for x in r}), any(x["GFLOP"] == "0.000" for x in r))' "$TMP/out")" \
+    "True [''] True"
 retrace "$FP8T" "$TMP/a100.json" "NVIDIA A100-SXM4-80GB" 108 $((80 * 1024 * MIB))
 check_run "A100, fp8 work: exit 0" 0 "$PROFANA" --analysis "$TMP/a100.json" fp8 --wide
 check_grep "A100, fp8: the header's peak is '-'" " fp8 -," "$TMP/out"
