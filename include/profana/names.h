@@ -9,8 +9,12 @@
  * (kernel != 0) loses "void", its namespaces, its argument list and its template arguments
  * but for the name of the first one that is not a number (ATen's functor): "void
  * at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>,
- * ...>(int, ...)" -> "vectorized_elementwise_kernel<CUDAFunctor_add>"; a plain name (nvjet_*,
- * "Memset (Device)") and every op key (kernel == 0) stay as they are. Returns buf. */
+ * ...>(int, ...)" -> "vectorized_elementwise_kernel<CUDAFunctor_add>"; a return type with
+ * templates of its own (std::enable_if<!(false), void>::type) goes whole; a function named
+ * only "kernel" keeps its scope, and "<...>" when its first argument is a scalar type
+ * ("gemvx::kernel<...>"); a mangled name (_Z...) is demangled first (pf_demangle), kept as it
+ * is when it cannot be. A plain name (nvjet_*, "Memset (Device)") and every op key (kernel ==
+ * 0) stay as they are. Returns buf. */
 const char *pf_name_short(const char *key, int kernel, char *buf, size_t n);
 
 /* Cuts s, in place, to limit characters (UTF-8 aware) by putting "..." in the middle: kernel

@@ -41,6 +41,10 @@ typedef struct pf_view_opts {
  * "--columns: unknown column 'X'; the columns are: ...". */
 int pf_view_check_columns(const pf_view_opts *v, char *err, size_t n);
 
+/* The first column v->columns names that --diff's table has only with several runs on a side
+ * (v->names set: --diff), by its --columns name; NULL when none does. */
+const char *pf_view_runs_column(const pf_view_opts *v);
+
 /* The column names --columns' help lists, from the views' own column tables, into s (room for
  * n; cut when it does not fit): "--analysis: total_us, pct, ...; on request only: p50_us, ...;
  * --group op also calls, ...; --diff: a_count, ...". */

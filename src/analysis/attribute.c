@@ -207,6 +207,14 @@ static void trace_work(const pf_cpu_op *op, const pf_analysis_opts *o, const pf_
     double b = op->kernel_num_gb >= 0 && isfinite(op->kernel_num_gb * 1e9) ? op->kernel_num_gb * 1e9 : -1;
     w->bytes = b >= 0 && fabs(b - nearbyint(b)) < 1e-6 ? nearbyint(b) : b;
     w->source = "inductor";
+    /* a trace that keeps one of the two (kernel_flop without kernel_num_gb): the other half
+     * from the kernel's module under --inductor-cache, where the formula read it */
+    int from_src = formula_ok && fw->source && strcmp(fw->source, "triton-src") == 0;
+    if (from_src && (w->flop < 0 || w->bytes < 0)) {
+        w->flop = w->flop >= 0 ? w->flop : fw->flop;
+        w->bytes = w->bytes >= 0 ? w->bytes : fw->bytes;
+        w->source = "inductor+src";
+    }
     w->dtype = peak_dtype(o, formula_ok ? fw->dtype : PF_DT_UNKNOWN, formula_ok ? fw->matrix : 0);
     if (formula_ok) {
         w->no_formula = fw->no_formula;

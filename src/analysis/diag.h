@@ -28,7 +28,8 @@ int pf_diag_gaps(const pf_analysis *an, const pf_waits *w, pf_diagnosis *g);
  * span, for the shares. Returns 0, or -1 when memory runs out. */
 int pf_diag_patterns(const pf_analysis *an, const pf_device_report *d, int64_t span_ns, pf_diag_list *l);
 
-/* name cut to fit a line of prose: at most 72 bytes, "..." marking a cut. Returns buf. */
+/* name cut to fit a line of prose (a mangled name demangled first): at most 72 bytes, "..."
+ * marking a cut. Returns buf. */
 const char *pf_diag_name(char *buf, size_t cap, const char *name);
 
 /* The share of span a time is, for pf_finding.pct. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "profana/demangle.h"
 
 pf_finding *pf_diag_add(pf_diag_list *l, const char *kind)
 {
@@ -26,13 +27,17 @@ pf_finding *pf_diag_add(pf_diag_list *l, const char *kind)
 const char *pf_diag_name(char *buf, size_t cap, const char *name)
 {
     assert(buf != NULL && cap >= 4 && name != NULL);
+    char *plain = pf_demangle(name); /* ROCm's kernels come mangled */
+    if (plain)
+        name = plain;
     size_t n = strlen(name), most = cap - 1 < 72 ? cap - 1 : 72;
     if (n <= most) {
         memcpy(buf, name, n + 1);
-        return buf;
+    } else {
+        memcpy(buf, name, most - 3);
+        memcpy(buf + most - 3, "...", 4);
     }
-    memcpy(buf, name, most - 3);
-    memcpy(buf + most - 3, "...", 4);
+    free(plain);
     return buf;
 }
 

@@ -46,7 +46,8 @@ typedef struct act_peaks {
 static act_peaks peaks_of(const pf_act_work *w, const pf_device_info *info)
 {
     act_peaks p = {-1, -1, -1, -1};
-    if (w->flop >= 0) {
+    /* a dtype the device has no peak for (bf16 on a V100): no percentage, even of 0 FLOPs */
+    if (w->flop >= 0 && !(info && pf_peak_flops(info, w->dtype) <= 0)) {
         p.flop_peak_s = pf_at_peak_s(w->flop, pf_peak_flops(info, w->dtype));
         p.flop_ach_s = pf_at_peak_s(w->flop, pf_achievable_flops(info, w->dtype));
     }

@@ -1,5 +1,6 @@
 /* names.c - the one shortening rule for row keys (kernel signatures, op keys), used by the text tables and the charts alike, and how colliding short names are told apart. */
 #include "profana/names.h"
+#include "profana/demangle.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,11 +11,13 @@
 static void drop_templates(char *s)
 {
     char *o = s;
-    int depth = 0;
+    int depth = 0, paren = 0; /* parentheses inside template arguments: "<(8)>(0)>" */
     for (; *s; s++) {
-        if (*s == '<')
+        if (depth > 0 && (*s == '(' || *s == ')'))
+            paren += *s == '(' ? 1 : -1;
+        else if (*s == '<' && paren <= 0)
             depth++;
-        else if (*s == '>' && depth > 0)
+        else if (*s == '>' && depth > 0 && paren <= 0)
             depth--;
         else if (depth == 0)
             *o++ = *s;
@@ -70,13 +73,17 @@ static void first_type_arg(const char *s, char *out, size_t n)
         while (*s == ' ')
             s++;
         size_t len = 0;
-        int depth = 0;
-        while (s[len] && !(depth == 0 && (s[len] == ',' || s[len] == '>'))) {
-            depth += s[len] == '<' || s[len] == '(';
-            depth -= s[len] == '>' || s[len] == ')';
+        int depth = 0, paren = 0; /* angle brackets inside parentheses are operators: "(8)>(0)" */
+        while (s[len] && !(depth == 0 && paren == 0 && (s[len] == ',' || s[len] == '>'))) {
+            paren += (s[len] == '(') - (s[len] == ')');
+            if (paren == 0)
+                depth += (s[len] == '<') - (s[len] == '>');
             len++;
         }
-        if (len && !(s[0] >= '0' && s[0] <= '9')) {
+        /* numbers, "-1" and expressions or casts ("(ck::Enum)1", "((8)>(0))") are values */
+        int value = (s[0] >= '0' && s[0] <= '9') || s[0] == '-' ||
+                    (s[0] == '(' && strncmp(s, "(anonymous namespace)", 21) != 0);
+        if (len && !value) {
             size_t cut = 0; /* to the argument's own '<' or '(', "(anonymous namespace)" passed over */
             while (s[cut] && !strchr("<(", s[cut]))
                 cut++;
@@ -107,17 +114,106 @@ static const char *name_end(const char *s)
     return paren;
 }
 
+/* Where a signature's qualified function name starts, past its return type, which may hold
+ * templates and expressions of its own ("std::enable_if<!(false), void>::type
+ * internal::gemvx::kernel<...>(...)"): found from the end, over the argument list and the
+ * function's template arguments (angle brackets inside parentheses are operators), back to a
+ * space outside brackets. The key itself when it is no signature ("Memcpy DtoD (Device ->
+ * Device)", "nvjet_...") or has no return type. */
+static const char *skip_return_type(const char *key)
+{
+    size_t n = strlen(key);
+    if (n == 0 || key[n - 1] != ')')
+        return key;
+    long i = (long)n - 1;
+    int depth = 0;
+    for (; i >= 0; i--) { /* the argument list */
+        depth += (key[i] == ')') - (key[i] == '(');
+        if (depth == 0)
+            break;
+    }
+    i--;
+    if (i >= 0 && key[i] == '>') { /* the function's template arguments */
+        int angle = 0, paren = 0;
+        for (; i >= 0; i--) {
+            paren += (key[i] == ')') - (key[i] == '(');
+            if (paren == 0)
+                angle += (key[i] == '>') - (key[i] == '<');
+            if (angle == 0 && paren == 0)
+                break;
+        }
+        i--;
+    }
+    if (i < 0 || key[i] == ' ')
+        return key;
+    int angle = 0, paren = 0;
+    for (; i >= 0; i--) { /* the qualified name, "(anonymous namespace)" and "{lambda(int)#1}" inside */
+        paren += (key[i] == ')' || key[i] == '}') - (key[i] == '(' || key[i] == '{');
+        if (paren == 0)
+            angle += (key[i] == '>') - (key[i] == '<');
+        if (paren == 0 && angle == 0 && key[i] == ' ')
+            return key + i + 1;
+        if (paren < 0 || angle < 0)
+            return key;
+    }
+    return key;
+}
+
 static const char *skip_void(const char *key)
 {
+    key = skip_return_type(key);
     return strncmp(key, "void ", 5) == 0 ? key + 5 : key;
+}
+
+/* A template argument that names a scalar type ("int", "unsigned long", "__nv_bfloat16"):
+ * after a name as plain as "kernel" it tells nothing. */
+static int scalar_type(const char *s)
+{
+    static const char *const WORDS[] = {"int", "unsigned", "signed", "long", "short", "char", "float", "double",
+                                        "bool", "half", "__half", "__nv_bfloat16", "__hip_bfloat16", "bfloat16_t"};
+    if (!*s)
+        return 1;
+    for (size_t i = 0; i < sizeof WORDS / sizeof WORDS[0]; i++)
+        if (strncmp(s, WORDS[i], strlen(WORDS[i])) == 0 && (!s[strlen(WORDS[i])] || s[strlen(WORDS[i])] == ' '))
+            return 1;
+    return 0;
+}
+
+/* The scope around a function named only "kernel" (cuBLAS' internal::gemvx::kernel): the
+ * last namespace or class of name (templates and arguments dropped) but "(anonymous
+ * namespace)", into out; "" when there is none. */
+static void kernel_scope(const char *name, char *out, size_t n)
+{
+    out[0] = 0;
+    size_t len = strlen(name);
+    char *s = malloc(len + 1);
+    if (!s)
+        return;
+    memcpy(s, name, len + 1);
+    drop_templates(s);
+    drop_arg_list(s);
+    trim(s);
+    const char *parts[64];
+    int k = 0;
+    parts[k++] = s;
+    for (char *p = strstr(s, "::"); p && k < 64; p = strstr(p + 2, "::")) {
+        p[0] = p[1] = 0;
+        parts[k++] = p + 2;
+    }
+    for (int i = k - 2; i >= 0; i--) /* parts[k - 1] is the function */
+        if (*parts[i] && strcmp(parts[i], "(anonymous namespace)") != 0) {
+            snprintf(out, n, "%s", parts[i]);
+            break;
+        }
+    free(s);
 }
 
 /* base<functor> of a C++ kernel signature into buf; the key itself when that leaves nothing. */
 static void kernel_base_name(const char *key, char *buf, size_t n)
 {
     const char *s = skip_void(key), *end = name_end(s);
-    char arg[128];
-    arg[0] = 0;
+    char arg[128], scope[128];
+    arg[0] = scope[0] = 0;
     if (end && *end == '<')
         first_type_arg(end + 1, arg, sizeof arg);
     snprintf(buf, n, "%s", s);
@@ -129,6 +225,15 @@ static void kernel_base_name(const char *key, char *buf, size_t n)
         snprintf(buf, n, "%s", key);
         return;
     }
+    /* a function named only "kernel" keeps its scope ("gemvx::kernel"), and a scalar first
+     * argument ("int") says nothing of it: "<...>" */
+    if (strcmp(buf, "kernel") == 0) {
+        kernel_scope(s, scope, sizeof scope);
+        if (*scope)
+            snprintf(buf, n, "%s::kernel", scope);
+        if (end && *end == '<' && scalar_type(arg))
+            snprintf(arg, sizeof arg, "...");
+    }
     if (*arg) {
         size_t len = strlen(buf);
         snprintf(buf + len, n - len, "<%s>", arg);
@@ -139,10 +244,12 @@ const char *pf_name_short(const char *key, int kernel, char *buf, size_t n)
 {
     if (n == 0)
         return buf;
+    char *plain = kernel ? pf_demangle(key) : NULL; /* ROCm's kernels come mangled */
     if (kernel)
-        kernel_base_name(key, buf, n);
+        kernel_base_name(plain ? plain : key, buf, n);
     else
         snprintf(buf, n, "%s", key);
+    free(plain);
     return buf;
 }
 
@@ -339,23 +446,36 @@ static void free_all(char **out, size_t n)
     }
 }
 
+static void free_plain(char **plain, size_t n)
+{
+    for (size_t i = 0; plain && i < n; i++)
+        free(plain[i]);
+    free(plain);
+}
+
 int pf_names_short_set(const char *const *keys, size_t n, int kernel, char **out)
 {
     memset(out, 0, n * sizeof *out);
     member *ms = malloc((n ? n : 1) * sizeof *ms);
-    for (size_t i = 0; ms && i < n; i++) {
-        size_t len = strlen(keys[i]) + 1;
+    /* mangled keys are told apart by their demangled words */
+    char **plain = kernel ? calloc(n ? n : 1, sizeof *plain) : NULL;
+    for (size_t i = 0; ms && (plain || !kernel) && i < n; i++) {
+        if (plain)
+            plain[i] = pf_demangle(keys[i]);
+        const char *key = plain && plain[i] ? plain[i] : keys[i];
+        size_t len = strlen(key) + 8; /* "x::kernel<...>" can outgrow "x::kernel<i>()" */
         if (!(out[i] = malloc(len)))
             break;
-        pf_name_short(keys[i], kernel, out[i], len);
+        pf_name_short(key, kernel, out[i], len);
     }
-    if (!ms || (n && !out[n - 1])) {
+    if (!ms || (kernel && !plain) || (n && !out[n - 1])) {
         free(ms);
+        free_plain(plain, n);
         free_all(out, n);
         return -1;
     }
     for (size_t i = 0; i < n; i++)
-        ms[i] = (member){i, keys[i], out[i]};
+        ms[i] = (member){i, plain && plain[i] ? plain[i] : keys[i], out[i]};
     qsort(ms, n, sizeof *ms, cmp_member);
     /* the short names point into out, which distinguish rewrites: a group's are let go of
      * before it is, and the next group's are still as pf_name_short wrote them */
@@ -367,11 +487,13 @@ int pf_names_short_set(const char *const *keys, size_t n, int kernel, char **out
             ms[k].shown = NULL;
         if (e - j > 1 && distinguish(ms + j, e - j, 0, out)) {
             free(ms);
+            free_plain(plain, n);
             free_all(out, n);
             return -1;
         }
         j = e;
     }
     free(ms);
+    free_plain(plain, n);
     return 0;
 }

@@ -85,7 +85,9 @@ static int check_combinations(const pf_cli *cli, const parsed *given)
     return 0;
 }
 
-/* --columns names columns of the command's rows table: checked before any trace is read. */
+/* --columns names columns of the command's rows table: checked before any trace is read.
+ * --diff's interval and verdict columns exist only with several runs on a side (comma-separated):
+ * with one run a side the table would show the names alone. */
 static int check_columns(const pf_cli *cli, const command *c)
 {
     pf_view_opts v = pf_cli_view_opts(cli);
@@ -94,6 +96,12 @@ static int check_columns(const pf_cli *cli, const command *c)
         v.names[0] = v.names[1] = "A";
     if (pf_view_check_columns(&v, err, sizeof err))
         return pf_cli_usage_error("%s", err);
+    const char *col = NULL;
+    if (c->bit == ON_DIFF && cli->npos >= 3 && !strchr(cli->pos[0], ',') && !strchr(cli->pos[2], ','))
+        col = pf_view_runs_column(&v);
+    if (col)
+        return pf_cli_usage_error("--columns %s needs several runs on a side (A1.json,A2.json): with one run a side "
+                                  "there is no interval or verdict", col);
     return 0;
 }
 

@@ -1,4 +1,4 @@
-/* analysis_notes.c - the footnotes under an --analysis device table: what each cell marker means (!, ?, cache, ~ub, op), the legend of the Source values shown and their markers (~dtype, memset~0, ~lb, ~ub), and what the Total's bytes cover; only for the columns the table showed. */
+/* analysis_notes.c - the footnotes under an --analysis device table: what each cell marker means (!, ?, cache, ~ub, op), the legend of the Source values shown and their markers (~dtype, memset~0, ~lb, ~ub), and what the Total's bytes cover; only for the columns the table showed. The ~lb footnote serves --diff too. */
 #include <assert.h>
 #include <string.h>
 
@@ -29,6 +29,31 @@ static const struct {
             "(record with TORCHINDUCTOR_BENCHMARK_KERNEL=1, or pass --inductor-cache DIR); every tensor argument "
             "counted once, in-place ones too\n"},
 };
+
+int pf_view_row_lower_bound(const pf_row *r)
+{
+    assert(r);
+    for (int k = 0; k < r->n_sources; k++)
+        if (strstr(r->sources[k], "~lb"))
+            return 1;
+    return 0;
+}
+
+int pf_view_diff_lower_bound(const pf_diff_device *d)
+{
+    assert(d);
+    for (size_t i = 0; i < d->n_rows; i++)
+        if ((d->rows[i].a && pf_view_row_lower_bound(d->rows[i].a)) ||
+            (d->rows[i].b && pf_view_row_lower_bound(d->rows[i].b)))
+            return 1;
+    return 0;
+}
+
+void pf_view_lower_bound_note(FILE *out)
+{
+    assert(out);
+    fputs(source_notes[2].note, out);
+}
 
 /* The Total row's bytes: formula bytes only (the rule of pf_row_has_bytes for the Total). */
 static void print_total_note(FILE *out, const pf_device_report *d)

@@ -483,36 +483,6 @@ pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
     return t;
 }
 
-/* The dtypes whose peaks the device's work was measured against, as a mask. */
-static unsigned dtypes_used(const pf_analysis *an, const pf_device_report *d)
-{
-    return 1u << an->opts.default_dtype | d->dtypes;
-}
-
-void pf_aview_header(FILE *out, const pf_analysis *an, const pf_device_report *d, const char *lead)
-{
-    const pf_device *dev = d->device;
-    fprintf(out, "%sDevice %d: %s", lead, dev->id, dev->name[0] ? dev->name : "(no name in trace)");
-    if (!d->info) {
-        fputs(" | matched: unknown (no percent of peak: no datasheet to measure against)\n", out);
-        return;
-    }
-    char how[160]; /* how the entry was found; cc 0 as the analysis matched (pf_devices_match) */
-    pf_device_query q = {dev->name, dev->num_sms, dev->total_mem, 0};
-    fprintf(out, " | matched: %s | peaks:", pf_devices_label(&q, d->info, how, sizeof how));
-    unsigned mask = dtypes_used(an, d);
-    for (int k = 0; k < PF_DT_COUNT; k++)
-        if (mask & (1u << k))
-            fprintf(out, " %s %.1f TFLOP/s,", pf_dtype_name((pf_dtype)k), pf_peak_flops(d->info, (pf_dtype)k) / 1e12);
-    fprintf(out, " DRAM %.0f GB/s", d->info->peak_gbps);
-    if (d->info->clock_mhz > 0 && d->info->tensor_mhz > 0)
-        fprintf(out, " | clock %.0f MHz (peaks scaled from the datasheet's %.0f MHz)", d->info->clock_mhz,
-                d->info->tensor_mhz);
-    else if (d->info->clock_mhz > 0)
-        fprintf(out, " | clock %.0f MHz (compute peaks unknown: the entry has no clock)", d->info->clock_mhz);
-    fputc('\n', out);
-}
-
 void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *d)
 {
     size_t shown = shown_rows(v, d);

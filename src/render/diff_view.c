@@ -52,6 +52,11 @@ static const int default_cols[] = {D_RATIO,  D_VERDICT, D_DELTA,   D_A_TOTAL, D_
                                    D_A_MEAN, D_B_MEAN,  D_A_COUNT, D_B_COUNT, D_A_TFLOPS, D_B_TFLOPS, D_A_GBPS,
                                    D_B_GBPS};
 
+int pf_dview_runs_only(int col)
+{
+    return col == D_CI || col == D_VERDICT;
+}
+
 size_t pf_dview_columns_help(char *s, size_t n, size_t used)
 {
     assert(s && n > 0);
@@ -127,8 +132,9 @@ static void set_rate(pf_table *t, int r, int col, double v, int decimals)
         pf_table_num(t, r, col, v, decimals);
 }
 
-/* One side's cells; a side that lacks the row keeps '-'. */
-static void fill_side(pf_table *t, int r, const pf_row *row, int count_col, int tflops_col)
+/* One side's cells; a side that lacks the row keeps '-'. marks: GB/s resting on a Triton
+ * launch read from the trace alone is a floor, "~lb" beside Inductor's own (text, Markdown). */
+static void fill_side(pf_table *t, int r, const pf_row *row, int count_col, int tflops_col, int marks)
 {
     if (!row)
         return;
@@ -137,6 +143,8 @@ static void fill_side(pf_table *t, int r, const pf_row *row, int count_col, int 
     pf_table_num(t, r, count_col + 2, row->total_ns / 1e3, 3);
     set_rate(t, r, tflops_col, pf_row_tflops(row), 2);
     set_rate(t, r, tflops_col + 1, pf_row_gbps(row), 1);
+    if (marks && pf_row_gbps(row) >= 0 && pf_view_row_lower_bound(row))
+        pf_table_mark(t, r, tflops_col + 1, " ~lb");
 }
 
 /* The row's name: the key both sides share, or "A vs B" when they matched under different keys. */
@@ -178,8 +186,9 @@ static int fill_row(const pf_dview *o, pf_table *t, int r, const pf_diff_device 
     double ratio = pf_diff_row_ratio(&judged);
     pf_table_int(t, r, D_DEV_A, d->a->device->id);
     pf_table_int(t, r, D_DEV_B, d->b->device->id);
-    fill_side(t, r, dr->a, D_A_COUNT, D_A_TFLOPS);
-    fill_side(t, r, dr->b, D_B_COUNT, D_B_TFLOPS);
+    int marks = o->v->format == PF_FMT_TEXT || o->v->format == PF_FMT_MD;
+    fill_side(t, r, dr->a, D_A_COUNT, D_A_TFLOPS, marks);
+    fill_side(t, r, dr->b, D_B_COUNT, D_B_TFLOPS, marks);
     if (ratio >= 0)
         pf_table_num(t, r, D_RATIO, ratio, 3);
     if (dr->a && dr->b)
@@ -556,6 +565,8 @@ static int print_text(FILE *out, FILE *raw, const pf_dview *o, const pf_diff *d)
             fputc('\n', out); /* Markdown: a line right under a table would be read as a row */
         pf_dview_omitted(out, o, dd);
         print_calls_note(out, o, dd, runs_of(o, i), (int)(shown >> D_A_COUNT & 1));
+        if ((shown >> D_A_GBPS & 1 || shown >> D_B_GBPS & 1) && pf_view_diff_lower_bound(dd))
+            pf_view_lower_bound_note(out);
         fputc('\n', out);
         pf_dview_summary(out, o, dd);
         if (runs_of(o, i))

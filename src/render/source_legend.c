@@ -12,6 +12,7 @@ static const struct {
     {"estimate", "a byte model of the op (each input read, each output written once)"},
     {"generic", "no formula, each tensor argument counted once, FLOPs unknown"},
     {"inductor", "Inductor's own kernel_flop and kernel_num_gb"},
+    {"inductor+src", "Inductor's own figure where the trace keeps it, the other from the kernel's module (--inductor-cache)"},
     {"triton-src", "read from the Inductor Triton kernel's module"},
     {"triton", "an Inductor Triton launch read from the trace alone"},
     {"memcpy", "the copy's recorded bytes"},

@@ -23,6 +23,20 @@ int pf_view_check_columns(const pf_view_opts *v, char *err, size_t n)
                : 0;
 }
 
+const char *pf_view_runs_column(const pf_view_opts *v)
+{
+    assert(v && v->names[0]);
+    int picked[64];
+    char err[256];
+    pf_dview o;
+    pf_dview_init(&o, v, NULL);
+    int n = v->columns ? pf_cols_pick(o.rows.cols, PF_DVIEW_NCOLS, v->columns, picked, 64, err, sizeof err) : 0;
+    for (int i = 0; i < n; i++)
+        if (pf_dview_runs_only(picked[i]))
+            return o.rows.cols[picked[i]].id ? o.rows.cols[picked[i]].id : o.rows.cols[picked[i]].key;
+    return NULL;
+}
+
 void pf_view_columns_help(char *s, size_t n)
 {
     assert(s && n > 0);

@@ -182,6 +182,15 @@ typedef struct pf_dview {
 
 /* Sets o up for v (which must outlive it, with both names set) and runs (NULL: one run a side). */
 void pf_dview_init(pf_dview *o, const pf_view_opts *v, const pf_runs *runs);
+/* Whether a row's bytes rest on a Triton launch read from the trace alone (a source "~lb"),
+ * and the footnote that says what that is (analysis_notes.c: the one text for both views). */
+int pf_view_row_lower_bound(const pf_row *r);
+void pf_view_lower_bound_note(FILE *out);
+/* Whether any row of a --diff device pair has such bytes on either side. */
+int pf_view_diff_lower_bound(const pf_diff_device *d);
+/* Whether --diff's column col (its index in the rows table) exists only with several runs on
+ * a side: the interval and the verdict. */
+int pf_dview_runs_only(int col);
 /* The pair's rows: matched by change, then each side's own; with --top N the N rows of the
  * largest absolute change (B - A, a missing side 0); with rd (the pair's intervals, when
  * o->runs) the 95% interval and verdict columns. NULL when memory runs out. */

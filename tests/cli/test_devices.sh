@@ -359,3 +359,28 @@ printf '[{"name": "H1\000x", "match": "H100"}]' >"$TMP/bad48.json"
 check_run "device file, a zero byte in \"name\"" 1 "$PROFANA" --analysis "$TMP/d48.json" bf16 --device-file "$TMP/bad48.json"
 check_eq "device file, a zero byte in \"name\": one line naming the key" "$(cat "$TMP/err")" \
     "profana: error: $TMP/bad48.json: byte 13: \"name\" holds a NUL character (\\u0000 or a zero byte): not a name"
+
+# A dtype the device lacks (issue 43): the V100 has no bf16 units and the A100 no fp8 (their
+# datasheets give fp16 125 and fp32 15.7 TFLOP/s on the V100; fp8 appears with Hopper). The
+# header shows '-' for the dtype, one line says why, and the rows with that work show '-' in
+# FLOPS %, never a percentage of 0 TFLOP/s.
+retrace "$TRACES/eager_bf16.json" "$TMP/v100.json" "Tesla V100-SXM2-16GB" 80 $((16 * 1024 * MIB))
+check_run "V100, DTYPE bf16: exit 0" 0 "$PROFANA" --analysis "$TMP/v100.json" bf16 --wide
+check_grep "V100, bf16: the header's peak is '-'" "peaks: fp32 15.7 TFLOP/s, bf16 -, DRAM 900 GB/s" "$TMP/out"
+check_eq "V100, bf16: one line says the device table gives none" \
+    "$(grep -c '^No peak for bf16: the device table gives V100 SXM2 16GB none' "$TMP/out")" 1
+check_eq "V100, bf16: no 0.0 TFLOP/s peak" "$(grep -c 'bf16 0.0 TFLOP/s' "$TMP/out")" 0
+check_run "V100, DTYPE bf16, CSV: exit 0" 0 "$PROFANA" --analysis "$TMP/v100.json" bf16 --format csv
+check_eq "V100, bf16: the five bf16 GEMM rows (nvjet) have no FLOPS %" \
+    "$(python3 -c 'import csv,sys; print(sorted(r["FLOPS %"] for r in csv.DictReader(open(sys.argv[1])) if r["Kernel Name"].startswith("nvjet")))' "$TMP/out")" \
+    "['', '', '', '', '']"
+check_eq "V100, bf16: the rows of BFloat16 kernels, 0 FLOPs among them (reduce, layer norm), have no FLOPS % either" \
+    "$(python3 -c 'import csv,sys; r=[x for x in csv.DictReader(open(sys.argv[1])) if "BFloat16" in x["Kernel Name"]]; print(len(r) > 0, sorted({x["FLOPS %"] for x in r}), any(x["GFLOP"] == "0.000" for x in r))' "$TMP/out")" \
+    "True [''] True"
+retrace "$FP8T" "$TMP/a100.json" "NVIDIA A100-SXM4-80GB" 108 $((80 * 1024 * MIB))
+check_run "A100, fp8 work: exit 0" 0 "$PROFANA" --analysis "$TMP/a100.json" fp8 --wide
+check_grep "A100, fp8: the header's peak is '-'" " fp8 -," "$TMP/out"
+check_grep "A100, fp8: one line says the device table gives none" "^No peak for fp8.*: the device table gives A100 SXM 80GB none" "$TMP/out"
+# a device with the dtype: no such line (H100, bf16)
+check_run "H100, bf16: exit 0" 0 "$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16
+check_eq "H100, bf16: no 'No peak' line" "$(grep -c '^No peak' "$TMP/out")" 0

@@ -153,7 +153,7 @@ check_near "compiled pair: ratio of totals = Python's" "$(json "d['devices'][0][
 
 # Text: the issue's columns, the levels line, the summary lines.
 check_run "compiled pair: text" 0 "$PROFANA" --diff "$A" b8 "$B" b16 bf16 --wide
-check_grep "text: columns" "^Kernel Name *| b8 Count | b8 Mean (us) | b8 Total (us) | b16 Count | b16 Mean (us) | b16 Total (us) | B/A *| Delta (us) | b8 TFLOP/s | b8 GB/s | b16 TFLOP/s | b16 GB/s | Match" "$TMP/out"
+check_grep "text: columns" "^Kernel Name *| b8 Count | b8 Mean (us) | b8 Total (us) | b16 Count | b16 Mean (us) | b16 Total (us) | B/A *| Delta (us) | b8 TFLOP/s | b8 GB/s *| b16 TFLOP/s | b16 GB/s *| Match" "$TMP/out"
 check_grep "text: rows per level" "^Matched rows: $(json "d['devices'][0]['summary']['matched_rows']" "$TMP/pair.json") (exact [0-9]*, normalised [0-9]*); only in b8: $(json "d['devices'][0]['summary']['only_a']" "$TMP/pair.json"), only in b16: $(json "d['devices'][0]['summary']['only_b']" "$TMP/pair.json")$" "$TMP/out"
 check_grep "text: totals and ratio" "^GPU time: b8 $(awk -v a="$a_ns" 'BEGIN { printf "%.3f", a / 1000 }') us, b16 $(awk -v b="$b_ns" 'BEGIN { printf "%.3f", b / 1000 }') us, B/A " "$TMP/out"
 check_grep "text: geomean line, with the time-weighted ratio beside it" "^Geomean of per-row mean-time ratios B/A: [0-9.]* over [0-9]* matched rows; time-weighted B/A (their total time): [0-9.]*$" "$TMP/out"
@@ -288,3 +288,17 @@ else:
     print(len([w for w in want if w != "..."]) > 10)
 PY
 )" "True"
+
+# --diff of a compiled run read from the trace alone (Triton bytes a lower bound: its modules
+# are not on this machine) against the same model recorded with Inductor's own kernel_num_gb
+# (issue 43): every plain-side GB/s of a Triton row is marked ~lb, no bench-side one is, and
+# the footnote says what ~lb is, once; the default columns (no GB/s) carry neither.
+ID=testdata/inductor
+"$PROFANA" --diff "$ID/bert_default_plain.json.gz" plain "$ID/bert_default_bench.json.gz" bench bf16 \
+    --columns a_gbps,b_gbps --name_limit 60 >"$TMP/lb.txt" 2>&1
+check_eq "diff ~lb: exit 0" "$?" 0
+check_eq "diff ~lb: every plain-side Triton GB/s marked, no bench-side one" \
+    "$(awk -F'|' '$1 ~ /^triton_(poi|red|per|tem)_/ && $2 ~ /[0-9]/ { a += ($2 ~ /~lb/); b += ($3 ~ /~lb/); n++ } END { print (n > 0 && a == n), b }' "$TMP/lb.txt")" "1 0"
+check_eq "diff ~lb: the footnote once" "$(grep -c '^~lb: a lower bound' "$TMP/lb.txt")" 1
+"$PROFANA" --diff "$ID/bert_default_plain.json.gz" plain "$ID/bert_default_bench.json.gz" bench bf16 >"$TMP/lb0.txt" 2>&1
+check_eq "diff ~lb: default columns (no GB/s): no mark, no footnote" "$(grep -c '~lb' "$TMP/lb0.txt")" 0

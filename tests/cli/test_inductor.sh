@@ -155,3 +155,38 @@ if strace -f -o /dev/null true 2>/dev/null; then
 else
     echo "SKIP kernel_file /dev/ptmx under strace: strace cannot trace here"
 fi
+
+# A trace that keeps kernel_flop but not kernel_num_gb (issue 43): the bytes come from the
+# kernel's module under --inductor-cache (Source inductor+src), against Inductor's own
+# kernel_num_gb of the unstripped recording (inductor_oracle.py); without the modules the
+# bytes stay unknown, the FLOPs Inductor's.
+python3 - "$D/bert_default_bench.json.gz" "$TMP/nogb.json.gz" <<'PY'
+import gzip, json, sys
+d = json.load(gzip.open(sys.argv[1]))
+for e in d["traceEvents"]:
+    a = e.get("args")
+    if isinstance(a, dict):
+        a.pop("kernel_num_gb", None)
+with gzip.open(sys.argv[2], "wt") as f:
+    json.dump(d, f)
+PY
+mkdir -p "$TMP/nogb" && tar xzf "$D/bert_default_bench_modules.tar.gz" -C "$TMP/nogb"
+"$PROFANA" --analysis "$TMP/nogb.json.gz" bf16 --inductor-cache "$TMP/nogb" --format json >"$TMP/nogb.out.json" 2>"$TMP/err"
+check_eq "kernel_flop without kernel_num_gb, --inductor-cache: exit 0" "$?" 0
+run_oracle tests/cli/inductor_oracle.py "$TMP/nogb.json.gz" "$D/bert_default_bench.json.gz" "$TMP/nogb.out.json" >"$TMP/nogb.or" ||
+    fail "kernel_flop without kernel_num_gb: oracle" "exited $?"
+tri=$(awk '$1 == "triton_us" { print $2 }' "$TMP/nogb.or")
+match=$(awk '$1 == "match_us" { print $2 }' "$TMP/nogb.or")
+if awk -v m="$match" -v t="$tri" 'BEGIN { exit !(t > 0 && m >= 0.95 * t) }'; then
+    pass "kernel_flop without kernel_num_gb: bytes from the modules within 1% of Inductor's for >= 95% of Triton GPU time ($match of $tri us)"
+else
+    fail "kernel_flop without kernel_num_gb: bytes from the modules" "$match of $tri us; $(grep mismatched "$TMP/nogb.or")"
+fi
+"$PROFANA" --analysis "$TMP/nogb.json.gz" bf16 --inductor-cache "$TMP/nogb" --format csv >"$TMP/nogb.csv" 2>/dev/null
+check_eq "kernel_flop without kernel_num_gb: every Triton row's source is inductor+src" \
+    "$(python3 -c 'import csv,sys; print(sorted({r["Source"] for r in csv.DictReader(open(sys.argv[1])) if r["Kernel Name"].startswith("triton_")}))' "$TMP/nogb.csv")" \
+    "['inductor+src']"
+"$PROFANA" --analysis "$TMP/nogb.json.gz" bf16 --format csv >"$TMP/nogb0.csv" 2>/dev/null
+check_eq "kernel_flop without kernel_num_gb, no cache: Triton rows keep Inductor's FLOPs, bytes unknown" \
+    "$(python3 -c 'import csv,sys; print(sorted({(r["Source"], r["GB"]) for r in csv.DictReader(open(sys.argv[1])) if r["Kernel Name"].startswith("triton_")}))' "$TMP/nogb0.csv")" \
+    "[('inductor', '')]"

@@ -18,6 +18,7 @@ for t in $targets; do
     case $t in
     fuzz_args) seeds=$build/seeds/args ;;
     fuzz_triton) seeds=$build/seeds/triton ;;
+    fuzz_demangle) seeds=$build/seeds/demangle ;;
     *) seeds=$build/seeds/trace ;;
     esac
     mkdir -p "$build/corpus/$t"

@@ -14,6 +14,7 @@ import glob
 import tarfile
 import gzip
 import json
+import re
 import os
 import shutil
 import sys
@@ -143,6 +144,23 @@ def main():
                         f.write(data)
                     n_mod += 1
     print("seeds: %d Inductor modules" % n_mod)
+    # fuzz_demangle: the mangled names (_Z...) of testdata/'s traces, one a file
+    dm_dir = os.path.join(out, "demangle")
+    shutil.rmtree(dm_dir, ignore_errors=True)
+    os.makedirs(dm_dir)
+    names = set()
+    for path in sorted(glob.glob(os.path.join(root, "testdata", "**", "*.json*"), recursive=True)):
+        opener = gzip.open if path.endswith(".gz") else open
+        try:
+            with opener(path, "rb") as f:
+                names.update(m.decode("utf-8", "surrogateescape")
+                             for m in re.findall(rb'"(_Z[^"\\]*)"', f.read()))
+        except (OSError, EOFError):
+            continue
+    for i, n in enumerate(sorted(names)):
+        with open(os.path.join(dm_dir, "%d.txt" % i), "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(n)
+    print("seeds: %d mangled names" % len(names))
     print("seeds: %d small traces, %d broken traces, %d op args in %s" % (n_traces, n_broken, n_args, out))
 
 

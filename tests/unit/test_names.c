@@ -42,6 +42,38 @@ static void test_short(void)
                 "nvjet_sm90_tst_128x64_64x8_1x2_h_bz_NTT");
     check_short("short: op keys unchanged (kernel 0)", "aten::mm([2048,512]bf16, [512,512]bf16)", 0,
                 "aten::mm([2048,512]bf16, [512,512]bf16)");
+    /* cuBLAS: a return type with templates and an expression of its own; the function is
+     * plain "kernel", so its scope stays, and its first argument, int, says nothing */
+    check_short("short: cuBLAS gemvx, enable_if return type, scope kept, scalar arguments elided",
+                "std::enable_if<!(false), void>::type internal::gemvx::kernel<int, int, __nv_bfloat16, __nv_bfloat16, "
+                "__nv_bfloat16, float, false, true, true, false, 7, false, cublasGemvParamsEx<int, "
+                "cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, "
+                "cublasGemvTensorStridedBatched<__nv_bfloat16>, float> >(cublasGemvParamsEx<int, "
+                "cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, "
+                "cublasGemvTensorStridedBatched<__nv_bfloat16>, float>)",
+                1, "gemvx::kernel<...>");
+    check_short("short: a comparison inside the return type's template arguments",
+                "std::enable_if<(((8)>(0)))&&vllm::_typeConvert<c10::BFloat16>::exists, void>::type "
+                "vllm::fused_add_rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, long, c10::BFloat16*, "
+                "c10::BFloat16 const*, float, int, int)",
+                1, "fused_add_rms_norm_kernel<BFloat16>");
+    check_short("short: a comparison inside the function's own template arguments",
+                "void k<(((8)>(0))), my::Op>(int)", 1, "k<Op>");
+    check_short("short: a functor in (anonymous namespace) first", "void k<(anonymous namespace)::Op<int> >(int)", 1,
+                "k<Op>");
+    check_short("short: kernel with a class argument keeps it", "void a::b::kernel<my::Op<int> >(int)", 1,
+                "b::kernel<Op>");
+    check_short("short: a name with spaces is no return type and name", "Memcpy DtoD (Device -> Device)", 1,
+                "Memcpy DtoD");
+    /* ROCm's mangled names demangled first (c++filt: void aiter::add_rmsnorm_quant_kernel<std::bfloat16_t, ...>) */
+    check_short("short: mangled aiter kernel",
+                "_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi64ELi8ELb0ELb0ELb1ELi1EEEvPT0_PT_PfS4_S4_S4_diiiiiiib", 1,
+                "add_rmsnorm_quant_kernel<bfloat16_t>");
+    /* c++filt: void ck_tile::kentry<1, ck_tile::Rmsnorm2dFwd<int>, ck_tile::Rmsnorm2dFwd<int>::Kargs>(...) */
+    check_short("short: mangled ck_tile kernel", "_ZN7ck_tile6kentryILi1ENS_12Rmsnorm2dFwdIiEEJNS2_5KargsEEEEvDpT1_", 1,
+                "kentry<Rmsnorm2dFwd>");
+    check_short("short: a malformed mangled name stays as it is", "_ZN7ck_tile6kentryILi1E", 1, "_ZN7ck_tile6kentryILi1E");
+    check_short("short: an op key that looks mangled stays (kernel 0)", "_ZN5aiter3fooEv", 0, "_ZN5aiter3fooEv");
     char small[8];
     CHECK_STR("short: cut to the buffer", pf_name_short("abcdefghijk", 0, small, sizeof small), "abcdefg");
 }
@@ -103,6 +135,14 @@ static void test_set(void)
     const char *ns[] = {"void a::k<1>(int)", "void b::k<1>(int)"};
     const char *ns_want[] = {"k", "k #2"};
     check_set("set: names alike but for namespaces numbered", ns, 2, 1, ns_want);
+
+    /* two mangled aiter kernels alike but for their block size: told apart by demangled words */
+    const char *mangled[] = {
+        "_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi64ELi8ELb0ELb0ELb1ELi1EEEvPT0_PT_PfS4_S4_S4_diiiiiiib",
+        "_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi256ELi16ELb0ELb0ELb1ELi1EEEvPT0_PT_PfS4_S4_S4_diiiiiiib",
+    };
+    const char *mangled_want[] = {"add_rmsnorm_quant_kernel<bfloat16_t...64>", "add_rmsnorm_quant_kernel<bfloat16_t...256>"};
+    check_set("set: mangled names told apart by their demangled arguments", mangled, 2, 1, mangled_want);
 
     /* op keys are distinct already and stay whole */
     const char *ops[] = {"aten::mm", "aten::addmm", "aten::mm([2,3]bf16, [3,4]bf16)"};
