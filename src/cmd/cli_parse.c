@@ -216,6 +216,7 @@ int pf_cli_parse(pf_cli *cli, int argc, char **argv, pf_devset *devices, int *do
         rc = pf_cli_resolve_devices(cli, p.cmd, devices);
     cli->command = p.cmd->name;
     cli->load.op_spans_only = !pf_analysis_needs_host(&cli->an); /* only per-op CPU times read them */
-    cli->load.autograd = pf_group_is_tree(cli->an.group); /* the module view's backward pass */
+    /* the module view's backward pass: --group module and annotation, and the report's module tree */
+    cli->load.autograd = pf_group_is_tree(cli->an.group) || cli->report;
     return rc;
 }

@@ -129,13 +129,15 @@ static int *shown_rows(const pf_module_device *md, const pf_view_opts *v, int de
     return show;
 }
 
-static pf_table *tree_table(const pf_module_device *md, const pf_view_opts *v, int depth, int ann)
+/* The tree's rows that show; tree: named by their last component (indented in text), else by
+ * their whole path. */
+static pf_table *rows_table(const pf_module_device *md, const pf_view_opts *v, int depth, int ann, int tree)
 {
     pf_table *t = pf_table_new(view_cols[ann][0], M_NCOLS);
     int *show = shown_rows(md, v, depth);
     for (size_t k = 0; t && show && k < md->n_rows; k++)
         if (show[k])
-            put_row(t, &md->rows[k], md, v, 1);
+            put_row(t, &md->rows[k], md, v, tree);
     if (t && (!show || pf_table_status(t))) {
         pf_table_free(t);
         t = NULL;
@@ -170,6 +172,13 @@ static void print_table(FILE *out, const pf_table *t, const pf_view_opts *v)
         pf_table_print_text_fit(out, t, &fit);
 }
 
+/* view_parts.h */
+pf_table *pf_modules_report_table(const pf_module_view *mv, int d)
+{
+    pf_view_opts v = {.format = PF_FMT_JSON, .top = PF_MODULES_REPORT_ROWS}; /* whole paths, no indent */
+    return rows_table(&mv->devices[d], &v, PF_MODULES_REPORT_DEPTH, mv->annotations, 0);
+}
+
 /* Where the device's GPU time went, in one line. */
 static void print_split(FILE *out, const pf_module_device *md, int ann)
 {
@@ -192,7 +201,7 @@ static int print_text(FILE *out, const pf_view_opts *v, const pf_analysis *an, c
         fputc('\n', out);
         pf_aview_header(out, an, md->report, "");
         print_split(out, md, mv->annotations);
-        pf_table *t = tree_table(md, v, depth, mv->annotations);
+        pf_table *t = rows_table(md, v, depth, mv->annotations, 1);
         if (!t)
             return -1;
         fputc('\n', out);
@@ -210,7 +219,7 @@ static int print_text(FILE *out, const pf_view_opts *v, const pf_analysis *an, c
 static int print_csv(FILE *out, const pf_view_opts *v, const pf_module_view *mv, int depth)
 {
     for (int d = 0; d < mv->n_devices; d++) {
-        pf_table *t = tree_table(&mv->devices[d], v, depth, mv->annotations);
+        pf_table *t = rows_table(&mv->devices[d], v, depth, mv->annotations, 1);
         if (!t)
             return -1;
         pf_table_print_csv(out, t, d == 0);
@@ -260,7 +269,7 @@ static int print_json(FILE *out, const pf_view_opts *v, const pf_analysis *an, c
         pf_jw_num(&w, md->bwd_unattributed_ns / 1e3);
         pf_jw_key(&w, "outside_us");
         pf_jw_num(&w, md->outside_ns / 1e3);
-        pf_table *t = tree_table(md, v, depth, mv->annotations);
+        pf_table *t = rows_table(md, v, depth, mv->annotations, 1);
         if (!t)
             return -1;
         pf_jw_key(&w, "modules");

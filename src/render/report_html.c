@@ -1,4 +1,5 @@
 /* report_html.c - writes the --plot SVG files and the --report HTML page (header lines, tables, inline charts) of an --analysis or --diff run. */
+#include "profana/modules.h"
 #include "profana/report.h"
 
 #include <stdlib.h>
@@ -380,11 +381,21 @@ static int analysis_report(pf_xw *w, const job *j)
     html_para(w, s);
     if (charts_section(w, &j->cs))
         return -1;
+    /* a trace with nn.Module events also gets each device's module tree (--group module's) */
+    pf_module_view *mv = NULL;
+    pf_error err;
+    if (pf_module_view_build(an, 0, &mv, &err))
+        return -1;
     for (int i = 0; i < an->n_devices; i++) {
         device_ctx c = {j->av, an, &an->devices[i]};
-        if (report_device(w, &c, j->cs.titles[i]))
+        if (report_device(w, &c, j->cs.titles[i]) ||
+            (mv->n_module_calls && put_table(w, pf_modules_report_table(mv, i),
+                                             "Modules: forward and backward GPU time (--group module)"))) {
+            pf_module_view_free(mv);
             return -1;
+        }
     }
+    pf_module_view_free(mv);
     html_h2(w, "Timeline"); /* one trace's streams and idle causes: --analysis only */
     pf_xw_begin(w, "div");
     pf_xw_attr(w, "class", "chart");

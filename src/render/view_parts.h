@@ -212,4 +212,12 @@ void pf_dview_summary(FILE *out, const pf_dview *o, const pf_diff_device *d);
 /* One line after lead naming the devices without a counterpart; nothing when there are none. */
 void pf_dview_left_out(FILE *out, const pf_dview *o, const pf_diff *d, const char *lead);
 
+/* The HTML report's module table of device d (src/render/modules_view.c): the module view's
+ * rows at most PF_MODULES_REPORT_DEPTH levels deep, the PF_MODULES_REPORT_ROWS with the most
+ * time, by their whole paths. NULL when memory runs out. */
+#define PF_MODULES_REPORT_DEPTH 4
+#define PF_MODULES_REPORT_ROWS 40
+struct pf_module_view;
+pf_table *pf_modules_report_table(const struct pf_module_view *mv, int d);
+
 #endif

@@ -177,3 +177,37 @@ check_eq "hand-made trace: GPU 310 = forward 30 + backward 80 + backward without
 # training step runs the model once a step: one call of each path).
 check_run "--step 2" 0 "$PROFANA" --analysis "$TRAIN" bf16 --group module --step 2 --format json
 check_eq "--step 2: one call of each path" "$(json 'sorted(set(r["calls"] for r in d["devices"][0]["modules"]))' "$TMP/out")" "[1]"
+
+# --report: a trace with module events gets each device's module table (whole paths, at most 4
+# levels, the 40 with the most time), its totals those of --group module's JSON.
+check_run "--report with module events" 0 "$PROFANA" --analysis "$TRAIN" bf16 --quiet --report "$TMP/r.html"
+got=$(python3 - "$TMP/r.html" "$TMP/numpy_preprocess.json" <<'EOF'
+import json, sys
+from html.parser import HTMLParser
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(); self.tables = []; self.cap = None; self.cell = None; self.row = None
+    def handle_starttag(self, tag, a):
+        if tag == "table": self.tables.append({"caption": "", "rows": []})
+        elif tag == "caption": self.cap = ""
+        elif tag == "tr": self.row = []
+        elif tag in ("td", "th"): self.cell = ""
+    def handle_endtag(self, tag):
+        if tag == "caption": self.tables[-1]["caption"] = self.cap; self.cap = None
+        elif tag in ("td", "th") and self.row is not None: self.row.append(self.cell); self.cell = None
+        elif tag == "tr": self.tables[-1]["rows"].append(self.row); self.row = None
+    def handle_data(self, d):
+        if self.cap is not None: self.cap += d
+        if self.cell is not None: self.cell += d
+p = P(); p.feed(open(sys.argv[1]).read())
+t = [t for t in p.tables if t["caption"].startswith("Modules")]
+if len(t) != 1:
+    print("tables %d" % len(t)); sys.exit()
+head, body = t[0]["rows"][0], t[0]["rows"][1:]
+col = head.index("Total (us)")
+want = {r["path"]: r["total_us"] for r in json.load(open(sys.argv[2]))["devices"][0]["modules"]}
+got = {r[0]: float(r[col]) for r in body}
+print("ok" if got.keys() == want.keys() and all(abs(got[k] - want[k]) < 0.001 for k in got) else "differ %s %s" % (got, want))
+EOF
+)
+check_eq "--report: the module table's paths and totals are --group module's" "$got" ok
