@@ -72,7 +72,7 @@ typedef struct pf_activity {
  * (call.args is shared). Memory then follows the launches, not every host-side op. */
 typedef struct pf_cpu_op {
     const char *name;          /* interned: "aten::mm" */
-    int64_t ext_id;
+    int64_t ext_id;            /* unsigned 64-bit in the trace, kept as its bit pattern */
     pf_op_call call;           /* name/args; nargs == 0 until resolved, or when none recorded */
     double kernel_flop;        /* Inductor's figures; < 0 when absent */
     double kernel_num_gb;

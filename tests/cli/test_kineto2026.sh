@@ -130,6 +130,10 @@ for t in sync counters u64 pdl; do
         fail "kineto2026: $t: --analysis" "exit $?"
 done
 "$PROFANA" --analysis "$TMP/pdl.json" bf16 >"$TMP/pdl.txt" 2>&1
+check_eq "kineto2026: u64: --explain names the op's External id 2^64 - 1 whole" \
+    "$("$PROFANA" --analysis "$TMP/u64.json" bf16 --explain aten::mm 2>&1 | grep '^Op:' | cut -d, -f2)" " External id 18446744073709551615"
+check_eq "kineto2026: u64: --explain JSON external_id 2^64 - 1" \
+    "$("$PROFANA" --analysis "$TMP/u64.json" bf16 --explain aten::mm --format json 2>&1 | grep -o '"external_id":[0-9]*')" '"external_id":18446744073709551615'
 
 python3 - "$TMP" <<'PY' || fail "kineto2026: checker" "exited $?"
 import json
