@@ -274,8 +274,9 @@ void pf_aview_busy(FILE *out, const pf_busy *b)
             span_ns(b) / 1e3, b->busy_ns / 1e3, span_pct(b, b->busy_ns), (span_ns(b) - (double)b->busy_ns) / 1e3,
             b->sum_ns / 1e3, (b->sum_ns - b->busy_ns) / 1e3);
     if (b->stream_overlaps > 0)
-        fprintf(out, "  note: %lld activit%s started on %s stream before the previous one ended (%.3f us shared; "
-                     "programmatic dependent launch, sm_90+): counted once in busy time\n",
+        fprintf(out, "  note: %lld activit%s started on %s stream before the previous one ended (%.3f us shared: "
+                     "programmatic dependent launch on sm_90+, or overlapping timestamps): counted once in busy "
+                     "time\n",
                 (long long)b->stream_overlaps, b->stream_overlaps == 1 ? "y" : "ies",
                 b->stream_overlaps == 1 ? "its" : "their", b->stream_overlap_ns / 1e3);
 }

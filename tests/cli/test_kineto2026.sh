@@ -205,7 +205,8 @@ st = [(s["stream"], s["count"], s["busy_us"]) for s in d["devices"][0]["streams"
 check("pdl: per stream busy: 7 80 us, 8 10 us, 9 100 us", st == [(7, 3, 80), (8, 1, 10), (9, 2, 100)], st)
 txt = open("%s/pdl.txt" % tmp).read()
 check("pdl: the note line names 2 activities and 20 us",
-      "note: 2 activities started on their stream before the previous one ended (20.000 us shared;" in
+      "note: 2 activities started on their stream before the previous one ended (20.000 us shared: "
+      "programmatic dependent launch on sm_90+, or overlapping timestamps): counted once in busy time" in
       " ".join(txt.split()), txt[-800:])
 check("pdl: not a corrupt trace (no warning)", "warning" not in txt, txt[-800:])
 PY
