@@ -130,6 +130,10 @@ for t in sync counters u64 pdl; do
         fail "kineto2026: $t: --analysis" "exit $?"
 done
 "$PROFANA" --analysis "$TMP/pdl.json" bf16 >"$TMP/pdl.txt" 2>&1
+# two traces with counters combined: their string pids stay apart, still no activity from them
+"$PROFANA" --combine "$TMP/counters.json" "$TMP/counters.json" "$TMP/cc.json" 2>/dev/null ||
+    fail "kineto2026: counters: --combine" "exit $?"
+"$PROFANA" --analysis "$TMP/cc.json" bf16 --format json >"$TMP/cc.out.json" 2>/dev/null
 check_eq "kineto2026: u64: --explain names the op's External id 2^64 - 1 whole" \
     "$("$PROFANA" --analysis "$TMP/u64.json" bf16 --explain aten::mm 2>&1 | grep '^Op:' | cut -d, -f2)" " External id 18446744073709551615"
 check_eq "kineto2026: u64: --explain JSON external_id 2^64 - 1" \
@@ -179,6 +183,10 @@ check("counters: streams = [7], busy 70 us",
       [(s["stream"], s["busy_us"]) for s in dev[0]["streams"]] == [(7, 70)], dev[0]["streams"])
 err = open("%s/counters.err" % tmp).read()
 check("counters: no note of unknown GPU-like events", "like GPU activity" not in err, err)
+
+d = json.load(open("%s/cc.out.json" % tmp))
+check("counters: two combined: 4 activities on 2 devices (2 kernels each)",
+      (d["gpu_activities"], len(d["devices"])) == (4, 2), (d["gpu_activities"], [x["id"] for x in d["devices"]]))
 
 # 3. u64 ids: aten::mm has kernels 0 and 2 (30 + 50 us), aten::relu 1 and 3 (40 + 60 us)
 d = out("u64")
