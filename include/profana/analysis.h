@@ -172,6 +172,10 @@ typedef struct pf_stream_busy {
     int64_t stream;
     int64_t count;
     int64_t busy_ns;
+    int64_t overlaps;          /* activities that start before an earlier one of the stream
+                                  ends (programmatic dependent launch, sm_90+): counted once
+                                  in busy_ns, as every overlap */
+    int64_t overlap_ns;        /* the time they share with the earlier ones */
 } pf_stream_busy;
 
 /* When the device worked: its span (first start to last end), the union of its activity
@@ -182,6 +186,8 @@ typedef struct pf_busy {
     int64_t sum_ns;                    /* summed durations: sum - busy is the overlap */
     pf_stream_busy *streams;           /* sorted by stream id */
     size_t n_streams;
+    int64_t stream_overlaps;           /* the streams' overlaps and overlap_ns, summed */
+    int64_t stream_overlap_ns;
 } pf_busy;
 
 typedef struct pf_device_report {

@@ -35,6 +35,8 @@ void pf_jw_str(pf_jw *w, const char *s);
 void pf_jw_num(pf_jw *w, double v);
 /* Writes v as an integer. */
 void pf_jw_int(pf_jw *w, int64_t v);
+/* Writes v as an unsigned integer (an id of the trace: unsigned 64-bit, kept as its bit pattern). */
+void pf_jw_u64(pf_jw *w, uint64_t v);
 /* Writes true for a non-zero v, false for 0. */
 void pf_jw_bool(pf_jw *w, int v);
 /* Writes null. */

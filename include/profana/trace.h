@@ -42,7 +42,9 @@ typedef struct pf_activity {
                                   its launch call: nested); -1 none */
     int64_t stream;
     int64_t ts_ns, dur_ns;     /* exact, from the microsecond text */
-    int64_t correlation;       /* -1 when absent */
+    int64_t correlation;       /* -1 when absent (has_correlation 0); ids are unsigned 64-bit
+                                  in the trace and kept as their bit pattern (2^64 - 1 is -1
+                                  with has_correlation 1) */
     int64_t bytes;             /* memcpy/memset args.bytes; -1 when absent */
     uint64_t geometry;         /* a hash of its grid and block (its args, else its launch
                                   call's); 0 when the trace gives neither */
@@ -56,7 +58,9 @@ typedef struct pf_activity {
     uint64_t captured : 1;     /* 1: op is the one that recorded it in a graph capture
                                   (pf_trace_graft_captures), not one of this trace */
     pf_src_args args;          /* where its args object is in the text */
-    int64_t src_off : 61;      /* byte offset of the event's '{' in the (decompressed) text */
+    int64_t src_off : 59;      /* byte offset of the event's '{' in the (decompressed) text */
+    uint64_t has_correlation : 1; /* 1: args.correlation read (correlation) */
+    uint64_t has_ext : 1;      /* 1: args "External id" read (linking's, until then) */
     uint64_t nested : 1;       /* 1: op is the innermost op enclosing its launch call on the
                                   call's thread, its External id matching none (linked by nesting) */
     uint64_t kind : 2;         /* pf_act_kind */
@@ -68,7 +72,7 @@ typedef struct pf_activity {
  * (call.args is shared). Memory then follows the launches, not every host-side op. */
 typedef struct pf_cpu_op {
     const char *name;          /* interned: "aten::mm" */
-    int64_t ext_id;
+    int64_t ext_id;            /* unsigned 64-bit in the trace, kept as its bit pattern */
     pf_op_call call;           /* name/args; nargs == 0 until resolved, or when none recorded */
     double kernel_flop;        /* Inductor's figures; < 0 when absent */
     double kernel_num_gb;
@@ -94,9 +98,10 @@ typedef struct pf_launch {
     pf_launch_kind kind;
     int32_t op;                /* index into pf_trace.ops of the op that made the call; -1 none */
     int ran;                   /* 1: a GPU activity has its correlation (it ran: not captured) */
-    int64_t ext_id, correlation, ts_ns;
+    int64_t ext_id, correlation, ts_ns; /* ids as pf_activity.correlation's bit pattern */
     uint64_t process;
     uint64_t geometry;         /* as pf_activity.geometry; 0 none */
+    int has_ext;               /* 1: ext_id read; 0: none (ext_id -1) */
 } pf_launch;
 
 /* launch_ts_ns of an activity whose launch call is unknown (no runtime event with its

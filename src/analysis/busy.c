@@ -160,6 +160,21 @@ static int sort_by_stream(span *s, span *tmp, size_t n)
     return rc;
 }
 
+/* The spans of one stream (sorted by start) that start before an earlier one ends, and the
+ * time they share with the earlier ones: a stream runs its work in order, save where
+ * programmatic dependent launch (sm_90+) lets the next kernel start early. */
+static void stream_overlaps(const span *s, size_t n, pf_stream_busy *st)
+{
+    int64_t end = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && s[i].start < end) {
+            st->overlaps++;
+            st->overlap_ns = pf_sat_add(st->overlap_ns, (s[i].end < end ? s[i].end : end) - s[i].start);
+        }
+        end = s[i].end > end ? s[i].end : end;
+    }
+}
+
 static int per_stream(span *s, span *tmp, size_t n, pf_busy *b)
 {
     if (sort_by_stream(s, tmp, n))
@@ -177,6 +192,9 @@ static int per_stream(span *s, span *tmp, size_t n, pf_busy *b)
         st->stream = s[i].stream;
         st->count = (int64_t)(j - i);
         st->busy_ns = union_ns(s + i, j - i);
+        stream_overlaps(s + i, j - i, st);
+        b->stream_overlaps += st->overlaps;
+        b->stream_overlap_ns = pf_sat_add(b->stream_overlap_ns, st->overlap_ns);
     }
     return 0;
 }

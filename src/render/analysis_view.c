@@ -273,6 +273,12 @@ void pf_aview_busy(FILE *out, const pf_busy *b)
                  "(overlap %.3f us)\n",
             span_ns(b) / 1e3, b->busy_ns / 1e3, span_pct(b, b->busy_ns), (span_ns(b) - (double)b->busy_ns) / 1e3,
             b->sum_ns / 1e3, (b->sum_ns - b->busy_ns) / 1e3);
+    if (b->stream_overlaps > 0)
+        fprintf(out, "  note: %lld activit%s started on %s stream before the previous one ended (%.3f us shared: "
+                     "programmatic dependent launch on sm_90+, or overlapping timestamps): counted once in busy "
+                     "time\n",
+                (long long)b->stream_overlaps, b->stream_overlaps == 1 ? "y" : "ies",
+                b->stream_overlaps == 1 ? "its" : "their", b->stream_overlap_ns / 1e3);
 }
 
 enum { K_CATEGORY, K_KERNELS, K_COUNT, K_TOTAL, K_PCT, K_TFLOPS, K_GBPS, K_NCOLS };
@@ -663,6 +669,10 @@ static void json_busy(pf_jw *w, const pf_busy *b)
     pf_jw_num(w, b->sum_ns / 1e3);
     pf_jw_key(w, "overlap_us");
     pf_jw_num(w, (b->sum_ns - b->busy_ns) / 1e3);
+    pf_jw_key(w, "stream_overlaps");
+    pf_jw_int(w, b->stream_overlaps);
+    pf_jw_key(w, "stream_overlap_us");
+    pf_jw_num(w, b->stream_overlap_ns / 1e3);
     pf_jw_obj_end(w);
 }
 

@@ -174,8 +174,8 @@ static void print_match(FILE *out, const pf_invocation *e)
                 e->kind == PF_INV_KERNEL_PART ? " (the only kernel name containing the query)" : "", e->matches,
                 e->matches - 1);
     if (op)
-        fprintf(out, "Op: %s, External id %lld, event at byte %lld of the trace\n", op->name,
-                (long long)op->ext_id, (long long)op->src_off);
+        fprintf(out, "Op: %s, External id %llu, event at byte %lld of the trace\n", op->name,
+                (unsigned long long)(uint64_t)op->ext_id, (long long)op->src_off); /* ids are unsigned */
     else
         fputs("Op: none (the activity's External id matches no cpu_op)\n", out);
     fprintf(out, "GPU: first activity at ts %.3f us on device %d (%s, matched %s), stream %lld\n", a->ts_ns / 1e3,
@@ -365,7 +365,7 @@ static void json_match(pf_jw *w, const pf_invocation *e)
     pf_jw_str(w, op ? op->name : NULL);
     pf_jw_key(w, "external_id");
     if (op)
-        pf_jw_int(w, op->ext_id);
+        pf_jw_u64(w, (uint64_t)op->ext_id);
     else
         pf_jw_null(w);
     pf_jw_key(w, "byte_offset");

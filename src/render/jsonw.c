@@ -148,6 +148,13 @@ void pf_jw_int(pf_jw *w, int64_t v)
     jw_value_done(w);
 }
 
+void pf_jw_u64(pf_jw *w, uint64_t v)
+{
+    jw_sep(w);
+    fprintf(w->out, "%" PRIu64, v);
+    jw_value_done(w);
+}
+
 void pf_jw_bool(pf_jw *w, int v)
 {
     jw_sep(w);

@@ -165,7 +165,7 @@ static int keep_launches(pf_trace *t, const pf_launch_rec *l, pf_segvec *const *
     }
     for (size_t i = 0; i < n; i++)
         t->launches[i] = (pf_launch){nm[i].kernel, (pf_launch_kind)l[i].kind, -1, ran[i], nm[i].ext_id, l[i].correlation,
-                                     l[i].ts_ns, l[i].process, l[i].geometry};
+                                     l[i].ts_ns, l[i].process, l[i].geometry, nm[i].has_ext};
     t->n_launches = n;
     free(nm);
     return 0;
@@ -181,7 +181,7 @@ static void acts_launch_range(void *ctx, size_t lo, size_t hi, size_t k)
         if (i + PREFETCH_AHEAD < hi)
             pf_idmap_prefetch(&j->m, j->t->acts[i + PREFETCH_AHEAD].correlation);
         pf_activity *a = &j->t->acts[i];
-        int32_t g = a->correlation >= 0 ? pf_idmap_get(&j->m, a->correlation) : -1;
+        int32_t g = a->has_correlation ? pf_idmap_get(&j->m, a->correlation) : -1;
         a->launch_ts_ns = PF_NO_LAUNCH;
         a->launch_dur_ns = 0;
         a->launch_process = 0;

@@ -260,7 +260,7 @@ static void acts_link_range(void *ctx, size_t lo, size_t hi, size_t k)
     size_t n = 0;
     for (size_t i = lo; i < hi; i++) {
         pf_activity *a = &j->t->acts[i];
-        a->op = j->ext[i] >= 0 ? pf_idmap_get(j->m, j->ext[i]) : -1;
+        a->op = a->has_ext ? pf_idmap_get(j->m, j->ext[i]) : -1;
         n += a->op < 0;
         if (a->op >= 0) /* every writer writes 1: the same marks in any order */
             __atomic_store_n(&j->keep[a->op], 1, __ATOMIC_RELAXED);
@@ -285,7 +285,7 @@ static int link_acts(pf_trace *t, const int64_t *ext, const pf_idmap *m, unsigne
     /* a capture's kernel launches: their ops are what a replay's kernels take */
     for (size_t i = 0; i < t->n_launches; i++) {
         pf_launch *l = &t->launches[i];
-        l->op = l->kernel && l->ext_id >= 0 ? pf_idmap_get(m, l->ext_id) : -1;
+        l->op = l->kernel && l->has_ext ? pf_idmap_get(m, l->ext_id) : -1;
         if (l->op >= 0)
             keep[l->op] = 1;
     }

@@ -77,6 +77,8 @@ static int add_activity(pf_scanner *sc, pf_chunk *c, const ev_fields *f, pf_act_
     a.device = (int)dev;
     a.stream = aa.stream;
     a.correlation = aa.correlation;
+    a.has_correlation = (unsigned)aa.has_corr;
+    a.has_ext = (unsigned)aa.has_ext;
     a.bytes = aa.bytes;
     a.geometry = pf_ev_geometry(s, &aa);
     a.op = -1;
@@ -227,8 +229,8 @@ static int add_cpu_op(pf_scanner *sc, pf_chunk *c, const ev_fields *f, size_t st
         return -1;
     if (timed && sc->autograd && add_autograd(sc, c, f, &span))
         return -1;
-    int64_t id = pf_ev_op_ext_id(sc->w->buf, sc->w->len, f);
-    if (id < 0)
+    int64_t id;
+    if (!pf_ev_op_ext_id(sc->w->buf, sc->w->len, f, &id))
         return 0; /* cannot be linked: only its CPU time counts */
     pf_op_rec rec = {.name = name, .ext_id = id, .src_off = sc->w->base + (int64_t)start,
                      .args = src_args(sc->w->buf, f, start), .thread = span.thread,
@@ -298,7 +300,7 @@ static int add_launch(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
     if (pf_mark_is_sync(ntext, nlen) && add_mark(sc, c, f, PF_MARK_SYNC, NULL))
         return -1;
     pf_ev_act_args(s, sc->w->len, f, &aa);
-    if (aa.correlation < 0 || pf_ev_times(s, f, &l.ts_ns, &l.dur_ns))
+    if (!aa.has_corr || pf_ev_times(s, f, &l.ts_ns, &l.dur_ns))
         return 0;
     l.correlation = aa.correlation;
     l.process = pf_ev_process(s, f);
@@ -307,6 +309,7 @@ static int add_launch(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
     l.kind = pf_ev_launch_kind(s, f);
     if (sc->launch_names) {
         nm.ext_id = aa.ext_id;
+        nm.has_ext = aa.has_ext;
         if (aa.kernel[1] && !(nm.kernel = intern_string(sc, aa.kernel, 0)))
             return out_of_memory(sc, c);
     }
@@ -327,7 +330,7 @@ static int note_unknown(pf_scanner *sc, pf_chunk *c, const ev_fields *f)
     assert(sc != NULL && c != NULL && f != NULL);
     pf_act_args aa;
     pf_ev_act_args(sc->w->buf, sc->w->len, f, &aa);
-    if (aa.correlation < 0 || !(aa.has_stream || aa.has_device))
+    if (!aa.has_corr || !(aa.has_stream || aa.has_device))
         return 0;
     if (c->n_unknown_gpu++ == 0 && f->ev[E_CAT][1] && !(c->unknown_cat = intern_string(sc, f->ev[E_CAT], 0)))
         return out_of_memory(sc, c);

@@ -43,8 +43,9 @@ _Static_assert(PF_LAUNCH_BEGIN_CAPTURE < 4, "pf_launch_rec.kind holds every pf_l
  * a graph capture's trace): the other traces' records are a quarter smaller without it (a
  * 300 MB trace's scan held 2.6 MB less). */
 typedef struct pf_launch_name {
-    int64_t ext_id;            /* -1 none */
+    int64_t ext_id;            /* as pf_launch.ext_id */
     const char *kernel;        /* the kernel it launched; NULL none */
+    int has_ext;               /* ext_id read (pf_launch.has_ext) */
 } pf_launch_name;
 
 #endif

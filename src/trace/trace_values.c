@@ -22,7 +22,7 @@ void pf_ev_act_args_slow(const char *s, size_t len, const size_t sp[2], pf_act_a
         size_t v[2] = {m.val_start, m.val_end};
         switch (pf_ev_args_key(s + m.key_start, m.key_end - m.key_start)) {
         case A_EXT:
-            pf_ev_int_span(s, v, &a->ext_id, NULL);
+            pf_ev_id_span(s, v, &a->ext_id, &a->has_ext);
             break;
         case A_DEVICE:
             pf_ev_int_span(s, v, &a->device, &a->has_device);
@@ -31,7 +31,7 @@ void pf_ev_act_args_slow(const char *s, size_t len, const size_t sp[2], pf_act_a
             pf_ev_int_span(s, v, &a->stream, &a->has_stream);
             break;
         case A_CORR:
-            pf_ev_int_span(s, v, &a->correlation, NULL);
+            pf_ev_id_span(s, v, &a->correlation, &a->has_corr);
             break;
         case A_BYTES:
             pf_ev_int_span(s, v, &a->bytes, NULL);
@@ -52,9 +52,30 @@ void pf_ev_act_args_slow(const char *s, size_t len, const size_t sp[2], pf_act_a
 }
 
 /* An op's External id: the first one in its args (unreadable: the op cannot be linked). */
-int64_t pf_ev_op_ext_id(const char *s, size_t len, const ev_fields *f)
+int pf_ev_op_ext_id(const char *s, size_t len, const ev_fields *f, int64_t *id)
 {
-    return pf_ev_op_int(s, len, f, A_EXT, "External id");
+    assert(s != NULL && f != NULL && id != NULL);
+    const size_t *sp = f->ev[E_ARGS];
+    int ok = 0;
+    *id = -1;
+    if (!f->slow) {
+        pf_ev_id_span(s, f->arg[A_EXT], id, &ok);
+        return ok;
+    }
+    if (sp[1] == sp[0] || s[sp[0]] != '{')
+        return 0;
+    pf_jerr e;
+    pf_jmember m;
+    size_t p = sp[0];
+    pf_json_obj_begin(s, len, &p, &e);
+    while (pf_json_obj_next(s, len, &p, &m, &e) == 1) {
+        if (pf_json_key_is(s, &m, "External id")) {
+            size_t v[2] = {m.val_start, m.val_end};
+            pf_ev_id_span(s, v, id, &ok);
+            break;
+        }
+    }
+    return ok;
 }
 
 int64_t pf_ev_op_int(const char *s, size_t len, const ev_fields *f, int arg, const char *key)

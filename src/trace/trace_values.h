@@ -19,6 +19,8 @@
 typedef struct pf_act_args {
     int64_t ext_id, device, stream, correlation, bytes; /* -1, 0, 0, -1, -1 when absent */
     int has_device, has_stream;
+    int has_ext, has_corr;     /* ext_id, correlation read (pf_ev_id_span: an id of 2^64 - 1
+                                  reads -1, which only these tell from none) */
     size_t grid[2], block[2], kernel[2]; /* extents of their values; [0, 0) absent */
 } pf_act_args;
 
@@ -53,8 +55,9 @@ static inline uint64_t pf_ev_hash_span(const char *s, const size_t sp[2], uint64
     return h;
 }
 
-/* An op's External id: the first one in its args; -1 when it has none or it is unreadable. */
-int64_t pf_ev_op_ext_id(const char *s, size_t len, const ev_fields *f);
+/* An op's External id (pf_ev_id_span) into *id: the first one in its args. Returns 1, or 0
+ * when it has none or it is unreadable (*id then -1). */
+int pf_ev_op_ext_id(const char *s, size_t len, const ev_fields *f, int64_t *id);
 
 /* The whole number of args member arg (A_*), spelled key (what the validating scanner's
  * events are searched for): the first one; -1 when it has none or it is unreadable. */
@@ -86,6 +89,39 @@ static inline void pf_ev_int_span(const char *s, const size_t sp[2], int64_t *v,
     }
 }
 
+/* An id (External id, correlation): Kineto writes them as unsigned 64-bit numbers, so a
+ * whole number in [0, 2^64) (quoted or not; ".0" allowed, as pf_json_int) goes into *v as its
+ * bit pattern (one above 2^63 - 1 reads negative: ids are only compared, never added) and 1
+ * into *ok; both left as they were when the extent is absent or holds no such number (a
+ * negative one included: no id). */
+static inline void pf_ev_id_span(const char *s, const size_t sp[2], int64_t *v, int *ok)
+{
+    size_t p = sp[0], e = sp[1];
+    if (!e)
+        return;
+    if (e - p >= 2 && s[p] == '"' && s[e - 1] == '"') {
+        p++;
+        e--;
+    }
+    if (p >= e || s[p] < '0' || s[p] > '9')
+        return;
+    uint64_t acc = 0;
+    for (; p < e && s[p] >= '0' && s[p] <= '9'; p++) {
+        unsigned d = (unsigned)(s[p] - '0');
+        if (acc > (UINT64_MAX - d) / 10)
+            return;
+        acc = acc * 10 + d;
+    }
+    if (p < e && s[p] == '.')
+        for (p++; p < e && s[p] == '0'; p++)
+            ;
+    if (p != e)
+        return;
+    *v = acc <= (uint64_t)INT64_MAX ? (int64_t)acc : -(int64_t)(UINT64_MAX - acc) - 1;
+    if (ok)
+        *ok = 1;
+}
+
 /* The args of the event of s[0, len) whose members f holds, read into *a: by f's extents on
  * the fast path, by iterating the args object (pf_ev_act_args_slow) when f->slow. Absent:
  * ext_id, correlation and bytes -1, device and stream 0, extents [0, 0). */
@@ -94,7 +130,7 @@ static inline void pf_ev_act_args(const char *s, size_t len, const ev_fields *f,
     assert(s != NULL && f != NULL && a != NULL);
     a->ext_id = a->correlation = a->bytes = -1;
     a->device = a->stream = 0;
-    a->has_device = a->has_stream = 0;
+    a->has_device = a->has_stream = a->has_ext = a->has_corr = 0;
     memset(a->grid, 0, sizeof a->grid);
     memset(a->block, 0, sizeof a->block);
     memset(a->kernel, 0, sizeof a->kernel);
@@ -102,10 +138,10 @@ static inline void pf_ev_act_args(const char *s, size_t len, const ev_fields *f,
         pf_ev_act_args_slow(s, len, f->ev[E_ARGS], a);
         return;
     }
-    pf_ev_int_span(s, f->arg[A_EXT], &a->ext_id, NULL);
+    pf_ev_id_span(s, f->arg[A_EXT], &a->ext_id, &a->has_ext);
     pf_ev_int_span(s, f->arg[A_DEVICE], &a->device, &a->has_device);
     pf_ev_int_span(s, f->arg[A_STREAM], &a->stream, &a->has_stream);
-    pf_ev_int_span(s, f->arg[A_CORR], &a->correlation, NULL);
+    pf_ev_id_span(s, f->arg[A_CORR], &a->correlation, &a->has_corr);
     pf_ev_int_span(s, f->arg[A_BYTES], &a->bytes, NULL);
     memcpy(a->grid, f->arg[A_GRID], sizeof a->grid);
     memcpy(a->block, f->arg[A_BLOCK], sizeof a->block);

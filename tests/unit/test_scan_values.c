@@ -51,7 +51,26 @@ static void test_args(void)
     CHECK("bytes 4096", a.bytes == 4096);
     int64_t dev = -1;
     CHECK("device falls back to pid 4", pf_ev_device(s, &f, &a, &dev) == 0 && dev == 4);
-    CHECK("op External id 31", pf_ev_op_ext_id(s, strlen(s), &f) == 31);
+    int64_t id = 0;
+    CHECK("op External id 31", pf_ev_op_ext_id(s, strlen(s), &f, &id) == 1 && id == 31);
+
+    /* ids are unsigned 64-bit: kept as their bit pattern; 2^64 - 1 is told from none by has_ */
+    const char *big = "{\"args\": {\"External id\": 18446744073709551615, \"correlation\": 9223372036854775808}}";
+    ev_fields bf = fields_of(big);
+    pf_act_args ba;
+    pf_ev_act_args(big, strlen(big), &bf, &ba);
+    CHECK("External id 2^64 - 1: read, bit pattern -1", ba.has_ext == 1 && ba.ext_id == -1);
+    CHECK("correlation 2^63: read, bit pattern INT64_MIN", ba.has_corr == 1 && ba.correlation == INT64_MIN);
+    CHECK("op External id 2^64 - 1: present", pf_ev_op_ext_id(big, strlen(big), &bf, &id) == 1 && id == -1);
+    const char *over = "{\"args\": {\"External id\": 18446744073709551616, \"correlation\": -3}}";
+    ev_fields of = fields_of(over);
+    pf_ev_act_args(over, strlen(over), &of, &ba);
+    CHECK("2^64 and a negative id are no ids", ba.has_ext == 0 && ba.has_corr == 0 && ba.ext_id == -1);
+    CHECK("op External id 2^64: none", pf_ev_op_ext_id(over, strlen(over), &of, &id) == 0 && id == -1);
+    const char *none = "{\"args\": {\"stream\": 7}}";
+    ev_fields nof = fields_of(none);
+    pf_ev_act_args(none, strlen(none), &nof, &ba);
+    CHECK("no ids: has_ext and has_corr 0", ba.has_ext == 0 && ba.has_corr == 0);
 
     /* the same numbers spelt with other spacing hash alike; moved between grid and block, not */
     const char *t = "{\"args\": {\"grid\": [32,2,1], \"block\": [128,1,1]}}";
@@ -82,7 +101,7 @@ static void test_args(void)
     CHECK("a repeated args key is read by the slow path", f.slow == 1);
     pf_ev_act_args(rep, strlen(rep), &f, &a);
     CHECK("slow path: the last readable stream (3)", a.stream == 3);
-    CHECK("slow path: op External id 5", pf_ev_op_ext_id(rep, strlen(rep), &f) == 5);
+    CHECK("slow path: op External id 5", pf_ev_op_ext_id(rep, strlen(rep), &f, &id) == 1 && id == 5);
 }
 
 static void test_steps_and_kinds(void)
