@@ -151,8 +151,8 @@ shape("launches", [50, 100, 200, 400], many)       # distinct launches over one 
 shape("timeline", [2000, 4000, 8000, 16000], timeline)  # kernels on one stream
 shape("streams", [2000, 4000, 8000, 16000], streams)    # a stream a kernel: the timeline's bytes
 shape("devices", [256, 512, 1024, 2048], devices)       # a device a kernel: the report's bytes
-shape("graphs", [5000, 10000, 20000, 40000], lambda n: graphs(n, 1))     # graphs told apart by grid
-shape("ambiguous", [5000, 10000, 20000, 40000], lambda n: graphs(n, 0))  # graphs alike
+shape("graphs", [2500, 5000, 10000, 20000], lambda n: graphs(n, 1))     # graphs told apart by grid
+shape("ambiguous", [2500, 5000, 10000, 20000], lambda n: graphs(n, 0))  # graphs alike
 PY
 check_eq "scaling: every run exits 0" "$(grep -c ' fail ' "$TMP/scaling")" 0
 # doubling SHAPE COLUMN WHAT SLACK: each size's figure over the size before's at most 2.5x (+SLACK)
@@ -231,14 +231,27 @@ def check(name, trace, svg, key, keep):
 
 check("streams", os.path.join(tmp, "s16000.json"), os.path.join(tmp, "s16000.svg"), "stream", 63)
 check("devices", os.path.join(tmp, "d2048.json"), os.path.join(tmp, "d2048.svg"), "device", 15)
+
+# the report of 2,048 devices: its charts those of the 16 busiest, a line saying so, and a
+# section of tables for every device
+ev = json.load(open(os.path.join(tmp, "d2048.json")))["traceEvents"]
+busiest = sorted(sorted(ev, key=lambda e: (-e["dur"], e["args"]["device"]))[i]["args"]["device"] for i in range(16))
+html = open(os.path.join(tmp, "d2048.html")).read()
+charts = html[html.index("<h2>Charts</h2>"):html.index("<h2>", html.index("<h2>Charts</h2>") + 1)]
+drawn = sorted(set(int(x) for x in re.findall(r">Device (\d+):", charts)))
+print("report", "charts", "ok" if drawn == busiest else "%s, want %s" % (drawn, busiest))
+print("report", "line", "ok" if "The charts show the 16 busiest of the 2048 devices" in charts else "missing")
+print("report", "sections", html.count("<h2>Device "), len(ev))
 PY
 while read -r shape what got want; do
     case $what in
     size | drawn) check_eq "scaling: $shape: the timeline's $what" "$got" ok ;;
+    charts | line) check_eq "scaling: $shape: the charts of the 16 busiest devices ($what)" "$got" ok ;;
+    sections) check_eq "scaling: $shape: a section for every device" "$got" "$want" ;;
     *) check_eq "scaling: $shape: the other lane's $what (oracle)" "$got" "$want" ;;
     esac
 done <"$TMP/lanes"
-check_eq "scaling: lanes: the oracle's lines" "$(wc -l <"$TMP/lanes")" 12
+check_eq "scaling: lanes: the oracle's lines" "$(wc -l <"$TMP/lanes")" 15
 
 # The module is read once for all its launches, not once a launch: with strace, where it runs,
 # the run of 100 launches opens it once (the one open that names it: the read goes through
