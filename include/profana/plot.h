@@ -58,9 +58,14 @@ int pf_plot_breakdown(pf_xw *w, const pf_breakdown_bar *bars, size_t n);
  * bin a lane draws one <rect class="bin"> as high as the share of the bin it is busy (idle),
  * coloured by the category (cause) with the most time in it, with data-ns (the time it stands
  * for: the bins of a lane sum to its busy or idle time) and data-category (data-cause, and
- * data-host-wait-ns, data-launch-latency-ns, data-unattributed-ns). Then a time axis and a
- * legend (<g class="legend">) of the categories and causes drawn. Needs an->waits. Returns 0,
- * or -1 when memory runs out (the output is then incomplete). */
+ * data-host-wait-ns, data-launch-latency-ns, data-unattributed-ns). The output is bounded
+ * whatever the input: a device with more than 64 streams draws its 63 busiest (by their union,
+ * ties to the lower id) and one <g class="lane other"> for the rest (data-busy-ns the union of
+ * their activities, data-lanes how many, data-lanes-busy-ns the sum of their own unions,
+ * data-count their activities); past 16 devices the 15 busiest are drawn and the rest make one
+ * <g class="device other"> (data-devices, and their idle causes summed) of one such lane. Then
+ * a time axis and a legend (<g class="legend">) of the categories and causes drawn. Needs
+ * an->waits. Returns 0, or -1 when memory runs out (the output is then incomplete). */
 int pf_plot_timeline(pf_xw *w, const pf_analysis *an);
 
 /* The dtypes (bit per pf_dtype) of the device's activities with FLOPs above zero: the compute

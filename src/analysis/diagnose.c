@@ -270,10 +270,11 @@ int pf_diagnose(const pf_analysis *an, const pf_device_report *d, pf_diagnosis *
 {
     assert(an != NULL && d != NULL && g != NULL);
     memset(g, 0, sizeof *g);
+    /* d's own waits, by its place among the reports: a search of them per device was
+     * quadratic in the devices (65,536 in a trace) */
     const pf_waits *w = NULL;
-    for (int i = 0; an->waits && i < an->n_devices; i++)
-        if (&an->devices[i] == d)
-            w = &an->waits[i];
+    if (an->waits && d >= an->devices && d < an->devices + an->n_devices)
+        w = &an->waits[d - an->devices];
     g->span_ns = d->busy.end_ns - d->busy.start_ns;
     g->idle_ns = w ? w->breakdown.idle_ns : 0;
     g->steps = device_steps(an, d->device->id);

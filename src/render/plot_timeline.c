@@ -19,6 +19,12 @@
 #define DEVICE_GAP 10.0
 #define TOP 10.0
 #define AXIS_H 34.0
+/* What a picture can show, and what keeps the file bounded whatever the input (issue 48: 16,000
+ * streams made a 1.5 GB SVG): a device draws at most MAX_LANES stream lanes, the chart at most
+ * MAX_DEVICES device blocks. Past them, the busiest MAX_LANES - 1 streams (MAX_DEVICES - 1
+ * devices) are drawn and the rest fold into one "other" lane with their figures. */
+#define MAX_LANES 64
+#define MAX_DEVICES 16
 
 enum { CAUSE_HOST, CAUSE_LATENCY, CAUSE_UNATTR, CAUSE_COUNT };
 
@@ -82,7 +88,16 @@ typedef struct ctx {
     int64_t *cause;                /* BINS x CAUSE_COUNT */
     int64_t cat_total[PF_CAT_COUNT];
     int64_t cause_total[CAUSE_COUNT];
+    size_t *dev_from, *dev_to;     /* per device report: its activities order[from, to) */
+    size_t *fold;                  /* n: the activities of an "other" lane, by start */
 } ctx;
+
+/* One stream's activities order[from, to) and the union of their intervals. */
+typedef struct lane {
+    size_t from, to;
+    int64_t busy;
+    int shown;
+} lane;
 
 /* An activity's place on the chart: its lane (device, stream) and start. */
 typedef struct place {
@@ -103,12 +118,61 @@ static int cmp_place(const void *x, const void *y)
     return (a->act > b->act) - (a->act < b->act);
 }
 
-static double lanes_height(const pf_analysis *an)
+/* The union of the intervals of acts[idx[0, n)] (by start). */
+static int64_t union_of(const pf_trace *t, const size_t *idx, size_t n)
 {
-    double h = 0;
-    for (int k = 0; k < an->n_devices; k++)
-        h += HEAD_H + (double)(an->devices[k].busy.n_streams + 1) * (LANE_H + LANE_GAP) + DEVICE_GAP;
-    return h;
+    int64_t cur_s = 0, cur_e = INT64_MIN, busy = 0;
+    for (size_t i = 0; i <= n; i++) {
+        const pf_activity *a = i < n ? &t->acts[idx[i]] : NULL;
+        if (!a || a->ts_ns > cur_e) {
+            if (cur_e > cur_s)
+                busy = pf_sat_add(busy, pf_sat_sub(cur_e, cur_s));
+            if (a) {
+                cur_s = a->ts_ns;
+                cur_e = pf_sat_add(a->ts_ns, a->dur_ns);
+            }
+        } else if (pf_sat_add(a->ts_ns, a->dur_ns) > cur_e) {
+            cur_e = pf_sat_add(a->ts_ns, a->dur_ns);
+        }
+    }
+    return busy;
+}
+
+/* The height of a device's block: its stream lanes (at most MAX_LANES) and its idle lane. */
+static double device_height(const pf_device_report *d)
+{
+    size_t lanes = d->busy.n_streams > MAX_LANES ? MAX_LANES : d->busy.n_streams;
+    return HEAD_H + (double)(lanes + 1) * (LANE_H + LANE_GAP) + DEVICE_GAP;
+}
+
+/* Marks the `keep` busiest of n items shown (ties: the earlier), the rest not; busy(i) read
+ * from the items by key. Sorting a copy of the indexes keeps it n log n. */
+typedef struct rank {
+    int64_t busy;
+    size_t i;
+} rank;
+
+static int cmp_rank(const void *x, const void *y)
+{
+    const rank *a = x, *b = y;
+    if (a->busy != b->busy)
+        return a->busy > b->busy ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* shown[i] = 1 for the `keep` busiest of busy[0, n), 0 for the others. -1: out of memory. */
+static int pick_busiest(const int64_t *busy, size_t n, size_t keep, int *shown)
+{
+    rank *r = malloc((n ? n : 1) * sizeof *r);
+    if (!r)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        r[i] = (rank){busy[i], i};
+    qsort(r, n, sizeof *r, cmp_rank);
+    for (size_t i = 0; i < n; i++)
+        shown[r[i].i] = i < keep;
+    free(r);
+    return 0;
 }
 
 /* ---- drawing ---- */
@@ -151,16 +215,15 @@ static void bin_rect(pf_xw *w, const ctx *c, int k, double y, int64_t ns, const 
     pf_xw_attr_i64(w, "data-ns", ns);
 }
 
-/* One stream's lane: its activities acts[order[from, to)] (by start). */
-static void stream_lane(pf_xw *w, ctx *c, size_t from, size_t to, double y)
+/* Fills c->busy and c->cat with the bins of acts[idx[0, n)] (by start); returns their union. */
+static int64_t fill_bins(ctx *c, const size_t *idx, size_t n)
 {
     const pf_trace *t = c->an->trace;
-    const pf_activity *first = &t->acts[c->order[from]];
     memset(c->busy, 0, BINS * sizeof *c->busy);
     memset(c->cat, 0, (size_t)BINS * PF_CAT_COUNT * sizeof *c->cat);
     int64_t cur_s = 0, cur_e = INT64_MIN, busy = 0;
-    for (size_t i = from; i <= to; i++) { /* the union of the lane, interval by interval */
-        const pf_activity *a = i < to ? &t->acts[c->order[i]] : NULL;
+    for (size_t i = 0; i <= n; i++) { /* the union of the lane, interval by interval */
+        const pf_activity *a = i < n ? &t->acts[idx[i]] : NULL;
         if (!a || a->ts_ns > cur_e) {
             if (cur_e > cur_s) {
                 spread(&c->sc, cur_s, cur_e, c->busy, 1);
@@ -174,21 +237,16 @@ static void stream_lane(pf_xw *w, ctx *c, size_t from, size_t to, double y)
             cur_e = pf_sat_add(a->ts_ns, a->dur_ns);
         }
         if (a) {
-            int cat = c->an->cats[c->order[i]];
+            int cat = c->an->cats[idx[i]];
             spread(&c->sc, a->ts_ns, pf_sat_add(a->ts_ns, a->dur_ns), c->cat + cat, PF_CAT_COUNT);
         }
     }
-    char label[64];
-    snprintf(label, sizeof label, "stream %lld", (long long)first->stream);
-    pf_xw_begin(w, "g");
-    pf_xw_attr(w, "class", "lane");
-    pf_xw_attr_int(w, "data-device", first->device);
-    pf_xw_attr_i64(w, "data-stream", first->stream);
-    pf_xw_attr_num(w, "data-y", y);
-    pf_xw_attr_num(w, "data-height", LANE_H);
-    pf_xw_attr_i64(w, "data-busy-ns", busy);
-    lane_label(w, y, label);
-    lane_frame(w, y);
+    return busy;
+}
+
+/* The bins of a lane filled by fill_bins, each coloured by its category with the most time. */
+static void busy_bins(pf_xw *w, ctx *c, double y)
+{
     for (int k = 0; k < BINS; k++) {
         if (c->busy[k] <= 0)
             continue;
@@ -200,7 +258,103 @@ static void stream_lane(pf_xw *w, ctx *c, size_t from, size_t to, double y)
         pf_xw_attr(w, "data-category", pf_category_name((pf_category)best));
         pf_xw_end(w);
     }
+}
+
+/* One stream's lane: its activities acts[order[from, to)] (by start). */
+static void stream_lane(pf_xw *w, ctx *c, size_t from, size_t to, double y)
+{
+    const pf_activity *first = &c->an->trace->acts[c->order[from]];
+    int64_t busy = fill_bins(c, c->order + from, to - from);
+    char label[64];
+    snprintf(label, sizeof label, "stream %lld", (long long)first->stream);
+    pf_xw_begin(w, "g");
+    pf_xw_attr(w, "class", "lane");
+    pf_xw_attr_int(w, "data-device", first->device);
+    pf_xw_attr_i64(w, "data-stream", first->stream);
+    pf_xw_attr_num(w, "data-y", y);
+    pf_xw_attr_num(w, "data-height", LANE_H);
+    pf_xw_attr_i64(w, "data-busy-ns", busy);
+    lane_label(w, y, label);
+    lane_frame(w, y);
+    busy_bins(w, c, y);
     pf_xw_end(w);
+}
+
+static int cmp_start(const void *x, const void *y, const pf_trace *t)
+{
+    const pf_activity *a = &t->acts[*(const size_t *)x], *b = &t->acts[*(const size_t *)y];
+    if (a->ts_ns != b->ts_ns)
+        return a->ts_ns < b->ts_ns ? -1 : 1;
+    return (*(const size_t *)x > *(const size_t *)y) - (*(const size_t *)x < *(const size_t *)y);
+}
+
+/* Merges the sorted runs c->fold[bounds[r], bounds[r + 1]) (each by start) into one by start,
+ * pairwise, with tmp (as large) as scratch: n log(runs). */
+static void merge_runs(const pf_trace *t, size_t *a, size_t *tmp, size_t *bounds, size_t runs)
+{
+    while (runs > 1) {
+        size_t out = 0, nr = 0;
+        for (size_t r = 0; r < runs; r += 2) {
+            size_t lo = bounds[r], mid = bounds[r + 1], hi = r + 2 <= runs ? bounds[r + 2] : mid;
+            size_t i = lo, j = mid;
+            bounds[nr++] = out;
+            while (i < mid || j < hi)
+                tmp[out++] = j >= hi || (i < mid && cmp_start(&a[i], &a[j], t) <= 0) ? a[i++] : a[j++];
+        }
+        bounds[nr] = out;
+        memcpy(a, tmp, out * sizeof *a);
+        runs = nr;
+    }
+}
+
+/* The "other" lane: the activities of the lanes folded into it (lanes[i] with !shown), their
+ * union drawn as one lane, with their count, how many lanes they were and the sum of those
+ * lanes' own busy times. device < 0: the folded devices' lane. -1: out of memory. */
+static int other_lane(pf_xw *w, ctx *c, const lane *lanes, size_t n_lanes, int device, double y)
+{
+    size_t n = 0, runs = 0;
+    int64_t lanes_busy = 0;
+    for (size_t i = 0; i < n_lanes; i++)
+        if (!lanes[i].shown) {
+            n += lanes[i].to - lanes[i].from;
+            runs++;
+            lanes_busy = pf_sat_add(lanes_busy, lanes[i].busy);
+        }
+    size_t *tmp = malloc((n ? n : 1) * sizeof *tmp), *bounds = malloc((runs + 1) * sizeof *bounds);
+    if (!tmp || !bounds) {
+        free(tmp);
+        free(bounds);
+        return -1;
+    }
+    size_t at = 0, r = 0;
+    for (size_t i = 0; i < n_lanes; i++)
+        if (!lanes[i].shown) {
+            bounds[r++] = at;
+            memcpy(c->fold + at, c->order + lanes[i].from, (lanes[i].to - lanes[i].from) * sizeof *c->fold);
+            at += lanes[i].to - lanes[i].from;
+        }
+    bounds[r] = at;
+    merge_runs(c->an->trace, c->fold, tmp, bounds, runs);
+    free(tmp);
+    free(bounds);
+    int64_t busy = fill_bins(c, c->fold, n);
+    char label[64];
+    snprintf(label, sizeof label, "%zu other %s", runs, device < 0 ? "streams" : runs == 1 ? "stream" : "streams");
+    pf_xw_begin(w, "g");
+    pf_xw_attr(w, "class", "lane other");
+    if (device >= 0)
+        pf_xw_attr_int(w, "data-device", device);
+    pf_xw_attr_num(w, "data-y", y);
+    pf_xw_attr_num(w, "data-height", LANE_H);
+    pf_xw_attr_i64(w, "data-busy-ns", busy);
+    pf_xw_attr_i64(w, "data-lanes", (int64_t)runs);
+    pf_xw_attr_i64(w, "data-lanes-busy-ns", lanes_busy);
+    pf_xw_attr_i64(w, "data-count", (int64_t)n);
+    lane_label(w, y, label);
+    lane_frame(w, y);
+    busy_bins(w, c, y);
+    pf_xw_end(w);
+    return 0;
 }
 
 /* The device's idle lane: its gaps (waits.h) split by cause. */
@@ -250,34 +404,134 @@ static void idle_lane(pf_xw *w, ctx *c, int dev, double y)
     pf_xw_end(w);
 }
 
-static double device_block(pf_xw *w, ctx *c, int dev, size_t *at, double y)
+static void device_title(pf_xw *w, double y, const char *title)
 {
-    const pf_device_report *d = &c->an->devices[dev];
-    char title[320];
-    snprintf(title, sizeof title, "Device %d: %s", d->device->id, d->device->name[0] ? d->device->name : "(no name)");
-    pf_xw_begin(w, "g");
-    pf_xw_attr(w, "class", "device");
-    pf_xw_attr_int(w, "data-device", d->device->id);
     pf_xw_begin(w, "text");
     pf_xw_attr_num(w, "x", 10);
     pf_xw_attr_num(w, "y", y + 14);
     pf_xw_attr(w, "font-weight", "bold");
     pf_xw_text(w, title);
     pf_xw_end(w);
-    y += HEAD_H;
+}
+
+/* The stream lanes of order[from, to) (sorted by stream, then start) into lanes (as many as
+ * streams: at most to - from), each with its union; all shown when at most MAX_LANES, else the
+ * MAX_LANES - 1 busiest. Returns how many, or -1 when memory runs out. */
+static long lanes_of(ctx *c, size_t from, size_t to, lane **out)
+{
     const pf_trace *t = c->an->trace;
-    while (*at < c->n && t->acts[c->order[*at]].device == d->device->id) {
-        size_t from = *at;
-        int64_t stream = t->acts[c->order[from]].stream;
-        while (*at < c->n && t->acts[c->order[*at]].device == d->device->id && t->acts[c->order[*at]].stream == stream)
-            (*at)++;
-        stream_lane(w, c, from, *at, y);
-        y += LANE_H + LANE_GAP;
+    lane *l = malloc((to > from ? to - from : 1) * sizeof *l);
+    if (!l)
+        return -1;
+    size_t n = 0;
+    for (size_t at = from; at < to;) {
+        size_t s = at;
+        int64_t stream = t->acts[c->order[s]].stream;
+        while (at < to && t->acts[c->order[at]].stream == stream)
+            at++;
+        l[n++] = (lane){s, at, union_of(t, c->order + s, at - s), 1};
     }
-    idle_lane(w, c, dev, y);
-    y += LANE_H + LANE_GAP + DEVICE_GAP;
+    if (n > MAX_LANES) {
+        int64_t *busy = malloc(n * sizeof *busy);
+        int *shown = malloc(n * sizeof *shown);
+        for (size_t i = 0; busy && i < n; i++)
+            busy[i] = l[i].busy;
+        if (!busy || !shown || pick_busiest(busy, n, MAX_LANES - 1, shown)) {
+            free(busy);
+            free(shown);
+            free(l);
+            return -1;
+        }
+        for (size_t i = 0; i < n; i++)
+            l[i].shown = shown[i];
+        free(busy);
+        free(shown);
+    }
+    *out = l;
+    return (long)n;
+}
+
+static int device_block(pf_xw *w, ctx *c, int dev, double *y)
+{
+    const pf_device_report *d = &c->an->devices[dev];
+    char title[320];
+    snprintf(title, sizeof title, "Device %d: %s", d->device->id, d->device->name[0] ? d->device->name : "(no name)");
+    lane *lanes = NULL;
+    long n = lanes_of(c, c->dev_from[dev], c->dev_to[dev], &lanes);
+    if (n < 0)
+        return -1;
+    pf_xw_begin(w, "g");
+    pf_xw_attr(w, "class", "device");
+    pf_xw_attr_int(w, "data-device", d->device->id);
+    device_title(w, *y, title);
+    *y += HEAD_H;
+    int folded = 0;
+    for (long i = 0; i < n; i++) {
+        if (!lanes[i].shown) {
+            folded = 1;
+            continue;
+        }
+        stream_lane(w, c, lanes[i].from, lanes[i].to, *y);
+        *y += LANE_H + LANE_GAP;
+    }
+    int rc = folded ? other_lane(w, c, lanes, (size_t)n, d->device->id, *y) : 0;
+    if (folded)
+        *y += LANE_H + LANE_GAP;
+    free(lanes);
+    idle_lane(w, c, dev, *y);
+    *y += LANE_H + LANE_GAP + DEVICE_GAP;
     pf_xw_end(w);
-    return y;
+    return rc;
+}
+
+/* The devices past MAX_DEVICES - 1 (shown[k] == 0) as one block of one lane: the union of all
+ * their activities, with how many devices they are and the sums of their idle causes. */
+static int other_devices(pf_xw *w, ctx *c, const int *shown, double *y)
+{
+    const pf_analysis *an = c->an;
+    size_t n = 0;
+    int devs = 0;
+    int64_t idle[CAUSE_COUNT] = {0};
+    for (int k = 0; k < an->n_devices; k++)
+        if (!shown[k]) {
+            n += c->dev_to[k] - c->dev_from[k]; /* at least its streams */
+            devs++;
+            idle[CAUSE_HOST] = pf_sat_add(idle[CAUSE_HOST], an->waits[k].idle.host_wait_ns);
+            idle[CAUSE_LATENCY] = pf_sat_add(idle[CAUSE_LATENCY], an->waits[k].idle.launch_latency_ns);
+            idle[CAUSE_UNATTR] = pf_sat_add(idle[CAUSE_UNATTR], an->waits[k].idle.unattributed_ns);
+        }
+    /* the stream lanes of the folded devices: runs by start that other_lane merges into one */
+    lane *l = malloc((n ? n : 1) * sizeof *l);
+    if (!l)
+        return -1;
+    size_t m = 0;
+    for (int k = 0; k < an->n_devices; k++)
+        if (!shown[k] && c->dev_to[k] > c->dev_from[k]) {
+            lane *dl = NULL;
+            long ns = lanes_of(c, c->dev_from[k], c->dev_to[k], &dl);
+            if (ns < 0) {
+                free(l);
+                return -1;
+            }
+            for (long i = 0; i < ns; i++)
+                l[m++] = (lane){dl[i].from, dl[i].to, dl[i].busy, 0};
+            free(dl);
+        }
+    char title[64];
+    snprintf(title, sizeof title, "%d other devices", devs);
+    pf_xw_begin(w, "g");
+    pf_xw_attr(w, "class", "device other");
+    pf_xw_attr_int(w, "data-devices", devs);
+    pf_xw_attr_i64(w, "data-host-wait-ns", idle[CAUSE_HOST]);
+    pf_xw_attr_i64(w, "data-launch-latency-ns", idle[CAUSE_LATENCY]);
+    pf_xw_attr_i64(w, "data-unattributed-ns", idle[CAUSE_UNATTR]);
+    device_title(w, *y, title);
+    *y += HEAD_H;
+    int rc = other_lane(w, c, l, m, -1, *y);
+    *y += LANE_H + LANE_GAP + DEVICE_GAP;
+    pf_xw_end(w);
+    free(l);
+    return rc;
 }
 
 /* Ticks at round times: 1, 2 or 5 x 10^k us, about 8 across. */
@@ -364,6 +618,22 @@ static int ctx_init(ctx *c, const pf_analysis *an)
     for (size_t i = 0; i < c->n; i++)
         c->order[i] = pl[i].act;
     free(pl);
+    /* each device report's activities: the devices are by id, as the order is */
+    size_t nd = an->n_devices > 0 ? (size_t)an->n_devices : 1, at = 0;
+    c->dev_from = malloc(nd * sizeof *c->dev_from);
+    c->dev_to = malloc(nd * sizeof *c->dev_to);
+    c->fold = malloc((c->n ? c->n : 1) * sizeof *c->fold);
+    if (!c->dev_from || !c->dev_to || !c->fold)
+        return -1;
+    for (int k = 0; k < an->n_devices; k++) {
+        int id = an->devices[k].device->id;
+        while (at < c->n && t->acts[c->order[at]].device < id)
+            at++; /* a device without a report: nothing of it is drawn */
+        c->dev_from[k] = at;
+        while (at < c->n && t->acts[c->order[at]].device == id)
+            at++;
+        c->dev_to[k] = at;
+    }
     return 0;
 }
 
@@ -373,17 +643,34 @@ static void ctx_free(ctx *c)
     free(c->busy);
     free(c->cat);
     free(c->cause);
+    free(c->dev_from);
+    free(c->dev_to);
+    free(c->fold);
 }
 
 int pf_plot_timeline(pf_xw *w, const pf_analysis *an)
 {
     assert(w && an);
     ctx c = {0};
-    if (!an->waits || ctx_init(&c, an)) {
+    int *shown = malloc((an->n_devices > 0 ? (size_t)an->n_devices : 1) * sizeof *shown);
+    int64_t *busy = malloc((an->n_devices > 0 ? (size_t)an->n_devices : 1) * sizeof *busy);
+    int rc = !shown || !busy || !an->waits || ctx_init(&c, an) ? -1 : 0;
+    for (int k = 0; rc == 0 && k < an->n_devices; k++)
+        busy[k] = an->devices[k].busy.busy_ns;
+    int devices = an->n_devices > MAX_DEVICES ? MAX_DEVICES - 1 : an->n_devices;
+    if (rc == 0 && pick_busiest(busy, (size_t)an->n_devices, (size_t)devices, shown))
+        rc = -1;
+    if (rc) {
+        free(shown);
+        free(busy);
         ctx_free(&c);
         return -1;
     }
-    double lanes = lanes_height(an);
+    double lanes = 0;
+    for (int k = 0; k < an->n_devices; k++)
+        lanes += shown[k] ? device_height(&an->devices[k]) : 0;
+    if (devices < an->n_devices) /* the other devices' block */
+        lanes += HEAD_H + LANE_H + LANE_GAP + DEVICE_GAP;
     /* the legend's height needs the bins drawn: at most two rows of it for every item */
     double legend_h = pf_plot_legend(NULL, PLOT_L, 0, PLOT_W, NULL, 0) + 3 * 16.0;
     pf_plot_svg_begin(w, "timeline", CHART_W, TOP + lanes + AXIS_H + legend_h + 10);
@@ -395,17 +682,17 @@ int pf_plot_timeline(pf_xw *w, const pf_analysis *an)
     pf_xw_attr_i64(w, "data-t1-ns", c.sc.hi);
     pf_xw_attr_int(w, "data-bins", BINS);
     double y = TOP;
-    size_t at = 0;
-    const pf_trace *t = an->trace;
-    for (int k = 0; k < an->n_devices; k++) {
-        while (at < c.n && t->acts[c.order[at]].device < an->devices[k].device->id)
-            at++; /* a device without a report: nothing of it is drawn */
-        y = device_block(w, &c, k, &at, y);
-    }
+    for (int k = 0; k < an->n_devices && rc == 0; k++)
+        if (shown[k])
+            rc = device_block(w, &c, k, &y);
+    if (rc == 0 && devices < an->n_devices)
+        rc = other_devices(w, &c, shown, &y);
     pf_xw_end(w);
     axis(w, &c.sc, y);
     legend(w, &c, y + AXIS_H);
     pf_xw_end(w);
+    free(shown);
+    free(busy);
     ctx_free(&c);
-    return 0;
+    return rc;
 }

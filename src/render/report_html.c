@@ -227,7 +227,15 @@ typedef struct chart_set {
     char (*titles)[TITLE_MAX];
     char (*groups)[TITLE_MAX];
     int n;
+    /* the panels and bars drawn: all of them, or past CHARTS_MAX devices the CHARTS_MAX
+     * busiest (issue 48: a chart of 4,096 panels is no picture, and 22 MB); a device left off
+     * keeps its section of tables */
+    pf_roofline_panel *draw_panels;
+    pf_breakdown_bar *draw_bars;
+    int n_draw;
 } chart_set;
+
+#define CHARTS_MAX 16
 
 static int charts_alloc(chart_set *cs, int n)
 {
@@ -237,7 +245,51 @@ static int charts_alloc(chart_set *cs, int n)
     cs->bars = calloc(k, sizeof *cs->bars);
     cs->titles = calloc(k, sizeof *cs->titles);
     cs->groups = calloc(k, sizeof *cs->groups);
-    return cs->panels && cs->bars && cs->titles && cs->groups ? 0 : -1;
+    cs->draw_panels = calloc(k, sizeof *cs->draw_panels);
+    cs->draw_bars = calloc(k, sizeof *cs->draw_bars);
+    return cs->panels && cs->bars && cs->titles && cs->groups && cs->draw_panels && cs->draw_bars ? 0 : -1;
+}
+
+typedef struct busier {
+    int64_t busy;
+    int i;
+} busier;
+
+static int cmp_busier(const void *x, const void *y)
+{
+    const busier *a = x, *b = y;
+    if (a->busy != b->busy)
+        return a->busy > b->busy ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* The panels and bars drawn: every one, or (limit > 0) the `limit` busiest, in their order.
+ * -1: out of memory. */
+static int charts_pick(chart_set *cs, int limit)
+{
+    int keep = limit > 0 && cs->n > limit ? limit : cs->n;
+    busier *idx = malloc((cs->n ? (size_t)cs->n : 1) * sizeof *idx);
+    char *on = calloc(cs->n ? (size_t)cs->n : 1, 1);
+    if (!idx || !on) {
+        free(idx);
+        free(on);
+        return -1;
+    }
+    for (int i = 0; i < cs->n; i++)
+        idx[i] = (busier){cs->bars[i].d->busy.busy_ns, i};
+    if (keep < cs->n)
+        qsort(idx, (size_t)cs->n, sizeof *idx, cmp_busier);
+    for (int i = 0; i < keep; i++)
+        on[idx[i].i] = 1;
+    cs->n_draw = 0;
+    for (int i = 0; i < cs->n; i++)
+        if (on[i]) {
+            cs->draw_panels[cs->n_draw] = cs->panels[i];
+            cs->draw_bars[cs->n_draw++] = cs->bars[i];
+        }
+    free(idx);
+    free(on);
+    return 0;
 }
 
 static void charts_free(chart_set *cs)
@@ -246,6 +298,8 @@ static void charts_free(chart_set *cs)
     free(cs->bars);
     free(cs->titles);
     free(cs->groups);
+    free(cs->draw_panels);
+    free(cs->draw_bars);
 }
 
 /* Adds a device's panel and bar; side names the run it belongs to (--diff), or is NULL. */
@@ -263,14 +317,20 @@ static void charts_add(chart_set *cs, const pf_analysis *an, const pf_device_rep
 static int charts_section(pf_xw *w, const chart_set *cs)
 {
     html_h2(w, "Charts");
+    if (cs->n_draw < cs->n) {
+        char s[160];
+        snprintf(s, sizeof s, "The charts show the %d busiest of the %d devices; every device has its tables below.",
+                 cs->n_draw, cs->n);
+        html_para(w, s);
+    }
     pf_xw_begin(w, "div");
     pf_xw_attr(w, "class", "chart");
-    int rc = pf_plot_roofline(w, cs->panels, (size_t)cs->n);
+    int rc = pf_plot_roofline(w, cs->draw_panels, (size_t)cs->n_draw);
     pf_xw_end(w);
     pf_xw_raw(w, "\n");
     pf_xw_begin(w, "div");
     pf_xw_attr(w, "class", "chart");
-    rc |= pf_plot_breakdown(w, cs->bars, (size_t)cs->n);
+    rc |= pf_plot_breakdown(w, cs->draw_bars, (size_t)cs->n_draw);
     pf_xw_end(w);
     pf_xw_raw(w, "\n");
     return rc;
@@ -502,11 +562,11 @@ static int write_one(int which, FILE *out, const job *j, const char *title)
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
     pf_xw_init(&w, out, 0);
     if (which == F_ROOFLINE)
-        rc = pf_plot_roofline(&w, j->cs.panels, (size_t)j->cs.n);
+        rc = pf_plot_roofline(&w, j->cs.draw_panels, (size_t)j->cs.n_draw);
     else if (which == F_TIMELINE)
         rc = pf_plot_timeline(&w, j->an[0]);
     else
-        rc = pf_plot_breakdown(&w, j->cs.bars, (size_t)j->cs.n);
+        rc = pf_plot_breakdown(&w, j->cs.draw_bars, (size_t)j->cs.n_draw);
     fputc('\n', out);
     return rc;
 }
@@ -615,6 +675,10 @@ int pf_plots_write(const pf_view_opts *v, const pf_analysis *an, pf_plot_files *
     }
     for (int i = 0; i < an->n_devices; i++)
         charts_add(&j.cs, an, &an->devices[i], NULL, NULL);
+    if (charts_pick(&j.cs, CHARTS_MAX)) {
+        charts_free(&j.cs);
+        return pf_fail(err, "out of memory");
+    }
     char title[1024];
     snprintf(title, sizeof title, "profana --analysis %s", an->trace->path);
     int rc = write_files(&j, title, out, err);
@@ -642,6 +706,10 @@ int pf_plots_write_diff(const pf_view_opts *v, const pf_analysis *a, const pf_an
         snprintf(group, sizeof group, "Device pair %d", i);
         charts_add(&j.cs, a, d->devices[i].a, v->names[0], group);
         charts_add(&j.cs, b, d->devices[i].b, v->names[1], group);
+    }
+    if (charts_pick(&j.cs, 0)) { /* a pair's two bars stay together: every one drawn */
+        charts_free(&j.cs);
+        return pf_fail(err, "out of memory");
     }
     char title[2048];
     snprintf(title, sizeof title, "profana --diff %s (%s) vs %s (%s)", a->trace->path, v->names[0], b->trace->path,

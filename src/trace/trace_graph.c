@@ -17,11 +17,16 @@ typedef struct graph {
     size_t ci;                 /* cap's index in the caps given */
     size_t *at;
     size_t n;
-    uint64_t sig;              /* hash of its kernel names in order (names_sig) */
+    uint64_t sig;              /* hash of its kernel names in order (sig_add) */
+    uint64_t geo_sig;          /* hash of its names and geometries in order (geo_add) */
+    int full;                  /* every launch has a geometry */
 } graph;
 
-/* The graphs sorted by sig: a replay is compared with the graphs of its own signature only,
- * not with every graph (N graphs x N replays was quadratic). */
+/* The graphs sorted by sig, then full, then geo_sig: a replay is compared with the graphs of
+ * its own signature only, not with every graph (N graphs x N replays was quadratic); and
+ * within a signature that many graphs share (one kernel name, issue 48: 80k kernels 56.6 s), a
+ * replay whose launches all have a geometry with the graphs of its own geometries only, plus
+ * the graphs that lack some geometry (those match any). */
 typedef struct graphs {
     graph *g;
     size_t n, cap;
@@ -38,6 +43,14 @@ static uint64_t sig_add(uint64_t h, const char *name)
 }
 
 static const uint64_t SIG_SEED = 14695981039346656037u;
+
+/* A geometry into a signature: its 8 bytes, then the name's. */
+static uint64_t geo_add(uint64_t h, uint64_t geometry, const char *name)
+{
+    for (int b = 0; b < 8; b++)
+        h = (h ^ ((geometry >> (8 * b)) & 0xff)) * 1099511628211u;
+    return sig_add(h, name);
+}
 
 /* What launches and replayed kernels are ordered by (qsort has no context argument): the
  * process and correlation of a replay's graph launch, then the start, then file order. */
@@ -70,7 +83,7 @@ static graph *graph_new(graphs *gs, const pf_trace *cap, size_t ci)
         gs->cap = c;
     }
     graph *g = &gs->g[gs->n++];
-    *g = (graph){cap, ci, NULL, 0, 0};
+    *g = (graph){cap, ci, NULL, 0, 0, 0, 1};
     return g;
 }
 
@@ -106,6 +119,8 @@ static int capture_graphs(const pf_trace *cap, size_t ci, graphs *gs)
         }
         g->at[g->n++] = order[k].i;
         g->sig = sig_add(g->n == 1 ? SIG_SEED : g->sig, l->kernel);
+        g->geo_sig = geo_add(g->n == 1 ? SIG_SEED : g->geo_sig, l->geometry, l->kernel);
+        g->full &= l->geometry != 0;
     }
     free(order);
     return rc;
@@ -193,27 +208,32 @@ static int take_ops(graft *gr, const size_t *idx, size_t n, const graph *g)
 static int by_sig(const void *x, const void *y)
 {
     const graph *a = x, *b = y;
-    return (a->sig > b->sig) - (a->sig < b->sig);
+    if (a->sig != b->sig)
+        return a->sig < b->sig ? -1 : 1;
+    if (a->full != b->full)
+        return a->full - b->full;
+    return (a->geo_sig > b->geo_sig) - (a->geo_sig < b->geo_sig);
 }
 
 #ifndef NDEBUG
-/* For assert() only: whether gs is sorted by sig, as first_of_sig's binary search needs. */
+/* For assert() only: whether gs is sorted by by_sig, as the binary searches need. */
 static int graphs_by_sig(const graphs *gs)
 {
     for (size_t i = 1; i < gs->n; i++)
-        if (gs->g[i - 1].sig > gs->g[i].sig)
+        if (by_sig(&gs->g[i - 1], &gs->g[i]) > 0)
             return 0;
     return 1;
 }
 #endif
 
-/* The first graph of gs (sorted by sig) whose sig is h, or gs->n. */
-static size_t first_of_sig(const graphs *gs, uint64_t h)
+/* The first graph of gs (sorted by by_sig) at or after key (sig, full, geo_sig), or gs->n. */
+static size_t first_at(const graphs *gs, uint64_t sig, int full, uint64_t geo_sig)
 {
+    graph key = {.sig = sig, .full = full, .geo_sig = geo_sig};
     size_t lo = 0, hi = gs->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (gs->g[mid].sig < h)
+        if (by_sig(&gs->g[mid], &key) < 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -221,16 +241,43 @@ static size_t first_of_sig(const graphs *gs, uint64_t h)
     return lo;
 }
 
+/* Counts the graphs of gs[from, ...) that keep the key (sig; and when full, full and geo_sig)
+ * and match the replay; stops at two, which makes it ambiguous whatever the rest. */
+static void count_hits(const graft *gr, const graphs *gs, size_t from, const graph *key, const size_t *idx,
+                       size_t n, const graph **hit, size_t *hits)
+{
+    for (size_t i = from; *hits < 2 && i < gs->n && gs->g[i].sig == key->sig; i++) {
+        if (key->full && (gs->g[i].full != 1 || gs->g[i].geo_sig != key->geo_sig))
+            break;
+        if (!key->full && gs->g[i].full)
+            break;
+        if (graph_matches(gr->t, idx, n, &gs->g[i]) && (*hits)++ == 0)
+            *hit = &gs->g[i];
+    }
+}
+
 static int graft_replay(graft *gr, const graphs *gs, const size_t *idx, size_t n)
 {
-    uint64_t h = SIG_SEED;
-    for (size_t k = 0; k < n; k++)
-        h = sig_add(h, gr->t->acts[idx[k]].name);
+    graph key = {.sig = SIG_SEED, .geo_sig = SIG_SEED, .full = 1};
+    for (size_t k = 0; k < n; k++) {
+        const pf_activity *a = &gr->t->acts[idx[k]];
+        key.sig = sig_add(key.sig, a->name);
+        key.geo_sig = geo_add(key.geo_sig, a->geometry, a->name);
+        key.full &= a->geometry != 0;
+    }
     const graph *hit = NULL;
     size_t hits = 0;
-    for (size_t i = first_of_sig(gs, h); i < gs->n && gs->g[i].sig == h; i++)
-        if (graph_matches(gr->t, idx, n, &gs->g[i]) && hits++ == 0)
-            hit = &gs->g[i];
+    /* the graphs of its names that lack some geometry match whatever its geometries */
+    graph partial = {.sig = key.sig, .full = 0};
+    count_hits(gr, gs, first_at(gs, key.sig, 0, 0), &partial, idx, n, &hit, &hits);
+    if (key.full) /* the full graphs: those of its very geometries */
+        count_hits(gr, gs, first_at(gs, key.sig, 1, key.geo_sig), &key, idx, n, &hit, &hits);
+    else /* it lacks some geometry: every full graph of its names may match (a replay without
+          * geometries meets each graph of its names: still n x graphs where many graphs share
+          * names and none of them matches it; traces give every kernel its grid) */
+        for (size_t i = first_at(gs, key.sig, 1, 0); hits < 2 && i < gs->n && gs->g[i].sig == key.sig; i++)
+            if (graph_matches(gr->t, idx, n, &gs->g[i]) && hits++ == 0)
+                hit = &gs->g[i];
     if (hits != 1) {
         gr->unmatched += hits == 0 ? n : 0;
         gr->ambiguous += hits > 1 ? n : 0;

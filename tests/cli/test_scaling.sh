@@ -1,4 +1,4 @@
-# test_scaling.sh - adversarial shapes doubled three times (issue 48): the Inductor module parser (a module of unclosed `tl.load(ptr + (` lines; many launches over one module) and the timeline's output; time and peak memory grow at most linearly (<= 2.5x a doubling).
+# test_scaling.sh - adversarial shapes doubled three times (issue 48): the Inductor module parser (a module of unclosed `tl.load(ptr + (` lines; many launches over one module), the timeline's output (one stream; a stream or a device a kernel: the lanes folded into "other", its figures by an oracle), graph matching over graphs that share kernel names; time, peak memory and output bytes grow at most linearly (<= 2.5x a doubling).
 . tests/cli/lib.sh
 
 # Each shape at sizes n, 2n, 4n, 8n is generated here, run 3 times, and the best of the 3
@@ -93,6 +93,54 @@ def many(n):
     launches(t, n, mod)
     return [profana, "--analysis", t, "bf16"], None
 
+def lanes(path, n, devices):
+    # n kernels, each on a stream (devices: on a device) of its own, at staggered times and
+    # lengths: the lanes shape (issue 48 defect 5: 16,000 streams made a 1.5 GB SVG)
+    dev = DEV if not devices else [dict(DEV[0], id=d) for d in range(n)]
+    ev = [{"ph": "X", "cat": "kernel", "name": "k%d" % (i % 7), "pid": i if devices else 0, "tid": 7 if devices else 7 + i,
+           "ts": 3 * i + i % 5, "dur": 1 + i % 9,
+           "args": {"device": i if devices else 0, "stream": 7 if devices else 7 + i, "correlation": i + 1}}
+          for i in range(n)]
+    json.dump({"deviceProperties": dev, "traceEvents": ev}, open(path, "w"))
+
+def streams(n):
+    t, svg = os.path.join(tmp, "s%d.json" % n), os.path.join(tmp, "s%d.svg" % n)
+    lanes(t, n, False)
+    return [profana, "--analysis", t, "bf16", "--plot", "timeline", svg], svg
+
+def devices(n):
+    t, html = os.path.join(tmp, "d%d.json" % n), os.path.join(tmp, "d%d.html" % n)
+    lanes(t, n, True)
+    return [profana, "--analysis", t, "bf16", "--plot", "timeline", os.path.join(tmp, "d%d.svg" % n),
+            "--report", html], html
+
+def graphs(n, geo):
+    # n captured graphs of one kernel each, all named "k" (graphs that share kernel names, issue
+    # 48 defect 6: 20k/40k/80k kernels 3.1/11.8/56.6 s), told apart by their grid (geo) or not at
+    # all (every replay then matches every graph: ambiguous); n replays, replay r of graph 7r mod n
+    d = os.path.join(tmp, "g%d-%d" % (geo, n))
+    os.makedirs(d, exist_ok=True)
+    grid = lambda g: ', "grid": [%d, 1, 1], "block": [128, 1, 1]' % (g + 1) if geo else ""
+    cap, rep = [], []
+    for g in range(n):
+        ts, c = 1000 + 10 * g, 2 * g + 1
+        cap.append('{"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamBeginCapture", "pid": 1, "tid": 1, "ts": %d, '
+                   '"dur": 1, "args": {"correlation": %d}}' % (ts, c))
+        cap.append('{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": %d, "dur": 6, "args": '
+                   '{"External id": %d, "Input Dims": [[64, 32], [32, 16]], "Input type": ["float", "float"]}}' % (ts + 2, g + 1))
+        cap.append('{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": %d, "dur": 2, '
+                   '"args": {"External id": %d, "correlation": %d, "kernel": "k"%s}}' % (ts + 3, g + 1, c + 1, grid(g)))
+        c = 1000000 + g
+        rep.append('{"ph": "X", "cat": "cuda_runtime", "name": "cudaGraphLaunch", "pid": 1, "tid": 1, "ts": %d, "dur": 2, '
+                   '"args": {"correlation": %d}}' % (ts, c))
+        rep.append('{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": %d, "dur": 4, "args": '
+                   '{"device": 0, "stream": 7, "correlation": %d%s}}' % (ts + 3, c, grid(7 * g % n)))
+    for name, ev in (("cap.json", cap), ("rep.json", rep)):
+        with open(os.path.join(d, name), "w") as f:
+            f.write('{"traceEvents": [\n' + ",\n".join(ev) + "]}\n")
+    return [profana, "--analysis", os.path.join(d, "rep.json"), "fp32", "--graph-capture", os.path.join(d, "cap.json"),
+            "--group", "op", "--format", "json"], None
+
 def timeline(n):
     t, svg = os.path.join(tmp, "k%d.json" % n), os.path.join(tmp, "k%d.svg" % n)
     kernels(t, n)
@@ -101,6 +149,10 @@ def timeline(n):
 shape("unclosed", [1, 2, 4, 8], unclosed)          # MB of `tl.load(in_ptr0 + (x0 + 1` lines
 shape("launches", [50, 100, 200, 400], many)       # distinct launches over one module of 1 to 8 MB
 shape("timeline", [2000, 4000, 8000, 16000], timeline)  # kernels on one stream
+shape("streams", [2000, 4000, 8000, 16000], streams)    # a stream a kernel: the timeline's bytes
+shape("devices", [256, 512, 1024, 2048], devices)       # a device a kernel: the report's bytes
+shape("graphs", [2500, 5000, 10000, 20000], lambda n: graphs(n, 1))     # graphs told apart by grid
+shape("ambiguous", [2500, 5000, 10000, 20000], lambda n: graphs(n, 0))  # graphs alike
 PY
 check_eq "scaling: every run exits 0" "$(grep -c ' fail ' "$TMP/scaling")" 0
 # doubling SHAPE COLUMN WHAT SLACK: each size's figure over the size before's at most 2.5x (+SLACK)
@@ -116,6 +168,90 @@ doubling launches 4 "peak memory (KB)" 0
 doubling timeline 3 "time (s)" 0.05
 doubling timeline 4 "peak memory (KB)" 0
 doubling timeline 5 "SVG bytes" 0
+doubling streams 3 "time (s)" 0.05
+doubling streams 5 "SVG bytes" 0
+doubling devices 3 "time (s)" 0.05
+doubling devices 4 "peak memory (KB)" 0
+doubling devices 5 "report bytes" 0
+doubling graphs 3 "time (s)" 0.05
+doubling ambiguous 3 "time (s)" 0.05
+
+# The matches are those of the rule (docs/analysis.md, --graph-capture): by hand, each of the
+# 5,000 replays told apart by grid runs its graph's one aten::mm of 2 x 64 x 32 x 16 = 65,536
+# FLOPs; the 5,000 alike are ambiguous, every one.
+"$PROFANA" --analysis "$TMP/g1-5000/rep.json" fp32 --graph-capture "$TMP/g1-5000/cap.json" --group op --format json \
+    >"$TMP/g1.json" 2>/dev/null
+check_eq "scaling: graphs told apart by grid: each replay mapped to its aten::mm" "$(python3 -c '
+import json, sys
+print(" ".join("%s %d %d" % (r["name"], r["launches"], r["flop"]) for r in json.load(open(sys.argv[1]))["devices"][0]["rows"]))' \
+    "$TMP/g1.json")" "aten::mm 5000 327680000"
+"$PROFANA" --analysis "$TMP/g0-5000/rep.json" fp32 --graph-capture "$TMP/g0-5000/cap.json" --format json >/dev/null \
+    2>"$TMP/g0.err"
+check_eq "scaling: graphs alike: every replay ambiguous" \
+    "$(grep -c '^profana: note: .*5000 graph-replayed kernels match several captured graphs alike' "$TMP/g0.err")" 1
+
+# The lanes folded (docs/waits.md: at most 64 stream lanes a device, 16 devices): the SVG of
+# 16,000 streams (2.4 MB of trace) under 1 MB, and of 2,048 devices too, their "other" lane the
+# union of the folded lanes' intervals, by an oracle over the raw events that picks the lanes
+# drawn by the rule written down (the busiest, ties to the lower stream or device id).
+python3 - "$TMP" >"$TMP/lanes" <<'PY'
+import json, os, re, sys
+tmp = sys.argv[1]
+
+def union(iv):
+    tot, cur_s, cur_e = 0, None, None
+    for s, e in sorted(iv):
+        if cur_e is None or s > cur_e:
+            if cur_e is not None:
+                tot += cur_e - cur_s
+            cur_s, cur_e = s, e
+        else:
+            cur_e = max(cur_e, e)
+    return tot + (cur_e - cur_s if cur_e is not None else 0)
+
+def check(name, trace, svg, key, keep):
+    ev = json.load(open(trace))["traceEvents"]
+    lanes = {}
+    for e in ev:
+        lanes.setdefault(e["args"][key], []).append((e["ts"] * 1000, (e["ts"] + e["dur"]) * 1000))
+    busy = {k: union(v) for k, v in lanes.items()}
+    shown = sorted(lanes, key=lambda k: (-busy[k], k))[:keep]
+    folded = [k for k in lanes if k not in shown]
+    text = open(svg).read()
+    other = re.search(r'<g class="lane other"([^>]*)>', text)
+    attrs = dict(re.findall(r'(data-[a-z-]+)="([^"]*)"', other.group(1))) if other else {}
+    pat = r'<g class="lane" data-device="\d+" data-stream="(\d+)"' if key == "stream" else r'<g class="device" data-device="(\d+)"'
+    drawn = sorted(int(x) for x in re.findall(pat, text))
+    print(name, "size", "ok" if os.path.getsize(svg) < 1 << 20 else "%d bytes" % os.path.getsize(svg))
+    print(name, "drawn", "ok" if drawn == sorted(shown) else "%s, want %s" % (drawn[:5], sorted(shown)[:5]))
+    print(name, "busy", attrs.get("data-busy-ns"), union([iv for k in folded for iv in lanes[k]]))
+    print(name, "lanes", attrs.get("data-lanes"), len(folded))
+    print(name, "lanes-busy", attrs.get("data-lanes-busy-ns"), sum(busy[k] for k in folded))
+    print(name, "count", attrs.get("data-count"), sum(len(lanes[k]) for k in folded))
+
+check("streams", os.path.join(tmp, "s16000.json"), os.path.join(tmp, "s16000.svg"), "stream", 63)
+check("devices", os.path.join(tmp, "d2048.json"), os.path.join(tmp, "d2048.svg"), "device", 15)
+
+# the report of 2,048 devices: its charts those of the 16 busiest, a line saying so, and a
+# section of tables for every device
+ev = json.load(open(os.path.join(tmp, "d2048.json")))["traceEvents"]
+busiest = sorted(sorted(ev, key=lambda e: (-e["dur"], e["args"]["device"]))[i]["args"]["device"] for i in range(16))
+html = open(os.path.join(tmp, "d2048.html")).read()
+charts = html[html.index("<h2>Charts</h2>"):html.index("<h2>", html.index("<h2>Charts</h2>") + 1)]
+drawn = sorted(set(int(x) for x in re.findall(r">Device (\d+):", charts)))
+print("report", "charts", "ok" if drawn == busiest else "%s, want %s" % (drawn, busiest))
+print("report", "line", "ok" if "The charts show the 16 busiest of the 2048 devices" in charts else "missing")
+print("report", "sections", html.count("<h2>Device "), len(ev))
+PY
+while read -r shape what got want; do
+    case $what in
+    size | drawn) check_eq "scaling: $shape: the timeline's $what" "$got" ok ;;
+    charts | line) check_eq "scaling: $shape: the charts of the 16 busiest devices ($what)" "$got" ok ;;
+    sections) check_eq "scaling: $shape: a section for every device" "$got" "$want" ;;
+    *) check_eq "scaling: $shape: the other lane's $what (oracle)" "$got" "$want" ;;
+    esac
+done <"$TMP/lanes"
+check_eq "scaling: lanes: the oracle's lines" "$(wc -l <"$TMP/lanes")" 15
 
 # The module is read once for all its launches, not once a launch: with strace, where it runs,
 # the run of 100 launches opens it once (the one open that names it: the read goes through
