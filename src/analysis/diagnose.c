@@ -88,10 +88,12 @@ static int region_finding(const pf_analysis *an, const pf_device_report *d, cons
         return -1;
     f->time_us = (double)c->idle_ns / 1e3;
     f->pct = pf_diag_pct(f->time_us, g->span_ns);
-    char step[96], outer[128] = "", nm[80], on[80];
+    char step[96], outer[128] = "", nm[80];
     per_step(step, sizeof step, c->idle_ns, g->steps);
-    if (c->outer)
+    if (c->outer) {
+        char on[80];
         snprintf(outer, sizeof outer, " (inside record_function \"%s\")", pf_diag_name(on, sizeof on, c->outer));
+    }
     snprintf(f->evidence, sizeof f->evidence, "GPU idle %.3f us (%.2f%% of its idle time%s) while the launching thread was in %s \"%s\"%s%s",
              (double)c->idle_ns / 1e3, g->idle_ns > 0 ? 100.0 * (double)c->idle_ns / (double)g->idle_ns : 0, step,
              c->kind == PF_MARK_PYTHON ? "Python frame" : "record_function", pf_diag_name(nm, sizeof nm, c->name), outer,

@@ -305,7 +305,7 @@ static const char *unqualified_name(dm *d, int *ctor)
         s = cat(d, 3, "{unnamed type#", num, "}");
     } else if (c == 'U' && peek(d, 1) == 'l') { /* lambda: Ul <types> E [n] _ */
         d->p += 2;
-        const char *params = "";
+        const char *plist = "";
         int first = 1, nparams = 0;
         while (*d->p == 'T' && peek(d, 1) && strchr("ytnpk", peek(d, 1))) { /* template-param-decls: not printed */
             d->p += 2;
@@ -322,7 +322,7 @@ static const char *unqualified_name(dm *d, int *ctor)
                 break;
             const char *w = whole(d, t);
             if (w && *w) {
-                params = first ? w : cat(d, 3, params, ", ", w);
+                plist = first ? w : cat(d, 3, plist, ", ", w);
                 first = 0;
             }
         }
@@ -333,7 +333,7 @@ static const char *unqualified_name(dm *d, int *ctor)
             return d->fail = 1, NULL;
         char num[24];
         snprintf(num, sizeof num, "%ld", n + 1);
-        s = cat(d, 5, "{lambda(", params, ")#", num, "}");
+        s = cat(d, 5, "{lambda(", plist, ")#", num, "}");
     } else if (c == 'c' && peek(d, 1) == 'v') {
         d->p += 2;
         *ctor = 1;
@@ -499,12 +499,10 @@ static const char *nested_name(dm *d, const char **quals, int *tmpl)
         q = cat(d, 2, q, " &&");
     *quals = q;
     const char *ret = NULL;
-    int ctor = 0;
     *tmpl = 0;
     while (!d->fail) {
-        int c = *d->p, is_sub = 0;
+        int c = *d->p, is_sub = 0, ctor = 0;
         const char *comp;
-        ctor = 0;
         if (c == 0) {
             return d->fail = 1, NULL;
         } else if (c == 'E') {
@@ -521,7 +519,7 @@ static const char *nested_name(dm *d, const char **quals, int *tmpl)
                 return d->fail = 1, NULL;
             ret = cat(d, 2, ret, template_args(d));
             *tmpl = *tmpl == -1 ? -1 : 1;
-            if (*d->p != 'E' && add_sub(d, plain(ret)))
+            if (!d->fail && *d->p != 'E' && add_sub(d, plain(ret)))
                 return NULL;
             continue;
         } else if (is_template_param(d)) {
