@@ -1,5 +1,6 @@
 # test_bench.sh - make bench's parts: gen_trace's copies keep their links (counts, time, FLOPs and unlinked kernels scale with the copies), and tests/bench/run.sh on small sizes prints every row.
 # check: every build
+# check: optimised
 . tests/cli/lib.sh
 set -u
 

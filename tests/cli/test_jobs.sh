@@ -1,5 +1,6 @@
 # test_jobs.sh - every trace in testdata/ (and each .json.gz inflated to plain JSON, which is parsed in parallel parts) gives the same stdout, stderr and exit status at -j 1, 2, 3, 7 and 16.
 # check: every build
+# check: optimised
 . tests/cli/lib.sh
 set -u
 

@@ -1,5 +1,6 @@
 # test_limits.sh - inputs at the limits (the third adversarial pass, issue 33), each case rebuilt small: pipes and FIFOs where a second pass is needed, one file named for two outputs, rank directories with other entries, install paths with spaces and quotes, summaries near the int64 limits, the Slurm recipe's manifest, repeated captures, many process groups, device files with control characters and trailing text.
 # check: every build
+# check: optimised
 . tests/cli/lib.sh
 set -u
 . tests/cli/adversarial_lib.sh

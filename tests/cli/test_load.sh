@@ -1,5 +1,6 @@
 # test_load.sh - the loader: same output for every -j, gzip and pipes, gzip parsed in parallel, traces cut off (warning, --strict, 20 random cuts per trace), the progress bar.
 # check: every build
+# check: optimised
 . tests/cli/lib.sh
 set -u
 

@@ -1,5 +1,6 @@
 # test_timings.sh - --timings and PROFANA_TIMINGS=1: one stderr line per phase, output unchanged, and the phases adding up to the run's wall time as measured from outside (within 5%).
 # check: every build
+# check: optimised
 . tests/cli/lib.sh
 set -u
 
