@@ -64,17 +64,24 @@ static void nest_build(nest_span *s, size_t n)
 
 /* The innermost interval on thread holding instant x (start <= x <= end), -1 none: the last
  * one starting at or before x, else the closest of its ancestors that still holds x. */
-static int32_t nest_find(const nest_span *s, size_t n, uint64_t thread, int64_t x)
+/* The first interval that starts after (thread, x) in s's order: n when none does. */
+static size_t nest_after(const nest_span *s, size_t n, uint64_t thread, int64_t x)
 {
     assert(s || n == 0);
     size_t lo = 0, hi = n;
-    while (lo < hi) { /* first interval after (thread, x) */
+    while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (s[mid].thread < thread || (s[mid].thread == thread && s[mid].ts <= x))
             lo = mid + 1;
         else
             hi = mid;
     }
+    return lo;
+}
+
+static int32_t nest_find(const nest_span *s, size_t n, uint64_t thread, int64_t x)
+{
+    size_t lo = nest_after(s, n, thread, x);
     if (lo == 0 || s[lo - 1].thread != thread)
         return -1;
     int32_t k = (int32_t)(lo - 1);
@@ -289,15 +296,8 @@ static int attribute(builder *b, size_t i, int d, int32_t p, int bwd)
 /* Whether backward ops run on thread (b->bwd is sorted by thread). */
 static int backward_thread(const builder *b, uint64_t thread)
 {
-    size_t lo = 0, hi = b->n_bwd;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (b->bwd[mid].thread < thread)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < b->n_bwd && b->bwd[lo].thread == thread;
+    size_t k = nest_after(b->bwd, b->n_bwd, thread, INT64_MAX); /* past the thread's last */
+    return k > 0 && b->bwd[k - 1].thread == thread;
 }
 
 /* Where activity i's time goes: its module path (forward or backward), else -1. */

@@ -161,15 +161,8 @@ static pf_table *class_table(const pf_module_device *md, const pf_view_opts *v, 
 
 static void print_table(FILE *out, const pf_table *t, const pf_view_opts *v)
 {
-    pf_text_fit fit = {.width = v->format == PF_FMT_TEXT ? v->width : 0, .name_limit = v->name_limit};
-    if (fit.width > 0) {
-        fit.cols = module_wanted;
-        fit.ncols = (int)(sizeof module_wanted / sizeof module_wanted[0]);
-    }
-    if (v->format == PF_FMT_MD)
-        pf_table_print_md_fit(out, t, &fit);
-    else
-        pf_table_print_text_fit(out, t, &fit);
+    pf_text_fit fit = pf_view_fit(v, t, module_wanted, (int)(sizeof module_wanted / sizeof module_wanted[0]), NULL, 0);
+    pf_view_print_fit(out, v, t, &fit);
 }
 
 /* view_parts.h */

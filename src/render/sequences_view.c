@@ -112,15 +112,8 @@ static int print_text(FILE *out, const pf_view_opts *v, const pf_analysis *an, c
         if (!t)
             return -1;
         fputc('\n', out);
-        pf_text_fit fit = {.width = v->format == PF_FMT_TEXT ? v->width : 0, .name_limit = v->name_limit};
-        if (fit.width > 0) {
-            fit.cols = seq_wanted;
-            fit.ncols = (int)(sizeof seq_wanted / sizeof seq_wanted[0]);
-        }
-        if (v->format == PF_FMT_MD)
-            pf_table_print_md_fit(out, t, &fit);
-        else
-            pf_table_print_text_fit(out, t, &fit);
+        pf_text_fit fit = pf_view_fit(v, t, seq_wanted, (int)(sizeof seq_wanted / sizeof seq_wanted[0]), NULL, 0);
+        pf_view_print_fit(out, v, t, &fit);
         pf_table_free(t);
         list_kernels(out, v, sd);
     }

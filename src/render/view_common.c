@@ -70,3 +70,9 @@ int pf_view_category_order(const pf_device_report *d, int *order)
     }
     return n;
 }
+
+uint64_t pf_view_print_fit(FILE *out, const pf_view_opts *v, const pf_table *t, const pf_text_fit *fit)
+{
+    assert(out && v && t && fit);
+    return v->format == PF_FMT_MD ? pf_table_print_md_fit(out, t, fit) : pf_table_print_text_fit(out, t, fit);
+}

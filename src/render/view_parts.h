@@ -21,6 +21,10 @@ pf_text_fit pf_view_fit(const pf_view_opts *v, const pf_table *t, const int *wan
  * in CSV, JSON and --wide text, which carry whole names. t has at least n rows. Returns 0, or
  * -1 when memory runs out (the table then keeps its whole names). */
 int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n, const pf_view_opts *v);
+
+/* t as fitted (pf_view_fit): a Markdown table with v->format md, else text. Returns the
+ * columns shown, as pf_table_print_text_fit. */
+uint64_t pf_view_print_fit(FILE *out, const pf_view_opts *v, const pf_table *t, const pf_text_fit *fit);
 /* The categories d ran (a count above 0), by GPU time, most first, ties in pf_category order,
  * into order[0, PF_CAT_COUNT) (pf_category values); returns how many. d and order non-NULL. */
 int pf_view_category_order(const pf_device_report *d, int *order);
