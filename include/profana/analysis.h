@@ -266,6 +266,9 @@ typedef struct pf_analysis {
     int64_t (*phase_ns)[PF_PHASE_COUNT]; /* per trace device (index into trace->devices): GPU
                                           time of the --step selection per phase */
     int64_t phase_annotations;         /* vLLM/SGLang step annotations found */
+    int phase_spread;                  /* how attention calls' phases were spread to their
+                                          forwards: bit 1 nn.Module calls, bit 2 launch order
+                                          (src/analysis/pipeline.h, PF_SPREAD_*); 0 none */
     char **notes;                      /* what the analysis itself found worth a line on stderr
                                           ("profana: note:"): an Inductor module whose parse ran
                                           past its time budget */
@@ -312,7 +315,9 @@ int pf_steps_compute(pf_analysis *a, int64_t *num, pf_error *err);
  * launch call its start (GPU side, on its device); else, for the kernels of an attention
  * call with a recorded query, decode when its query length is 1 and
  * prefill when longer, the latter only in a trace with such a decode call (a training step's
- * attention has long queries too); else none. The annotations are read from the file
+ * attention has long queries too), spread to the whole forward the call sits in (without step
+ * annotations: the outermost nn.Module call holding it, else by launch order; phase_spread.c);
+ * else none. The annotations are read from the file
  * t->path again (the model keeps none): none for standard input; a gzip file is inflated
  * again only with a->opts.phase or when the trace launches a serving library's ops
  * (vllm::, sglang, _C::, ...). Returns 0, or -1 with err set. Called by pf_analysis_run

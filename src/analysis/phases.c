@@ -13,6 +13,8 @@
 #include "profana/ptrmap.h"
 #include "profana/satmath.h"
 
+#include "pipeline.h"
+
 /* One step annotation with a phase. */
 typedef struct annot {
     int64_t ts_ns, end_ns;
@@ -441,7 +443,15 @@ int pf_phases_compute_on(pf_analysis *an, size_t threads, pf_error *err)
     phase_job j = {t, &as, an->phase, by_query};
     pf_parallel_ranges(t->n_acts, threads, phase_range, &j);
     keep_prefill_if_decoding(t, an->phase, by_query);
+    /* a step annotation covers its whole step; an attention call covers its own kernels only,
+     * so its phase is spread to the forward it sits in */
+    int spread_rc = as.n ? 0 : pf_an_phase_spread(t, an->phase, by_query, &an->phase_spread);
     free(by_query);
+    if (spread_rc) {
+        free(as.a);
+        free(as.reach);
+        return pf_fail(err, "out of memory");
+    }
     for (size_t i = 0; i < t->n_acts; i++) {
         const pf_activity *a = &t->acts[i];
         const pf_device *d = pf_trace_device(t, a->device);

@@ -115,4 +115,19 @@ size_t pf_an_list_parts(const pf_trace *t, size_t threads);
 /* The threads of the devices' tasks at -j jobs: at most two tasks of a device at once. */
 size_t pf_an_device_pool(const pf_trace *t, int jobs);
 
+/* ---- serving phases spread to the forward (phase_spread.c) ---- */
+
+enum { PF_SPREAD_MODULES = 1, PF_SPREAD_LAUNCHES = 2 };
+
+/* After the attention calls' phases (by_query[i]: activity i's phase comes from its attention
+ * call's query length) and without step annotations: each launched activity still without a
+ * phase takes that of the forward it sits in. First the outermost nn.Module call of its launch
+ * thread that holds its launch (with_stack traces), when attention calls with a phase were
+ * launched inside it (both prefill and decode: mixed); then, in launch order, the phase of the
+ * phased launches around it, and where those differ, the earlier's up to the widest gap between
+ * two launches and the later's after it (the host's work between two forwards: sampling, the
+ * stopping test). *how: PF_SPREAD_* bits of the steps that gave a phase. Returns 0, or -1 when
+ * memory ran out. Called by pf_phases_compute_on. */
+int pf_an_phase_spread(const pf_trace *t, unsigned char *phase, const unsigned char *by_query, int *how);
+
 #endif

@@ -38,6 +38,11 @@ void pf_aview_phases(FILE *out, const pf_analysis *an, const pf_device_report *d
     fprintf(out, "no phase %.2f%% (%.3f us); from %lld vLLM/SGLang step annotations, else attention calls' query "
                  "length (1: decode)",
             share(ns, PF_PHASE_NONE), (double)ns[PF_PHASE_NONE] / 1e3, (long long)an->phase_annotations);
+    if (an->phase_spread) /* bits: 1 module calls, 2 launch order (src/analysis/pipeline.h) */
+        fprintf(out, ", spread to the forward they sit in (%s)",
+                an->phase_spread == 3   ? "nn.Module calls, then launch order"
+                : an->phase_spread == 1 ? "nn.Module calls"
+                                        : "launch order, split at the widest launch gap");
     if (an->opts.phase != PF_PHASE_NONE)
         fprintf(out, "; --phase %s: the figures below are that phase's", pf_phase_name(an->opts.phase));
     fputc('\n', out);
@@ -47,7 +52,7 @@ int pf_aview_phases_brief(char *s, size_t n, const pf_analysis *an, const pf_dev
 {
     assert(s && n > 0 && an && d);
     const int64_t *ns = device_phase_ns(an, d);
-    if (!any_phase(ns))
+    if (!any_phase(ns) || share(ns, PF_PHASE_NONE) > 50.0) /* mostly no phase: not the headline's matter */
         return 0;
     /* each phase, then none: "phases of GPU time: prefill P%, decode D%, mixed M%, none N% (--phase)" */
     size_t used = (size_t)snprintf(s, n, "phases of GPU time:");

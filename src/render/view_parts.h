@@ -57,7 +57,7 @@ int pf_aview_collectives_json(pf_jw *w, const pf_analysis *an);
 void pf_aview_phases(FILE *out, const pf_analysis *an, const pf_device_report *d);
 /* The headline's phases item into s (room for n): "phases of GPU time: prefill P%, decode
  * D%, mixed M%, none N% (--phase)"; returns 1, or 0 with s untouched when no GPU time of the
- * device has a phase. */
+ * device has a phase or most of it has none. */
 int pf_aview_phases_brief(char *s, size_t n, const pf_analysis *an, const pf_device_report *d);
 /* The device's "phases" member: per phase its us and pct, or null (no phase known). */
 void pf_aview_phases_json(pf_jw *w, const pf_analysis *an, const pf_device_report *d);

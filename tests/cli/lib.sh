@@ -44,6 +44,30 @@ run_oracle() {
     return "$(cat "$o_c.rc")"
 }
 
+# sweep_traces [DIR...]: the trace files (.json, .json.gz) under each DIR (by default testdata/
+# and ../shared's public and multi-rank traces, where present), sorted, testdata/ first; a file
+# whose bytes equal an earlier one's is left out (../shared keeps copies of some testdata/
+# traces), and so are the device files and vLLM's execution_details.json. Without PF_CHECK_FULL
+# (`make check`) a trace above PF_SWEEP_MAX_MB (16) MB of JSON is left out too: Python's
+# json.load takes about 2 s a 60 MB trace, and a sweep runs its oracle on every trace; `make
+# check-full` sweeps them all (docs/reliability.md, "How it is checked").
+sweep_traces() {
+    [ $# -gt 0 ] || set -- testdata ../shared/testdata/public ../shared/testdata/multirank
+    s_max=$((${PF_SWEEP_MAX_MB:-16} * 1048576))
+    for s_d in "$@"; do
+        [ -d "$s_d" ] && find "$s_d" \( -name '*.json' -o -name '*.json.gz' \) | sort
+    done | grep -v -e '^testdata/devices/' -e 'execution_details\.json$' | while read -r s_f; do
+        if [ -z "${PF_CHECK_FULL:-}" ]; then
+            case $s_f in
+            *.gz) s_n=$(gzip -l "$s_f" | awk 'NR == 2 { print $2 }') ;;
+            *) s_n=$(wc -c <"$s_f") ;;
+            esac
+            [ "$s_n" -le "$s_max" ] || continue
+        fi
+        printf '%s %s\n' "$(md5sum <"$s_f" | cut -c1-32)" "$s_f"
+    done | awk '!seen[$1]++ { print $2 }'
+}
+
 # check_eq NAME GOT WANT
 check_eq() {
     if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', want '$3'"; fi

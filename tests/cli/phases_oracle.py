@@ -68,7 +68,72 @@ def act_phases(events):
         acts.append((a, p))
     # a long query is a prefill only in a trace where some attention call decodes
     decoding = any(p == "decode?" for _, p in acts)
-    return [(a, "none" if p is None or (p == "prefill?" and not decoding) else p.rstrip("?")) for a, p in acts]
+    out = [[a, "none" if p is None or (p == "prefill?" and not decoding) else p.rstrip("?")] for a, p in acts]
+    if not cpu and not gpu and any(p != "none" for _, p in out):
+        spread(events, out, launch, [p is not None and p.endswith("?") for _, p in acts])
+    return [tuple(x) for x in out]
+
+
+def spread(events, out, launch, by_query):
+    """Without step annotations, an attention call's phase covers the forward it sits in:
+    every activity launched inside the outermost nn.Module call (its thread's) that launched
+    phased attention calls takes their phase (both: mixed); then, in launch order, the rest take
+    the phase of the phased launches around them, split at the widest launch gap where the two
+    differ."""
+    calls = {}
+    for e in events:
+        if e.get("ph") == "X" and e.get("cat") == "python_function" and e.get("name", "").startswith("nn.Module: "):
+            calls.setdefault((e["pid"], e["tid"]), []).append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])))
+    top = {}
+    for th, spans in calls.items():
+        kept = []
+        for s0, s1 in sorted(spans, key=lambda x: (x[0], -x[1])):
+            if not kept or s0 >= kept[-1][1]:
+                kept.append((s0, s1))
+        top[th] = kept
+
+    def forward(a):
+        call = launch.get(a["args"].get("correlation"))
+        if not call:
+            return None
+        t = ns(call["ts"])
+        for i, (s0, s1) in enumerate(top.get((call["pid"], call["tid"]), [])):
+            if s0 <= t < s1:
+                return (call["pid"], call["tid"], i)
+        return None
+
+    seen = {}
+    for (a, p), q in zip(out, by_query):
+        f = forward(a) if q and p != "none" else None
+        if f is not None:
+            seen.setdefault(f, set()).add(p)
+    for x in out:
+        if x[1] == "none":
+            f = forward(x[0])
+            if f in seen:
+                x[1] = next(iter(seen[f])) if len(seen[f]) == 1 else "mixed"
+    # launch order: the launched activities by their call's start (ties: file order)
+    order = []
+    for i, x in enumerate(out):
+        call = launch.get(x[0]["args"].get("correlation"))
+        if call:
+            order.append((ns(call["ts"]), i))
+    order.sort()
+    phased = [k for k, (_, i) in enumerate(order) if out[i][1] != "none"]
+    if not phased:
+        return
+    for k in range(0, phased[0]):
+        out[order[k][1]][1] = out[order[phased[0]][1]][1]
+    for k in range(phased[-1] + 1, len(order)):
+        out[order[k][1]][1] = out[order[phased[-1]][1]][1]
+    for lo, hi in zip(phased, phased[1:]):
+        before, after = out[order[lo][1]][1], out[order[hi][1]][1]
+        split = hi
+        if before != after:
+            gaps = [(order[k][0] - order[k - 1][0], -k) for k in range(lo + 1, hi + 1)]
+            split = -max(gaps)[1]  # the widest gap; the first of equal ones
+        for k in range(lo + 1, hi):
+            out[order[k][1]][1] = before if k < split else after
 
 
 def phases(events):

@@ -141,7 +141,7 @@ check_eq "compiled region: not counted as no shapes" "$(json "d['devices'][0]['c
 # (before: a splitKreduce_kernel beside an nvjet GEMM read 62-68% of the bf16 peak, cuDNN's
 # convert_dq_to_16bits took 4.6-19.7% of its attention backward's FLOPs)
 n=0
-for f in $(find testdata ../shared/testdata/public \( -name '*.json' -o -name '*.json.gz' \) 2>/dev/null | sort); do
+for f in $(sweep_traces testdata ../shared/testdata/public); do
     case $f in */capture_traces/* | */execution_details.json | testdata/devices/*) continue ;; esac
     n=$((n + 1))
     "$PROFANA" --analysis "$f" bf16 --group kernel --format json >"$TMP/sweep_$n.json" 2>/dev/null || fail "$f --group kernel" "exit $?"

@@ -2,7 +2,8 @@
 . tests/cli/lib.sh
 set -u
 
-CUTS=20
+CUTS=${PF_CHECK_FULL:+20}
+CUTS=${CUTS:-10} # 20 in `make check-full`
 STRICT=5 # of them also with --strict
 
 # offsets FILE N: N offsets in [1, size-1], the same on every run (seeded by the size).

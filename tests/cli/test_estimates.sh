@@ -10,8 +10,7 @@ B200=$PUBLIC/b200_vllm_eager.json.gz
 # ---- no Total row above 100% of a peak, on every trace we have ----
 # testdata/hta/ is left out: its kernels link to ops by nesting, which this test's oracle (links by
 # External id) does not follow; tests/cli/test_nesting.sh checks that trace.
-traces=$(find testdata ../shared/testdata/public -name '*.json' -o -name '*.json.gz' 2>/dev/null |
-    grep -v -e execution_details.json -e '^testdata/hta/' | sort)
+traces=$(sweep_traces testdata ../shared/testdata/public | grep -v '^testdata/hta/')
 n=0
 for f in $traces; do
     for g in kernel op; do

@@ -17,7 +17,7 @@ JOBS_N="2 3 7 16"
 grep -qE "__asan_init|__tsan_init" "$PROFANA" 2>/dev/null && JOBS_N="16"
 
 n=0
-for f in $(find testdata -name '*.json' -o -name '*.json.gz' | grep -v '^testdata/reference/' | sort); do
+for f in $(sweep_traces testdata | grep -v '^testdata/reference/'); do
     inputs=$f
     case $f in
     *.gz)

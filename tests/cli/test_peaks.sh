@@ -3,7 +3,7 @@
 . tests/cli/lib.sh
 
 n=0
-for f in $(find testdata ../shared/testdata/public \( -name '*.json' -o -name '*.json.gz' \) 2>/dev/null | sort); do
+for f in $(sweep_traces testdata ../shared/testdata/public); do
     case $f in
     */capture_traces/* | */execution_details.json) continue ;; # graph captures: read with --graph-capture
     esac

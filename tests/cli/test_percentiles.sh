@@ -7,8 +7,7 @@ PUBLIC=../shared/testdata/public/tracelens
 # --- every row and the Total, every grouping, every trace: to 0.01 us ---
 # testdata/hta/ is left out: its kernels link to ops by nesting, which this test's oracle (links by
 # External id) does not follow; tests/cli/test_nesting.sh checks that trace.
-for f in $(find testdata ../shared/testdata/public ../shared/testdata/multirank -name '*.json' -o -name '*.json.gz' 2>/dev/null |
-    grep -v -e '^testdata/devices/' -e '^testdata/hta/' -e execution_details.json | sort); do
+for f in $(sweep_traces | grep -v '^testdata/hta/'); do
     base=$(echo "$f" | sed 's|.*testdata/||')
     gs="" outs=""
     for g in kernel op shape; do

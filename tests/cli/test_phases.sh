@@ -8,8 +8,7 @@ VLLM=testdata/public/vllm_decode_graph_execution.json.gz
 # --- every trace: the phases member against the raw events (null where no phase is known) ---
 # testdata/hta/ is left out: its kernels link to ops by nesting, which this test's oracle (links by
 # External id) does not follow; tests/cli/test_nesting.sh checks that trace.
-for f in $(find testdata ../shared/testdata/public ../shared/testdata/multirank -name '*.json' -o -name '*.json.gz' 2>/dev/null |
-    grep -v -e '^testdata/devices/' -e '^testdata/hta/' -e execution_details.json | sort); do
+for f in $(sweep_traces | grep -v '^testdata/hta/'); do
     base=$(echo "$f" | sed 's|.*testdata/||')
     if ! "$PROFANA" --analysis "$f" bf16 --format json >"$TMP/p.json" 2>"$TMP/p.err"; then
         fail "$base: analysed" "$(head -c 120 "$TMP/p.err")"
@@ -108,9 +107,17 @@ done
 check_grep "text: the Phases line with its shares" "^Phases: prefill 32.28% of GPU time (410.000 us), decode 14.17%" "$TMP/h.txt"
 check_grep "text: --phase named on the line" "phase decode: the figures below are that phase's" "$TMP/h.txt"
 # of 410 + 180 + 40 + 640 = 1270 us: 410 / 1270 = 32.28%, 180 / 1270 = 14.17%
-# the headline's item: 40 / 1270 = 3.15%, 640 / 1270 = 50.39%
+# 640 / 1270 = 50.39% has no phase: most of the time, so the headline leaves the item out
+if grep -q "^- phases of GPU time" "$TMP/h.txt"; then
+    fail "headline: no phases item when most of the GPU time (50.39%) has none" "shown"
+else
+    pass "headline: no phases item when most of the GPU time (50.39%) has none"
+fi
+# kv_decode (one decode step: a KV-cache write and SDPA over the cache, query 1 token) is all
+# decode once the attention call's phase covers the step (the oracle's shares: above)
+"$PROFANA" --analysis testdata/w2026/kv_decode.json.gz bf16 >"$TMP/kv.txt" 2>/dev/null
 check_grep "headline: each phase's share of GPU time" \
-    "^- phases of GPU time: prefill 32.28%, decode 14.17%, mixed 3.15%, none 50.39% (--phase)$" "$TMP/h.txt"
+    "^- phases of GPU time: prefill 0.00%, decode 100.00%, mixed 0.00%, none 0.00% (--phase)$" "$TMP/kv.txt"
 
 # --- no serving trace: no line, phases null; a bad --phase is a usage error ---
 "$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 >"$TMP/e.txt"
@@ -123,8 +130,68 @@ check_grep "--phase typo: the choices named" "all, prefill, decode or mixed" "$T
 check_eq "training trace: phases null" "$(json "d['devices'][0]['phases']" "$TMP/e.json")" "None"
 # standard input: the annotations cannot be read again; attention lengths still count
 "$PROFANA" --analysis - bf16 --format json <"$TMP/hand.json" >"$TMP/in.json" 2>/dev/null
-check_eq "standard input: only the attention rule (decode 160, prefill 320)" \
-    "$(json "float(d['devices'][0]['phases']['decode_us']), float(d['devices'][0]['phases']['prefill_us'])" "$TMP/in.json")" "(160.0, 320.0)"
+# (without annotations the attention calls' phases spread by launch order: k1, k2, k3, launched
+# before the first attention call k5 (decode), take decode: 160 + 10 + 20 + 40 = 230; k7, after
+# the last one k6 (prefill), prefill: 320 + 640 = 960; k4 has no launch call: none)
+check_eq "standard input: the attention rule spread by launch order (decode 230, prefill 960)" \
+    "$(json "float(d['devices'][0]['phases']['decode_us']), float(d['devices'][0]['phases']['prefill_us'])" "$TMP/in.json")" "(230.0, 960.0)"
+
+# --- by hand: a generate loop, the attention calls' phases spread to their forwards ---
+# One thread launches a prefill forward (module call LlamaForCausalLM [100, 300)), then two decode
+# forwards ([400, 500), [600, 700)), a sampling kernel between forwards (s1 at 350, s2 at 550).
+# Each forward: embedding e (launch +5), SDPA a (launch +25; query 16 tokens, then 1), MLP m
+# (+50), lm_head h (launch 290 in the prefill: a host gap inside it; +80 in the decodes).
+# With the module calls: e1 a1 m1 h1 prefill = 10 + 100 + 200 + 50 = 360; the decodes 11 + 20 +
+# 30 + 40 and 12 + 21 + 31 + 41; s1 lies between h1 (prefill, 290) and e2 (decode, 405): the
+# widest launch gap there is 290 -> 350 (60 > 55), so s1 (5) is decode, s2 (6) between decodes
+# decode: decode 101 + 105 + 5 + 6 = 217.
+# Without the module calls (the same trace, python_function events dropped): by launch order
+# from the attention calls a1 (125, prefill), a2 (425), a3 (625) (decode): between a1 and a2 the
+# launches 150 (m1), 290 (h1), 350 (s1), 405 (e2): gaps 25, 140, 60, 55, 20: the widest is
+# before h1, so h1 (50) turns decode: prefill 310, decode 267.
+python3 - "$TMP/gen.json" "$TMP/gen_flat.json" <<'PY'
+import json, sys
+ev, corr, gpu = [], [0], [9000]
+def launch_kernel(name, ts, dur, q=None):
+    corr[0] += 1
+    c = corr[0]
+    a = {"correlation": c}
+    k = {"device": 0, "stream": 7, "correlation": c}
+    if q is not None:
+        ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::scaled_dot_product_attention", "pid": 1, "tid": 1,
+                   "ts": ts - 2, "dur": 10, "args": {"External id": 1000 + c, "Input Dims": [[1, 8, q, 64], [1, 8, 128, 64],
+                   [1, 8, 128, 64]], "Input type": ["c10::BFloat16"] * 3, "Concrete Inputs": ["", "", ""]}})
+        a["External id"] = k["External id"] = 1000 + c
+    ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": ts, "dur": 1, "args": a})
+    ev.append({"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": 7, "ts": gpu[0], "dur": dur, "args": k})
+    gpu[0] += dur + 1
+for start, q, n, durs, head in ((100, 16, 1, (10, 100, 200, 50), 290), (400, 1, 2, (11, 20, 30, 40), 480),
+                                (600, 1, 3, (12, 21, 31, 41), 680)):
+    ev.append({"ph": "X", "cat": "python_function", "name": "nn.Module: LlamaForCausalLM_0", "pid": 1, "tid": 1,
+               "ts": start, "dur": 100 if start > 100 else 200})
+    launch_kernel("e%d" % n, start + 5, durs[0])
+    launch_kernel("a%d" % n, start + 25, durs[1], q)
+    launch_kernel("m%d" % n, start + 50, durs[2])
+    launch_kernel("h%d" % n, head, durs[3])
+    if n < 3:
+        launch_kernel("s%d" % n, start + 250 if n == 1 else 550, 5 if n == 1 else 6)
+dev = [{"id": 0, "name": "NVIDIA H100 80GB HBM3", "numSms": 132}]
+json.dump({"deviceProperties": dev, "traceEvents": ev}, open(sys.argv[1], "w"))
+json.dump({"deviceProperties": dev, "traceEvents": [e for e in ev if e["cat"] != "python_function"]}, open(sys.argv[2], "w"))
+PY
+for c in "gen:360.0, 217.0:the module calls" "gen_flat:310.0, 267.0:launch order"; do
+    f=${c%%:*} rest=${c#*:}
+    "$PROFANA" --analysis "$TMP/$f.json" bf16 --format json >"$TMP/g.json" 2>/dev/null
+    check_eq "generate by hand ($f): prefill, decode by ${rest#*:}" \
+        "$(json "float(d['devices'][0]['phases']['prefill_us']), float(d['devices'][0]['phases']['decode_us']), float(d['devices'][0]['phases']['none_us'])" "$TMP/g.json")" \
+        "(${rest%%:*}, 0.0)"
+    check_eq "generate by hand ($f): the oracle agrees" "$(python3 tests/cli/phases_oracle.py "$TMP/$f.json" shares <"$TMP/g.json")" "ok"
+done
+"$PROFANA" --analysis "$TMP/gen.json" bf16 >"$TMP/g.txt" 2>/dev/null
+check_grep "generate by hand: the Phases line says how the phases were spread" "spread to the forward they sit in (nn.Module calls" "$TMP/g.txt"
+"$PROFANA" --analysis "$TMP/gen.json" bf16 --phase prefill --format json >"$TMP/gp.json" 2>/dev/null
+check_eq "generate by hand --phase prefill: the prefill forward's kernels" \
+    "$(json "' '.join(sorted(r['name'] for r in d['devices'][0]['rows']))" "$TMP/gp.json")" "a1 e1 h1 m1"
 # a phase with no GPU work (the vLLM decode replay has no prefill, as the raw events say): said so,
 # not "the trace has no GPU activity"
 check_eq "vLLM decode graph: no prefill in the raw events (Python)" "$(run_oracle tests/cli/phases_oracle.py "$VLLM" prefill)" ""

@@ -1,4 +1,5 @@
 # test_scaling.sh - adversarial shapes doubled three times (issue 48): the Inductor module parser (a module of unclosed `tl.load(ptr + (` lines; many launches over one module), the timeline's output (one stream; a stream or a device a kernel: the lanes folded into "other", its figures by an oracle), graph matching over graphs that share kernel names; time, peak memory and output bytes grow at most linearly (<= 2.5x a doubling).
+# check: optimised
 . tests/cli/lib.sh
 
 # Each shape at sizes n, 2n, 4n, 8n is generated here, run 3 times, and the best of the 3

@@ -20,8 +20,7 @@ oracle() {
 # ---- every trace we have (../shared only when present: a fresh clone has testdata/ alone) ----
 # testdata/hta/ is left out: its kernels link to ops by nesting, which this test's oracle (links by
 # External id) does not follow; tests/cli/test_nesting.sh checks that trace.
-traces=$(find testdata ../shared/testdata/public ../shared/testdata/multirank -name '*.json' -o -name '*.json.gz' \
-    2>/dev/null | grep -v -e execution_details.json -e '^testdata/devices/' -e '^testdata/hta/' | sort)
+traces=$(sweep_traces | grep -v '^testdata/hta/')
 for f in $traces; do
     oracle "$f" "$f"
 done

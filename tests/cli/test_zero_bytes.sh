@@ -4,7 +4,7 @@
 
 n=0
 : >"$TMP/zero"
-for f in $(find testdata ../shared/testdata/public \( -name '*.json' -o -name '*.json.gz' \) 2>/dev/null | sort); do
+for f in $(sweep_traces testdata ../shared/testdata/public); do
     case $f in
     */capture_traces/* | */execution_details.json | testdata/devices/*) continue ;; # captures; device files
     esac
