@@ -180,7 +180,11 @@ static void merge_calls(cp_all *g)
 static int all_build(const pf_trace *t, cp_all *g)
 {
     memset(g, 0, sizeof *g);
-    size_t cap = t->n_cpu + t->n_marks + t->n_acts;
+    size_t cap = t->n_acts; /* counted first: a with_stack trace's host intervals are mostly frames */
+    for (size_t i = 0; i < t->n_cpu; i++)
+        cap += t->cpu[i].name != NULL;
+    for (size_t i = 0; i < t->n_marks; i++)
+        cap += t->marks[i].kind == PF_MARK_SYNC;
     g->host = malloc((cap ? cap : 1) * sizeof *g->host);
     g->acts = malloc((t->n_acts ? t->n_acts : 1) * sizeof *g->acts);
     if (!g->host || !g->acts)
@@ -428,31 +432,27 @@ static int longest_path(const cp_graph *g, int64_t *dist, int32_t *pred, size_t 
 {
     size_t n = g->n_nodes, m = g->n_e, best = SIZE_MAX;
     int rc = -1;
-    size_t *in_off = calloc(n + 1, sizeof *in_off), *out_off = calloc(n + 1, sizeof *out_off);
+    /* in-edges and out-edges of each node as offsets into in_e, out_e (counting sorts that keep
+     * the edges' order); deg: in-degrees left, then the queue of nodes whose in-edges are done */
+    uint32_t *in_off = calloc(n + 1, sizeof *in_off), *out_off = calloc(n + 1, sizeof *out_off);
     int32_t *in_e = malloc((m ? m : 1) * sizeof *in_e), *out_e = malloc((m ? m : 1) * sizeof *out_e);
-    size_t *deg = calloc(n ? n : 1, sizeof *deg), *queue = malloc((n ? n : 1) * sizeof *queue);
+    uint32_t *deg = malloc((n ? n : 1) * sizeof *deg), *queue = malloc((n ? n : 1) * sizeof *queue);
     if (!in_off || !out_off || !in_e || !out_e || !deg || !queue)
         goto done;
     for (size_t e = 0; e < m; e++)
         in_off[g->e[e].dst + 1]++, out_off[g->e[e].src + 1]++;
     for (size_t v = 0; v < n; v++)
-        deg[v] = in_off[v + 1], in_off[v + 1] += in_off[v], out_off[v + 1] += out_off[v];
-    {
-        size_t *at = calloc(n ? n : 1, sizeof *at), *ot = calloc(n ? n : 1, sizeof *ot);
-        if (!at || !ot) {
-            free(at), free(ot);
-            goto done;
-        }
-        for (size_t e = 0; e < m; e++) {
-            in_e[in_off[g->e[e].dst] + at[g->e[e].dst]++] = (int32_t)e;
-            out_e[out_off[g->e[e].src] + ot[g->e[e].src]++] = (int32_t)e;
-        }
-        free(at), free(ot);
-    }
+        in_off[v + 1] += in_off[v], out_off[v + 1] += out_off[v];
+    for (size_t v = 0; v < n; v++) /* deg and queue lent as fill cursors first */
+        deg[v] = in_off[v], queue[v] = out_off[v];
+    for (size_t e = 0; e < m; e++)
+        in_e[deg[g->e[e].dst]++] = (int32_t)e, out_e[queue[g->e[e].src]++] = (int32_t)e;
     size_t qh = 0, qt = 0;
-    for (size_t v = 0; v < n; v++)
+    for (size_t v = 0; v < n; v++) {
+        deg[v] = in_off[v + 1] - in_off[v];
         if (deg[v] == 0)
-            queue[qt++] = v;
+            queue[qt++] = (uint32_t)v;
+    }
     while (qh < qt) {
         size_t v = queue[qh++];
         dist[v] = 0;
@@ -468,7 +468,7 @@ static int longest_path(const cp_graph *g, int64_t *dist, int32_t *pred, size_t 
         for (size_t k = out_off[v]; k < out_off[v + 1]; k++) {
             size_t d = (size_t)g->e[out_e[k]].dst;
             if (--deg[d] == 0)
-                queue[qt++] = d;
+                queue[qt++] = (uint32_t)d;
         }
     }
     *end = best;
@@ -600,6 +600,9 @@ static int step_path(const pf_analysis *an, const cp_all *all, pf_cp_step *st, i
         acts[k].host -= h0;
     }
     g.acts = acts;
+    g.cap_e = g.n_nodes + 64; /* two edges a host event or activity, a few sync edges: no regrowth */
+    if (!(g.e = malloc(g.cap_e * sizeof *g.e)))
+        goto done;
     for (size_t h = 0; h < g.n_host; h++)
         g.node_ts[2 * h] = g.host[h].ts, g.node_ts[2 * h + 1] = g.host[h].ts + g.host[h].dur;
     for (size_t k = 0; k < g.n_acts; k++) {

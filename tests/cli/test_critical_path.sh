@@ -79,3 +79,5 @@ check_run "--top 2" 0 "$PROFANA" --analysis "$TMP/hand.json" bf16 --group critic
 check_eq "--top 2: two contributors" "$(json 'len(d["total"]["items"])' "$TMP/out")" 2
 check_run "--group critical-path --report" 2 "$PROFANA" --analysis "$TMP/hand.json" bf16 --group critical-path --report "$TMP/r.html"
 check_run "--group critical-path --depth" 2 "$PROFANA" --analysis "$TMP/hand.json" bf16 --group critical-path --depth 2
+check_run "--step 2" 0 "$PROFANA" --analysis testdata/diagnosis/item_sync.json.gz bf16 --group critical-path --step 2 --format json
+check_eq "--step 2: that step's path alone" "$(json '[s["step"] for s in d["steps"]]' "$TMP/out")" "[2]"
