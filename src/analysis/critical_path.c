@@ -224,6 +224,8 @@ static int all_build(const pf_trace *t, cp_all *g)
 
 static int add_edge(cp_graph *g, size_t src, size_t dst, int64_t w, int32_t attr, int part)
 {
+    assert(g != NULL && src < g->n_nodes && dst < g->n_nodes && src != dst);
+    assert(part >= E_SYNC && part < PF_CP_NPARTS);
     if (g->n_e == g->cap_e) {
         size_t nc = g->cap_e ? 2 * g->cap_e : 256;
         cp_edge *e = realloc(g->e, nc * sizeof *e);
@@ -235,7 +237,6 @@ static int add_edge(cp_graph *g, size_t src, size_t dst, int64_t w, int32_t attr
     g->e[g->n_e++] = (cp_edge){(int32_t)src, (int32_t)dst, w > 0 ? w : 0, attr, part};
     return 0;
 }
-
 
 static int by_thread(const void *x, const void *y, const void *ctx)
 {
@@ -295,6 +296,7 @@ static size_t act_node(const cp_graph *g, size_t k)
  * point is the event's own (none for a blocking call: its wait comes from the GPU). */
 static int cpu_exit(cp_graph *g, const size_t *stack, size_t *depth, size_t *last, size_t *last_top)
 {
+    assert(g != NULL && stack != NULL && *depth > 0 && *last != SIZE_MAX);
     size_t h = stack[*depth - 1];
     int64_t w = g->host[h].kind == H_SYNC ? 0 : g->node_ts[host_node(h) + 1] - g->node_ts[*last];
     if (add_edge(g, *last, host_node(h) + 1, w, (int32_t)h, PF_CP_CPU))
@@ -528,6 +530,7 @@ static void items_merge(pf_cp_item *items, size_t *n, size_t max)
 /* The path back from node end: its time per part and per name into st. */
 static int path_walk(const cp_graph *g, const int32_t *pred, size_t end, pf_cp_step *st, size_t *cap)
 {
+    assert(g != NULL && pred != NULL && end < g->n_nodes && st != NULL);
     size_t v = end;
     st->end_ns = g->node_ts[end];
     for (int32_t ei = pred[v]; ei >= 0; ei = pred[v]) {
@@ -579,6 +582,7 @@ static size_t act_from(const cp_all *all, int64_t ts)
 /* One window's graph and path into st (its window and number set). */
 static int step_path(const pf_analysis *an, const cp_all *all, pf_cp_step *st, int64_t ws, int64_t we)
 {
+    assert(an != NULL && all != NULL && st != NULL && ws <= we);
     cp_graph g = {.t = an->trace};
     size_t h0 = host_from(all, ws), h1 = we == INT64_MAX ? all->n_host : host_from(all, we + 1);
     size_t a0 = act_from(all, ws), a1 = we == INT64_MAX ? all->n_acts : act_from(all, we + 1);
