@@ -388,22 +388,26 @@ static int64_t act_end(const cp_graph *g, size_t j)
 
 /* A blocking call returns once the work it waits for ends: per stream, an edge from the last
  * activity launched before the call began that ended before it returned (HTA reads the
- * stream from CUPTI's sync rows; a trace seldom has them, so every stream is taken). */
+ * stream from CUPTI's sync rows; a trace seldom has them, so every stream is taken). The
+ * streams' runs of ord are found once, so a call costs a binary search per stream. */
 static int sync_edges(cp_graph *g, const size_t *ord)
 {
+    size_t n_streams = 0, *run = malloc((g->n_acts + 1) * sizeof *run);
+    if (!run)
+        return -1;
+    for (size_t k = 0; k < g->n_acts; k++) {
+        const pf_activity *a = &g->t->acts[g->acts[ord[k]].act], *b = k ? &g->t->acts[g->acts[ord[k - 1]].act] : NULL;
+        if (!b || b->device != a->device || b->stream != a->stream)
+            run[n_streams++] = k;
+    }
+    run[n_streams] = g->n_acts;
     for (size_t h = 0; h < g->n_host; h++) {
         const cp_host *c = &g->host[h];
         if (c->kind != H_SYNC)
             continue;
         int64_t end = c->ts + c->dur;
-        for (size_t s0 = 0, s1; s0 < g->n_acts; s0 = s1) {
-            const pf_activity *a = &g->t->acts[g->acts[ord[s0]].act];
-            for (s1 = s0 + 1; s1 < g->n_acts; s1++) {
-                const pf_activity *b = &g->t->acts[g->acts[ord[s1]].act];
-                if (b->device != a->device || b->stream != a->stream)
-                    break;
-            }
-            size_t lo = s0, hi = s1; /* the first whose end is past the call's */
+        for (size_t r = 0; r < n_streams; r++) {
+            size_t s0 = run[r], lo = s0, hi = run[r + 1]; /* the first whose end is past the call's */
             while (lo < hi) {
                 size_t mid = lo + (hi - lo) / 2;
                 if (act_end(g, ord[mid]) <= end)
@@ -414,14 +418,17 @@ static int sync_edges(cp_graph *g, const size_t *ord)
             for (size_t p = lo, back = 0; p > s0 && back < SYNC_BACK; p--, back++) {
                 size_t j = ord[p - 1];
                 if (g->acts[j].launch_ts < c->ts && act_end(g, j) <= end) {
-                    if (add_edge(g, act_node(g, j) + 1, host_node(h) + 1, 0, -1, E_SYNC))
+                    if (add_edge(g, act_node(g, j) + 1, host_node(h) + 1, 0, -1, E_SYNC)) {
+                        free(run);
                         return -1;
+                    }
                     g->n_sync++;
                     break;
                 }
             }
         }
     }
+    free(run);
     return 0;
 }
 
@@ -434,6 +441,7 @@ static int longest_path(const cp_graph *g, int64_t *dist, int32_t *pred, size_t 
 {
     size_t n = g->n_nodes, m = g->n_e, best = SIZE_MAX;
     int rc = -1;
+    assert(n < UINT32_MAX && m < INT32_MAX);
     /* in-edges and out-edges of each node as offsets into in_e, out_e (counting sorts that keep
      * the edges' order); deg: in-degrees left, then the queue of nodes whose in-edges are done */
     uint32_t *in_off = calloc(n + 1, sizeof *in_off), *out_off = calloc(n + 1, sizeof *out_off);
