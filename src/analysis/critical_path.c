@@ -518,13 +518,22 @@ static int by_time(const void *x, const void *y)
     return by_key(x, y);
 }
 
+/* Interned names: one text, one pointer; grouped so, before the text orders them. */
+static int by_ptr(const void *x, const void *y)
+{
+    const pf_cp_item *a = x, *b = y;
+    if (a->name != b->name)
+        return (uintptr_t)a->name < (uintptr_t)b->name ? -1 : 1;
+    return (a->part > b->part) - (a->part < b->part);
+}
+
 /* The items of one name and part summed, by time, the max first kept (0: all). */
 static void items_merge(pf_cp_item *items, size_t *n, size_t max)
 {
-    qsort(items, *n, sizeof *items, by_key);
+    qsort(items, *n, sizeof *items, by_ptr);
     size_t m = 0;
     for (size_t i = 0; i < *n; i++) {
-        if (m > 0 && by_key(&items[m - 1], &items[i]) == 0) {
+        if (m > 0 && by_ptr(&items[m - 1], &items[i]) == 0) {
             items[m - 1].ns += items[i].ns;
             items[m - 1].count += items[i].count;
         } else {
@@ -699,11 +708,13 @@ int pf_cp_view_build(const pf_analysis *an, size_t max_items, pf_cp_view **out, 
                 if (all.host[h].ts + all.host[h].dur - st->ts_ns > st->dur_ns)
                     st->dur_ns = all.host[h].ts + all.host[h].dur - st->ts_ns;
         }
+        if (rc == 0)
+            items_merge(st->items, &st->n_items, 0);
         for (size_t k = 0; rc == 0 && k < st->n_items; k++)
             rc = item_add(&v->items, &v->n_items, &cap, st->items[k].name, st->items[k].part, st->items[k].ns,
                           st->items[k].count);
-        if (rc == 0)
-            items_merge(st->items, &st->n_items, max_items);
+        if (max_items && st->n_items > max_items)
+            st->n_items = max_items;
         for (int p = 0; p < PF_CP_NPARTS; p++)
             v->part_ns[p] += st->part_ns[p];
         v->length_ns += st->length_ns;
