@@ -81,3 +81,5 @@ check_run "--group critical-path --report" 2 "$PROFANA" --analysis "$TMP/hand.js
 check_run "--group critical-path --depth" 2 "$PROFANA" --analysis "$TMP/hand.json" bf16 --group critical-path --depth 2
 check_run "--step 2" 0 "$PROFANA" --analysis testdata/diagnosis/item_sync.json.gz bf16 --group critical-path --step 2 --format json
 check_eq "--step 2: that step's path alone" "$(json '[s["step"] for s in d["steps"]]' "$TMP/out")" "[2]"
+COLUMNS=80 "$PROFANA" --analysis testdata/diagnosis/item_sync.json.gz bf16 --group critical-path >"$TMP/w80" 2>/dev/null
+check_eq "text at 80 columns: no line wider" "$(awk 'length($0) > 80' "$TMP/w80" | wc -l)" 0
