@@ -15,6 +15,7 @@
 
 /* PF_GROUP_MODULE, PF_GROUP_ANNOTATION: --analysis's module view (modules.h) over nn.Module
  * calls or user annotations; PF_GROUP_SEQUENCE: the repeated kernel sequences (sequences.h);
+ * PF_GROUP_CRITICAL_PATH: each step's critical path (critical_path.h);
  * each in place of the rows table, the analysis under it grouping by kernel. */
 typedef enum pf_group_by {
     PF_GROUP_KERNEL = 0,
@@ -22,12 +23,13 @@ typedef enum pf_group_by {
     PF_GROUP_SHAPE,
     PF_GROUP_MODULE,
     PF_GROUP_ANNOTATION,
-    PF_GROUP_SEQUENCE
+    PF_GROUP_SEQUENCE,
+    PF_GROUP_CRITICAL_PATH
 } pf_group_by;
 /* The groups' names as --group takes them ("kernel", "op", "shape", "module", "annotation",
- * "sequence"), by pf_group_by, then NULL: the one list that the option table, the views and
- * the report read. */
-extern const char *const pf_group_names[PF_GROUP_SEQUENCE + 2];
+ * "sequence", "critical-path"), by pf_group_by, then NULL: the one list that the option table,
+ * the views and the report read. */
+extern const char *const pf_group_names[PF_GROUP_CRITICAL_PATH + 2];
 
 /* Whether a grouping is a module view's (PF_GROUP_MODULE or PF_GROUP_ANNOTATION). */
 static inline int pf_group_is_tree(pf_group_by g)
@@ -38,7 +40,7 @@ static inline int pf_group_is_tree(pf_group_by g)
 /* Whether a grouping prints a view of its own instead of the rows table. */
 static inline int pf_group_is_view(pf_group_by g)
 {
-    return pf_group_is_tree(g) || g == PF_GROUP_SEQUENCE;
+    return pf_group_is_tree(g) || g == PF_GROUP_SEQUENCE || g == PF_GROUP_CRITICAL_PATH;
 }
 
 /* The serving phase of a GPU activity (src/analysis/phases.c): none (not known to be
@@ -275,8 +277,8 @@ typedef struct pf_analysis {
     int n_notes;
 } pf_analysis;
 
-/* Whether an analysis with options o reads the trace's host intervals (pf_trace.cpu): only
- * --group op does, for each op's CPU time. When it does not, the trace may be loaded without
+/* Whether an analysis with options o reads the trace's host intervals (pf_trace.cpu): --group
+ * op does, for each op's CPU time, and --group critical-path, for the call stacks. When it does not, the trace may be loaded without
  * them (pf_load_opts.op_spans_only: pf_cli_parse sets it for every command). */
 int pf_analysis_needs_host(const pf_analysis_opts *o);
 

@@ -73,6 +73,14 @@ int pf_view_modules(FILE *out, const pf_view_opts *v, const pf_analysis *an, con
 struct pf_seq_view;
 int pf_view_sequences(FILE *out, const pf_view_opts *v, const pf_analysis *an, const struct pf_seq_view *sv);
 
+/* --analysis --group critical-path in v->format on out (src/render/critical_path_view.c): one
+ * row per step (the path's length, its share per part, the host's share and the verdict),
+ * then the ops, calls and kernels with the most time on the paths; CSV: the step rows with
+ * each part in us and the top contributor; JSON: one document with each step's contributors.
+ * Returns 0, or -1 when memory runs out. */
+struct pf_cp_view;
+int pf_view_critical_path(FILE *out, const pf_view_opts *v, const pf_analysis *an, const struct pf_cp_view *cv);
+
 /* --diff in v->format on out: per device pair a header, match levels, the rows table, the
  * summary and categories (text, Markdown), the rows tables (CSV) or one JSON document; with
  * runs (several runs a side; NULL: one), each row's and pair's 95% interval and verdict. The

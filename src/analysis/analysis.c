@@ -13,7 +13,7 @@
 int pf_analysis_needs_host(const pf_analysis_opts *o)
 {
     assert(o);
-    return o->group == PF_GROUP_OP;
+    return o->group == PF_GROUP_OP || o->group == PF_GROUP_CRITICAL_PATH;
 }
 
 /* --group op shows each op's CPU time beside its GPU time, like key_averages(). */
@@ -287,5 +287,6 @@ void pf_analysis_free(pf_analysis *an)
 }
 
 /* clang-format off: one line, so the names are found as written (tests/cli/test_one_place.sh) */
-const char *const pf_group_names[PF_GROUP_SEQUENCE + 2] = {"kernel", "op", "shape", "module", "annotation", "sequence", NULL};
+const char *const pf_group_names[PF_GROUP_CRITICAL_PATH + 2] = {"kernel", "op", "shape", "module", "annotation",
+                                                                 "sequence", "critical-path", NULL};
 /* clang-format on */

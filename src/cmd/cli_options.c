@@ -87,11 +87,13 @@ const option pf_cli_options[] = {
     OPT_STRING("--columns", "LIST", "text and Markdown: the rows table's columns, comma-separated (" COLUMNS_MARK "); "
                "the name column always shows and takes the width left",
                ON_TABLE | ON_DIFF, columns),
-    OPT_ENUM("--group", "kernel|op|shape|module|annotation|sequence", "group rows by {default} name (default), "
+    OPT_ENUM("--group", "kernel|op|shape|module|annotation|sequence|critical-path", "group rows by {default} name (default), "
              "launching op, op with input shapes, or (--analysis) nn.Module path or record_function annotation: forward "
              "and backward GPU time per module (annotation) as a tree, then per class (name) (modules: a trace recorded "
              "with_stack=True; docs/analysis.md: Time per module), or repeated kernel sequences: runs of 2-8 kernels "
-             "on a stream that recur, fusion candidates (docs/analysis.md: Repeated kernel sequences)",
+             "on a stream that recur, fusion candidates (docs/analysis.md: Repeated kernel sequences), or each "
+             "profiler step's critical path: CPU ops, launches, GPU activities and syncs, split by part, CPU- or "
+             "GPU-bound (docs/analysis.md: Critical path)",
              ON_TABLE | ON_DIFF, pf_group_by, an.group, pf_group_names, "kernel"),
     OPT_COUNT("--depth", "N", "--group module, annotation: only the rows at most N levels deep (default {default} = all)",
               ON_TABLE, depth, "0"),

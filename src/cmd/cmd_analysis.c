@@ -1,9 +1,10 @@
-/* cmd_analysis.c - `--analysis FILE DTYPE`: loads and analyses the trace, writes the --summary, --plot and --report files, then prints the view (src/render/analysis_view.c; --group module: src/render/modules_view.c). */
+/* cmd_analysis.c - `--analysis FILE DTYPE`: loads and analyses the trace, writes the --summary, --plot and --report files, then prints the view (src/render/analysis_view.c; --group module: src/render/modules_view.c; --group critical-path: src/render/critical_path_view.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "profana/captures.h"
+#include "profana/critical_path.h"
 #include "profana/modules.h"
 #include "profana/sequences.h"
 #include "profana/cli.h"
@@ -14,6 +15,9 @@
 
 /* --group sequence without --top: the sequences with the most time shown per device. */
 #define PF_SEQ_ROWS 20
+
+/* --group critical-path without --top: the ops and kernels with the most time on the path. */
+#define PF_CP_ITEMS 10
 
 /* Devices named one line each; past them one line counts the rest (65,536 unknown device
  * ids are one screen, not 65,536 lines), as the loader's notes of undeclared devices do. */
@@ -194,7 +198,15 @@ static int run_analysis(const pf_cli *cli, pf_timings *tm)
         rc = pf_cli_error(err.msg);
         goto done;
     }
-    if (cli->an.group == PF_GROUP_SEQUENCE) {
+    if (cli->an.group == PF_GROUP_CRITICAL_PATH) {
+        pf_cp_view *cv = NULL;
+        if (pf_cp_view_build(r.an, cli->top > 0 ? (size_t)cli->top : PF_CP_ITEMS, &cv, &err)) {
+            rc = pf_cli_error(err.msg);
+            goto done;
+        }
+        r.view_rc = pf_view_critical_path(stdout, &v, r.an, cv);
+        pf_cp_view_free(cv);
+    } else if (cli->an.group == PF_GROUP_SEQUENCE) {
         pf_seq_view *sv = NULL;
         if (pf_seq_view_build(r.an, cli->top > 0 ? (size_t)cli->top : PF_SEQ_ROWS, &sv, &err)) {
             rc = pf_cli_error(err.msg);

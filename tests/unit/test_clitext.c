@@ -68,7 +68,7 @@ static void test_names(void)
     CHECK_STR("group names: kernel", pf_group_names[PF_GROUP_KERNEL], "kernel");
     CHECK_STR("group names: op", pf_group_names[PF_GROUP_OP], "op");
     CHECK_STR("group names: shape", pf_group_names[PF_GROUP_SHAPE], "shape");
-    CHECK("group names: NULL after the last (--group's choices)", pf_group_names[PF_GROUP_SEQUENCE + 1] == NULL);
+    CHECK("group names: NULL after the last (--group's choices)", pf_group_names[PF_GROUP_CRITICAL_PATH + 1] == NULL);
 }
 
 int main(void)
