@@ -736,7 +736,7 @@ static int print_json(FILE *out, const pf_aview *a, const pf_analysis *an)
     const pf_trace *tr = an->trace;
     pf_jw w;
     pf_jw_init(&w, out);
-    pf_jw_obj_begin(&w);
+    pf_jw_doc_begin(&w);
     pf_jw_key(&w, "trace");
     pf_jw_str(&w, tr->path);
     pf_jw_key(&w, "dtype");

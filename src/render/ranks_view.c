@@ -292,7 +292,7 @@ static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ra
     if (rc == 0) {
         pf_jw w;
         pf_jw_init(&w, out);
-        pf_jw_obj_begin(&w);
+        pf_jw_doc_begin(&w);
         for (int k = 0; k < T_COUNT; k++) {
             pf_jw_key(&w, keys[k]);
             if (t[k])
@@ -384,7 +384,7 @@ int pf_view_rank_summary(FILE *out, const pf_rank_summary *s)
 {
     pf_jw w;
     pf_jw_init(&w, out);
-    pf_jw_obj_begin(&w);
+    pf_jw_doc_begin(&w);
     pf_jw_key(&w, "profana_summary"); /* first: how a summary is told from a trace */
     pf_jw_int(&w, PF_RANK_SUMMARY_VERSION);
     pf_jw_key(&w, "trace");
