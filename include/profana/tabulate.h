@@ -112,7 +112,8 @@ uint64_t pf_table_print_md_fit(FILE *out, const pf_table *t, const pf_text_fit *
 /* Every column, names cut to name_limit characters (0 = no limit), no width. */
 void pf_table_print_text(FILE *out, const pf_table *t, int name_limit);
 void pf_table_print_md(FILE *out, const pf_table *t, int name_limit);
-/* RFC 4180 CSV; the header line only when header is non-zero. Names are never cut. */
+/* RFC 4180 CSV; the header line only when header is non-zero. Names are never cut. A last
+ * column, Kind, says what each line is: "total" for a summary row (Total), "row" otherwise. */
 void pf_table_print_csv(FILE *out, const pf_table *t, int header);
 
 /* A stream whose lines reach out wrapped to width characters (src/render/textwrap.c): a

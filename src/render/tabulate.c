@@ -813,20 +813,19 @@ static void csv_field(FILE *out, const char *s)
 
 void pf_table_print_csv(FILE *out, const pf_table *t, int header)
 {
+    assert(out && t);
     for (int r = header ? -1 : 0; r < t->nrows; r++) {
-        int first = 1;
         for (int c = 0; c < t->ncols; c++) {
             if (!shown_in(t, c, PF_IN_CSV))
                 continue;
-            if (!first)
-                fputc(',', out);
-            first = 0;
             if (r < 0)
                 csv_field(out, t->cols[c].title);
             else if (cell_get(t, r, c)->kind != CELL_NULL)
                 csv_field(out, cell_get(t, r, c)->text);
+            fputc(',', out);
         }
-        fputc('\n', out);
+        /* last, so that a reader summing a column (pandas, DuckDB) can leave the Total out */
+        fputs(r < 0 ? "Kind\n" : t->summary[r] ? "total\n" : "row\n", out);
     }
 }
 

@@ -158,3 +158,33 @@ check_run "--steps json" 0 "$PROFANA" --analysis "$TRACES/steps_bf16.json" bf16 
 check_eq "--steps json: steps, no device tables" "$(json "('steps' in d, 'devices' in d)" "$TMP/out")" "(True, False)"
 
 check_run "--explain md still runs" 0 "$PROFANA" --analysis "$T" bf16 --explain aten::mm --format md
+
+# ---- CSV's Kind column (issue 46): the Total line "total", every other "row", so that a sum over
+# the rows counts each activity once: the raw GPU time, per --group, and over --diff's sides ----
+for g in kernel op shape; do
+    "$PROFANA" --analysis "$T" bf16 --group $g --format csv >"$TMP/kind_$g.csv"
+done
+"$PROFANA" --diff "$T" a "$T" b bf16 --format csv >"$TMP/kind_diff.csv"
+"$PROFANA" --analysis "$T" bf16 --by-category --format csv >"$TMP/kind_bycat.csv"
+python3 - "$T" "$TMP" <<'PY'
+import csv, sys
+sys.path.insert(0, "tests/cli")
+from raw import load, gpu_acts, ns, check
+raw = sum(ns(e["dur"]) for e in gpu_acts(load(sys.argv[1]))) / 1e3
+for g in ["kernel", "op", "shape"]:
+    rows = list(csv.DictReader(open(sys.argv[2] + "/kind_%s.csv" % g)))
+    header = open(sys.argv[2] + "/kind_%s.csv" % g).readline().rstrip("\n").split(",")
+    check("csv Kind --group " + g, "the last column", header[-1] == "Kind", header[-3:])
+    check("csv Kind --group " + g, "one total line, the Total", [r["Kind"] for r in rows if r["Kind"] != "row"] == ["total"]
+          and [r for r in rows if r["Kind"] == "total"][0][header[1]] == "Total")
+    s = sum(float(r["Total (us)"]) for r in rows if r["Kind"] == "row")
+    check("csv Kind --group " + g, "the rows' Total (us) sum to the raw GPU time %.3f (%.3f)" % (raw, s),
+          abs(s - raw) <= 0.0005 * len(rows) + 1e-9)
+rows = list(csv.DictReader(open(sys.argv[2] + "/kind_diff.csv")))
+check("csv Kind --diff", "every line row (no Total line in the rows table)", {r["Kind"] for r in rows} == {"row"})
+rows = list(csv.DictReader(open(sys.argv[2] + "/kind_bycat.csv")))
+cats = {r["Category"] for r in rows}
+check("csv Kind --by-category", "a total per category", sum(r["Kind"] == "total" for r in rows) == len(cats) > 1)
+s = sum(float(r["Total (us)"]) for r in rows if r["Kind"] == "row")
+check("csv Kind --by-category", "the rows sum to the raw GPU time", abs(s - raw) <= 0.0005 * len(rows))
+PY
