@@ -324,12 +324,27 @@ static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ra
     return rc;
 }
 
+/* --format ndjson: a line per row of the four tables, each with its "table". */
+static int print_ndjson(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
+{
+    pf_table *t[T_COUNT];
+    static const char *const keys[T_COUNT] = {"ranks", "steps", "collectives", "stragglers"};
+    int rc = make_tables(t, s, n, rep);
+    for (int k = 0; rc == 0 && k < T_COUNT; k++)
+        if (t[k])
+            pf_table_print_ndjson(out, t[k], keys[k], NULL, -1);
+    free_tables(t);
+    return rc;
+}
+
 int pf_view_ranks(FILE *out, pf_format format, int width, const pf_rank_summary *s, size_t n,
                   const pf_ranks_report *rep)
 {
     assert(out && (s || n == 0) && rep && width >= 0);
     if (format == PF_FMT_JSON)
         return print_json(out, s, n, rep);
+    if (format == PF_FMT_NDJSON)
+        return print_ndjson(out, s, n, rep);
     /* prose wrapped at the width (text only); the tables fitted to it */
     FILE *w = pf_wrap_open(out, format == PF_FMT_TEXT ? width : 0);
     int rc = print_tables(w, format, format == PF_FMT_TEXT ? width : 0, s, n, rep);

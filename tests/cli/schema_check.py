@@ -19,20 +19,45 @@ def validator(name):
     return validators[name]
 
 
-for line in open(sys.argv[1]):
-    name, path, label = line.rstrip("\n").split("\t")
+def documents(name, path):
+    """The documents of a file: the whole text, or for ndjson each line (label suffix, text)."""
     text = open(path, encoding="utf-8").read()
+    if name != "ndjson":
+        yield "", text
+        return
+    lines = text.split("\n")
+    if lines[-1] != "" or len(lines) < 2:
+        yield "", "not one object a line ended by a newline"
+    for i, line in enumerate(lines[:-1]):
+        yield " line %d" % (i + 1), line
+
+
+def check(name, path, label):
+    """One PASS or FAIL line for the file: every document in it valid, or the first that is not."""
+    n = 0
+    for suffix, text in documents(name, path):
+        n += 1
+        why = problem(name, text)
+        if why:
+            print("FAIL schema: %s%s against %s (%s)" % (label, suffix, name, why))
+            return
+    print("PASS schema: %s against %s%s" % (label, name, " (%d lines)" % n if name == "ndjson" else ""))
+
+
+def problem(name, text):
+    """Why text is not a valid document of schema name; None when it is."""
     try:
         doc = json.loads(text)
     except ValueError as e:
-        print("FAIL schema: %s (not JSON: %s)" % (label, e))
-        continue
-    errors = sorted(validator(name).iter_errors(doc), key=lambda e: list(e.absolute_path))
+        return "not JSON: %s" % e
     if not text.startswith(HEAD):
-        print("FAIL schema: %s (does not open with %s: %r)" % (label, HEAD, text[:40]))
-    elif errors:
+        return "does not open with %s: %r" % (HEAD, text[:40])
+    errors = sorted(validator(name).iter_errors(doc), key=lambda e: list(e.absolute_path))
+    if errors:
         e = errors[0]
-        print("FAIL schema: %s against %s (%d errors; at %s: %s)" % (label, name, len(errors),
-              "/".join(map(str, e.absolute_path)) or "top", e.message[:200]))
-    else:
-        print("PASS schema: %s against %s" % (label, name))
+        return "%d errors; at %s: %s" % (len(errors), "/".join(map(str, e.absolute_path)) or "top", e.message[:200])
+    return None
+
+
+for entry in open(sys.argv[1]):
+    check(*entry.rstrip("\n").split("\t"))

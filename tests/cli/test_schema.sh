@@ -58,6 +58,13 @@ doc devices "--list-devices" --list-devices --format json
 printf '[{"name": "Lab GPU", "match": "H100", "tflops": {"bf16": 900}, "gbps": 3000}]\n' >"$TMP/devs.json"
 doc devices "--list-devices --device-file" --list-devices --device-file "$TMP/devs.json" --format json
 
+# --format ndjson: each line a document of its own
+for f in $TRACES/eager_bf16.json $TRACES/steps_bf16.json testdata/peer/owlv2_mi300.json.gz $M/fsdp2_bf16_rank0.json.gz; do
+    doc ndjson "--analysis $f ndjson" --analysis "$f" bf16 --format ndjson --quiet
+done
+doc ndjson "--analysis --group shape --top 3 ndjson" --analysis "$E" bf16 --group shape --top 3 --format ndjson --quiet
+doc ndjson "--ranks ndjson" --ranks $M/tp_collectives_bf16_rank0.json.gz $M/tp_collectives_bf16_rank1.json.gz bf16 --format ndjson
+
 [ "$n" -ge 60 ] && pass "schema: $n documents swept" || fail "schema: documents swept" "$n, want at least 60"
 python3 tests/cli/schema_check.py "$LIST"
 
