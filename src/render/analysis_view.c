@@ -768,14 +768,12 @@ static int print_json(FILE *out, const pf_aview *a, const pf_analysis *an)
     return 0;
 }
 
-/* --format ndjson: a line per row of each device's rows (its Total "kind": "total"),
- * categories and streams tables, for engines that read one object a line (DuckDB, Spark). */
+/* --format ndjson: a line per row of each device's rows (Total too), categories and streams. */
 static int print_ndjson(FILE *out, const pf_aview *a, const pf_analysis *an)
 {
-    for (int i = 0; i < an->n_devices; i++) {
+    static const char *const names[] = {"rows", "categories", "streams"};
+    for (int i = 0, over; i < an->n_devices; i++) {
         const pf_device_report *d = &an->devices[i];
-        int over;
-        const char *names[] = {"rows", "categories", "streams"};
         pf_table *t[3] = {pf_aview_rows(a, d, &over), pf_aview_categories(d), pf_aview_streams(&d->busy)};
         int ok = t[0] && t[1] && t[2];
         for (int k = 0; ok && k < 3; k++)
