@@ -93,14 +93,15 @@ class Result:
         return "<profana.Result %s>" % " ".join(self.argv[1:3])
 
     def device(self, device=None):
-        """The member of "devices" whose "id" is device; the first when None."""
+        """The member of "devices" whose "id" is device; the first when None; for --diff, whose
+        device pairs have no id, the pair at that index."""
         devs = self.json.get("devices") or []
         if device is None:
             if not devs:
                 raise KeyError("the document has no devices")
             return devs[0]
-        for d in devs:
-            if d.get("id") == device:
+        for i, d in enumerate(devs):
+            if d.get("id", i) == device:
                 return d
         raise KeyError("no device %r (the document has %s)" % (device, [d.get("id") for d in devs]))
 

@@ -113,7 +113,9 @@ except KeyError:
     check("rows(device=99) of a trace without it: KeyError", True)
 # diff and ranks
 d = profana.diff(E, "testdata/traces/eager_fp16.json", "bf16", "bf16", "fp16", group="shape")
-check("diff: the document equals the CLI's", d.json == json.load(open(tmp + "/cli_diff.json")))
+cli = json.load(open(tmp + "/cli_diff.json"))
+check("diff: the document equals the CLI's", d.json == cli)
+check("diff: rows(device=0) the first pair's", d.rows(device=0) == d.rows() == cli["devices"][0]["rows"])
 cli = json.load(open(tmp + "/cli_ranks.json"))
 M = "testdata/multirank/"
 rk = profana.ranks([M + "tp_collectives_bf16_rank0.json.gz", M + "tp_collectives_bf16_rank1.json.gz"], "bf16")
