@@ -19,7 +19,7 @@ UNITS    = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(sort $(wildcard tests/un
 
 DEMO_TRACE = testdata/traces/eager_bf16.json
 
-.PHONY: all install install-paths uninstall demo check check-full check-fast test units clean deps bench bench-scaling fuzz fuzz-build fuzz-syntax cppcheck FORCE
+.PHONY: all wheel install install-paths uninstall demo check check-full check-fast test units clean deps bench bench-scaling fuzz fuzz-build fuzz-syntax cppcheck FORCE
 
 # Plain `make` only builds (it installs nothing); `make demo` and `make check` install what a
 # fresh Debian machine lacks first (tests/deps.sh).
@@ -60,6 +60,21 @@ install: install-paths $(BUILD)/profana $(BUILD)/profana.1
 
 uninstall: install-paths
 	rm -f -- "$$PF_BINDIR/profana" "$$PF_MANDIR/profana.1"
+
+# make wheel: dist/profana-VERSION-py3-none-PLATFORM.whl (tools/make_wheel.py, Python's standard
+# library alone), for `pip install` (README.md, "From Python"). Its binary links zlib statically
+# and carries the cJSON it was linked against beside itself (found through rpath $ORIGIN: Debian
+# ships no static cJSON), so it runs where libcjson is not installed; stripped.
+# WHEEL_DIR and WHEEL_BIN place the wheel and its binary elsewhere (tests/cli/test_wheel.sh).
+WHEEL_LIBS = $(shell $(CC) -print-file-name=libcjson.so.1)
+WHEEL_DIR ?= dist
+WHEEL_BIN ?= $(BUILD)/wheel/profana
+$(WHEEL_BIN): $(BUILD)/obj/main.o $(BUILD)/libprofana.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -s -o $@ $^ -Wl,-rpath,'$$ORIGIN' -Wl,-Bstatic -lz -Wl,-Bdynamic -lcjson -lm
+
+wheel: $(WHEEL_BIN)
+	python3 tools/make_wheel.py $(WHEEL_BIN) $(WHEEL_LIBS) $(WHEEL_DIR)
 
 $(BUILD)/libprofana.a: $(OBJS)
 	rm -f $@
@@ -175,7 +190,7 @@ check-fast:
 	./tests/run.sh --units $(BUILD) $(CHECK_FAST_CLI)
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz profana
+	rm -rf build build-asan build-tsan build-fuzz profana dist
 
 # Header dependencies written by -MMD -MP (absent before the first build).
 -include $(wildcard $(BUILD)/obj/*.d $(BUILD)/obj/*/*.d $(BUILD)/tests/*.d $(BUILD)/bench/*.d $(BUILD)/fuzz/*.d)

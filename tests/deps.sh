@@ -3,7 +3,8 @@
 # "deps.sh test" also installs what the tests need: python3, whose json module reads the
 # traces independently of profana to derive the expected figures, and rsvg-convert
 # (librsvg2-bin), which renders every chart to PNG; valgrind (the suite runs once under
-# memcheck), cppcheck, groff (the man page is rendered) and tmux (a terminal for the width test). "deps.sh fuzz" installs clang and its libFuzzer runtime.
+# memcheck), cppcheck, groff (the man page is rendered) and tmux (a terminal for the width test),
+# python3-jsonschema, python3-pandas, python3-venv and python3-pip (the schemas and the wheel). "deps.sh fuzz" installs clang and its libFuzzer runtime.
 need=""
 command -v cc >/dev/null 2>&1 || need="$need gcc libc6-dev"
 command -v make >/dev/null 2>&1 || need="$need make"
@@ -16,6 +17,11 @@ if [ "${1:-}" = test ]; then
     command -v cppcheck >/dev/null 2>&1 || need="$need cppcheck"
     command -v groff >/dev/null 2>&1 || need="$need groff-base" # renders the man page (make install)
     command -v tmux >/dev/null 2>&1 || need="$need tmux" # a real terminal for tests/cli/test_width.sh
+    # the JSON schemas (test_schema.sh), the wheel's venv, pip and DataFrames (test_wheel.sh)
+    python3 -c 'import jsonschema' 2>/dev/null || need="$need python3-jsonschema"
+    python3 -c 'import pandas' 2>/dev/null || need="$need python3-pandas"
+    python3 -c 'import ensurepip' 2>/dev/null || need="$need python3-venv"
+    python3 -m pip --version >/dev/null 2>&1 || need="$need python3-pip"
 fi
 if [ "${1:-}" = fuzz ]; then
     command -v python3 >/dev/null 2>&1 || need="$need python3"

@@ -123,7 +123,7 @@ def datasheet_entry(profana, props):
             json.dump({"deviceProperties": [dev], "traceEvents": ev}, f)
         run = lambda *a: subprocess.run([profana, *a], capture_output=True, text=True, timeout=30, check=True).stdout
         key = json.loads(run("--analysis", f.name, "bf16", "--format", "json"))["devices"][0]["matched"]
-        table = json.loads(run("--list-devices", "--format", "json"))
+        table = json.loads(run("--list-devices", "--format", "json"))["devices"]
     except (OSError, subprocess.SubprocessError, ValueError, KeyError, IndexError) as e:
         print("measure_peaks.py: warning: cannot ask profana (%s); datasheet figures left out" % e, file=sys.stderr)
         return None, None

@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The schema every JSON document profana writes names in its first member ("schema"): a
+ * version that changes only on a breaking change of a document (docs/schema/). */
+#define PF_JSON_SCHEMA "profana/1"
+
 /* Nesting deeper than this is refused (a documented limit, docs/reliability.md, "Limits"). */
 #define PF_JSON_MAX_DEPTH 512
 

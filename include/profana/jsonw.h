@@ -19,6 +19,9 @@ typedef struct pf_jw {
 void pf_jw_init(pf_jw *w, FILE *out);
 /* Writes '{' (a comma before it when it follows a sibling) and enters the object. */
 void pf_jw_obj_begin(pf_jw *w);
+/* Opens a document: '{' and its first member, "schema": PF_JSON_SCHEMA (include/profana/jscan.h),
+ * so a reader tells which version of the document it holds before anything else. */
+void pf_jw_doc_begin(pf_jw *w);
 /* Writes '}' and leaves the object pf_jw_obj_begin entered. */
 void pf_jw_obj_end(pf_jw *w);
 /* Writes '[' (a comma before it when it follows a sibling) and enters the array. */

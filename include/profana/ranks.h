@@ -71,7 +71,7 @@ typedef struct pf_rank_summary {
 enum { PF_RANK_SUMMARY_VERSION = 1 };
 
 /* Whether path holds a summary (its text, gzip inflated, starts with the object member
- * "profana_summary", after whitespace): 1 yes, 0 no (a trace, or unreadable: the loader
+ * "profana_summary", after whitespace, or with "schema" and then it): 1 yes, 0 no (a trace, or unreadable: the loader
  * words that error). Reads only the first bytes. */
 int pf_rank_summary_sniff(const char *path);
 
@@ -79,7 +79,8 @@ int pf_rank_summary_sniff(const char *path);
  * when the summary's trace named none. Returns 0, or -1 with err set to one line: "PATH:
  * byte N: ..." for malformed JSON, a missing, mistyped or repeated member, or figures that
  * cannot be (busy above span, exposed above comm), "PATH: a profana summary of version V;
- * this profana reads version 1 ..." for another version. */
+ * this profana reads version 1 ..." for another version, "PATH: a profana document of schema
+ * S; ..." for another leading "schema" (a summary may open with PF_JSON_SCHEMA or without it). */
 int pf_rank_summary_read(const char *path, pf_rank_summary *out, pf_error *err);
 
 /* Summarises one loaded trace. path is copied. When the trace has communication kernels,

@@ -8,7 +8,8 @@
 
 #include "profana/jsonw.h"
 
-typedef enum pf_format { PF_FMT_TEXT = 0, PF_FMT_CSV, PF_FMT_JSON, PF_FMT_MD } pf_format;
+/* PF_FMT_NDJSON: one JSON object a line per row of each table (--analysis and --ranks only). */
+typedef enum pf_format { PF_FMT_TEXT = 0, PF_FMT_CSV, PF_FMT_JSON, PF_FMT_MD, PF_FMT_NDJSON } pf_format;
 
 /* Parses "text", "csv", "json", "md"/"markdown". Returns 0 and sets *f, or -1. */
 int pf_format_parse(const char *s, pf_format *f);
@@ -112,7 +113,12 @@ uint64_t pf_table_print_md_fit(FILE *out, const pf_table *t, const pf_text_fit *
 /* Every column, names cut to name_limit characters (0 = no limit), no width. */
 void pf_table_print_text(FILE *out, const pf_table *t, int name_limit);
 void pf_table_print_md(FILE *out, const pf_table *t, int name_limit);
-/* RFC 4180 CSV; the header line only when header is non-zero. Names are never cut. */
+/* One NDJSON line per row of t (its summary rows too): {"schema": PF_JSON_SCHEMA, "table":
+ * table, "trace": trace, "device": device (left out when below 0), "kind": "row" or "total",
+ * then the row's JSON members}, each ended by a newline. */
+void pf_table_print_ndjson(FILE *out, const pf_table *t, const char *table, const char *trace, int64_t device);
+/* RFC 4180 CSV; the header line only when header is non-zero. Names are never cut. A last
+ * column, Kind, says what each line is: "total" for a summary row (Total), "row" otherwise. */
 void pf_table_print_csv(FILE *out, const pf_table *t, int header);
 
 /* A stream whose lines reach out wrapped to width characters (src/render/textwrap.c): a

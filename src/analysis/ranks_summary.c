@@ -246,6 +246,19 @@ static int read_version(const reader *r, const pf_jmember *m)
     return 0;
 }
 
+/* The "schema" member a summary opens with (those written before it open with the version):
+ * PF_JSON_SCHEMA, or an error naming the one found. */
+static int read_schema(const reader *r, const pf_jmember *m)
+{
+    static const char want[] = "\"" PF_JSON_SCHEMA "\"";
+    size_t n = m->val_end - m->val_start;
+    if (n == sizeof want - 1 && memcmp(r->s + m->val_start, want, n) == 0)
+        return 0;
+    return pf_fail(r->err, "%s: a profana document of schema %.*s; this profana reads %s (write it again with this "
+                           "profana's --summary)",
+                   r->path, (int)(n > 24 ? 24 : n), r->s + m->val_start, PF_JSON_SCHEMA);
+}
+
 /* The top-level members other than the times, by their bit in seen after the times' bits. */
 enum { M_TRACE, M_COMMS, M_RANK, M_DEVICE, M_DEVICES, M_STEPS, M_COUNT };
 static const char *const member_keys[M_COUNT] = {"trace", "comm_kernels", "rank", "device", "devices", "steps"};
@@ -294,17 +307,24 @@ static int read_text_summary(const reader *r, pf_rank_summary *s)
     pf_jmember m;
     pf_jerr e;
     unsigned seen = 0;
-    int k, first = 1;
+    int k, n = 0, schema = 0;
     if (p >= r->len || r->s[p] != '{' || pf_json_obj_begin(r->s, r->len, &p, &e))
         return bad(r, p, "expected a JSON object (a profana summary)");
     while ((k = pf_json_obj_next(r->s, r->len, &p, &m, &e)) == 1) {
-        if (first ? read_version(r, &m) : read_member(r, &m, s, &seen))
+        int rc;
+        if (n == 0 && pf_json_key_is(r->s, &m, "schema")) {
+            rc = read_schema(r, &m);
+            schema = 1;
+        } else {
+            rc = n == schema ? read_version(r, &m) : read_member(r, &m, s, &seen);
+        }
+        if (rc)
             return -1;
-        first = 0;
+        n++;
     }
     if (k < 0)
         return bad(r, e.pos, e.what);
-    if (first)
+    if (n == schema)
         return bad(r, p, "not a profana summary (an empty object)");
     if (pf_json_ws(r->s, r->len, p) != r->len)
         return bad(r, pf_json_ws(r->s, r->len, p), "text after the summary's object");
@@ -337,15 +357,23 @@ int pf_rank_summary_read(const char *path, pf_rank_summary *out, pf_error *err)
 
 int pf_rank_summary_sniff(const char *path)
 {
-    char head[64];
+    char head[128];
     pf_error err;
     long n = pf_source_head(path, head, sizeof head, &err);
     static const char key[] = "\"profana_summary\"";
     if (n <= 0)
         return 0;
+    static const char schema[] = "\"schema\"";
     size_t p = pf_json_ws(head, (size_t)n, 0);
     if (p >= (size_t)n || head[p] != '{')
         return 0;
     p = pf_json_ws(head, (size_t)n, p + 1);
+    if ((size_t)n - p >= sizeof schema - 1 && memcmp(head + p, schema, sizeof schema - 1) == 0) {
+        /* the schema's value is "profana/N", without a comma: the version member follows the first one */
+        const char *comma = memchr(head + p, ',', (size_t)n - p);
+        if (!comma)
+            return 0;
+        p = pf_json_ws(head, (size_t)n, (size_t)(comma - head) + 1);
+    }
     return (size_t)n - p >= sizeof key - 1 && memcmp(head + p, key, sizeof key - 1) == 0;
 }

@@ -74,7 +74,22 @@ static int check_combinations(const pf_cli *cli, const parsed *given)
     if (!pf_group_is_tree(cli->an.group) && given_option(given, "--depth")) {
         return pf_cli_usage_error("--depth applies to --group module and annotation only (the depth of the tree)");
     }
-    const char *fmt = cli->format == PF_FMT_CSV ? "csv" : cli->format == PF_FMT_JSON ? "json" : NULL;
+    if (cli->format == PF_FMT_NDJSON) { /* a line per row of the rows tables: a command or mode that has them */
+        static const char *const no_rows[] = {"--by-category", "--waits", "--explain", "--steps"};
+        if (given->cmd->bit != ON_ANALYSIS && given->cmd->bit != ON_RANKS)
+            return pf_cli_usage_error("--format ndjson applies to --analysis and --ranks only (a line per row of their "
+                                      "tables), not %s", given->cmd->name);
+        if (pf_group_is_view(cli->an.group))
+            return pf_cli_usage_error("--format ndjson cannot be combined with --group %s: it has no rows table (use "
+                                      "--format json)", pf_group_names[cli->an.group]);
+        for (size_t i = 0; i < sizeof no_rows / sizeof no_rows[0]; i++)
+            if (given_option(given, no_rows[i]))
+                return pf_cli_usage_error("%s cannot be combined with --format ndjson: use --format json", no_rows[i]);
+    }
+    const char *fmt = cli->format == PF_FMT_CSV      ? "csv"
+                      : cli->format == PF_FMT_JSON   ? "json"
+                      : cli->format == PF_FMT_NDJSON ? "ndjson"
+                                                     : NULL;
     if (fmt && given_option(given, "--name_limit"))
         return pf_cli_usage_error("--name_limit does not apply to --format %s, which always carries whole names", fmt);
     if (fmt && given_option(given, "--columns"))

@@ -100,7 +100,7 @@ const option pf_cli_options[] = {
     OPT_COUNT("--top", "N", "print only the N rows with the most GPU time (the Total row still counts all; --diff: "
               "the N largest changes; default {default} = all)",
               ON_TABLE | ON_DIFF, top, "0"),
-    OPT_CALLBACK("--format", "text|csv|json|md", "output format (default {default})", 1,
+    OPT_CALLBACK("--format", "text|csv|json|ndjson|md", "output format (default {default})", 1,
                  ON_ANALYSIS | ON_DIFF | ON_DEVICES | ON_RANKS, set_format, "text"),
     OPT_FLAG("--by-category", "after the tables, one table per category with its rows by time, count and percent",
              ON_TABLE, by_category),
@@ -167,7 +167,7 @@ _Static_assert(sizeof pf_cli_options / sizeof pf_cli_options[0] <= MAX_OPTIONS, 
 static int set_format(pf_cli *cli, const option *o, const char *v, const char *v2)
 {
     (void)o, (void)v2;
-    return pf_format_parse(v, &cli->format) ? pf_cli_usage_error("--format wants text, csv, json or md, not '%s'", v) : 0;
+    return pf_format_parse(v, &cli->format) ? pf_cli_usage_error("--format wants text, csv, json, ndjson or md, not '%s'", v) : 0;
 }
 
 static int set_device(pf_cli *cli, const option *o, const char *v, const char *v2)

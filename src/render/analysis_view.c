@@ -736,7 +736,7 @@ static int print_json(FILE *out, const pf_aview *a, const pf_analysis *an)
     const pf_trace *tr = an->trace;
     pf_jw w;
     pf_jw_init(&w, out);
-    pf_jw_obj_begin(&w);
+    pf_jw_doc_begin(&w);
     pf_jw_key(&w, "trace");
     pf_jw_str(&w, tr->path);
     pf_jw_key(&w, "dtype");
@@ -768,12 +768,32 @@ static int print_json(FILE *out, const pf_aview *a, const pf_analysis *an)
     return 0;
 }
 
+/* --format ndjson: a line per row of each device's rows (Total too), categories and streams. */
+static int print_ndjson(FILE *out, const pf_aview *a, const pf_analysis *an)
+{
+    static const char *const names[] = {"rows", "categories", "streams"};
+    for (int i = 0, over; i < an->n_devices; i++) {
+        const pf_device_report *d = &an->devices[i];
+        pf_table *t[3] = {pf_aview_rows(a, d, &over), pf_aview_categories(d), pf_aview_streams(&d->busy)};
+        int ok = t[0] && t[1] && t[2];
+        for (int k = 0; ok && k < 3; k++)
+            pf_table_print_ndjson(out, t[k], names[k], an->trace->path, d->device->id);
+        for (int k = 0; k < 3; k++)
+            pf_table_free(t[k]);
+        if (!ok)
+            return -1;
+    }
+    return 0;
+}
+
 int pf_view_analysis(FILE *out, const pf_view_opts *v, const pf_analysis *an)
 {
     pf_aview a;
     pf_aview_init(&a, v);
     if (v->format == PF_FMT_JSON)
         return print_json(out, &a, an);
+    if (v->format == PF_FMT_NDJSON)
+        return print_ndjson(out, &a, an);
     if (v->format == PF_FMT_CSV)
         return print_csv(out, &a, an);
     return print_text(out, &a, an);

@@ -127,7 +127,10 @@ int pf_view_devices(FILE *out, pf_format format, int width, const pf_devset *set
     if (format == PF_FMT_JSON) {
         pf_jw w;
         pf_jw_init(&w, out);
+        pf_jw_doc_begin(&w);
+        pf_jw_key(&w, "devices");
         pf_table_json_rows(&w, t);
+        pf_jw_obj_end(&w);
         fputc('\n', out);
     } else if (format == PF_FMT_CSV) {
         pf_table_print_csv(out, t, 1);

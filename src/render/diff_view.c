@@ -747,7 +747,7 @@ static int print_json(FILE *out, FILE *notes, const pf_dview *o, const pf_diff *
 {
     pf_jw w;
     pf_jw_init(&w, out);
-    pf_jw_obj_begin(&w);
+    pf_jw_doc_begin(&w);
     pf_jw_key(&w, "devices");
     pf_jw_arr_begin(&w);
     for (int i = 0; i < d->n_devices; i++) {

@@ -440,7 +440,7 @@ static int print_json(FILE *out, const pf_invocation *e)
     if (rc == 0) {
         pf_jw w;
         pf_jw_init(&w, out);
-        pf_jw_obj_begin(&w);
+        pf_jw_doc_begin(&w);
         pf_jw_key(&w, "trace");
         pf_jw_str(&w, e->t->path);
         pf_jw_key(&w, "query");

@@ -46,6 +46,14 @@ void pf_jw_obj_begin(pf_jw *w)
     jw_open(w, '{');
 }
 
+void pf_jw_doc_begin(pf_jw *w)
+{
+    assert(w && w->depth == 0);
+    jw_open(w, '{');
+    pf_jw_key(w, "schema");
+    pf_jw_str(w, PF_JSON_SCHEMA);
+}
+
 void pf_jw_obj_end(pf_jw *w)
 {
     jw_close(w, '}');

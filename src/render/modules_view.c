@@ -232,7 +232,7 @@ static int print_json(FILE *out, const pf_view_opts *v, const pf_analysis *an, c
 {
     pf_jw w;
     pf_jw_init(&w, out);
-    pf_jw_obj_begin(&w);
+    pf_jw_doc_begin(&w);
     pf_jw_key(&w, "trace");
     pf_jw_str(&w, an->trace->path);
     pf_jw_key(&w, "group");

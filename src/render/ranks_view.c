@@ -292,7 +292,7 @@ static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ra
     if (rc == 0) {
         pf_jw w;
         pf_jw_init(&w, out);
-        pf_jw_obj_begin(&w);
+        pf_jw_doc_begin(&w);
         for (int k = 0; k < T_COUNT; k++) {
             pf_jw_key(&w, keys[k]);
             if (t[k])
@@ -324,12 +324,27 @@ static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ra
     return rc;
 }
 
+/* --format ndjson: a line per row of the four tables, each with its "table". */
+static int print_ndjson(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
+{
+    pf_table *t[T_COUNT];
+    static const char *const keys[T_COUNT] = {"ranks", "steps", "collectives", "stragglers"};
+    int rc = make_tables(t, s, n, rep);
+    for (int k = 0; rc == 0 && k < T_COUNT; k++)
+        if (t[k])
+            pf_table_print_ndjson(out, t[k], keys[k], NULL, -1);
+    free_tables(t);
+    return rc;
+}
+
 int pf_view_ranks(FILE *out, pf_format format, int width, const pf_rank_summary *s, size_t n,
                   const pf_ranks_report *rep)
 {
     assert(out && (s || n == 0) && rep && width >= 0);
     if (format == PF_FMT_JSON)
         return print_json(out, s, n, rep);
+    if (format == PF_FMT_NDJSON)
+        return print_ndjson(out, s, n, rep);
     /* prose wrapped at the width (text only); the tables fitted to it */
     FILE *w = pf_wrap_open(out, format == PF_FMT_TEXT ? width : 0);
     int rc = print_tables(w, format, format == PF_FMT_TEXT ? width : 0, s, n, rep);
@@ -384,7 +399,7 @@ int pf_view_rank_summary(FILE *out, const pf_rank_summary *s)
 {
     pf_jw w;
     pf_jw_init(&w, out);
-    pf_jw_obj_begin(&w);
+    pf_jw_doc_begin(&w);
     pf_jw_key(&w, "profana_summary"); /* first: how a summary is told from a trace */
     pf_jw_int(&w, PF_RANK_SUMMARY_VERSION);
     pf_jw_key(&w, "trace");

@@ -34,7 +34,7 @@ int pf_format_parse(const char *s, pf_format *f)
     static const struct {
         const char *name;
         pf_format f;
-    } names[] = {{"text", PF_FMT_TEXT}, {"csv", PF_FMT_CSV}, {"json", PF_FMT_JSON},
+    } names[] = {{"text", PF_FMT_TEXT}, {"csv", PF_FMT_CSV}, {"json", PF_FMT_JSON}, {"ndjson", PF_FMT_NDJSON},
                  {"md", PF_FMT_MD},     {"markdown", PF_FMT_MD}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(s, names[i].name) == 0) {
@@ -813,24 +813,48 @@ static void csv_field(FILE *out, const char *s)
 
 void pf_table_print_csv(FILE *out, const pf_table *t, int header)
 {
+    assert(out && t);
     for (int r = header ? -1 : 0; r < t->nrows; r++) {
-        int first = 1;
         for (int c = 0; c < t->ncols; c++) {
             if (!shown_in(t, c, PF_IN_CSV))
                 continue;
-            if (!first)
-                fputc(',', out);
-            first = 0;
             if (r < 0)
                 csv_field(out, t->cols[c].title);
             else if (cell_get(t, r, c)->kind != CELL_NULL)
                 csv_field(out, cell_get(t, r, c)->text);
+            fputc(',', out);
         }
-        fputc('\n', out);
+        /* last, so that a reader summing a column (pandas, DuckDB) can leave the Total out */
+        fputs(r < 0 ? "Kind\n" : t->summary[r] ? "total\n" : "row\n", out);
     }
 }
 
 /* ---- JSON rows (the writer is render/jsonw.c) ---- */
+
+void pf_table_print_ndjson(FILE *out, const pf_table *t, const char *table, const char *trace, int64_t device)
+{
+    assert(out && t && table);
+    for (int r = 0; r < t->nrows; r++) {
+        pf_jw w;
+        pf_jw_init(&w, out);
+        pf_jw_doc_begin(&w);
+        pf_jw_key(&w, "table");
+        pf_jw_str(&w, table);
+        if (trace) {
+            pf_jw_key(&w, "trace");
+            pf_jw_str(&w, trace);
+        }
+        if (device >= 0) {
+            pf_jw_key(&w, "device");
+            pf_jw_int(&w, device);
+        }
+        pf_jw_key(&w, "kind");
+        pf_jw_str(&w, t->summary[r] ? "total" : "row");
+        pf_table_json_fields(&w, t, r);
+        pf_jw_obj_end(&w);
+        putc_unlocked('\n', out);
+    }
+}
 
 void pf_table_json_fields(pf_jw *w, const pf_table *t, int row)
 {

@@ -1,5 +1,6 @@
 /* waits_view.c - how --analysis prints why the GPU waits (include/profana/waits.h): a short block after each device's headline (text, Markdown), the --waits tables (breakdown per device and step, kernel-duration histogram, queue per stream) in text, Markdown and CSV, and the per-device JSON members. */
 #include <assert.h>
+#include <math.h>
 #include <string.h>
 
 #include "profana/waits.h"
@@ -374,6 +375,11 @@ void pf_wview_json(pf_jw *w, const pf_analysis *an, const pf_device_report *d)
     jnum(w, "host_wait_us", wt->idle.host_wait_ns / 1e3);
     jnum(w, "launch_latency_us", wt->idle.launch_latency_ns / 1e3);
     jnum(w, "unattributed_us", wt->idle.unattributed_ns / 1e3);
+    /* the shares of the idle time the text's "Idle by cause" line prints; null without idle time */
+    int64_t idle = wt->breakdown.idle_ns;
+    jnum(w, "host_wait_pct", idle > 0 ? pct(wt->idle.host_wait_ns, idle) : NAN);
+    jnum(w, "launch_latency_pct", idle > 0 ? pct(wt->idle.launch_latency_ns, idle) : NAN);
+    jnum(w, "unattributed_pct", idle > 0 ? pct(wt->idle.unattributed_ns, idle) : NAN);
     pf_jw_key(w, "gaps");
     pf_jw_int(w, wt->idle.gaps);
     pf_jw_obj_end(w);

@@ -86,7 +86,7 @@ cp "$TMP/out" "$TMP/devs.json"
 python3 - docs/devices.md "$TMP/devs.json" >"$TMP/readme_check" <<'PY'
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
-devs = {d["key"]: d for d in json.load(open(sys.argv[2]))}
+devs = {d["key"]: d for d in json.load(open(sys.argv[2]))["devices"]}
 start = next(i for i, l in enumerate(lines) if l.startswith("| Device | reported name | FP4 |"))
 head = [c.strip() for c in lines[start].strip("|").split("|")]
 cols = {"FP4": "fp4", "FP6": "fp6", "FP8": "fp8", "INT8": "int8", "BF16": "bf16", "TF32": "tf32", "FP32": "fp32", "GB/s": "peak_gbps"}
@@ -115,9 +115,9 @@ print(("PASS" if n >= 14 * 8 else "FAIL") + " README table: %d figures checked" 
 PY
 cat "$TMP/readme_check"
 check_eq "B300 footnote says the sources differ" \
-    "$(json "'sources differ' in [x for x in d if x['key'] == 'B300'][0]['note']" "$TMP/devs.json")" "True"
+    "$(json "'sources differ' in [x for x in d['devices'] if x['key'] == 'B300'][0]['note']" "$TMP/devs.json")" "True"
 check_eq "H20 footnote says secondary sources" \
-    "$(json "'secondary sources only' in [x for x in d if x['key'] == 'H20'][0]['note']" "$TMP/devs.json")" "True"
+    "$(json "'secondary sources only' in [x for x in d['devices'] if x['key'] == 'H20'][0]['note']" "$TMP/devs.json")" "True"
 # (--wide: the whole table; a pipe is 100 columns wide, which leaves FP6 and FP4 out)
 "$PROFANA" --list-devices --wide >"$TMP/list.txt"
 check_grep "--list-devices: FP6 and FP4 columns" "| FP8     | INT8   | FP6     | FP4     |" "$TMP/list.txt"
@@ -263,7 +263,7 @@ python3 - "$TMP/devs.json" "$TMP/measured.json" <<'PY'
 import json, sys
 sys.path.insert(0, "tools")
 import measure_peaks
-ds = [d for d in json.load(open(sys.argv[1])) if d["key"] == "H100 SXM"][0]
+ds = [d for d in json.load(open(sys.argv[1]))["devices"] if d["key"] == "H100 SXM"][0]
 e = measure_peaks.make_entry("NVIDIA H100 80GB HBM3", ds, {"fp8": 1000.0, "bf16": 750.0}, 2500.0,
                              {"date": "test", "what": "made-up figures of the test, not a measurement"})
 json.dump([e], open(sys.argv[2], "w"))

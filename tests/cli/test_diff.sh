@@ -167,7 +167,7 @@ check_grep "md: a pipe table" "^| Kernel Name  *| b8 Count |" "$TMP/out"
 
 # JSON has exactly the issue's keys.
 check_eq "json: keys" "$(json "(sorted(d), sorted(d['devices'][0]), sorted(d['devices'][0]['a']), sorted(d['devices'][0]['rows'][0]), sorted(d['devices'][0]['summary']))" "$TMP/pair.json")" \
-    "(['devices'], ['a', 'b', 'categories', 'rows', 'rows_omitted', 'summary'], ['id', 'name'], ['a_count', 'a_gbps', 'a_mean_us', 'a_tflops', 'a_total_us', 'b_count', 'b_gbps', 'b_mean_us', 'b_tflops', 'b_total_us', 'basis', 'delta_us', 'match', 'name', 'ratio'], ['a_matched_pct', 'a_total_us', 'b_matched_pct', 'b_total_us', 'geomean', 'matched_rows', 'only_a', 'only_b', 'opposite', 'ratio', 'weighted_ratio'])"
+    "(['devices', 'schema'], ['a', 'b', 'categories', 'rows', 'rows_omitted', 'summary'], ['id', 'name'], ['a_count', 'a_gbps', 'a_mean_us', 'a_tflops', 'a_total_us', 'b_count', 'b_gbps', 'b_mean_us', 'b_tflops', 'b_total_us', 'basis', 'delta_us', 'match', 'name', 'ratio'], ['a_matched_pct', 'a_total_us', 'b_matched_pct', 'b_total_us', 'geomean', 'matched_rows', 'only_a', 'only_b', 'opposite', 'ratio', 'weighted_ratio'])"
 check_eq "json: one-side rows have null on the missing side" "$(json "all((r['b_count'] is None) != (r['a_count'] is None) and r['ratio'] is None for r in d['devices'][0]['rows'] if r['match'] is None)" "$TMP/pair.json")" "True"
 
 # --- bf16 against fp16 (eager): every GEMM and attention invocation matched by shape ---

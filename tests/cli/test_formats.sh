@@ -158,3 +158,74 @@ check_run "--steps json" 0 "$PROFANA" --analysis "$TRACES/steps_bf16.json" bf16 
 check_eq "--steps json: steps, no device tables" "$(json "('steps' in d, 'devices' in d)" "$TMP/out")" "(True, False)"
 
 check_run "--explain md still runs" 0 "$PROFANA" --analysis "$T" bf16 --explain aten::mm --format md
+
+# ---- CSV's Kind column (issue 46): the Total line "total", every other "row", so that a sum over
+# the rows counts each activity once: the raw GPU time, per --group, and over --diff's sides ----
+for g in kernel op shape; do
+    "$PROFANA" --analysis "$T" bf16 --group $g --format csv >"$TMP/kind_$g.csv"
+done
+"$PROFANA" --diff "$T" a "$T" b bf16 --format csv >"$TMP/kind_diff.csv"
+"$PROFANA" --analysis "$T" bf16 --by-category --format csv >"$TMP/kind_bycat.csv"
+python3 - "$T" "$TMP" <<'PY'
+import csv, sys
+sys.path.insert(0, "tests/cli")
+from raw import load, gpu_acts, ns, check
+raw = sum(ns(e["dur"]) for e in gpu_acts(load(sys.argv[1]))) / 1e3
+for g in ["kernel", "op", "shape"]:
+    rows = list(csv.DictReader(open(sys.argv[2] + "/kind_%s.csv" % g)))
+    header = open(sys.argv[2] + "/kind_%s.csv" % g).readline().rstrip("\n").split(",")
+    check("csv Kind --group " + g, "the last column", header[-1] == "Kind", header[-3:])
+    check("csv Kind --group " + g, "one total line, the Total", [r["Kind"] for r in rows if r["Kind"] != "row"] == ["total"]
+          and [r for r in rows if r["Kind"] == "total"][0][header[1]] == "Total")
+    s = sum(float(r["Total (us)"]) for r in rows if r["Kind"] == "row")
+    check("csv Kind --group " + g, "the rows' Total (us) sum to the raw GPU time %.3f (%.3f)" % (raw, s),
+          abs(s - raw) <= 0.0005 * len(rows) + 1e-9)
+rows = list(csv.DictReader(open(sys.argv[2] + "/kind_diff.csv")))
+check("csv Kind --diff", "every line row (no Total line in the rows table)", {r["Kind"] for r in rows} == {"row"})
+rows = list(csv.DictReader(open(sys.argv[2] + "/kind_bycat.csv")))
+cats = {r["Category"] for r in rows}
+check("csv Kind --by-category", "a total per category", sum(r["Kind"] == "total" for r in rows) == len(cats) > 1)
+s = sum(float(r["Total (us)"]) for r in rows if r["Kind"] == "row")
+check("csv Kind --by-category", "the rows sum to the raw GPU time", abs(s - raw) <= 0.0005 * len(rows))
+PY
+
+# ---- --format ndjson (issue 46): a line per row of each table; the rows, their Total, the
+# categories and streams of every device are the JSON document's, the rows sum to the raw GPU time ----
+MI=testdata/peer/owlv2_mi300.json.gz
+for f in "$T" "$MI"; do
+    b=$(basename "$f")
+    "$PROFANA" --analysis "$f" bf16 --group op --format ndjson --quiet >"$TMP/$b.ndjson" 2>/dev/null
+    "$PROFANA" --analysis "$f" bf16 --group op --format json --quiet >"$TMP/$b.json" 2>/dev/null
+done
+M=testdata/multirank
+"$PROFANA" --ranks $M/tp_collectives_bf16_rank0.json.gz $M/tp_collectives_bf16_rank1.json.gz bf16 --format ndjson >"$TMP/ranks.ndjson"
+"$PROFANA" --ranks $M/tp_collectives_bf16_rank0.json.gz $M/tp_collectives_bf16_rank1.json.gz bf16 --format json >"$TMP/ranks.json"
+python3 - "$TMP" "$T" "$MI" <<'PY'
+import json, os, sys
+sys.path.insert(0, "tests/cli")
+from raw import load, gpu_acts, ns, check
+tmp = sys.argv[1]
+LINE = ("schema", "table", "trace", "device", "kind")
+for f in sys.argv[2:]:
+    b = os.path.basename(f)
+    lines = [json.loads(l) for l in open("%s/%s.ndjson" % (tmp, b))]
+    doc = json.load(open("%s/%s.json" % (tmp, b)))
+    strip = lambda l: {k: v for k, v in l.items() if k not in LINE}
+    for d in doc["devices"]:
+        mine = [l for l in lines if l["device"] == d["id"]]
+        for table in ["rows", "categories", "streams"]:
+            got = [strip(l) for l in mine if l["table"] == table and l["kind"] == "row"]
+            check("ndjson " + b, "device %d: %s as the JSON's (%d)" % (d["id"], table, len(got)), got == d[table])
+        tot = [strip(l) for l in mine if l["kind"] == "total"]
+        check("ndjson " + b, "device %d: one total line, the JSON's total" % d["id"], tot == [d["total"]])
+    check("ndjson " + b, "every line names the trace", all(l["trace"] == f for l in lines))
+    raw = sum(ns(e["dur"]) for e in gpu_acts(load(f))) / 1e3
+    s = sum(l["total_us"] for l in lines if l["table"] == "rows" and l["kind"] == "row")
+    check("ndjson " + b, "the rows sum to the raw GPU time %.3f (%.3f)" % (raw, s), abs(s - raw) < 1e-6 * raw)
+lines = [json.loads(l) for l in open(tmp + "/ranks.ndjson")]
+doc = json.load(open(tmp + "/ranks.json"))
+for table in ["ranks", "steps", "collectives", "stragglers"]:
+    got = [{k: v for k, v in l.items() if k not in ("schema", "table", "kind")} for l in lines if l["table"] == table]
+    check("ndjson --ranks", "%s as the JSON's (%d)" % (table, len(got)), got == doc[table] and len(got) > 0)
+check("ndjson --ranks", "no line of a device or a trace of its own", all("device" not in l for l in lines))
+PY

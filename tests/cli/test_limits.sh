@@ -284,7 +284,7 @@ guarded "device-file name with controls: --list-devices" 0 "$PROFANA" --list-dev
 }
 guarded "device-file name with controls: --list-devices json" 0 "$PROFANA" --list-devices --device-file "$TMP/ctl.json" --format json && {
     strict_json "controls: --list-devices json" "$TMP/out"
-    check_eq "controls: the JSON key" "$(json '[e["key"] for e in d if e["source"] == "device file"][0] == "X\ufffd[2J\ufffd\ufffd\ufffd"' "$TMP/out")" True
+    check_eq "controls: the JSON key" "$(json '[e["key"] for e in d["devices"] if e["source"] == "device file"][0] == "X\ufffd[2J\ufffd\ufffd\ufffd"' "$TMP/out")" True
 }
 # a trace device named "H100\ufffd..." is not one; give the match a trace device's name
 printf '[{"name": "X\\u001b[2J\\u0007\\r\377", "match": "H100"}]\n' >"$TMP/ctl.json"

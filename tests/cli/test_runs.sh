@@ -107,7 +107,7 @@ check_grep "text: the rows' verdicts counted" "^Rows: [0-9]* slower (" "$TMP/c.t
 "$PROFANA" --diff "$BASE" base "$CHANGED" changed bf16 --format md >"$TMP/c.md"
 check_grep "Markdown: the interval column" "| B/A 95% CI *| Verdict" "$TMP/c.md"
 "$PROFANA" --diff "$BASE" base "$CHANGED" changed bf16 --format csv >"$TMP/c.csv" 2>"$TMP/c.err"
-check_grep "CSV: the basis, interval and verdict columns" ",Basis,B/A 95% CI,Verdict$" "$TMP/c.csv"
+check_grep "CSV: the basis, interval and verdict columns" ",Basis,B/A 95% CI,Verdict,Kind$" "$TMP/c.csv"
 
 # one run a side: as before, no interval anywhere
 "$PROFANA" --diff $R/base_run1.json.gz base $R/changed_run1.json.gz changed bf16 >"$TMP/one.txt"

@@ -69,7 +69,7 @@ from raw import check, ns
 from decimal import Decimal
 d = json.load(gzip.open(sys.argv[1], "rt"), parse_float=Decimal)
 s = json.load(open(sys.argv[2]))
-check("members", "profana_summary is the first member, version 1", list(s)[0] == "profana_summary" and s["profana_summary"] == 1)
+check("members", "schema profana/1, then profana_summary: version 1", list(s)[:2] == ["schema", "profana_summary"] and s["schema"] == "profana/1" and s["profana_summary"] == 1)
 check("members", "trace as given", s["trace"] == sys.argv[1])
 check("members", "rank from distributedInfo", s["rank"] == d["distributedInfo"]["rank"] == 1)
 check("members", "device H200", s["device"] == "H200" and d["deviceProperties"][0]["name"] == "NVIDIA H200")

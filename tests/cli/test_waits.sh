@@ -137,9 +137,9 @@ jeq "comm_dominant: the headline's communication finding: 50 us exposed of 100" 
 # ---- formats ----
 F=$W/breakdown.json
 check_run "--waits csv" 0 "$PROFANA" --analysis $F bf16 --waits --format csv
-check_eq "--waits csv: the device's row" "$(sed -n 2p "$TMP/out")" "0,all,5,210.000,110.000,50.000,20.000,10.000,20.000,50.00,100.000"
+check_eq "--waits csv: the device's row" "$(sed -n 2p "$TMP/out")" "0,all,5,210.000,110.000,50.000,20.000,10.000,20.000,50.00,100.000,row"
 check_eq "--waits csv: four tables" "$(grep -c '^Device,' "$TMP/out")" 4
-check_grep "--waits csv: queue of stream 7 (depth 2 on [0,100), 1 on [100,210): mean 310/210)" "^0,7,2,1.476,0.000,0.00$" "$TMP/out"
+check_grep "--waits csv: queue of stream 7 (depth 2 on [0,100), 1 on [100,210): mean 310/210)" "^0,7,2,1.476,0.000,0.00,row$" "$TMP/out"
 COLUMNS=80 "$PROFANA" --analysis $F bf16 --waits >"$TMP/t80" 2>/dev/null
 check_eq "text at 80 columns: no line wider" "$(awk 'length > 80' "$TMP/t80" | head -3)" ""
 check_grep "text: the span line after the headline" \

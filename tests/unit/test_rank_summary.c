@@ -138,6 +138,14 @@ static void errors(void)
     refused("a kernel without dur_ns", HEAD TIMES ",\"steps\":[],\"comm_kernels\":["
             "{\"name\":null,\"process_group\":null,\"group_size\":null,\"bytes\":null,\"ts_ns\":9}]}", "without \"dur_ns\"");
     refused("text after it", HEAD TIMES ",\"steps\":[],\"comm_kernels\":[]} {}", "text after");
+    refused("schema profana/2", "{\"schema\":\"profana/2\",\"profana_summary\":1}",
+            "a profana document of schema \"profana/2\"; this profana reads profana/1");
+    refused("schema alone", "{\"schema\":\"profana/1\"}", "not a profana summary (an empty object)");
+    refused("schema, then no version", "{\"schema\":\"profana/1\",\"trace\":\"t\"}", "its first member is not");
+    put("analysis.json", "{\"schema\":\"profana/1\",\"trace\":\"t.json\",\"dtype\":\"bf16\"}");
+    CHECK("an --analysis document is no summary", pf_rank_summary_sniff(file("analysis.json")) == 0);
+    put("spaced.sum", "{ \"schema\" : \"profana/1\" ,\n  \"profana_summary\": 1}");
+    CHECK("a summary with its schema and blanks is one", pf_rank_summary_sniff(file("spaced.sum")) == 1);
     put("trace.json", "  {\"traceEvents\": []}");
     CHECK("a trace is no summary", pf_rank_summary_sniff(file("trace.json")) == 0);
     CHECK("a missing file is no summary", pf_rank_summary_sniff(file("none")) == 0);

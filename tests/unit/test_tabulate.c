@@ -82,12 +82,12 @@ static void test_csv(void)
 {
     pf_table *t = sample();
     char *s = render(pf_table_print_csv, t, 1);
-    CHECK_STR("csv quoting, null cells empty, CSV-only column shown",
+    CHECK_STR("csv quoting, null cells empty, CSV-only column shown, Kind last (the Total a total)",
               s,
-              "Dev,Name,Count,Time\n"
-              "0,nvjet_sm90_gemm,3,14.847\n"
-              ",\"a, \"\"quoted\"\" | name\",12,\n"
-              ",Total,15,\n");
+              "Dev,Name,Count,Time,Kind\n"
+              "0,nvjet_sm90_gemm,3,14.847,row\n"
+              ",\"a, \"\"quoted\"\" | name\",12,,row\n"
+              ",Total,15,,total\n");
     free(s);
     pf_table_free(t);
 }
