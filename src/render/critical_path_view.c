@@ -210,7 +210,7 @@ static int print_json(FILE *out, const pf_analysis *an, const pf_cp_view *cv)
 {
     pf_jw w;
     pf_jw_init(&w, out);
-    pf_jw_obj_begin(&w);
+    pf_jw_doc_begin(&w);
     pf_jw_key(&w, "trace");
     pf_jw_str(&w, an->trace->path);
     pf_jw_key(&w, "group");

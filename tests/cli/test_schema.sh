@@ -38,6 +38,8 @@ doc modules "--group module (none)" --analysis testdata/modules/mlp_stack_nostac
 doc modules "--group module" --analysis testdata/diagnosis/numpy_preprocess.json.gz bf16 --group module --format json --quiet
 doc modules "--group annotation" --analysis testdata/peer/owlv2_h100.json.gz bf16 --group annotation --format json --quiet
 doc sequences "--group sequence" --analysis "$E" bf16 --group sequence --format json --quiet
+doc critical-path "--group critical-path" --analysis testdata/diagnosis/load_batch.json.gz bf16 --group critical-path --format json --quiet
+doc critical-path "--group critical-path (no steps)" --analysis "$E" bf16 --group critical-path --format json --quiet
 doc explain "--explain aten::mm" --analysis $TRACES/explicit_bf16.json bf16 --explain aten::mm --format json --quiet
 doc explain "--explain a kernel" --analysis $TRACES/cnn_fp32.json fp32 --explain aten::cudnn_convolution --format json --quiet
 doc diff "--diff" --diff $TRACES/compiled_pair_b8.json b8 $TRACES/compiled_pair_b16.json b16 bf16 --format json --quiet
