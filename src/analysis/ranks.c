@@ -10,6 +10,7 @@
 #include "profana/parallel.h"
 #include "profana/ranks.h"
 #include "profana/satmath.h"
+#include "ranks_windows.h"
 
 /* ---- time per device, and per step ---- */
 
@@ -255,19 +256,30 @@ static void fill_comm(const pf_trace *t, const char *s, size_t len, const pf_act
     r->has_seq = c.seq >= 0;
 }
 
+/* A communication kernel's place: by start, then file order. */
+typedef struct comm_at {
+    int64_t ts;
+    size_t i;
+} comm_at;
+
 static int by_start(const void *x, const void *y)
 {
-    const pf_comm_rec *a = x, *b = y;
-    return (a->ts_ns > b->ts_ns) - (a->ts_ns < b->ts_ns);
+    const comm_at *a = x, *b = y;
+    if (a->ts != b->ts)
+        return (a->ts > b->ts) - (a->ts < b->ts);
+    return (a->i > b->i) - (a->i < b->i);
 }
 
+/* The communication kernels' records, by start; *acts receives their activities in that
+ * order (caller frees; NULL when none). */
 static int read_comms(const pf_trace *t, const char *path, const unsigned char *cats, pf_rank_summary *s,
-                      pf_error *err)
+                      size_t **acts, pf_error *err)
 {
     char *text;
     size_t len;
     int mapped;
     size_t n = 0;
+    *acts = NULL;
     for (size_t i = 0; i < t->n_acts; i++)
         n += t->acts[i].kind == PF_ACT_KERNEL && cats[i] == PF_CAT_COMMUNICATION;
     if (n == 0) /* nothing to read again */
@@ -279,15 +291,26 @@ static int read_comms(const pf_trace *t, const char *path, const unsigned char *
     if (pf_source_read(path, &text, &len, &mapped, err))
         return -1;
     s->comms = calloc(n, sizeof *s->comms);
-    if (!s->comms) {
+    comm_at *k = malloc(n * sizeof *k);
+    *acts = malloc(n * sizeof **acts);
+    if (!s->comms || !k || !*acts) {
         pf_source_release(text, len, mapped);
+        free(k);
+        free(*acts);
+        *acts = NULL;
         return pf_fail(err, "%s: out of memory", path);
     }
+    size_t m = 0;
     for (size_t i = 0; i < t->n_acts; i++)
         if (t->acts[i].kind == PF_ACT_KERNEL && cats[i] == PF_CAT_COMMUNICATION)
-            fill_comm(t, text, len, &t->acts[i], &s->comms[s->n_comms++]);
+            k[m++] = (comm_at){t->acts[i].ts_ns, i};
+    qsort(k, m, sizeof *k, by_start);
+    for (size_t j = 0; j < m; j++) {
+        (*acts)[j] = k[j].i;
+        fill_comm(t, text, len, &t->acts[k[j].i], &s->comms[s->n_comms++]);
+    }
+    free(k);
     pf_source_release(text, len, mapped);
-    qsort(s->comms, s->n_comms, sizeof *s->comms, by_start);
     return 0;
 }
 
@@ -307,8 +330,12 @@ int pf_rank_summarize(const pf_trace *t, const char *path, pf_rank_summary *out,
     out->rank = t->rank;
     out->rank_from_trace = t->rank >= 0;
     int rc = device_times(t, cats, out, err);
+    size_t *comm_acts = NULL;
     if (rc == 0)
-        rc = read_comms(t, path, cats, out, err);
+        rc = read_comms(t, path, cats, out, &comm_acts, err);
+    if (rc == 0)
+        rc = pf_rank_windows(t, cats, comm_acts, out, err);
+    free(comm_acts);
     free(cats);
     if (rc) {
         free(out->comms);
@@ -451,6 +478,11 @@ void pf_ranks_free(pf_rank_summary *s, size_t n)
         free(s[i].path);
         free(s[i].comms);
         free(s[i].steps);
+        free(s[i].wins);
+        free(s[i].kernels);
+        for (size_t k = 0; k < s[i].n_labels; k++)
+            free(s[i].labels[k]);
+        free(s[i].labels);
     }
     free(s);
 }

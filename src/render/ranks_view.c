@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "profana/view.h"
+#include "ranks_culprit_view.h"
 
 enum { R_RANK, R_TRACE, R_GPU, R_BUSY, R_COMM, R_EXPOSED, R_EXPOSED_PCT, R_IDLE, R_SPAN, R_NCOLS };
 
@@ -253,8 +254,40 @@ static void free_tables(pf_table *t[T_COUNT])
         pf_table_free(t[k]);
 }
 
+/* The culprits after the other tables: prose, the ranks with a verdict, the late arrivals
+ * (text and Markdown: the latest PF_CULPRIT_TEXT_ROWS; CSV: every rank and every one). */
+static int print_culprits(FILE *out, pf_format format, int width, const pf_culprit_report *cul)
+{
+    int csv = format == PF_FMT_CSV;
+    pf_table *ranks = pf_culprit_rank_table(cul, csv);
+    pf_table *late = pf_culprit_late_table(cul, csv ? 0 : PF_CULPRIT_TEXT_ROWS);
+    int rc = ranks && late && !pf_table_status(ranks) && !pf_table_status(late) ? 0 : -1;
+    if (rc == 0 && !csv) {
+        fputc('\n', out);
+        pf_culprit_prose(out, cul);
+    }
+    pf_table *t[2] = {ranks, late};
+    for (int k = 0; rc == 0 && k < 2; k++) {
+        if (!csv && pf_table_rows(t[k]) == 0)
+            continue;
+        fputc('\n', out);
+        if (format == PF_FMT_MD)
+            pf_table_print_md(out, t[k], 0);
+        else if (csv)
+            pf_table_print_csv(out, t[k], 1);
+        else
+            pf_culprit_print_text(out, t[k], k == 1, width);
+    }
+    if (rc == 0 && !csv && cul->n_late > PF_CULPRIT_TEXT_ROWS)
+        fprintf(out, "(the %d latest of %zu late arrivals; --format json or csv lists them all)\n",
+                PF_CULPRIT_TEXT_ROWS, cul->n_late);
+    pf_table_free(ranks);
+    pf_table_free(late);
+    return rc;
+}
+
 static int print_tables(FILE *out, pf_format format, int width, const pf_rank_summary *s, size_t n,
-                        const pf_ranks_report *rep)
+                        const pf_ranks_report *rep, const pf_culprit_report *cul)
 {
     pf_table *t[T_COUNT];
     int rc = make_tables(t, s, n, rep);
@@ -280,11 +313,14 @@ static int print_tables(FILE *out, pf_format format, int width, const pf_rank_su
         fputs("!: above the link's peak: the link figure does not fit this machine (another topology, or a "
               "transfer within one GPU)\n",
               out);
+    if (rc == 0)
+        rc = print_culprits(out, format, width, cul);
     free_tables(t);
     return rc;
 }
 
-static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
+static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep,
+                      const pf_culprit_report *cul)
 {
     pf_table *t[T_COUNT];
     static const char *const keys[T_COUNT] = {"ranks", "steps", "collectives", "stragglers"};
@@ -317,6 +353,20 @@ static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ra
             pf_jw_null(&w);
         pf_jw_key(&w, "link_source");
         pf_jw_str(&w, rep->link_source);
+        pf_table *ct[2] = {pf_culprit_rank_table(cul, 1), pf_culprit_late_table(cul, 0)};
+        static const char *const ckeys[2] = {"culprits", "late_arrivals"};
+        for (int k = 0; k < 2; k++) {
+            pf_jw_key(&w, ckeys[k]);
+            if (ct[k] && !pf_table_status(ct[k]))
+                pf_table_json_rows(&w, ct[k]);
+            else
+                rc = -1;
+            pf_table_free(ct[k]);
+        }
+        pf_jw_key(&w, "culprit_threshold_us");
+        pf_jw_num(&w, us(PF_CULPRIT_THRESHOLD_NS));
+        pf_jw_key(&w, "culprit_windows");
+        pf_jw_bool(&w, cul->windows);
         pf_jw_obj_end(&w);
         fputc('\n', out);
     }
@@ -325,14 +375,14 @@ static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ra
 }
 
 int pf_view_ranks(FILE *out, pf_format format, int width, const pf_rank_summary *s, size_t n,
-                  const pf_ranks_report *rep)
+                  const pf_ranks_report *rep, const pf_culprit_report *cul)
 {
-    assert(out && (s || n == 0) && rep && width >= 0);
+    assert(out && (s || n == 0) && rep && cul && width >= 0);
     if (format == PF_FMT_JSON)
-        return print_json(out, s, n, rep);
+        return print_json(out, s, n, rep, cul);
     /* prose wrapped at the width (text only); the tables fitted to it */
     FILE *w = pf_wrap_open(out, format == PF_FMT_TEXT ? width : 0);
-    int rc = print_tables(w, format, format == PF_FMT_TEXT ? width : 0, s, n, rep);
+    int rc = print_tables(w, format, format == PF_FMT_TEXT ? width : 0, s, n, rep, cul);
     pf_wrap_close(w, out);
     return rc;
 }
@@ -380,6 +430,48 @@ static void summary_comm(pf_jw *w, const pf_comm_rec *c)
     pf_jw_obj_end(w);
 }
 
+static void int_row(pf_jw *w, const int64_t *v, int n)
+{
+    pf_jw_arr_begin(w);
+    for (int k = 0; k < n; k++)
+        pf_jw_int(w, v[k]);
+    pf_jw_arr_end(w);
+}
+
+/* What the culprits compare (docs/ranks.md, "Rank summaries"): the labels, one window per
+ * communication kernel as [start_ns, compute_ns, copy_ns, comm_ns, idle_ns, gap_ns,
+ * gap_label, then PF_WIN_TOP pairs label, ns], the kernels as [label, count, sum_ns]. */
+static void summary_culprit(pf_jw *w, const pf_rank_summary *s)
+{
+    pf_jw_key(w, "compute_ns");
+    pf_jw_int(w, s->compute_sum_ns);
+    pf_jw_key(w, "labels");
+    pf_jw_arr_begin(w);
+    for (size_t k = 0; k < s->n_labels; k++)
+        pf_jw_str(w, s->labels[k]);
+    pf_jw_arr_end(w);
+    if (s->wins || s->n_comms == 0) {
+        pf_jw_key(w, "windows");
+        pf_jw_arr_begin(w);
+        for (size_t k = 0; k < s->n_comms; k++) {
+            const pf_comm_window *x = &s->wins[k];
+            int64_t v[7 + 2 * PF_WIN_TOP] = {x->start_ns, x->cause_ns[0], x->cause_ns[1], x->cause_ns[2],
+                                             x->cause_ns[3], x->gap_ns, x->gap_label};
+            for (int j = 0; j < PF_WIN_TOP; j++) {
+                v[7 + 2 * j] = x->top_label[j];
+                v[8 + 2 * j] = x->top_ns[j];
+            }
+            int_row(w, v, 7 + 2 * PF_WIN_TOP);
+        }
+        pf_jw_arr_end(w);
+    }
+    pf_jw_key(w, "kernels");
+    pf_jw_arr_begin(w);
+    for (size_t k = 0; k < s->n_kernels; k++)
+        int_row(w, (int64_t[]){s->kernels[k].label, s->kernels[k].count, s->kernels[k].sum_ns}, 3);
+    pf_jw_arr_end(w);
+}
+
 int pf_view_rank_summary(FILE *out, const pf_rank_summary *s)
 {
     pf_jw w;
@@ -414,6 +506,7 @@ int pf_view_rank_summary(FILE *out, const pf_rank_summary *s)
     for (size_t k = 0; k < s->n_comms; k++)
         summary_comm(&w, &s->comms[k]);
     pf_jw_arr_end(&w);
+    summary_culprit(&w, s);
     pf_jw_obj_end(&w);
     fputc('\n', out);
     return ferror(out) ? -1 : 0;
