@@ -127,8 +127,10 @@ int pf_rank_summary_read(const char *path, pf_rank_summary *out, pf_error *err);
  * the kernel's args, else from its launching op's), so path must name the file t was loaded
  * from (not standard input): a plain file is mapped and only the pages of those args are
  * read; gzip is inflated whole again. Returns 0, or -1 with err set. rank is -1 when the trace
- * names none (pf_ranks_assign fills it). */
-int pf_rank_summarize(const pf_trace *t, const char *path, pf_rank_summary *out, pf_error *err);
+ * names none (pf_ranks_assign fills it). culprits 1: also the windows, labels and kernels that
+ * --ranks' culprits compare (ranks_windows.c: a sort of every activity); 0: they stay NULL (the
+ * collectives table of --analysis, which needs only the kernels' args). */
+int pf_rank_summarize(const pf_trace *t, const char *path, int culprits, pf_rank_summary *out, pf_error *err);
 
 /* Loads and summarises paths[0, n) on up to lo->jobs threads at once, one file per thread
  * (each thread's memory bounded by its trace; a path that holds a summary,
@@ -144,6 +146,9 @@ int pf_ranks_load(const char *const *paths, size_t n, const pf_load_opts *lo, pf
  * sorts s by rank. Returns 0, or -1 with err set when two traces have the same rank (naming
  * the files given, ->given, else the traces' paths). */
 int pf_ranks_assign(pf_rank_summary *s, size_t n, pf_error *err);
+
+/* Frees what one summary owns (not s itself) and zeroes it. */
+void pf_rank_summary_clear(pf_rank_summary *s);
 
 /* Frees n summaries and the array. NULL is a no-op. */
 void pf_ranks_free(pf_rank_summary *s, size_t n);

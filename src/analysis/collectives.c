@@ -122,13 +122,11 @@ int pf_analysis_collectives(pf_analysis *a, const char *path, pf_error *err)
         return 0;
     }
     pf_rank_summary s;
-    if (pf_rank_summarize(a->trace, path, &s, err))
+    if (pf_rank_summarize(a->trace, path, 0, &s, err))
         return -1;
     a->colls = malloc(sizeof *a->colls);
     int rc = a->colls ? coll_table_make(&s, common_info(a), a->colls) : -1;
-    free(s.path);
-    free(s.steps);
-    free(s.comms);
+    pf_rank_summary_clear(&s);
     if (rc) {
         free(a->colls);
         a->colls = NULL;

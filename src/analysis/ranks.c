@@ -1,4 +1,5 @@
 /* ranks.c - one rank's trace summarised for --ranks: GPU, busy, communication and exposed communication time per device, distributedInfo.rank, and its communication kernels with their collective args; many ranks loaded on several threads. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,7 +315,7 @@ static int read_comms(const pf_trace *t, const char *path, const unsigned char *
     return 0;
 }
 
-int pf_rank_summarize(const pf_trace *t, const char *path, pf_rank_summary *out, pf_error *err)
+int pf_rank_summarize(const pf_trace *t, const char *path, int culprits, pf_rank_summary *out, pf_error *err)
 {
     *out = (pf_rank_summary){.rank = -1};
     unsigned char *cats = malloc(t->n_acts ? t->n_acts : 1);
@@ -333,7 +334,7 @@ int pf_rank_summarize(const pf_trace *t, const char *path, pf_rank_summary *out,
     size_t *comm_acts = NULL;
     if (rc == 0)
         rc = read_comms(t, path, cats, out, &comm_acts, err);
-    if (rc == 0)
+    if (rc == 0 && culprits)
         rc = pf_rank_windows(t, cats, comm_acts, out, err);
     free(comm_acts);
     free(cats);
@@ -375,7 +376,7 @@ static void load_one(load_job *j, size_t i)
         if (j->warnings[i])
             snprintf(j->warnings[i], need, "%s: %s", j->paths[i], t->warnings[0]);
     }
-    j->failed[i] = pf_rank_summarize(t, j->paths[i], &j->out[i], &j->errs[i]) != 0;
+    j->failed[i] = pf_rank_summarize(t, j->paths[i], 1, &j->out[i], &j->errs[i]) != 0;
     j->out[i].given = j->paths[i];
     pf_trace_free(t);
 }
@@ -472,17 +473,23 @@ int pf_ranks_assign(pf_rank_summary *s, size_t n, pf_error *err)
     return 0;
 }
 
+void pf_rank_summary_clear(pf_rank_summary *s)
+{
+    assert(s);
+    free(s->path);
+    free(s->comms);
+    free(s->steps);
+    free(s->wins);
+    free(s->kernels);
+    for (size_t k = 0; s->labels && k < s->n_labels; k++)
+        free(s->labels[k]);
+    free(s->labels);
+    *s = (pf_rank_summary){.rank = -1};
+}
+
 void pf_ranks_free(pf_rank_summary *s, size_t n)
 {
-    for (size_t i = 0; s && i < n; i++) {
-        free(s[i].path);
-        free(s[i].comms);
-        free(s[i].steps);
-        free(s[i].wins);
-        free(s[i].kernels);
-        for (size_t k = 0; k < s[i].n_labels; k++)
-            free(s[i].labels[k]);
-        free(s[i].labels);
-    }
+    for (size_t i = 0; s && i < n; i++)
+        pf_rank_summary_clear(&s[i]);
     free(s);
 }
