@@ -149,17 +149,65 @@ static size_t seg_at(const seg *s, size_t ns, int d, int64_t t)
     return lo;
 }
 
+/* The host marks that can name a gap (annotations and Python frames) by thread and start, and
+ * the longest one's duration: a search starts that far before the gap. */
+typedef struct mark_at {
+    uint64_t thread;
+    int64_t ts;
+    size_t i;
+} mark_at;
+
+typedef struct marks {
+    mark_at *v;
+    size_t n;
+    int64_t longest;
+} marks;
+
+static int by_thread_ts(const void *x, const void *y)
+{
+    const mark_at *a = x, *b = y;
+    if (a->thread != b->thread)
+        return a->thread < b->thread ? -1 : 1;
+    if (a->ts != b->ts)
+        return (a->ts > b->ts) - (a->ts < b->ts);
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+static int marks_make(const pf_trace *t, marks *m)
+{
+    *m = (marks){0};
+    m->v = malloc((t->n_marks ? t->n_marks : 1) * sizeof *m->v);
+    if (!m->v)
+        return -1;
+    for (size_t i = 0; i < t->n_marks; i++) {
+        const pf_host_mark *k = &t->marks[i];
+        if (k->kind != PF_MARK_ANNOTATION && k->kind != PF_MARK_PYTHON)
+            continue;
+        m->v[m->n++] = (mark_at){k->thread, k->ts_ns, i};
+        m->longest = k->dur_ns > m->longest ? k->dur_ns : m->longest;
+    }
+    qsort(m->v, m->n, sizeof *m->v, by_thread_ts);
+    return 0;
+}
+
 /* The shortest annotation or Python frame on thread th covering at least half of [from, to). */
-static int32_t host_label(labels *L, const pf_trace *t, uint64_t th, int64_t from, int64_t to)
+static int32_t host_label(labels *L, const pf_trace *t, const marks *m, uint64_t th, int64_t from, int64_t to)
 {
     const pf_host_mark *best = NULL;
-    for (size_t i = 0; i < t->n_marks; i++) {
-        const pf_host_mark *m = &t->marks[i];
-        if (m->thread != th || (m->kind != PF_MARK_ANNOTATION && m->kind != PF_MARK_PYTHON))
-            continue;
-        int64_t a = m->ts_ns > from ? m->ts_ns : from, e = m->ts_ns + m->dur_ns, b = e < to ? e : to;
-        if (b > a && 2 * (b - a) >= to - from && (!best || m->dur_ns < best->dur_ns))
-            best = m;
+    mark_at key = {th, from - m->longest, 0};
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (by_thread_ts(&m->v[mid], &key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t k = lo; k < m->n && m->v[k].thread == th && m->v[k].ts < to; k++) {
+        const pf_host_mark *x = &t->marks[m->v[k].i];
+        int64_t a = x->ts_ns > from ? x->ts_ns : from, e = x->ts_ns + x->dur_ns, b = e < to ? e : to;
+        if (b > a && 2 * (b - a) >= to - from && (!best || x->dur_ns < best->dur_ns))
+            best = x;
     }
     return best ? label_of(L, best->name, 0) : -1;
 }
@@ -235,8 +283,8 @@ static int top_labels(labels *L, const pf_trace *t, const size_t *comp, size_t n
 }
 
 /* One window: [start, end) on device d, from the segments. */
-static int fill_window(labels *L, const pf_trace *t, const seg *sg, size_t ns, int d, int64_t start, int64_t end,
-                       pf_comm_window *w)
+static int fill_window(labels *L, const pf_trace *t, const marks *mk, const seg *sg, size_t ns, int d, int64_t start,
+                       int64_t end, pf_comm_window *w)
 {
     w->start_ns = start;
     int has_gap = 0;
@@ -261,7 +309,7 @@ static int fill_window(labels *L, const pf_trace *t, const seg *sg, size_t ns, i
     if (has_gap) {
         const pf_activity *x = &t->acts[gap_next];
         if (x->launch_ts_ns != PF_NO_LAUNCH && x->launch_thread)
-            w->gap_label = host_label(L, t, x->launch_thread, x->launch_ts_ns - w->gap_ns, x->launch_ts_ns);
+            w->gap_label = host_label(L, t, mk, x->launch_thread, x->launch_ts_ns - w->gap_ns, x->launch_ts_ns);
         if (w->gap_label < -1)
             return -1;
     }
@@ -362,7 +410,8 @@ int pf_rank_windows(const pf_trace *t, const unsigned char *cats, const size_t *
     seg *sg = make_segments(t, cats, &ns);
     size_t *comp = malloc((t->n_acts ? t->n_acts : 1) * sizeof *comp);
     int64_t *prev_end = malloc(((size_t)t->n_devices + 1) * sizeof *prev_end);
-    int rc = sg && comp && prev_end ? 0 : -1;
+    marks mk;
+    int rc = sg && comp && prev_end && marks_make(t, &mk) == 0 ? 0 : -1;
     if (rc == 0 && s->n_comms && !(s->wins = calloc(s->n_comms, sizeof *s->wins)))
         rc = -1;
     int64_t longest = 0;
@@ -393,7 +442,7 @@ int pf_rank_windows(const pf_trace *t, const unsigned char *cats, const size_t *
         *w = (pf_comm_window){.start_ns = -1, .gap_label = -1, .top_label = {-1, -1, -1, -1}};
         if (prev_end[di] != INT64_MIN) {
             int64_t start = prev_end[di] < a->ts_ns ? prev_end[di] : a->ts_ns;
-            rc = fill_window(&L, t, sg, ns, a->device, start, a->ts_ns, w);
+            rc = fill_window(&L, t, &mk, sg, ns, a->device, start, a->ts_ns, w);
             if (rc == 0)
                 rc = top_labels(&L, t, comp, nc, longest, a->device, start, a->ts_ns, &buf, &cap, w);
         }
@@ -402,6 +451,8 @@ int pf_rank_windows(const pf_trace *t, const unsigned char *cats, const size_t *
     }
     if (rc == 0)
         rc = kernel_table(&L, t, comp, nc, s);
+    if (sg && comp && prev_end)
+        free(mk.v);
     free(sg);
     free(comp);
     free(prev_end);
