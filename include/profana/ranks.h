@@ -39,6 +39,8 @@ typedef struct pf_rank_times {
     int64_t exposed_ns;        /* per device, communication time covered by no compute kernel
                                   (a kernel of another category) on that device; summed */
     int64_t idle_ns;           /* span_ns - busy_ns */
+    int64_t compute_ns;        /* per device, union of the compute kernels (neither
+                                  communication nor copies); summed. 0 in a summary without it */
 } pf_rank_times;
 
 /* One ProfilerStep#N of a rank: the GPU activities that belong to it by --steps' rule

@@ -69,6 +69,10 @@ typedef struct pf_rank_culprit {
     double slower_pct;         /* percent of that time in kernels PF_SLOW_RATIO slower */
     int uniform;               /* kernel_ratio >= PF_SLOW_RATIO and slower_pct >= PF_UNIFORM_SHARE */
     pf_straggler_verdict verdict;
+    double *step_ratio;        /* per step of its summary (steps[k]): its compute_ns over the
+                                  median of the ranks' compute_ns in the step of that number;
+                                  < 0 unknown (one rank has the step, or the median is 0); NULL
+                                  without steps */
 } pf_rank_culprit;
 
 typedef struct pf_culprit_report {

@@ -67,6 +67,7 @@ static int add_group(const pf_trace *t, const unsigned char *cats, const size_t 
     tm->busy_ns = pf_sat_add(tm->busy_ns, busy);
     tm->span_ns = pf_sat_add(tm->span_ns, span);
     tm->comm_ns = pf_sat_add(tm->comm_ns, c);
+    tm->compute_ns = pf_sat_add(tm->compute_ns, compute);
     /* the communication time no compute kernel covers: |C \ K| = |C u K| - |K| */
     tm->exposed_ns = pf_sat_add(tm->exposed_ns, e - compute);
     tm->idle_ns = tm->span_ns - tm->busy_ns;

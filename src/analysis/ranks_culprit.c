@@ -270,6 +270,50 @@ static int kernel_speed(const pf_rank_summary *s, size_t n, pf_culprit_report *r
     return 0;
 }
 
+/* One rank's step, for the per-step medians. */
+typedef struct step_at {
+    int64_t number, compute;
+    size_t rank, k;
+} step_at;
+
+static int by_step_compute(const void *x, const void *y)
+{
+    const step_at *a = x, *b = y;
+    if (a->number != b->number)
+        return (a->number > b->number) - (a->number < b->number);
+    if (a->compute != b->compute)
+        return (a->compute > b->compute) - (a->compute < b->compute);
+    return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+/* Each rank's compute time per step over the median rank's in the step of the same number. */
+static int step_ratios(const pf_rank_summary *s, size_t n, pf_culprit_report *r)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += s[i].n_steps;
+        if (s[i].n_steps && !(r->ranks[i].step_ratio = malloc(s[i].n_steps * sizeof(double))))
+            return -1;
+    }
+    step_at *v = malloc((total ? total : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < s[i].n_steps; k++)
+            v[m++] = (step_at){s[i].steps[k].number, s[i].steps[k].t.compute_ns, i, k};
+    qsort(v, m, sizeof *v, by_step_compute);
+    for (size_t i = 0, j; i < m; i = j) {
+        for (j = i + 1; j < m && v[j].number == v[i].number; j++)
+            ;
+        int64_t med = v[i + (j - i - 1) / 2].compute;
+        for (size_t q = i; q < j; q++)
+            r->ranks[v[q].rank].step_ratio[v[q].k] = j - i > 1 && med > 0 ? (double)v[q].compute / (double)med : -1;
+    }
+    free(v);
+    return 0;
+}
+
 /* The verdict: the cause of most of its late arrivals' excess; else, when its kernels are
  * uniformly slower, compute. */
 static void verdict(pf_rank_culprit *rc)
@@ -311,7 +355,7 @@ int pf_ranks_culprits(const pf_rank_summary *s, size_t n, const pf_ranks_report 
         out->n_late += (size_t)late_arrival(s, rep, &rep->instances[i], order, &out->late[out->n_late]);
     free(order);
     qsort(out->late, out->n_late, sizeof *out->late, by_lateness);
-    if (aggregate_late(s, n, out) || kernel_speed(s, n, out)) {
+    if (aggregate_late(s, n, out) || kernel_speed(s, n, out) || step_ratios(s, n, out)) {
         pf_culprit_report_free(out);
         return pf_fail(err, "out of memory");
     }
@@ -322,6 +366,8 @@ int pf_ranks_culprits(const pf_rank_summary *s, size_t n, const pf_ranks_report 
 
 void pf_culprit_report_free(pf_culprit_report *r)
 {
+    for (size_t i = 0; r->ranks && i < r->n_ranks; i++)
+        free(r->ranks[i].step_ratio);
     free(r->late);
     free(r->ranks);
     *r = (pf_culprit_report){0};

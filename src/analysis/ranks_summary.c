@@ -138,6 +138,8 @@ static int read_step(const reader *r, size_t at, size_t end, size_t i, void *ctx
         int t = read_time(r, &m, &st->t, &seen);
         if (t < 0)
             return -1;
+        if (t == 0 && pf_json_key_is(r->s, &m, "compute_ns") && read_int(r, &m, 0, INT64_MAX, &st->t.compute_ns))
+            return -1;
         if (t == 0 && pf_json_key_is(r->s, &m, "step")) {
             if (has_number)
                 return twice(r, &m);
@@ -386,8 +388,10 @@ static int read_member(const reader *r, const pf_jmember *m, pf_rank_summary *s,
         return read_array(r, m, sizeof *s->steps, (void **)&s->steps, read_step, s);
     } else if (pf_json_key_is(r->s, m, "comm_kernels")) {
         return read_array(r, m, sizeof *s->comms, (void **)&s->comms, read_comm, s);
-    } else if (pf_json_key_is(r->s, m, "compute_ns")) {
+    } else if (pf_json_key_is(r->s, m, "compute_sum_ns")) {
         return read_int(r, m, 0, INT64_MAX, &s->compute_sum_ns);
+    } else if (pf_json_key_is(r->s, m, "compute_ns")) {
+        return read_int(r, m, 0, INT64_MAX, &s->all.compute_ns);
     } else if (pf_json_key_is(r->s, m, "labels")) {
         size_t n;
         return read_items(r, m, sizeof *s->labels, (void **)&s->labels, &n, read_label, s);

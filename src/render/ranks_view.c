@@ -20,7 +20,7 @@ static const pf_col rank_cols[R_NCOLS] = {
     [R_SPAN] = {"Span (us)", "span_us", 1, 0, NULL},
 };
 
-enum { P_RANK, P_STEP, P_GPU, P_BUSY, P_COMM, P_EXPOSED, P_EXPOSED_PCT, P_IDLE, P_SPAN, P_NCOLS };
+enum { P_RANK, P_STEP, P_GPU, P_BUSY, P_COMM, P_EXPOSED, P_EXPOSED_PCT, P_IDLE, P_SPAN, P_COMPUTE, P_COMPUTE_X, P_NCOLS };
 
 /* The rank table's time columns after Rank and Step, in the order times_cells fills them. */
 static const pf_col step_cols[P_NCOLS] = {
@@ -33,6 +33,8 @@ static const pf_col step_cols[P_NCOLS] = {
     [P_EXPOSED_PCT] = {"Exposed %", "exposed_pct", 1, 0, NULL},
     [P_IDLE] = {"Idle (us)", "idle_us", 1, 0, NULL},
     [P_SPAN] = {"GPU span (us)", "span_us", 1, 0, NULL},
+    [P_COMPUTE] = {"Compute (us)", "compute_us", 1, 0, NULL},
+    [P_COMPUTE_X] = {"Compute x", "compute_ratio", 1, 0, NULL},
 };
 
 enum { C_NAME, C_PG, C_N, C_BYTES, C_COUNT, C_TRANSFER, C_SKEW, C_SKEW_MAX, C_ALGBW, C_BUSBW, C_LINK, C_NCOLS };
@@ -64,7 +66,8 @@ static const pf_col strag_cols[S_NCOLS] = {
  * time and how close it came to the link. Ties: a share and the figure it is a share of. */
 static const int rank_wanted[] = {R_TRACE, R_GPU, R_EXPOSED_PCT, R_COMM, R_EXPOSED, R_BUSY, R_IDLE, R_SPAN};
 static const int rank_ties[] = {R_EXPOSED_PCT, R_COMM};
-static const int step_wanted[] = {P_STEP, P_GPU, P_EXPOSED_PCT, P_COMM, P_EXPOSED, P_BUSY, P_IDLE, P_SPAN};
+static const int step_wanted[] = {P_STEP, P_GPU, P_EXPOSED_PCT, P_COMM, P_EXPOSED, P_BUSY, P_IDLE, P_SPAN, P_COMPUTE_X,
+                                  P_COMPUTE};
 static const int step_ties[] = {P_EXPOSED_PCT, P_COMM};
 static const int coll_wanted[] = {C_COUNT, C_TRANSFER, C_BUSBW, C_LINK, C_SKEW, C_BYTES, C_N, C_PG, C_SKEW_MAX, C_ALGBW};
 static const int coll_ties[] = {C_BUSBW, C_LINK, C_SKEW, C_SKEW_MAX};
@@ -101,7 +104,7 @@ static pf_table *rank_table(const pf_rank_summary *s, size_t n)
 }
 
 /* The same times per rank and step; no table (NULL, *none 1) when no rank has steps. */
-static pf_table *step_table(const pf_rank_summary *s, size_t n, int *none)
+static pf_table *step_table(const pf_rank_summary *s, size_t n, const pf_culprit_report *cul, int *none)
 {
     *none = 1;
     for (size_t i = 0; i < n; i++)
@@ -115,6 +118,10 @@ static pf_table *step_table(const pf_rank_summary *s, size_t n, int *none)
             pf_table_int(t, r, P_RANK, s[i].rank);
             pf_table_int(t, r, P_STEP, s[i].steps[k].number);
             times_cells(t, r, P_GPU, &s[i].steps[k].t);
+            pf_table_num(t, r, P_COMPUTE, us(s[i].steps[k].t.compute_ns), 3);
+            const double *x = i < cul->n_ranks ? cul->ranks[i].step_ratio : NULL;
+            if (x && x[k] >= 0)
+                pf_table_num(t, r, P_COMPUTE_X, x[k], 3);
         }
     return t;
 }
@@ -235,11 +242,12 @@ static void print_counts(FILE *out, const pf_rank_summary *s, size_t n, const pf
 _Static_assert(R_SPAN - R_GPU == 6 && P_SPAN - P_GPU == 6, "times_cells fills seven columns in this order");
 
 /* The four tables (the step table NULL when no rank has steps); -1 when memory ran out. */
-static int make_tables(pf_table *t[T_COUNT], const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
+static int make_tables(pf_table *t[T_COUNT], const pf_rank_summary *s, size_t n, const pf_ranks_report *rep,
+                       const pf_culprit_report *cul)
 {
     int none;
     t[T_RANKS] = rank_table(s, n);
-    t[T_STEPS] = step_table(s, n, &none);
+    t[T_STEPS] = step_table(s, n, cul, &none);
     t[T_COLLS] = coll_table(rep);
     t[T_STRAGS] = strag_table(rep);
     for (int k = 0; k < T_COUNT; k++)
@@ -290,7 +298,7 @@ static int print_tables(FILE *out, pf_format format, int width, const pf_rank_su
                         const pf_ranks_report *rep, const pf_culprit_report *cul)
 {
     pf_table *t[T_COUNT];
-    int rc = make_tables(t, s, n, rep);
+    int rc = make_tables(t, s, n, rep, cul);
     /* text and Markdown: file names relative to the directory the counts line names */
     size_t dir = format == PF_FMT_CSV ? 0 : common_dir(s, n);
     for (size_t i = 0; rc == 0 && dir && i < n; i++)
@@ -324,7 +332,7 @@ static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ra
 {
     pf_table *t[T_COUNT];
     static const char *const keys[T_COUNT] = {"ranks", "steps", "collectives", "stragglers"};
-    int rc = make_tables(t, s, n, rep);
+    int rc = make_tables(t, s, n, rep, cul);
     if (rc == 0) {
         pf_jw w;
         pf_jw_init(&w, out);
@@ -400,6 +408,8 @@ static void summary_times(pf_jw *w, const pf_rank_times *t)
     pf_jw_int(w, t->comm_ns);
     pf_jw_key(w, "exposed_ns");
     pf_jw_int(w, t->exposed_ns);
+    pf_jw_key(w, "compute_ns");
+    pf_jw_int(w, t->compute_ns);
 }
 
 static void text_or_null(pf_jw *w, const char *key, const char *v)
@@ -443,7 +453,7 @@ static void int_row(pf_jw *w, const int64_t *v, int n)
  * gap_label, then PF_WIN_TOP pairs label, ns], the kernels as [label, count, sum_ns]. */
 static void summary_culprit(pf_jw *w, const pf_rank_summary *s)
 {
-    pf_jw_key(w, "compute_ns");
+    pf_jw_key(w, "compute_sum_ns");
     pf_jw_int(w, s->compute_sum_ns);
     pf_jw_key(w, "labels");
     pf_jw_arr_begin(w);

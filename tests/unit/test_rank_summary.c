@@ -33,7 +33,7 @@ static pf_comm_rec rec(const char *name, const char *pg, int n, int64_t bytes, i
 static int same_times(const pf_rank_times *a, const pf_rank_times *b)
 {
     return a->gpu_ns == b->gpu_ns && a->busy_ns == b->busy_ns && a->span_ns == b->span_ns && a->comm_ns == b->comm_ns &&
-           a->exposed_ns == b->exposed_ns && a->idle_ns == b->idle_ns;
+           a->exposed_ns == b->exposed_ns && a->idle_ns == b->idle_ns && a->compute_ns == b->compute_ns;
 }
 
 /* Rank 3 on one H200; starts of a 2^60 ns-scale clock (1.2e18: no double holds them; a
@@ -43,10 +43,10 @@ static void round_trip(void)
     pf_comm_rec c[] = {rec("allreduce", "0", 8, ((int64_t)1 << 40) + 1, ((int64_t)1 << 60) + 1, 12345),
                        rec("", "", 0, -1, ((int64_t)1 << 60) + 7, 10),
                        rec("broadcast", "pg \"x\"", 2, 4096, ((int64_t)1 << 60) + 7, 3)};
-    pf_rank_step st[] = {{2, {1000, 900, 1500, 400, 300, 600}}, {3, {2001, 1999, 2003, 7, 5, 4}}};
+    pf_rank_step st[] = {{2, {1000, 900, 1500, 400, 300, 600, 250}}, {3, {2001, 1999, 2003, 7, 5, 4, 6}}};
     pf_rank_summary s = {.path = "runs/rank3.json.gz", .rank = 3, .rank_from_trace = 1, .n_devices = 1,
                          .info = pf_devices_find("H200"), .all = {9007199254740993, 9007199254740001,
-                                                                  9007199254740991, 77, 55, 990},
+                                                                  9007199254740991, 77, 55, 990, 44},
                          .steps = st, .n_steps = 2, .comms = c, .n_comms = 3};
     CHECK("H200 is in the device table", s.info != NULL);
     FILE *f = fopen(file("r3.sum"), "w");
