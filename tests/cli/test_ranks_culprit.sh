@@ -74,3 +74,19 @@ late = [a for a in d["late_arrivals"] if a["rank"] == 2]
 check("no windows", "rank 2's late arrival listed", len(late) == 1)
 check("no windows", "without a cause", late and late[0]["culprit_kind"] == "-" and late[0]["compute_excess_us"] is None)
 PY
+
+# A summary whose windows do not fit it is refused with one line, exit 1.
+"$PROFANA" --analysis "$TMP/pair_none/rank000.json" bf16 --summary "$TMP/bad.summary.json" >/dev/null 2>&1
+python3 - "$TMP/bad.summary.json" "$TMP/bad2.summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+t = json.loads(json.dumps(s))
+s["windows"][1][7] = len(s["labels"])  # a label that "labels" lacks
+json.dump(s, open(sys.argv[1], "w"))
+t["windows"].pop()  # one window short
+json.dump(t, open(sys.argv[2], "w"))
+PY
+check_run "a window naming a missing label" 1 "$PROFANA" --ranks "$TMP/bad.summary.json" "$TMP/pair_none/rank001.json" bf16
+check_grep "a window naming a missing label: said" "^profana: error: $TMP/bad.summary.json: byte [0-9]*: a window names a label that \"labels\" lacks$" "$TMP/err"
+check_run "one window short" 1 "$PROFANA" --ranks "$TMP/bad2.summary.json" "$TMP/pair_none/rank001.json" bf16
+check_grep "one window short: said" "does not list one window per communication kernel" "$TMP/err"
