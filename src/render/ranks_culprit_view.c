@@ -51,11 +51,11 @@ static const pf_col rank_cols[K_NCOLS] = {
     [K_VERDICT] = {"Verdict", "verdict", 0, 0, NULL},
 };
 
-/* The columns a width keeps, most wanted first (Rank always shows): the verdict and what it
- * rests on; per late arrival the collective, how late, and its culprit. */
-static const int rank_wanted[] = {K_VERDICT, K_LATE, K_LATE_NS, K_TOP, K_TOP_NS, K_KERNEL_RATIO, K_COMPUTE, K_IDLE,
-                                  K_COPY, K_COMM, K_TOP_KIND, K_SLOWER, K_COMPUTE_RATIO, K_COMPUTE_TIME, K_UNIFORM};
-static const int rank_ties[] = {K_TOP, K_TOP_NS, K_KERNEL_RATIO, K_SLOWER};
+/* The columns a width keeps, most wanted first (Rank always shows; text leaves the copy and
+ * comm excess and the compute time to the other formats): the verdict and what it rests on; per late arrival the collective, how late, and its culprit. */
+static const int rank_wanted[] = {K_VERDICT, K_LATE_NS, K_TOP, K_TOP_NS, K_COMPUTE, K_IDLE, K_LATE, K_KERNEL_RATIO,
+                                  K_SLOWER, K_UNIFORM, K_COMPUTE_RATIO, K_TOP_KIND};
+static const int rank_ties[] = {K_TOP, K_TOP_NS, K_COMPUTE, K_IDLE, K_KERNEL_RATIO, K_SLOWER};
 static const int late_wanted[] = {L_NAME, L_SEQ, L_LATE, L_CULPRIT, L_CULPRIT_NS, L_KIND, L_REF, L_GAP, L_COMPUTE,
                                   L_IDLE, L_COPY, L_COMM, L_PG, L_START};
 static const int late_ties[] = {L_CULPRIT, L_CULPRIT_NS};
@@ -71,7 +71,7 @@ void pf_culprit_print_text(FILE *out, const pf_table *t, int late, int width)
     fit.cols = late ? late_wanted : rank_wanted;
     fit.ncols = late ? (int)(sizeof late_wanted / sizeof *late_wanted) : (int)(sizeof rank_wanted / sizeof *rank_wanted);
     fit.ties = late ? late_ties : rank_ties;
-    fit.nties = late ? 1 : 2;
+    fit.nties = late ? 1 : 3;
     pf_table_print_text_fit(out, t, &fit);
 }
 
