@@ -79,6 +79,48 @@ static void round_trip(void)
     pf_ranks_free(arr, 1);
 }
 
+/* What the culprits compare, written and read back: two kernels' windows (the first without
+ * one), three labels, one kernel name, the compute sum. */
+static void culprit_round_trip(void)
+{
+    pf_comm_rec c[] = {rec("allreduce", "0", 2, 64, 1000, 10), rec("allreduce", "0", 2, 64, 5000, 10)};
+    pf_comm_window w[] = {{.start_ns = -1, .top_label = {-1, -1, -1, -1}, .gap_label = -1},
+                          {.start_ns = 1010, .cause_ns = {2000, 300, 40, 1650}, .top_label = {0, 2, -1, -1},
+                           .top_ns = {1500, 500}, .gap_ns = 1200, .gap_label = 1}};
+    char *labels[] = {"aten::mm", "load_batch \"x\"", "gemm<T>"};
+    pf_kernel_time k[] = {{2, 7, 3500}};
+    pf_rank_summary s = {.path = "r.json", .rank = 1, .rank_from_trace = 1, .all = {10, 9, 11, 5, 4, 2, 6},
+                         .comms = c, .n_comms = 2, .wins = w, .labels = labels, .n_labels = 3, .kernels = k,
+                         .n_kernels = 1, .compute_sum_ns = 3500};
+    FILE *f = fopen(file("cul.sum"), "w");
+    CHECK("culprits: written", pf_view_rank_summary(f, &s) == 0);
+    fclose(f);
+    pf_rank_summary g;
+    pf_error err;
+    int rc = pf_rank_summary_read(file("cul.sum"), &g, &err);
+    CHECK("culprits: read back", rc == 0);
+    if (rc)
+        return;
+    CHECK("culprits: two windows", g.wins != NULL);
+    if (g.wins) {
+        CHECK("culprits: the first without one", g.wins[0].start_ns == -1 && g.wins[0].top_label[0] == -1);
+        const pf_comm_window *x = &g.wins[1];
+        int same = x->start_ns == 1010 && x->gap_ns == 1200 && x->gap_label == 1; /* field by field: padding */
+        for (int j = 0; j < PF_WIN_CAUSES; j++)
+            same &= x->cause_ns[j] == w[1].cause_ns[j];
+        for (int j = 0; j < PF_WIN_TOP; j++)
+            same &= x->top_label[j] == w[1].top_label[j] && x->top_ns[j] == w[1].top_ns[j];
+        CHECK("culprits: the second, every field", same);
+    }
+    CHECK("culprits: three labels", g.n_labels == 3);
+    if (g.n_labels == 3)
+        CHECK_STR("culprits: a label with quotes", g.labels[1], "load_batch \"x\"");
+    CHECK("culprits: one kernel", g.n_kernels == 1 && g.kernels[0].label == 2 && g.kernels[0].count == 7 &&
+                                      g.kernels[0].sum_ns == 3500);
+    CHECK("culprits: compute sum and union", g.compute_sum_ns == 3500 && g.all.compute_ns == 6);
+    pf_rank_summary_clear(&g);
+}
+
 static void rank_unknown(void)
 {
     put("anon.sum", "{\"profana_summary\":1,\"trace\":\"t.json\",\"rank\":null,\"device\":\"no such entry\","
@@ -148,6 +190,7 @@ int main(void)
     if (!mkdtemp(dir))
         return 1;
     round_trip();
+    culprit_round_trip();
     rank_unknown();
     errors();
     char cmd[300];
