@@ -23,6 +23,11 @@ typedef struct pf_coll_kind {
     double link_gbps;          /* the link's peak per direction for this group size
                                   (pf_devices_link_for); < 0 unknown */
     double link_pct;           /* busbw over link_gbps; < 0 unknown */
+    int64_t min_ns;            /* the fastest instance's kernel time: the rank arrived last (or
+                                  nearly) and waited least, the nearest one rank has to the transfer */
+    int64_t transfer_ns;       /* the transfer estimate: count * min_ns; total_ns - transfer_ns
+                                  estimates the waiting for later ranks */
+    double transfer_busbw_gbps;/* busbw over transfer_ns instead of total_ns; < 0 unknown */
 } pf_coll_kind;
 
 typedef struct pf_coll_table {
@@ -32,6 +37,7 @@ typedef struct pf_coll_table {
     int64_t no_args;           /* of them, without collective args: in no row */
     int64_t no_args_ns;
     const char *link_source;   /* where the link figure comes from; NULL unknown */
+    int64_t total_ns, transfer_ns; /* the rows' total_ns and transfer_ns, summed */
 } pf_coll_table;
 
 void pf_coll_table_free(pf_coll_table *t);

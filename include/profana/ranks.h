@@ -39,6 +39,8 @@ typedef struct pf_rank_times {
     int64_t exposed_ns;        /* per device, communication time covered by no compute kernel
                                   (a kernel of another category) on that device; summed */
     int64_t idle_ns;           /* span_ns - busy_ns */
+    int64_t compute_ns;        /* per device, union of the compute kernels (neither
+                                  communication nor copies); summed. 0 in a summary without it */
 } pf_rank_times;
 
 /* One ProfilerStep#N of a rank: the GPU activities that belong to it by --steps' rule
@@ -47,6 +49,38 @@ typedef struct pf_rank_step {
     int64_t number;            /* N */
     pf_rank_times t;
 } pf_rank_step;
+
+/* What a window of a rank's GPU time went to, exclusively (a stretch covered by a compute
+ * kernel is compute even where a copy or a communication kernel overlaps it; by a copy and no
+ * compute, copy; by communication alone, comm; by nothing, idle): the four add up to the
+ * window's length. */
+typedef enum pf_win_cause { PF_WIN_COMPUTE, PF_WIN_COPY, PF_WIN_COMM, PF_WIN_IDLE, PF_WIN_CAUSES } pf_win_cause;
+
+enum { PF_WIN_TOP = 4 /* labels kept per window, most compute time first */ };
+
+/* The window before one communication kernel on its device: from the end of the latest
+ * communication kernel that started before it on that device (the previous collective, which
+ * ends on every rank at about the same time) to its own start (ranks_windows.c). */
+typedef struct pf_comm_window {
+    int64_t start_ns;          /* the window's start; -1: no window (the device's first) */
+    int64_t cause_ns[PF_WIN_CAUSES];
+    int32_t top_label[PF_WIN_TOP]; /* index into pf_rank_summary.labels of the launching op
+                                  (its name), else the kernel (short name), with the most
+                                  compute time in the window; -1 unused */
+    int64_t top_ns[PF_WIN_TOP];/* their kernels' durations within the window, summed */
+    int64_t gap_ns;            /* the window's longest idle stretch */
+    int32_t gap_label;         /* the annotation or Python frame on the launching thread of the
+                                  activity that ended the gap that covers at least half of the
+                                  gap's length before that launch, shortest first; -1 none */
+} pf_comm_window;
+
+enum { PF_RANK_KERNELS = 64 /* kernel names kept per rank, most time first */ };
+
+/* A compute kernel name's count and summed duration over a rank's trace. */
+typedef struct pf_kernel_time {
+    int32_t label;             /* index into pf_rank_summary.labels (the short name) */
+    int64_t count, sum_ns;
+} pf_kernel_time;
 
 /* What --ranks keeps of one rank's trace: small, so that many ranks fit in memory. It is
  * what a --summary file holds (pf_rank_summary_read; written by pf_view_rank_summary). */
@@ -64,6 +98,14 @@ typedef struct pf_rank_summary {
     size_t n_steps;
     pf_comm_rec *comms;        /* communication kernels by start time */
     size_t n_comms;
+    pf_comm_window *wins;      /* wins[i]: the window before comms[i]; NULL: none recorded (a
+                                  summary written without them) */
+    char **labels;             /* the names the windows and kernels refer to (owned) */
+    size_t n_labels;
+    pf_kernel_time *kernels;   /* the PF_RANK_KERNELS compute kernels with the most time, most
+                                  first; NULL when none */
+    size_t n_kernels;
+    int64_t compute_sum_ns;    /* every compute kernel's duration, summed */
 } pf_rank_summary;
 
 /* The version a --summary file carries as "profana_summary"; a reader refuses any other text
@@ -88,8 +130,10 @@ int pf_rank_summary_read(const char *path, pf_rank_summary *out, pf_error *err);
  * the kernel's args, else from its launching op's), so path must name the file t was loaded
  * from (not standard input): a plain file is mapped and only the pages of those args are
  * read; gzip is inflated whole again. Returns 0, or -1 with err set. rank is -1 when the trace
- * names none (pf_ranks_assign fills it). */
-int pf_rank_summarize(const pf_trace *t, const char *path, pf_rank_summary *out, pf_error *err);
+ * names none (pf_ranks_assign fills it). culprits 1: also the windows, labels and kernels that
+ * --ranks' culprits compare (ranks_windows.c: a sort of every activity); 0: they stay NULL (the
+ * collectives table of --analysis, which needs only the kernels' args). */
+int pf_rank_summarize(const pf_trace *t, const char *path, int culprits, pf_rank_summary *out, pf_error *err);
 
 /* Loads and summarises paths[0, n) on up to lo->jobs threads at once, one file per thread
  * (each thread's memory bounded by its trace; a path that holds a summary,
@@ -105,6 +149,9 @@ int pf_ranks_load(const char *const *paths, size_t n, const pf_load_opts *lo, pf
  * sorts s by rank. Returns 0, or -1 with err set when two traces have the same rank (naming
  * the files given, ->given, else the traces' paths). */
 int pf_ranks_assign(pf_rank_summary *s, size_t n, pf_error *err);
+
+/* Frees what one summary owns (not s itself) and zeroes it. */
+void pf_rank_summary_clear(pf_rank_summary *s);
 
 /* Frees n summaries and the array. NULL is a no-op. */
 void pf_ranks_free(pf_rank_summary *s, size_t n);
@@ -133,6 +180,18 @@ typedef struct pf_straggler {
     int64_t wait_ns;
 } pf_straggler;
 
+/* One rank's kernel of a matched instance. */
+typedef struct pf_coll_member {
+    size_t rank;               /* index into the summaries given to pf_ranks_match */
+    size_t comm;               /* index into that summary's comms */
+} pf_coll_member;
+
+/* One instance matched on every rank of its group: its kernels members[first, first + n). */
+typedef struct pf_coll_instance {
+    size_t first, n;
+    int64_t seq;               /* its sequence number, else its order within its group */
+} pf_coll_instance;
+
 typedef struct pf_ranks_report {
     pf_coll_row *rows;         /* by name, process group, bytes */
     size_t n_rows;
@@ -148,6 +207,10 @@ typedef struct pf_ranks_report {
                                   group size: pf_devices_link_for); NULL when they differ */
     pf_straggler *stragglers;  /* one per rank, most waiting imposed first */
     size_t n_stragglers;
+    pf_coll_instance *instances; /* every matched instance, by group and sequence */
+    size_t n_instances;
+    pf_coll_member *members;   /* their kernels, by rank within an instance */
+    size_t n_members;
 } pf_ranks_report;
 
 /* Matches collectives across the ranks s[0, n) (sorted by rank): by process group and the

@@ -8,6 +8,7 @@
 #include "profana/analysis.h"
 #include "profana/diff.h"
 #include "profana/ranks.h"
+#include "profana/ranks_culprit.h"
 #include "profana/runs.h"
 #include "profana/tabulate.h"
 
@@ -99,11 +100,12 @@ int pf_view_devices(FILE *out, pf_format format, int width, const pf_devset *set
  * and Markdown); the tables (ranks, steps when a rank has ProfilerSteps, collectives,
  * stragglers) one after another, separated by an empty line (CSV); or one JSON document
  * {ranks, steps, collectives, stragglers, matched, unmatched, no_args, link_gbps,
- * link_source}. Text fits width (0: every column, no wrapping): prose wrapped, the tables'
+ * link_source, culprits, late_arrivals, culprit_threshold_us, culprit_windows}. After the
+ * tables, the culprits (cul, pf_ranks_culprits: docs/ranks.md, "Culprits"). Text fits width (0: every column, no wrapping): prose wrapped, the tables'
  * columns that fit, trace paths relative to their common directory (text and Markdown).
  * Returns 0, or -1 when memory runs out. */
 int pf_view_ranks(FILE *out, pf_format format, int width, const pf_rank_summary *s, size_t n,
-                  const pf_ranks_report *rep);
+                  const pf_ranks_report *rep, const pf_culprit_report *cul);
 
 /* --summary: s as the JSON summary file that pf_rank_summary_read reads back (docs/ranks.md, "Rank
  * summaries": every member). Returns 0, or -1 when out reports a write error. */

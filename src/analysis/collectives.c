@@ -33,7 +33,7 @@ static int by_time(const void *x, const void *y)
  * the row's count kernels of one size, size x count / their summed time. */
 static void rates(pf_coll_kind *k, const pf_device_info *info, const char **source)
 {
-    k->algbw_gbps = k->busbw_gbps = k->link_gbps = k->link_pct = -1;
+    k->algbw_gbps = k->busbw_gbps = k->link_gbps = k->link_pct = k->transfer_busbw_gbps = -1;
     if (pf_devices_link_for(info, k->group_size, &k->link_gbps, source))
         k->link_gbps = -1;
     if (k->bytes < 0 || k->total_ns <= 0)
@@ -43,6 +43,8 @@ static void rates(pf_coll_kind *k, const pf_device_info *info, const char **sour
     if (f < 0)
         return;
     k->busbw_gbps = k->algbw_gbps * f;
+    if (k->transfer_ns > 0)
+        k->transfer_busbw_gbps = (double)k->count * (double)k->bytes / (double)k->transfer_ns * f;
     if (k->link_gbps > 0)
         k->link_pct = 100 * k->busbw_gbps / k->link_gbps;
 }
@@ -79,10 +81,17 @@ static int coll_table_make(const pf_rank_summary *s, const pf_device_info *info,
         memcpy(k->pg, recs[i]->pg, sizeof k->pg);
         k->group_size = recs[i]->group_size;
         k->bytes = recs[i]->bytes;
+        k->min_ns = recs[i]->dur_ns;
         for (j = i; j < m && by_kind(&recs[i], &recs[j]) == 0; j++) {
             k->count++;
             k->total_ns = pf_sat_add(k->total_ns, recs[j]->dur_ns);
+            k->min_ns = recs[j]->dur_ns < k->min_ns ? recs[j]->dur_ns : k->min_ns;
         }
+        /* one rank cannot tell the transfer from the wait for later ranks (--ranks can):
+         * the fastest instance of the same kind and size waited least */
+        k->transfer_ns = k->min_ns <= INT64_MAX / k->count ? k->min_ns * k->count : INT64_MAX;
+        out->total_ns = pf_sat_add(out->total_ns, k->total_ns);
+        out->transfer_ns = pf_sat_add(out->transfer_ns, k->transfer_ns);
         rates(k, info, &out->link_source);
     }
     free(recs);
@@ -122,13 +131,11 @@ int pf_analysis_collectives(pf_analysis *a, const char *path, pf_error *err)
         return 0;
     }
     pf_rank_summary s;
-    if (pf_rank_summarize(a->trace, path, &s, err))
+    if (pf_rank_summarize(a->trace, path, 0, &s, err))
         return -1;
     a->colls = malloc(sizeof *a->colls);
     int rc = a->colls ? coll_table_make(&s, common_info(a), a->colls) : -1;
-    free(s.path);
-    free(s.steps);
-    free(s.comms);
+    pf_rank_summary_clear(&s);
     if (rc) {
         free(a->colls);
         a->colls = NULL;

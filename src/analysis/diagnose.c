@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "profana/collectives.h"
 
 /* A host-side cause below this share of the idle time is not a finding of its own. */
 #define MIN_IDLE_SHARE 0.05
@@ -234,7 +235,7 @@ static int host_findings(const pf_analysis *an, const pf_device_report *d, const
 
 /* Communication kernels exposed beyond compute: on one rank their time mixes the transfer with
  * waiting for the other ranks, which only --ranks can tell apart. */
-static int comm_finding(const pf_waits *w, const pf_diagnosis *g, pf_diag_list *l)
+static int comm_finding(const pf_analysis *an, const pf_waits *w, const pf_diagnosis *g, pf_diag_list *l)
 {
     const pf_breakdown *b = &w->breakdown;
     if (b->communication_ns <= 0 || (double)b->communication_ns < 0.05 * (double)b->span_ns)
@@ -248,6 +249,14 @@ static int comm_finding(const pf_waits *w, const pf_diagnosis *g, pf_diag_list *
              "communication kernels hold %.3f us of the span that no compute overlaps (%.3f us in all); on one "
              "rank that time includes waiting for the later ranks at each collective",
              f->time_us, (double)b->communication_total_ns / 1e3);
+    const pf_coll_table *c = an->colls;
+    if (c && c->total_ns > 0) { /* the excess over each kind's fastest instance (collectives.c) */
+        size_t n = strlen(f->evidence);
+        snprintf(f->evidence + n, sizeof f->evidence - n,
+                 "; includes waiting for later ranks: about %.0f%% (each collective's excess over the fastest of its "
+                 "kind and size); see --ranks",
+                 100.0 * (double)(c->total_ns - c->transfer_ns) / (double)c->total_ns);
+    }
     snprintf(f->advice, sizeof f->advice,
              "--ranks over every rank's trace tells the transfer from the waiting and names the late rank; "
              "overlap the transfer with compute (bucketing, prefetching)");
@@ -281,7 +290,7 @@ int pf_diagnose(const pf_analysis *an, const pf_device_report *d, pf_diagnosis *
     g->idle_ns = w ? w->breakdown.idle_ns : 0;
     g->steps = device_steps(an, d->device->id);
     pf_diag_list l = {0};
-    int rc = (w && pf_diag_gaps(an, w, g)) || host_findings(an, d, g, &l) || (w && comm_finding(w, g, &l)) ||
+    int rc = (w && pf_diag_gaps(an, w, g)) || host_findings(an, d, g, &l) || (w && comm_finding(an, w, g, &l)) ||
              pf_diag_patterns(an, d, g->span_ns, &l);
     if (rc) {
         free(l.f);

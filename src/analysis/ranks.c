@@ -1,4 +1,5 @@
 /* ranks.c - one rank's trace summarised for --ranks: GPU, busy, communication and exposed communication time per device, distributedInfo.rank, and its communication kernels with their collective args; many ranks loaded on several threads. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "profana/parallel.h"
 #include "profana/ranks.h"
 #include "profana/satmath.h"
+#include "ranks_windows.h"
 
 /* ---- time per device, and per step ---- */
 
@@ -65,6 +67,7 @@ static int add_group(const pf_trace *t, const unsigned char *cats, const size_t 
     tm->busy_ns = pf_sat_add(tm->busy_ns, busy);
     tm->span_ns = pf_sat_add(tm->span_ns, span);
     tm->comm_ns = pf_sat_add(tm->comm_ns, c);
+    tm->compute_ns = pf_sat_add(tm->compute_ns, compute);
     /* the communication time no compute kernel covers: |C \ K| = |C u K| - |K| */
     tm->exposed_ns = pf_sat_add(tm->exposed_ns, e - compute);
     tm->idle_ns = tm->span_ns - tm->busy_ns;
@@ -255,19 +258,30 @@ static void fill_comm(const pf_trace *t, const char *s, size_t len, const pf_act
     r->has_seq = c.seq >= 0;
 }
 
+/* A communication kernel's place: by start, then file order. */
+typedef struct comm_at {
+    int64_t ts;
+    size_t i;
+} comm_at;
+
 static int by_start(const void *x, const void *y)
 {
-    const pf_comm_rec *a = x, *b = y;
-    return (a->ts_ns > b->ts_ns) - (a->ts_ns < b->ts_ns);
+    const comm_at *a = x, *b = y;
+    if (a->ts != b->ts)
+        return (a->ts > b->ts) - (a->ts < b->ts);
+    return (a->i > b->i) - (a->i < b->i);
 }
 
+/* The communication kernels' records, by start; *acts receives their activities in that
+ * order (caller frees; NULL when none). */
 static int read_comms(const pf_trace *t, const char *path, const unsigned char *cats, pf_rank_summary *s,
-                      pf_error *err)
+                      size_t **acts, pf_error *err)
 {
     char *text;
     size_t len;
     int mapped;
     size_t n = 0;
+    *acts = NULL;
     for (size_t i = 0; i < t->n_acts; i++)
         n += t->acts[i].kind == PF_ACT_KERNEL && cats[i] == PF_CAT_COMMUNICATION;
     if (n == 0) /* nothing to read again */
@@ -279,19 +293,30 @@ static int read_comms(const pf_trace *t, const char *path, const unsigned char *
     if (pf_source_read(path, &text, &len, &mapped, err))
         return -1;
     s->comms = calloc(n, sizeof *s->comms);
-    if (!s->comms) {
+    comm_at *k = malloc(n * sizeof *k);
+    *acts = malloc(n * sizeof **acts);
+    if (!s->comms || !k || !*acts) {
         pf_source_release(text, len, mapped);
+        free(k);
+        free(*acts);
+        *acts = NULL;
         return pf_fail(err, "%s: out of memory", path);
     }
+    size_t m = 0;
     for (size_t i = 0; i < t->n_acts; i++)
         if (t->acts[i].kind == PF_ACT_KERNEL && cats[i] == PF_CAT_COMMUNICATION)
-            fill_comm(t, text, len, &t->acts[i], &s->comms[s->n_comms++]);
+            k[m++] = (comm_at){t->acts[i].ts_ns, i};
+    qsort(k, m, sizeof *k, by_start);
+    for (size_t j = 0; j < m; j++) {
+        (*acts)[j] = k[j].i;
+        fill_comm(t, text, len, &t->acts[k[j].i], &s->comms[s->n_comms++]);
+    }
+    free(k);
     pf_source_release(text, len, mapped);
-    qsort(s->comms, s->n_comms, sizeof *s->comms, by_start);
     return 0;
 }
 
-int pf_rank_summarize(const pf_trace *t, const char *path, pf_rank_summary *out, pf_error *err)
+int pf_rank_summarize(const pf_trace *t, const char *path, int culprits, pf_rank_summary *out, pf_error *err)
 {
     *out = (pf_rank_summary){.rank = -1};
     unsigned char *cats = malloc(t->n_acts ? t->n_acts : 1);
@@ -307,8 +332,12 @@ int pf_rank_summarize(const pf_trace *t, const char *path, pf_rank_summary *out,
     out->rank = t->rank;
     out->rank_from_trace = t->rank >= 0;
     int rc = device_times(t, cats, out, err);
+    size_t *comm_acts = NULL;
     if (rc == 0)
-        rc = read_comms(t, path, cats, out, err);
+        rc = read_comms(t, path, cats, out, &comm_acts, err);
+    if (rc == 0 && culprits)
+        rc = pf_rank_windows(t, cats, comm_acts, out, err);
+    free(comm_acts);
     free(cats);
     if (rc) {
         free(out->comms);
@@ -348,7 +377,7 @@ static void load_one(load_job *j, size_t i)
         if (j->warnings[i])
             snprintf(j->warnings[i], need, "%s: %s", j->paths[i], t->warnings[0]);
     }
-    j->failed[i] = pf_rank_summarize(t, j->paths[i], &j->out[i], &j->errs[i]) != 0;
+    j->failed[i] = pf_rank_summarize(t, j->paths[i], 1, &j->out[i], &j->errs[i]) != 0;
     j->out[i].given = j->paths[i];
     pf_trace_free(t);
 }
@@ -445,12 +474,23 @@ int pf_ranks_assign(pf_rank_summary *s, size_t n, pf_error *err)
     return 0;
 }
 
+void pf_rank_summary_clear(pf_rank_summary *s)
+{
+    assert(s);
+    free(s->path);
+    free(s->comms);
+    free(s->steps);
+    free(s->wins);
+    free(s->kernels);
+    for (size_t k = 0; s->labels && k < s->n_labels; k++)
+        free(s->labels[k]);
+    free(s->labels);
+    *s = (pf_rank_summary){.rank = -1};
+}
+
 void pf_ranks_free(pf_rank_summary *s, size_t n)
 {
-    for (size_t i = 0; s && i < n; i++) {
-        free(s[i].path);
-        free(s[i].comms);
-        free(s[i].steps);
-    }
+    for (size_t i = 0; s && i < n; i++)
+        pf_rank_summary_clear(&s[i]);
     free(s);
 }

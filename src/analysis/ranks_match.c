@@ -252,7 +252,9 @@ int pf_ranks_match(const pf_rank_summary *s, size_t n, pf_ranks_report *r, pf_er
     entry *e = collect(s, n, &m, &r->no_args);
     instance *in = malloc((m ? m : 1) * sizeof *in);
     r->stragglers = calloc(n ? n : 1, sizeof *r->stragglers);
-    if (!e || !in || !r->stragglers) {
+    r->instances = malloc((m ? m : 1) * sizeof *r->instances);
+    r->members = malloc((m ? m : 1) * sizeof *r->members);
+    if (!e || !in || !r->stragglers || !r->instances || !r->members) {
         free(e);
         free(in);
         pf_ranks_report_free(r);
@@ -273,6 +275,9 @@ int pf_ranks_match(const pf_rank_summary *s, size_t n, pf_ranks_report *r, pf_er
         r->matched++;
         r->by_seq += e[i].on_seq;
         in[n_inst++] = measure(e + i, j - i, r->stragglers);
+        r->instances[r->n_instances++] = (pf_coll_instance){r->n_members, j - i, e[i].seq};
+        for (size_t k = i; k < j; k++)
+            r->members[r->n_members++] = (pf_coll_member){e[k].rank, (size_t)(e[k].rec - s[e[k].rank].comms)};
     }
     int rc = make_rows(in, n_inst, r);
     free(e);
@@ -289,5 +294,7 @@ void pf_ranks_report_free(pf_ranks_report *r)
 {
     free(r->rows);
     free(r->stragglers);
+    free(r->instances);
+    free(r->members);
     *r = (pf_ranks_report){0};
 }

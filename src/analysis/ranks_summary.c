@@ -138,6 +138,8 @@ static int read_step(const reader *r, size_t at, size_t end, size_t i, void *ctx
         int t = read_time(r, &m, &st->t, &seen);
         if (t < 0)
             return -1;
+        if (t == 0 && pf_json_key_is(r->s, &m, "compute_ns") && read_int(r, &m, 0, INT64_MAX, &st->t.compute_ns))
+            return -1;
         if (t == 0 && pf_json_key_is(r->s, &m, "step")) {
             if (has_number)
                 return twice(r, &m);
@@ -205,6 +207,108 @@ static int read_comm(const reader *r, size_t at, size_t end, size_t i, void *ctx
     return 0;
 }
 
+/* ---- what the culprits compare (optional members: a summary without them has no windows) ---- */
+
+/* The whole numbers of the array at [at, end) into v[0, n), each in [lo, hi]: exactly n. */
+static int read_ints(const reader *r, size_t at, size_t end, int64_t *v, int n, int64_t lo, int64_t hi)
+{
+    size_t p = at, a, b;
+    pf_jerr e;
+    int k = 0, more;
+    if (r->s[at] != '[' || pf_json_arr_begin(r->s, end, &p, &e))
+        return bad(r, at, "expected an array of whole numbers");
+    while ((more = pf_json_arr_next(r->s, end, &p, &a, &b, &e)) == 1) {
+        if (k == n || r->s[a] == '"' || pf_json_int(r->s, a, b, &v[k]) || v[k] < lo || v[k] > hi)
+            return bad(r, a, k == n ? "too many numbers in the array" : "expected a whole number in the summary's range");
+        k++;
+    }
+    if (more < 0)
+        return bad(r, e.pos, e.what);
+    return k == n ? 0 : bad(r, at, "too few numbers in the array");
+}
+
+/* The items of the array member m, each by f(r, at, end, i, s); *n receives their count and
+ * *arr room for them (size bytes each). */
+typedef int (*each_item)(const reader *r, size_t at, size_t end, size_t i, pf_rank_summary *s);
+
+static int read_items(const reader *r, const pf_jmember *m, size_t size, void **arr, size_t *n, each_item f,
+                      pf_rank_summary *s)
+{
+    if (*arr)
+        return bad(r, m->key_start, "a member given twice");
+    if (count_items(r, m, n))
+        return -1;
+    if (!(*arr = calloc(*n ? *n : 1, size)))
+        return pf_fail(r->err, "%s: out of memory", r->path);
+    size_t p = m->val_start, a, b, i = 0;
+    pf_jerr e;
+    pf_json_arr_begin(r->s, m->val_end, &p, &e);
+    while (pf_json_arr_next(r->s, m->val_end, &p, &a, &b, &e) == 1)
+        if (f(r, a, b, i++, s))
+            return -1;
+    return 0;
+}
+
+static int read_label(const reader *r, size_t at, size_t end, size_t i, pf_rank_summary *s)
+{
+    (void)end;
+    if (r->s[at] != '"')
+        return bad(r, at, "expected a label (a string)");
+    if (!(s->labels[i] = pf_json_string(r->s, at, end, NULL)))
+        return pf_fail(r->err, "%s: out of memory", r->path);
+    s->n_labels = i + 1;
+    return 0;
+}
+
+enum { WIN_FIELDS = 7 + 2 * PF_WIN_TOP };
+
+static int read_window(const reader *r, size_t at, size_t end, size_t i, pf_rank_summary *s)
+{
+    int64_t v[WIN_FIELDS];
+    if (read_ints(r, at, end, v, WIN_FIELDS, -1, SUMMARY_MAX_TS_NS))
+        return -1;
+    pf_comm_window *w = &s->wins[i];
+    w->start_ns = v[0];
+    for (int c = 0; c < PF_WIN_CAUSES; c++)
+        w->cause_ns[c] = v[1 + c];
+    w->gap_ns = v[5];
+    w->gap_label = (int32_t)(v[6] < INT32_MAX ? v[6] : INT32_MAX);
+    for (int k = 0; k < PF_WIN_TOP; k++) {
+        w->top_label[k] = (int32_t)(v[7 + 2 * k] < INT32_MAX ? v[7 + 2 * k] : INT32_MAX);
+        w->top_ns[k] = v[8 + 2 * k];
+    }
+    return 0;
+}
+
+static int read_kernel(const reader *r, size_t at, size_t end, size_t i, pf_rank_summary *s)
+{
+    int64_t v[3];
+    if (read_ints(r, at, end, v, 3, 0, SUMMARY_MAX_TS_NS))
+        return -1;
+    s->kernels[i] = (pf_kernel_time){(int32_t)(v[0] < INT32_MAX ? v[0] : INT32_MAX), v[1], v[2]};
+    return 0;
+}
+
+/* The windows and kernels refer to labels that exist; one window per communication kernel. */
+static int culprit_done(const reader *r, size_t at, pf_rank_summary *s, size_t n_wins)
+{
+    int64_t nl = (int64_t)s->n_labels;
+    if (s->wins && n_wins != s->n_comms)
+        return bad(r, at, "\"windows\" does not list one window per communication kernel");
+    for (size_t i = 0; s->wins && i < n_wins; i++) {
+        const pf_comm_window *w = &s->wins[i];
+        if (w->gap_label >= nl || w->gap_label < -1)
+            return bad(r, at, "a window names a label that \"labels\" lacks");
+        for (int k = 0; k < PF_WIN_TOP; k++)
+            if (w->top_label[k] >= nl || w->top_label[k] < -1)
+                return bad(r, at, "a window names a label that \"labels\" lacks");
+    }
+    for (size_t i = 0; i < s->n_kernels; i++)
+        if (s->kernels[i].label >= nl)
+            return bad(r, at, "a kernel names a label that \"labels\" lacks");
+    return 0;
+}
+
 /* An array member: its objects read into a fresh array of their count. */
 static int read_array(const reader *r, const pf_jmember *m, size_t size, void **arr, each_obj f, pf_rank_summary *s)
 {
@@ -264,7 +368,7 @@ enum { M_TRACE, M_COMMS, M_RANK, M_DEVICE, M_DEVICES, M_STEPS, M_COUNT };
 static const char *const member_keys[M_COUNT] = {"trace", "comm_kernels", "rank", "device", "devices", "steps"};
 
 /* One top-level member after the version; each at most once. */
-static int read_member(const reader *r, const pf_jmember *m, pf_rank_summary *s, unsigned *seen)
+static int read_member(const reader *r, const pf_jmember *m, pf_rank_summary *s, unsigned *seen, size_t *n_wins)
 {
     int64_t v;
     int t = read_time(r, m, &s->all, seen);
@@ -297,6 +401,17 @@ static int read_member(const reader *r, const pf_jmember *m, pf_rank_summary *s,
         return read_array(r, m, sizeof *s->steps, (void **)&s->steps, read_step, s);
     } else if (pf_json_key_is(r->s, m, "comm_kernels")) {
         return read_array(r, m, sizeof *s->comms, (void **)&s->comms, read_comm, s);
+    } else if (pf_json_key_is(r->s, m, "compute_sum_ns")) {
+        return read_int(r, m, 0, INT64_MAX, &s->compute_sum_ns);
+    } else if (pf_json_key_is(r->s, m, "compute_ns")) {
+        return read_int(r, m, 0, INT64_MAX, &s->all.compute_ns);
+    } else if (pf_json_key_is(r->s, m, "labels")) {
+        size_t n;
+        return read_items(r, m, sizeof *s->labels, (void **)&s->labels, &n, read_label, s);
+    } else if (pf_json_key_is(r->s, m, "windows")) {
+        return read_items(r, m, sizeof *s->wins, (void **)&s->wins, n_wins, read_window, s);
+    } else if (pf_json_key_is(r->s, m, "kernels")) {
+        return read_items(r, m, sizeof *s->kernels, (void **)&s->kernels, &s->n_kernels, read_kernel, s);
     }
     return 0;
 }
@@ -307,6 +422,7 @@ static int read_text_summary(const reader *r, pf_rank_summary *s)
     pf_jmember m;
     pf_jerr e;
     unsigned seen = 0;
+    size_t n_wins = 0;
     int k, n = 0, schema = 0;
     if (p >= r->len || r->s[p] != '{' || pf_json_obj_begin(r->s, r->len, &p, &e))
         return bad(r, p, "expected a JSON object (a profana summary)");
@@ -316,7 +432,7 @@ static int read_text_summary(const reader *r, pf_rank_summary *s)
             rc = read_schema(r, &m);
             schema = 1;
         } else {
-            rc = n == schema ? read_version(r, &m) : read_member(r, &m, s, &seen);
+            rc = n == schema ? read_version(r, &m) : read_member(r, &m, s, &seen, &n_wins);
         }
         if (rc)
             return -1;
@@ -332,6 +448,8 @@ static int read_text_summary(const reader *r, pf_rank_summary *s)
         return bad(r, p, "the summary has no \"trace\"");
     if (!(seen >> (T_COUNT + M_COMMS) & 1))
         return bad(r, p, "the summary has no \"comm_kernels\"");
+    if (culprit_done(r, p, s, n_wins))
+        return -1;
     return times_done(r, p, &s->all, seen);
 }
 
@@ -350,6 +468,11 @@ int pf_rank_summary_read(const char *path, pf_rank_summary *out, pf_error *err)
         free(out->path);
         free(out->steps);
         free(out->comms);
+        free(out->wins);
+        free(out->kernels);
+        for (size_t i = 0; out->labels && i < out->n_labels; i++)
+            free(out->labels[i]);
+        free(out->labels);
         *out = (pf_rank_summary){.rank = -1};
     }
     return rc;

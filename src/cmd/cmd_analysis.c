@@ -59,7 +59,7 @@ static int write_summary(const pf_cli *cli, const pf_trace *t, pf_outfile *o, pf
 {
     pf_rank_summary s;
     memset(o, 0, sizeof *o);
-    if (pf_rank_summarize(t, cli->pos[0], &s, err))
+    if (pf_rank_summarize(t, cli->pos[0], 1, &s, err))
         return -1;
     int rc = pf_outfile_open(o, cli->summary, err);
     if (rc == 0 && pf_view_rank_summary(o->f, &s)) {
@@ -71,9 +71,7 @@ static int write_summary(const pf_cli *cli, const pf_trace *t, pf_outfile *o, pf
         rc = pf_outfile_write_error(o, err); /* a full disk found before anything is printed */
         pf_outfile_abort(o);
     }
-    free(s.path);
-    free(s.steps);
-    free(s.comms);
+    pf_rank_summary_clear(&s);
     return rc;
 }
 

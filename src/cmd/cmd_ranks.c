@@ -10,6 +10,7 @@
 
 #include "profana/cli.h"
 #include "profana/ranks.h"
+#include "profana/ranks_culprit.h"
 
 typedef struct path_list {
     char **v;
@@ -198,7 +199,14 @@ static int run(const pf_cli *cli, const path_list *l)
         pf_ranks_free(s, l->n);
         return pf_cli_error(err.msg);
     }
-    int rc = pf_view_ranks(stdout, cli->format, cli->wide ? 0 : pf_cli_width(), s, l->n, &rep);
+    pf_culprit_report cul;
+    if (pf_ranks_culprits(s, l->n, &rep, &cul, &err)) {
+        pf_ranks_report_free(&rep);
+        pf_ranks_free(s, l->n);
+        return pf_cli_error(err.msg);
+    }
+    int rc = pf_view_ranks(stdout, cli->format, cli->wide ? 0 : pf_cli_width(), s, l->n, &rep, &cul);
+    pf_culprit_report_free(&cul);
     pf_ranks_report_free(&rep);
     pf_ranks_free(s, l->n);
     if (rc)

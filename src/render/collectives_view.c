@@ -5,7 +5,10 @@
 #include "profana/collectives.h"
 #include "view_parts.h"
 
-enum { L_NAME, L_PG, L_N, L_BYTES, L_COUNT, L_TOTAL, L_MEAN, L_ALGBW, L_BUSBW, L_LINK_GBPS, L_LINK, L_NCOLS };
+enum {
+    L_NAME, L_PG, L_N, L_BYTES, L_COUNT, L_TOTAL, L_MEAN, L_ALGBW, L_BUSBW, L_LINK_GBPS, L_LINK, L_TRANSFER, L_WAITING,
+    L_TRANSFER_BUSBW, L_NCOLS
+};
 
 static const pf_col coll_cols[L_NCOLS] = {
     [L_NAME] = {"Collective", "name", 0, 0, NULL},
@@ -19,6 +22,9 @@ static const pf_col coll_cols[L_NCOLS] = {
     [L_BUSBW] = {"busbw (GB/s)", "busbw_gbps", 1, 0, NULL},
     [L_LINK_GBPS] = {"Link (GB/s)", "link_gbps", 1, PF_IN_JSON, NULL},
     [L_LINK] = {"Link %", "link_pct", 1, 0, NULL},
+    [L_TRANSFER] = {"Transfer est. (us)", "transfer_est_us", 1, 0, NULL},
+    [L_WAITING] = {"Waiting %", "waiting_pct", 1, 0, NULL},
+    [L_TRANSFER_BUSBW] = {"busbw at est. (GB/s)", "transfer_busbw_gbps", 1, 0, NULL},
 };
 
 static pf_table *coll_table(const pf_coll_table *c)
@@ -47,6 +53,11 @@ static pf_table *coll_table(const pf_coll_table *c)
             if (k->link_pct > 100)
                 pf_table_mark(t, r, L_LINK, "!");
         }
+        pf_table_num(t, r, L_TRANSFER, (double)k->transfer_ns / 1e3, 3);
+        if (k->total_ns > 0)
+            pf_table_num(t, r, L_WAITING, 100.0 * (double)(k->total_ns - k->transfer_ns) / (double)k->total_ns, 1);
+        if (k->transfer_busbw_gbps >= 0)
+            pf_table_num(t, r, L_TRANSFER_BUSBW, k->transfer_busbw_gbps, 2);
     }
     if (t && pf_table_status(t)) {
         pf_table_free(t);
@@ -71,7 +82,8 @@ int pf_aview_collectives_text(FILE *out, FILE *raw, const pf_view_opts *v, const
                      "recorded without them): in no row",
                 (long long)c->no_args, (double)c->no_args_ns / 1e3);
     fputs(". Time is this rank's kernel time, waiting for the other ranks included (--ranks takes it out): algbw "
-          "and busbw (nccl-tests' factors) are lower bounds of the transfer's\n", out);
+          "and busbw (nccl-tests' factors) are lower bounds of the transfer's. Transfer est. is each row's fastest "
+          "instance times its count (the instance that waited least), Waiting % the rest\n", out);
     if (!c->n_kinds)
         return 0;
     pf_table *t = coll_table(c);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "profana/view.h"
+#include "ranks_culprit_view.h"
 
 enum { R_RANK, R_TRACE, R_GPU, R_BUSY, R_COMM, R_EXPOSED, R_EXPOSED_PCT, R_IDLE, R_SPAN, R_NCOLS };
 
@@ -19,7 +20,7 @@ static const pf_col rank_cols[R_NCOLS] = {
     [R_SPAN] = {"Span (us)", "span_us", 1, 0, NULL},
 };
 
-enum { P_RANK, P_STEP, P_GPU, P_BUSY, P_COMM, P_EXPOSED, P_EXPOSED_PCT, P_IDLE, P_SPAN, P_NCOLS };
+enum { P_RANK, P_STEP, P_GPU, P_BUSY, P_COMM, P_EXPOSED, P_EXPOSED_PCT, P_IDLE, P_SPAN, P_COMPUTE, P_COMPUTE_X, P_NCOLS };
 
 /* The rank table's time columns after Rank and Step, in the order times_cells fills them. */
 static const pf_col step_cols[P_NCOLS] = {
@@ -32,6 +33,8 @@ static const pf_col step_cols[P_NCOLS] = {
     [P_EXPOSED_PCT] = {"Exposed %", "exposed_pct", 1, 0, NULL},
     [P_IDLE] = {"Idle (us)", "idle_us", 1, 0, NULL},
     [P_SPAN] = {"GPU span (us)", "span_us", 1, 0, NULL},
+    [P_COMPUTE] = {"Compute (us)", "compute_us", 1, 0, NULL},
+    [P_COMPUTE_X] = {"Compute x", "compute_ratio", 1, 0, NULL},
 };
 
 enum { C_NAME, C_PG, C_N, C_BYTES, C_COUNT, C_TRANSFER, C_SKEW, C_SKEW_MAX, C_ALGBW, C_BUSBW, C_LINK, C_NCOLS };
@@ -63,7 +66,8 @@ static const pf_col strag_cols[S_NCOLS] = {
  * time and how close it came to the link. Ties: a share and the figure it is a share of. */
 static const int rank_wanted[] = {R_TRACE, R_GPU, R_EXPOSED_PCT, R_COMM, R_EXPOSED, R_BUSY, R_IDLE, R_SPAN};
 static const int rank_ties[] = {R_EXPOSED_PCT, R_COMM};
-static const int step_wanted[] = {P_STEP, P_GPU, P_EXPOSED_PCT, P_COMM, P_EXPOSED, P_BUSY, P_IDLE, P_SPAN};
+static const int step_wanted[] = {P_STEP, P_GPU, P_EXPOSED_PCT, P_COMM, P_EXPOSED, P_BUSY, P_IDLE, P_SPAN, P_COMPUTE_X,
+                                  P_COMPUTE};
 static const int step_ties[] = {P_EXPOSED_PCT, P_COMM};
 static const int coll_wanted[] = {C_COUNT, C_TRANSFER, C_BUSBW, C_LINK, C_SKEW, C_BYTES, C_N, C_PG, C_SKEW_MAX, C_ALGBW};
 static const int coll_ties[] = {C_BUSBW, C_LINK, C_SKEW, C_SKEW_MAX};
@@ -100,7 +104,7 @@ static pf_table *rank_table(const pf_rank_summary *s, size_t n)
 }
 
 /* The same times per rank and step; no table (NULL, *none 1) when no rank has steps. */
-static pf_table *step_table(const pf_rank_summary *s, size_t n, int *none)
+static pf_table *step_table(const pf_rank_summary *s, size_t n, const pf_culprit_report *cul, int *none)
 {
     *none = 1;
     for (size_t i = 0; i < n; i++)
@@ -114,6 +118,10 @@ static pf_table *step_table(const pf_rank_summary *s, size_t n, int *none)
             pf_table_int(t, r, P_RANK, s[i].rank);
             pf_table_int(t, r, P_STEP, s[i].steps[k].number);
             times_cells(t, r, P_GPU, &s[i].steps[k].t);
+            pf_table_num(t, r, P_COMPUTE, us(s[i].steps[k].t.compute_ns), 3);
+            const double *x = i < cul->n_ranks ? cul->ranks[i].step_ratio : NULL;
+            if (x && x[k] >= 0)
+                pf_table_num(t, r, P_COMPUTE_X, x[k], 3);
         }
     return t;
 }
@@ -234,11 +242,12 @@ static void print_counts(FILE *out, const pf_rank_summary *s, size_t n, const pf
 _Static_assert(R_SPAN - R_GPU == 6 && P_SPAN - P_GPU == 6, "times_cells fills seven columns in this order");
 
 /* The four tables (the step table NULL when no rank has steps); -1 when memory ran out. */
-static int make_tables(pf_table *t[T_COUNT], const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
+static int make_tables(pf_table *t[T_COUNT], const pf_rank_summary *s, size_t n, const pf_ranks_report *rep,
+                       const pf_culprit_report *cul)
 {
     int none;
     t[T_RANKS] = rank_table(s, n);
-    t[T_STEPS] = step_table(s, n, &none);
+    t[T_STEPS] = step_table(s, n, cul, &none);
     t[T_COLLS] = coll_table(rep);
     t[T_STRAGS] = strag_table(rep);
     for (int k = 0; k < T_COUNT; k++)
@@ -253,11 +262,43 @@ static void free_tables(pf_table *t[T_COUNT])
         pf_table_free(t[k]);
 }
 
+/* The culprits after the other tables: prose, the ranks with a verdict, the late arrivals
+ * (text and Markdown: the latest PF_CULPRIT_TEXT_ROWS; CSV: every rank and every one). */
+static int print_culprits(FILE *out, pf_format format, int width, const pf_culprit_report *cul)
+{
+    int csv = format == PF_FMT_CSV;
+    pf_table *ranks = pf_culprit_rank_table(cul, csv);
+    pf_table *late = pf_culprit_late_table(cul, csv ? 0 : PF_CULPRIT_TEXT_ROWS);
+    int rc = ranks && late && !pf_table_status(ranks) && !pf_table_status(late) ? 0 : -1;
+    if (rc == 0 && !csv) {
+        fputc('\n', out);
+        pf_culprit_prose(out, cul);
+    }
+    pf_table *t[2] = {ranks, late};
+    for (int k = 0; rc == 0 && k < 2; k++) {
+        if (!csv && pf_table_rows(t[k]) == 0)
+            continue;
+        fputc('\n', out);
+        if (format == PF_FMT_MD)
+            pf_table_print_md(out, t[k], 0);
+        else if (csv)
+            pf_table_print_csv(out, t[k], 1);
+        else
+            pf_culprit_print_text(out, t[k], k == 1, width);
+    }
+    if (rc == 0 && !csv && cul->n_late > PF_CULPRIT_TEXT_ROWS)
+        fprintf(out, "(the %d latest of %zu late arrivals; --format json or csv lists them all)\n",
+                PF_CULPRIT_TEXT_ROWS, cul->n_late);
+    pf_table_free(ranks);
+    pf_table_free(late);
+    return rc;
+}
+
 static int print_tables(FILE *out, pf_format format, int width, const pf_rank_summary *s, size_t n,
-                        const pf_ranks_report *rep)
+                        const pf_ranks_report *rep, const pf_culprit_report *cul)
 {
     pf_table *t[T_COUNT];
-    int rc = make_tables(t, s, n, rep);
+    int rc = make_tables(t, s, n, rep, cul);
     /* text and Markdown: file names relative to the directory the counts line names */
     size_t dir = format == PF_FMT_CSV ? 0 : common_dir(s, n);
     for (size_t i = 0; rc == 0 && dir && i < n; i++)
@@ -280,15 +321,18 @@ static int print_tables(FILE *out, pf_format format, int width, const pf_rank_su
         fputs("!: above the link's peak: the link figure does not fit this machine (another topology, or a "
               "transfer within one GPU)\n",
               out);
+    if (rc == 0)
+        rc = print_culprits(out, format, width, cul);
     free_tables(t);
     return rc;
 }
 
-static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
+static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep,
+                      const pf_culprit_report *cul)
 {
     pf_table *t[T_COUNT];
     static const char *const keys[T_COUNT] = {"ranks", "steps", "collectives", "stragglers"};
-    int rc = make_tables(t, s, n, rep);
+    int rc = make_tables(t, s, n, rep, cul);
     if (rc == 0) {
         pf_jw w;
         pf_jw_init(&w, out);
@@ -317,6 +361,20 @@ static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ra
             pf_jw_null(&w);
         pf_jw_key(&w, "link_source");
         pf_jw_str(&w, rep->link_source);
+        pf_table *ct[2] = {pf_culprit_rank_table(cul, 1), pf_culprit_late_table(cul, 0)};
+        static const char *const ckeys[2] = {"culprits", "late_arrivals"};
+        for (int k = 0; k < 2; k++) {
+            pf_jw_key(&w, ckeys[k]);
+            if (ct[k] && !pf_table_status(ct[k]))
+                pf_table_json_rows(&w, ct[k]);
+            else
+                rc = -1;
+            pf_table_free(ct[k]);
+        }
+        pf_jw_key(&w, "culprit_threshold_us");
+        pf_jw_num(&w, us(PF_CULPRIT_THRESHOLD_NS));
+        pf_jw_key(&w, "culprit_windows");
+        pf_jw_bool(&w, cul->windows);
         pf_jw_obj_end(&w);
         fputc('\n', out);
     }
@@ -324,30 +382,41 @@ static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ra
     return rc;
 }
 
-/* --format ndjson: a line per row of the four tables, each with its "table". */
-static int print_ndjson(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
+/* --format ndjson: a line per row of the four tables and the two culprit tables, each with
+ * its "table". */
+static int print_ndjson(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep,
+                        const pf_culprit_report *cul)
 {
     pf_table *t[T_COUNT];
     static const char *const keys[T_COUNT] = {"ranks", "steps", "collectives", "stragglers"};
-    int rc = make_tables(t, s, n, rep);
+    int rc = make_tables(t, s, n, rep, cul);
     for (int k = 0; rc == 0 && k < T_COUNT; k++)
         if (t[k])
             pf_table_print_ndjson(out, t[k], keys[k], NULL, -1);
     free_tables(t);
+    pf_table *ct[2] = {pf_culprit_rank_table(cul, 1), pf_culprit_late_table(cul, 0)};
+    static const char *const ckeys[2] = {"culprits", "late_arrivals"};
+    for (int k = 0; k < 2; k++) {
+        if (rc == 0 && ct[k] && !pf_table_status(ct[k]))
+            pf_table_print_ndjson(out, ct[k], ckeys[k], NULL, -1);
+        else
+            rc = -1;
+        pf_table_free(ct[k]);
+    }
     return rc;
 }
 
 int pf_view_ranks(FILE *out, pf_format format, int width, const pf_rank_summary *s, size_t n,
-                  const pf_ranks_report *rep)
+                  const pf_ranks_report *rep, const pf_culprit_report *cul)
 {
-    assert(out && (s || n == 0) && rep && width >= 0);
+    assert(out && (s || n == 0) && rep && cul && width >= 0);
     if (format == PF_FMT_JSON)
-        return print_json(out, s, n, rep);
+        return print_json(out, s, n, rep, cul);
     if (format == PF_FMT_NDJSON)
-        return print_ndjson(out, s, n, rep);
+        return print_ndjson(out, s, n, rep, cul);
     /* prose wrapped at the width (text only); the tables fitted to it */
     FILE *w = pf_wrap_open(out, format == PF_FMT_TEXT ? width : 0);
-    int rc = print_tables(w, format, format == PF_FMT_TEXT ? width : 0, s, n, rep);
+    int rc = print_tables(w, format, format == PF_FMT_TEXT ? width : 0, s, n, rep, cul);
     pf_wrap_close(w, out);
     return rc;
 }
@@ -365,6 +434,8 @@ static void summary_times(pf_jw *w, const pf_rank_times *t)
     pf_jw_int(w, t->comm_ns);
     pf_jw_key(w, "exposed_ns");
     pf_jw_int(w, t->exposed_ns);
+    pf_jw_key(w, "compute_ns");
+    pf_jw_int(w, t->compute_ns);
 }
 
 static void text_or_null(pf_jw *w, const char *key, const char *v)
@@ -393,6 +464,48 @@ static void summary_comm(pf_jw *w, const pf_comm_rec *c)
     pf_jw_key(w, "dur_ns");
     pf_jw_int(w, c->dur_ns);
     pf_jw_obj_end(w);
+}
+
+static void int_row(pf_jw *w, const int64_t *v, int n)
+{
+    pf_jw_arr_begin(w);
+    for (int k = 0; k < n; k++)
+        pf_jw_int(w, v[k]);
+    pf_jw_arr_end(w);
+}
+
+/* What the culprits compare (docs/ranks.md, "Rank summaries"): the labels, one window per
+ * communication kernel as [start_ns, compute_ns, copy_ns, comm_ns, idle_ns, gap_ns,
+ * gap_label, then PF_WIN_TOP pairs label, ns], the kernels as [label, count, sum_ns]. */
+static void summary_culprit(pf_jw *w, const pf_rank_summary *s)
+{
+    pf_jw_key(w, "compute_sum_ns");
+    pf_jw_int(w, s->compute_sum_ns);
+    pf_jw_key(w, "labels");
+    pf_jw_arr_begin(w);
+    for (size_t k = 0; k < s->n_labels; k++)
+        pf_jw_str(w, s->labels[k]);
+    pf_jw_arr_end(w);
+    if (s->wins || s->n_comms == 0) {
+        pf_jw_key(w, "windows");
+        pf_jw_arr_begin(w);
+        for (size_t k = 0; k < s->n_comms; k++) {
+            const pf_comm_window *x = &s->wins[k];
+            int64_t v[7 + 2 * PF_WIN_TOP] = {x->start_ns, x->cause_ns[0], x->cause_ns[1], x->cause_ns[2],
+                                             x->cause_ns[3], x->gap_ns, x->gap_label};
+            for (int j = 0; j < PF_WIN_TOP; j++) {
+                v[7 + 2 * j] = x->top_label[j];
+                v[8 + 2 * j] = x->top_ns[j];
+            }
+            int_row(w, v, 7 + 2 * PF_WIN_TOP);
+        }
+        pf_jw_arr_end(w);
+    }
+    pf_jw_key(w, "kernels");
+    pf_jw_arr_begin(w);
+    for (size_t k = 0; k < s->n_kernels; k++)
+        int_row(w, (int64_t[]){s->kernels[k].label, s->kernels[k].count, s->kernels[k].sum_ns}, 3);
+    pf_jw_arr_end(w);
 }
 
 int pf_view_rank_summary(FILE *out, const pf_rank_summary *s)
@@ -429,6 +542,7 @@ int pf_view_rank_summary(FILE *out, const pf_rank_summary *s)
     for (size_t k = 0; k < s->n_comms; k++)
         summary_comm(&w, &s->comms[k]);
     pf_jw_arr_end(&w);
+    summary_culprit(&w, s);
     pf_jw_obj_end(&w);
     fputc('\n', out);
     return ferror(out) ? -1 : 0;

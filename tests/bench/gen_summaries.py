@@ -15,6 +15,9 @@ for r in range(n):
         k["ts_ns"] += (r // 2) * shift
         if k["process_group"] is not None:
             k["process_group"] = "pair %d" % (r // 2)
+    for w in s.get("windows", []):  # each window's start moves with its kernel
+        if w[0] >= 0:
+            w[0] += (r // 2) * shift
     kernels += len(s["comm_kernels"])
     with open(os.path.join(out, "rank%05d.summary" % r), "w") as f:
         json.dump(s, f, separators=(",", ":"))

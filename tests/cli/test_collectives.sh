@@ -110,3 +110,32 @@ check_eq "--ranks without Seq: by order, sizes disagree: none matched, 4 unmatch
     "$(json "d['matched'], d['matched_by_seq'], d['unmatched']" "$TMP/ro.json")" "(0, 0, 4)"
 "$PROFANA" --ranks "$TMP/r0_1.json" "$TMP/r1_1.json" bf16 >"$TMP/rs.txt" 2>/dev/null
 check_grep "--ranks text: the Seq line" "sequence numbers (args Seq): 2 instances" "$TMP/rs.txt"
+
+# One rank's transfer estimate (each kind's fastest instance times its count) against the
+# transfer that --ranks measures over both ranks, read from the raw events by ranks_oracle.py
+# (per matched instance the fastest rank's kernel): within 10% of the rank's communication time.
+for pair in fsdp2_bf16 tp_collectives_bf16; do
+    run_oracle tests/cli/ranks_oracle.py "$MR/${pair}_rank0.json.gz" "$MR/${pair}_rank1.json.gz" >"$TMP/$pair.oracle"
+    for r in 0 1; do
+        "$PROFANA" --analysis "$MR/${pair}_rank$r.json.gz" bf16 --format json >"$TMP/$pair.$r.json" 2>/dev/null
+        "$PROFANA" --analysis "$MR/${pair}_rank$r.json.gz" bf16 >"$TMP/$pair.$r.txt" 2>/dev/null
+        python3 - "$TMP/$pair.$r.json" "$TMP/$pair.oracle" "$r" "$pair" "$TMP/$pair.$r.txt" <<'PY'
+import json, re, sys
+sys.path.insert(0, "tests/cli")
+from raw import check
+a, o, r, name = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3]), sys.argv[4]
+rows = a["collectives"]["rows"]
+est = sum(x["transfer_est_us"] for x in rows)
+total = sum(x["total_us"] for x in rows)
+transfer = sum(c["count"] * c["transfer_us"] for c in o["collectives"])
+comm = [x for x in o["ranks"] if x["rank"] == r][0]["comm_us"]
+check("%s rank %d" % (name, r), "transfer estimate %.1f us within 10%% of comm (%.1f us) of --ranks' %.1f us"
+      % (est, comm, transfer), abs(est - transfer) <= 0.1 * comm)
+text = open(sys.argv[5]).read()
+m = re.search(r"includes waiting for\s+later\s+ranks:\s+about\s+(\d+)%", text)
+want = 100 * (total - est) / total
+check("%s rank %d" % (name, r), "the finding's waiting share %s%% = (total - estimate) / total %.1f%%"
+      % (m and m.group(1), want), m is not None and abs(int(m.group(1)) - want) <= 0.5)
+PY
+    done
+done

@@ -78,13 +78,13 @@ check("tp hand", "4 instances each (steps 2..5; step 1's began before the window
       all(c["count"] == 4 for c in rows.values()))
 PY
 
-# The text table carries the same figures; CSV and Markdown print the four tables.
+# The text table carries the same figures; CSV and Markdown print the four tables and the culprits' two.
 check_run "fsdp2 text" 0 "$PROFANA" --ranks "$F0" "$F1" bf16
 check_grep "text: matched line" "48 instances matched on every rank of their group" "$TMP/out"
 check_grep "text: link source" "Link: 450 GB/s per direction (NVLink 4" "$TMP/out"
 check_grep "text: exposed comm" "$(json '"%.3f" % d["ranks"][0]["exposed_comm_us"]' "$TMP/fsdp.json")" "$TMP/out"
 check_run "fsdp2 csv" 0 "$PROFANA" --ranks "$F0" "$F1" bf16 --format csv
-check_eq "csv: four tables (ranks, steps, collectives, stragglers)" "$(grep -c '^Rank,\|^Collective,' "$TMP/out")" 4
+check_eq "csv: six tables (ranks, steps, collectives, stragglers, culprits, late arrivals)" "$(grep -c '^Rank,\|^Collective,' "$TMP/out")" 6
 check_grep "csv: the step table" "^Rank,Step," "$TMP/out"
 check_run "fsdp2 md" 0 "$PROFANA" --ranks "$F0" "$F1" bf16 --format md -j 1
 check_grep "md: pipe table" "^| Rank | Trace" "$TMP/out"

@@ -33,7 +33,7 @@ static pf_comm_rec rec(const char *name, const char *pg, int n, int64_t bytes, i
 static int same_times(const pf_rank_times *a, const pf_rank_times *b)
 {
     return a->gpu_ns == b->gpu_ns && a->busy_ns == b->busy_ns && a->span_ns == b->span_ns && a->comm_ns == b->comm_ns &&
-           a->exposed_ns == b->exposed_ns && a->idle_ns == b->idle_ns;
+           a->exposed_ns == b->exposed_ns && a->idle_ns == b->idle_ns && a->compute_ns == b->compute_ns;
 }
 
 /* Rank 3 on one H200; starts of a 2^60 ns-scale clock (1.2e18: no double holds them; a
@@ -43,10 +43,10 @@ static void round_trip(void)
     pf_comm_rec c[] = {rec("allreduce", "0", 8, ((int64_t)1 << 40) + 1, ((int64_t)1 << 60) + 1, 12345),
                        rec("", "", 0, -1, ((int64_t)1 << 60) + 7, 10),
                        rec("broadcast", "pg \"x\"", 2, 4096, ((int64_t)1 << 60) + 7, 3)};
-    pf_rank_step st[] = {{2, {1000, 900, 1500, 400, 300, 600}}, {3, {2001, 1999, 2003, 7, 5, 4}}};
+    pf_rank_step st[] = {{2, {1000, 900, 1500, 400, 300, 600, 250}}, {3, {2001, 1999, 2003, 7, 5, 4, 6}}};
     pf_rank_summary s = {.path = "runs/rank3.json.gz", .rank = 3, .rank_from_trace = 1, .n_devices = 1,
                          .info = pf_devices_find("H200"), .all = {9007199254740993, 9007199254740001,
-                                                                  9007199254740991, 77, 55, 990},
+                                                                  9007199254740991, 77, 55, 990, 44},
                          .steps = st, .n_steps = 2, .comms = c, .n_comms = 3};
     CHECK("H200 is in the device table", s.info != NULL);
     FILE *f = fopen(file("r3.sum"), "w");
@@ -77,6 +77,48 @@ static void round_trip(void)
     pf_rank_summary *arr = malloc(sizeof *arr);
     *arr = g;
     pf_ranks_free(arr, 1);
+}
+
+/* What the culprits compare, written and read back: two kernels' windows (the first without
+ * one), three labels, one kernel name, the compute sum. */
+static void culprit_round_trip(void)
+{
+    pf_comm_rec c[] = {rec("allreduce", "0", 2, 64, 1000, 10), rec("allreduce", "0", 2, 64, 5000, 10)};
+    pf_comm_window w[] = {{.start_ns = -1, .top_label = {-1, -1, -1, -1}, .gap_label = -1},
+                          {.start_ns = 1010, .cause_ns = {2000, 300, 40, 1650}, .top_label = {0, 2, -1, -1},
+                           .top_ns = {1500, 500}, .gap_ns = 1200, .gap_label = 1}};
+    char *labels[] = {"aten::mm", "load_batch \"x\"", "gemm<T>"};
+    pf_kernel_time k[] = {{2, 7, 3500}};
+    pf_rank_summary s = {.path = "r.json", .rank = 1, .rank_from_trace = 1, .all = {10, 9, 11, 5, 4, 2, 6},
+                         .comms = c, .n_comms = 2, .wins = w, .labels = labels, .n_labels = 3, .kernels = k,
+                         .n_kernels = 1, .compute_sum_ns = 3500};
+    FILE *f = fopen(file("cul.sum"), "w");
+    CHECK("culprits: written", pf_view_rank_summary(f, &s) == 0);
+    fclose(f);
+    pf_rank_summary g;
+    pf_error err;
+    int rc = pf_rank_summary_read(file("cul.sum"), &g, &err);
+    CHECK("culprits: read back", rc == 0);
+    if (rc)
+        return;
+    CHECK("culprits: two windows", g.wins != NULL);
+    if (g.wins) {
+        CHECK("culprits: the first without one", g.wins[0].start_ns == -1 && g.wins[0].top_label[0] == -1);
+        const pf_comm_window *x = &g.wins[1];
+        int same = x->start_ns == 1010 && x->gap_ns == 1200 && x->gap_label == 1; /* field by field: padding */
+        for (int j = 0; j < PF_WIN_CAUSES; j++)
+            same &= x->cause_ns[j] == w[1].cause_ns[j];
+        for (int j = 0; j < PF_WIN_TOP; j++)
+            same &= x->top_label[j] == w[1].top_label[j] && x->top_ns[j] == w[1].top_ns[j];
+        CHECK("culprits: the second, every field", same);
+    }
+    CHECK("culprits: three labels", g.n_labels == 3);
+    if (g.n_labels == 3)
+        CHECK_STR("culprits: a label with quotes", g.labels[1], "load_batch \"x\"");
+    CHECK("culprits: one kernel", g.n_kernels == 1 && g.kernels[0].label == 2 && g.kernels[0].count == 7 &&
+                                      g.kernels[0].sum_ns == 3500);
+    CHECK("culprits: compute sum and union", g.compute_sum_ns == 3500 && g.all.compute_ns == 6);
+    pf_rank_summary_clear(&g);
 }
 
 static void rank_unknown(void)
@@ -156,6 +198,7 @@ int main(void)
     if (!mkdtemp(dir))
         return 1;
     round_trip();
+    culprit_round_trip();
     rank_unknown();
     errors();
     char cmd[300];
