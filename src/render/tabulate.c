@@ -61,9 +61,8 @@ pf_table *pf_table_new(const pf_col *cols, int ncols)
     return t;
 }
 
-/* The cells' texts, one after another in blocks: a table of 100,000 distinct kernels holds two
- * million short texts ("1.000"), 32 bytes each through malloc, 6 here. A text replaced stays
- * in its block until the table is freed. */
+/* The cells' texts one after another in blocks (100,000 rows hold two million short texts: 32
+ * bytes each through malloc); one replaced stays until the table is freed. */
 typedef struct text_block {
     struct text_block *next;
     size_t used, cap;
@@ -629,20 +628,15 @@ static size_t wrap_at(const char *s, size_t w)
     return brk;
 }
 
-/* The budgets wrap_name tries a pass, widest first: a name that no cut among them breaks into
- * two fitting lines goes on one line. Each try cuts a copy of the whole name, so the tries
- * make the cost (tries x the name's length, linear); without a bound it was 2w tries of the
- * whole name a row (2,000 names of 4 KB at COLUMNS=4000: 191 s). A key breaks within a few
- * budgets of the widest, where a top-level comma ends its first line: the budget taken is
- * w - 2 plus that line's length, so 64 covers a first line that ends 60 characters short of
- * the column (docs/performance.md). */
+/* The budgets wrap_name tries a pass, widest first, each on a copy of the whole name: linear in
+ * the name (every budget down to w: 2,000 names of 4 KB at COLUMNS=4000 took 191 s). A key
+ * breaks within a few budgets of the widest, at its last top-level comma (docs/performance.md). */
 #define WRAP_TRIES 64
 
 /* name (a copy, whole) as at most two lines of w characters joined by '\n', the second
- * indented by two when printed: cut by fit->cut to the longest length (of the WRAP_TRIES
- * widest) whose break leaves a second line that fits. Budgets at or past the name's width
- * leave it whole: one try stands for them all. NULL when it fits one line, cannot break, or
- * memory runs out (the caller cuts it to one line). */
+ * indented by two when printed: cut by fit->cut to the longest length (of the WRAP_TRIES widest;
+ * those past the name's width one try) whose break leaves a second line that fits. NULL when it
+ * fits one line, cannot break, or memory runs out (the caller cuts it to one line). */
 static char *wrap_name(const char *name, const pf_text_fit *fit, size_t w)
 {
     size_t width = text_width(name), len = strlen(name);
