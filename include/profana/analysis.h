@@ -199,7 +199,10 @@ typedef struct pf_device_report {
     size_t n_rows;
     pf_row total;                      /* every activity of the device */
     pf_busy busy;
-    pf_row cats[PF_CAT_COUNT];         /* per category: launches, time, work (sums of known) */
+    pf_row *cats[PF_CAT_COUNT];        /* per category: launches, time, work (sums of known); NULL
+                                          until an activity of it comes (a row is 624 bytes, and a
+                                          trace may have 65,536 devices of one kernel): read them
+                                          through pf_report_cat */
     int64_t bytes_known_ns, flop_known_ns; /* GPU time whose bytes (by a formula: the bytes of
                                           the Total row) / FLOPs are known */
     int64_t bytes_generic_ns;          /* GPU time whose bytes are a generic guess only */
@@ -463,5 +466,8 @@ const char *pf_row_bound(const pf_row *r, const pf_device_info *info);
 double pf_row_mean_ns(const pf_row *r);
 /* Sources joined with '+' (every one of them), written into buf; "-" when none. Returns buf. */
 const char *pf_row_source(const pf_row *r, char *buf, size_t n);
+/* Category c's row of d: d->cats[c], or an empty row (count and times 0) when the device ran
+ * nothing of it. */
+const pf_row *pf_report_cat(const pf_device_report *d, int c);
 
 #endif

@@ -43,6 +43,9 @@ void pf_table_free(pf_table *t);
 /* Appends a row of empty (null) cells; returns its index, or -1 when memory runs out.
  * Cell setters ignore a row of -1, so callers check the table's state once at the end. */
 int pf_table_add_row(pf_table *t);
+/* Makes room for n rows in all, so that a table whose size is known holds no unused rows
+ * (the rows double otherwise); 0, or -1 when memory runs out (the table stays as it was). */
+int pf_table_reserve(pf_table *t, int n);
 /* Marks a row as a summary: shown in text, CSV and Markdown, left out of pf_table_json_rows. */
 void pf_table_row_summary(pf_table *t, int row);
 
@@ -62,7 +65,7 @@ void pf_table_mark(pf_table *t, int row, int col, const char *marker);
  * instead of being cut; CSV, JSON, Markdown and --wide keep the whole list. */
 void pf_table_list_col(pf_table *t, int col);
 /* What text and Markdown show for a cell instead of its value (a shortened name): CSV and
- * JSON keep the value. */
+ * JSON keep the value. One column of a table has labels. */
 void pf_table_label(pf_table *t, int row, int col, const char *label);
 
 /* 0 while every allocation succeeded, -1 after one failed. */

@@ -57,6 +57,8 @@ static void finish_devices(pf_analysis *an, dev_acc *accs, pf_waits *waits)
         if (!r)
             continue;
         if (!r->n_rows) {
+            for (int c = 0; c < PF_CAT_COUNT; c++)
+                free(r->cats[c]);
             free(r->rows);
             free(r->busy.streams);
             free(r->missing);
@@ -266,6 +268,8 @@ void pf_analysis_free(pf_analysis *an)
         return;
     for (int i = 0; i < an->n_devices; i++) {
         free(an->devices[i].rows);
+        for (int c = 0; c < PF_CAT_COUNT; c++)
+            free(an->devices[i].cats[c]);
         free(an->devices[i].busy.streams);
         free(an->devices[i].missing);
     }

@@ -122,7 +122,7 @@ int pf_analysis_collectives(pf_analysis *a, const char *path, pf_error *err)
     assert(a && path);
     int any = 0;
     for (int i = 0; i < a->n_devices; i++)
-        any |= a->devices[i].cats[PF_CAT_COMMUNICATION].count > 0;
+        any |= pf_report_cat(&a->devices[i], PF_CAT_COMMUNICATION)->count > 0;
     if (!any)
         return 0;
     if (strcmp(path, "-") == 0) { /* read once: the args are gone */

@@ -160,8 +160,8 @@ static long active_devices(const pf_trace *t, size_t threads, unsigned char *act
     return n_active;
 }
 
-/* Device dev's report r: its device entry (--device, else the table's match), its Total and
- * category rows. */
+/* Device dev's report r: its device entry (--device, else the table's match), its Total row
+ * (a category's row comes with its first activity: pf_an_add_to_group). */
 static void start_report(const pf_analysis *an, const pf_device *dev, pf_device_report *r)
 {
     assert(dev && r);
@@ -170,10 +170,6 @@ static void start_report(const pf_analysis *an, const pf_device *dev, pf_device_
     r->info = an->opts.force_device ? an->opts.force_device : pf_devset_lookup(an->opts.devices, &q);
     pf_row_init(&r->total, "Total");
     r->total.is_total = 1;
-    for (int c = 0; c < PF_CAT_COUNT; c++) {
-        pf_row_init(&r->cats[c], pf_category_name((pf_category)c));
-        r->cats[c].is_total = 1;
-    }
 }
 
 /* pipeline.h */

@@ -128,11 +128,19 @@ static int group_device(device_job *j, dev_acc *dv, size_t worker)
     for (size_t k = 0; k < dv->n_acts; k++)
         if (pf_an_add_to_group(an, j->shape_keys, dv, dv->acts[k], &j->act_row[dv->acts[k]]))
             return -1;
+    if (rep->n_rows < dv->cap_rows) { /* the rows doubled as they came: kept as many as there are */
+        pf_row *fit = realloc(rep->rows, rep->n_rows * sizeof *fit);
+        if (fit) {
+            rep->rows = fit;
+            dv->cap_rows = rep->n_rows;
+        }
+    }
     for (size_t r = 0; r < rep->n_rows; r++)
         rep->rows[r].invocations = rep->rows[r].count;
     rep->total.invocations = rep->total.count;
     for (int c = 0; c < PF_CAT_COUNT; c++)
-        rep->cats[c].invocations = rep->cats[c].count;
+        if (rep->cats[c])
+            rep->cats[c]->invocations = rep->cats[c]->count;
     if (an->opts.group != PF_GROUP_KERNEL && rep->n_rows) {
         op_scratch *sc = &j->scratch[worker];
         if (!sc->op_ns && op_scratch_init(sc, an->trace->n_ops))

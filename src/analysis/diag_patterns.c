@@ -139,7 +139,7 @@ static int fp32_matrix(const pf_analysis *an, const pf_device_report *d, int64_t
         return 0;
     /* no matrix work on the device: nothing to find, without a pass over every activity
      * (one a device was quadratic in the devices) */
-    if (d->cats[PF_CAT_GEMM].count == 0 && d->cats[PF_CAT_CONV].count == 0)
+    if (pf_report_cat(d, PF_CAT_GEMM)->count == 0 && pf_report_cat(d, PF_CAT_CONV)->count == 0)
         return 0;
     int dev = d->device->id;
     int64_t ns = 0, n = 0;
@@ -180,7 +180,7 @@ static int fp32_matrix(const pf_analysis *an, const pf_device_report *d, int64_t
 
 static int pageable_copies(const pf_analysis *an, const pf_device_report *d, int64_t span, pf_diag_list *l)
 {
-    if (d->cats[PF_CAT_MEMCPY].count == 0) /* no copy on the device (a copy is PF_CAT_MEMCPY) */
+    if (pf_report_cat(d, PF_CAT_MEMCPY)->count == 0) /* no copy on the device (a copy is PF_CAT_MEMCPY) */
         return 0;
     int dev = d->device->id;
     int64_t ns = 0, n = 0, bytes = 0;

@@ -172,7 +172,7 @@ static int new_row(dev_acc *d, const char *key, int32_t op)
 {
     assert(d->rep->n_rows <= d->cap_rows);
     if (d->rep->n_rows == d->cap_rows) {
-        size_t cap = d->cap_rows ? d->cap_rows * 2 : 4; /* small: a trace may have 65,536 devices */
+        size_t cap = d->cap_rows ? d->cap_rows * 2 : 1; /* one: a trace may have 65,536 devices of a kernel each */
         pf_row *rows = realloc(d->rep->rows, cap * sizeof *rows);
         if (!rows)
             return -1;
@@ -211,7 +211,13 @@ int pf_an_add_to_group(const pf_analysis *an, const char *const *shape_keys, dev
     act_peaks pk = peaks_of(w, d->rep->info);
     row_add(&d->rep->rows[idx], a, w, &pk, cat);
     row_add(&d->rep->total, a, w, &pk, cat);
-    row_add(&d->rep->cats[cat], a, w, &pk, cat);
+    if (!d->rep->cats[cat]) { /* a category's row made when its first activity comes */
+        if (!(d->rep->cats[cat] = malloc(sizeof *d->rep->cats[cat])))
+            return -1;
+        pf_row_init(d->rep->cats[cat], pf_category_name(cat));
+        d->rep->cats[cat]->is_total = 1;
+    }
+    row_add(d->rep->cats[cat], a, w, &pk, cat);
     count_known(d->rep, a, w);
     count_why(d, a, w);
     if (w->no_formula && add_missing(d, an->trace->ops[a->op].name, a, w))
@@ -241,6 +247,15 @@ pf_category pf_row_category(const pf_row *r)
     return (pf_category)best;
 }
 
+/* analysis.h */
+const pf_row *pf_report_cat(const pf_device_report *d, int c)
+{
+    static const pf_row none; /* count 0, times 0: what a category without activities reads as */
+    assert(d && c >= 0 && c < PF_CAT_COUNT);
+    return d->cats[c] ? d->cats[c] : &none;
+}
+
+/* analysis.h */
 const char *pf_row_source(const pf_row *r, char *buf, size_t n)
 {
     assert(r && buf && n > 0);

@@ -1,6 +1,7 @@
 /* analysis_view.c - how --analysis prints a device: its rows table, header lines, footnotes, categories, busy time and streams, in text, Markdown, CSV and JSON. */
 #include <assert.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,7 +300,7 @@ pf_table *pf_aview_categories(const pf_device_report *d)
     int n = pf_view_category_order(d, order);
     pf_table *t = pf_table_new(cat_cols, K_NCOLS);
     for (int i = 0; t && i < n; i++) {
-        const pf_row *c = &d->cats[order[i]];
+        const pf_row *c = pf_report_cat(d, order[i]);
         int r = pf_table_add_row(t);
         pf_table_str(t, r, K_CATEGORY, c->key);
         pf_table_int(t, r, K_KERNELS, d->cat_kernels[order[i]]);
@@ -347,7 +348,7 @@ static pf_table *by_category_table(const pf_col *cols, const pf_device_report *d
     pf_table *t = pf_table_new(cols, B_NCOLS);
     const char **keys = malloc((d->n_rows + 1) * sizeof *keys);
     size_t n = 0;
-    pf_row total = d->cats[cat];
+    pf_row total = *pf_report_cat(d, cat);
     total.key = "Total";
     total.invocations = 0; /* the Count of its rows: calls for --group op and shape */
     for (size_t i = 0; t && keys && i < d->n_rows; i++)
@@ -471,6 +472,10 @@ pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
         return NULL;
     pf_table_list_col(t, C_SOURCE);
     *over = 0;
+    if (shown_rows(a->v, d) < INT_MAX && pf_table_reserve(t, (int)shown_rows(a->v, d) + 1)) {
+        pf_table_free(t);
+        return NULL;
+    }
     for (size_t i = 0; i < shown_rows(a->v, d); i++) {
         int r = pf_table_add_row(t);
         fill_row(t, r, &d->rows[i], d);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profana/categories.h"
 #include "profana/names.h"
 #include "profana/view.h"
 #include "view_parts.h"
@@ -348,7 +349,7 @@ void pf_dview_omitted(FILE *out, const pf_dview *o, const pf_diff_device *d)
 
 static int64_t cat_sum(const pf_diff_device *d, int c)
 {
-    return d->a->cats[c].total_ns + d->b->cats[c].total_ns;
+    return pf_report_cat(d->a, c)->total_ns + pf_report_cat(d->b, c)->total_ns;
 }
 
 /* Categories either side ran, by their combined time (an insertion sort: at most PF_CAT_COUNT). */
@@ -356,7 +357,7 @@ static int sorted_categories(const pf_diff_device *d, int *order)
 {
     int n = 0;
     for (int c = 0; c < PF_CAT_COUNT; c++) {
-        if (!d->a->cats[c].count && !d->b->cats[c].count)
+        if (!pf_report_cat(d->a, c)->count && !pf_report_cat(d->b, c)->count)
             continue;
         int j = n++;
         for (; j > 0 && cat_sum(d, order[j - 1]) < cat_sum(d, c); j--)
@@ -372,9 +373,9 @@ pf_table *pf_dview_categories(const pf_dview *o, const pf_diff_device *d)
     int n = sorted_categories(d, order);
     pf_table *t = pf_table_new(o->cats.cols, K_NCOLS);
     for (int i = 0; t && i < n; i++) {
-        const pf_row *a = &d->a->cats[order[i]], *b = &d->b->cats[order[i]];
+        const pf_row *a = pf_report_cat(d->a, order[i]), *b = pf_report_cat(d->b, order[i]);
         int r = pf_table_add_row(t);
-        pf_table_str(t, r, K_CATEGORY, a->key);
+        pf_table_str(t, r, K_CATEGORY, pf_category_name((pf_category)order[i])); /* a side may lack it */
         pf_table_num(t, r, K_A_TOTAL, a->total_ns / 1e3, 3);
         pf_table_num(t, r, K_B_TOTAL, b->total_ns / 1e3, 3);
         if (a->total_ns > 0)

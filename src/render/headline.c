@@ -57,7 +57,7 @@ static void top_categories(const pf_device_report *d, headline *h)
     int n = pf_view_category_order(d, order);
     for (int i = 0; i < n && h->n_top < TOP_CATS; i++) {
         h->top[h->n_top] = (pf_category)order[i];
-        h->top_pct[h->n_top++] = pf_aview_time_pct(d, d->cats[order[i]].total_ns);
+        h->top_pct[h->n_top++] = pf_aview_time_pct(d, pf_report_cat(d, order[i])->total_ns);
     }
 }
 

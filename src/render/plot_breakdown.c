@@ -56,12 +56,12 @@ static void make_segs(const pf_device_report *d, bar_layout *b)
     b->scaled = scale < 1.0;
     b->span_ns = span_of(d);
     for (int c = 0; c < PF_CAT_COUNT; c++) {
-        if (d->cats[c].total_ns <= 0)
+        if (pf_report_cat(d, c)->total_ns <= 0)
             continue;
         int j = b->n_segs++;
-        for (; j > 0 && d->cats[b->segs[j - 1].cat].total_ns < d->cats[c].total_ns; j--)
+        for (; j > 0 && pf_report_cat(d, b->segs[j - 1].cat)->total_ns < pf_report_cat(d, c)->total_ns; j--)
             b->segs[j] = b->segs[j - 1];
-        b->segs[j] = (seg){c, (double)d->cats[c].total_ns * scale};
+        b->segs[j] = (seg){c, (double)pf_report_cat(d, c)->total_ns * scale};
     }
     double idle = b->span_ns - (double)bz->busy_ns;
     if (idle > 0)
@@ -227,7 +227,7 @@ static size_t legend_items(const pf_breakdown_bar *bars, size_t n, pf_legend_ite
     size_t k = 0;
     for (int c = 0; c < PF_CAT_COUNT; c++) {
         for (size_t i = 0; i < n; i++)
-            ns[c] += bars[i].d->cats[c].total_ns > 0 ? bars[i].d->cats[c].total_ns : 0;
+            ns[c] += pf_report_cat(bars[i].d, c)->total_ns > 0 ? pf_report_cat(bars[i].d, c)->total_ns : 0;
         if (ns[c] <= 0)
             continue;
         size_t j = k++;

@@ -14,9 +14,11 @@ typedef enum cell_kind { CELL_NULL = 0, CELL_STR, CELL_INT, CELL_NUM, CELL_BOOL 
 typedef struct cell {
     cell_kind kind;
     char *text;                /* what text/CSV/Markdown show */
-    char *label;               /* what text and Markdown show instead (pf_table_label); NULL: text */
-    double num;                /* CELL_NUM: the value JSON writes */
-    int64_t i;                 /* CELL_INT */
+    union {                    /* one cell a row a column: 24 bytes, not 40, its label kept
+                                  apart (a table of 100,000 distinct kernels) */
+        double num;            /* CELL_NUM: the value JSON writes */
+        int64_t i;             /* CELL_INT */
+    };
 } cell;
 
 struct pf_table {
@@ -27,6 +29,10 @@ struct pf_table {
     uint64_t lists;            /* columns of '+'-joined lists (pf_table_list_col) */
     int nrows, cap;
     int failed;
+    struct text_block *texts;  /* the cells' texts and labels (table_text) */
+    char **labels;             /* per row, what text and Markdown show instead of the cell of
+                                  column label_col (pf_table_label); NULL: none yet */
+    int label_col;             /* the one column with labels; -1: none */
 };
 
 int pf_format_parse(const char *s, pf_format *f)
@@ -51,42 +57,92 @@ pf_table *pf_table_new(const pf_col *cols, int ncols)
         return NULL;
     t->cols = cols;
     t->ncols = ncols;
+    t->label_col = -1;
     return t;
+}
+
+/* The cells' texts one after another in blocks (100,000 rows hold two million short texts: 32
+ * bytes each through malloc); one replaced stays until the table is freed. */
+typedef struct text_block {
+    struct text_block *next;
+    size_t used, cap;
+    char data[];
+} text_block;
+
+enum { TEXT_BLOCK = 64 * 1024 };
+
+/* A copy of the n bytes of s, then a NUL, n + extra + 1 bytes in all, in t's blocks; NULL when
+ * memory runs out. */
+static char *table_text(pf_table *t, const char *s, size_t n, size_t extra)
+{
+    size_t need = n + extra + 1;
+    text_block *b = t->texts;
+    if (!b || b->cap - b->used < need) {
+        size_t cap = need > TEXT_BLOCK ? need : TEXT_BLOCK;
+        if (!(b = malloc(sizeof *b + cap)))
+            return NULL;
+        *b = (text_block){.next = t->texts, .cap = cap};
+        t->texts = b;
+    }
+    char *out = b->data + b->used;
+    b->used += need;
+    memcpy(out, s, n);
+    out[n] = 0;
+    return out;
 }
 
 void pf_table_free(pf_table *t)
 {
     if (!t)
         return;
-    for (int i = 0; i < t->nrows * t->ncols; i++) {
-        free(t->cells[i].text);
-        free(t->cells[i].label);
+    for (text_block *b = t->texts, *next; b; b = next) {
+        next = b->next;
+        free(b);
     }
     free(t->cells);
     free(t->summary);
+    free(t->labels);
     free(t);
+}
+
+/* Room for cap rows: 0, or -1 when memory runs out (the table as it was). */
+static int table_grow(pf_table *t, int cap)
+{
+    assert(cap > t->cap);
+    cell *cells = realloc(t->cells, (size_t)cap * (size_t)t->ncols * sizeof *cells);
+    if (!cells)
+        return -1;
+    t->cells = cells;
+    unsigned char *sum = realloc(t->summary, (size_t)cap);
+    if (!sum)
+        return -1;
+    t->summary = sum;
+    if (t->labels) {
+        char **labels = realloc(t->labels, (size_t)cap * sizeof *labels);
+        if (!labels)
+            return -1;
+        t->labels = labels;
+    }
+    t->cap = cap;
+    return 0;
+}
+
+int pf_table_reserve(pf_table *t, int n)
+{
+    assert(t && n >= 0);
+    return n <= t->cap ? 0 : table_grow(t, n);
 }
 
 int pf_table_add_row(pf_table *t)
 {
-    if (t->nrows == t->cap) {
-        int cap = t->cap ? t->cap * 2 : 32;
-        cell *cells = realloc(t->cells, (size_t)cap * (size_t)t->ncols * sizeof *cells);
-        if (!cells) {
-            t->failed = 1;
-            return -1;
-        }
-        t->cells = cells;
-        unsigned char *sum = realloc(t->summary, (size_t)cap);
-        if (!sum) {
-            t->failed = 1;
-            return -1;
-        }
-        t->summary = sum;
-        t->cap = cap;
+    if (t->nrows == t->cap && table_grow(t, t->cap ? t->cap * 2 : 32)) {
+        t->failed = 1;
+        return -1;
     }
     memset(&t->cells[(size_t)t->nrows * (size_t)t->ncols], 0, (size_t)t->ncols * sizeof(cell));
     t->summary[t->nrows] = 0;
+    if (t->labels)
+        t->labels[t->nrows] = NULL;
     return t->nrows++;
 }
 
@@ -111,8 +167,7 @@ void pf_table_row_summary(pf_table *t, int row)
 
 static void set_text(pf_table *t, cell *c, cell_kind kind, const char *text)
 {
-    free(c->text);
-    c->text = strdup(text);
+    c->text = table_text(t, text, strlen(text), 0);
     c->kind = kind;
     if (!c->text) {
         t->failed = 1;
@@ -170,7 +225,7 @@ void pf_table_mark(pf_table *t, int row, int col, const char *marker)
         return;
     }
     size_t n = strlen(c->text), m = strlen(marker);
-    char *s = realloc(c->text, n + m + 1);
+    char *s = table_text(t, c->text, n, m);
     if (!s) {
         t->failed = 1;
         return;
@@ -190,8 +245,13 @@ void pf_table_label(pf_table *t, int row, int col, const char *label)
     cell *c = cell_at(t, row, col);
     if (!c || !label)
         return;
-    free(c->label);
-    if (!(c->label = strdup(label)))
+    assert(t->label_col < 0 || t->label_col == col); /* one column of labels a table */
+    if (!t->labels && !(t->labels = calloc((size_t)t->cap, sizeof *t->labels))) {
+        t->failed = 1;
+        return;
+    }
+    t->label_col = col;
+    if (!(t->labels[row] = table_text(t, label, strlen(label), 0)))
         t->failed = 1;
 }
 
@@ -298,11 +358,18 @@ static char *one_line(const char *s, int md)
 
 static const char no_value[] = "-";
 
+/* The label of cell i (row-major), or NULL. */
+static const char *label_of(const pf_table *t, size_t i)
+{
+    size_t ncols = (size_t)t->ncols;
+    return t->labels && (int)(i % ncols) == t->label_col ? t->labels[i / ncols] : NULL;
+}
+
 /* Whether layout text l->text[i] is the cell's own (a number shown as it is), not a copy. */
 static int shared_text(const pf_table *t, const layout *l, size_t i)
 {
     const char *s = l->text[i];
-    return s == no_value || s == t->cells[i].text || s == t->cells[i].label;
+    return s == no_value || s == t->cells[i].text || s == label_of(t, i);
 }
 
 static void layout_free(const pf_table *t, layout *l)
@@ -331,7 +398,7 @@ static int layout_cells(const pf_table *t, layout *l, int md)
     for (size_t i = 0; i < n; i++) {
         const cell *c = &t->cells[i];
         int col = (int)(i % (size_t)t->ncols);
-        const char *s = c->label ? c->label : c->text ? c->text : no_value;
+        const char *s = label_of(t, i) ? label_of(t, i) : c->text ? c->text : no_value;
         if (!pickable(t, col))
             l->text[i] = (char *)no_value; /* never shown, measured or cut */
         else if (t->cols[col].numeric && col != l->name && one_line_size(s, md) == strlen(s) + 1 && !strpbrk(s, "\t\n"))
@@ -561,33 +628,40 @@ static size_t wrap_at(const char *s, size_t w)
     return brk;
 }
 
+/* The budgets wrap_name tries a pass, widest first, each on a copy of the whole name: linear in
+ * the name (every budget down to w: 2,000 names of 4 KB at COLUMNS=4000 took 191 s). A key
+ * breaks within a few budgets of the widest, at its last top-level comma (docs/performance.md). */
+#define WRAP_TRIES 64
+
 /* name (a copy, whole) as at most two lines of w characters joined by '\n', the second
- * indented by two when printed: cut by fit->cut to the longest length whose break leaves a
- * second line that fits. NULL when it fits one line, cannot break, or memory runs out (the
- * caller cuts it to one line). */
+ * indented by two when printed: cut by fit->cut to the longest length (of the WRAP_TRIES widest;
+ * those past the name's width one try) whose break leaves a second line that fits. NULL when it
+ * fits one line, cannot break, or memory runs out (the caller cuts it to one line). */
 static char *wrap_name(const char *name, const pf_text_fit *fit, size_t w)
 {
-    if (text_width(name) <= w)
+    size_t width = text_width(name), len = strlen(name);
+    if (width <= w)
         return NULL;
     void (*cut)(char *, int) = fit->cut ? fit->cut : pf_name_cut;
+    char *tmp = malloc(len + 2);
+    if (!tmp)
+        return NULL;
     /* first without a middle cut ("..."), which loses what the cut function keeps whole */
-    for (size_t pass = 0, budget = 2 * w - 2; pass < 2; pass++, budget = 2 * w - 2)
-    for (; budget > w; budget--) {
-        char *tmp = malloc(strlen(name) + 2);
-        if (!tmp)
-            return NULL;
-        memcpy(tmp, name, strlen(name) + 1);
-        cut(tmp, (int)budget);
-        size_t b = wrap_at(tmp, w);
-        size_t skip = b && tmp[b] == ' ';
-        if (text_width(tmp) <= w || !b || text_width(tmp + b + skip) > w - 2 || (pass == 0 && strstr(tmp, "..."))) {
-            free(tmp);
-            continue;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t top = 2 * w - 2 < width ? 2 * w - 2 : width;
+        for (size_t budget = top, tries = 0; budget > w && tries < WRAP_TRIES; budget--, tries++) {
+            memcpy(tmp, name, len + 1);
+            cut(tmp, (int)budget);
+            size_t b = wrap_at(tmp, w);
+            size_t skip = b && tmp[b] == ' ';
+            if (text_width(tmp) <= w || !b || text_width(tmp + b + skip) > w - 2 || (pass == 0 && strstr(tmp, "...")))
+                continue;
+            memmove(tmp + b + 1, tmp + b + skip, strlen(tmp + b + skip) + 1);
+            tmp[b] = '\n';
+            return tmp;
         }
-        memmove(tmp + b + 1, tmp + b + skip, strlen(tmp + b + skip) + 1);
-        tmp[b] = '\n';
-        return tmp;
     }
+    free(tmp);
     return NULL;
 }
 

@@ -49,7 +49,7 @@ int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n,
 
 static int cmp_cat_time(const void *x, const void *y, const pf_device_report *d)
 {
-    const pf_row *a = &d->cats[*(const int *)x], *b = &d->cats[*(const int *)y];
+    const pf_row *a = pf_report_cat(d, *(const int *)x), *b = pf_report_cat(d, *(const int *)y);
     if (a->total_ns != b->total_ns)
         return a->total_ns < b->total_ns ? 1 : -1;
     return *(const int *)x - *(const int *)y;
@@ -61,7 +61,7 @@ int pf_view_category_order(const pf_device_report *d, int *order)
     assert(d && order);
     int n = 0;
     for (int c = 0; c < PF_CAT_COUNT; c++) {
-        if (!d->cats[c].count)
+        if (!pf_report_cat(d, c)->count)
             continue;
         int j = n++;
         for (; j > 0 && cmp_cat_time(&order[j - 1], &c, d) > 0; j--)

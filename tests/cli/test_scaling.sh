@@ -1,4 +1,4 @@
-# test_scaling.sh - adversarial shapes doubled three times (issue 48): the Inductor module parser (a module of unclosed `tl.load(ptr + (` lines; many launches over one module), the timeline's output (one stream; a stream or a device a kernel: the lanes folded into "other", its figures by an oracle), graph matching over graphs that share kernel names; time, peak memory and output bytes grow at most linearly (<= 2.5x a doubling).
+# test_scaling.sh - adversarial shapes doubled three times (issue 48): the Inductor module parser (a module of unclosed `tl.load(ptr + (` lines; many launches over one module), the timeline's output (one stream; a stream or a device a kernel: the lanes folded into "other", its figures by an oracle), graph matching over graphs that share kernel names, `--group shape` names wrapped, devices of a kernel each, distinct kernel names; time, peak memory and output bytes grow at most linearly (<= 2.5x a doubling).
 # check: optimised
 . tests/cli/lib.sh
 
@@ -142,6 +142,33 @@ def graphs(n, geo):
     return [profana, "--analysis", os.path.join(d, "rep.json"), "fp32", "--graph-capture", os.path.join(d, "cap.json"),
             "--group", "op", "--format", "json"], None
 
+def wrapped(n):
+    # 10 names of n bytes with a comma every 4 (`--group shape`, text) at COLUMNS n/2: each name
+    # wraps onto two lines; before, every cut from twice the column down to it was tried on the
+    # whole name (issue 48 defect 6: one 40 KB name 9.1 s, 2,000 of 4 KB 191 s at COLUMNS=4000)
+    t = os.path.join(tmp, "w%d.json" % n)
+    ev = [{"ph": "X", "cat": "kernel", "name": "k%d_" % i + "ab, " * (n // 4), "pid": 0, "tid": 7, "ts": 20 * i,
+           "dur": 1 + i, "args": {"device": 0, "stream": 7, "correlation": i + 1}} for i in range(10)]
+    json.dump({"deviceProperties": DEV, "traceEvents": ev}, open(t, "w"))
+    return ["/usr/bin/env", "COLUMNS=%d" % (n // 2), profana, "--analysis", t, "bf16", "--group", "shape"], None
+
+def onekernel(n):
+    # n devices declared and each running one kernel (issue 48 defect 6: 65,536 of them took
+    # 1.05 GB): the memory a device costs
+    t = os.path.join(tmp, "o%d.json" % n)
+    ev = [{"ph": "X", "cat": "kernel", "name": "k", "pid": d, "tid": 7, "ts": 3 * d, "dur": 1 + d % 9,
+           "args": {"device": d, "stream": 7, "correlation": d + 1}} for d in range(n)]
+    json.dump({"deviceProperties": [dict(DEV[0], id=d) for d in range(n)], "traceEvents": ev}, open(t, "w"))
+    return [profana, "--analysis", t, "bf16", "--format", "csv"], None
+
+def names(n):
+    # n kernels of n distinct names (issue 48 defect 6: about 20x the file in memory)
+    t = os.path.join(tmp, "n%d.json" % n)
+    ev = [{"ph": "X", "cat": "kernel", "name": "void kernel_%07d<float, 128>(float*, int)" % i, "pid": 0, "tid": 7,
+           "ts": 2 * i, "dur": 1 + i % 5, "args": {"device": 0, "stream": 7, "correlation": i + 1}} for i in range(n)]
+    json.dump({"deviceProperties": DEV, "traceEvents": ev}, open(t, "w"))
+    return [profana, "--analysis", t, "bf16"], None
+
 def timeline(n):
     t, svg = os.path.join(tmp, "k%d.json" % n), os.path.join(tmp, "k%d.svg" % n)
     kernels(t, n)
@@ -154,6 +181,11 @@ shape("streams", [2000, 4000, 8000, 16000], streams)    # a stream a kernel: the
 shape("devices", [256, 512, 1024, 2048], devices)       # a device a kernel: the report's bytes
 shape("graphs", [2500, 5000, 10000, 20000], lambda n: graphs(n, 1))     # graphs told apart by grid
 shape("ambiguous", [2500, 5000, 10000, 20000], lambda n: graphs(n, 0))  # graphs alike
+shape("wrapped", [2000, 4000, 8000, 16000], wrapped)    # bytes of each of 10 names, COLUMNS half that
+shape("onekernel", [256, 512, 1024, 2048], onekernel)   # devices of one kernel each
+shape("names", [2500, 5000, 10000, 20000], names)       # distinct kernel names
+for f in ("o2048", "n20000"):  # the file's bytes: memory as a multiple of them (docs/reliability.md)
+    print("size", f, os.path.getsize(os.path.join(tmp, f + ".json")))
 PY
 check_eq "scaling: every run exits 0" "$(grep -c ' fail ' "$TMP/scaling")" 0
 # doubling SHAPE COLUMN WHAT SLACK: each size's figure over the size before's at most 2.5x (+SLACK)
@@ -176,6 +208,27 @@ doubling devices 4 "peak memory (KB)" 0
 doubling devices 5 "report bytes" 0
 doubling graphs 3 "time (s)" 0.05
 doubling ambiguous 3 "time (s)" 0.05
+doubling wrapped 3 "time (s)" 0.05
+doubling onekernel 3 "time (s)" 0.05
+doubling onekernel 4 "peak memory (KB)" 0
+doubling names 3 "time (s)" 0.05
+doubling names 4 "peak memory (KB)" 0
+# Memory as a multiple of the file (docs/reliability.md: the bounds promised): 2,048 devices of
+# a kernel each within 30x their file (23x measured: 4 KB a device, its report, one row and one
+# category row of 624 bytes, against 240 bytes of trace, and the process's own 3 MB; main
+# d5b6da9 77x), 20,000 distinct names within 15x (12.6x: a row, 30 table cells and their texts
+# a name; main 17.7x). Main's wrapped keys took 0.08, 0.24, 0.89 and 4.1 s of CPU (4.6x a
+# doubling), these 0.03 to 0.07 s.
+bound() {
+    awk -v s="$1" -v n="$2" -v f="$3" -v x="$4" '$1 == s && $2 == n { kb = $4 } $1 == "size" && $2 == f { b = $3 }
+        END { print (kb * 1024 <= x * b ? "ok" : kb " KB for " b " bytes") }' "$TMP/scaling"
+}
+if ! grep -q __asan_init "$PROFANA" 2>/dev/null && [ -z "${PF_VALGRIND_BIN:-}" ]; then
+    check_eq "scaling: onekernel: 2,048 devices' peak memory within 30x the file" "$(bound onekernel 2048 o2048 30)" ok
+    check_eq "scaling: names: 20,000 distinct names' peak memory within 15x the file" "$(bound names 20000 n20000 15)" ok
+else
+    echo "SKIP scaling: memory as a multiple of the file (a sanitizer's shadow memory is no figure of profana's)"
+fi
 
 # The matches are those of the rule (docs/analysis.md, --graph-capture): by hand, each of the
 # 5,000 replays told apart by grid runs its graph's one aten::mm of 2 x 64 x 32 x 16 = 65,536
@@ -264,3 +317,43 @@ if command -v strace >/dev/null 2>&1 && strace -f -e trace=none true 2>/dev/null
 else
     echo "SKIP scaling: the module opened once (strace cannot trace here)"
 fi
+
+# The figures of the three shapes above, by an oracle over the raw events: the 10 wrapped names
+# in order of time, each on two lines within COLUMNS (its first ending at a comma, the second
+# indented by two), with its Total (us) 1 + i; each of the 2,048 devices one row of its kernel
+# and its time; each of the 20,000 names one row of one launch and its time.
+COLUMNS=8000 "$PROFANA" --analysis "$TMP/w16000.json" bf16 --group shape >"$TMP/w.txt" 2>/dev/null
+"$PROFANA" --analysis "$TMP/o2048.json" bf16 --format csv >"$TMP/o.csv" 2>/dev/null
+"$PROFANA" --analysis "$TMP/n20000.json" bf16 --format csv >"$TMP/n.csv" 2>/dev/null
+python3 - "$TMP" >"$TMP/shapes" <<'PY'
+import csv, json, os, sys
+tmp = sys.argv[1]
+lines = open(os.path.join(tmp, "w.txt")).read().split("\n")
+head = next(i for i, l in enumerate(lines) if l.startswith("Op (input shapes)"))
+rows = lines[head + 2:head + 22]
+names = [l.split(" | ")[0] for l in rows[0::2]]
+totals = [l.split(" | ")[4].strip() for l in rows[0::2]]
+ok = all(len(l) <= 8000 for l in lines)
+ok = ok and [n.split("_")[0] for n in names] == ["k%d" % i for i in range(9, -1, -1)]
+ok = ok and all(n.rstrip().endswith(",") for n in names) and all(l.startswith("  ab, ") for l in rows[1::2])
+print("wrapped", "layout", "ok" if ok else "bad: %s" % [l[:40] for l in rows[:4]])
+want = ["%.3f" % (1 + i) for i in range(9, -1, -1)]
+print("wrapped", "totals", "ok" if totals == want else "%s, want %s" % (totals, want))
+for name, f, key in (("onekernel", "o2048", "device"), ("names", "n20000", "name")):
+    ev = json.load(open(os.path.join(tmp, f + ".json")))["traceEvents"]
+    want = sorted(((str(e["args"]["device"]), e["name"]) if key == "device" else ("0", e["name"]), "1", "%.3f" % e["dur"])
+                  for e in ev)
+    got = sorted(((r["Device"], r["Kernel Name"]), r["Count"], r["Total (us)"])
+                 for r in csv.DictReader(open(os.path.join(tmp, f[0] + ".csv"))) if r["Kernel Name"] != "Total")
+    print(name, "rows", len(got), len(want))
+    print(name, "figures", "ok" if got == want else "differ: %s against %s" % (got[:2], want[:2]))
+PY
+while read -r shape what got want; do
+    case $what in
+    figures) check_eq "scaling: $shape: each row's count and time (oracle)" "$got" ok ;;
+    rows) check_eq "scaling: $shape: a row each (oracle)" "$got" "$want" ;;
+    totals) check_eq "scaling: wrapped: the rows' Total (us), 10 down to 1 by hand" "$got" ok ;;
+    *) check_eq "scaling: wrapped: two lines a name within COLUMNS" "$got" ok ;;
+    esac
+done <"$TMP/shapes"
+check_eq "scaling: shapes: the oracle's lines" "$(wc -l <"$TMP/shapes")" 6

@@ -167,6 +167,7 @@ typedef struct chart_case {
     pf_device_report d;
     pf_device dev;
     pf_row rows[4];
+    pf_row cats[PF_CAT_COUNT];         /* d.cats point here */
 } chart_case;
 
 /* Device 0, an H100 SXM: a 4096^3 bf16 GEMM in 200 us; an element-wise kernel that moved 1 GB
@@ -183,10 +184,12 @@ static void make_case(chart_case *c)
     c->d = (pf_device_report){.device = &c->dev, .info = info, .rows = c->rows, .n_rows = 4};
     c->d.total.total_ns = 375000;
     c->d.busy = (pf_busy){.start_ns = 0, .end_ns = 1000000, .busy_ns = 375000, .sum_ns = 375000};
-    c->d.cats[PF_CAT_GEMM].total_ns = 200000;
-    c->d.cats[PF_CAT_ELEMENTWISE].total_ns = 100000;
-    c->d.cats[PF_CAT_MEMCPY].total_ns = 50000;
-    c->d.cats[PF_CAT_OTHER].total_ns = 25000;
+    for (int k = 0; k < PF_CAT_COUNT; k++)
+        c->d.cats[k] = &c->cats[k];
+    c->d.cats[PF_CAT_GEMM]->total_ns = 200000;
+    c->d.cats[PF_CAT_ELEMENTWISE]->total_ns = 100000;
+    c->d.cats[PF_CAT_MEMCPY]->total_ns = 50000;
+    c->d.cats[PF_CAT_OTHER]->total_ns = 25000;
 }
 
 static void roofline_into(FILE *f, const void *p)
@@ -252,7 +255,7 @@ static void test_breakdown(void)
     free(s);
     /* Two streams ran 100 us at once: categories sum to 475 us in 375 us of busy time. */
     c.d.busy.sum_ns = 475000;
-    c.d.cats[PF_CAT_ELEMENTWISE].total_ns = 200000;
+    c.d.cats[PF_CAT_ELEMENTWISE]->total_ns = 200000;
     s = capture(breakdown_into, &c);
     CHECK("breakdown: overlap scaled into the busy time",
           strstr(s, "data-category=\"gemm\" data-ns=\"157895\"") != NULL);
