@@ -640,24 +640,6 @@ static int print_csv(FILE *out, const pf_aview *a, const pf_analysis *an)
     return 0;
 }
 
-static void json_peaks(pf_jw *w, const pf_device_info *info)
-{
-    pf_jw_key(w, "peak_tflops");
-    if (!info) {
-        pf_jw_null(w);
-        return;
-    }
-    pf_jw_obj_begin(w);
-    for (int k = 0; k < PF_DT_COUNT; k++) {
-        pf_jw_key(w, pf_dtype_name((pf_dtype)k));
-        if (pf_peak_flops(info, (pf_dtype)k) > 0)
-            pf_jw_num(w, pf_peak_flops(info, (pf_dtype)k) / 1e12);
-        else
-            pf_jw_null(w);
-    }
-    pf_jw_obj_end(w);
-}
-
 static void json_busy(pf_jw *w, const pf_busy *b)
 {
     pf_jw_key(w, "busy");
@@ -681,25 +663,6 @@ static void json_busy(pf_jw *w, const pf_busy *b)
     pf_jw_obj_end(w);
 }
 
-/* The device's identity, matched entry and peaks. */
-static void json_device_head(pf_jw *w, const pf_device_report *d)
-{
-    pf_jw_key(w, "id");
-    pf_jw_int(w, d->device->id);
-    pf_jw_key(w, "name");
-    pf_jw_str(w, d->device->name);
-    pf_jw_key(w, "matched");
-    pf_jw_str(w, d->info ? d->info->key : NULL);
-    json_peaks(w, d->info);
-    pf_jw_key(w, "peak_gbps");
-    if (d->info)
-        pf_jw_num(w, d->info->peak_gbps);
-    else
-        pf_jw_null(w);
-    pf_jw_key(w, "activities");
-    pf_jw_int(w, d->total.count);
-}
-
 static int json_device(pf_jw *w, const pf_aview *a, const pf_analysis *an, const pf_device_report *d)
 {
     int over;
@@ -707,7 +670,7 @@ static int json_device(pf_jw *w, const pf_aview *a, const pf_analysis *an, const
     if (!t)
         return -1;
     pf_jw_obj_begin(w);
-    json_device_head(w, d);
+    pf_aview_header_json(w, d);
     pf_headline_json(w, an, d);
     pf_jw_key(w, "rows");
     pf_table_json_rows(w, t);

@@ -1,4 +1,5 @@
-/* device_header.c - the line that opens a device's --analysis output: its name, the table entry it matched, the peak of each dtype its work used, the clock; and the line naming the dtypes its entry has no peak for. */
+/* device_header.c - the line that opens a device's --analysis output: its name, the table entry it matched, the peak of each dtype its work used, the clock; the line naming the dtypes its entry has no peak for; the same identity and peaks in JSON. */
+#include <assert.h>
 #include <stdio.h>
 
 #include "profana/view.h"
@@ -54,4 +55,41 @@ void pf_aview_header(FILE *out, const pf_analysis *an, const pf_device_report *d
     fprintf(out, ": the device table gives %s none (no such units, or no published rate), so that work's "
                  "FLOPS %% is '-' (unknown), not 0; --device-file gives a peak to measure against\n",
             d->info->key);
+}
+
+static void json_peaks(pf_jw *w, const pf_device_info *info)
+{
+    pf_jw_key(w, "peak_tflops");
+    if (!info) {
+        pf_jw_null(w);
+        return;
+    }
+    pf_jw_obj_begin(w);
+    for (int k = 0; k < PF_DT_COUNT; k++) {
+        pf_jw_key(w, pf_dtype_name((pf_dtype)k));
+        if (pf_peak_flops(info, (pf_dtype)k) > 0)
+            pf_jw_num(w, pf_peak_flops(info, (pf_dtype)k) / 1e12);
+        else
+            pf_jw_null(w);
+    }
+    pf_jw_obj_end(w);
+}
+
+void pf_aview_header_json(pf_jw *w, const pf_device_report *d)
+{
+    assert(w && d);
+    pf_jw_key(w, "id");
+    pf_jw_int(w, d->device->id);
+    pf_jw_key(w, "name");
+    pf_jw_str(w, d->device->name);
+    pf_jw_key(w, "matched");
+    pf_jw_str(w, d->info ? d->info->key : NULL);
+    json_peaks(w, d->info);
+    pf_jw_key(w, "peak_gbps");
+    if (d->info)
+        pf_jw_num(w, d->info->peak_gbps);
+    else
+        pf_jw_null(w);
+    pf_jw_key(w, "activities");
+    pf_jw_int(w, d->total.count);
 }

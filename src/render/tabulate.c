@@ -9,31 +9,7 @@
 
 #include "profana/names.h"
 
-typedef enum cell_kind { CELL_NULL = 0, CELL_STR, CELL_INT, CELL_NUM, CELL_BOOL } cell_kind;
-
-typedef struct cell {
-    cell_kind kind;
-    char *text;                /* what text/CSV/Markdown show */
-    union {                    /* one cell a row a column: 24 bytes, not 40, its label kept
-                                  apart (a table of 100,000 distinct kernels) */
-        double num;            /* CELL_NUM: the value JSON writes */
-        int64_t i;             /* CELL_INT */
-    };
-} cell;
-
-struct pf_table {
-    const pf_col *cols;
-    int ncols;
-    cell *cells;               /* rows x ncols */
-    unsigned char *summary;
-    uint64_t lists;            /* columns of '+'-joined lists (pf_table_list_col) */
-    int nrows, cap;
-    int failed;
-    struct text_block *texts;  /* the cells' texts and labels (table_text) */
-    char **labels;             /* per row, what text and Markdown show instead of the cell of
-                                  column label_col (pf_table_label); NULL: none yet */
-    int label_col;             /* the one column with labels; -1: none */
-};
+#include "tabulate_cells.h"
 
 int pf_format_parse(const char *s, pf_format *f)
 {
@@ -150,12 +126,6 @@ static cell *cell_at(pf_table *t, int row, int col)
 {
     if (row < 0 || row >= t->nrows || col < 0 || col >= t->ncols)
         return NULL;
-    return &t->cells[(size_t)row * (size_t)t->ncols + (size_t)col];
-}
-
-static const cell *cell_get(const pf_table *t, int row, int col)
-{
-    assert(row >= 0 && row < t->nrows && col >= 0 && col < t->ncols);
     return &t->cells[(size_t)row * (size_t)t->ncols + (size_t)col];
 }
 
@@ -289,11 +259,6 @@ int pf_table_is_summary(const pf_table *t, int row)
 }
 
 /* ---- text and Markdown ---- */
-
-static int shown_in(const pf_table *t, int col, unsigned where)
-{
-    return !t->cols[col].show || (t->cols[col].show & where);
-}
 
 static int visible(const pf_table *t, int col)
 {
@@ -866,109 +831,4 @@ int pf_cols_pick(const pf_col *cols, int ncols, const char *list, int *out, int 
         s += len + (s[len] == ',');
     }
     return n;
-}
-
-/* ---- CSV ---- */
-
-static void csv_field(FILE *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
-void pf_table_print_csv(FILE *out, const pf_table *t, int header)
-{
-    assert(out && t);
-    for (int r = header ? -1 : 0; r < t->nrows; r++) {
-        for (int c = 0; c < t->ncols; c++) {
-            if (!shown_in(t, c, PF_IN_CSV))
-                continue;
-            if (r < 0)
-                csv_field(out, t->cols[c].title);
-            else if (cell_get(t, r, c)->kind != CELL_NULL)
-                csv_field(out, cell_get(t, r, c)->text);
-            fputc(',', out);
-        }
-        /* last, so that a reader summing a column (pandas, DuckDB) can leave the Total out */
-        fputs(r < 0 ? "Kind\n" : t->summary[r] ? "total\n" : "row\n", out);
-    }
-}
-
-/* ---- JSON rows (the writer is render/jsonw.c) ---- */
-
-void pf_table_print_ndjson(FILE *out, const pf_table *t, const char *table, const char *trace, int64_t device)
-{
-    assert(out && t && table);
-    for (int r = 0; r < t->nrows; r++) {
-        pf_jw w;
-        pf_jw_init(&w, out);
-        pf_jw_doc_begin(&w);
-        pf_jw_key(&w, "table");
-        pf_jw_str(&w, table);
-        if (trace) {
-            pf_jw_key(&w, "trace");
-            pf_jw_str(&w, trace);
-        }
-        if (device >= 0) {
-            pf_jw_key(&w, "device");
-            pf_jw_int(&w, device);
-        }
-        pf_jw_key(&w, "kind");
-        pf_jw_str(&w, t->summary[r] ? "total" : "row");
-        pf_table_json_fields(&w, t, r);
-        pf_jw_obj_end(&w);
-        putc_unlocked('\n', out);
-    }
-}
-
-void pf_table_json_fields(pf_jw *w, const pf_table *t, int row)
-{
-    for (int c = 0; c < t->ncols; c++) {
-        const cell *x = cell_get(t, row, c);
-        if (!t->cols[c].key || !shown_in(t, c, PF_IN_JSON))
-            continue;
-        pf_jw_key(w, t->cols[c].key);
-        switch (x->kind) {
-        case CELL_NULL:
-            pf_jw_null(w);
-            break;
-        case CELL_STR:
-            pf_jw_str(w, x->text);
-            break;
-        case CELL_INT:
-            pf_jw_int(w, x->i);
-            break;
-        case CELL_NUM:
-            pf_jw_num(w, x->num);
-            break;
-        case CELL_BOOL:
-            pf_jw_bool(w, strcmp(x->text, "true") == 0);
-            break;
-        }
-    }
-}
-
-void pf_table_json_row(pf_jw *w, const pf_table *t, int row)
-{
-    pf_jw_obj_begin(w);
-    pf_table_json_fields(w, t, row);
-    pf_jw_obj_end(w);
-}
-
-void pf_table_json_rows(pf_jw *w, const pf_table *t)
-{
-    pf_jw_arr_begin(w);
-    for (int r = 0; r < t->nrows; r++)
-        if (!t->summary[r])
-            pf_table_json_row(w, t, r);
-    pf_jw_arr_end(w);
 }

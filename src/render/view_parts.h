@@ -124,6 +124,9 @@ pf_table *pf_aview_categories(const pf_device_report *d);
 pf_table *pf_aview_streams(const pf_busy *b);
 /* "Device N: NAME | matched: KEY | peaks: ..." after lead ("### " in Markdown). */
 void pf_aview_header(FILE *out, const pf_analysis *an, const pf_device_report *d, const char *lead);
+/* The device's identity, matched entry and peaks as JSON members (the header line's figures):
+ * id, name, matched, peak_tflops (per dtype, null without a peak), peak_gbps, activities. */
+void pf_aview_header_json(pf_jw *w, const pf_device_report *d);
 /* "GPU activities: ..." counts by kind, unlinked ones, and the GPU time. */
 void pf_aview_counts(FILE *out, const pf_analysis *an, const pf_device_report *d);
 /* "Coverage: ..." how much GPU time has known bytes and FLOPs, how much lacks shapes or a
