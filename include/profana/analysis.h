@@ -140,6 +140,10 @@ typedef struct pf_row {
                                           activity time), else per launch */
     double flop, bytes;                /* totals over launches with known figures */
     int64_t flop_known, bytes_known;   /* launches with a known figure */
+    int64_t flop_known_ns, bytes_known_ns; /* their GPU time: a row known in part has its rate
+                                          over that part (the roofline's partial dots) */
+    double both_flop, both_bytes;      /* FLOPs and bytes of the launches with both known */
+    int64_t both_ns;                   /* and their GPU time */
     double flop_peak_s;                /* sum of flop / peak(dtype): seconds at peak */
     double byte_peak_s;                /* sum of bytes / peak bandwidth */
     int peak_ok;                       /* every launch with figures had a peak */

@@ -18,17 +18,24 @@ typedef struct pf_roofline_panel {
 
 /* Writes one <svg> holding the panels one under the other. Per panel: log-log axes with
  * decade ticks (x FLOP/byte, y TFLOP/s), the memory roof (peak GB/s x intensity) and a
- * compute roof per dtype in p->dtypes (equal peaks share one labelled line); one circle of
- * class "dot" per row whose FLOPs and bytes are known and above zero, area proportional to
- * its total time, filled by category, with data-name, data-category, data-x (FLOP/byte),
- * data-y (TFLOP/s) and data-us (total time); the 10 heaviest labelled with pf_short_name;
- * a legend of the categories drawn; a dot above a roof (FLOPS % or BW % over 100) drawn in
- * the warning colour, with class "dot over", and listed under the chart; a line counting the
- * rows left off. The plot area is a <g class="plot"> with data-x0/-x1 (decade exponents at
- * its left/right edge), data-y0/-y1 (bottom/top) and data-left/-top/-width/-height (pixels
- * in the panel's coordinates, the panel being translated by data-dy), so a test can map a
- * dot's figures to its position. Returns 0, or -1 when memory runs out (the output is then
- * incomplete). */
+ * compute roof per dtype in p->dtypes (equal peaks share one labelled line). Every row with
+ * GPU time is placed, once: one circle of class "dot" per row whose FLOPs and bytes are known
+ * and above zero, or "dot partial" (a dashed ring, and a line under the chart) for a row known
+ * in part, placed by the launches with both figures (pf_row.both_*); area proportional to its
+ * total time, filled by category, with data-name, data-category, data-x (FLOP/byte), data-y
+ * (TFLOP/s), data-us and data-gpu-us (total time), and data-known-us (the part placed) when
+ * partial; the 10 heaviest labelled with pf_short_name. The other rows (no FLOPs above zero,
+ * or no bytes) go on the bandwidth strip under the chart (src/render/plot_parts.h: circles
+ * "strip-dot" by achieved GB/s against the DRAM roof, the rows without bytes in one
+ * "strip-unknown" box), each with data-gpu-us: the data-gpu-us of a panel sum to the
+ * device's GPU time. The y axis spans the heaviest dots holding 99% of the dots' time (the
+ * roofs raise its top); lighter dots below it sit on its edge, and a line says how many. A
+ * legend of the categories drawn; a dot above a roof (FLOPS % or BW % over 100) drawn in the
+ * warning colour, with class "dot over", and listed under the chart. The plot area is a
+ * <g class="plot"> with data-x0/-x1 (decade exponents at its left/right edge), data-y0/-y1
+ * (bottom/top) and data-left/-top/-width/-height (pixels in the panel's coordinates, the
+ * panel being translated by data-dy), so a test can map a dot's figures to its position.
+ * Returns 0, or -1 when memory runs out (the output is then incomplete). */
 int pf_plot_roofline(pf_xw *w, const pf_roofline_panel *p, size_t n);
 
 /* One bar of the breakdown. */

@@ -1,6 +1,9 @@
 /* plot_roofline.c - the roofline chart: achieved TFLOP/s against FLOP per byte, per device, on log-log axes with its roofs. */
 #include "profana/plot.h"
 
+#include "plot_parts.h"
+#include "profana/rates.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +24,15 @@
 #define OVER_LISTED 10           /* dots above a roof listed by name; the rest counted */
 #define MAX_DECADES 12
 #define AXIS_LIMIT 400.0 /* decades: beyond the logarithm of any finite double */
+#define Y_SHARE 0.99     /* the y axis spans the heaviest dots holding this share of the dots' time */
 
 typedef struct dot {
     const pf_row *r;
-    double lx, ly;               /* log10 of FLOP/byte and of TFLOP/s */
+    double x, y;                 /* FLOP/byte and TFLOP/s: the row's, or its known part's */
+    double lx, ly;               /* their log10 */
     double px, py, rad;
     int over;                    /* above a roof */
+    int partial;                 /* placed by the launches with both figures, not all */
 } dot;
 
 typedef struct roof {
@@ -38,8 +44,12 @@ typedef struct panel {
     const pf_roofline_panel *p;
     dot *dots;
     size_t n_dots, n_over;
-    size_t left_off;             /* rows not drawn */
-    int64_t left_off_ns;
+    size_t n_partial;            /* dots of rows known in part */
+    int64_t partial_ns, partial_known_ns;
+    size_t n_low;                /* dots below the y axis, drawn on its edge */
+    int64_t low_ns;
+    pf_plot_strip strip;         /* the rows with no FLOPs to place */
+    int64_t heaviest_ns;         /* the panel's heaviest row, dots and strip alike */
     roof roofs[PF_DT_COUNT];
     int n_roofs;
     double gbps;                 /* memory roof; 0 none */
@@ -67,26 +77,53 @@ static int plottable(const pf_row *r)
            isfinite(log10(r->flop / r->bytes)) && isfinite(log10(pf_row_tflops(r)));
 }
 
+/* A row known in part is placed by the launches with both figures: their FLOPs above zero
+ * over their bytes and their time. */
+static int plottable_part(const pf_row *r)
+{
+    double tf = pf_rate(r->both_flop, (double)r->both_ns, 1e12);
+    return r->both_flop > 0 && r->both_bytes > 0 && r->both_ns > 0 && isfinite(log10(r->both_flop / r->both_bytes)) &&
+           tf > 0 && isfinite(log10(tf));
+}
+
 static int collect_dots(panel *pn)
 {
     const pf_device_report *d = pn->p->d;
     pn->dots = calloc(d->n_rows ? d->n_rows : 1, sizeof *pn->dots);
     if (!pn->dots)
         return -1;
+    pn->strip.dram_gbps = d->info && d->info->peak_gbps > 0 ? d->info->peak_gbps : 0;
     for (size_t i = 0; i < d->n_rows; i++) {
         const pf_row *r = &d->rows[i];
-        if (!plottable(r)) {
-            pn->left_off++;
-            pn->left_off_ns += r->total_ns;
+        if (r->total_ns <= 0)
+            continue; /* no time to account for */
+        int whole = plottable(r);
+        if (!whole && !plottable_part(r)) {
+            size_t marks = pn->strip.n_marks;
+            if (pf_plot_strip_add(&pn->strip, r))
+                return -1;
+            if (pn->strip.n_marks > marks && r->total_ns > pn->heaviest_ns)
+                pn->heaviest_ns = r->total_ns; /* a mark is sized as the dots are */
             continue;
         }
+        if (r->total_ns > pn->heaviest_ns)
+            pn->heaviest_ns = r->total_ns;
         dot *o = &pn->dots[pn->n_dots++];
         o->r = r;
-        o->lx = log10(r->flop / r->bytes);
-        o->ly = log10(pf_row_tflops(r));
-        o->over = pf_row_flops_pct(r, d->info) > 100 || pf_row_bw_pct(r, d->info) > 100;
+        o->partial = !whole;
+        o->x = whole ? r->flop / r->bytes : r->both_flop / r->both_bytes;
+        o->y = whole ? pf_row_tflops(r) : pf_rate(r->both_flop, (double)r->both_ns, 1e12);
+        o->lx = log10(o->x);
+        o->ly = log10(o->y);
+        o->over = whole && (pf_row_flops_pct(r, d->info) > 100 || pf_row_bw_pct(r, d->info) > 100);
         pn->n_over += o->over;
+        if (o->partial) {
+            pn->n_partial++;
+            pn->partial_ns += r->total_ns;
+            pn->partial_known_ns += r->both_ns;
+        }
     }
+    pf_plot_strip_layout(&pn->strip);
     qsort(pn->dots, pn->n_dots, sizeof *pn->dots, cmp_dot_time);
     return 0;
 }
@@ -121,15 +158,23 @@ static void collect_roofs(panel *pn)
 
 /* Decades covering the dots and roofs (ridge points included), with a margin, at most
  * MAX_DECADES wide (dots outside are drawn on the edge). The y axis ends at the decade below
- * the lowest dot: the roofs raise its top, but lower its bottom only on a chart without dots. */
+ * the lowest of the heaviest dots that hold Y_SHARE of the dots' time (the dots sit sorted by
+ * time): a few microseconds of a slow kernel do not stretch it over decades where no time
+ * is; the lighter dots below sit on its bottom edge, which a line under the chart says. The
+ * roofs raise its top, but lower its bottom only on a chart without dots. */
 static void axis_ranges(panel *pn)
 {
     double x_lo = INFINITY, x_hi = -INFINITY, y_lo = INFINITY, y_hi = -INFINITY;
+    int64_t all_ns = 0, seen_ns = 0;
+    for (size_t i = 0; i < pn->n_dots; i++)
+        all_ns += pn->dots[i].r->total_ns;
     for (size_t i = 0; i < pn->n_dots; i++) {
         x_lo = fmin(x_lo, pn->dots[i].lx);
         x_hi = fmax(x_hi, pn->dots[i].lx);
-        y_lo = fmin(y_lo, pn->dots[i].ly);
         y_hi = fmax(y_hi, pn->dots[i].ly);
+        if (i == 0 || (double)seen_ns < Y_SHARE * (double)all_ns)
+            y_lo = fmin(y_lo, pn->dots[i].ly);
+        seen_ns += pn->dots[i].r->total_ns;
     }
     for (int j = 0; j < pn->n_roofs && pn->gbps > 0; j++) {
         double ly = log10(pn->roofs[j].tflops), ridge = log10(pn->roofs[j].tflops * 1e3 / pn->gbps);
@@ -153,6 +198,11 @@ static void axis_ranges(panel *pn)
         pn->ex0 = pn->ex1 - MAX_DECADES;
     if (pn->ey1 - pn->ey0 > MAX_DECADES)
         pn->ey0 = pn->ey1 - MAX_DECADES;
+    for (size_t i = 0; i < pn->n_dots; i++)
+        if (pn->dots[i].ly < pn->ey0) {
+            pn->n_low++;
+            pn->low_ns += pn->dots[i].r->total_ns;
+        }
 }
 
 static double map_x(const panel *pn, double lx)
@@ -169,7 +219,7 @@ static double map_y(const panel *pn, double ly)
 
 static void place_dots(panel *pn)
 {
-    int64_t heaviest = pn->n_dots ? pn->dots[0].r->total_ns : 1;
+    int64_t heaviest = pn->heaviest_ns > 0 ? pn->heaviest_ns : 1;
     int seen[PF_CAT_COUNT] = {0};
     for (size_t i = 0; i < pn->n_dots; i++) {
         dot *o = &pn->dots[i];
@@ -178,6 +228,8 @@ static void place_dots(panel *pn)
         o->rad = fmax(R_MIN, R_MAX * sqrt((double)o->r->total_ns / (double)heaviest));
         seen[pf_row_category(o->r)] = 1;
     }
+    for (size_t i = 0; i < pn->strip.n_marks; i++)
+        seen[pf_row_category(pn->strip.marks[i].r)] = 1;
     for (int c = 0; c < PF_CAT_COUNT; c++)
         if (seen[c])
             pn->legend[pn->n_legend++] = (pf_legend_item){pf_category_name((pf_category)c), pf_category_color((pf_category)c)};
@@ -192,10 +244,12 @@ static size_t over_lines(const panel *pn)
     return 1 + (pn->n_over < OVER_LISTED ? pn->n_over : OVER_LISTED) + (pn->n_over > OVER_LISTED);
 }
 
-/* Lines of text under the legend: the unknown-device note, the rows left off, the dots above a roof. */
+/* Lines of text under the legend: the unknown-device note, no dots, the partial dots, the
+ * dots under the axis, the dots above a roof. */
 static size_t note_lines(const panel *pn)
 {
-    return (pn->p->d->info == NULL) + (pn->left_off > 0) + (pn->n_dots == 0) + over_lines(pn);
+    size_t partial = pn->n_partial ? 1 + (pn->p->group == PF_GROUP_KERNEL) : 0;
+    return (pn->p->d->info == NULL) + (pn->n_dots == 0) + partial + (pn->n_low > 0) + over_lines(pn);
 }
 
 static int layout(panel *pn, const pf_roofline_panel *p)
@@ -208,7 +262,8 @@ static int layout(panel *pn, const pf_roofline_panel *p)
     axis_ranges(pn);
     place_dots(pn);
     double legend_h = pf_plot_legend(NULL, PLOT_L, 0, PLOT_W, pn->legend, pn->n_legend);
-    pn->height = PLOT_T + PLOT_H + BELOW_PLOT + legend_h + 6 + (double)note_lines(pn) * LINE_H + 16;
+    pn->height = PLOT_T + PLOT_H + BELOW_PLOT + pf_plot_strip_height(&pn->strip) + legend_h + 6 +
+                 (double)note_lines(pn) * LINE_H + 16;
     return 0;
 }
 
@@ -434,24 +489,30 @@ static void draw_dot(pf_xw *w, const dot *o)
 {
     const pf_row *r = o->r;
     pf_category c = pf_row_category(r);
-    double tflops = pf_row_tflops(r), intensity = r->flop / r->bytes;
-    char tip[256];
+    double tflops = o->y, intensity = o->x;
+    char tip[320];
     pf_xw_begin(w, "circle");
-    pf_xw_attr(w, "class", o->over ? "dot over" : "dot");
+    pf_xw_attr(w, "class", o->over ? "dot over" : o->partial ? "dot partial" : "dot");
     pf_xw_attr_num(w, "cx", o->px);
     pf_xw_attr_num(w, "cy", o->py);
     pf_xw_attr_num(w, "r", o->rad);
     pf_xw_attr(w, "fill", o->over ? PF_COLOR_WARN : pf_category_color(c));
     pf_xw_attr(w, "fill-opacity", o->over ? "0.9" : "0.75");
     pf_xw_attr(w, "stroke", o->over ? "#000" : "#333");
-    pf_xw_attr(w, "stroke-width", o->over ? "1.5" : "0.5");
+    pf_xw_attr(w, "stroke-width", o->over || o->partial ? "1.5" : "0.5");
+    if (o->partial) /* the mark of a row placed by its known part */
+        pf_xw_attr(w, "stroke-dasharray", "3 2");
     pf_xw_attr(w, "data-name", r->key);
     pf_xw_attr(w, "data-category", pf_category_name(c));
     pf_xw_attr_sig(w, "data-x", intensity);
     pf_xw_attr_sig(w, "data-y", tflops);
     pf_xw_attr_sig(w, "data-us", r->total_ns / 1e3);
-    snprintf(tip, sizeof tip, "\n%s, %.3f us in %lld launches: %.2f TFLOP/s at %.3g FLOP/byte",
-             pf_category_name(c), r->total_ns / 1e3, (long long)r->count, tflops, intensity);
+    pf_xw_attr_sig(w, "data-gpu-us", r->total_ns / 1e3);
+    if (o->partial)
+        pf_xw_attr_sig(w, "data-known-us", r->both_ns / 1e3);
+    snprintf(tip, sizeof tip, "\n%s, %.3f us in %lld launches: %.2f TFLOP/s at %.3g FLOP/byte%s", pf_category_name(c),
+             r->total_ns / 1e3, (long long)r->count, tflops, intensity,
+             o->partial ? " over the launches with both figures" : "");
     pf_xw_begin(w, "title");
     pf_xw_text(w, r->key);
     pf_xw_text(w, tip);
@@ -558,12 +619,20 @@ static void draw_notes(pf_xw *w, const panel *pn, double y)
     char s[512], name[LABEL_CHARS * 4 + 8];
     if (!d->info)
         note(w, &y, "note", "Device not in the device table: no roofs (name one with --device NAME).");
+    double total = d->total.total_ns > 0 ? (double)d->total.total_ns : 1;
     if (pn->n_dots == 0)
-        note(w, &y, "note", "No group has both FLOPs and bytes above zero: nothing to place.");
-    if (pn->left_off) {
-        snprintf(s, sizeof s, "Not drawn: %zu groups without FLOPs or bytes, or with zero FLOPs (%.3f us, %.2f%% of GPU time).",
-                 pn->left_off, pn->left_off_ns / 1e3,
-                 d->total.total_ns ? 100.0 * (double)pn->left_off_ns / (double)d->total.total_ns : 0);
+        note(w, &y, "note", "No group has both FLOPs and bytes above zero: every group is on the bandwidth strip.");
+    if (pn->n_partial) {
+        snprintf(s, sizeof s, "Dashed rings: %zu groups placed by the part of their time with figures (%.1f%% of it; %.1f%% of GPU time).",
+                 pn->n_partial, pn->partial_ns ? 100.0 * (double)pn->partial_known_ns / (double)pn->partial_ns : 0,
+                 100.0 * (double)pn->partial_ns / total);
+        note(w, &y, "note", s);
+        if (pn->p->group == PF_GROUP_KERNEL)
+            note(w, &y, "note", "A kernel's other launches lack their op's figures: --group op places each op whole.");
+    }
+    if (pn->n_low) {
+        snprintf(s, sizeof s, "On the bottom edge: %zu light groups below the y axis (%.3f us, %.2f%% of GPU time).",
+                 pn->n_low, pn->low_ns / 1e3, 100.0 * (double)pn->low_ns / total);
         note(w, &y, "note", s);
     }
     if (!pn->n_over)
@@ -607,6 +676,8 @@ static void draw_panel(pf_xw *w, const panel *pn, double dy)
     pf_xw_end(w);
     draw_plot(w, pn);
     double y = PLOT_T + PLOT_H + BELOW_PLOT;
+    pf_plot_strip_draw(w, &pn->strip, PLOT_L, y, PLOT_W, pn->heaviest_ns, R_MAX, pn->p->d->total.total_ns);
+    y += pf_plot_strip_height(&pn->strip);
     y += pf_plot_legend(w, PLOT_L, y, PLOT_W, pn->legend, pn->n_legend) + 6;
     draw_notes(w, pn, y + 10);
     pf_xw_end(w);
@@ -634,8 +705,10 @@ int pf_plot_roofline(pf_xw *w, const pf_roofline_panel *p, size_t n)
         }
         pf_xw_end(w);
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(pn[i].dots);
+        pf_plot_strip_free(&pn[i].strip);
+    }
     free(pn);
     return rc;
 }

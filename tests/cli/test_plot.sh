@@ -7,7 +7,7 @@ if ! command -v rsvg-convert >/dev/null 2>&1; then
     exit 1
 fi
 
-# svg_dots FILE: per dot "name<TAB>x<TAB>y<TAB>cx<TAB>cy<TAB>over<TAB>panel x0 x1 y0 y1 left top width height",
+# svg_dots FILE: per dot of a row with both figures whole (not "dot partial": test_roofline.sh) "name<TAB>x<TAB>y<TAB>cx<TAB>cy<TAB>over<TAB>panel x0 x1 y0 y1 left top width height",
 # from the SVG as Python's XML parser reads it (which also proves it well-formed).
 svg_dots() {
     python3 - "$1" <<'PY'
@@ -19,7 +19,7 @@ for g in root.iter(ns + "g"):
         continue
     axis = " ".join(g.get("data-" + k) for k in ("x0", "x1", "y0", "y1", "left", "top", "width", "height"))
     for c in g.iter(ns + "circle"):
-        if c.get("class", "").startswith("dot"):
+        if c.get("class", "").startswith("dot") and "partial" not in c.get("class"):
             print("\t".join([c.get("data-name"), c.get("data-x"), c.get("data-y"), c.get("cx"), c.get("cy"),
                              str(int("over" in c.get("class"))), axis]))
 PY
