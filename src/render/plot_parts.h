@@ -14,6 +14,7 @@ typedef struct pf_strip_mark {
     const pf_row *r;
     double gbps;                       /* > 0 */
     int partial;
+    int side;                          /* --diff: 0 A (drawn hollow), 1 B; else 0 */
 } pf_strip_mark;
 
 /* The rows with GPU time that the roofline cannot place (no FLOPs above zero, or FLOPs
@@ -22,16 +23,17 @@ typedef struct pf_strip_mark {
 typedef struct pf_plot_strip {
     pf_strip_mark *marks;              /* heaviest first */
     size_t n_marks, cap;
-    size_t n_unknown;                  /* rows with no bytes above zero */
-    int64_t unknown_ns;
+    size_t n_unknown[2];               /* rows with no bytes above zero, per side */
+    int64_t unknown_ns[2];
     int64_t marks_ns;
     double dram_gbps;                  /* the roof; 0: unknown device */
+    int diff;                          /* the marks carry data-side, A's hollow */
     int ex0, ex1;                      /* axis range, decades of GB/s */
 } pf_plot_strip;
 
-/* Puts row r (total_ns > 0) on the strip s (zeroed before the first call). Returns 0, or -1
- * when memory runs out. */
-int pf_plot_strip_add(pf_plot_strip *s, const pf_row *r);
+/* Puts row r (total_ns > 0) of side (0, or --diff's 0 A / 1 B) on the strip s (zeroed
+ * before the first call). Returns 0, or -1 when memory runs out. */
+int pf_plot_strip_add(pf_plot_strip *s, const pf_row *r, int side);
 
 /* Sorts the marks and sets the axis range (dram_gbps set before). */
 void pf_plot_strip_layout(pf_plot_strip *s);
@@ -44,7 +46,8 @@ double pf_plot_strip_height(const pf_plot_strip *s);
  * device's GPU time, for the shares written. Each mark is a <circle class="strip-dot">
  * (class "strip-dot partial" for a row known in part) with data-name, data-category,
  * data-gbps and data-gpu-us (the row's whole GPU time) and, when partial, data-known-us;
- * the box is a <rect class="strip-unknown"> with data-rows and data-gpu-us. */
+ * the box is a <rect class="strip-unknown"> with data-rows and data-gpu-us (one a side, with
+ * data-side, in a --diff). */
 void pf_plot_strip_draw(pf_xw *w, const pf_plot_strip *s, double left, double y, double width, int64_t heaviest_ns,
                         double r_max, int64_t total_ns);
 

@@ -26,14 +26,14 @@ static double mark_gbps(const pf_row *r, int *partial)
     return g > 0 && isfinite(log10(g)) ? g : 0;
 }
 
-int pf_plot_strip_add(pf_plot_strip *s, const pf_row *r)
+int pf_plot_strip_add(pf_plot_strip *s, const pf_row *r, int side)
 {
-    assert(s && r && r->total_ns > 0);
+    assert(s && r && r->total_ns > 0 && (side == 0 || side == 1));
     int partial = 0;
     double g = mark_gbps(r, &partial);
     if (!(g > 0) || !isfinite(log10(g))) {
-        s->n_unknown++;
-        s->unknown_ns += r->total_ns;
+        s->n_unknown[side]++;
+        s->unknown_ns[side] += r->total_ns;
         return 0;
     }
     if (s->n_marks == s->cap) {
@@ -44,7 +44,7 @@ int pf_plot_strip_add(pf_plot_strip *s, const pf_row *r)
         s->marks = m;
         s->cap = cap;
     }
-    s->marks[s->n_marks++] = (pf_strip_mark){r, g, partial};
+    s->marks[s->n_marks++] = (pf_strip_mark){r, g, partial, side};
     s->marks_ns += r->total_ns;
     return 0;
 }
@@ -83,7 +83,7 @@ void pf_plot_strip_layout(pf_plot_strip *s)
 double pf_plot_strip_height(const pf_plot_strip *s)
 {
     assert(s);
-    return s->n_marks || s->n_unknown ? TITLE_H + STRIP_H + BELOW_STRIP : 0;
+    return s->n_marks || s->n_unknown[0] || s->n_unknown[1] ? TITLE_H + STRIP_H + BELOW_STRIP : 0;
 }
 
 static double share(int64_t ns, int64_t total_ns)
@@ -116,32 +116,41 @@ static void strip_line(pf_xw *w, const char *cls, double x1, double y1, double x
     pf_xw_end(w);
 }
 
-static void draw_unknown(pf_xw *w, const pf_plot_strip *s, double left, double top, int64_t total_ns)
+/* The box of one side's rows without bytes: the strip's height, or its half of it in a --diff. */
+static void draw_unknown(pf_xw *w, const pf_plot_strip *s, int side, double left, double top, int64_t total_ns)
 {
     char a[64], b[64];
+    double h = s->diff ? STRIP_H / 2 : STRIP_H, y = top + side * h;
     pf_xw_begin(w, "rect");
     pf_xw_attr(w, "class", "strip-unknown");
     pf_xw_attr_num(w, "x", left);
-    pf_xw_attr_num(w, "y", top);
+    pf_xw_attr_num(w, "y", y);
     pf_xw_attr_num(w, "width", UNKNOWN_W - 8);
-    pf_xw_attr_num(w, "height", STRIP_H);
+    pf_xw_attr_num(w, "height", h);
+    if (s->diff)
+        pf_xw_attr(w, "data-side", side ? "b" : "a");
     pf_xw_attr(w, "fill", PF_COLOR_IDLE);
     pf_xw_attr(w, "stroke", "#999");
-    snprintf(a, sizeof a, "%zu", s->n_unknown);
+    snprintf(a, sizeof a, "%zu", s->n_unknown[side]);
     pf_xw_attr(w, "data-rows", a);
-    pf_xw_attr_sig(w, "data-gpu-us", (double)s->unknown_ns / 1e3);
+    pf_xw_attr_sig(w, "data-gpu-us", (double)s->unknown_ns[side] / 1e3);
     pf_xw_begin(w, "title");
-    snprintf(b, sizeof b, "%zu groups without bytes: %.3f us", s->n_unknown, (double)s->unknown_ns / 1e3);
+    snprintf(b, sizeof b, "%zu groups without bytes: %.3f us", s->n_unknown[side], (double)s->unknown_ns[side] / 1e3);
     pf_xw_text(w, b);
     pf_xw_end(w);
     pf_xw_end(w);
-    snprintf(a, sizeof a, "no bytes: %zu", s->n_unknown);
-    snprintf(b, sizeof b, "%.1f%% of GPU time", share(s->unknown_ns, total_ns));
+    if (s->diff) { /* one line a side: "A: 3 no bytes" */
+        snprintf(a, sizeof a, "%s: %zu, no bytes", side ? "B" : "A", s->n_unknown[side]);
+        strip_text(w, left + 5, y + h / 2 + 4, NULL, "strip-note", 10, a);
+        return;
+    }
+    snprintf(a, sizeof a, "no bytes: %zu", s->n_unknown[side]);
+    snprintf(b, sizeof b, "%.1f%% of GPU time", share(s->unknown_ns[side], total_ns));
     strip_text(w, left + 5, top + 18, NULL, "strip-note", 10, a);
     strip_text(w, left + 5, top + 32, NULL, "strip-note", 10, b);
 }
 
-static void draw_mark(pf_xw *w, const pf_strip_mark *m, double cx, double cy, double rad)
+static void draw_mark(pf_xw *w, const pf_strip_mark *m, double cx, double cy, double rad, int diff)
 {
     const pf_row *r = m->r;
     pf_category c = pf_row_category(r);
@@ -151,14 +160,17 @@ static void draw_mark(pf_xw *w, const pf_strip_mark *m, double cx, double cy, do
     pf_xw_attr_num(w, "cx", cx);
     pf_xw_attr_num(w, "cy", cy);
     pf_xw_attr_num(w, "r", rad);
-    pf_xw_attr(w, "fill", pf_category_color(c));
+    int hollow = diff && m->side == 0;
+    pf_xw_attr(w, "fill", hollow ? "none" : pf_category_color(c));
     pf_xw_attr(w, "fill-opacity", "0.6");
-    pf_xw_attr(w, "stroke", "#333");
+    pf_xw_attr(w, "stroke", hollow ? pf_category_color(c) : "#333");
     pf_xw_attr(w, "stroke-width", m->partial ? "1.2" : "0.5");
     if (m->partial)
         pf_xw_attr(w, "stroke-dasharray", "2 2");
     pf_xw_attr(w, "data-name", r->key);
     pf_xw_attr(w, "data-category", pf_category_name(c));
+    if (diff)
+        pf_xw_attr(w, "data-side", m->side ? "b" : "a");
     pf_xw_attr_sig(w, "data-gbps", m->gbps);
     pf_xw_attr_sig(w, "data-gpu-us", (double)r->total_ns / 1e3);
     if (m->partial)
@@ -176,21 +188,23 @@ void pf_plot_strip_draw(pf_xw *w, const pf_plot_strip *s, double left, double y,
                         double r_max, int64_t total_ns)
 {
     assert(w && s && width > UNKNOWN_W);
-    if (!s->n_marks && !s->n_unknown)
+    size_t n_unknown = s->n_unknown[0] + s->n_unknown[1];
+    if (!s->n_marks && !n_unknown)
         return;
     char buf[200];
     snprintf(buf, sizeof buf, "Bandwidth strip: %zu groups with no FLOPs to place (%.1f%% of GPU time), by achieved GB/s",
-             s->n_marks + s->n_unknown, share(s->marks_ns + s->unknown_ns, total_ns));
+             s->n_marks + n_unknown, share(s->marks_ns + s->unknown_ns[0] + s->unknown_ns[1], total_ns));
     strip_text(w, left, y + 13, NULL, "strip-title", PF_PLOT_FONT_PX, buf);
-    double top = y + TITLE_H, x0 = left + (s->n_unknown ? UNKNOWN_W : 0), pw = left + width - x0;
+    double top = y + TITLE_H, x0 = left + (n_unknown ? UNKNOWN_W : 0), pw = left + width - x0;
     pf_xw_begin(w, "g");
     pf_xw_attr(w, "class", "strip");
     pf_xw_attr_num(w, "data-x0", s->ex0);
     pf_xw_attr_num(w, "data-x1", s->ex1);
     pf_xw_attr_num(w, "data-left", x0);
     pf_xw_attr_num(w, "data-width", pw);
-    if (s->n_unknown)
-        draw_unknown(w, s, left, top, total_ns);
+    for (int side = 0; side < 1 + s->diff; side++)
+        if (n_unknown)
+            draw_unknown(w, s, side, left, top, total_ns);
     pf_xw_begin(w, "rect");
     pf_xw_attr(w, "class", "strip-frame");
     pf_xw_attr_num(w, "x", x0);
@@ -224,7 +238,7 @@ void pf_plot_strip_draw(pf_xw *w, const pf_plot_strip *s, double left, double y,
         const pf_strip_mark *m = &s->marks[i];
         double lg = fmax(s->ex0, fmin(s->ex1, log10(m->gbps)));
         double rad = fmax(1.5, rmax * sqrt((double)m->r->total_ns / heaviest));
-        draw_mark(w, m, x0 + (lg - s->ex0) / span * pw, top + STRIP_H / 2, rad);
+        draw_mark(w, m, x0 + (lg - s->ex0) / span * pw, top + STRIP_H / 2, rad, s->diff);
     }
     pf_xw_end(w);
 }

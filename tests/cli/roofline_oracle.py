@@ -25,8 +25,43 @@ def panels(svg):
     return out
 
 
+def gpu_time(trace):
+    """GPU time per device of the raw events."""
+    want = {}
+    for e in gpu_acts(load(trace)):
+        want[device(e)] = want.get(device(e), 0) + ns(e["dur"])
+    return want
+
+
+def check_diff(name, trace_a, trace_b, svg):
+    """--diff: one panel a device pair; each side's data-gpu-us against its own trace."""
+    want = [gpu_time(trace_a), gpu_time(trace_b)]
+    n = 0
+    for p in ET.parse(svg).getroot().iter(NS + "g"):
+        if p.get("class") != "panel":
+            continue
+        n += 1
+        title = "".join(next(t for t in p.iter(NS + "text") if t.get("class") == "title").itertext())
+        devs = [int(x) for x in re.findall(r"Device (-?\d+) \(", title)]
+        check(name, "panel %r names both devices" % title[:60], len(devs) == 2, devs)
+        marks = [e for e in p.iter() if e.get("data-gpu-us") is not None]
+        for k, side in enumerate("ab"):
+            got = sum(Decimal(e.get("data-gpu-us")) for e in marks if e.get("data-side") == side) * 1000
+            w = want[k].get(devs[k], 0) if len(devs) == 2 else 0
+            check(name, "side %s, device %s: its marks hold its GPU time of the raw events (%.3f us)" % (side.upper(), devs[k] if len(devs) == 2 else "?", w / 1e3),
+                  w > 0 and abs(float(got) - w) <= TOL * w, (float(got) / 1e3, w / 1e3))
+        check(name, "every mark names its side", all(e.get("data-side") in ("a", "b") for e in marks), "")
+        arrows = [g for g in p.iter(NS + "g") if g.get("class") == "arrow"]
+        check(name, "arrows from A to B drawn (%d)" % len(arrows), len(arrows) > 0, 0)
+    check(name, "one panel a device pair", n == min(len(want[0]), len(want[1])), n)
+
+
 def main():
-    """roofline_oracle.py TRACE NAME SVG [NAME SVG]...: one trace read once for its charts."""
+    """roofline_oracle.py TRACE NAME SVG [NAME SVG]...: one trace read once for its charts;
+    roofline_oracle.py --diff TRACE_A TRACE_B NAME SVG: a --diff's chart."""
+    if sys.argv[1] == "--diff":
+        check_diff(sys.argv[4], sys.argv[2], sys.argv[3], sys.argv[5])
+        return
     trace = sys.argv[1]
     acts = gpu_acts(load(trace))
     want = {}

@@ -20,6 +20,19 @@ for f in "$@"; do
     fi
 done
 
+# --diff: one chart a device pair, A hollow and B filled, arrows from A's dot to B's; each side's marks
+# hold its own trace's GPU time (a batch-size pair of one H100 session, and the H100/MI300X pair).
+for pair in "$TRACES/compiled_pair_b8.json $TRACES/compiled_pair_b16.json" \
+    "testdata/peer/owlv2_h100.json.gz testdata/peer/owlv2_mi300.json.gz"; do
+    set -- $pair
+    name="diff $(basename "$1") $(basename "$2")"
+    if "$PROFANA" --diff "$1" a "$2" b bf16 --quiet --group op --plot roofline "$TMP/d.svg" >/dev/null 2>"$TMP/err"; then
+        run_oracle tests/cli/roofline_oracle.py --diff "$1" "$2" "$name" "$TMP/d.svg"
+    else
+        fail "$name: --plot roofline" "$(head -c 200 "$TMP/err")"
+    fi
+done
+
 # The rows that placed: a dot, a strip mark or a row counted in the strip's box for each row of the
 # JSON output with time, once.
 "$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --quiet --top 0 --format json --plot roofline "$TMP/e.svg" >"$TMP/e.json"
