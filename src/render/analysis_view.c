@@ -162,6 +162,39 @@ static double time_pct(const pf_device_report *d, int64_t ns)
     return pf_aview_time_pct(d, ns);
 }
 
+/* A rate of the known part, "83.20*", shown in place of the row's unknown one (< 0: none). */
+static void part_cell(pf_table *t, int r, int col, double v, int decimals)
+{
+    char s[48];
+    if (v < 0)
+        return;
+    snprintf(s, sizeof s, "%.*f" PARTIAL_MARK, decimals, v);
+    pf_table_mark(t, r, col, s);
+}
+
+/* A group row whose FLOPs (bytes) are known for some of its launches only shows, marked, the
+ * rates of those launches (their own time): --group kernel on a kernel that other ops launched
+ * too, or that ran before the profiled ops. Returns PF_AVIEW_PARTIAL when it showed one. */
+static int fill_partial(pf_table *t, int r, const pf_row *row, const pf_device_report *d)
+{
+    int shown = 0;
+    if (row->is_total)
+        return 0;
+    if (!pf_row_has_flop(row) && !elsewhere_row(row) && row->flop_known > 0 && row->flop > 0 && row->flop_known_ns > 0) {
+        part_cell(t, r, C_TFLOPS, pf_rate(row->flop, (double)row->flop_known_ns, 1e12), 2);
+        if (d->info && row->peak_ok)
+            part_cell(t, r, C_FLOPS_PCT, pf_pct_of_peak(row->flop_peak_s, (double)row->flop_known_ns), 1);
+        shown = 1;
+    }
+    if (!pf_row_has_bytes(row) && row->bytes_known > 0 && row->bytes > 0 && row->bytes_known_ns > 0) {
+        part_cell(t, r, C_GBPS, pf_rate(row->bytes, (double)row->bytes_known_ns, 1e9), 1);
+        if (pf_peak_bytes(d->info) > 0)
+            part_cell(t, r, C_BW_PCT, pf_pct_of_peak(row->byte_peak_s, (double)row->bytes_known_ns), 1);
+        shown = 1;
+    }
+    return shown ? PF_AVIEW_PARTIAL : 0;
+}
+
 static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_report *d)
 {
     char src[1024];
@@ -478,6 +511,7 @@ pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
         *over |= pf_row_cache_served(&d->rows[i], d->info) ? PF_AVIEW_CACHE : 0;
         *over |= pf_row_guess_over(&d->rows[i], d->info) ? PF_AVIEW_GUESS_UB : 0;
         *over |= elsewhere_row(&d->rows[i]) ? PF_AVIEW_ELSEWHERE : 0;
+        *over |= fill_partial(t, r, &d->rows[i], d);
     }
     int r = pf_table_add_row(t);
     fill_row(t, r, &d->total, d);
@@ -554,6 +588,9 @@ static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis 
     over &= pct || SHOWN(shown, C_FLOPS_ACH) || SHOWN(shown, C_BW_ACH) ? ~0 : 0;
     over &= SHOWN(shown, C_BW_PCT) ? ~0 : ~PF_AVIEW_CACHE;
     over &= SHOWN(shown, C_FLOPS_PCT) ? ~0 : ~PF_AVIEW_ELSEWHERE;
+    over &= SHOWN(shown, C_FLOPS_PCT) || SHOWN(shown, C_BW_PCT) || SHOWN(shown, C_TFLOPS) || SHOWN(shown, C_GBPS)
+                ? ~0
+                : ~PF_AVIEW_PARTIAL;
     /* Markdown: a line right under a table would be read as one of its rows */
     if (md && (over || shown_rows(a->v, d) < d->n_rows || src))
         fputc('\n', out);

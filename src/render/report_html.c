@@ -425,6 +425,10 @@ static int report_device(pf_xw *w, const device_ctx *c, const char *title)
     if (over & PF_AVIEW_ELSEWHERE)
         html_para(w, "op: the kernel does none of its op's arithmetic: the op's FLOPs are on its gemm, conv and "
                      "attention kernels, so none are counted here.");
+    if (over & PF_AVIEW_PARTIAL)
+        html_para(w, "*: the rate of the row's launches that have figures, over their own time; its other launches "
+                     "lack them (launched before the profiled ops, or by an op without figures); --group op counts "
+                     "each op whole.");
     if (over & PF_AVIEW_SUSPECT)
         html_para(w, "? above 90% of the device's peak: possible, but check the peak (--device, --tf32), the clock "
                         "the GPU ran at (the datasheet peak assumes its boost clock), and whether the data sat in L2 "
