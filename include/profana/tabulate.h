@@ -91,6 +91,9 @@ typedef struct pf_text_fit {
                                   together when a width leaves columns out (a figure and what
                                   it is of: Top % and Top Category); NULL: none */
     int nties;                 /* how many pairs */
+    int in_order;              /* with a width: the wanted columns are a fixed priority; one that
+                                  does not fit leaves out every one after it (a narrower column
+                                  of less weight never shows in its place) */
     void (*cut)(char *s, int limit); /* cuts a name to limit characters in place (never longer);
                                   NULL: pf_name_cut, in the middle */
     int wrap_names;            /* text: a name wider than its column goes on on a second line

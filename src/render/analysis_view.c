@@ -414,9 +414,7 @@ static uint64_t print_table(FILE *out, const pf_view_opts *v, const pf_table *t,
 {
     int picked[64];
     pf_text_fit fit = pf_view_fit(v, t, wanted, nwanted, picked, 64);
-    if (v->format == PF_FMT_MD)
-        return pf_table_print_md_fit(out, t, &fit);
-    return pf_table_print_text_fit(out, t, &fit);
+    return pf_view_print_fit(out, v, t, &fit);
 }
 
 /* Like the Inductor compiled module's -p report: per category its rows by time, and a Total;

@@ -525,10 +525,9 @@ static uint64_t print_table(FILE *out, const pf_dview *o, const pf_table *t, con
     if (wanted) {
         fit.ties = side_ties;
         fit.nties = (int)(sizeof side_ties / sizeof side_ties[0] / 2);
+        fit.in_order = 1; /* issue 47: both Counts once showed where the totals and B/A did not fit */
     }
-    if (o->v->format == PF_FMT_MD)
-        return pf_table_print_md_fit(out, t, &fit);
-    return pf_table_print_text_fit(out, t, &fit);
+    return pf_view_print_fit(out, o->v, t, &fit);
 }
 
 /* One line naming the devices that had no counterpart on the other side. */

@@ -1,0 +1,65 @@
+# test_hidden.sh - columns a width leaves out are named (issue 47): a sweep over 60, 80, 100 and 120 columns of --analysis (kernel, op, shape), --diff and --group sequence: no line over the width, and a "Hidden at W columns" line exactly when a column of the --wide table is missing, naming those columns; --diff keeps both totals and B/A whenever it shows a count.
+. tests/cli/lib.sh
+
+python3 - "$PROFANA" <<'PY'
+import os, re, subprocess, sys
+sys.path.insert(0, "tests/cli")
+from raw import check
+
+prof = sys.argv[1]
+T = "testdata/traces/"
+RUNS = [
+    ("analysis eager_bf16 kernel", ["--analysis", T + "eager_bf16.json", "bf16", "--top", "5"]),
+    ("analysis eager_bf16 op", ["--analysis", T + "eager_bf16.json", "bf16", "--top", "5", "--group", "op"]),
+    ("analysis cnn_fp32 shape", ["--analysis", T + "cnn_fp32.json", "bf16", "--top", "5", "--group", "shape"]),
+    ("analysis peer owlv2_mi300 op", ["--analysis", "testdata/peer/owlv2_mi300.json.gz", "bf16", "--top", "5", "--group", "op"]),
+    ("diff bf16/fp16", ["--diff", T + "eager_bf16.json", "a", T + "eager_fp16.json", "b", "bf16", "--top", "5"]),
+    ("diff h100/mi300 op", ["--diff", "testdata/peer/owlv2_h100.json.gz", "h100", "testdata/peer/owlv2_mi300.json.gz",
+                            "mi300", "bf16", "--top", "5", "--group", "op"]),
+    ("sequence eager_bf16", ["--analysis", T + "eager_bf16.json", "bf16", "--top", "5", "--group", "sequence"]),
+]
+
+
+def run(args, width=None):
+    env = dict(os.environ)
+    env.pop("COLUMNS", None)
+    if width:
+        env["COLUMNS"] = str(width)
+    return subprocess.run([prof, *args, "--quiet"] + ([] if width else ["--wide"]), capture_output=True,
+                          text=True, env=env).stdout
+
+
+def headers(out):
+    """The header cells of each rows table: a line followed by a dashed rule."""
+    lines = out.split("\n")
+    return [[c.strip() for c in lines[i].split(" | ")] for i in range(len(lines) - 1)
+            if re.fullmatch(r"-{20,}", lines[i + 1]) and " | " in lines[i]]
+
+
+def hidden_lines(out):
+    """The "Hidden at W columns: ...; --wide ..." lines, unwrapped."""
+    text = re.sub(r"\n  ", " ", out)
+    return re.findall(r"^Hidden at (\d+) columns: (.*); --wide shows every column\.$", text, re.M)
+
+
+for name, args in RUNS:
+    wide = headers(run(args))
+    for width in (60, 80, 100, 120):
+        out = run(args, width)
+        long = [l for l in out.split("\n") if len(l) > width]
+        check(name, "%d columns: no line over the width" % width, not long, long[:1])
+        got, hid = headers(out), hidden_lines(out)
+        # the first table is the rows table (the diff's and analysis's): the one with wanted columns
+        missing = [c for c in wide[0][1:] if c not in got[0][1:]] if wide and got else []
+        named = hid[0][1].split(", ") if hid else []
+        check(name, "%d columns: a Hidden line exactly when a column is left out (%d left out)" % (width, len(missing)),
+              bool(missing) == bool(hid) and (not hid or int(hid[0][0]) == width), (missing, hid[:1]))
+        check(name, "%d columns: the Hidden line names the columns left out" % width,
+              sorted(named) == sorted(missing), (named, missing))
+        if args[0] == "--diff" and got:
+            cols = got[0]
+            counts = [c for c in cols if c.endswith(" Count")]
+            totals = [c for c in cols if c.endswith(" Total (us)")]
+            check(name, "%d columns: a count shown only beside both totals and B/A" % width,
+                  not counts or (len(totals) == 2 and "B/A" in cols), cols)
+PY
