@@ -1,4 +1,4 @@
-# test_hidden.sh - columns a width leaves out are named (issue 47): a sweep over 60, 80, 100 and 120 columns of --analysis (kernel, op, shape), --diff and --group sequence: no line over the width, and a "Hidden at W columns" line exactly when a column of the --wide table is missing, naming those columns; --diff keeps both totals and B/A whenever it shows a count.
+# test_hidden.sh - columns a width leaves out are named (issue 47): a sweep over 60, 80, 100 and 120 columns of --analysis (kernel, op, shape), --diff, --group sequence and --steps: no line over the width, and a "Hidden at W columns" line exactly when a column of the --wide table is missing, naming those columns; --diff keeps both totals and B/A whenever it shows a count; --steps --format csv without steps prints its header.
 . tests/cli/lib.sh
 
 python3 - "$PROFANA" <<'PY'
@@ -63,3 +63,23 @@ for name, args in RUNS:
             check(name, "%d columns: a count shown only beside both totals and B/A" % width,
                   not counts or (len(totals) == 2 and "B/A" in cols), cols)
 PY
+
+# --steps at the sweep's widths (issue 47: a 100-character line at 80 columns on a trace without steps),
+# and --steps --format csv on such a trace: its header alone on stdout, the sentence on stderr. The
+# trace's lack of steps from the raw events.
+nsteps=$(python3 -c '
+import sys
+sys.path.insert(0, "tests/cli")
+from raw import load
+print(sum(1 for e in load(sys.argv[1]) if str(e.get("name", "")).startswith("ProfilerStep#")))' "$TRACES/eager_bf16.json")
+check_eq "eager_bf16.json: no ProfilerStep event in the raw events" "$nsteps" 0
+for w in 60 80 100 120; do
+    for f in eager_bf16 steps_bf16; do
+        COLUMNS=$w "$PROFANA" --analysis "$TRACES/$f.json" bf16 --quiet --steps >"$TMP/s" 2>&1
+        check_eq "--steps $f at $w columns: no line over the width" "$(awk -v w=$w 'length > w' "$TMP/s" | head -n 1)" ""
+    done
+done
+"$PROFANA" --analysis "$TRACES/eager_bf16.json" bf16 --quiet --steps --format csv >"$TMP/c" 2>"$TMP/e"
+check_eq "--steps --format csv without steps: the header alone" "$(cat "$TMP/c")" \
+    "$("$PROFANA" --analysis "$TRACES/steps_bf16.json" bf16 --quiet --steps --format csv | head -n 1)"
+check_grep "--steps --format csv without steps: the sentence on stderr" '^No ProfilerStep annotations' "$TMP/e"
