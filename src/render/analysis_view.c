@@ -125,7 +125,6 @@ static const pf_col *device_cols(const pf_aview *a, const pf_device_info *info)
     return !info ? a->cols_unknown : pf_has_achievable(info) ? a->cols_ach : a->cols;
 }
 
-
 static int elsewhere_row(const pf_row *row)
 {
     return !row->is_total && row->flop_elsewhere_n > 0 && row->flop_elsewhere_n == row->count;
@@ -162,37 +161,23 @@ static double time_pct(const pf_device_report *d, int64_t ns)
     return pf_aview_time_pct(d, ns);
 }
 
-/* A rate of the known part, "83.20*", shown in place of the row's unknown one (< 0: none). */
-static void part_cell(pf_table *t, int r, int col, double v, int decimals)
+/* A rate of the known part of a row ("83.20*", pf_row_part_tflops), in place of its unknown
+ * one. Returns PF_AVIEW_PARTIAL when it showed one (v >= 0). */
+static int part_cell(pf_table *t, int r, int col, double v, int decimals)
 {
     char s[48];
     if (v < 0)
-        return;
+        return 0;
     snprintf(s, sizeof s, "%.*f" PARTIAL_MARK, decimals, v);
     pf_table_mark(t, r, col, s);
+    return PF_AVIEW_PARTIAL;
 }
 
-/* A group row whose FLOPs (bytes) are known for some of its launches only shows, marked, the
- * rates of those launches (their own time): --group kernel on a kernel that other ops launched
- * too, or that ran before the profiled ops. Returns PF_AVIEW_PARTIAL when it showed one. */
 static int fill_partial(pf_table *t, int r, const pf_row *row, const pf_device_report *d)
 {
-    int shown = 0;
-    if (row->is_total)
-        return 0;
-    if (!pf_row_has_flop(row) && !elsewhere_row(row) && row->flop_known > 0 && row->flop > 0 && row->flop_known_ns > 0) {
-        part_cell(t, r, C_TFLOPS, pf_rate(row->flop, (double)row->flop_known_ns, 1e12), 2);
-        if (d->info && row->peak_ok)
-            part_cell(t, r, C_FLOPS_PCT, pf_pct_of_peak(row->flop_peak_s, (double)row->flop_known_ns), 1);
-        shown = 1;
-    }
-    if (!pf_row_has_bytes(row) && row->bytes_known > 0 && row->bytes > 0 && row->bytes_known_ns > 0) {
-        part_cell(t, r, C_GBPS, pf_rate(row->bytes, (double)row->bytes_known_ns, 1e9), 1);
-        if (pf_peak_bytes(d->info) > 0)
-            part_cell(t, r, C_BW_PCT, pf_pct_of_peak(row->byte_peak_s, (double)row->bytes_known_ns), 1);
-        shown = 1;
-    }
-    return shown ? PF_AVIEW_PARTIAL : 0;
+    return part_cell(t, r, C_TFLOPS, pf_row_part_tflops(row), 2) | part_cell(t, r, C_GBPS, pf_row_part_gbps(row), 1) |
+           part_cell(t, r, C_FLOPS_PCT, pf_row_part_flops_pct(row, d->info), 1) |
+           part_cell(t, r, C_BW_PCT, pf_row_part_bw_pct(row, d->info), 1);
 }
 
 static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_report *d)
@@ -532,7 +517,6 @@ void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *
     fprintf(out, "(%zu more rows: %.3f us, %.2f%% of GPU time; --top 0 shows all)\n", d->n_rows - shown,
             ns / 1e3, time_pct(d, ns));
 }
-
 
 /* Whether the Steps line has anything to say (pf_steps_print_line). */
 static int has_steps_line(const pf_analysis *an)

@@ -72,17 +72,11 @@ int pf_view_category_order(const pf_device_report *d, int *order)
     return n;
 }
 
-uint64_t pf_view_print_fit(FILE *out, const pf_view_opts *v, const pf_table *t, const pf_text_fit *fit)
-{
-    assert(out && v && t && fit);
-    if (v->format == PF_FMT_MD)
-        return pf_table_print_md_fit(out, t, fit);
-    uint64_t shown = pf_table_print_text_fit(out, t, fit);
-    pf_view_hidden(out, v, t, fit, shown);
-    return shown;
-}
-
-void pf_view_hidden(FILE *out, const pf_view_opts *v, const pf_table *t, const pf_text_fit *fit, uint64_t shown)
+/* After a text table printed with fit (its wanted columns, a width, not --columns): one line
+ * naming the columns of fit->cols the width left out, and --wide, wrapped to the width
+ * ("Hidden at 80 columns: GFLOP, GB; --wide shows every column."); nothing when none was,
+ * shown being the mask pf_table_print_text_fit returned. */
+static void view_hidden(FILE *out, const pf_view_opts *v, const pf_table *t, const pf_text_fit *fit, uint64_t shown)
 {
     assert(out && v && t && fit);
     if (v->format != PF_FMT_TEXT || fit->width <= 0 || fit->keep_all || !fit->cols)
@@ -105,4 +99,14 @@ void pf_view_hidden(FILE *out, const pf_view_opts *v, const pf_table *t, const p
     FILE *w = pf_wrap_open(out, fit->width);
     fprintf(w, "Hidden at %d columns: %s; --wide shows every column.\n", fit->width, line);
     pf_wrap_close(w, out);
+}
+
+uint64_t pf_view_print_fit(FILE *out, const pf_view_opts *v, const pf_table *t, const pf_text_fit *fit)
+{
+    assert(out && v && t && fit);
+    if (v->format == PF_FMT_MD)
+        return pf_table_print_md_fit(out, t, fit);
+    uint64_t shown = pf_table_print_text_fit(out, t, fit);
+    view_hidden(out, v, t, fit, shown);
+    return shown;
 }
