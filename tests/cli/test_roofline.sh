@@ -1,4 +1,4 @@
-# test_roofline.sh - the roofline places every row with GPU time (issue 47): dots, dots of rows known in part, the bandwidth strip; the SVG's data-gpu-us per panel against the GPU time of the raw events (within 0.5%), memcpy marks against their recorded bytes, the y axis of TraceLens' traces by hand.
+# test_roofline.sh - the roofline places every row with GPU time (issue 47): dots, dots of rows known in part, the bandwidth strip; the SVG's data-gpu-us per panel (and per side of a --diff chart) against the GPU time of the raw events (within 0.5%), memcpy marks against their recorded bytes, the y axis of TraceLens' traces by hand, and in headless Chromium no two texts under a chart overlapping (with a control).
 . tests/cli/lib.sh
 
 PUBLIC=../shared/testdata/public/tracelens
@@ -77,3 +77,41 @@ if [ -f "$PUBLIC/mi300_resnet_act_checkpoint.json.gz" ]; then
 else
     echo "SKIP mi300_resnet: $PUBLIC not in this checkout"
 fi
+
+# In headless Chromium (where installed): the texts under each chart (strip title, tick labels, the box of
+# rows without bytes, the strip's roof label, legend, notes) keep apart, by the browser's bounding boxes.
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+if [ ! -x "$CHROMIUM" ]; then
+    echo "SKIP roofline in Chromium: $CHROMIUM is not installed (apt-get install chromium to run it)"
+    exit 0
+fi
+apart() { # NAME SVG
+    { printf '<!DOCTYPE html><html><body>'
+        sed '1{/^<?xml/d}' "$2"
+        printf '%s' '<script>var o = [];document.querySelectorAll("g.panel").forEach(function (p) {var r = [];p.querySelectorAll("text").forEach(function (t) { if (!t.closest("g.plot") && !t.getAttribute("transform")) r.push([t.textContent, t.getBoundingClientRect()]); });for (var i = 0; i < r.length; i++) for (var j = 0; j < i; j++) { var a = r[i][1], b = r[j][1]; if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) o.push(r[i][0] + " / " + r[j][0]); }});document.body.setAttribute("data-overlaps", o.join("; ") || "none");</script></body></html>'
+    } >"$TMP/page.html"
+    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$TMP/chromium" \
+        --window-size=1000,1600 --dump-dom "file://$(cd "$TMP" && pwd)/page.html" 2>>"$TMP/chromium.log" |
+        sed -n 's/.*data-overlaps="\([^"]*\)".*/\1/p' >"$TMP/apart.out"
+    if [ "${3:-}" = control ]; then
+        check_eq "Chromium: the control's overlap is found" "$(cut -c1-40 "$TMP/apart.out")" "$(cut -c1-40 "$TMP/want.out")"
+    else
+        check_eq "Chromium: no two texts under the $1 chart overlap" "$(cat "$TMP/apart.out")" none
+    fi
+}
+"$PROFANA" --analysis testdata/peer/owlv2_h100.json.gz bf16 --quiet --plot roofline "$TMP/c1.svg" >/dev/null
+apart "owlv2_h100" "$TMP/c1.svg"
+"$PROFANA" --analysis testdata/public/mi300_resnet_convs.json.gz bf16 --quiet --plot roofline "$TMP/c2.svg" >/dev/null
+apart "mi300_resnet_convs" "$TMP/c2.svg"
+"$PROFANA" --diff testdata/peer/owlv2_h100.json.gz h100 testdata/peer/owlv2_mi300.json.gz mi300 bf16 --quiet --group op \
+    --plot roofline "$TMP/c3.svg" >/dev/null 2>&1
+apart "owlv2 h100/mi300 --diff" "$TMP/c3.svg"
+# The control: the strip's title written twice at one place is an overlap the check must find.
+python3 - "$TMP/c1.svg" "$TMP/ctl.svg" "$TMP/want.out" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+m = re.search(r'<text class="strip-title"[^>]*>([^<]*)</text>', s)
+open(sys.argv[2], "w").write(s[:m.end()] + m.group(0) + s[m.end():])
+open(sys.argv[3], "w").write(m.group(1) + " / " + m.group(1) + "\n")
+PY
+apart "control" "$TMP/ctl.svg" control
