@@ -75,6 +75,9 @@ int pf_table_ncols(const pf_table *t);
 const pf_col *pf_table_col(const pf_table *t, int col);
 const char *pf_table_cell(const pf_table *t, int row, int col);
 int pf_table_is_summary(const pf_table *t, int row);
+/* Whether every cell of column col is empty with no reason shown: a fitted table passes over
+ * such a column (pf_table_print_text_fit). */
+int pf_table_col_empty(const pf_table *t, int col);
 
 /* How a text or Markdown table fits a width. The name column is the first column text shows. */
 typedef struct pf_text_fit {

@@ -402,6 +402,12 @@ static int all_empty(const pf_table *t, int c)
     return 1;
 }
 
+int pf_table_col_empty(const pf_table *t, int col)
+{
+    assert(t && col >= 0 && col < t->ncols);
+    return all_empty(t, col);
+}
+
 /* A name column narrower than this share of the width (or than NAME_MIN) gives up the other
  * columns that fit.wanted lists, last first: a name cut short reads as noise. */
 #define NAME_SHARE 0.4

@@ -91,10 +91,7 @@ static void view_hidden(FILE *out, const pf_view_opts *v, const pf_table *t, con
         const pf_col *col = pf_table_col(t, c);
         if (col->show && !(col->show & PF_IN_TEXT)) /* not a text column, or only on request */
             continue;
-        int r = 0; /* a column of no values (B/A where nothing matched) was passed over, not hidden */
-        while (r < pf_table_rows(t) && !pf_table_cell(t, r, c))
-            r++;
-        if (r == pf_table_rows(t))
+        if (pf_table_col_empty(t, c)) /* no values (B/A where nothing matched): passed over, not hidden */
             continue;
         int k = snprintf(line + len, sizeof line - len, "%s%s", n++ ? ", " : "", col->title);
         len = k < 0 || (size_t)k >= sizeof line - len ? sizeof line - 1 : len + (size_t)k;
