@@ -142,6 +142,10 @@ typedef struct pf_row {
                                           activity time), else per launch */
     double flop, bytes;                /* totals over launches with known figures */
     int64_t flop_known, bytes_known;   /* launches with a known figure */
+    int64_t flop_known_ns, bytes_known_ns; /* their GPU time: a row known in part has its rate
+                                          over that part (the roofline's partial dots) */
+    double both_flop, both_bytes;      /* FLOPs and bytes of the launches with both known */
+    int64_t both_ns;                   /* and their GPU time */
     double flop_peak_s;                /* sum of flop / peak(dtype): seconds at peak */
     double byte_peak_s;                /* sum of bytes / peak bandwidth */
     int peak_ok;                       /* every launch with figures had a peak */
@@ -445,6 +449,13 @@ pf_category pf_row_category(const pf_row *r);
 /* Rates of a row (src/analysis/rates.c: the rule of include/profana/rates.h); < 0 when unknown. */
 double pf_row_tflops(const pf_row *r);
 double pf_row_gbps(const pf_row *r);
+/* A group row whose FLOPs (bytes) are known for some of its launches only, not all (and not
+ * carried elsewhere): the rate and percent of peak of those launches over their own time
+ * (pf_row.flop_known_ns, bytes_known_ns); < 0 for any other row or when unknown. */
+double pf_row_part_tflops(const pf_row *r);
+double pf_row_part_gbps(const pf_row *r);
+double pf_row_part_flops_pct(const pf_row *r, const pf_device_info *info);
+double pf_row_part_bw_pct(const pf_row *r, const pf_device_info *info);
 /* Percent of peak; < 0 when unknown (no device, no figures, no peak for the dtype). */
 double pf_row_flops_pct(const pf_row *r, const pf_device_info *info);
 double pf_row_bw_pct(const pf_row *r, const pf_device_info *info);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "profana/analysis.h"
+#include "profana/diff.h"
 #include "profana/svg.h"
 
 /* One roofline chart: a device's rows against its roofs. */
@@ -14,21 +15,37 @@ typedef struct pf_roofline_panel {
     const pf_device_report *d;         /* rows, info (NULL: unknown device, no roofs) */
     unsigned dtypes;                   /* bit per pf_dtype: the compute roofs to draw (pf_dtypes_used) */
     pf_group_by group;                 /* how row keys are shortened for labels */
+    /* --diff: one chart of a device pair, d being side A */
+    const pf_device_report *b;         /* side B; NULL: a chart of d alone */
+    unsigned dtypes_b;                 /* B's compute roofs (drawn too when its device differs) */
+    const char *names[2];              /* the sides' names */
+    const pf_diff_device *pair;        /* the matched rows: an arrow from A's dot to B's */
 } pf_roofline_panel;
 
 /* Writes one <svg> holding the panels one under the other. Per panel: log-log axes with
  * decade ticks (x FLOP/byte, y TFLOP/s), the memory roof (peak GB/s x intensity) and a
- * compute roof per dtype in p->dtypes (equal peaks share one labelled line); one circle of
- * class "dot" per row whose FLOPs and bytes are known and above zero, area proportional to
- * its total time, filled by category, with data-name, data-category, data-x (FLOP/byte),
- * data-y (TFLOP/s) and data-us (total time); the 10 heaviest labelled with pf_short_name;
- * a legend of the categories drawn; a dot above a roof (FLOPS % or BW % over 100) drawn in
- * the warning colour, with class "dot over", and listed under the chart; a line counting the
- * rows left off. The plot area is a <g class="plot"> with data-x0/-x1 (decade exponents at
- * its left/right edge), data-y0/-y1 (bottom/top) and data-left/-top/-width/-height (pixels
- * in the panel's coordinates, the panel being translated by data-dy), so a test can map a
- * dot's figures to its position. Returns 0, or -1 when memory runs out (the output is then
- * incomplete). */
+ * compute roof per dtype in p->dtypes (equal peaks share one labelled line). Every row with
+ * GPU time is placed, once: one circle of class "dot" per row whose FLOPs and bytes are known
+ * and above zero, or "dot partial" (a dashed ring, and a line under the chart) for a row known
+ * in part, placed by the launches with both figures (pf_row.both_*); area proportional to its
+ * total time, filled by category, with data-name, data-category, data-x (FLOP/byte), data-y
+ * (TFLOP/s), data-us and data-gpu-us (total time), and data-known-us (the part placed) when
+ * partial; the 10 heaviest labelled with pf_short_name. The other rows (no FLOPs above zero,
+ * or no bytes) go on the bandwidth strip under the chart (src/render/plot_parts.h: circles
+ * "strip-dot" by achieved GB/s against the DRAM roof, the rows without bytes in one
+ * "strip-unknown" box), each with data-gpu-us: the data-gpu-us of a panel sum to the
+ * device's GPU time. The y axis spans the heaviest dots holding 99% of the dots' time (the
+ * roofs raise its top); lighter dots below it sit on its edge, and a line says how many. A
+ * legend of the categories drawn; a dot above a roof (FLOPS % or BW % over 100) drawn in the
+ * warning colour, with class "dot over", and listed under the chart. The plot area is a
+ * <g class="plot"> with data-x0/-x1 (decade exponents at its left/right edge), data-y0/-y1
+ * (bottom/top) and data-left/-top/-width/-height (pixels in the panel's coordinates, the
+ * panel being translated by data-dy), so a test can map a dot's figures to its position.
+ * With p->b (--diff) a panel holds both sides: A's marks hollow, B's filled, each with
+ * data-side "a" or "b" (each side's data-gpu-us sum to its device's GPU time), an arrow
+ * (<g class="arrow"> with data-a and data-b, the rows' keys) from A's dot to B's for every
+ * matched row with a dot on both sides, and B's roofs beside A's when its device differs.
+ * Returns 0, or -1 when memory runs out (the output is then incomplete). */
 int pf_plot_roofline(pf_xw *w, const pf_roofline_panel *p, size_t n);
 
 /* One bar of the breakdown. */
@@ -104,6 +121,10 @@ typedef struct pf_legend_item {
 /* Lays out items in rows from (x, y) within width, drawing them when w is not NULL, and
  * returns the height used. */
 double pf_plot_legend(pf_xw *w, double x, double y, double width, const pf_legend_item *items, size_t n);
+
+/* An arrow from (x0, y0) towards (x1, y1), its head stopping `back` pixels short of it (the
+ * rim of a dot there): a line and a filled triangle. The two points lie more than back apart. */
+void pf_plot_arrow(pf_xw *w, double x0, double y0, double x1, double y1, double back);
 
 /* Opens the chart's <svg> root (width x height px, white background, the charts' font);
  * close it with pf_xw_end. cls is its class attribute ("roofline", "breakdown"). */

@@ -79,6 +79,9 @@ int pf_table_ncols(const pf_table *t);
 const pf_col *pf_table_col(const pf_table *t, int col);
 const char *pf_table_cell(const pf_table *t, int row, int col);
 int pf_table_is_summary(const pf_table *t, int row);
+/* Whether every cell of column col is empty with no reason shown: a fitted table passes over
+ * such a column (pf_table_print_text_fit). */
+int pf_table_col_empty(const pf_table *t, int col);
 
 /* How a text or Markdown table fits a width. The name column is the first column text shows. */
 typedef struct pf_text_fit {
@@ -95,6 +98,9 @@ typedef struct pf_text_fit {
                                   together when a width leaves columns out (a figure and what
                                   it is of: Top % and Top Category); NULL: none */
     int nties;                 /* how many pairs */
+    int in_order;              /* with a width: the wanted columns are a fixed priority; one that
+                                  does not fit leaves out every one after it (a narrower column
+                                  of less weight never shows in its place) */
     void (*cut)(char *s, int limit); /* cuts a name to limit characters in place (never longer);
                                   NULL: pf_name_cut, in the middle */
     int wrap_names;            /* text: a name wider than its column goes on on a second line

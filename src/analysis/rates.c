@@ -225,3 +225,41 @@ const char *pf_row_bound(const pf_row *r, const pf_device_info *info)
 {
     return pf_bound(row_flop_peak_s(r, info), row_byte_peak_s(r, info));
 }
+
+/* A row known in part (pf_row_part_tflops): FLOPs on some launches, not all, and not a row
+ * whose launches all carry theirs elsewhere. */
+static int part_flop(const pf_row *r)
+{
+    return !r->is_total && !pf_row_has_flop(r) && r->flop_known > 0 && r->flop_elsewhere_n < r->count &&
+           r->flop > 0 && isfinite(r->flop) && r->flop_known_ns > 0;
+}
+
+static int part_bytes(const pf_row *r)
+{
+    return !r->is_total && !pf_row_has_bytes(r) && r->bytes_known > 0 && r->bytes > 0 && isfinite(r->bytes) &&
+           r->bytes_known_ns > 0;
+}
+
+double pf_row_part_tflops(const pf_row *r)
+{
+    assert(r);
+    return part_flop(r) ? pf_rate(r->flop, (double)r->flop_known_ns, 1e12) : -1;
+}
+
+double pf_row_part_gbps(const pf_row *r)
+{
+    assert(r);
+    return part_bytes(r) ? pf_rate(r->bytes, (double)r->bytes_known_ns, 1e9) : -1;
+}
+
+double pf_row_part_flops_pct(const pf_row *r, const pf_device_info *info)
+{
+    assert(r);
+    return info && part_flop(r) && r->peak_ok ? pf_pct_of_peak(r->flop_peak_s, (double)r->flop_known_ns) : -1;
+}
+
+double pf_row_part_bw_pct(const pf_row *r, const pf_device_info *info)
+{
+    assert(r);
+    return pf_peak_bytes(info) > 0 && part_bytes(r) ? pf_pct_of_peak(r->byte_peak_s, (double)r->bytes_known_ns) : -1;
+}

@@ -70,6 +70,7 @@ static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const
     if (w->flop >= 0) {
         r->flop += w->flop;
         r->flop_known++;
+        r->flop_known_ns = pf_sat_add(r->flop_known_ns, a->dur_ns);
         if (pk->flop_peak_s >= 0)
             r->flop_peak_s += pk->flop_peak_s;
         else
@@ -84,6 +85,12 @@ static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const
     if (w->bytes >= 0 && !(r->is_total && w->generic)) {
         r->bytes += w->bytes;
         r->bytes_known++;
+        r->bytes_known_ns = pf_sat_add(r->bytes_known_ns, a->dur_ns);
+        if (w->flop >= 0) {
+            r->both_flop += w->flop;
+            r->both_bytes += w->bytes;
+            r->both_ns = pf_sat_add(r->both_ns, a->dur_ns);
+        }
         if (pk->byte_peak_s >= 0) /* without a bandwidth the row shows no BW % (pf_row_bw_pct) */
             r->byte_peak_s += pk->byte_peak_s;
         if (pk->byte_ach_s >= 0)

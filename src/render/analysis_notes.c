@@ -94,6 +94,10 @@ void pf_aview_footnotes(FILE *out, const pf_device_report *d, const pf_table *t,
     if (over & PF_AVIEW_ELSEWHERE)
         fputs(ELSEWHERE_MARK ": the kernel does none of its op's arithmetic: the op's FLOPs are on its gemm, conv "
               "and attention kernels (How work is attributed), so none are counted here\n", out);
+    if (over & PF_AVIEW_PARTIAL)
+        fputs(PARTIAL_MARK ": the rate of the row's launches that have figures, over their own time; its other launches "
+              "lack them (launched before the profiled ops, or by an op without figures); --group op counts each op "
+              "whole\n", out);
     if (over & PF_AVIEW_OVER)
         fputs(OVER_PEAK_MARK " above 100% of the device's peak: a formula or a peak is wrong (check --device, "
               "--tf32), or a small kernel's data sat in L2 cache\n", out);

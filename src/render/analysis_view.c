@@ -126,7 +126,6 @@ static const pf_col *device_cols(const pf_aview *a, const pf_device_info *info)
     return !info ? a->cols_unknown : pf_has_achievable(info) ? a->cols_ach : a->cols;
 }
 
-
 static int elsewhere_row(const pf_row *row)
 {
     return !row->is_total && row->flop_elsewhere_n > 0 && row->flop_elsewhere_n == row->count;
@@ -161,6 +160,25 @@ static void set_rate(pf_table *t, int r, int col, double v, int decimals)
 static double time_pct(const pf_device_report *d, int64_t ns)
 {
     return pf_aview_time_pct(d, ns);
+}
+
+/* A rate of the known part of a row ("83.20*", pf_row_part_tflops), in place of its unknown
+ * one. Returns PF_AVIEW_PARTIAL when it showed one (v >= 0). */
+static int part_cell(pf_table *t, int r, int col, double v, int decimals)
+{
+    char s[48];
+    if (v < 0)
+        return 0;
+    snprintf(s, sizeof s, "%.*f" PARTIAL_MARK, decimals, v);
+    pf_table_mark(t, r, col, s);
+    return PF_AVIEW_PARTIAL;
+}
+
+static int fill_partial(pf_table *t, int r, const pf_row *row, const pf_device_report *d)
+{
+    return part_cell(t, r, C_TFLOPS, pf_row_part_tflops(row), 2) | part_cell(t, r, C_GBPS, pf_row_part_gbps(row), 1) |
+           part_cell(t, r, C_FLOPS_PCT, pf_row_part_flops_pct(row, d->info), 1) |
+           part_cell(t, r, C_BW_PCT, pf_row_part_bw_pct(row, d->info), 1);
 }
 
 static void fill_row(pf_table *t, int r, const pf_row *row, const pf_device_report *d)
@@ -382,9 +400,7 @@ static uint64_t print_table(FILE *out, const pf_view_opts *v, const pf_table *t,
 {
     int picked[64];
     pf_text_fit fit = pf_view_fit(v, t, wanted, nwanted, picked, 64);
-    if (v->format == PF_FMT_MD)
-        return pf_table_print_md_fit(out, t, &fit);
-    return pf_table_print_text_fit(out, t, &fit);
+    return pf_view_print_fit(out, v, t, &fit);
 }
 
 /* Like the Inductor compiled module's -p report: per category its rows by time, and a Total;
@@ -483,6 +499,7 @@ pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
         *over |= pf_row_cache_served(&d->rows[i], d->info) ? PF_AVIEW_CACHE : 0;
         *over |= pf_row_guess_over(&d->rows[i], d->info) ? PF_AVIEW_GUESS_UB : 0;
         *over |= elsewhere_row(&d->rows[i]) ? PF_AVIEW_ELSEWHERE : 0;
+        *over |= fill_partial(t, r, &d->rows[i], d);
     }
     int r = pf_table_add_row(t);
     fill_row(t, r, &d->total, d);
@@ -505,7 +522,6 @@ void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *
     fprintf(out, "(%zu more rows: %.3f us, %.2f%% of GPU time; --top 0 shows all)\n", d->n_rows - shown,
             ns / 1e3, time_pct(d, ns));
 }
-
 
 /* Whether the Steps line has anything to say (pf_steps_print_line). */
 static int has_steps_line(const pf_analysis *an)
@@ -559,6 +575,9 @@ static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis 
     over &= pct || SHOWN(shown, C_FLOPS_ACH) || SHOWN(shown, C_BW_ACH) ? ~0 : 0;
     over &= SHOWN(shown, C_BW_PCT) ? ~0 : ~PF_AVIEW_CACHE;
     over &= SHOWN(shown, C_FLOPS_PCT) ? ~0 : ~PF_AVIEW_ELSEWHERE;
+    over &= SHOWN(shown, C_FLOPS_PCT) || SHOWN(shown, C_BW_PCT) || SHOWN(shown, C_TFLOPS) || SHOWN(shown, C_GBPS)
+                ? ~0
+                : ~PF_AVIEW_PARTIAL;
     /* Markdown: a line right under a table would be read as one of its rows */
     if (md && (over || shown_rows(a->v, d) < d->n_rows || src))
         fputc('\n', out);

@@ -462,8 +462,10 @@ static void print_calls_note(FILE *out, const pf_dview *o, const pf_diff_device 
 void pf_dview_summary(FILE *out, const pf_dview *o, const pf_diff_device *d)
 {
     const pf_diff_summary *s = &d->summary;
-    fprintf(out, "GPU time: %s %.3f us, %s %.3f us", o->v->names[0], s->a_total_ns / 1e3, o->v->names[1],
-            s->b_total_ns / 1e3);
+    /* several runs a side: these are the first runs' (issue 47: their B/A read as the runs' one, a
+     * few lines above the interval's) */
+    fprintf(out, "GPU time%s: %s %.3f us, %s %.3f us", o->runs ? " of each side's first run (every run: below)" : "",
+            o->v->names[0], s->a_total_ns / 1e3, o->v->names[1], s->b_total_ns / 1e3);
     if (s->ratio >= 0)
         fprintf(out, ", B/A %.3f (%+.2f%%)", s->ratio, 100.0 * (s->ratio - 1));
     fputc('\n', out);
@@ -526,10 +528,9 @@ static uint64_t print_table(FILE *out, const pf_dview *o, const pf_table *t, con
     if (wanted) {
         fit.ties = side_ties;
         fit.nties = (int)(sizeof side_ties / sizeof side_ties[0] / 2);
+        fit.in_order = 1; /* issue 47: both Counts once showed where the totals and B/A did not fit */
     }
-    if (o->v->format == PF_FMT_MD)
-        return pf_table_print_md_fit(out, t, &fit);
-    return pf_table_print_text_fit(out, t, &fit);
+    return pf_view_print_fit(out, o->v, t, &fit);
 }
 
 /* One line naming the devices that had no counterpart on the other side. */

@@ -3,6 +3,9 @@
 
 #include "profana/names.h"
 
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,4 +128,27 @@ const char *pf_short_name(const char *key, pf_group_by g, int limit, char *buf, 
             buf[i - 1] = 0;
     }
     return buf;
+}
+
+void pf_plot_arrow(pf_xw *w, double x0, double y0, double x1, double y1, double back)
+{
+    double dx = x1 - x0, dy = y1 - y0, len = sqrt(dx * dx + dy * dy);
+    assert(w && len > back);
+    double ux = dx / len, uy = dy / len, tx = x1 - ux * back, ty = y1 - uy * back;
+    pf_xw_begin(w, "line");
+    pf_xw_attr(w, "class", "arrow-line");
+    pf_xw_attr_num(w, "x1", x0);
+    pf_xw_attr_num(w, "y1", y0);
+    pf_xw_attr_num(w, "x2", tx - 6 * ux);
+    pf_xw_attr_num(w, "y2", ty - 6 * uy);
+    pf_xw_attr(w, "stroke", "#555");
+    pf_xw_end(w);
+    char pts[200], s[6][32];
+    snprintf(pts, sizeof pts, "%s,%s %s,%s %s,%s", pf_num_fmt(s[0], 32, tx, 2), pf_num_fmt(s[1], 32, ty, 2),
+             pf_num_fmt(s[2], 32, tx - 7 * ux - 3.5 * uy, 2), pf_num_fmt(s[3], 32, ty - 7 * uy + 3.5 * ux, 2),
+             pf_num_fmt(s[4], 32, tx - 7 * ux + 3.5 * uy, 2), pf_num_fmt(s[5], 32, ty - 7 * uy - 3.5 * ux, 2));
+    pf_xw_begin(w, "polygon");
+    pf_xw_attr(w, "points", pts);
+    pf_xw_attr(w, "fill", "#555");
+    pf_xw_end(w);
 }

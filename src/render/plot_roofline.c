@@ -1,6 +1,9 @@
 /* plot_roofline.c - the roofline chart: achieved TFLOP/s against FLOP per byte, per device, on log-log axes with its roofs. */
 #include "profana/plot.h"
 
+#include "plot_parts.h"
+#include "profana/rates.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,28 +24,39 @@
 #define OVER_LISTED 10           /* dots above a roof listed by name; the rest counted */
 #define MAX_DECADES 12
 #define AXIS_LIMIT 400.0 /* decades: beyond the logarithm of any finite double */
+#define Y_SHARE 0.99     /* the y axis spans the heaviest dots holding this share of the dots' time */
 
 typedef struct dot {
     const pf_row *r;
-    double lx, ly;               /* log10 of FLOP/byte and of TFLOP/s */
+    double x, y;                 /* FLOP/byte and TFLOP/s: the row's, or its known part's */
+    double lx, ly;               /* their log10 */
     double px, py, rad;
     int over;                    /* above a roof */
+    int partial;                 /* placed by the launches with both figures, not all */
+    int side;                    /* --diff: 0 A (hollow), 1 B */
 } dot;
 
 typedef struct roof {
     double tflops;               /* the compute roof */
     char label[96];              /* "bf16, fp16 989.5 TFLOP/s" */
+    int side;                    /* --diff: 1 for B's own roofs */
 } roof;
 
 typedef struct panel {
     const pf_roofline_panel *p;
     dot *dots;
     size_t n_dots, n_over;
-    size_t left_off;             /* rows not drawn */
-    int64_t left_off_ns;
-    roof roofs[PF_DT_COUNT];
+    size_t n_partial;            /* dots of rows known in part */
+    int64_t partial_ns, partial_known_ns;
+    size_t n_low;                /* dots below the y axis, drawn on its edge */
+    int64_t low_ns;
+    pf_plot_strip strip;         /* the rows with no FLOPs to place */
+    int64_t heaviest_ns;         /* the panel's heaviest row, dots and strip alike */
+    roof roofs[2 * PF_DT_COUNT]; /* a --diff pair of two devices: both sides' */
     int n_roofs;
     double gbps;                 /* memory roof; 0 none */
+    double gbps_b;               /* --diff: B's memory roof where its device differs; 0 none */
+    int64_t total_ns;            /* GPU time of the device, or of both sides */
     int ex0, ex1, ey0, ey1;      /* axis ranges in decades */
     pf_legend_item legend[PF_CAT_COUNT + 1];
     size_t n_legend;
@@ -67,51 +81,103 @@ static int plottable(const pf_row *r)
            isfinite(log10(r->flop / r->bytes)) && isfinite(log10(pf_row_tflops(r)));
 }
 
-static int collect_dots(panel *pn)
+/* A row known in part is placed by the launches with both figures: their FLOPs above zero
+ * over their bytes and their time. */
+static int plottable_part(const pf_row *r)
 {
-    const pf_device_report *d = pn->p->d;
-    pn->dots = calloc(d->n_rows ? d->n_rows : 1, sizeof *pn->dots);
-    if (!pn->dots)
-        return -1;
+    double tf = pf_rate(r->both_flop, (double)r->both_ns, 1e12);
+    return r->both_flop > 0 && r->both_bytes > 0 && r->both_ns > 0 && isfinite(log10(r->both_flop / r->both_bytes)) &&
+           tf > 0 && isfinite(log10(tf));
+}
+
+/* The rows of one side: dots, or marks on the strip. */
+static int collect_side(panel *pn, const pf_device_report *d, int side)
+{
     for (size_t i = 0; i < d->n_rows; i++) {
         const pf_row *r = &d->rows[i];
-        if (!plottable(r)) {
-            pn->left_off++;
-            pn->left_off_ns += r->total_ns;
+        if (r->total_ns <= 0)
+            continue; /* no time to account for */
+        int whole = plottable(r);
+        if (!whole && !plottable_part(r)) {
+            size_t marks = pn->strip.n_marks;
+            if (pf_plot_strip_add(&pn->strip, r, side))
+                return -1;
+            if (pn->strip.n_marks > marks && r->total_ns > pn->heaviest_ns)
+                pn->heaviest_ns = r->total_ns; /* a mark is sized as the dots are */
             continue;
         }
+        if (r->total_ns > pn->heaviest_ns)
+            pn->heaviest_ns = r->total_ns;
         dot *o = &pn->dots[pn->n_dots++];
         o->r = r;
-        o->lx = log10(r->flop / r->bytes);
-        o->ly = log10(pf_row_tflops(r));
-        o->over = pf_row_flops_pct(r, d->info) > 100 || pf_row_bw_pct(r, d->info) > 100;
+        o->partial = !whole;
+        o->side = side;
+        o->x = whole ? r->flop / r->bytes : r->both_flop / r->both_bytes;
+        o->y = whole ? pf_row_tflops(r) : pf_rate(r->both_flop, (double)r->both_ns, 1e12);
+        o->lx = log10(o->x);
+        o->ly = log10(o->y);
+        o->over = whole && (pf_row_flops_pct(r, d->info) > 100 || pf_row_bw_pct(r, d->info) > 100);
         pn->n_over += o->over;
+        if (o->partial) {
+            pn->n_partial++;
+            pn->partial_ns += r->total_ns;
+            pn->partial_known_ns += r->both_ns;
+        }
     }
+    return 0;
+}
+
+static int collect_dots(panel *pn)
+{
+    const pf_device_report *d = pn->p->d, *b = pn->p->b;
+    size_t n = d->n_rows + (b ? b->n_rows : 0);
+    pn->dots = calloc(n ? n : 1, sizeof *pn->dots);
+    if (!pn->dots)
+        return -1;
+    pn->strip.dram_gbps = d->info && d->info->peak_gbps > 0 ? d->info->peak_gbps : 0;
+    pn->strip.diff = b != NULL;
+    pn->total_ns = d->total.total_ns + (b ? b->total.total_ns : 0);
+    if (collect_side(pn, d, 0) || (b && collect_side(pn, b, 1)))
+        return -1;
+    pf_plot_strip_layout(&pn->strip);
     qsort(pn->dots, pn->n_dots, sizeof *pn->dots, cmp_dot_time);
     return 0;
 }
 
-/* One compute roof per distinct peak among the dtypes used; dtypes with equal peaks share it. */
+/* One compute roof per distinct peak among the dtypes used; dtypes with equal peaks share it.
+ * A --diff pair whose devices differ adds B's, their labels opening with the side's name. */
 static void collect_roofs(panel *pn)
 {
-    const pf_device_info *info = pn->p->d->info;
-    if (!info)
-        return;
-    pn->gbps = info->peak_gbps > 0 ? info->peak_gbps : 0;
-    for (int k = 0; k < PF_DT_COUNT; k++) {
-        double t = pf_peak_flops(info, (pf_dtype)k) / 1e12;
-        if (!(pn->p->dtypes & (1u << k)) || t <= 0)
-            continue;
-        int j = 0;
-        while (j < pn->n_roofs && pn->roofs[j].tflops != t)
-            j++;
-        roof *rf = &pn->roofs[j];
-        size_t len = j < pn->n_roofs ? strlen(rf->label) : 0;
-        if (j == pn->n_roofs) {
-            pn->n_roofs++;
-            rf->tflops = t;
+    const pf_device_info *ia = pn->p->d->info, *ib = pn->p->b ? pn->p->b->info : NULL;
+    int both = ia && ib && ia != ib && strcmp(ia->key, ib->key) != 0;
+    if (ia)
+        pn->gbps = ia->peak_gbps > 0 ? ia->peak_gbps : 0;
+    if (both && ib->peak_gbps > 0 && ib->peak_gbps != pn->gbps)
+        pn->gbps_b = ib->peak_gbps;
+    for (int side = 0; side < 1 + both; side++) {
+        const pf_device_info *info = side ? ib : ia;
+        unsigned dtypes = side ? pn->p->dtypes_b : pn->p->dtypes;
+        int first = pn->n_roofs;
+        for (int k = 0; k < PF_DT_COUNT && info; k++) {
+            double t = pf_peak_flops(info, (pf_dtype)k) / 1e12;
+            if (!(dtypes & (1u << k)) || t <= 0)
+                continue;
+            int j = first;
+            while (j < pn->n_roofs && pn->roofs[j].tflops != t)
+                j++;
+            roof *rf = &pn->roofs[j];
+            int fresh = j == pn->n_roofs;
+            if (fresh) {
+                pn->n_roofs++;
+                rf->tflops = t;
+                rf->side = side;
+                rf->label[0] = '\0';
+                if (both)
+                    snprintf(rf->label, sizeof rf->label, "%s: ", pn->p->names[side]);
+            }
+            size_t len = strlen(rf->label);
+            snprintf(rf->label + len, sizeof rf->label - len, "%s%s", fresh ? "" : ", ", pf_dtype_name((pf_dtype)k));
         }
-        snprintf(rf->label + len, sizeof rf->label - len, "%s%s", len ? ", " : "", pf_dtype_name((pf_dtype)k));
     }
     for (int j = 0; j < pn->n_roofs; j++) {
         size_t len = strlen(pn->roofs[j].label);
@@ -121,15 +187,23 @@ static void collect_roofs(panel *pn)
 
 /* Decades covering the dots and roofs (ridge points included), with a margin, at most
  * MAX_DECADES wide (dots outside are drawn on the edge). The y axis ends at the decade below
- * the lowest dot: the roofs raise its top, but lower its bottom only on a chart without dots. */
+ * the lowest of the heaviest dots that hold Y_SHARE of the dots' time (the dots sit sorted by
+ * time): a few microseconds of a slow kernel do not stretch it over decades where no time
+ * is; the lighter dots below sit on its bottom edge, which a line under the chart says. The
+ * roofs raise its top, but lower its bottom only on a chart without dots. */
 static void axis_ranges(panel *pn)
 {
     double x_lo = INFINITY, x_hi = -INFINITY, y_lo = INFINITY, y_hi = -INFINITY;
+    int64_t all_ns = 0, seen_ns = 0;
+    for (size_t i = 0; i < pn->n_dots; i++)
+        all_ns += pn->dots[i].r->total_ns;
     for (size_t i = 0; i < pn->n_dots; i++) {
         x_lo = fmin(x_lo, pn->dots[i].lx);
         x_hi = fmax(x_hi, pn->dots[i].lx);
-        y_lo = fmin(y_lo, pn->dots[i].ly);
         y_hi = fmax(y_hi, pn->dots[i].ly);
+        if (i == 0 || (double)seen_ns < Y_SHARE * (double)all_ns)
+            y_lo = fmin(y_lo, pn->dots[i].ly);
+        seen_ns += pn->dots[i].r->total_ns;
     }
     for (int j = 0; j < pn->n_roofs && pn->gbps > 0; j++) {
         double ly = log10(pn->roofs[j].tflops), ridge = log10(pn->roofs[j].tflops * 1e3 / pn->gbps);
@@ -153,6 +227,11 @@ static void axis_ranges(panel *pn)
         pn->ex0 = pn->ex1 - MAX_DECADES;
     if (pn->ey1 - pn->ey0 > MAX_DECADES)
         pn->ey0 = pn->ey1 - MAX_DECADES;
+    for (size_t i = 0; i < pn->n_dots; i++)
+        if (pn->dots[i].ly < pn->ey0) {
+            pn->n_low++;
+            pn->low_ns += pn->dots[i].r->total_ns;
+        }
 }
 
 static double map_x(const panel *pn, double lx)
@@ -169,7 +248,7 @@ static double map_y(const panel *pn, double ly)
 
 static void place_dots(panel *pn)
 {
-    int64_t heaviest = pn->n_dots ? pn->dots[0].r->total_ns : 1;
+    int64_t heaviest = pn->heaviest_ns > 0 ? pn->heaviest_ns : 1;
     int seen[PF_CAT_COUNT] = {0};
     for (size_t i = 0; i < pn->n_dots; i++) {
         dot *o = &pn->dots[i];
@@ -178,6 +257,8 @@ static void place_dots(panel *pn)
         o->rad = fmax(R_MIN, R_MAX * sqrt((double)o->r->total_ns / (double)heaviest));
         seen[pf_row_category(o->r)] = 1;
     }
+    for (size_t i = 0; i < pn->strip.n_marks; i++)
+        seen[pf_row_category(pn->strip.marks[i].r)] = 1;
     for (int c = 0; c < PF_CAT_COUNT; c++)
         if (seen[c])
             pn->legend[pn->n_legend++] = (pf_legend_item){pf_category_name((pf_category)c), pf_category_color((pf_category)c)};
@@ -192,10 +273,12 @@ static size_t over_lines(const panel *pn)
     return 1 + (pn->n_over < OVER_LISTED ? pn->n_over : OVER_LISTED) + (pn->n_over > OVER_LISTED);
 }
 
-/* Lines of text under the legend: the unknown-device note, the rows left off, the dots above a roof. */
+/* Lines of text under the legend: the unknown-device note, no dots, the partial dots, the
+ * dots under the axis, the dots above a roof. */
 static size_t note_lines(const panel *pn)
 {
-    return (pn->p->d->info == NULL) + (pn->left_off > 0) + (pn->n_dots == 0) + over_lines(pn);
+    size_t partial = pn->n_partial ? 1 + (pn->p->group == PF_GROUP_KERNEL) : 0;
+    return (pn->p->d->info == NULL) + (pn->p->b != NULL) + (pn->n_dots == 0) + partial + (pn->n_low > 0) + over_lines(pn);
 }
 
 static int layout(panel *pn, const pf_roofline_panel *p)
@@ -208,7 +291,8 @@ static int layout(panel *pn, const pf_roofline_panel *p)
     axis_ranges(pn);
     place_dots(pn);
     double legend_h = pf_plot_legend(NULL, PLOT_L, 0, PLOT_W, pn->legend, pn->n_legend);
-    pn->height = PLOT_T + PLOT_H + BELOW_PLOT + legend_h + 6 + (double)note_lines(pn) * LINE_H + 16;
+    pn->height = PLOT_T + PLOT_H + BELOW_PLOT + pf_plot_strip_height(&pn->strip) + legend_h + 6 +
+                 (double)note_lines(pn) * LINE_H + 16;
     return 0;
 }
 
@@ -295,7 +379,7 @@ typedef struct box {
 
 /* What labels must keep clear of: the labels placed so far and the dots. */
 typedef struct label_space {
-    box placed[PF_DT_COUNT + 1 + LABELLED];
+    box placed[2 * PF_DT_COUNT + 2 + LABELLED];
     size_t n_placed;
 } label_space;
 
@@ -340,11 +424,10 @@ static int box_free(const box *b, const label_space *ls, const panel *pn, int st
 }
 
 /* The memory roof's label sits along the line, at the first of a few places clear of dots. */
-static void memory_label(pf_xw *w, const panel *pn, double x_start, double x_end, double b, label_space *ls)
+static void memory_label(pf_xw *w, const panel *pn, double x_start, double x_end, double b, label_space *ls,
+                         const char *label)
 {
     static const double along[] = {0.1, 0.3, 0.5, 0.7, 0.2, 0.4, 0.6};
-    char label[64];
-    snprintf(label, sizeof label, "DRAM %.0f GB/s", pn->gbps);
     double ppd_x = PLOT_W / (pn->ex1 - pn->ex0), ppd_y = PLOT_H / (pn->ey1 - pn->ey0);
     double angle = atan2(ppd_y, ppd_x), tw = pf_plot_text_width(label, PF_PLOT_FONT_PX);
     double px = 0, py = 0;
@@ -379,13 +462,12 @@ static void draw_roofs(pf_xw *w, const panel *pn, label_space *ls)
 {
     if (pn->gbps <= 0)
         return;
-    double b = log10(pn->gbps / 1e3); /* log10 of TFLOP/s at 1 FLOP/byte */
     double top = pn->n_roofs ? -INFINITY : pn->ey1;
     for (int j = 0; j < pn->n_roofs; j++)
         top = fmax(top, log10(pn->roofs[j].tflops));
     /* highest roof first: its label takes the free space above it, a roof close under it
      * then puts its own under its line */
-    int order[PF_DT_COUNT] = {0};
+    int order[2 * PF_DT_COUNT] = {0};
     for (int j = 0; j < pn->n_roofs; j++) {
         int k = j;
         for (; k > 0 && pn->roofs[order[k - 1]].tflops < pn->roofs[j].tflops; k--)
@@ -394,7 +476,8 @@ static void draw_roofs(pf_xw *w, const panel *pn, label_space *ls)
     }
     for (int o = 0; o < pn->n_roofs; o++) {
         int j = order[o];
-        double ly = log10(pn->roofs[j].tflops), ridge = ly - b;
+        double gbps = pn->roofs[j].side && pn->gbps_b > 0 ? pn->gbps_b : pn->gbps;
+        double ly = log10(pn->roofs[j].tflops), ridge = ly - log10(gbps / 1e3);
         if (ly < pn->ey0 || ly > pn->ey1 || ridge >= pn->ex1)
             continue;
         double y = map_y(pn, ly), right = PLOT_L + PLOT_W - 4;
@@ -422,36 +505,56 @@ static void draw_roofs(pf_xw *w, const panel *pn, label_space *ls)
         pf_xw_text(w, pn->roofs[j].label);
         pf_xw_end(w);
     }
-    double x_start = fmax(pn->ex0, pn->ey0 - b), x_end = fmin(fmin(top - b, pn->ex1), pn->ey1 - b);
-    if (x_start >= x_end)
-        return;
-    line(w, "roof memory", map_x(pn, x_start), map_y(pn, x_start + b), map_x(pn, x_end), map_y(pn, x_end + b),
-         "#444", 1.5);
-    memory_label(w, pn, x_start, x_end, b, ls);
+    for (int side = 0; side < 2; side++) { /* A's (or the device's), then a --diff B's of its own */
+        double gbps = side ? pn->gbps_b : pn->gbps;
+        if (gbps <= 0)
+            continue;
+        double b = log10(gbps / 1e3); /* log10 of TFLOP/s at 1 FLOP/byte */
+        double x_start = fmax(pn->ex0, pn->ey0 - b), x_end = fmin(fmin(top - b, pn->ex1), pn->ey1 - b);
+        if (x_start >= x_end)
+            continue;
+        line(w, "roof memory", map_x(pn, x_start), map_y(pn, x_start + b), map_x(pn, x_end), map_y(pn, x_end + b),
+             "#444", 1.5);
+        char label[160];
+        if (pn->gbps_b > 0)
+            snprintf(label, sizeof label, "%s: DRAM %.0f GB/s", pn->p->names[side], gbps);
+        else
+            snprintf(label, sizeof label, "DRAM %.0f GB/s", gbps);
+        memory_label(w, pn, x_start, x_end, b, ls, label);
+    }
 }
 
-static void draw_dot(pf_xw *w, const dot *o)
+static void draw_dot(pf_xw *w, const dot *o, int diff)
 {
     const pf_row *r = o->r;
     pf_category c = pf_row_category(r);
-    double tflops = pf_row_tflops(r), intensity = r->flop / r->bytes;
-    char tip[256];
+    double tflops = o->y, intensity = o->x;
+    char tip[320];
     pf_xw_begin(w, "circle");
-    pf_xw_attr(w, "class", o->over ? "dot over" : "dot");
+    pf_xw_attr(w, "class", o->over ? "dot over" : o->partial ? "dot partial" : "dot");
     pf_xw_attr_num(w, "cx", o->px);
     pf_xw_attr_num(w, "cy", o->py);
     pf_xw_attr_num(w, "r", o->rad);
-    pf_xw_attr(w, "fill", o->over ? PF_COLOR_WARN : pf_category_color(c));
+    int hollow = diff && o->side == 0; /* --diff: A hollow, B filled */
+    pf_xw_attr(w, "fill", hollow ? "none" : o->over ? PF_COLOR_WARN : pf_category_color(c));
     pf_xw_attr(w, "fill-opacity", o->over ? "0.9" : "0.75");
-    pf_xw_attr(w, "stroke", o->over ? "#000" : "#333");
-    pf_xw_attr(w, "stroke-width", o->over ? "1.5" : "0.5");
+    pf_xw_attr(w, "stroke", o->over ? "#000" : hollow ? pf_category_color(c) : "#333");
+    pf_xw_attr(w, "stroke-width", o->over || o->partial ? "1.5" : "0.5");
+    if (o->partial) /* the mark of a row placed by its known part */
+        pf_xw_attr(w, "stroke-dasharray", "3 2");
     pf_xw_attr(w, "data-name", r->key);
     pf_xw_attr(w, "data-category", pf_category_name(c));
+    if (diff)
+        pf_xw_attr(w, "data-side", o->side ? "b" : "a");
     pf_xw_attr_sig(w, "data-x", intensity);
     pf_xw_attr_sig(w, "data-y", tflops);
     pf_xw_attr_sig(w, "data-us", r->total_ns / 1e3);
-    snprintf(tip, sizeof tip, "\n%s, %.3f us in %lld launches: %.2f TFLOP/s at %.3g FLOP/byte",
-             pf_category_name(c), r->total_ns / 1e3, (long long)r->count, tflops, intensity);
+    pf_xw_attr_sig(w, "data-gpu-us", r->total_ns / 1e3);
+    if (o->partial)
+        pf_xw_attr_sig(w, "data-known-us", r->both_ns / 1e3);
+    snprintf(tip, sizeof tip, "\n%s, %.3f us in %lld launches: %.2f TFLOP/s at %.3g FLOP/byte%s", pf_category_name(c),
+             r->total_ns / 1e3, (long long)r->count, tflops, intensity,
+             o->partial ? " over the launches with both figures" : "");
     pf_xw_begin(w, "title");
     pf_xw_text(w, r->key);
     pf_xw_text(w, tip);
@@ -500,13 +603,48 @@ static void draw_label(pf_xw *w, const panel *pn, const dot *o, const char *name
     pf_xw_end(w);
 }
 
+/* The dot of row r on side, or NULL. */
+static const dot *dot_of(const panel *pn, const pf_row *r, int side)
+{
+    for (size_t i = 0; r && i < pn->n_dots; i++)
+        if (pn->dots[i].r == r && pn->dots[i].side == side)
+            return &pn->dots[i];
+    return NULL;
+}
+
+/* --diff: an arrow from A's dot to B's for each matched row placed on both sides, its head
+ * at the rim of B's dot; a row that did not move (under a pixel) gets none. */
+static void draw_arrows(pf_xw *w, const panel *pn)
+{
+    const pf_diff_device *pair = pn->p->pair;
+    for (size_t i = 0; pair && i < pair->n_rows; i++) {
+        const dot *a = dot_of(pn, pair->rows[i].a, 0), *b = a ? dot_of(pn, pair->rows[i].b, 1) : NULL;
+        if (!b)
+            continue;
+        double dx = b->px - a->px, dy = b->py - a->py;
+        if (sqrt(dx * dx + dy * dy) <= b->rad + 1)
+            continue;
+        pf_xw_begin(w, "g");
+        pf_xw_attr(w, "class", "arrow");
+        pf_xw_attr(w, "data-a", a->r->key);
+        pf_xw_attr(w, "data-b", b->r->key);
+        pf_plot_arrow(w, a->px, a->py, b->px, b->py, b->rad);
+        pf_xw_end(w);
+    }
+}
+
 static void draw_dots(pf_xw *w, const panel *pn, label_space *ls)
 {
     /* Heaviest first, so smaller dots are drawn over the big ones and stay visible. */
     for (size_t i = 0; i < pn->n_dots; i++)
-        draw_dot(w, &pn->dots[i]);
+        draw_dot(w, &pn->dots[i], pn->p->b != NULL);
+    draw_arrows(w, pn);
     char name[LABEL_CHARS * 4 + 8];
-    for (size_t i = 0; i < pn->n_dots && i < LABELLED; i++) {
+    int wanted = pn->p->b ? 1 : 0; /* --diff: B's dots carry the names, A's arrows lead to them */
+    for (size_t i = 0, n = 0; i < pn->n_dots && n < LABELLED; i++) {
+        if (pn->dots[i].side != wanted)
+            continue;
+        n++;
         pf_short_name(pn->dots[i].r->key, pn->p->group, LABEL_CHARS, name, sizeof name);
         draw_label(w, pn, &pn->dots[i], name, ls);
     }
@@ -558,12 +696,28 @@ static void draw_notes(pf_xw *w, const panel *pn, double y)
     char s[512], name[LABEL_CHARS * 4 + 8];
     if (!d->info)
         note(w, &y, "note", "Device not in the device table: no roofs (name one with --device NAME).");
+    double total = pn->total_ns > 0 ? (double)pn->total_ns : 1;
+    if (pn->p->b) {
+        size_t arrows = 0;
+        for (size_t i = 0; pn->p->pair && i < pn->p->pair->n_rows; i++)
+            arrows += dot_of(pn, pn->p->pair->rows[i].a, 0) && dot_of(pn, pn->p->pair->rows[i].b, 1);
+        snprintf(s, sizeof s, "Hollow: %s; filled: %s. Arrows from A to B: %zu matched groups with a dot on both sides.",
+                 pn->p->names[0], pn->p->names[1], arrows);
+        note(w, &y, "note", s);
+    }
     if (pn->n_dots == 0)
-        note(w, &y, "note", "No group has both FLOPs and bytes above zero: nothing to place.");
-    if (pn->left_off) {
-        snprintf(s, sizeof s, "Not drawn: %zu groups without FLOPs or bytes, or with zero FLOPs (%.3f us, %.2f%% of GPU time).",
-                 pn->left_off, pn->left_off_ns / 1e3,
-                 d->total.total_ns ? 100.0 * (double)pn->left_off_ns / (double)d->total.total_ns : 0);
+        note(w, &y, "note", "No group has both FLOPs and bytes above zero: every group is on the bandwidth strip.");
+    if (pn->n_partial) {
+        snprintf(s, sizeof s, "Dashed rings: %zu groups placed by the part of their time with figures (%.1f%% of it; %.1f%% of GPU time).",
+                 pn->n_partial, pn->partial_ns ? 100.0 * (double)pn->partial_known_ns / (double)pn->partial_ns : 0,
+                 100.0 * (double)pn->partial_ns / total);
+        note(w, &y, "note", s);
+        if (pn->p->group == PF_GROUP_KERNEL)
+            note(w, &y, "note", "A kernel's other launches lack their op's figures: --group op places each op whole.");
+    }
+    if (pn->n_low) {
+        snprintf(s, sizeof s, "On the bottom edge: %zu light groups below the y axis (%.3f us, %.2f%% of GPU time).",
+                 pn->n_low, pn->low_ns / 1e3, 100.0 * (double)pn->low_ns / total);
         note(w, &y, "note", s);
     }
     if (!pn->n_over)
@@ -607,6 +761,8 @@ static void draw_panel(pf_xw *w, const panel *pn, double dy)
     pf_xw_end(w);
     draw_plot(w, pn);
     double y = PLOT_T + PLOT_H + BELOW_PLOT;
+    pf_plot_strip_draw(w, &pn->strip, PLOT_L, y, PLOT_W, pn->heaviest_ns, R_MAX, pn->total_ns);
+    y += pf_plot_strip_height(&pn->strip);
     y += pf_plot_legend(w, PLOT_L, y, PLOT_W, pn->legend, pn->n_legend) + 6;
     draw_notes(w, pn, y + 10);
     pf_xw_end(w);
@@ -634,8 +790,10 @@ int pf_plot_roofline(pf_xw *w, const pf_roofline_panel *p, size_t n)
         }
         pf_xw_end(w);
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(pn[i].dots);
+        pf_plot_strip_free(&pn[i].strip);
+    }
     free(pn);
     return rc;
 }

@@ -17,8 +17,8 @@
 #define LANE_GAP 3.0
 #define HEAD_H 20.0                /* a device's title */
 #define DEVICE_GAP 10.0
-#define TOP 10.0
-#define AXIS_H 34.0
+#define TOP 46.0                   /* the chart's title and what bar height means */
+#define AXIS_H 48.0                /* tick labels and the axis title */
 /* What a picture can show, and what keeps the file bounded whatever the input (issue 48: 16,000
  * streams made a 1.5 GB SVG): a device draws at most MAX_LANES stream lanes, the chart at most
  * MAX_DEVICES device blocks. Past them, the busiest MAX_LANES - 1 streams (MAX_DEVICES - 1
@@ -534,11 +534,53 @@ static int other_devices(pf_xw *w, ctx *c, const int *shown, double *y)
     return rc;
 }
 
-/* Ticks at round times: 1, 2 or 5 x 10^k us, about 8 across. */
+/* The axis's unit for a span: us, ms past 2 ms, s past 2 s (issue 47: a multi-second span
+ * read in microseconds). *div: microseconds per unit. */
+static const char *time_unit(double span_us, double *div)
+{
+    *div = span_us >= 2e6 ? 1e6 : span_us >= 2e3 ? 1e3 : 1;
+    return span_us >= 2e6 ? "s" : span_us >= 2e3 ? "ms" : "us";
+}
+
+static void chart_text(pf_xw *w, double x, double y, const char *anchor, const char *cls, const char *s)
+{
+    pf_xw_begin(w, "text");
+    pf_xw_attr(w, "class", cls);
+    pf_xw_attr_num(w, "x", x);
+    pf_xw_attr_num(w, "y", y);
+    if (anchor)
+        pf_xw_attr(w, "text-anchor", anchor);
+    pf_xw_text(w, s);
+    pf_xw_end(w);
+}
+
+/* The title over the lanes, and one line of what a bar's height means. */
+static void chart_title(pf_xw *w, const scale *s)
+{
+    double div, span_us = (double)span_of(s) / 1e3;
+    const char *unit = time_unit(span_us, &div);
+    char t[160], num[32];
+    snprintf(t, sizeof t, "Timeline: when each stream worked and why the GPU sat idle, over %s %s",
+             pf_num_fmt(num, sizeof num, span_us / div, 3), unit);
+    pf_xw_begin(w, "text");
+    pf_xw_attr(w, "class", "title");
+    pf_xw_attr_num(w, "x", 10);
+    pf_xw_attr_num(w, "y", 18);
+    pf_xw_attr(w, "font-size", "14");
+    pf_xw_attr(w, "font-weight", "bold");
+    pf_xw_text(w, t);
+    pf_xw_end(w);
+    chart_text(w, 10, 36, NULL, "subtitle",
+               "Bar height: the share of each pixel's time a stream was busy (coloured by its largest category), or "
+               "the device idle (by cause).");
+}
+
+/* Ticks at round times: 1, 2 or 5 x 10^k of the unit, about 8 across, and the axis's title. */
 static void axis(pf_xw *w, const scale *s, double y)
 {
     static const double mult[] = {1, 2, 5};
-    double span_us = (double)span_of(s) / 1e3, step = 0;
+    double span_us = (double)span_of(s) / 1e3, step = 0, div;
+    const char *unit = time_unit(span_us, &div);
     for (double dec = 1e-3; step == 0; dec *= 10)
         for (int m = 0; m < 3 && step == 0; m++)
             step = span_us / (mult[m] * dec) <= 8 ? mult[m] * dec : 0;
@@ -547,7 +589,7 @@ static void axis(pf_xw *w, const scale *s, double y)
     for (double t = 0; t <= span_us + 1e-9; t += step) {
         double x = PLOT_L + PLOT_W * t / span_us;
         char lab[48], num[32];
-        snprintf(lab, sizeof lab, "%s us", pf_num_fmt(num, sizeof num, t, 3));
+        snprintf(lab, sizeof lab, "%s %s", pf_num_fmt(num, sizeof num, t / div, 3), unit);
         pf_xw_begin(w, "line");
         pf_xw_attr_num(w, "x1", x);
         pf_xw_attr_num(w, "x2", x);
@@ -562,6 +604,9 @@ static void axis(pf_xw *w, const scale *s, double y)
         pf_xw_text(w, lab);
         pf_xw_end(w);
     }
+    char title[64];
+    snprintf(title, sizeof title, "Time since the first activity (%s)", unit);
+    chart_text(w, PLOT_L + PLOT_W / 2, y + 34, "middle", "axis-title", title);
     pf_xw_end(w);
 }
 
@@ -674,6 +719,7 @@ int pf_plot_timeline(pf_xw *w, const pf_analysis *an)
     /* the legend's height needs the bins drawn: at most two rows of it for every item */
     double legend_h = pf_plot_legend(NULL, PLOT_L, 0, PLOT_W, NULL, 0) + 3 * 16.0;
     pf_plot_svg_begin(w, "timeline", CHART_W, TOP + lanes + AXIS_H + legend_h + 10);
+    chart_title(w, &c.sc);
     pf_xw_begin(w, "g");
     pf_xw_attr(w, "class", "plot");
     pf_xw_attr_num(w, "data-left", PLOT_L);

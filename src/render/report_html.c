@@ -233,6 +233,8 @@ typedef struct chart_set {
     pf_roofline_panel *draw_panels;
     pf_breakdown_bar *draw_bars;
     int n_draw;
+    int n_roof;                        /* the roofline's panels: n_draw, or one per --diff pair */
+    char (*roof_titles)[TITLE_MAX];    /* --diff: the pairs' chart titles */
 } chart_set;
 
 #define CHARTS_MAX 16
@@ -247,7 +249,10 @@ static int charts_alloc(chart_set *cs, int n)
     cs->groups = calloc(k, sizeof *cs->groups);
     cs->draw_panels = calloc(k, sizeof *cs->draw_panels);
     cs->draw_bars = calloc(k, sizeof *cs->draw_bars);
-    return cs->panels && cs->bars && cs->titles && cs->groups && cs->draw_panels && cs->draw_bars ? 0 : -1;
+    cs->roof_titles = calloc(k, sizeof *cs->roof_titles);
+    return cs->panels && cs->bars && cs->titles && cs->groups && cs->draw_panels && cs->draw_bars && cs->roof_titles
+               ? 0
+               : -1;
 }
 
 typedef struct busier {
@@ -287,6 +292,7 @@ static int charts_pick(chart_set *cs, int limit)
             cs->draw_panels[cs->n_draw] = cs->panels[i];
             cs->draw_bars[cs->n_draw++] = cs->bars[i];
         }
+    cs->n_roof = cs->n_draw;
     free(idx);
     free(on);
     return 0;
@@ -300,6 +306,7 @@ static void charts_free(chart_set *cs)
     free(cs->groups);
     free(cs->draw_panels);
     free(cs->draw_bars);
+    free(cs->roof_titles);
 }
 
 /* Adds a device's panel and bar; side names the run it belongs to (--diff), or is NULL. */
@@ -310,7 +317,7 @@ static void charts_add(chart_set *cs, const pf_analysis *an, const pf_device_rep
     snprintf(cs->titles[i], TITLE_MAX, "%s%sDevice %d: %s (%s)", side ? side : "", side ? ": " : "",
              d->device->id, d->device->name[0] ? d->device->name : "no name in trace", d->info ? d->info->key : "unknown");
     snprintf(cs->groups[i], TITLE_MAX, "%s", group ? group : "");
-    cs->panels[i] = (pf_roofline_panel){cs->titles[i], d, pf_dtypes_used(an, d), an->opts.group};
+    cs->panels[i] = (pf_roofline_panel){.title = cs->titles[i], .d = d, .dtypes = pf_dtypes_used(an, d), .group = an->opts.group};
     cs->bars[i] = (pf_breakdown_bar){group ? cs->groups[i] : NULL, cs->titles[i], d};
 }
 
@@ -325,7 +332,7 @@ static int charts_section(pf_xw *w, const chart_set *cs)
     }
     pf_xw_begin(w, "div");
     pf_xw_attr(w, "class", "chart");
-    int rc = pf_plot_roofline(w, cs->draw_panels, (size_t)cs->n_draw);
+    int rc = pf_plot_roofline(w, cs->draw_panels, (size_t)cs->n_roof);
     pf_xw_end(w);
     pf_xw_raw(w, "\n");
     pf_xw_begin(w, "div");
@@ -418,6 +425,10 @@ static int report_device(pf_xw *w, const device_ctx *c, const char *title)
     if (over & PF_AVIEW_ELSEWHERE)
         html_para(w, "op: the kernel does none of its op's arithmetic: the op's FLOPs are on its gemm, conv and "
                      "attention kernels, so none are counted here.");
+    if (over & PF_AVIEW_PARTIAL)
+        html_para(w, "*: the rate of the row's launches that have figures, over their own time; its other launches "
+                     "lack them (launched before the profiled ops, or by an op without figures); --group op counts "
+                     "each op whole.");
     if (over & PF_AVIEW_SUSPECT)
         html_para(w, "? above 90% of the device's peak: possible, but check the peak (--device, --tf32), the clock "
                         "the GPU ran at (the datasheet peak assumes its boost clock), and whether the data sat in L2 "
@@ -562,7 +573,7 @@ static int write_one(int which, FILE *out, const job *j, const char *title)
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
     pf_xw_init(&w, out, 0);
     if (which == F_ROOFLINE)
-        rc = pf_plot_roofline(&w, j->cs.draw_panels, (size_t)j->cs.n_draw);
+        rc = pf_plot_roofline(&w, j->cs.draw_panels, (size_t)j->cs.n_roof);
     else if (which == F_TIMELINE)
         rc = pf_plot_timeline(&w, j->an[0]);
     else
@@ -711,6 +722,21 @@ int pf_plots_write_diff(const pf_view_opts *v, const pf_analysis *a, const pf_an
         charts_free(&j.cs);
         return pf_fail(err, "out of memory");
     }
+    /* the roofline: one chart a pair, A's panel taking B's rows and the matched rows' arrows */
+    for (int i = 0; i < d->n_devices; i++) {
+        pf_roofline_panel *p = &j.cs.draw_panels[i];
+        *p = j.cs.panels[2 * i];
+        snprintf(j.cs.roof_titles[i], TITLE_MAX, "Device pair %d: %s: Device %d (%s) -> %s: Device %d (%s)", i, v->names[0],
+                 d->devices[i].a->device->id, d->devices[i].a->info ? d->devices[i].a->info->key : "unknown", v->names[1],
+                 d->devices[i].b->device->id, d->devices[i].b->info ? d->devices[i].b->info->key : "unknown");
+        p->title = j.cs.roof_titles[i];
+        p->b = d->devices[i].b;
+        p->dtypes_b = j.cs.panels[2 * i + 1].dtypes;
+        p->names[0] = v->names[0];
+        p->names[1] = v->names[1];
+        p->pair = &d->devices[i];
+    }
+    j.cs.n_roof = d->n_devices;
     char title[2048];
     snprintf(title, sizeof title, "profana --diff %s (%s) vs %s (%s)", a->trace->path, v->names[0], b->trace->path,
              v->names[1]);

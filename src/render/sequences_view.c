@@ -95,12 +95,16 @@ static void list_kernels(FILE *out, const pf_view_opts *v, const pf_seq_device *
     }
 }
 
-static int print_text(FILE *out, const pf_view_opts *v, const pf_analysis *an, const pf_seq_view *sv)
+/* Every line wrapped to the width (the tables fit it already): the title, the device headers,
+ * the kernels' names. */
+static int print_text(FILE *raw, const pf_view_opts *v, const pf_analysis *an, const pf_seq_view *sv)
 {
+    FILE *out = pf_wrap_open(raw, v->format == PF_FMT_TEXT ? v->width : 0); /* Markdown: tables whole */
     fprintf(out, "Repeated kernel sequences of %s: runs of %d to %d consecutive kernels on a stream that occur "
                  "twice or more (a run left out when one kernel longer occurs as often): fusion candidates\n",
             an->trace->path, PF_SEQ_MIN, PF_SEQ_MAX);
-    for (int d = 0; d < sv->n_devices; d++) {
+    int rc = 0;
+    for (int d = 0; d < sv->n_devices && rc == 0; d++) {
         const pf_seq_device *sd = &sv->devices[d];
         fputc('\n', out);
         pf_aview_header(out, an, sd->report, "");
@@ -109,15 +113,18 @@ static int print_text(FILE *out, const pf_view_opts *v, const pf_analysis *an, c
             continue;
         }
         pf_table *t = seq_table(sd);
-        if (!t)
-            return -1;
+        if (!t) {
+            rc = -1;
+            break;
+        }
         fputc('\n', out);
         pf_text_fit fit = pf_view_fit(v, t, seq_wanted, (int)(sizeof seq_wanted / sizeof seq_wanted[0]), NULL, 0);
         pf_view_print_fit(out, v, t, &fit);
         pf_table_free(t);
         list_kernels(out, v, sd);
     }
-    return 0;
+    pf_wrap_close(out, raw);
+    return rc;
 }
 
 static int print_csv(FILE *out, const pf_seq_view *sv)

@@ -124,15 +124,20 @@ void pf_steps_print_line(FILE *out, const pf_analysis *an)
 
 int pf_steps_print_table(FILE *out, pf_format format, int width, const pf_analysis *an)
 {
-    if (an->n_steps == 0) { /* prose: on stderr for CSV, which carries the table alone */
-        fputs("No ProfilerStep annotations in this trace: record it with a torch.profiler schedule and "
-              "prof.step().\n",
-              format == PF_FMT_CSV ? stderr : out);
-        return 0;
-    }
     pf_table *t = step_table(an);
     if (!t)
         return -1;
+    if (an->n_steps == 0) { /* prose, wrapped; CSV carries its header alone, the prose on stderr */
+        FILE *w = pf_wrap_open(format == PF_FMT_CSV ? stderr : out, format == PF_FMT_TEXT ? width : 0);
+        fputs("No ProfilerStep annotations in this trace: record it with a torch.profiler schedule and "
+              "prof.step().\n",
+              w);
+        pf_wrap_close(w, format == PF_FMT_CSV ? stderr : out);
+        if (format == PF_FMT_CSV)
+            pf_table_print_csv(out, t, 1);
+        pf_table_free(t);
+        return 0;
+    }
     if (format != PF_FMT_CSV) /* after the Steps: line; a CSV starts with its header */
         fputc('\n', out);
     if (format == PF_FMT_MD)

@@ -434,6 +434,12 @@ static int all_empty(const pf_table *t, int c)
     return 1;
 }
 
+int pf_table_col_empty(const pf_table *t, int col)
+{
+    assert(t && col >= 0 && col < t->ncols);
+    return all_empty(t, col);
+}
+
 /* A name column narrower than this share of the width (or than NAME_MIN) gives up the other
  * columns that fit.wanted lists, last first: a name cut short reads as noise. */
 #define NAME_SHARE 0.4
@@ -486,6 +492,7 @@ static size_t layout_columns(const pf_table *t, layout *l, const pf_text_fit *fi
     /* a width and no list: every column in the table's order, the last ones left out first */
     int all = !fit->cols && fit->width > 0, n = fit->cols ? fit->ncols : all ? t->ncols : 0;
     unsigned char dropped[64] = {0};
+    int stopped = 0; /* fit->in_order: a wanted column did not fit, so none after it shows */
     for (int k = 0; k < n; k++) {
         int c = fit->cols ? fit->cols[k] : k;
         if (c < 0 || c >= t->ncols || c == l->name || !(fit->cols ? pickable(t, c) : visible(t, c)) || l->show[c])
@@ -498,9 +505,10 @@ static size_t layout_columns(const pf_table *t, layout *l, const pf_text_fit *fi
             continue;
         }
         size_t add = 3 + l->w[c] + (with ? 3 + l->w[p] : 0);
-        if (!fit->keep_all && fit->width > 0 &&
-            (need + used + add > (size_t)fit->width || (!all && all_empty(t, c)))) {
+        int over = need + used + add > (size_t)fit->width;
+        if (!fit->keep_all && fit->width > 0 && (stopped || over || (!all && all_empty(t, c)))) {
             dropped[c] = 1;
+            stopped |= over && fit->in_order;
             continue;
         }
         l->show[c] = 1;

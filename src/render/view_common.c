@@ -1,6 +1,7 @@
 /* view_common.c - the helpers every table view shares (view_parts.h): fitting a rows table to the width, labelling names with their short forms, the order of categories by time. The views call these; these call no view, so render/ has no circle. */
 #include <assert.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "profana/names.h"
 #include "profana/view.h"
@@ -71,8 +72,43 @@ int pf_view_category_order(const pf_device_report *d, int *order)
     return n;
 }
 
+/* After a text table printed with fit (its wanted columns, a width, not --columns): one line
+ * naming the columns of fit->cols the width left out, and --wide, wrapped to the width
+ * ("Hidden at 80 columns: GFLOP, GB; --wide shows every column."); nothing when none was,
+ * shown being the mask pf_table_print_text_fit returned. */
+static void view_hidden(FILE *out, const pf_view_opts *v, const pf_table *t, const pf_text_fit *fit, uint64_t shown)
+{
+    assert(out && v && t && fit);
+    if (v->format != PF_FMT_TEXT || fit->width <= 0 || fit->keep_all || !fit->cols)
+        return;
+    char line[1024];
+    size_t len = 0;
+    int n = 0;
+    for (int i = 0; i < fit->ncols; i++) {
+        int c = fit->cols[i];
+        if (c < 0 || c >= pf_table_ncols(t) || c >= 64 || ((shown >> c) & 1))
+            continue;
+        const pf_col *col = pf_table_col(t, c);
+        if (col->show && !(col->show & PF_IN_TEXT)) /* not a text column, or only on request */
+            continue;
+        if (pf_table_col_empty(t, c)) /* no values (B/A where nothing matched): passed over, not hidden */
+            continue;
+        int k = snprintf(line + len, sizeof line - len, "%s%s", n++ ? ", " : "", col->title);
+        len = k < 0 || (size_t)k >= sizeof line - len ? sizeof line - 1 : len + (size_t)k;
+    }
+    if (!n)
+        return;
+    FILE *w = pf_wrap_open(out, fit->width);
+    fprintf(w, "Hidden at %d columns: %s; --wide shows every column.\n", fit->width, line);
+    pf_wrap_close(w, out);
+}
+
 uint64_t pf_view_print_fit(FILE *out, const pf_view_opts *v, const pf_table *t, const pf_text_fit *fit)
 {
     assert(out && v && t && fit);
-    return v->format == PF_FMT_MD ? pf_table_print_md_fit(out, t, fit) : pf_table_print_text_fit(out, t, fit);
+    if (v->format == PF_FMT_MD)
+        return pf_table_print_md_fit(out, t, fit);
+    uint64_t shown = pf_table_print_text_fit(out, t, fit);
+    view_hidden(out, v, t, fit, shown);
+    return shown;
 }

@@ -22,8 +22,8 @@ pf_text_fit pf_view_fit(const pf_view_opts *v, const pf_table *t, const int *wan
  * -1 when memory runs out (the table then keeps its whole names). */
 int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n, const pf_view_opts *v);
 
-/* t as fitted (pf_view_fit): a Markdown table with v->format md, else text. Returns the
- * columns shown, as pf_table_print_text_fit. */
+/* t as fitted (pf_view_fit): a Markdown table with v->format md, else text, and then the line
+ * of columns hidden (pf_view_hidden). Returns the columns shown, as pf_table_print_text_fit. */
 uint64_t pf_view_print_fit(FILE *out, const pf_view_opts *v, const pf_table *t, const pf_text_fit *fit);
 /* The categories d ran (a count above 0), by GPU time, most first, ties in pf_category order,
  * into order[0, PF_CAT_COUNT) (pf_category values); returns how many. d and order non-NULL. */
@@ -80,6 +80,9 @@ enum { PF_AVIEW_NCOLS = 33 };
 /* FLOPS % of a kernel row whose ops' FLOPs are all on their other (gemm, conv, attention)
  * kernels: none were counted on it, which is not a measured 0 */
 #define ELSEWHERE_MARK "op"
+/* A rate or percentage of a row whose figures are known for only some of its launches: the
+ * rate of those launches alone, marked (text and Markdown; CSV and JSON keep the cell null) */
+#define PARTIAL_MARK "*"
 
 /* The footnotes under device d's rows table t (its first `shown` rows and the Total shown):
  * for each marker of `over` (PF_AVIEW_* flags, those of columns shown only), then, when
@@ -114,9 +117,16 @@ size_t pf_dview_columns_help(char *s, size_t n, size_t used);
  * PF_AVIEW_SUSPECT above 90% (and not above 100%) in one of its percentages, and
  * PF_AVIEW_CACHE when a row's BW % reads "cache" (pf_row_cache_served), PF_AVIEW_GUESS_UB
  * when a percentage reads "~ub" (pf_row_guess_over), PF_AVIEW_ELSEWHERE when FLOPS % reads
- * "op" (the row's kernels carry none of their ops' FLOPs). NULL when memory
- * runs out. */
-enum { PF_AVIEW_OVER = 1, PF_AVIEW_CACHE = 2, PF_AVIEW_SUSPECT = 4, PF_AVIEW_GUESS_UB = 8, PF_AVIEW_ELSEWHERE = 16 };
+ * "op" (the row's kernels carry none of their ops' FLOPs), PF_AVIEW_PARTIAL when a rate
+ * shows the known part of a row (PARTIAL_MARK). NULL when memory runs out. */
+enum {
+    PF_AVIEW_OVER = 1,
+    PF_AVIEW_CACHE = 2,
+    PF_AVIEW_SUSPECT = 4,
+    PF_AVIEW_GUESS_UB = 8,
+    PF_AVIEW_ELSEWHERE = 16,
+    PF_AVIEW_PARTIAL = 32
+};
 pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over);
 /* The categories that ran, by time; NULL when memory runs out. */
 pf_table *pf_aview_categories(const pf_device_report *d);

@@ -57,7 +57,8 @@ static void print_launch_line(FILE *out, const char *lead, const pf_launch_stats
     for (int b = 0; b < PF_WAITS_BINS; b++)
         total += l->hist_ns[b];
     fprintf(out,
-            "%sLaunches: %lld kernels, call %.3f us mean, start after it p50 %.3f us, p99 %.3f us; %lld shorter "
+            "%sLaunches: %lld kernels, call %.3f us mean, queued from the call's end to the kernel's start p50 %.3f us, "
+            "p99 %.3f us; %lld shorter "
             "than their call; %.2f%% under 5 us (%.2f%% of the time)\n",
             lead, (long long)l->count, pf_launch_call_mean_us(l), l->delay_p50_ns / 1e3, l->delay_p99_ns / 1e3,
             (long long)l->launch_bound, pct(l->hist_count[0], l->count), pct(l->hist_ns[0], total));
@@ -71,7 +72,8 @@ static void print_queue_line(FILE *out, const char *lead, const pf_waits *w)
             deep = &w->queues[i];
     if (!deep)
         return;
-    fprintf(out, "%sQueue (%zu stream%s): deepest stream %lld, max %lld, mean %.2f, empty %.2f%% of the span\n", lead,
+    fprintf(out, "%sQueue (%zu stream%s): longest on stream %lld: up to %lld launches queued, %.2f on average, empty %.2f%% "
+                 "of the span\n", lead,
             w->n_queues, w->n_queues == 1 ? "" : "s", (long long)deep->stream, (long long)deep->max_depth, deep->mean_depth,
             pct(deep->empty_ns, w->breakdown.span_ns));
 }
@@ -274,6 +276,14 @@ typedef pf_table *(*table_fn)(const pf_analysis *, int, int);
 int pf_wview_tables(FILE *out, const pf_view_opts *v, const pf_analysis *an, int device)
 {
     static const table_fn fns[] = {waits_table, cause_table, hist_table, queue_table};
+    /* text and Markdown: a title over each (CSV's tables are told apart by their headers) */
+    static const char *const titles[] = {
+        "Where the span went (exclusive: the parts sum to the span), per device and step:",
+        "Why the GPU sat idle, and its launches:",
+        "Kernel durations:",
+        "Launch queue per stream (a launch queued from its call's start to its end on the GPU):",
+    };
+    _Static_assert(sizeof titles / sizeof titles[0] == sizeof fns / sizeof fns[0], "a title per table");
     assert(out && v && an && device < an->n_devices);
     if (!an->waits)
         return 0;
@@ -287,6 +297,9 @@ int pf_wview_tables(FILE *out, const pf_view_opts *v, const pf_analysis *an, int
         if (v->format == PF_FMT_CSV) {
             pf_table_print_csv(out, t, 1);
         } else {
+            FILE *tw = pf_wrap_open(out, v->format == PF_FMT_TEXT ? v->width : 0);
+            fprintf(tw, "%s\n%s", titles[k], v->format == PF_FMT_MD ? "\n" : "");
+            pf_wrap_close(tw, out);
             int picked[64];
             pf_text_fit fit = pf_view_fit(v, t, NULL, 0, picked, 64);
             if (v->format == PF_FMT_MD)

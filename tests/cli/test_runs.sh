@@ -165,3 +165,16 @@ import json, sys
 whole = {(r["name"], r["match"]): (r["ratio_ci"], r["verdict"]) for r in json.load(open(sys.argv[1]))["devices"][0]["rows"]}
 top = json.load(open(sys.argv[2]))["devices"][0]["rows"]
 print(len(top), all(whole[(r["name"], r["match"])] == (r["ratio_ci"], r["verdict"]) for r in top))' "$TMP/changed.json" "$TMP/top.json")" "5 True"
+
+# Issue 47: the GPU-time line of a several-run diff is the first runs', and says so (its B/A 1.217 read
+# as the runs' 1.210 a few lines below); its B/A against the first runs' raw events.
+COLUMNS=120 "$PROFANA" --diff "$R/base_run1.json.gz,$R/base_run2.json.gz,$R/base_run3.json.gz" base \
+    "$R/changed_run1.json.gz,$R/changed_run2.json.gz,$R/changed_run3.json.gz" changed bf16 --quiet >"$TMP/first" 2>&1
+want=$(python3 -c '
+import sys
+sys.path.insert(0, "tests/cli")
+from raw import gpu_acts, load, ns
+a, b = (sum(ns(e["dur"]) for e in gpu_acts(load(p))) for p in sys.argv[1:3])
+print("%.3f" % (b / a))' "$R/base_run1.json.gz" "$R/changed_run1.json.gz")
+check_grep "several runs: the GPU-time line names the first runs, B/A $want from their raw events" \
+    "^GPU time of each side's first run (every run: below): base .*, B/A $want " "$TMP/first"

@@ -197,7 +197,7 @@ static void roofline_into(FILE *f, const void *p)
     const chart_case *c = p;
     pf_xw w;
     pf_xw_init(&w, f, 0);
-    pf_roofline_panel panel = {"Device 0", &c->d, 1u << PF_DT_BF16, PF_GROUP_KERNEL};
+    pf_roofline_panel panel = {.title = "Device 0", .d = &c->d, .dtypes = 1u << PF_DT_BF16, .group = PF_GROUP_KERNEL};
     if (pf_plot_roofline(&w, &panel, 1))
         fputs("FAILED", f);
 }
@@ -217,7 +217,13 @@ static void test_roofline(void)
     chart_case c;
     make_case(&c);
     char *s = capture(roofline_into, &c);
-    CHECK("roofline: one dot per row with FLOPs and bytes above 0", count(s, "<circle ") == 2);
+    CHECK("roofline: one dot per row with FLOPs and bytes above 0", count(s, "<circle class=\"dot") == 2);
+    /* issue 47: every row with time placed: the copy (1e6 bytes in 50 us = 20 GB/s, 0 FLOP) on the
+     * bandwidth strip, the row without bytes (25 us) in its box; 200 + 100 + 50 + 25 us in all */
+    CHECK("roofline: the copy on the bandwidth strip at 20 GB/s",
+          count(s, "class=\"strip-dot\"") == 1 && strstr(s, "data-gbps=\"20\" data-gpu-us=\"50\""));
+    CHECK("roofline: the row without bytes in the strip's box",
+          strstr(s, "class=\"strip-unknown\"") && strstr(s, "data-rows=\"1\" data-gpu-us=\"25\""));
     CHECK("roofline: the dot above the memory roof is marked", count(s, "class=\"dot over\"") == 1);
     /* 2*4096^3 FLOP over 3*4096^2*2 bytes = 1365.33 FLOP/byte; 137.439 GFLOP in 200 us = 687.195 TFLOP/s. */
     CHECK("roofline: GEMM intensity", strstr(s, "data-x=\"1365.33\" data-y=\"687.195\"") != NULL);
@@ -226,7 +232,8 @@ static void test_roofline(void)
     CHECK("roofline: memory roof labelled", strstr(s, "DRAM 3350 GB/s") != NULL);
     CHECK("roofline: the dot above a roof listed under the chart",
           strstr(s, "too_fast: 0.01 TFLOP/s at 0.001 FLOP/byte (FLOPS 0.0%, BW 298.5%)") != NULL);
-    CHECK("roofline: rows left off counted", strstr(s, "Not drawn: 2 groups") != NULL);
+    CHECK("roofline: the strip's title counts its rows",
+          strstr(s, "Bandwidth strip: 2 groups with no FLOPs to place (20.0% of GPU time)") != NULL);
     /* x: 0.001 .. 1365 and the ridge 295 +- 1 decade -> decades -4 .. 4; y: 0.01 .. 989.5 -> -3 .. 4. */
     CHECK("roofline: axis range", strstr(s, "data-x0=\"-4\" data-x1=\"4\" data-y0=\"-3\" data-y1=\"4\"") != NULL);
     CHECK("roofline: decade tick labels", strstr(s, ">0.001</text>") && strstr(s, ">10000</text>"));
