@@ -71,8 +71,8 @@ check_run "hand-made trace without ProfilerStep" 0 "$PROFANA" --analysis "$TMP/n
 check_eq "without ProfilerStep: one path over the whole trace, 140 us" \
     "$(json '(d["whole_trace"], len(d["steps"]), d["steps"][0]["step"], d["steps"][0]["length_us"])' "$TMP/out")" "(True, 1, None, 140)"
 check_run "CSV" 0 "$PROFANA" --analysis "$TMP/hand.json" bf16 --group critical-path --format csv
-check_eq "CSV: a header and the step's row with its top contributor" "$(sed -n 2p "$TMP/out" | cut -d, -f1,3,18-)" \
-    "1,140.000,GPU-bound,ncclDevKernel_AllReduce_Sum_f32_RING_LL,40.000"
+check_eq "CSV: a header and the step's row with its top contributor, Kind row" "$(sed -n 2p "$TMP/out" | cut -d, -f1,3,18-)" \
+    "1,140.000,GPU-bound,ncclDevKernel_AllReduce_Sum_f32_RING_LL,40.000,row"
 check_run "text" 0 "$PROFANA" --analysis "$TMP/hand.json" bf16 --group critical-path
 check_grep "text: the step's row, GPU-bound" "^   1 |   140.000 | .* GPU-bound$" "$TMP/out"
 check_run "--top 2" 0 "$PROFANA" --analysis "$TMP/hand.json" bf16 --group critical-path --format json --top 2
