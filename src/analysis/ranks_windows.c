@@ -266,7 +266,8 @@ static int top_labels(labels *L, const pf_trace *t, const size_t *comp, size_t n
             return -1;
         (*buf)[m++] = (lab_ns){l, e - s};
     }
-    qsort(*buf, m, sizeof **buf, by_label);
+    if (m > 1) /* qsort of NULL, 0 is undefined (UBSan) */
+        qsort(*buf, m, sizeof **buf, by_label);
     size_t u = 0;
     for (size_t k = 0; k < m; k++) {
         if (u > 0 && (*buf)[u - 1].label == (*buf)[k].label)
@@ -274,7 +275,8 @@ static int top_labels(labels *L, const pf_trace *t, const size_t *comp, size_t n
         else
             (*buf)[u++] = (*buf)[k];
     }
-    qsort(*buf, u, sizeof **buf, by_ns_desc);
+    if (u > 1)
+        qsort(*buf, u, sizeof **buf, by_ns_desc);
     for (int k = 0; k < PF_WIN_TOP; k++) {
         w->top_label[k] = (size_t)k < u ? (*buf)[k].label : -1;
         w->top_ns[k] = (size_t)k < u ? (*buf)[k].ns : 0;
