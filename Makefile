@@ -176,7 +176,7 @@ check-full:
 	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-tsan CFLAGS="-O1 -g -fsanitize=thread" build-tsan/profana \
 		build-tsan/bench/gen_trace $(TSAN_UNITS:%=build-tsan/tests/%)
 	$(MAKE) --no-print-directory fuzz-syntax
-	./tests/run.sh --once build-asan --full build build-asan --valgrind build --tsan build-tsan --cppcheck
+	PF_SWEEP_ALL=1 ./tests/run.sh --once build-asan --full build build-asan --valgrind build --tsan build-tsan --cppcheck
 
 test: check
 

@@ -2,7 +2,7 @@
 . tests/cli/lib.sh
 set -u
 
-CUTS=${PF_CHECK_FULL:+20}
+CUTS=${PF_SWEEP_ALL:+20}
 CUTS=${CUTS:-10} # 20 in `make check-full`
 STRICT=5 # of them also with --strict
 

@@ -1,4 +1,5 @@
 # test_hidden.sh - columns a width leaves out are named (issue 47): a sweep over 60, 80, 100 and 120 columns of --analysis (kernel, op, shape), --diff, --group sequence and --steps: no line over the width, and a "Hidden at W columns" line exactly when a column of the --wide table is missing, naming those columns; --diff keeps both totals and B/A whenever it shows a count; --steps --format csv without steps prints its header.
+# check: optimised
 . tests/cli/lib.sh
 
 python3 - "$PROFANA" <<'PY'

@@ -4,7 +4,7 @@
 . tests/cli/lib.sh
 set -u
 
-TRACE_SET="$TRACES/*.json testdata/peer/*.json.gz"
+TRACE_SET="$TRACES/*.json $PEER_TRACES"
 CUTS=20
 # the sanitizer build (several times slower) cuts each trace at 4 places: the loader's memory
 # safety on cut input is also fuzz_load's and fuzz_chunks' job (make fuzz)

@@ -6,7 +6,7 @@ PUBLIC=../shared/testdata/public/tracelens
 CONVS=testdata/public/mi300_resnet_convs.json.gz
 
 # --- every op and shape row against the invocations read from the raw events (per_call.py) ---
-for f in "$TRACES"/*.json testdata/peer/*.json.gz "$CONVS" "$PUBLIC"/*.json.gz; do
+for f in "$TRACES"/*.json $PEER_TRACES "$CONVS" "$PUBLIC"/*.json.gz; do
     [ -f "$f" ] || { echo "SKIP per call: $f is absent"; continue; }
     base=$(basename "$f")
     for g in op shape; do

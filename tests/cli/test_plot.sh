@@ -56,7 +56,7 @@ is_png() {
 # Every chart of every testdata trace renders to PNG; one dot per row with FLOPs and bytes. The large peer
 # traces run once (--group op: their ops are what an H100 and an MI300X share); the breakdowns are kept
 # for the checks against the raw events below.
-for f in "$TRACES"/*.json testdata/peer/*.json.gz; do
+for f in "$TRACES"/*.json $PEER_TRACES; do
     base=$(basename "$f")
     case $f in *.gz) groups=op ;; *) groups="kernel op" ;; esac
     for group in $groups; do
@@ -170,7 +170,7 @@ for i, g in enumerate(g for g in ET.parse(sys.argv[1]).getroot().iter(ns + "g") 
           sum(segs.values()), width, outline)
 PY
 }
-for f in "$TRACES"/eager_bf16.json "$TRACES"/cnn_fp32.json "$TRACES"/steps_bf16.json testdata/peer/owlv2_mi300.json.gz; do
+for f in "$TRACES"/eager_bf16.json "$TRACES"/cnn_fp32.json "$TRACES"/steps_bf16.json ${PF_SWEEP_ALL:+testdata/peer/owlv2_mi300.json.gz}; do
     base=$(basename "$f")
     raw_breakdown "$f" >"$TMP/raw"
     svg_segs "$TMP/breakdown-$base.svg" >"$TMP/segs"

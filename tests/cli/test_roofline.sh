@@ -1,11 +1,12 @@
 # test_roofline.sh - the roofline places every row with GPU time (issue 47): dots, dots of rows known in part, the bandwidth strip; the SVG's data-gpu-us per panel (and per side of a --diff chart) against the GPU time of the raw events (within 0.5%), memcpy marks against their recorded bytes, the y axis of TraceLens' traces by hand, and in headless Chromium no two texts under a chart overlapping (with a control).
+# check: optimised
 . tests/cli/lib.sh
 
 PUBLIC=../shared/testdata/public/tracelens
 NS='{http://www.w3.org/2000/svg}'
 
 # Every bundled trace at --group kernel and op; the public ones where the checkout has them.
-set -- "$TRACES"/*.json testdata/w2026/*.json.gz testdata/peer/*.json.gz testdata/public/mi300_resnet_convs.json.gz \
+set -- "$TRACES"/*.json testdata/w2026/*.json.gz $PEER_TRACES testdata/public/mi300_resnet_convs.json.gz \
     testdata/multirank/tp_collectives_bf16_rank0.json.gz
 for f in "$PUBLIC"/mi300_resnet_act_checkpoint.json.gz "$PUBLIC"/mi300_sglang_qwen3_prefilldecode.json.gz; do
     [ -f "$f" ] && set -- "$@" "$f"
@@ -22,8 +23,7 @@ done
 
 # --diff: one chart a device pair, A hollow and B filled, arrows from A's dot to B's; each side's marks
 # hold its own trace's GPU time (a batch-size pair of one H100 session, and the H100/MI300X pair).
-for pair in "$TRACES/compiled_pair_b8.json $TRACES/compiled_pair_b16.json" \
-    "testdata/peer/owlv2_h100.json.gz testdata/peer/owlv2_mi300.json.gz"; do
+for pair in "$TRACES/compiled_pair_b8.json $TRACES/compiled_pair_b16.json" ${PEER_TRACES:+"$PEER_TRACES"}; do
     set -- $pair
     name="diff $(basename "$1") $(basename "$2")"
     if "$PROFANA" --diff "$1" a "$2" b bf16 --quiet --group op --plot roofline "$TMP/d.svg" >/dev/null 2>"$TMP/err"; then
