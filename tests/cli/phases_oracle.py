@@ -162,5 +162,6 @@ if __name__ == "__main__":
                 if g is None or abs(g[p + "_us"] - w[p] / 1000.0) > 0.01:
                     bad.append("device %s %s: %s us, want %s" % (dev["id"], p, g and g[p + "_us"], w[p] / 1000.0))
         print("\n".join(bad) if bad else "ok")
-    else:  # the GPU time (us) of one phase per device, as "id:us" words
-        print(" ".join("%s:%.3f" % (d, v[what] / 1000.0) for d, v in sorted(want.items()) if v[what]))
+    else:  # the GPU time (us) of each phase named (comma-separated) per device, as "id:us" words, a line a phase
+        for p in what.split(","):
+            print(" ".join("%s:%.3f" % (d, v[p] / 1000.0) for d, v in sorted(want.items()) if v[p]))

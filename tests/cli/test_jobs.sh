@@ -14,6 +14,7 @@ fi
 # The sanitizer build (several times slower) runs -j 16 against -j 1: more threads than cores,
 # each chunk a thread's; the plain build (make check-full) runs 2, 3, 7 and 16.
 JOBS_N="2 3 7 16"
+[ -n "$PF_SWEEP_ALL" ] || JOBS_N="3 16" # make check: an odd split and more threads than cores
 grep -qE "__asan_init|__tsan_init" "$PROFANA" 2>/dev/null && JOBS_N="16"
 
 n=0
