@@ -381,9 +381,12 @@ static int kernel_table(labels *L, const pf_trace *t, const size_t *comp, size_t
         }
         qsort(k, v, sizeof *k, by_sum_desc);
     }
-    size_t keep = v < PF_RANK_KERNELS ? v : PF_RANK_KERNELS;
-    if (rc == 0 && keep && !(s->kernels = calloc(keep, sizeof *s->kernels)))
-        rc = -1;
+    size_t keep = 0;
+    if (rc == 0 && v > 0) {
+        keep = v < PF_RANK_KERNELS ? v : PF_RANK_KERNELS;
+        s->kernels = calloc(keep, sizeof *s->kernels);
+        rc = s->kernels ? 0 : -1;
+    }
     for (size_t i = 0; rc == 0 && i < keep; i++) {
         /* the short name is the label: two kernels of one short name are one here */
         int32_t l = label_of(L, k[i].name, 1);
