@@ -126,6 +126,9 @@ double pf_plot_legend(pf_xw *w, double x, double y, double width, const pf_legen
  * rim of a dot there): a line and a filled triangle. The two points lie more than back apart. */
 void pf_plot_arrow(pf_xw *w, double x0, double y0, double x1, double y1, double back);
 
+/* An unfilled rectangle of class cls with a dark stroke: a chart's frame, a bar's outline. */
+void pf_plot_outline(pf_xw *w, const char *cls, double x, double y, double width, double height);
+
 /* Opens the chart's <svg> root (width x height px, white background, the charts' font);
  * close it with pf_xw_end. cls is its class attribute ("roofline", "breakdown"). */
 void pf_plot_svg_begin(pf_xw *w, const char *cls, double width, double height);

@@ -160,15 +160,7 @@ static void draw_bar(pf_xw *w, const pf_breakdown_bar *bar, const pf_breakdown_b
         draw_seg(w, &b->segs[i], b, x, y, width);
         x += width;
     }
-    pf_xw_begin(w, "rect");
-    pf_xw_attr(w, "class", "outline");
-    pf_xw_attr_num(w, "x", BAR_L);
-    pf_xw_attr_num(w, "y", y);
-    pf_xw_attr_num(w, "width", b->span_ns * px_per_ns);
-    pf_xw_attr_num(w, "height", BAR_H);
-    pf_xw_attr(w, "fill", "none");
-    pf_xw_attr(w, "stroke", "#333");
-    pf_xw_end(w);
+    pf_plot_outline(w, "outline", BAR_L, y, b->span_ns * px_per_ns, BAR_H);
     pf_xw_end(w);
     y += BAR_H + 4 + LINE_H - 4;
     for (int i = 0; i < b->n_lines; i++, y += LINE_H)

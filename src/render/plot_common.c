@@ -152,3 +152,17 @@ void pf_plot_arrow(pf_xw *w, double x0, double y0, double x1, double y1, double 
     pf_xw_attr(w, "fill", "#555");
     pf_xw_end(w);
 }
+
+void pf_plot_outline(pf_xw *w, const char *cls, double x, double y, double width, double height)
+{
+    assert(w && cls);
+    pf_xw_begin(w, "rect");
+    pf_xw_attr(w, "class", cls);
+    pf_xw_attr_num(w, "x", x);
+    pf_xw_attr_num(w, "y", y);
+    pf_xw_attr_num(w, "width", width);
+    pf_xw_attr_num(w, "height", height);
+    pf_xw_attr(w, "fill", "none");
+    pf_xw_attr(w, "stroke", "#333");
+    pf_xw_end(w);
+}

@@ -351,15 +351,7 @@ static void draw_axes(pf_xw *w, const panel *pn)
         decade_label(e, buf, sizeof buf);
         text(w, PLOT_L - 7, y + 4, "end", buf);
     }
-    pf_xw_begin(w, "rect");
-    pf_xw_attr(w, "class", "frame");
-    pf_xw_attr_num(w, "x", PLOT_L);
-    pf_xw_attr_num(w, "y", PLOT_T);
-    pf_xw_attr_num(w, "width", PLOT_W);
-    pf_xw_attr_num(w, "height", PLOT_H);
-    pf_xw_attr(w, "fill", "none");
-    pf_xw_attr(w, "stroke", "#333");
-    pf_xw_end(w);
+    pf_plot_outline(w, "frame", PLOT_L, PLOT_T, PLOT_W, PLOT_H);
     text(w, PLOT_L + PLOT_W / 2, PLOT_T + PLOT_H + 36, "middle", "Arithmetic intensity (FLOP/byte)");
     char rot[64], a[32], b[32];
     double cx = PLOT_L - 48, cy = PLOT_T + PLOT_H / 2;

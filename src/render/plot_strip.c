@@ -205,15 +205,7 @@ void pf_plot_strip_draw(pf_xw *w, const pf_plot_strip *s, double left, double y,
     for (int side = 0; side < 1 + s->diff; side++)
         if (n_unknown)
             draw_unknown(w, s, side, left, top, total_ns);
-    pf_xw_begin(w, "rect");
-    pf_xw_attr(w, "class", "strip-frame");
-    pf_xw_attr_num(w, "x", x0);
-    pf_xw_attr_num(w, "y", top);
-    pf_xw_attr_num(w, "width", pw);
-    pf_xw_attr_num(w, "height", STRIP_H);
-    pf_xw_attr(w, "fill", "none");
-    pf_xw_attr(w, "stroke", "#333");
-    pf_xw_end(w);
+    pf_plot_outline(w, "strip-frame", x0, top, pw, STRIP_H);
     double span = (double)(s->ex1 - s->ex0);
     for (int e = s->ex0; e <= s->ex1; e++) {
         double x = x0 + (e - s->ex0) / span * pw;
