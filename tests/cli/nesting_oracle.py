@@ -2,7 +2,8 @@
 # profana: by External id (the first cpu_op with it), else by nesting (HTA's rule: the innermost cpu_op on the
 # launch call's pid and tid with op.ts <= call.ts and call end <= op end; innermost: latest start, then earliest
 # end, then last in file order; a graph launch's kernels take none). Prints JSON: the GPU time linked each way,
-# unlinked, and the GPU time per launching op name (per kernel name where none).
+# unlinked (and of that: no launch call in the trace, a graph launch, a call outside any op), and the GPU time
+# per launching op name (per kernel name where none).
 import json
 import sys
 from decimal import Decimal
@@ -29,11 +30,11 @@ def links(events):
     for a in raw.gpu_acts(events):
         ext = a["args"].get("External id")
         if ext in first:
-            out.append((a, first[ext], "external_id"))
+            out.append((a, first[ext], "external_id", ""))
             continue
         cs = calls.get(a["args"].get("correlation"), [])
         if not cs or len({str(c["pid"]) for c in cs}) > 1 or cs[0]["name"] in GRAPH_LAUNCHES:
-            out.append((a, None, "none"))
+            out.append((a, None, "none", "graph" if cs and cs[0]["name"] in GRAPH_LAUNCHES else "no_call"))
             continue
         c = cs[0]
         cts, cend = raw.ns(c["ts"]), raw.ns(c["ts"]) + raw.ns(c["dur"])
@@ -44,17 +45,20 @@ def links(events):
                 key = (ots, -oend, i)
                 if best is None or key > best[0]:
                     best = (key, op)
-        out.append((a, best[1] if best else None, "nesting" if best else "none"))
+        out.append((a, best[1] if best else None, "nesting" if best else "none", "" if best else "outside"))
     return out
 
 
 def main():
     events = raw.load(sys.argv[1])
     res = {"external_id_us": Decimal(0), "nesting_us": Decimal(0), "none_us": Decimal(0), "nesting_n": 0,
-           "none_n": 0, "total_us": Decimal(0), "by_op": {}}
-    for a, op, how in links(events):
+           "none_n": 0, "total_us": Decimal(0), "by_op": {}, "none_graph_us": Decimal(0),
+           "none_no_call_us": Decimal(0), "none_outside_us": Decimal(0)}
+    for a, op, how, why in links(events):
         dur = Decimal(a["dur"])
         res[how + "_us"] += dur
+        if why:
+            res["none_" + why + "_us"] += dur
         res["total_us"] += dur
         if how != "external_id":
             res[how + "_n"] += 1
