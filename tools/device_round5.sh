@@ -11,13 +11,13 @@ python3 -c 'import torch, transformers; print(torch.__version__, transformers.__
 python3 -m venv --system-site-packages /tmp/pfvenv >"$O/handler.log" 2>&1
 V=/tmp/pfvenv
 "$V/bin/python" -m pip install --no-index --no-deps dist/profana-*.whl >>"$O/handler.log" 2>&1
-(cd /tmp && timeout 90 "$V/bin/python" "$OLDPWD/tools/run_handler.py" "$O/handler") >>"$O/handler.log" 2>&1
+(cd /tmp && timeout 80 "$V/bin/python" "$OLDPWD/tools/run_handler.py" "$O/handler") >>"$O/handler.log" 2>&1
 echo "handler rc $?" >>"$O/handler.log"
 rm -f "$O"/handler/traces/*.summary.json.tmp
-timeout 200 python3 tools/record_modules.py "$O/modules" qwen2_train llama_generate mlp_stack >"$O/modules.log" 2>&1
+timeout 170 python3 tools/record_modules.py "$O/modules" qwen2_train llama_generate mlp_stack >"$O/modules.log" 2>&1
 echo "modules rc $?" >>"$O/modules.log"
-timeout 100 python3 tools/record_round5.py "$O/round5" >"$O/round5.log" 2>&1
+timeout 90 python3 tools/record_round5.py "$O/round5" >"$O/round5.log" 2>&1
 echo "round5 rc $?" >>"$O/round5.log"
-timeout 40 python3 tools/probe_graph_fields.py "$O/graph" >"$O/graph.log" 2>&1
+timeout 30 python3 tools/probe_graph_fields.py "$O/graph" >"$O/graph.log" 2>&1
 echo "graph rc $?" >>"$O/graph.log"
 ls -laR "$O" | head -60
