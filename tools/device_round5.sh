@@ -5,13 +5,14 @@
 # Usage (on the machine, from the tree's top): sh tools/device_round5.sh
 set -u
 O=${OUT:?}
+T=$PWD
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$O/gpu.txt" 2>&1
 python3 -c 'import torch, transformers; print(torch.__version__, transformers.__version__)' >>"$O/gpu.txt" 2>&1
 # the handler, once, from the wheel in a venv that sees the machine's torch
 python3 -m venv --system-site-packages /tmp/pfvenv >"$O/handler.log" 2>&1
 V=/tmp/pfvenv
-"$V/bin/python" -m pip install --no-index --no-deps dist/profana-*.whl >>"$O/handler.log" 2>&1
-(cd /tmp && timeout 80 "$V/bin/python" "$OLDPWD/tools/run_handler.py" "$O/handler") >>"$O/handler.log" 2>&1
+"$V/bin/python" -m pip install --no-index --no-deps "$T"/dist/profana-*.whl >>"$O/handler.log" 2>&1
+(cd /tmp && timeout 80 "$V/bin/python" "$T/tools/run_handler.py" "$O/handler") >>"$O/handler.log" 2>&1
 echo "handler rc $?" >>"$O/handler.log"
 rm -f "$O"/handler/traces/*.summary.json.tmp
 timeout 170 python3 tools/record_modules.py "$O/modules" qwen2_train llama_generate mlp_stack >"$O/modules.log" 2>&1
