@@ -2,6 +2,7 @@
 #include "profana/critical_path.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -568,13 +569,18 @@ static int path_walk(const cp_graph *g, const int32_t *pred, size_t end, pf_cp_s
     return 0;
 }
 
-/* The first host event that starts at ts or later. */
-static size_t host_from(const cp_all *all, int64_t ts)
+/* The first of n records of `size` bytes from base whose int64_t at byte offset `off` is ts or
+ * later (the records sorted by it): the host events by start, the activities by launch call. */
+static size_t first_from(const void *base, size_t n, size_t size, size_t off, int64_t ts)
 {
-    size_t lo = 0, hi = all->n_host;
+    assert(base != NULL || n == 0);
+    assert(off + sizeof(int64_t) <= size);
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (all->host[mid].ts < ts)
+        int64_t v;
+        memcpy(&v, (const char *)base + mid * size + off, sizeof v);
+        if (v < ts)
             lo = mid + 1;
         else
             hi = mid;
@@ -582,18 +588,14 @@ static size_t host_from(const cp_all *all, int64_t ts)
     return lo;
 }
 
-/* The first activity whose launch call starts at ts or later. */
+static size_t host_from(const cp_all *all, int64_t ts)
+{
+    return first_from(all->host, all->n_host, sizeof *all->host, offsetof(cp_host, ts), ts);
+}
+
 static size_t act_from(const cp_all *all, int64_t ts)
 {
-    size_t lo = 0, hi = all->n_acts;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (all->acts[mid].launch_ts < ts)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return first_from(all->acts, all->n_acts, sizeof *all->acts, offsetof(cp_act, launch_ts), ts);
 }
 
 /* One window's graph and path into st (its window and number set). */
