@@ -209,12 +209,7 @@ static void parts_json(pf_jw *w, const int64_t *part_ns, int64_t length_ns)
 static int print_json(FILE *out, const pf_analysis *an, const pf_cp_view *cv)
 {
     pf_jw w;
-    pf_jw_init(&w, out);
-    pf_jw_doc_begin(&w);
-    pf_jw_key(&w, "trace");
-    pf_jw_str(&w, an->trace->path);
-    pf_jw_key(&w, "group");
-    pf_jw_str(&w, "critical-path");
+    pf_view_json_open(&w, out, an->trace->path, "critical-path");
     pf_jw_key(&w, "whole_trace");
     pf_jw_bool(&w, cv->whole_trace);
     pf_jw_key(&w, "no_launch_call");

@@ -231,12 +231,7 @@ static const char *const no_ranges[2] = {
 static int print_json(FILE *out, const pf_view_opts *v, const pf_analysis *an, const pf_module_view *mv, int depth)
 {
     pf_jw w;
-    pf_jw_init(&w, out);
-    pf_jw_doc_begin(&w);
-    pf_jw_key(&w, "trace");
-    pf_jw_str(&w, an->trace->path);
-    pf_jw_key(&w, "group");
-    pf_jw_str(&w, mv->annotations ? "annotation" : "module");
+    pf_view_json_open(&w, out, an->trace->path, mv->annotations ? "annotation" : "module");
     pf_jw_key(&w, "module_calls");
     pf_jw_int(&w, mv->n_module_calls);
     pf_jw_key(&w, "backward_ops");

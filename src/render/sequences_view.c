@@ -142,12 +142,7 @@ static int print_csv(FILE *out, const pf_seq_view *sv)
 static int print_json(FILE *out, const pf_analysis *an, const pf_seq_view *sv)
 {
     pf_jw w;
-    pf_jw_init(&w, out);
-    pf_jw_doc_begin(&w);
-    pf_jw_key(&w, "trace");
-    pf_jw_str(&w, an->trace->path);
-    pf_jw_key(&w, "group");
-    pf_jw_str(&w, "sequence");
+    pf_view_json_open(&w, out, an->trace->path, "sequence");
     pf_jw_key(&w, "devices");
     pf_jw_arr_begin(&w);
     for (int d = 0; d < sv->n_devices; d++) {

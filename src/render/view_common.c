@@ -112,3 +112,14 @@ uint64_t pf_view_print_fit(FILE *out, const pf_view_opts *v, const pf_table *t, 
     view_hidden(out, v, t, fit, shown);
     return shown;
 }
+
+void pf_view_json_open(pf_jw *w, FILE *out, const char *trace, const char *group)
+{
+    assert(w && out && trace && group);
+    pf_jw_init(w, out);
+    pf_jw_doc_begin(w);
+    pf_jw_key(w, "trace");
+    pf_jw_str(w, trace);
+    pf_jw_key(w, "group");
+    pf_jw_str(w, group);
+}

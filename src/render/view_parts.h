@@ -4,10 +4,16 @@
 
 #include <stdio.h>
 
+#include "profana/jsonw.h"
 #include "profana/view.h"
 #include "profana/waits.h"
 
 /* ---- shared by the views (view_common.c; it calls no view) ---- */
+
+/* Starts w on out with a document's opening members: "schema" (pf_jw_doc_begin), then "trace"
+ * (the trace's path) and "group" (the --group that made it), the head every one-table view's
+ * JSON shares. w, out, trace and group non-NULL. */
+void pf_view_json_open(pf_jw *w, FILE *out, const char *trace, const char *group);
 
 /* How a rows table t fits v's width in v's format: with wanted (its default columns, most
  * wanted first, nwanted of them) the columns that fit, or --columns' (picked, room for max,
