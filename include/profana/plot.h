@@ -129,6 +129,15 @@ void pf_plot_arrow(pf_xw *w, double x0, double y0, double x1, double y1, double 
 /* An unfilled rectangle of class cls with a dark stroke: a chart's frame, a bar's outline. */
 void pf_plot_outline(pf_xw *w, const char *cls, double x, double y, double width, double height);
 
+/* A <text> s (non-NULL) at (x, y): class cls and text-anchor anchor where not NULL, font-size
+ * font where above 0 (else the chart's). */
+void pf_plot_text(pf_xw *w, double x, double y, const char *anchor, const char *cls, double font, const char *s);
+
+/* A <line> of class cls (non-NULL) from (x1, y1) to (x2, y2) in colour stroke (non-NULL),
+ * stroke-width width where above 0 (else 1). */
+void pf_plot_line(pf_xw *w, const char *cls, double x1, double y1, double x2, double y2, const char *stroke,
+                  double width);
+
 /* Opens the chart's <svg> root (width x height px, white background, the charts' font);
  * close it with pf_xw_end. cls is its class attribute ("roofline", "breakdown"). */
 void pf_plot_svg_begin(pf_xw *w, const char *cls, double width, double height);

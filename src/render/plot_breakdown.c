@@ -95,16 +95,6 @@ static void layout(const pf_breakdown_bar *bar, const pf_breakdown_bar *prev, ba
     b->height = (new_group ? GROUP_H : 0) + LABEL_H + BAR_H + 4 + (b->n_lines + b->scaled) * LINE_H + GAP;
 }
 
-static void text_at(pf_xw *w, const char *cls, double x, double y, const char *s)
-{
-    pf_xw_begin(w, "text");
-    pf_xw_attr(w, "class", cls);
-    pf_xw_attr_num(w, "x", x);
-    pf_xw_attr_num(w, "y", y);
-    pf_xw_text(w, s);
-    pf_xw_end(w);
-}
-
 static void draw_seg(pf_xw *w, const seg *s, const bar_layout *b, double x, double y, double width)
 {
     char tip[160], label[96];
@@ -127,7 +117,7 @@ static void draw_seg(pf_xw *w, const seg *s, const bar_layout *b, double x, doub
     if (pf_plot_text_width(label, PF_PLOT_FONT_PX) + 6 > width)
         snprintf(label, sizeof label, "%.1f%%", seg_pct(s, b));
     if (pf_plot_text_width(label, PF_PLOT_FONT_PX) + 6 <= width)
-        text_at(w, "seg-label", x + 3, y + BAR_H / 2 + 4, label);
+        pf_plot_text(w, x + 3, y + BAR_H / 2 + 4, NULL, "seg-label", 0, label);
 }
 
 static void draw_bar(pf_xw *w, const pf_breakdown_bar *bar, const pf_breakdown_bar *prev, const bar_layout *b,
@@ -148,7 +138,7 @@ static void draw_bar(pf_xw *w, const pf_breakdown_bar *bar, const pf_breakdown_b
     char head[512];
     snprintf(head, sizeof head, "%s: span %.3f us, busy %.3f us (%.2f%%)", bar->label, b->span_ns / 1e3,
              d->busy.busy_ns / 1e3, b->span_ns > 0 ? 100.0 * (double)d->busy.busy_ns / b->span_ns : 0);
-    text_at(w, "bar-title", BAR_L, y + 13, head);
+    pf_plot_text(w, BAR_L, y + 13, NULL, "bar-title", 0, head);
     y += LABEL_H;
     pf_xw_begin(w, "g");
     pf_xw_attr(w, "class", "bar");
@@ -164,12 +154,12 @@ static void draw_bar(pf_xw *w, const pf_breakdown_bar *bar, const pf_breakdown_b
     pf_xw_end(w);
     y += BAR_H + 4 + LINE_H - 4;
     for (int i = 0; i < b->n_lines; i++, y += LINE_H)
-        text_at(w, "pcts", BAR_L, y, b->lines[i]);
+        pf_plot_text(w, BAR_L, y, NULL, "pcts", 0, b->lines[i]);
     if (b->scaled) {
         char s[200];
         snprintf(s, sizeof s, "Activities overlap by %.3f us (concurrent streams): categories are scaled to the busy time.",
                  (d->busy.sum_ns - d->busy.busy_ns) / 1e3);
-        text_at(w, "note", BAR_L, y, s);
+        pf_plot_text(w, BAR_L, y, NULL, "note", 0, s);
     }
 }
 

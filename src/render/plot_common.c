@@ -166,3 +166,35 @@ void pf_plot_outline(pf_xw *w, const char *cls, double x, double y, double width
     pf_xw_attr(w, "stroke", "#333");
     pf_xw_end(w);
 }
+
+void pf_plot_text(pf_xw *w, double x, double y, const char *anchor, const char *cls, double font, const char *s)
+{
+    assert(w && s);
+    pf_xw_begin(w, "text");
+    if (cls)
+        pf_xw_attr(w, "class", cls);
+    pf_xw_attr_num(w, "x", x);
+    pf_xw_attr_num(w, "y", y);
+    if (anchor)
+        pf_xw_attr(w, "text-anchor", anchor);
+    if (font > 0)
+        pf_xw_attr_num(w, "font-size", font);
+    pf_xw_text(w, s);
+    pf_xw_end(w);
+}
+
+void pf_plot_line(pf_xw *w, const char *cls, double x1, double y1, double x2, double y2, const char *stroke,
+                  double width)
+{
+    assert(w && cls && stroke);
+    pf_xw_begin(w, "line");
+    pf_xw_attr(w, "class", cls);
+    pf_xw_attr_num(w, "x1", x1);
+    pf_xw_attr_num(w, "y1", y1);
+    pf_xw_attr_num(w, "x2", x2);
+    pf_xw_attr_num(w, "y2", y2);
+    pf_xw_attr(w, "stroke", stroke);
+    if (width > 0)
+        pf_xw_attr_num(w, "stroke-width", width);
+    pf_xw_end(w);
+}

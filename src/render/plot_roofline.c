@@ -298,31 +298,6 @@ static int layout(panel *pn, const pf_roofline_panel *p)
 
 /* ---- drawing ---- */
 
-static void line(pf_xw *w, const char *cls, double x1, double y1, double x2, double y2, const char *stroke,
-                 double width)
-{
-    pf_xw_begin(w, "line");
-    pf_xw_attr(w, "class", cls);
-    pf_xw_attr_num(w, "x1", x1);
-    pf_xw_attr_num(w, "y1", y1);
-    pf_xw_attr_num(w, "x2", x2);
-    pf_xw_attr_num(w, "y2", y2);
-    pf_xw_attr(w, "stroke", stroke);
-    pf_xw_attr_num(w, "stroke-width", width);
-    pf_xw_end(w);
-}
-
-static void text(pf_xw *w, double x, double y, const char *anchor, const char *s)
-{
-    pf_xw_begin(w, "text");
-    pf_xw_attr_num(w, "x", x);
-    pf_xw_attr_num(w, "y", y);
-    if (anchor)
-        pf_xw_attr(w, "text-anchor", anchor);
-    pf_xw_text(w, s);
-    pf_xw_end(w);
-}
-
 /* 10^e as an axis label: plain decimals from 0.0001 to 1000000, "1e-5" beyond. */
 static void decade_label(int e, char *buf, size_t n)
 {
@@ -339,20 +314,20 @@ static void draw_axes(pf_xw *w, const panel *pn)
     char buf[32];
     for (int e = pn->ex0; e <= pn->ex1; e++) {
         double x = map_x(pn, e);
-        line(w, "grid", x, PLOT_T, x, PLOT_T + PLOT_H, "#e0e0e0", 1);
-        line(w, "tick", x, PLOT_T + PLOT_H, x, PLOT_T + PLOT_H + 4, "#333", 1);
+        pf_plot_line(w, "grid", x, PLOT_T, x, PLOT_T + PLOT_H, "#e0e0e0", 1);
+        pf_plot_line(w, "tick", x, PLOT_T + PLOT_H, x, PLOT_T + PLOT_H + 4, "#333", 1);
         decade_label(e, buf, sizeof buf);
-        text(w, x, PLOT_T + PLOT_H + 16, "middle", buf);
+        pf_plot_text(w, x, PLOT_T + PLOT_H + 16, "middle", NULL, 0, buf);
     }
     for (int e = pn->ey0; e <= pn->ey1; e++) {
         double y = map_y(pn, e);
-        line(w, "grid", PLOT_L, y, PLOT_L + PLOT_W, y, "#e0e0e0", 1);
-        line(w, "tick", PLOT_L - 4, y, PLOT_L, y, "#333", 1);
+        pf_plot_line(w, "grid", PLOT_L, y, PLOT_L + PLOT_W, y, "#e0e0e0", 1);
+        pf_plot_line(w, "tick", PLOT_L - 4, y, PLOT_L, y, "#333", 1);
         decade_label(e, buf, sizeof buf);
-        text(w, PLOT_L - 7, y + 4, "end", buf);
+        pf_plot_text(w, PLOT_L - 7, y + 4, "end", NULL, 0, buf);
     }
     pf_plot_outline(w, "frame", PLOT_L, PLOT_T, PLOT_W, PLOT_H);
-    text(w, PLOT_L + PLOT_W / 2, PLOT_T + PLOT_H + 36, "middle", "Arithmetic intensity (FLOP/byte)");
+    pf_plot_text(w, PLOT_L + PLOT_W / 2, PLOT_T + PLOT_H + 36, "middle", NULL, 0, "Arithmetic intensity (FLOP/byte)");
     char rot[64], a[32], b[32];
     double cx = PLOT_L - 48, cy = PLOT_T + PLOT_H / 2;
     snprintf(rot, sizeof rot, "rotate(-90 %s %s)", pf_num_fmt(a, sizeof a, cx, 2), pf_num_fmt(b, sizeof b, cy, 2));
@@ -473,7 +448,7 @@ static void draw_roofs(pf_xw *w, const panel *pn, label_space *ls)
         if (ly < pn->ey0 || ly > pn->ey1 || ridge >= pn->ex1)
             continue;
         double y = map_y(pn, ly), right = PLOT_L + PLOT_W - 4;
-        line(w, "roof compute", map_x(pn, fmax(ridge, pn->ex0)), y, PLOT_L + PLOT_W, y, "#444", 1.5);
+        pf_plot_line(w, "roof compute", map_x(pn, fmax(ridge, pn->ex0)), y, PLOT_L + PLOT_W, y, "#444", 1.5);
         double tw = pf_plot_text_width(pn->roofs[j].label, PF_PLOT_FONT_PX), x0 = map_x(pn, fmax(ridge, pn->ex0)) + 4;
         /* above the line at its right end, else under it, else the same at its left end (a roof
          * less than a line away holds the first place); no place clear of the labels: none */
@@ -505,7 +480,7 @@ static void draw_roofs(pf_xw *w, const panel *pn, label_space *ls)
         double x_start = fmax(pn->ex0, pn->ey0 - b), x_end = fmin(fmin(top - b, pn->ex1), pn->ey1 - b);
         if (x_start >= x_end)
             continue;
-        line(w, "roof memory", map_x(pn, x_start), map_y(pn, x_start + b), map_x(pn, x_end), map_y(pn, x_end + b),
+        pf_plot_line(w, "roof memory", map_x(pn, x_start), map_y(pn, x_start + b), map_x(pn, x_end), map_y(pn, x_end + b),
              "#444", 1.5);
         char label[160];
         if (pn->gbps_b > 0)
@@ -584,7 +559,7 @@ static void draw_label(pf_xw *w, const panel *pn, const dot *o, const char *name
     ls->placed[ls->n_placed++] = cand[pick];
     if (pick < SHIFTS * 2 && shift[pick / 2] != 0) {
         double ex = pick % 2 == 0 ? cand[pick].x0 - 1 : cand[pick].x1 + 1;
-        line(w, "leader", o->px, o->py, ex, ty[pick] - LABEL_FONT / 2 + 1, "#888", 0.6);
+        pf_plot_line(w, "leader", o->px, o->py, ex, ty[pick] - LABEL_FONT / 2 + 1, "#888", 0.6);
     }
     pf_xw_begin(w, "text");
     pf_xw_attr(w, "class", "dot-label");
@@ -774,7 +749,7 @@ int pf_plot_roofline(pf_xw *w, const pf_roofline_panel *p, size_t n)
     if (rc == 0) {
         pf_plot_svg_begin(w, "roofline", PANEL_W, n ? height : 40);
         if (n == 0)
-            text(w, PLOT_L, 24, NULL, "Roofline: the trace has no GPU activity.");
+            pf_plot_text(w, PLOT_L, 24, NULL, NULL, 0, "Roofline: the trace has no GPU activity.");
         double dy = 0;
         for (size_t i = 0; i < n; i++) {
             draw_panel(w, &pn[i], dy);

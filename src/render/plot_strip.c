@@ -91,31 +91,6 @@ static double share(int64_t ns, int64_t total_ns)
     return total_ns > 0 ? 100.0 * (double)ns / (double)total_ns : 0;
 }
 
-static void strip_text(pf_xw *w, double x, double y, const char *anchor, const char *cls, double font, const char *s)
-{
-    pf_xw_begin(w, "text");
-    pf_xw_attr(w, "class", cls);
-    pf_xw_attr_num(w, "x", x);
-    pf_xw_attr_num(w, "y", y);
-    if (anchor)
-        pf_xw_attr(w, "text-anchor", anchor);
-    pf_xw_attr_num(w, "font-size", font);
-    pf_xw_text(w, s);
-    pf_xw_end(w);
-}
-
-static void strip_line(pf_xw *w, const char *cls, double x1, double y1, double x2, double y2, const char *stroke)
-{
-    pf_xw_begin(w, "line");
-    pf_xw_attr(w, "class", cls);
-    pf_xw_attr_num(w, "x1", x1);
-    pf_xw_attr_num(w, "y1", y1);
-    pf_xw_attr_num(w, "x2", x2);
-    pf_xw_attr_num(w, "y2", y2);
-    pf_xw_attr(w, "stroke", stroke);
-    pf_xw_end(w);
-}
-
 /* The box of one side's rows without bytes: the strip's height, or its half of it in a --diff. */
 static void draw_unknown(pf_xw *w, const pf_plot_strip *s, int side, double left, double top, int64_t total_ns)
 {
@@ -141,13 +116,13 @@ static void draw_unknown(pf_xw *w, const pf_plot_strip *s, int side, double left
     pf_xw_end(w);
     if (s->diff) { /* one line a side: "A: 3 no bytes" */
         snprintf(a, sizeof a, "%s: %zu, no bytes", side ? "B" : "A", s->n_unknown[side]);
-        strip_text(w, left + 5, y + h / 2 + 4, NULL, "strip-note", 10, a);
+        pf_plot_text(w, left + 5, y + h / 2 + 4, NULL, "strip-note", 10, a);
         return;
     }
     snprintf(a, sizeof a, "no bytes: %zu", s->n_unknown[side]);
     snprintf(b, sizeof b, "%.1f%% of GPU time", share(s->unknown_ns[side], total_ns));
-    strip_text(w, left + 5, top + 18, NULL, "strip-note", 10, a);
-    strip_text(w, left + 5, top + 32, NULL, "strip-note", 10, b);
+    pf_plot_text(w, left + 5, top + 18, NULL, "strip-note", 10, a);
+    pf_plot_text(w, left + 5, top + 32, NULL, "strip-note", 10, b);
 }
 
 static void draw_mark(pf_xw *w, const pf_strip_mark *m, double cx, double cy, double rad, int diff)
@@ -194,7 +169,7 @@ void pf_plot_strip_draw(pf_xw *w, const pf_plot_strip *s, double left, double y,
     char buf[200];
     snprintf(buf, sizeof buf, "Bandwidth strip: %zu groups with no FLOPs to place (%.1f%% of GPU time), by achieved GB/s",
              s->n_marks + n_unknown, share(s->marks_ns + s->unknown_ns[0] + s->unknown_ns[1], total_ns));
-    strip_text(w, left, y + 13, NULL, "strip-title", PF_PLOT_FONT_PX, buf);
+    pf_plot_text(w, left, y + 13, NULL, "strip-title", PF_PLOT_FONT_PX, buf);
     double top = y + TITLE_H, x0 = left + (n_unknown ? UNKNOWN_W : 0), pw = left + width - x0;
     pf_xw_begin(w, "g");
     pf_xw_attr(w, "class", "strip");
@@ -209,21 +184,21 @@ void pf_plot_strip_draw(pf_xw *w, const pf_plot_strip *s, double left, double y,
     double span = (double)(s->ex1 - s->ex0);
     for (int e = s->ex0; e <= s->ex1; e++) {
         double x = x0 + (e - s->ex0) / span * pw;
-        strip_line(w, "tick", x, top + STRIP_H, x, top + STRIP_H + 4, "#333");
+        pf_plot_line(w, "tick", x, top + STRIP_H, x, top + STRIP_H + 4, "#333", 0);
         if (e >= 0 && e <= 6) /* as the chart's axes write them */
             snprintf(buf, sizeof buf, "%.0f", pow(10, e));
         else if (e < 0 && e >= -4)
             snprintf(buf, sizeof buf, "%.*f", -e, pow(10, e));
         else
             snprintf(buf, sizeof buf, "1e%d", e);
-        strip_text(w, x, top + STRIP_H + 16, "middle", "tick-label", PF_PLOT_FONT_PX, buf);
+        pf_plot_text(w, x, top + STRIP_H + 16, "middle", "tick-label", PF_PLOT_FONT_PX, buf);
     }
-    strip_text(w, x0 + pw / 2, top + STRIP_H + 30, "middle", "axis-title", PF_PLOT_FONT_PX, "Achieved GB/s");
+    pf_plot_text(w, x0 + pw / 2, top + STRIP_H + 30, "middle", "axis-title", PF_PLOT_FONT_PX, "Achieved GB/s");
     if (s->dram_gbps > 0) {
         double x = x0 + (fmin(log10(s->dram_gbps), s->ex1) - s->ex0) / span * pw;
-        strip_line(w, "strip-roof", x, top, x, top + STRIP_H, "#444");
+        pf_plot_line(w, "strip-roof", x, top, x, top + STRIP_H, "#444", 0);
         snprintf(buf, sizeof buf, "DRAM %.0f GB/s", s->dram_gbps);
-        strip_text(w, x - 3, top + 11, "end", "strip-roof-label", 10, buf);
+        pf_plot_text(w, x - 3, top + 11, "end", "strip-roof-label", 10, buf);
     }
     double rmax = fmin(r_max, STRIP_H / 2 - 2), heaviest = heaviest_ns > 0 ? (double)heaviest_ns : 1;
     for (size_t i = 0; i < s->n_marks; i++) {

@@ -542,18 +542,6 @@ static const char *time_unit(double span_us, double *div)
     return span_us >= 2e6 ? "s" : span_us >= 2e3 ? "ms" : "us";
 }
 
-static void chart_text(pf_xw *w, double x, double y, const char *anchor, const char *cls, const char *s)
-{
-    pf_xw_begin(w, "text");
-    pf_xw_attr(w, "class", cls);
-    pf_xw_attr_num(w, "x", x);
-    pf_xw_attr_num(w, "y", y);
-    if (anchor)
-        pf_xw_attr(w, "text-anchor", anchor);
-    pf_xw_text(w, s);
-    pf_xw_end(w);
-}
-
 /* The title over the lanes, and one line of what a bar's height means. */
 static void chart_title(pf_xw *w, const scale *s)
 {
@@ -570,9 +558,9 @@ static void chart_title(pf_xw *w, const scale *s)
     pf_xw_attr(w, "font-weight", "bold");
     pf_xw_text(w, t);
     pf_xw_end(w);
-    chart_text(w, 10, 36, NULL, "subtitle",
-               "Bar height: the share of each pixel's time a stream was busy (coloured by its largest category), or "
-               "the device idle (by cause).");
+    pf_plot_text(w, 10, 36, NULL, "subtitle", 0,
+                 "Bar height: the share of each pixel's time a stream was busy (coloured by its largest category), or "
+                 "the device idle (by cause).");
 }
 
 /* Ticks at round times: 1, 2 or 5 x 10^k of the unit, about 8 across, and the axis's title. */
@@ -606,7 +594,7 @@ static void axis(pf_xw *w, const scale *s, double y)
     }
     char title[64];
     snprintf(title, sizeof title, "Time since the first activity (%s)", unit);
-    chart_text(w, PLOT_L + PLOT_W / 2, y + 34, "middle", "axis-title", title);
+    pf_plot_text(w, PLOT_L + PLOT_W / 2, y + 34, "middle", "axis-title", 0, title);
     pf_xw_end(w);
 }
 
