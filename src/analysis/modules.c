@@ -7,87 +7,13 @@
 
 #include "profana/i64map.h"
 #include "profana/ptrmap.h"
-
-#define MODULE_PREFIX "nn.Module: "
-
-/* Whether a Python event name is a module call ("nn.Module: Linear_0"). */
-static int is_module_call(const char *name)
-{
-    return name && strncmp(name, MODULE_PREFIX, sizeof MODULE_PREFIX - 1) == 0;
-}
+#include "nest.h"
 
 /* Whether mark m is one of the view's ranges: a module call, or a user annotation. */
 static int is_range(const pf_host_mark *m, int annotations)
 {
     return annotations ? m->kind == PF_MARK_ANNOTATION && m->name
-                       : m->kind == PF_MARK_PYTHON && is_module_call(m->name);
-}
-
-/* ---- intervals nested per thread: the innermost one holding an instant ---- */
-
-/* A host interval; parent: the innermost interval of the same thread that holds it (-1 none),
- * an index into the sorted array. tag: what it stands for (a path id, an autograd op). */
-typedef struct nest_span {
-    uint64_t thread;
-    int64_t ts, end;
-    int32_t parent;
-    int32_t tag;
-} nest_span;
-
-static int nest_cmp(const void *x, const void *y)
-{
-    const nest_span *a = x, *b = y;
-    if (a->thread != b->thread)
-        return a->thread < b->thread ? -1 : 1;
-    if (a->ts != b->ts)
-        return a->ts < b->ts ? -1 : 1;
-    if (a->end != b->end)
-        return a->end > b->end ? -1 : 1; /* the outer first */
-    return (a->tag > b->tag) - (a->tag < b->tag);
-}
-
-/* Sorts s by thread and start (outer first) and links each to its parent. An interval that
- * overlaps the one before without being inside it (not nested: a trace's rounding) is taken
- * as its sibling. */
-static void nest_build(nest_span *s, size_t n)
-{
-    assert(s || n == 0);
-    if (n > 1)
-        qsort(s, n, sizeof *s, nest_cmp);
-    for (size_t i = 0; i < n; i++) {
-        int32_t p = i ? (int32_t)(i - 1) : -1;
-        while (p >= 0 && (s[p].thread != s[i].thread || s[p].end < s[i].end))
-            p = s[p].parent;
-        s[i].parent = p;
-    }
-}
-
-/* The innermost interval on thread holding instant x (start <= x <= end), -1 none: the last
- * one starting at or before x, else the closest of its ancestors that still holds x. */
-/* The first interval that starts after (thread, x) in s's order: n when none does. */
-static size_t nest_after(const nest_span *s, size_t n, uint64_t thread, int64_t x)
-{
-    assert(s || n == 0);
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s[mid].thread < thread || (s[mid].thread == thread && s[mid].ts <= x))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-static int32_t nest_find(const nest_span *s, size_t n, uint64_t thread, int64_t x)
-{
-    size_t lo = nest_after(s, n, thread, x);
-    if (lo == 0 || s[lo - 1].thread != thread)
-        return -1;
-    int32_t k = (int32_t)(lo - 1);
-    while (k >= 0 && s[k].end < x)
-        k = s[k].parent;
-    return k;
+                       : m->kind == PF_MARK_PYTHON && pf_nest_is_module_call(m->name);
 }
 
 /* ---- module paths and classes ---- */
@@ -104,9 +30,9 @@ typedef struct builder {
     const pf_analysis *an;
     const pf_trace *t;
     pf_module_view *v;
-    nest_span *mods;           /* module calls; tag: path id */
+    pf_nest_span *mods;           /* module calls; tag: path id */
     size_t n_mods;
-    nest_span *bwd;            /* backward ops; tag: index into t->autograd */
+    pf_nest_span *bwd;            /* backward ops; tag: index into t->autograd */
     size_t n_bwd;
     pf_i64map fwd_of_seq;      /* sequence number -> index into t->autograd of its first forward op */
     path_info *paths;
@@ -145,8 +71,8 @@ static int call_selected(const pf_analysis *an, int64_t ts)
 
 static int add_path(builder *b, size_t i)
 {
-    nest_span *s = &b->mods[i];
-    const char *name = b->t->marks[s->tag].name + (b->v->annotations ? 0 : sizeof MODULE_PREFIX - 1);
+    pf_nest_span *s = &b->mods[i];
+    const char *name = b->t->marks[s->tag].name + (b->v->annotations ? 0 : sizeof PF_NEST_MODULE_PREFIX - 1);
     int32_t up_id = s->parent >= 0 ? b->mods[s->parent].tag : -1;
     const path_info *up = up_id >= 0 ? &b->paths[up_id] : NULL;
     int up_depth = up ? up->depth : -1;
@@ -204,9 +130,9 @@ static int collect_modules(builder *b)
     for (size_t i = 0; i < t->n_marks; i++) {
         const pf_host_mark *m = &t->marks[i];
         if (is_range(m, b->v->annotations))
-            b->mods[b->n_mods++] = (nest_span){m->thread, m->ts_ns, m->ts_ns + m->dur_ns, -1, (int32_t)i};
+            b->mods[b->n_mods++] = (pf_nest_span){m->thread, m->ts_ns, m->ts_ns + m->dur_ns, -1, (int32_t)i};
     }
-    nest_build(b->mods, b->n_mods);
+    pf_nest_build(b->mods, b->n_mods);
     b->v->n_module_calls = (int64_t)b->n_mods;
     for (size_t i = 0; i < b->n_mods; i++) /* a parent sorts before its children */
         if (add_path(b, i))
@@ -223,14 +149,14 @@ static int collect_autograd(builder *b)
     for (size_t i = 0; i < t->n_autograd; i++) {
         const pf_autograd_op *o = &t->autograd[i];
         if (o->backward) {
-            b->bwd[b->n_bwd++] = (nest_span){o->thread, o->ts_ns, o->ts_ns + o->dur_ns, -1, (int32_t)i};
+            b->bwd[b->n_bwd++] = (pf_nest_span){o->thread, o->ts_ns, o->ts_ns + o->dur_ns, -1, (int32_t)i};
             continue;
         }
         int added;
         if (pf_i64map_find_or_add(&b->fwd_of_seq, o->seq, (uint32_t)i, &added) < 0)
             return -1;
     }
-    nest_build(b->bwd, b->n_bwd);
+    pf_nest_build(b->bwd, b->n_bwd);
     b->v->n_backward_ops = (int64_t)b->n_bwd;
     return 0;
 }
@@ -296,7 +222,7 @@ static int attribute(builder *b, size_t i, int d, int32_t p, int bwd)
 /* Whether backward ops run on thread (b->bwd is sorted by thread). */
 static int backward_thread(const builder *b, uint64_t thread)
 {
-    size_t k = nest_after(b->bwd, b->n_bwd, thread, INT64_MAX); /* past the thread's last */
+    size_t k = pf_nest_after(b->bwd, b->n_bwd, thread, INT64_MAX); /* past the thread's last */
     return k > 0 && b->bwd[k - 1].thread == thread;
 }
 
@@ -306,10 +232,10 @@ static int32_t path_of(const builder *b, const pf_activity *a, int *bwd, int *in
     *bwd = *in_backward = 0;
     if (a->launch_ts_ns == PF_NO_LAUNCH || !a->launch_thread)
         return -1;
-    int32_t k = nest_find(b->mods, b->n_mods, a->launch_thread, a->launch_ts_ns);
+    int32_t k = pf_nest_find(b->mods, b->n_mods, a->launch_thread, a->launch_ts_ns);
     if (k >= 0)
         return b->mods[k].tag;
-    int32_t o = nest_find(b->bwd, b->n_bwd, a->launch_thread, a->launch_ts_ns);
+    int32_t o = pf_nest_find(b->bwd, b->n_bwd, a->launch_thread, a->launch_ts_ns);
     if (o < 0) { /* autograd's thread outside a node with a number (AccumulateGrad has none) */
         *in_backward = backward_thread(b, a->launch_thread);
         return -1;
@@ -319,7 +245,7 @@ static int32_t path_of(const builder *b, const pf_activity *a, int *bwd, int *in
     if (!pf_i64map_get(&b->fwd_of_seq, b->t->autograd[b->bwd[o].tag].seq, &f))
         return -1;
     const pf_autograd_op *fw = &b->t->autograd[f];
-    k = nest_find(b->mods, b->n_mods, fw->thread, fw->ts_ns);
+    k = pf_nest_find(b->mods, b->n_mods, fw->thread, fw->ts_ns);
     *bwd = k >= 0;
     return k >= 0 ? b->mods[k].tag : -1;
 }

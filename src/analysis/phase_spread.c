@@ -3,66 +3,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nest.h"
 #include "pipeline.h"
 
-#define MODULE_PREFIX "nn.Module: "
-
-/* A top-level module call (one that no other module call of its thread holds) and the
- * phases of the attention calls launched inside it (a bit per PF_PHASE_*). */
-typedef struct fwd_range {
-    uint64_t thread;
-    int64_t ts, end;
-    unsigned mask;
-} fwd_range;
-
-static int range_cmp(const void *x, const void *y)
-{
-    const fwd_range *a = x, *b = y;
-    if (a->thread != b->thread)
-        return a->thread < b->thread ? -1 : 1;
-    if (a->ts != b->ts)
-        return a->ts < b->ts ? -1 : 1;
-    return (a->end < b->end) - (a->end > b->end); /* the outer first */
-}
-
-/* The top-level module calls of t, sorted by thread and start, into *out (*n of them);
- * -1 when memory ran out. */
-static int top_modules(const pf_trace *t, fwd_range **out, size_t *n)
+/* The module calls of t, nested per thread (pf_nest_build), into *out (*n of them); -1 when
+ * memory ran out. */
+static int module_calls(const pf_trace *t, pf_nest_span **out, size_t *n)
 {
     size_t k = 0;
-    fwd_range *r = malloc((t->n_marks ? t->n_marks : 1) * sizeof *r);
+    pf_nest_span *r = malloc((t->n_marks ? t->n_marks : 1) * sizeof *r);
     if (!r)
         return -1;
     for (size_t i = 0; i < t->n_marks; i++) {
         const pf_host_mark *m = &t->marks[i];
-        if (m->kind == PF_MARK_PYTHON && m->name && strncmp(m->name, MODULE_PREFIX, sizeof MODULE_PREFIX - 1) == 0)
-            r[k++] = (fwd_range){m->thread, m->ts_ns, m->ts_ns + m->dur_ns, 0};
+        if (m->kind == PF_MARK_PYTHON && pf_nest_is_module_call(m->name))
+            r[k++] = (pf_nest_span){m->thread, m->ts_ns, m->ts_ns + m->dur_ns, -1, (int32_t)k};
     }
-    if (k > 1)
-        qsort(r, k, sizeof *r, range_cmp);
-    size_t top = 0; /* keep a call unless the last kept one of its thread holds it */
-    for (size_t i = 0; i < k; i++)
-        if (!top || r[top - 1].thread != r[i].thread || r[i].ts >= r[top - 1].end)
-            r[top++] = r[i];
+    pf_nest_build(r, k);
     *out = r;
-    *n = top;
+    *n = k;
     return 0;
 }
 
-/* The top-level module call of thread th holding instant ts; NULL when none. */
-static fwd_range *range_of(fwd_range *r, size_t n, uint64_t th, int64_t ts)
+/* The top-level module call (one no other call of its thread holds) holding instant ts on
+ * thread th, as an index into r; -1 when none. */
+static int32_t top_of(const pf_nest_span *r, size_t n, uint64_t th, int64_t ts)
 {
-    size_t lo = 0, hi = n; /* the first range after (th, ts) */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (r[mid].thread < th || (r[mid].thread == th && r[mid].ts <= ts))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == 0 || r[lo - 1].thread != th || ts >= r[lo - 1].end)
-        return NULL;
-    return &r[lo - 1];
+    int32_t k = pf_nest_find(r, n, th, ts);
+    return k < 0 ? -1 : pf_nest_root(r, k);
 }
 
 /* The phase a set of phases (bits) gives a forward: the one phase, or mixed. */
@@ -81,26 +49,32 @@ static int mask_phase(unsigned mask)
  * calls with a phase takes theirs. Returns the activities given one, or -1 (memory). */
 static long spread_by_modules(const pf_trace *t, unsigned char *phase, const unsigned char *by_query)
 {
-    fwd_range *r;
+    pf_nest_span *r;
     size_t n;
-    if (top_modules(t, &r, &n))
+    if (module_calls(t, &r, &n))
         return -1;
+    unsigned *mask = calloc(n ? n : 1, sizeof *mask); /* per call, its phases' bits (the tops' used) */
+    if (!mask) {
+        free(r);
+        return -1;
+    }
     long given = 0;
     for (size_t i = 0; n && i < t->n_acts; i++) {
         const pf_activity *a = &t->acts[i];
-        fwd_range *f;
-        if (by_query[i] && a->launch_ts_ns != PF_NO_LAUNCH && (f = range_of(r, n, a->launch_thread, a->launch_ts_ns)))
-            f->mask |= 1u << phase[i];
+        int32_t f;
+        if (by_query[i] && a->launch_ts_ns != PF_NO_LAUNCH && (f = top_of(r, n, a->launch_thread, a->launch_ts_ns)) >= 0)
+            mask[f] |= 1u << phase[i];
     }
     for (size_t i = 0; n && i < t->n_acts; i++) {
         const pf_activity *a = &t->acts[i];
-        fwd_range *f;
+        int32_t f;
         if (phase[i] == PF_PHASE_NONE && a->launch_ts_ns != PF_NO_LAUNCH &&
-            (f = range_of(r, n, a->launch_thread, a->launch_ts_ns)) && f->mask) {
-            phase[i] = (unsigned char)mask_phase(f->mask);
+            (f = top_of(r, n, a->launch_thread, a->launch_ts_ns)) >= 0 && mask[f]) {
+            phase[i] = (unsigned char)mask_phase(mask[f]);
             given++;
         }
     }
+    free(mask);
     free(r);
     return given;
 }
