@@ -188,7 +188,10 @@ METRICS = {
 
 def metrics(result):
     """A flat dict of the stable metric names (METRICS) of result's first device, and
-    "profana/top_finding" (its kind) with "profana/top_finding_us" when there is one."""
+    "profana/top_finding" (its kind) with "profana/top_finding_us" when there is one; empty
+    for a trace without GPU activity (a profile of the CPU alone: no device, nothing known)."""
+    if not result.json.get("devices"):
+        return {}
     dev = result.device()
     out = {}
     for name, (part, key) in METRICS.items():
@@ -204,6 +207,8 @@ def metrics(result):
 
 
 def _headline_line(result, path):
+    if not result.json.get("devices"):
+        return "profana: %s: no GPU activity (no kernel, memcpy or memset events)" % os.path.basename(path)
     h = result.headline
     line = "profana: %s: busy %s%% of %s us" % (os.path.basename(path), h.get("busy_pct"), h.get("span_us"))
     if h.get("findings"):

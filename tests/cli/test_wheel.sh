@@ -67,7 +67,7 @@ echo "status $?" >>"$TMP/err_opt"
 gzip -c "$E" >"$TMP/eager.json.gz"
 
 PROFANA_BINARY= "$V/bin/python" - "$TMP" "$INST" <<'PY'
-import io, json, os, shutil, sys, contextlib
+import contextlib, gzip, io, json, os, shutil, sys
 tmp, inst = sys.argv[1], sys.argv[2]
 os.environ.pop("PROFANA_BINARY", None)
 import profana
@@ -174,6 +174,23 @@ check("handler: profana/idle_host_wait_pct = host wait / idle by hand", abs(m["p
 # a figure the document holds as null is left out, never 0: eager_bf16 has no communication
 check("handler: a null figure (overlap without communication) left out", dev["breakdown"]["overlap_pct"] is None and
       "profana/communication_overlap_pct" not in m and None not in m.values())
+# a profile of the CPU alone (torch.profiler with ProfilerActivity.CPU only; Debian's torch 1.13
+# wrote such a trace, see docs/python.md): one line saying so, no metric, nothing raised
+class CpuOnly:
+    def export_chrome_trace(self, path):
+        ev = [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 5,
+               "args": {"External id": 1}}]
+        with gzip.open(path, "wt") as f:
+            json.dump({"traceEvents": ev}, f)
+
+hc = profana.trace_handler(tmp + "/cpu_traces", "fp32", worker_name="cpu")
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    mc = hc(CpuOnly())
+check("handler: a trace without GPU activity says so in one line", out.getvalue().startswith("profana: cpu.") and
+      "no GPU activity" in out.getvalue() and out.getvalue().count("\n") == 1, out.getvalue())
+check("handler: a trace without GPU activity: no metric (nothing known), the files written", mc == {} and
+      len(os.listdir(tmp + "/cpu_traces")) == 3, (mc, os.listdir(tmp + "/cpu_traces")))
 # its summary is one --ranks reads
 r2 = profana.ranks([os.path.join(tmp, "traces", files[2])], "bf16")
 check("handler: --ranks reads its summary", abs(r2.rows()[0]["busy_us"] - hl["busy_us"]) < 1e-6, r2.rows())
