@@ -7,6 +7,8 @@
 
 #include "profana/analysis.h"
 #include "profana/diff.h"
+#include "profana/ranks.h"
+#include "profana/ranks_culprit.h"
 #include "profana/svg.h"
 
 /* One roofline chart: a device's rows against its roofs. */
@@ -84,6 +86,22 @@ int pf_plot_breakdown(pf_xw *w, const pf_breakdown_bar *bars, size_t n);
  * a time axis and a legend (<g class="legend">) of the categories and causes drawn. Needs
  * an->waits. Returns 0, or -1 when memory runs out (the output is then incomplete). */
 int pf_plot_timeline(pf_xw *w, const pf_analysis *an);
+
+/* Writes one <svg> of --ranks (s[0, n) sorted by rank, rep and cul of them): per rank (a <g
+ * class="bar"> with data-rank and data-span-us) its GPU span split exclusively into <rect
+ * class="seg"> with data-rank, data-cause "compute" (the union of its compute kernels),
+ * "exposed-comm" (communication under no compute), "copy" (the rest of its busy time: copies
+ * and fills alone) and "idle" (span minus busy), and data-us (summed over its devices; the
+ * four sum to its span), on one time scale; per rank with a late arrival its excess over the
+ * median rank by cause (pf_rank_culprit.excess_ns: data-cause "compute", "copy", "comm",
+ * "idle"); per collective row (the first 12) a <g class="panel skew"> (data-name, data-pg,
+ * data-bytes) of <rect class="skew-bar"> per instance in order, or per bin of consecutive
+ * instances when they are more than the width holds, with data-seq, data-count, data-sum-us
+ * (their skews summed: last kernel start minus first), data-max-us and data-last-rank (-1: a
+ * tie or a bin). Past 64 ranks the 64 of most lateness are drawn, and a line says so. Returns
+ * 0, or -1 when memory runs out. */
+int pf_plot_ranks(pf_xw *w, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep,
+                  const pf_culprit_report *cul);
 
 /* The dtypes (bit per pf_dtype) of the device's activities with FLOPs above zero: the compute
  * roofs its roofline needs. */

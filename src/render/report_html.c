@@ -1,7 +1,8 @@
-/* report_html.c - writes the --plot SVG files and the --report HTML page (header lines, tables, inline charts) of an --analysis or --diff run. */
+/* report_html.c - writes the --plot SVG files and the --report HTML page (header lines, tables, inline charts) of an --analysis, --diff or --ranks run. */
 #include "profana/modules.h"
 #include "profana/report.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "profana/outfile.h"
 #include "profana/plot.h"
 #include "profana/svg.h"
+#include "ranks_culprit_view.h"
 #include "view_parts.h"
 
 /* Inline, so the page needs nothing but itself: no fonts, styles or scripts from elsewhere. */
@@ -362,6 +364,7 @@ typedef struct job {
     const pf_aview *av;                /* --analysis */
     const pf_diff *diff;               /* --diff */
     const pf_dview *dv;                /* --diff */
+    const pf_ranks_run *rk;            /* --ranks */
 } job;
 
 /* Captured lines as a <pre>; nothing when the printer wrote nothing. */
@@ -555,9 +558,99 @@ static int diff_report(pf_xw *w, const job *j)
     return 0;
 }
 
+/* ---- the report of --ranks ---- */
+
+static void print_rank_counts(FILE *out, const void *p)
+{
+    const pf_ranks_run *r = p;
+    pf_rview_counts(out, r->s, r->n, r->rep);
+}
+
+static void print_rank_no_match(FILE *out, const void *p)
+{
+    const pf_ranks_run *r = p;
+    pf_rview_no_match(out, r->s, r->n, r->rep);
+}
+
+static void print_rank_stragglers(FILE *out, const void *p)
+{
+    const pf_ranks_run *r = p;
+    pf_rview_stragglers(out, r->s, r->n, r->rep);
+}
+
+static void print_rank_link_over(FILE *out, const void *p)
+{
+    const pf_ranks_run *r = p;
+    for (size_t i = 0; i < r->rep->n_rows; i++)
+        if (r->rep->rows[i].link_pct > 100) {
+            fputs("!: above the link's peak: the link figure does not fit this machine (another topology, or a "
+                  "transfer within one GPU)\n", out);
+            return;
+        }
+}
+
+static void print_rank_prose(FILE *out, const void *p)
+{
+    const pf_ranks_run *r = p;
+    pf_culprit_prose(out, r->cul);
+    if (r->cul->n_late > PF_CULPRIT_TEXT_ROWS)
+        fprintf(out, "(the %d latest of %zu late arrivals below; --format json or csv lists them all)\n",
+                PF_CULPRIT_TEXT_ROWS, r->cul->n_late);
+}
+
+static int ranks_report(pf_xw *w, const job *j)
+{
+    const pf_ranks_run *r = j->rk;
+    pf_table *t[PF_RVIEW_TABLES];
+    int rc = pf_rview_tables(t, r->s, r->n, r->rep, r->cul, 1);
+    if (rc == 0)
+        rc = pre_of(w, print_rank_counts, r);
+    if (rc == 0) {
+        html_h2(w, "Charts");
+        pf_xw_begin(w, "div");
+        pf_xw_attr(w, "class", "chart");
+        rc = pf_plot_ranks(w, r->s, r->n, r->rep, r->cul);
+        pf_xw_end(w);
+        pf_xw_raw(w, "\n");
+    }
+    if (rc == 0) {
+        html_h2(w, "Ranks");
+        html_table(w, t[PF_RVIEW_RANKS], "Per rank");
+        if (t[PF_RVIEW_STEPS])
+            html_table(w, t[PF_RVIEW_STEPS], "Per rank and profiler step");
+        html_h2(w, "Collectives");
+        if (r->rep->matched > 0) { /* else one line why, not an empty table and zeros */
+            html_table(w, t[PF_RVIEW_COLLS], "Collectives matched across ranks");
+            rc = pre_of(w, print_rank_link_over, r);
+            html_table(w, t[PF_RVIEW_STRAGS], "Stragglers: last to start");
+            rc |= pre_of(w, print_rank_stragglers, r);
+        } else {
+            rc = pre_of(w, print_rank_no_match, r);
+        }
+    }
+    pf_rview_free(t);
+    if (rc == 0) {
+        html_h2(w, "Culprits");
+        rc = pre_of(w, print_rank_prose, r);
+    }
+    pf_table *ct[2] = {pf_culprit_rank_table(r->cul, 0), pf_culprit_late_table(r->cul, PF_CULPRIT_TEXT_ROWS)};
+    static const char *const captions[2] = {"Ranks with a verdict or a late arrival", "Late arrivals, latest first"};
+    for (int k = 0; k < 2; k++) {
+        if (rc == 0 && ct[k] && pf_table_rows(ct[k]) == 0) {
+            pf_table_free(ct[k]);
+            continue;
+        }
+        if (rc == 0)
+            rc = put_table(w, ct[k], captions[k]);
+        else
+            pf_table_free(ct[k]);
+    }
+    return rc;
+}
+
 /* ---- the files ---- */
 
-enum { F_ROOFLINE, F_BREAKDOWN, F_REPORT, F_TIMELINE, F_COUNT };
+enum { F_ROOFLINE, F_BREAKDOWN, F_REPORT, F_TIMELINE, F_RANKS, F_COUNT };
 _Static_assert(F_COUNT == PF_PLOT_FILES, "one pf_outfile per kind of file");
 
 static int write_one(int which, FILE *out, const job *j, const char *title)
@@ -576,6 +669,8 @@ static int write_one(int which, FILE *out, const job *j, const char *title)
         rc = pf_plot_roofline(&w, j->cs.draw_panels, (size_t)j->cs.n_roof);
     else if (which == F_TIMELINE)
         rc = pf_plot_timeline(&w, j->an[0]);
+    else if (which == F_RANKS)
+        rc = pf_plot_ranks(&w, j->rk->s, j->rk->n, j->rk->rep, j->rk->cul);
     else
         rc = pf_plot_breakdown(&w, j->cs.draw_bars, (size_t)j->cs.n_draw);
     fputc('\n', out);
@@ -590,6 +685,9 @@ static const char *refused(const char *const *paths, int i, const job *j)
     for (int k = 0; k < 2; k++)
         if (j->an[k] && pf_same_file(paths[i], j->an[k]->trace->path))
             return "is an input trace; write to another file";
+    for (size_t k = 0; j->rk && k < j->rk->n_inputs; k++)
+        if (pf_same_file(paths[i], j->rk->inputs[k]))
+            return "is an input of --ranks; write to another file";
     return NULL;
 }
 
@@ -618,7 +716,8 @@ fail:
  * temporary file. On failure every one is removed. */
 static int write_files(const job *j, const char *title, pf_plot_files *out, pf_error *err)
 {
-    const char *paths[F_COUNT] = {j->v->plot_roofline, j->v->plot_breakdown, j->v->report, j->v->plot_timeline};
+    const char *paths[F_COUNT] = {j->v->plot_roofline, j->v->plot_breakdown, j->v->report, j->v->plot_timeline,
+                                  j->v->plot_ranks};
     pf_outfile *files = out->files;
     int rc = open_all(paths, files, j, err);
     for (int i = 0; i < F_COUNT && rc == 0; i++)
@@ -669,7 +768,7 @@ void pf_plots_abort(pf_plot_files *pf)
 
 static int nothing_asked(const pf_view_opts *v)
 {
-    return !v->plot_roofline && !v->plot_breakdown && !v->report && !v->plot_timeline;
+    return !v->plot_roofline && !v->plot_breakdown && !v->report && !v->plot_timeline && !v->plot_ranks;
 }
 
 int pf_plots_write(const pf_view_opts *v, const pf_analysis *an, pf_plot_files *out, pf_error *err)
@@ -743,4 +842,18 @@ int pf_plots_write_diff(const pf_view_opts *v, const pf_analysis *a, const pf_an
     int rc = write_files(&j, title, out, err);
     charts_free(&j.cs);
     return rc;
+}
+
+int pf_plots_write_ranks(const pf_view_opts *v, const pf_ranks_run *r, pf_plot_files *out, pf_error *err)
+{
+    assert(v && r && out && err);
+    memset(out, 0, sizeof *out);
+    if (nothing_asked(v))
+        return 0;
+    if (v->plot_roofline || v->plot_breakdown || v->plot_timeline) /* the command line refuses them */
+        return pf_fail(err, "--ranks draws --plot ranks only");
+    job j = {.v = v, .report = ranks_report, .rk = r};
+    char title[1024];
+    snprintf(title, sizeof title, "profana --ranks: %zu rank%s", r->n, r->n == 1 ? "" : "s");
+    return write_files(&j, title, out, err);
 }
