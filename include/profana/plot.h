@@ -144,6 +144,21 @@ double pf_plot_legend(pf_xw *w, double x, double y, double width, const pf_legen
  * rim of a dot there): a line and a filled triangle. The two points lie more than back apart. */
 void pf_plot_arrow(pf_xw *w, double x0, double y0, double x1, double y1, double back);
 
+/* A <text> of class cls (NULL: none) at (x, y). */
+void pf_plot_text(pf_xw *w, const char *cls, double x, double y, const char *s);
+
+/* Opens a <rect> of class cls at (x, y), width x height, filled: the caller adds its data
+ * attributes and a <title>, then closes it (pf_xw_end). */
+void pf_plot_rect_begin(pf_xw *w, const char *cls, double x, double y, double width, double height, const char *fill);
+
+/* A bold <text> of class cls at (x, y), font-size size ("14"): a chart's title or heading. */
+void pf_plot_heading(pf_xw *w, const char *cls, double x, double y, const char *size, const char *s);
+
+/* A time axis for bars that start at x0: grid lines from top down to y at steps of 1, 2 or 5
+ * times a power of ten (about 6; in ms from 10 ms up, else us), their labels under y, and the
+ * title "WHAT (us), one scale for every bar" under them (34 px below y). max_ns > 0. */
+void pf_plot_time_axis(pf_xw *w, double x0, double top, double y, double max_ns, double px_per_ns, const char *what);
+
 /* An unfilled rectangle of class cls with a dark stroke: a chart's frame, a bar's outline. */
 void pf_plot_outline(pf_xw *w, const char *cls, double x, double y, double width, double height);
 

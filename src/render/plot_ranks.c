@@ -35,16 +35,6 @@ static const char *const excess_cause[PF_WIN_CAUSES] = {"compute", "copy", "comm
 static const char *const excess_label[PF_WIN_CAUSES] = {"compute", "copies", "other collectives", "idle (host)"};
 static const char *const excess_color[PF_WIN_CAUSES] = {"#ff7f0e", "#e377c2", "#17becf", "#9e9e9e"};
 
-static void text_at(pf_xw *w, const char *cls, double x, double y, const char *s)
-{
-    pf_xw_begin(w, "text");
-    pf_xw_attr(w, "class", cls);
-    pf_xw_attr_num(w, "x", x);
-    pf_xw_attr_num(w, "y", y);
-    pf_xw_text(w, s);
-    pf_xw_end(w);
-}
-
 /* A tick label ending at x. */
 static void end_text(pf_xw *w, double x, double y, const char *s)
 {
@@ -59,14 +49,7 @@ static void end_text(pf_xw *w, double x, double y, const char *s)
 
 static void title_at(pf_xw *w, double y, const char *s)
 {
-    pf_xw_begin(w, "text");
-    pf_xw_attr(w, "class", "title");
-    pf_xw_attr_num(w, "x", LEFT);
-    pf_xw_attr_num(w, "y", y + 18);
-    pf_xw_attr(w, "font-size", "14");
-    pf_xw_attr(w, "font-weight", "bold");
-    pf_xw_text(w, s);
-    pf_xw_end(w);
+    pf_plot_heading(w, "title", LEFT, y + 18, "14", s);
 }
 
 /* A time in us with the JSON's three decimals, as an attribute. */
@@ -83,13 +66,7 @@ static void draw_seg(pf_xw *w, int rank, const char *cause, const char *label, c
     char tip[160], text[64];
     double pct = whole_ns > 0 ? 100.0 * ns / whole_ns : 0;
     snprintf(tip, sizeof tip, "rank %d: %s %.3f us (%.1f%%)", rank, label, ns / 1e3, pct);
-    pf_xw_begin(w, "rect");
-    pf_xw_attr(w, "class", "seg");
-    pf_xw_attr_num(w, "x", x);
-    pf_xw_attr_num(w, "y", y);
-    pf_xw_attr_num(w, "width", width);
-    pf_xw_attr_num(w, "height", BAR_H);
-    pf_xw_attr(w, "fill", color);
+    pf_plot_rect_begin(w, "seg", x, y, width, BAR_H, color);
     pf_xw_attr_int(w, "data-rank", rank);
     pf_xw_attr(w, "data-cause", cause);
     attr_us(w, "data-us", ns / 1e3);
@@ -97,42 +74,7 @@ static void draw_seg(pf_xw *w, int rank, const char *cause, const char *label, c
     pf_xw_end(w);
     snprintf(text, sizeof text, "%.1f%%", pct);
     if (pf_plot_text_width(text, PF_PLOT_FONT_PX) + 6 <= width)
-        text_at(w, "seg-label", x + 3, y + BAR_H / 2 + 4, text);
-}
-
-/* A step of 1, 2 or 5 times a power of ten giving about 6 ticks over max. */
-static double tick_step(double max)
-{
-    double raw = max / 6, p = pow(10, floor(log10(raw)));
-    return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
-}
-
-/* Grid lines from top to y and their labels under y, then the axis title. */
-static void time_axis(pf_xw *w, double top, double y, double max_ns, double px_per_ns, const char *what)
-{
-    int ms = max_ns >= 1e7;
-    double unit = ms ? 1e6 : 1e3, step = tick_step(max_ns / unit);
-    char buf[64], title[200];
-    for (int i = 0; i * step <= max_ns / unit * (1 + 1e-12); i++) {
-        double t = i * step, x = BAR_X + t * unit * px_per_ns;
-        pf_xw_begin(w, "line");
-        pf_xw_attr(w, "class", "grid");
-        pf_xw_attr_num(w, "x1", x);
-        pf_xw_attr_num(w, "y1", top);
-        pf_xw_attr_num(w, "x2", x);
-        pf_xw_attr_num(w, "y2", y + 4);
-        pf_xw_attr(w, "stroke", "#d0d0d0");
-        pf_xw_end(w);
-        pf_xw_begin(w, "text");
-        pf_xw_attr(w, "class", "tick");
-        pf_xw_attr_num(w, "x", x);
-        pf_xw_attr_num(w, "y", y + 16);
-        pf_xw_attr(w, "text-anchor", "middle");
-        pf_xw_text(w, pf_num_fmt(buf, sizeof buf, t, 3));
-        pf_xw_end(w);
-    }
-    snprintf(title, sizeof title, "%s (%s), one scale for every bar", what, ms ? "ms" : "us");
-    text_at(w, "axis-title", BAR_X, y + 32, title);
+        pf_plot_text(w, "seg-label", x + 3, y + BAR_H / 2 + 4, text);
 }
 
 /* ---- which ranks are drawn ---- */
@@ -204,7 +146,7 @@ static double draw_spans(pf_xw *w, double y, const pf_rank_summary *s, size_t n,
     if ((size_t)drawn < n) {
         char s_[160];
         snprintf(s_, sizeof s_, "The %d ranks of most lateness of %zu are drawn; the tables list every rank.", drawn, n);
-        text_at(w, "note", LEFT, y + 4, s_);
+        pf_plot_text(w, "note", LEFT, y + 4, s_);
         y += LINE_H;
     }
     double top = y;
@@ -215,7 +157,7 @@ static double draw_spans(pf_xw *w, double y, const pf_rank_summary *s, size_t n,
         span_parts(&s[i].all, ns);
         char label[32], line[256];
         snprintf(label, sizeof label, "Rank %d", s[i].rank);
-        text_at(w, "rank-label", LEFT, y + BAR_H / 2 + 4, label);
+        pf_plot_text(w, "rank-label", LEFT, y + BAR_H / 2 + 4, label);
         pf_xw_begin(w, "g");
         pf_xw_attr(w, "class", "bar");
         pf_xw_attr_int(w, "data-rank", s[i].rank);
@@ -231,11 +173,11 @@ static double draw_spans(pf_xw *w, double y, const pf_rank_summary *s, size_t n,
         snprintf(line, sizeof line, "span %.3f us: compute %.1f%%, exposed communication %.1f%%, copies %.1f%%, idle %.1f%%",
                  (double)s[i].all.span_ns / 1e3, 100 * ns[K_COMPUTE] / span, 100 * ns[K_EXPOSED] / span,
                  100 * ns[K_COPY] / span, 100 * ns[K_IDLE] / span);
-        text_at(w, "pcts", BAR_X, y + BAR_H + LINE_H - 3, line);
+        pf_plot_text(w, "pcts", BAR_X, y + BAR_H + LINE_H - 3, line);
         y += BAR_H + LINE_H + ROW_GAP;
     }
     if (max_ns > 0)
-        time_axis(w, top, y - ROW_GAP, max_ns, px, "Time from each device's first GPU activity, summed over its devices");
+        pf_plot_time_axis(w, BAR_X, top, y - ROW_GAP, max_ns, px, "Time from each device's first GPU activity, summed over its devices");
     pf_xw_end(w);
     return y - ROW_GAP + AXIS_H;
 }
@@ -346,7 +288,7 @@ static double draw_skew(pf_xw *w, double y, const pf_rank_summary *s, const pf_r
     end_text(w, BAR_X - 4, y + SKEW_H, "0");
     snprintf(axis, sizeof axis, "Instances in order%s; height: last rank's start minus first's (mean %.3f us, max %.3f us)",
              per > 1 ? " (a bar per several: its largest)" : "", mean_us, (double)r->skew_max_ns / 1e3);
-    text_at(w, "axis-title", BAR_X, y + SKEW_H + 18, axis);
+    pf_plot_text(w, "axis-title", BAR_X, y + SKEW_H + 18, axis);
     pf_xw_end(w);
     return y + SKEW_H + AXIS_H;
 }
@@ -386,7 +328,7 @@ static double draw_excess(pf_xw *w, double y, const pf_culprit_report *cul, cons
     title_at(w, y, "Each late rank's excess over the median rank before its late arrivals, by cause");
     y += TITLE_H;
     if (drawn == 0) {
-        text_at(w, "note", LEFT, y + 4, cul->windows ? "No rank arrived late (more than 100 us after the median rank): no excess to draw."
+        pf_plot_text(w, "note", LEFT, y + 4, cul->windows ? "No rank arrived late (more than 100 us after the median rank): no excess to draw."
                                                      : "No excess to draw: a summary without windows (an older profana) has no causes.");
         pf_xw_end(w);
         return y + LINE_H + ROW_GAP;
@@ -399,7 +341,7 @@ static double draw_excess(pf_xw *w, double y, const pf_culprit_report *cul, cons
             continue;
         char label[32], line[300];
         snprintf(label, sizeof label, "Rank %d", c->rank);
-        text_at(w, "rank-label", LEFT, y + BAR_H / 2 + 4, label);
+        pf_plot_text(w, "rank-label", LEFT, y + BAR_H / 2 + 4, label);
         pf_xw_begin(w, "g");
         pf_xw_attr(w, "class", "bar");
         pf_xw_attr_int(w, "data-rank", c->rank);
@@ -412,10 +354,10 @@ static double draw_excess(pf_xw *w, double y, const pf_culprit_report *cul, cons
         pf_xw_end(w);
         snprintf(line, sizeof line, "%s: late %lld times by %.3f us in all; excess %.3f us", pf_straggler_verdict_name(c->verdict),
                  (long long)c->late, (double)c->late_ns / 1e3, total / 1e3);
-        text_at(w, "pcts", BAR_X, y + BAR_H + LINE_H - 3, line);
+        pf_plot_text(w, "pcts", BAR_X, y + BAR_H + LINE_H - 3, line);
         y += BAR_H + LINE_H + ROW_GAP;
     }
-    time_axis(w, top, y - ROW_GAP, max_ns, px, "Excess time over the late arrivals");
+    pf_plot_time_axis(w, BAR_X, top, y - ROW_GAP, max_ns, px, "Excess time over the late arrivals");
     pf_xw_end(w);
     return y - ROW_GAP + AXIS_H;
 }
@@ -467,7 +409,7 @@ int pf_plot_ranks(pf_xw *w, const pf_rank_summary *s, size_t n, const pf_ranks_r
         pf_xw_begin(w, "g");
         pf_xw_attr(w, "class", "panel skew-none");
         title_at(w, y, "Skew per collective");
-        text_at(w, "note", LEFT, y + TITLE_H + 4, "No collective matched across the ranks: no skew to draw.");
+        pf_plot_text(w, "note", LEFT, y + TITLE_H + 4, "No collective matched across the ranks: no skew to draw.");
         pf_xw_end(w);
     }
     for (size_t k = 0; k < n_skew; k++)
@@ -476,7 +418,7 @@ int pf_plot_ranks(pf_xw *w, const pf_rank_summary *s, size_t n, const pf_ranks_r
         char note[160];
         snprintf(note, sizeof note, "The first %zu of %zu collectives are drawn; the collectives table lists every one.",
                  n_skew, rep->n_rows);
-        text_at(w, "note", LEFT, y + 4, note);
+        pf_plot_text(w, "note", LEFT, y + 4, note);
     }
     pf_xw_end(w);
     free(on);
