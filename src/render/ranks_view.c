@@ -304,12 +304,12 @@ int pf_rview_no_match(FILE *out, const pf_rank_summary *s, size_t n, const pf_ra
     return 1;
 }
 
-/* Per rank (index into s), its share of the matched instances (each instance's 1 / its ranks)
- * and that share's variance under a fair draw, summed over the instances it is in. */
-static int rank_shares(const pf_ranks_report *rep, size_t n, double *share, double *var)
+/* Per rank (index into s), its share of the matched instances (each instance's 1 / its ranks),
+ * that share's variance under a fair draw and the instances, summed over those it is in. */
+static int rank_shares(const pf_ranks_report *rep, size_t n, double *share, double *var, double *in_n)
 {
     for (size_t i = 0; i < n; i++)
-        share[i] = var[i] = 0;
+        share[i] = var[i] = in_n[i] = 0;
     for (size_t k = 0; k < rep->n_instances; k++) {
         const pf_coll_instance *in = &rep->instances[k];
         double p = in->n ? 1.0 / (double)in->n : 0;
@@ -319,6 +319,7 @@ static int rank_shares(const pf_ranks_report *rep, size_t n, double *share, doub
                 return -1;
             share[r] += p;
             var[r] += p * (1 - p);
+            in_n[r] += 1;
         }
     }
     return 0;
@@ -329,12 +330,12 @@ void pf_rview_stragglers(FILE *out, const pf_rank_summary *s, size_t n, const pf
     assert(out && (s || n == 0) && rep);
     if (rep->matched <= 0 || n == 0)
         return;
-    double *share = malloc(2 * n * sizeof *share);
-    if (!share || rank_shares(rep, n, share, share + n)) {
+    double *share = malloc(3 * n * sizeof *share);
+    if (!share || rank_shares(rep, n, share, share + n, share + 2 * n)) {
         free(share);
         return;
     }
-    const double *var = share + n;
+    const double *var = share + n, *in_n = share + 2 * n;
     int named = 0;
     for (size_t k = 0; k < rep->n_stragglers; k++) { /* most waiting imposed first */
         const pf_straggler *g = &rep->stragglers[k];
@@ -346,9 +347,9 @@ void pf_rview_stragglers(FILE *out, const pf_rank_summary *s, size_t n, const pf
             continue;
         if (named++ >= 3)
             continue;
-        fprintf(out, "%s rank %d was last to start %lld of its matched collectives (its share %.1f) and imposed "
-                     "%.3f us of waiting", named > 1 ? ";" : "Stragglers:", g->rank, (long long)g->late, share[i],
-                us(g->wait_ns));
+        fprintf(out, "%s rank %d was last to start %lld of its %.0f matched collectives (its share %.1f), imposing "
+                     "%.3f us of waiting (%.3f us each)", named > 1 ? ";" : "Stragglers:", g->rank, (long long)g->late,
+                in_n[i], share[i], us(g->wait_ns), us(g->wait_ns) / (double)g->late);
     }
     if (named > 3)
         fprintf(out, "; and %d more ranks (the table)", named - 3);

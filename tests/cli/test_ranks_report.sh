@@ -3,13 +3,15 @@
 
 MR=testdata/multirank
 
-# check_pair NAME RANK0 RANK1: the chart and the report of a pair against its JSON and text.
+# check_pair NAME PATH...: the chart and the report of a rank set against its JSON and text.
 check_pair() {
-    check_run "$1: --ranks --plot ranks --report" 0 "$PROFANA" --ranks "$2" "$3" bf16 --plot ranks "$TMP/$1.svg" \
-        --report "$TMP/$1.html"
-    "$PROFANA" --ranks "$2" "$3" bf16 --format json >"$TMP/$1.json"
-    "$PROFANA" --ranks "$2" "$3" bf16 --wide >"$TMP/$1.txt"
-    python3 - "$1" "$TMP/$1.svg" "$TMP/$1.html" "$TMP/$1.json" "$TMP/$1.txt" <<'PY'
+    c_name=$1
+    shift
+    check_run "$c_name: --ranks --plot ranks --report" 0 "$PROFANA" --ranks "$@" bf16 --plot ranks "$TMP/$c_name.svg" \
+        --report "$TMP/$c_name.html"
+    "$PROFANA" --ranks "$@" bf16 --format json >"$TMP/$c_name.json"
+    "$PROFANA" --ranks "$@" bf16 --wide >"$TMP/$c_name.txt"
+    python3 - "$c_name" "$TMP/$c_name.svg" "$TMP/$c_name.html" "$TMP/$c_name.json" "$TMP/$c_name.txt" <<'PY'
 import json, math, sys
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -161,9 +163,9 @@ want_tables = {"ranks"} | ({"culprits"} if any(c["late"] > 0 or c["verdict"] != 
 check(name, "the report has --ranks' tables", want_tables <= seen, str(seen))
 
 # the stragglers sentence: a rank named when last more often than its share by more than
-# two standard deviations of a fair draw (two ranks: share and variance of n/2 and n/4)
-n = d["matched"]
-named = [s["rank"] for s in d["stragglers"] if s["late"] > n / 2 + 2 * math.sqrt(n / 4)]
+# two standard deviations of a fair draw (every instance on all k ranks: n/k and n(1/k)(1-1/k))
+n, k = d["matched"], len(d["ranks"])
+named = [s["rank"] for s in d["stragglers"] if s["late"] > n / k + 2 * math.sqrt(n / k * (1 - 1 / k))]
 words = " ".join(" ".join(x.split()) for x in p.pres)
 if named:
     check(name, "the report names rank %s a straggler" % named, all("rank %d was last to start" % r in words for r in named), words[:300])
@@ -179,7 +181,24 @@ PY
 
 check_pair tp $MR/tp_collectives_bf16_rank0.json.gz $MR/tp_collectives_bf16_rank1.json.gz
 check_pair fsdp2 $MR/fsdp2_bf16_rank0.json.gz $MR/fsdp2_bf16_rank1.json.gz
-check_grep "tp: rank 1, last at all 16 instances, named" "Stragglers: rank 1 was last to start 16 of its matched" "$TMP/tp.txt"
+# eight ranks made from the tensor-parallel rank 0 (tests/cli/ranks_culprit_gen.py), rank 5 with a
+# 2 ms kernel before allreduce #8: its excess bar holds it
+if python3 tests/cli/ranks_culprit_gen.py gen "$TMP/eight" 8 kernel 5 8 2000 >"$TMP/eight.planted"; then
+    check_pair eight "$TMP/eight"
+    python3 - "$TMP/eight.svg" <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+sys.path.insert(0, "tests/cli")
+from raw import check
+NS = "{http://www.w3.org/2000/svg}"
+g = [g for g in ET.parse(sys.argv[1]).getroot().iter(NS + "g") if "excess" in g.get("class", "").split()][0]
+c = sum(float(r.get("data-us")) for r in g.iter(NS + "rect") if r.get("data-rank") == "5" and r.get("data-cause") == "compute")
+check("eight", "rank 5's compute excess %.3f us: the planted 2000 us (5%%)" % c, abs(c - 2000) <= 100, str(c))
+PY
+else
+    fail "eight: generator" "python3 tests/cli/ranks_culprit_gen.py gen"
+fi
+check_grep "tp: rank 1, last at all 16 instances, named" "Stragglers: rank 1 was last to start 16 of its 16 matched" "$TMP/tp.txt"
 check_grep "fsdp2: each rank last 24 of 48 times: no clear straggler" "Stragglers: no clear straggler" "$TMP/fsdp2.txt"
 
 # Nothing matched: one line why, no empty Collective table or stragglers of zeros (text,
@@ -227,7 +246,7 @@ if [ ! -x "$CHROMIUM" ]; then
     echo "SKIP ranks chart in Chromium: $CHROMIUM is not installed (apt-get install chromium to run it)"
     exit 0
 fi
-for c in tp fsdp2 differ; do
+for c in eight fsdp2 differ; do
     check_eq "Chromium: no two texts of the $c chart overlap" "$(text_overlaps "$TMP/$c.svg" svg.ranks)" none
 done
 check_eq "Chromium: no two texts of the fsdp2 report's chart overlap" "$(text_overlaps "$TMP/fsdp2.html" svg.ranks)" none
