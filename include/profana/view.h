@@ -97,8 +97,9 @@ int pf_view_diff(FILE *out, FILE *notes, const pf_view_opts *v, const pf_diff *d
 int pf_view_devices(FILE *out, pf_format format, int width, const pf_devset *set);
 
 /* --ranks in format on out: the per-rank table, the collectives matched across ranks and the
- * stragglers, with lines saying how many instances matched and which link peak applies (text
- * and Markdown); the tables (ranks, steps when a rank has ProfilerSteps, collectives,
+ * stragglers, with lines saying how many instances matched and which link peak applies, a
+ * sentence naming the stragglers (or "no clear straggler"), and where nothing matched one line
+ * why in place of the collectives and stragglers tables (text and Markdown); the tables (ranks, steps when a rank has ProfilerSteps, collectives,
  * stragglers) one after another, separated by an empty line (CSV); or one JSON document
  * {ranks, steps, collectives, stragglers, matched, unmatched, no_args, link_gbps,
  * link_source, culprits, late_arrivals, culprit_threshold_us, culprit_windows}. After the

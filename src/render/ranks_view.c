@@ -1,4 +1,4 @@
-/* ranks_view.c - --ranks printed: the per-rank table, the collectives matched across ranks and the stragglers, in text, CSV, Markdown or one JSON document. */
+/* ranks_view.c - --ranks printed: the per-rank table, the collectives matched across ranks and the stragglers (named in a sentence; one line why when nothing matched), in text, CSV, Markdown or one JSON document; its pieces for the report. */
 #include <assert.h>
 #include <stdio.h>
 #include <string.h>
@@ -221,6 +221,7 @@ static size_t common_dir(const pf_rank_summary *s, size_t n)
 
 void pf_rview_counts(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
 {
+    assert(out && (s || n == 0) && rep);
     size_t named = 0;
     for (size_t i = 0; i < n; i++)
         named += (size_t)s[i].rank_from_trace;
