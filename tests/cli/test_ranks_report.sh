@@ -1,4 +1,4 @@
-# test_ranks_report.sh - --ranks --plot ranks FILE.svg and --ranks --report FILE.html on the bundled two-rank pairs and eight ranks made from one of them with a planted kernel (tests/cli/ranks_culprit_gen.py): each rank's span split (compute, exposed communication, copies, idle), its excess by cause, each collective's skew bars and the report's table cells equal --ranks --format json's figures (xml.etree, html.parser), the stragglers sentence against the late counts' share by hand, the report's prose lines those of the text output; no empty table where nothing matched (text, report, chart); refusals and no partial file; in headless Chromium no two texts of the chart or the report overlap (with a control).
+# test_ranks_report.sh - --ranks --plot ranks FILE.svg and --ranks --report FILE.html on the bundled two-rank pairs and eight ranks made from one of them with a planted kernel (tests/cli/ranks_culprit_gen.py): each rank's span split (compute, exposed communication, copies, idle), its excess by cause, each collective's skew bars and the report's table cells equal --ranks --format json's figures (xml.etree, html.parser), the stragglers sentence against the late counts' share by hand, the report's prose lines those of the text output; no empty table where nothing matched (text, report, chart); 1,000 instances binned (hand-made summaries, skews by hand); refusals and no partial file; in headless Chromium no two texts of the chart or the report overlap (with a control).
 # check: valgrind
 . tests/cli/lib.sh
 
@@ -199,6 +199,37 @@ PY
 else
     fail "eight: generator" "python3 tests/cli/ranks_culprit_gen.py gen"
 fi
+# 1,000 all-reduces on two ranks (hand-made summaries, the skews known): the skew chart bins
+# them, a bar per 3 instances at most 390 bars, and the bins keep the count, mean and maximum.
+python3 - "$TMP/many" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+os.makedirs(d)
+for r in (0, 1):
+    ks = [{"name": "allreduce", "process_group": "0", "group_size": 2, "bytes": 1048576,
+           "ts_ns": 1000000 * i + (r * (i % 7) * 1000), "dur_ns": 50000} for i in range(1000)]
+    s = {"profana_summary": 1, "trace": "r%d.json" % r, "rank": r, "device": None, "devices": 1,
+         "gpu_ns": 50000000, "busy_ns": 50000000, "span_ns": 999050000, "comm_ns": 50000000, "exposed_ns": 50000000,
+         "steps": [], "comm_kernels": ks}
+    json.dump(s, open("%s/r%d.summary.json" % (d, r), "w"))
+PY
+check_run "1,000 instances: --plot ranks" 0 "$PROFANA" --ranks "$TMP/many" bf16 --plot ranks "$TMP/many.svg"
+python3 - "$TMP/many.svg" <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+sys.path.insert(0, "tests/cli")
+from raw import check
+NS = "{http://www.w3.org/2000/svg}"
+bars = [b for b in ET.parse(sys.argv[1]).getroot().iter(NS + "rect") if b.get("class") == "skew-bar"]
+# rank 1 starts (i mod 7) us after rank 0: skews 0..6 us, mean over 1,000 = sum(i % 7) / 1000
+want_mean = sum(i % 7 for i in range(1000)) / 1000
+n = sum(int(b.get("data-count")) for b in bars)
+mean = sum(float(b.get("data-sum-us")) for b in bars) / n
+check("many", "%d bars of at most 3 instances for 1,000" % len(bars), len(bars) <= 390 and n == 1000 and
+      max(int(b.get("data-count")) for b in bars) == 3, str((len(bars), n)))
+check("many", "binned mean skew %.4f us = %.4f by hand" % (mean, want_mean), abs(mean - want_mean) < 1e-6, "")
+check("many", "largest skew 6 us", max(float(b.get("data-max-us")) for b in bars) == 6.0, "")
+PY
 check_grep "tp: rank 1, last at all 16 instances, named" "Stragglers: rank 1 was last to start 16 of its 16 matched" "$TMP/tp.txt"
 check_grep "fsdp2: each rank last 24 of 48 times: no clear straggler" "Stragglers: no clear straggler" "$TMP/fsdp2.txt"
 
