@@ -51,6 +51,7 @@ typedef struct pf_cli {
     const char *plot_roofline; /* --plot roofline FILE.svg; NULL when not asked */
     const char *plot_breakdown;/* --plot breakdown FILE.svg */
     const char *plot_timeline; /* --plot timeline FILE.svg */
+    const char *plot_ranks;    /* --plot ranks FILE.svg (--ranks) */
     const char *report;        /* --report FILE.html */
     const char *summary;       /* --summary OUT.json: what --ranks needs of the trace; NULL when not asked */
     const char *graph_capture; /* --graph-capture PATH: a graph capture's trace, or a directory of them */

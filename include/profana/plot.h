@@ -7,6 +7,8 @@
 
 #include "profana/analysis.h"
 #include "profana/diff.h"
+#include "profana/ranks.h"
+#include "profana/ranks_culprit.h"
 #include "profana/svg.h"
 
 /* One roofline chart: a device's rows against its roofs. */
@@ -85,6 +87,22 @@ int pf_plot_breakdown(pf_xw *w, const pf_breakdown_bar *bars, size_t n);
  * an->waits. Returns 0, or -1 when memory runs out (the output is then incomplete). */
 int pf_plot_timeline(pf_xw *w, const pf_analysis *an);
 
+/* Writes one <svg> of --ranks (s[0, n) sorted by rank, rep and cul of them): per rank (a <g
+ * class="bar"> with data-rank and data-span-us) its GPU span split exclusively into <rect
+ * class="seg"> with data-rank, data-cause "compute" (the union of its compute kernels),
+ * "exposed-comm" (communication under no compute), "copy" (the rest of its busy time: copies
+ * and fills alone) and "idle" (span minus busy), and data-us (summed over its devices; the
+ * four sum to its span), on one time scale; per rank with a late arrival its excess over the
+ * median rank by cause (pf_rank_culprit.excess_ns: data-cause "compute", "copy", "comm",
+ * "idle"); per collective row (the first 12) a <g class="panel skew"> (data-name, data-pg,
+ * data-bytes) of <rect class="skew-bar"> per instance in order, or per bin of consecutive
+ * instances when they are more than the width holds, with data-seq, data-count, data-sum-us
+ * (their skews summed: last kernel start minus first), data-max-us and data-last-rank (-1: a
+ * tie or a bin). Past 64 ranks the 64 of most lateness are drawn, and a line says so. Returns
+ * 0, or -1 when memory runs out. */
+int pf_plot_ranks(pf_xw *w, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep,
+                  const pf_culprit_report *cul);
+
 /* The dtypes (bit per pf_dtype) of the device's activities with FLOPs above zero: the compute
  * roofs its roofline needs. */
 unsigned pf_dtypes_used(const pf_analysis *an, const pf_device_report *d);
@@ -125,6 +143,18 @@ double pf_plot_legend(pf_xw *w, double x, double y, double width, const pf_legen
 /* An arrow from (x0, y0) towards (x1, y1), its head stopping `back` pixels short of it (the
  * rim of a dot there): a line and a filled triangle. The two points lie more than back apart. */
 void pf_plot_arrow(pf_xw *w, double x0, double y0, double x1, double y1, double back);
+
+/* Opens a <rect> of class cls at (x, y), width x height, filled: the caller adds its data
+ * attributes and a <title>, then closes it (pf_xw_end). */
+void pf_plot_rect_begin(pf_xw *w, const char *cls, double x, double y, double width, double height, const char *fill);
+
+/* A bold <text> of class cls at (x, y), font-size size ("14"): a chart's title or heading. */
+void pf_plot_heading(pf_xw *w, const char *cls, double x, double y, const char *size, const char *s);
+
+/* A time axis for bars that start at x0: grid lines from top down to y at steps of 1, 2 or 5
+ * times a power of ten (about 6; in ms from 10 ms up, else us), their labels under y, and the
+ * title "WHAT (us), one scale for every bar" under them (34 px below y). max_ns > 0. */
+void pf_plot_time_axis(pf_xw *w, double x0, double top, double y, double max_ns, double px_per_ns, const char *what);
 
 /* An unfilled rectangle of class cls with a dark stroke: a chart's frame, a bar's outline. */
 void pf_plot_outline(pf_xw *w, const char *cls, double x, double y, double width, double height);

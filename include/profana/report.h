@@ -8,11 +8,13 @@
 #include "profana/analysis.h"
 #include "profana/diff.h"
 #include "profana/outfile.h"
+#include "profana/ranks.h"
+#include "profana/ranks_culprit.h"
 #include "profana/tabulate.h"
 #include "profana/view.h"
 
-/* The files of one run, written but not yet in place: the roofline, the breakdown, the report. */
-#define PF_PLOT_FILES 4
+/* The files of one run, written but not yet in place: the charts, the report. */
+#define PF_PLOT_FILES 5
 typedef struct pf_plot_files {
     pf_outfile files[PF_PLOT_FILES]; /* f NULL: not asked for */
 } pf_plot_files;
@@ -43,5 +45,21 @@ void pf_plots_abort(pf_plot_files *pf);
  * scale, and a report with the pair tables and both charts. */
 int pf_plots_write_diff(const pf_view_opts *v, const pf_analysis *a, const pf_analysis *b, const pf_diff *d,
                         pf_plot_files *out, pf_error *err);
+
+/* What a --ranks run has to show: the summaries sorted by rank, their matched collectives and
+ * culprits, and the files it read (no output may name one). */
+typedef struct pf_ranks_run {
+    const pf_rank_summary *s;
+    size_t n;
+    const pf_ranks_report *rep;
+    const pf_culprit_report *cul;
+    const char *const *inputs;
+    size_t n_inputs;
+} pf_ranks_run;
+
+/* The same for --ranks: --plot ranks FILE (pf_plot_ranks) and --report FILE, a page with
+ * --ranks' text output (its counts lines, every table and sentence, the culprits' prose and
+ * tables, as text prints them) and the chart. */
+int pf_plots_write_ranks(const pf_view_opts *v, const pf_ranks_run *r, pf_plot_files *out, pf_error *err);
 
 #endif

@@ -27,6 +27,7 @@ typedef struct pf_view_opts {
     const char *plot_roofline; /* --plot roofline FILE.svg; NULL when not asked */
     const char *plot_breakdown;/* --plot breakdown FILE.svg; NULL when not asked */
     const char *plot_timeline; /* --plot timeline FILE.svg (--analysis); NULL when not asked */
+    const char *plot_ranks;    /* --plot ranks FILE.svg (--ranks); NULL when not asked */
     const char *report;        /* --report FILE.html; NULL when not asked */
     int width;                 /* text lines at most this wide ($COLUMNS, the terminal, else 100);
                                   0 = no limit and every column (--wide) */
@@ -96,8 +97,9 @@ int pf_view_diff(FILE *out, FILE *notes, const pf_view_opts *v, const pf_diff *d
 int pf_view_devices(FILE *out, pf_format format, int width, const pf_devset *set);
 
 /* --ranks in format on out: the per-rank table, the collectives matched across ranks and the
- * stragglers, with lines saying how many instances matched and which link peak applies (text
- * and Markdown); the tables (ranks, steps when a rank has ProfilerSteps, collectives,
+ * stragglers, with lines saying how many instances matched and which link peak applies, a
+ * sentence naming the stragglers (or "no clear straggler"), and where nothing matched one line
+ * why in place of the collectives and stragglers tables (text and Markdown); the tables (ranks, steps when a rank has ProfilerSteps, collectives,
  * stragglers) one after another, separated by an empty line (CSV); or one JSON document
  * {ranks, steps, collectives, stragglers, matched, unmatched, no_args, link_gbps,
  * link_source, culprits, late_arrivals, culprit_threshold_us, culprit_windows}. After the

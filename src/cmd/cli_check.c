@@ -71,6 +71,12 @@ static int check_combinations(const pf_cli *cli, const parsed *given)
                                           "(run --analysis again without it)", no_rows[i], g, g,
                                           pf_group_is_tree(cli->an.group) ? "tree" : "table");
     }
+    /* --ranks draws its ranks, the others one trace's (or pair's) rows */
+    if (given->cmd->bit == ON_RANKS && (cli->plot_roofline || cli->plot_breakdown || cli->plot_timeline))
+        return pf_cli_usage_error("--plot %s draws one trace's rows: --ranks draws --plot ranks",
+                                  cli->plot_roofline ? "roofline" : cli->plot_breakdown ? "breakdown" : "timeline");
+    if (given->cmd->bit != ON_RANKS && cli->plot_ranks)
+        return pf_cli_usage_error("--plot ranks applies to --ranks only");
     if (!pf_group_is_tree(cli->an.group) && given_option(given, "--depth")) {
         return pf_cli_usage_error("--depth applies to --group module and annotation only (the depth of the tree)");
     }
@@ -184,7 +190,8 @@ static int check_positionals(pf_cli *cli, const command *c)
  * spelled (pf_same_output), before anything is read or written. */
 static int distinct_outputs(const pf_cli *cli)
 {
-    const char *out[] = {cli->summary, cli->plot_roofline, cli->plot_breakdown, cli->report, cli->plot_timeline};
+    const char *out[] = {cli->summary, cli->plot_roofline, cli->plot_breakdown, cli->report, cli->plot_timeline,
+                         cli->plot_ranks};
     enum { N_OUT = sizeof out / sizeof *out };
     for (int i = 1; i < N_OUT; i++)
         for (int k = 0; k < i && out[i]; k++)
@@ -200,7 +207,8 @@ static int distinct_outputs(const pf_cli *cli)
  * exit 2. */
 static int writable_outputs(const pf_cli *cli, const command *c)
 {
-    const char *out[] = {cli->summary, cli->plot_roofline, cli->plot_breakdown, cli->report, cli->plot_timeline};
+    const char *out[] = {cli->summary, cli->plot_roofline, cli->plot_breakdown, cli->report, cli->plot_timeline,
+                         cli->plot_ranks};
     pf_error err;
     for (size_t i = 0; i < sizeof out / sizeof *out; i++)
         if (out[i] && pf_outfile_check(out[i], &err)) {

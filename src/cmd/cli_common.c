@@ -185,6 +185,7 @@ pf_view_opts pf_cli_view_opts(const pf_cli *cli)
         .plot_roofline = cli->plot_roofline,
         .plot_breakdown = cli->plot_breakdown,
         .plot_timeline = cli->plot_timeline,
+        .plot_ranks = cli->plot_ranks,
         .report = cli->report,
         .width = cli->wide ? 0 : pf_cli_width(),
         .columns = cli->columns,

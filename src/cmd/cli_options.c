@@ -140,13 +140,14 @@ const option pf_cli_options[] = {
                  ON_DIFF, set_fail_above, NULL),
     OPT_FLAG("--extra", "--augment_trace: also achieved_tflops, achieved_gbps, flops_pct, bw_pct, kernel_category",
              ON_AUGMENT, extra),
-    OPT_CALLBACK("--plot", "roofline|breakdown|timeline FILE.svg", "write a roofline chart, a GPU-time breakdown or "
-                 "(--analysis) a timeline of the streams and idle causes as SVG (repeatable)", 2,
-                 ON_TABLE | ON_STEPS | ON_DIFF, set_plot, NULL),
+    OPT_CALLBACK("--plot", "roofline|breakdown|timeline|ranks FILE.svg", "write a roofline chart, a GPU-time breakdown, "
+                 "(--analysis) a timeline of the streams and idle causes or (--ranks) the ranks' spans, late-arrival "
+                 "excess and collective skew as SVG (repeatable)", 2,
+                 ON_TABLE | ON_STEPS | ON_DIFF | ON_RANKS, set_plot, NULL),
     OPT_STRING("--summary", "OUT.json", "--analysis: also write what --ranks needs of this trace (a small JSON rank summary, "
                "docs/ranks.md: Rank summaries); --ranks reads it in place of the trace; - prints it instead of the tables",
                ON_TABLE | ON_STEPS, summary),
-    OPT_STRING("--report", "FILE.html", "write a self-contained HTML report (tables and charts)", ON_TABLE | ON_STEPS | ON_DIFF, report),
+    OPT_STRING("--report", "FILE.html", "write a self-contained HTML report (tables and charts)", ON_TABLE | ON_STEPS | ON_DIFF | ON_RANKS, report),
     OPT_CALLBACK("-j", "N", "parser threads (default: one per CPU this process may use; for .json.gz one of them inflates); "
                  "output is the same for every N", 1, ON_LOADERS, set_jobs, NULL),
     OPT_FLAG_OFF("--quiet", "no progress bar on stderr", ON_LOADERS, load.progress),
@@ -247,8 +248,10 @@ static int set_plot(pf_cli *cli, const option *o, const char *kind, const char *
         cli->plot_breakdown = file;
     else if (strcmp(kind, "timeline") == 0)
         cli->plot_timeline = file;
+    else if (strcmp(kind, "ranks") == 0)
+        cli->plot_ranks = file;
     else
-        return pf_cli_usage_error("--plot wants roofline, breakdown or timeline, then a file, not '%s'", kind);
+        return pf_cli_usage_error("--plot wants roofline, breakdown, timeline or ranks, then a file, not '%s'", kind);
     return 0;
 }
 

@@ -1,4 +1,4 @@
-/* cmd_ranks.c - `--ranks PATH... DTYPE`: expands directories into their traces and summaries, has the ranks engine (include/profana/ranks.h) load, summarise and match them, and prints the view (src/render/ranks_view.c). */
+/* cmd_ranks.c - `--ranks PATH... DTYPE`: expands directories into their traces and summaries, has the ranks engine (include/profana/ranks.h) load, summarise and match them, and prints the view (src/render/ranks_view.c) and writes the --plot ranks and --report files (src/render/report_html.c). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +11,7 @@
 #include "profana/cli.h"
 #include "profana/ranks.h"
 #include "profana/ranks_culprit.h"
+#include "profana/report.h"
 
 typedef struct path_list {
     char **v;
@@ -205,16 +206,25 @@ static int run(const pf_cli *cli, const path_list *l)
         pf_ranks_free(s, l->n);
         return pf_cli_error(err.msg);
     }
-    int rc = pf_view_ranks(stdout, cli->format, cli->wide ? 0 : pf_cli_width(), s, l->n, &rep, &cul);
+    /* --plot / --report files written first, put in place once standard output went out whole */
+    pf_view_opts v = pf_cli_view_opts(cli);
+    pf_ranks_run run_ = {s, l->n, &rep, &cul, (const char *const *)l->v, l->n};
+    pf_plot_files files;
+    int rc = PF_EXIT_OK;
+    if (pf_plots_write_ranks(&v, &run_, &files, &err))
+        rc = pf_cli_error(err.msg);
+    else if (pf_view_ranks(stdout, cli->format, cli->wide ? 0 : pf_cli_width(), s, l->n, &rep, &cul))
+        rc = pf_cli_error("out of memory");
+    else
+        rc = pf_cli_stdout_status();
+    if (rc == PF_EXIT_OK && pf_plots_commit(&files, &err))
+        rc = pf_cli_error(err.msg);
+    else if (rc != PF_EXIT_OK)
+        pf_plots_abort(&files);
     pf_culprit_report_free(&cul);
     pf_ranks_report_free(&rep);
     pf_ranks_free(s, l->n);
-    if (rc)
-        return pf_cli_error("out of memory");
-    int out_rc = pf_cli_stdout_status();
-    if (out_rc)
-        return out_rc;
-    return PF_EXIT_OK;
+    return rc;
 }
 
 int cmd_ranks(const pf_cli *cli)

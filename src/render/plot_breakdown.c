@@ -99,13 +99,7 @@ static void draw_seg(pf_xw *w, const seg *s, const bar_layout *b, double x, doub
 {
     char tip[160], label[96];
     snprintf(tip, sizeof tip, "%s: %.3f us, %.2f%% of the span", seg_name(s), s->ns / 1e3, seg_pct(s, b));
-    pf_xw_begin(w, "rect");
-    pf_xw_attr(w, "class", "seg");
-    pf_xw_attr_num(w, "x", x);
-    pf_xw_attr_num(w, "y", y);
-    pf_xw_attr_num(w, "width", width);
-    pf_xw_attr_num(w, "height", BAR_H);
-    pf_xw_attr(w, "fill", s->cat < 0 ? PF_COLOR_IDLE : pf_category_color((pf_category)s->cat));
+    pf_plot_rect_begin(w, "seg", x, y, width, BAR_H, s->cat < 0 ? PF_COLOR_IDLE : pf_category_color((pf_category)s->cat));
     pf_xw_attr(w, "data-category", seg_name(s));
     pf_xw_attr_int(w, "data-ns", s->ns);
     pf_xw_attr_sig(w, "data-pct", seg_pct(s, b));
@@ -125,14 +119,7 @@ static void draw_bar(pf_xw *w, const pf_breakdown_bar *bar, const pf_breakdown_b
 {
     const pf_device_report *d = bar->d;
     if (bar->group && (!prev || !prev->group || strcmp(prev->group, bar->group) != 0)) {
-        pf_xw_begin(w, "text");
-        pf_xw_attr(w, "class", "group");
-        pf_xw_attr_num(w, "x", BAR_L);
-        pf_xw_attr_num(w, "y", y + 15);
-        pf_xw_attr(w, "font-size", "13");
-        pf_xw_attr(w, "font-weight", "bold");
-        pf_xw_text(w, bar->group);
-        pf_xw_end(w);
+        pf_plot_heading(w, "group", BAR_L, y + 15, "13", bar->group);
         y += GROUP_H;
     }
     char head[512];
@@ -161,43 +148,6 @@ static void draw_bar(pf_xw *w, const pf_breakdown_bar *bar, const pf_breakdown_b
                  (d->busy.sum_ns - d->busy.busy_ns) / 1e3);
         pf_plot_text(w, BAR_L, y, NULL, "note", 0, s);
     }
-}
-
-/* A step of 1, 2 or 5 times a power of ten giving about 6 ticks over max. */
-static double tick_step(double max)
-{
-    double raw = max / 6, p = pow(10, floor(log10(raw)));
-    return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
-}
-
-static void draw_axis(pf_xw *w, double top, double y, double max_ns, double px_per_ns)
-{
-    int ms = max_ns >= 1e7;
-    double unit = ms ? 1e6 : 1e3, step = tick_step(max_ns / unit);
-    char buf[64];
-    for (int i = 0; i * step <= max_ns / unit * (1 + 1e-12); i++) {
-        double t = i * step, x = BAR_L + t * unit * px_per_ns;
-        pf_xw_begin(w, "line");
-        pf_xw_attr(w, "class", "grid");
-        pf_xw_attr_num(w, "x1", x);
-        pf_xw_attr_num(w, "y1", top);
-        pf_xw_attr_num(w, "x2", x);
-        pf_xw_attr_num(w, "y2", y + 4);
-        pf_xw_attr(w, "stroke", "#d0d0d0");
-        pf_xw_end(w);
-        pf_xw_begin(w, "text");
-        pf_xw_attr_num(w, "x", x);
-        pf_xw_attr_num(w, "y", y + 16);
-        pf_xw_attr(w, "text-anchor", "middle");
-        pf_xw_text(w, pf_num_fmt(buf, sizeof buf, t, 3));
-        pf_xw_end(w);
-    }
-    pf_xw_begin(w, "text");
-    pf_xw_attr_num(w, "x", BAR_L);
-    pf_xw_attr_num(w, "y", y + 34);
-    pf_xw_text(w, ms ? "Time from the device's first GPU activity (ms), one scale for every bar"
-                     : "Time from the device's first GPU activity (us), one scale for every bar");
-    pf_xw_end(w);
 }
 
 /* Categories present in any bar by their time summed over the bars, largest first (ties in
@@ -239,18 +189,12 @@ int pf_plot_breakdown(pf_xw *w, const pf_breakdown_bar *bars, size_t n)
     double legend_h = pf_plot_legend(NULL, BAR_L, 0, BAR_W, items, n_items);
     double px_per_ns = max_ns > 0 ? BAR_W / max_ns : 0;
     pf_plot_svg_begin(w, "breakdown", CHART_W, TOP + 24 + bars_h + AXIS_H + legend_h + 10);
-    pf_xw_begin(w, "text");
-    pf_xw_attr(w, "class", "title");
-    pf_xw_attr_num(w, "x", BAR_L);
-    pf_xw_attr_num(w, "y", TOP + 12);
-    pf_xw_attr(w, "font-size", "14");
-    pf_xw_attr(w, "font-weight", "bold");
-    pf_xw_text(w, n ? "GPU time breakdown: each device's span by category, and idle time"
-                    : "GPU time breakdown: the trace has no GPU activity");
-    pf_xw_end(w);
+    pf_plot_heading(w, "title", BAR_L, TOP + 12, "14",
+                    n ? "GPU time breakdown: each device's span by category, and idle time"
+                      : "GPU time breakdown: the trace has no GPU activity");
     double y = TOP + 24;
     if (max_ns > 0)
-        draw_axis(w, y, y + bars_h - GAP, max_ns, px_per_ns);
+        pf_plot_time_axis(w, BAR_L, y, y + bars_h - GAP, max_ns, px_per_ns, "Time from the device's first GPU activity");
     for (size_t i = 0; i < n; i++) {
         draw_bar(w, &bars[i], i ? &bars[i - 1] : NULL, &b[i], y, px_per_ns);
         y += b[i].height;

@@ -1,4 +1,4 @@
-/* plot_common.c - what both charts share: category colours, the legend, label widths, short names, the svg root. */
+/* plot_common.c - what the charts share: category colours, the legend, label widths, short names, the svg root, texts, headings, rects and the time axis of bars. */
 #include "profana/plot.h"
 
 #include "profana/names.h"
@@ -156,15 +156,68 @@ void pf_plot_arrow(pf_xw *w, double x0, double y0, double x1, double y1, double 
 void pf_plot_outline(pf_xw *w, const char *cls, double x, double y, double width, double height)
 {
     assert(w && cls);
+    pf_plot_rect_begin(w, cls, x, y, width, height, "none");
+    pf_xw_attr(w, "stroke", "#333");
+    pf_xw_end(w);
+}
+
+/* A step of 1, 2 or 5 times a power of ten giving about 6 ticks over max. */
+static double tick_step(double max)
+{
+    double raw = max / 6, p = pow(10, floor(log10(raw)));
+    return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
+}
+
+void pf_plot_time_axis(pf_xw *w, double x0, double top, double y, double max_ns, double px_per_ns, const char *what)
+{
+    assert(w && what && max_ns > 0);
+    int ms = max_ns >= 1e7;
+    double unit = ms ? 1e6 : 1e3, step = tick_step(max_ns / unit);
+    char buf[64], title[256];
+    for (int i = 0; i * step <= max_ns / unit * (1 + 1e-12); i++) {
+        double t = i * step, x = x0 + t * unit * px_per_ns;
+        pf_xw_begin(w, "line");
+        pf_xw_attr(w, "class", "grid");
+        pf_xw_attr_num(w, "x1", x);
+        pf_xw_attr_num(w, "y1", top);
+        pf_xw_attr_num(w, "x2", x);
+        pf_xw_attr_num(w, "y2", y + 4);
+        pf_xw_attr(w, "stroke", "#d0d0d0");
+        pf_xw_end(w);
+        pf_xw_begin(w, "text");
+        pf_xw_attr_num(w, "x", x);
+        pf_xw_attr_num(w, "y", y + 16);
+        pf_xw_attr(w, "text-anchor", "middle");
+        pf_xw_text(w, pf_num_fmt(buf, sizeof buf, t, 3));
+        pf_xw_end(w);
+    }
+    snprintf(title, sizeof title, "%s (%s), one scale for every bar", what, ms ? "ms" : "us");
+    pf_plot_text(w, x0, y + 34, NULL, NULL, 0, title);
+}
+
+void pf_plot_heading(pf_xw *w, const char *cls, double x, double y, const char *size, const char *s)
+{
+    assert(w && size && s);
+    pf_xw_begin(w, "text");
+    pf_xw_attr(w, "class", cls);
+    pf_xw_attr_num(w, "x", x);
+    pf_xw_attr_num(w, "y", y);
+    pf_xw_attr(w, "font-size", size);
+    pf_xw_attr(w, "font-weight", "bold");
+    pf_xw_text(w, s);
+    pf_xw_end(w);
+}
+
+void pf_plot_rect_begin(pf_xw *w, const char *cls, double x, double y, double width, double height, const char *fill)
+{
+    assert(w && fill);
     pf_xw_begin(w, "rect");
     pf_xw_attr(w, "class", cls);
     pf_xw_attr_num(w, "x", x);
     pf_xw_attr_num(w, "y", y);
     pf_xw_attr_num(w, "width", width);
     pf_xw_attr_num(w, "height", height);
-    pf_xw_attr(w, "fill", "none");
-    pf_xw_attr(w, "stroke", "#333");
-    pf_xw_end(w);
+    pf_xw_attr(w, "fill", fill);
 }
 
 void pf_plot_text(pf_xw *w, double x, double y, const char *anchor, const char *cls, double font, const char *s)

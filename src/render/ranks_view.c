@@ -1,12 +1,16 @@
-/* ranks_view.c - --ranks printed: the per-rank table, the collectives matched across ranks and the stragglers, in text, CSV, Markdown or one JSON document. */
+/* ranks_view.c - --ranks printed: the per-rank table, the collectives matched across ranks and the stragglers (named in a sentence; one line why when nothing matched), in text, CSV, Markdown or one JSON document; its pieces for the report. */
 #include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <math.h>
+#include <stdlib.h>
+
 #include "profana/view.h"
 #include "ranks_culprit_view.h"
+#include "view_parts.h"
 
-enum { R_RANK, R_TRACE, R_GPU, R_BUSY, R_COMM, R_EXPOSED, R_EXPOSED_PCT, R_IDLE, R_SPAN, R_NCOLS };
+enum { R_RANK, R_TRACE, R_GPU, R_BUSY, R_COMM, R_EXPOSED, R_EXPOSED_PCT, R_IDLE, R_SPAN, R_COMPUTE, R_NCOLS };
 
 static const pf_col rank_cols[R_NCOLS] = {
     [R_RANK] = {"Rank", "rank", 1, 0, NULL},
@@ -18,6 +22,7 @@ static const pf_col rank_cols[R_NCOLS] = {
     [R_EXPOSED_PCT] = {"Exposed %", "exposed_pct", 1, 0, NULL},
     [R_IDLE] = {"Idle (us)", "idle_us", 1, 0, NULL},
     [R_SPAN] = {"Span (us)", "span_us", 1, 0, NULL},
+    [R_COMPUTE] = {"Compute (us)", "compute_us", 1, 0, NULL},
 };
 
 enum { P_RANK, P_STEP, P_GPU, P_BUSY, P_COMM, P_EXPOSED, P_EXPOSED_PCT, P_IDLE, P_SPAN, P_COMPUTE, P_COMPUTE_X, P_NCOLS };
@@ -64,7 +69,7 @@ static const pf_col strag_cols[S_NCOLS] = {
 /* The columns a width keeps, most wanted first (the first column always shows): per rank its
  * GPU time and how much of its communication was exposed; per collective its count, transfer
  * time and how close it came to the link. Ties: a share and the figure it is a share of. */
-static const int rank_wanted[] = {R_TRACE, R_GPU, R_EXPOSED_PCT, R_COMM, R_EXPOSED, R_BUSY, R_IDLE, R_SPAN};
+static const int rank_wanted[] = {R_TRACE, R_GPU, R_EXPOSED_PCT, R_COMM, R_EXPOSED, R_BUSY, R_IDLE, R_SPAN, R_COMPUTE};
 static const int rank_ties[] = {R_EXPOSED_PCT, R_COMM};
 static const int step_wanted[] = {P_STEP, P_GPU, P_EXPOSED_PCT, P_COMM, P_EXPOSED, P_BUSY, P_IDLE, P_SPAN, P_COMPUTE_X,
                                   P_COMPUTE};
@@ -99,6 +104,7 @@ static pf_table *rank_table(const pf_rank_summary *s, size_t n)
         pf_table_int(t, r, R_RANK, s[i].rank);
         pf_table_str(t, r, R_TRACE, s[i].path);
         times_cells(t, r, R_GPU, &s[i].all);
+        pf_table_num(t, r, R_COMPUTE, us(s[i].all.compute_ns), 3);
     }
     return t;
 }
@@ -166,7 +172,7 @@ static pf_table *strag_table(const pf_ranks_report *rep)
     return t;
 }
 
-enum { T_RANKS, T_STEPS, T_COLLS, T_STRAGS, T_COUNT };
+enum { T_RANKS = PF_RVIEW_RANKS, T_STEPS = PF_RVIEW_STEPS, T_COLLS = PF_RVIEW_COLLS, T_STRAGS = PF_RVIEW_STRAGS, T_COUNT = PF_RVIEW_TABLES };
 
 static const struct {
     const int *wanted, *ties;
@@ -213,8 +219,9 @@ static size_t common_dir(const pf_rank_summary *s, size_t n)
     return len;
 }
 
-static void print_counts(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
+void pf_rview_counts(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
 {
+    assert(out && (s || n == 0) && rep);
     size_t named = 0;
     for (size_t i = 0; i < n; i++)
         named += (size_t)s[i].rank_from_trace;
@@ -241,7 +248,6 @@ static void print_counts(FILE *out, const pf_rank_summary *s, size_t n, const pf
 
 _Static_assert(R_SPAN - R_GPU == 6 && P_SPAN - P_GPU == 6, "times_cells fills seven columns in this order");
 
-/* The four tables (the step table NULL when no rank has steps); -1 when memory ran out. */
 static int make_tables(pf_table *t[T_COUNT], const pf_rank_summary *s, size_t n, const pf_ranks_report *rep,
                        const pf_culprit_report *cul)
 {
@@ -260,6 +266,100 @@ static void free_tables(pf_table *t[T_COUNT])
 {
     for (int k = 0; k < T_COUNT; k++)
         pf_table_free(t[k]);
+}
+
+int pf_rview_tables(pf_table *t[PF_RVIEW_TABLES], const pf_rank_summary *s, size_t n, const pf_ranks_report *rep,
+                    const pf_culprit_report *cul, int rel)
+{
+    assert(t && (s || n == 0) && rep && cul);
+    int rc = make_tables(t, s, n, rep, cul);
+    size_t dir = rel ? common_dir(s, n) : 0;
+    for (size_t i = 0; rc == 0 && dir && i < n; i++)
+        pf_table_label(t[T_RANKS], (int)i, R_TRACE, s[i].path + dir);
+    return rc;
+}
+
+void pf_rview_free(pf_table *t[PF_RVIEW_TABLES])
+{
+    free_tables(t);
+}
+
+int pf_rview_no_match(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
+{
+    assert(out && (s || n == 0) && rep);
+    if (rep->matched > 0)
+        return 0;
+    size_t comms = 0;
+    for (size_t i = 0; i < n; i++)
+        comms += s[i].n_comms;
+    if (comms == 0)
+        fputs("No collective matched: no rank's trace has communication kernels (NCCL, RCCL), so there is no "
+              "collective, skew or straggler to show.\n", out);
+    else if (rep->unmatched > 0)
+        fprintf(out, "No collective matched: none of the %lld collective kernels with args has its instance on every "
+                     "rank of its group (Group size) with the same kind and size; give every rank's trace, of the "
+                     "same steps.\n", (long long)rep->unmatched);
+    else
+        fprintf(out, "No collective matched: none of the %zu communication kernels carries collective args "
+                     "(launched before the profiler's window, or recorded without record_shapes).\n", comms);
+    return 1;
+}
+
+/* Per rank (index into s), its share of the matched instances (each instance's 1 / its ranks),
+ * that share's variance under a fair draw and the instances, summed over those it is in. */
+static int rank_shares(const pf_ranks_report *rep, size_t n, double *share, double *var, double *in_n)
+{
+    for (size_t i = 0; i < n; i++)
+        share[i] = var[i] = in_n[i] = 0;
+    for (size_t k = 0; k < rep->n_instances; k++) {
+        const pf_coll_instance *in = &rep->instances[k];
+        double p = in->n ? 1.0 / (double)in->n : 0;
+        for (size_t m = in->first; m < in->first + in->n; m++) {
+            size_t r = rep->members[m].rank;
+            if (r >= n)
+                return -1;
+            share[r] += p;
+            var[r] += p * (1 - p);
+            in_n[r] += 1;
+        }
+    }
+    return 0;
+}
+
+void pf_rview_stragglers(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
+{
+    assert(out && (s || n == 0) && rep);
+    if (rep->matched <= 0 || n == 0)
+        return;
+    double *share = malloc(3 * n * sizeof *share);
+    if (!share || rank_shares(rep, n, share, share + n, share + 2 * n)) {
+        free(share);
+        return;
+    }
+    const double *var = share + n, *in_n = share + 2 * n;
+    int named = 0;
+    for (size_t k = 0; k < rep->n_stragglers; k++) { /* most waiting imposed first */
+        const pf_straggler *g = &rep->stragglers[k];
+        size_t i = 0;
+        while (i < n && s[i].rank != g->rank)
+            i++;
+        /* more than its share, by more than two standard deviations of a fair draw */
+        if (i == n || (double)g->late <= share[i] + 2 * sqrt(var[i]) || (double)g->late <= share[i])
+            continue;
+        if (named++ >= 3)
+            continue;
+        fprintf(out, "%s rank %d was last to start %lld of its %.0f matched collectives (its share %.1f), imposing "
+                     "%.3f us of waiting (%.3f us each)", named > 1 ? ";" : "Stragglers:", g->rank, (long long)g->late,
+                in_n[i], share[i], us(g->wait_ns), us(g->wait_ns) / (double)g->late);
+    }
+    if (named > 3)
+        fprintf(out, "; and %d more ranks (the table)", named - 3);
+    if (named)
+        fputs(".\n", out);
+    else
+        fputs("Stragglers: no clear straggler: no rank was last to start a matched collective more often than its "
+              "share (each instance's 1 / its ranks) by more than chance.\n", out);
+    free(share);
 }
 
 /* The culprits after the other tables: prose, the ranks with a verdict, the late arrivals
@@ -298,26 +398,32 @@ static int print_tables(FILE *out, pf_format format, int width, const pf_rank_su
                         const pf_ranks_report *rep, const pf_culprit_report *cul)
 {
     pf_table *t[T_COUNT];
-    int rc = make_tables(t, s, n, rep, cul);
     /* text and Markdown: file names relative to the directory the counts line names */
-    size_t dir = format == PF_FMT_CSV ? 0 : common_dir(s, n);
-    for (size_t i = 0; rc == 0 && dir && i < n; i++)
-        pf_table_label(t[T_RANKS], (int)i, R_TRACE, s[i].path + dir);
-    if (rc == 0 && format != PF_FMT_CSV) {
-        print_counts(out, s, n, rep);
+    int csv = format == PF_FMT_CSV;
+    int rc = pf_rview_tables(t, s, n, rep, cul, !csv);
+    if (rc == 0 && !csv) {
+        pf_rview_counts(out, s, n, rep);
         fputc('\n', out);
     }
+    /* text and Markdown: one line saying why nothing matched, not an empty table and zeros */
+    int none = !csv && rep->matched <= 0;
     for (int k = 0; rc == 0 && k < T_COUNT; k++) {
-        if (!t[k])
+        if (!t[k] || (none && (k == T_COLLS || k == T_STRAGS)))
             continue;
         if (k > 0)
             fputc('\n', out);
         print_table(out, format, width, k, t[k]);
     }
+    if (rc == 0 && none) {
+        fputc('\n', out);
+        pf_rview_no_match(out, s, n, rep);
+    }
+    if (rc == 0 && !csv)
+        pf_rview_stragglers(out, s, n, rep);
     int over = 0;
     for (size_t i = 0; i < rep->n_rows; i++)
         over |= rep->rows[i].link_pct > 100;
-    if (rc == 0 && over && format != PF_FMT_CSV)
+    if (rc == 0 && over && !csv)
         fputs("!: above the link's peak: the link figure does not fit this machine (another topology, or a "
               "transfer within one GPU)\n",
               out);

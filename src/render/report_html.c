@@ -1,7 +1,8 @@
-/* report_html.c - writes the --plot SVG files and the --report HTML page (header lines, tables, inline charts) of an --analysis or --diff run. */
+/* report_html.c - writes the --plot SVG files and the --report HTML page (header lines, tables, inline charts) of an --analysis, --diff or --ranks run. */
 #include "profana/modules.h"
 #include "profana/report.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,210 +11,8 @@
 #include "profana/outfile.h"
 #include "profana/plot.h"
 #include "profana/svg.h"
+#include "report_parts.h"
 #include "view_parts.h"
-
-/* Inline, so the page needs nothing but itself: no fonts, styles or scripts from elsewhere. */
-static const char page_style[] =
-    "body{font:14px/1.4 \"DejaVu Sans\",Helvetica,Arial,sans-serif;margin:24px;color:#222}"
-    "h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}h3{font-size:15px}"
-    /* prose lines wrap at the page's width (a long coverage line, a headline) */
-    "pre{background:#f6f6f6;padding:8px;font-size:12px;white-space:pre-wrap;overflow-wrap:anywhere}"
-    "table{border-collapse:collapse;font-size:12px;margin:8px 0 16px}"
-    "caption{text-align:left;font-weight:bold;padding:4px 0}"
-    "th,td{border:1px solid #ccc;padding:2px 4px}"
-    /* a table fits 1400 px: headers wrap between words, numbers never, a long text cell (the
-     * Total row's Source) anywhere, names are cut by an ellipsis (whole in their tooltip) */
-    "th{background:#dde6f3;cursor:pointer}"
-    "td{white-space:nowrap}"
-    "th.n,td.n{text-align:right}"
-    "td.t{white-space:normal;overflow-wrap:anywhere;min-width:6em;max-width:12em}"
-    "td.name{max-width:24em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}"
-    /* a wide table scrolls sideways inside its box while its name column stays in view */
-    "th.name,td.name{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #ccc}"
-    "th.name{background:#dde6f3}tfoot td.name{background:#f3f3f3}"
-    "tr.over td{background:#fde0dc}tr.suspect td{background:#fff3cd}"
-    "tfoot td{font-weight:bold;background:#f3f3f3}"
-    "th[data-dir=asc]::after{content:\" \\25B2\"}th[data-dir=desc]::after{content:\" \\25BC\"}"
-    ".chart,.scroll{overflow-x:auto}";
-
-/* A click on a header sorts the body rows by that column: numbers by value, largest first,
- * "-" last; text A to Z; a second click reverses. */
-static const char sort_script[] =
-    "document.querySelectorAll('table.sortable th').forEach(function (th) {\n"
-    "  th.addEventListener('click', function () {\n"
-    "    var body = th.closest('table').tBodies[0], col = th.cellIndex, num = th.classList.contains('n');\n"
-    "    var dir = th.dataset.dir ? (th.dataset.dir === 'desc' ? 1 : -1) : (num ? -1 : 1);\n"
-    "    th.parentNode.querySelectorAll('th').forEach(function (h) { delete h.dataset.dir; });\n"
-    "    th.dataset.dir = dir > 0 ? 'asc' : 'desc';\n"
-    "    var key = function (r) { var s = r.cells[col].textContent; if (!num) return s;\n"
-    "      var v = parseFloat(s); return isNaN(v) ? (dir > 0 ? Infinity : -Infinity) : v; };\n"
-    "    Array.from(body.rows).sort(function (a, b) { var x = key(a), y = key(b);\n"
-    "      return dir * (x < y ? -1 : x > y ? 1 : 0); }).forEach(function (r) { body.appendChild(r); });\n"
-    "  });\n"
-    "});\n";
-
-/* ---- the HTML page, piece by piece ---- */
-
-/* Starts the page: doctype, <head> with its title and inline style, <body>, and an <h1>. */
-static void html_begin(pf_xw *w, FILE *out, const char *title)
-{
-    pf_xw_init(w, out, 1);
-    pf_xw_raw(w, "<!DOCTYPE html>\n");
-    pf_xw_begin(w, "html");
-    pf_xw_attr(w, "lang", "en");
-    pf_xw_begin(w, "head");
-    pf_xw_begin(w, "meta");
-    pf_xw_attr(w, "charset", "utf-8");
-    pf_xw_end(w);
-    pf_xw_elem(w, "title", title);
-    pf_xw_begin(w, "style");
-    pf_xw_raw(w, page_style);
-    pf_xw_end(w);
-    pf_xw_end(w);
-    pf_xw_raw(w, "\n");
-    pf_xw_begin(w, "body");
-    pf_xw_elem(w, "h1", title);
-    pf_xw_raw(w, "\n");
-}
-
-static void html_h2(pf_xw *w, const char *text)
-{
-    pf_xw_elem(w, "h2", text);
-    pf_xw_raw(w, "\n");
-}
-
-static void html_para(pf_xw *w, const char *text)
-{
-    pf_xw_elem(w, "p", text);
-    pf_xw_raw(w, "\n");
-}
-
-static void html_pre(pf_xw *w, const char *text)
-{
-    pf_xw_elem(w, "pre", text);
-    pf_xw_raw(w, "\n");
-}
-
-static int shown_in_text(const pf_col *c)
-{
-    return !c->show || (c->show & PF_IN_TEXT);
-}
-
-static int first_text_col(const pf_table *t)
-{
-    for (int c = 0; c < pf_table_ncols(t); c++)
-        if (shown_in_text(pf_table_col(t, c)))
-            return c;
-    return -1;
-}
-
-/* The row's class by the marks text output puts on its figures: "over" when one reads
- * above 100% of a peak ("!"), "suspect" above 90% ("?"); NULL otherwise. */
-static const char *row_mark(const pf_table *t, int r)
-{
-    int suspect = 0;
-    for (int c = 0; c < pf_table_ncols(t); c++) {
-        const char *s = pf_table_col(t, c)->numeric ? pf_table_cell(t, r, c) : NULL;
-        size_t n = s ? strlen(s) : 0;
-        if (n && s[n - 1] == '!')
-            return "over";
-        suspect |= n && s[n - 1] == '?';
-    }
-    return suspect ? "suspect" : NULL;
-}
-
-static void table_row(pf_xw *w, const pf_table *t, int r, int name_col)
-{
-    pf_xw_begin(w, "tr");
-    pf_xw_attr(w, "class", row_mark(t, r));
-    for (int c = 0; c < pf_table_ncols(t); c++) {
-        const pf_col *col = pf_table_col(t, c);
-        if (!shown_in_text(col))
-            continue;
-        const char *s = pf_table_cell(t, r, c);
-        pf_xw_begin(w, "td");
-        pf_xw_attr(w, "class", col->numeric ? "n" : c == name_col ? "name" : "t");
-        if (c == name_col)
-            pf_xw_attr(w, "title", s);
-        pf_xw_text(w, s ? s : "-");
-        pf_xw_end(w);
-    }
-    pf_xw_end(w);
-    pf_xw_raw(w, "\n");
-}
-
-/* Body rows first, then the summary rows in a <tfoot>, so sorting never moves the Total. */
-static void table_section(pf_xw *w, const pf_table *t, const char *tag, int summary, int name_col)
-{
-    pf_xw_begin(w, tag);
-    pf_xw_raw(w, "\n");
-    for (int r = 0; r < pf_table_rows(t); r++)
-        if (pf_table_is_summary(t, r) == summary)
-            table_row(w, t, r, name_col);
-    pf_xw_end(w);
-}
-
-/* A table as a sortable HTML table: the columns text output shows, each cell as text output
- * shows it but names whole (cut by CSS, whole in a tooltip), summary rows (Total) in a
- * <tfoot> that sorting leaves in place. caption may be NULL. */
-static void html_table(pf_xw *w, const pf_table *t, const char *caption)
-{
-    int name_col = first_text_col(t);
-    pf_xw_begin(w, "div");
-    pf_xw_attr(w, "class", "scroll");
-    pf_xw_begin(w, "table");
-    pf_xw_attr(w, "class", "sortable");
-    if (caption)
-        pf_xw_elem(w, "caption", caption);
-    pf_xw_begin(w, "thead");
-    pf_xw_begin(w, "tr");
-    for (int c = 0; c < pf_table_ncols(t); c++) {
-        const pf_col *col = pf_table_col(t, c);
-        if (!shown_in_text(col))
-            continue;
-        pf_xw_begin(w, "th");
-        pf_xw_attr(w, "class", col->numeric ? "n" : c == name_col ? "name" : NULL);
-        pf_xw_attr(w, "title", "click to sort");
-        pf_xw_text(w, col->title);
-        pf_xw_end(w);
-    }
-    pf_xw_end(w);
-    pf_xw_end(w);
-    table_section(w, t, "tbody", 0, name_col);
-    table_section(w, t, "tfoot", 1, name_col);
-    pf_xw_end(w);
-    pf_xw_end(w);
-    pf_xw_raw(w, "\n");
-}
-
-/* Ends the page: the sorting script, </body>, </html>. */
-static void html_end(pf_xw *w)
-{
-    pf_xw_begin(w, "script");
-    pf_xw_raw(w, sort_script);
-    pf_xw_end(w);
-    pf_xw_raw(w, "\n");
-    pf_xw_end(w); /* body */
-    pf_xw_end(w); /* html */
-    pf_xw_raw(w, "\n");
-}
-
-/* Runs print(out, ctx) into memory and returns what it wrote (caller frees), or NULL when
- * memory runs out: how a command's text lines reach the page. */
-static char *capture(void (*print)(FILE *out, const void *ctx), const void *ctx)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return NULL;
-    print(f, ctx);
-    if (fclose(f) != 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
 
 /* ---- the charts ---- */
 
@@ -323,12 +122,12 @@ static void charts_add(chart_set *cs, const pf_analysis *an, const pf_device_rep
 
 static int charts_section(pf_xw *w, const chart_set *cs)
 {
-    html_h2(w, "Charts");
+    pf_html_h2(w, "Charts");
     if (cs->n_draw < cs->n) {
         char s[160];
         snprintf(s, sizeof s, "The charts show the %d busiest of the %d devices; every device has its tables below.",
                  cs->n_draw, cs->n);
-        html_para(w, s);
+        pf_html_para(w, s);
     }
     pf_xw_begin(w, "div");
     pf_xw_attr(w, "class", "chart");
@@ -343,15 +142,6 @@ static int charts_section(pf_xw *w, const chart_set *cs)
     return rc;
 }
 
-/* Writes a built table (NULL: memory ran out) and frees it. */
-static int put_table(pf_xw *w, pf_table *t, const char *caption)
-{
-    if (!t)
-        return -1;
-    html_table(w, t, caption);
-    pf_table_free(t);
-    return 0;
-}
 
 /* What one run writes: its charts, and how its report is written. */
 typedef struct job {
@@ -362,19 +152,9 @@ typedef struct job {
     const pf_aview *av;                /* --analysis */
     const pf_diff *diff;               /* --diff */
     const pf_dview *dv;                /* --diff */
+    const pf_ranks_run *rk;            /* --ranks */
 } job;
 
-/* Captured lines as a <pre>; nothing when the printer wrote nothing. */
-static int pre_of(pf_xw *w, void (*print)(FILE *, const void *), const void *ctx)
-{
-    char *s = capture(print, ctx);
-    if (!s)
-        return -1;
-    if (*s)
-        html_pre(w, s);
-    free(s);
-    return 0;
-}
 
 /* ---- the report of an analysis ---- */
 
@@ -408,36 +188,36 @@ static void print_busy_line(FILE *out, const void *p)
 static int report_device(pf_xw *w, const device_ctx *c, const char *title)
 {
     int over = 0;
-    html_h2(w, title);
-    if (pre_of(w, print_head_lines, c))
+    pf_html_h2(w, title);
+    if (pf_html_pre_of(w, print_head_lines, c))
         return -1;
-    if (put_table(w, pf_aview_rows(c->av, c->d, &over), "Rows by GPU time"))
+    if (pf_html_put_table(w, pf_aview_rows(c->av, c->d, &over), "Rows by GPU time"))
         return -1;
-    if (pre_of(w, print_omitted_line, c))
+    if (pf_html_pre_of(w, print_omitted_line, c))
         return -1;
     if (over & PF_AVIEW_OVER)
-        html_para(w, "! above 100% of the device's peak: a formula or a peak is wrong (check --device, --tf32), "
+        pf_html_para(w, "! above 100% of the device's peak: a formula or a peak is wrong (check --device, --tf32), "
                         "or a small kernel's data sat in L2 cache.");
     if (over & PF_AVIEW_GUESS_UB)
-        html_para(w, "~ub: a generic guess (every input read and every output written whole) would put the row "
+        pf_html_para(w, "~ub: a generic guess (every input read and every output written whole) would put the row "
                      "above the device's peak: the op moves less than that, so its figures are an upper bound and "
                      "its percentage unknown.");
     if (over & PF_AVIEW_ELSEWHERE)
-        html_para(w, "op: the kernel does none of its op's arithmetic: the op's FLOPs are on its gemm, conv and "
+        pf_html_para(w, "op: the kernel does none of its op's arithmetic: the op's FLOPs are on its gemm, conv and "
                      "attention kernels, so none are counted here.");
     if (over & PF_AVIEW_PARTIAL)
-        html_para(w, "*: the rate of the row's launches that have figures, over their own time; its other launches "
+        pf_html_para(w, "*: the rate of the row's launches that have figures, over their own time; its other launches "
                      "lack them (launched before the profiled ops, or by an op without figures); --group op counts "
                      "each op whole.");
     if (over & PF_AVIEW_SUSPECT)
-        html_para(w, "? above 90% of the device's peak: possible, but check the peak (--device, --tf32), the clock "
+        pf_html_para(w, "? above 90% of the device's peak: possible, but check the peak (--device, --tf32), the clock "
                         "the GPU ran at (the datasheet peak assumes its boost clock), and whether the data sat in L2 "
                         "cache.");
-    if (put_table(w, pf_aview_categories(c->d), "Categories"))
+    if (pf_html_put_table(w, pf_aview_categories(c->d), "Categories"))
         return -1;
-    if (pre_of(w, print_busy_line, c))
+    if (pf_html_pre_of(w, print_busy_line, c))
         return -1;
-    if (put_table(w, pf_aview_streams(&c->d->busy), "Streams"))
+    if (pf_html_put_table(w, pf_aview_streams(&c->d->busy), "Streams"))
         return -1;
     return 0;
 }
@@ -449,7 +229,7 @@ static int analysis_report(pf_xw *w, const job *j)
     snprintf(s, sizeof s, "Trace %s: %zu events, %zu GPU activities on %d device%s; DTYPE %s; --group %s.",
              an->trace->path, an->trace->n_events, an->trace->n_acts, an->n_devices, an->n_devices == 1 ? "" : "s",
              pf_dtype_name(an->opts.default_dtype), pf_group_names[an->opts.group]);
-    html_para(w, s);
+    pf_html_para(w, s);
     if (charts_section(w, &j->cs))
         return -1;
     /* a trace with nn.Module events also gets each device's module tree (--group module's) */
@@ -460,14 +240,14 @@ static int analysis_report(pf_xw *w, const job *j)
     for (int i = 0; i < an->n_devices; i++) {
         device_ctx c = {j->av, an, &an->devices[i]};
         if (report_device(w, &c, j->cs.titles[i]) ||
-            (mv->n_module_calls && put_table(w, pf_modules_report_table(mv, i),
+            (mv->n_module_calls && pf_html_put_table(w, pf_modules_report_table(mv, i),
                                              "Modules: forward and backward GPU time (--group module)"))) {
             pf_module_view_free(mv);
             return -1;
         }
     }
     pf_module_view_free(mv);
-    html_h2(w, "Timeline"); /* one trace's streams and idle causes: --analysis only */
+    pf_html_h2(w, "Timeline"); /* one trace's streams and idle causes: --analysis only */
     pf_xw_begin(w, "div");
     pf_xw_attr(w, "class", "chart");
     int rc = pf_plot_timeline(w, an);
@@ -516,21 +296,21 @@ static void print_diff_left_out(FILE *out, const void *p)
 
 static int report_pair(pf_xw *w, const pair_ctx *c)
 {
-    char *head = capture(print_pair_header, c);
+    char *head = pf_html_capture(print_pair_header, c);
     if (!head)
         return -1;
     head[strcspn(head, "\n")] = 0;
-    html_h2(w, *head ? head : "Device pair");
+    pf_html_h2(w, *head ? head : "Device pair");
     free(head);
-    if (pre_of(w, print_pair_levels, c))
+    if (pf_html_pre_of(w, print_pair_levels, c))
         return -1;
-    if (put_table(w, pf_dview_rows(c->dv, c->d, NULL), "Rows by change"))
+    if (pf_html_put_table(w, pf_dview_rows(c->dv, c->d, NULL), "Rows by change"))
         return -1;
-    if (pf_dview_shown(c->dv, c->d) < c->d->n_rows && pre_of(w, print_pair_omitted, c))
+    if (pf_dview_shown(c->dv, c->d) < c->d->n_rows && pf_html_pre_of(w, print_pair_omitted, c))
         return -1;
-    if (pre_of(w, print_pair_summary, c))
+    if (pf_html_pre_of(w, print_pair_summary, c))
         return -1;
-    if (put_table(w, pf_dview_categories(c->dv, c->d), "Categories"))
+    if (pf_html_put_table(w, pf_dview_categories(c->dv, c->d), "Categories"))
         return -1;
     return 0;
 }
@@ -542,8 +322,8 @@ static int diff_report(pf_xw *w, const job *j)
     snprintf(s, sizeof s, "A (%s): %s, %zu GPU activities. B (%s): %s, %zu GPU activities. DTYPE %s; --group %s.",
              v->names[0], j->an[0]->trace->path, j->an[0]->trace->n_acts, v->names[1], j->an[1]->trace->path,
              j->an[1]->trace->n_acts, pf_dtype_name(j->an[0]->opts.default_dtype), pf_group_names[j->an[0]->opts.group]);
-    html_para(w, s);
-    if (pre_of(w, print_diff_left_out, j))
+    pf_html_para(w, s);
+    if (pf_html_pre_of(w, print_diff_left_out, j))
         return -1;
     if (charts_section(w, &j->cs))
         return -1;
@@ -555,9 +335,16 @@ static int diff_report(pf_xw *w, const job *j)
     return 0;
 }
 
+/* ---- the report of --ranks (report_ranks.c) ---- */
+
+static int ranks_report(pf_xw *w, const job *j)
+{
+    return pf_report_ranks_page(w, j->rk);
+}
+
 /* ---- the files ---- */
 
-enum { F_ROOFLINE, F_BREAKDOWN, F_REPORT, F_TIMELINE, F_COUNT };
+enum { F_ROOFLINE, F_BREAKDOWN, F_REPORT, F_TIMELINE, F_RANKS, F_COUNT };
 _Static_assert(F_COUNT == PF_PLOT_FILES, "one pf_outfile per kind of file");
 
 static int write_one(int which, FILE *out, const job *j, const char *title)
@@ -565,9 +352,9 @@ static int write_one(int which, FILE *out, const job *j, const char *title)
     pf_xw w;
     int rc;
     if (which == F_REPORT) {
-        html_begin(&w, out, title);
+        pf_html_begin(&w, out, title);
         rc = j->report(&w, j);
-        html_end(&w);
+        pf_html_end(&w);
         return rc;
     }
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
@@ -576,6 +363,8 @@ static int write_one(int which, FILE *out, const job *j, const char *title)
         rc = pf_plot_roofline(&w, j->cs.draw_panels, (size_t)j->cs.n_roof);
     else if (which == F_TIMELINE)
         rc = pf_plot_timeline(&w, j->an[0]);
+    else if (which == F_RANKS)
+        rc = pf_plot_ranks(&w, j->rk->s, j->rk->n, j->rk->rep, j->rk->cul);
     else
         rc = pf_plot_breakdown(&w, j->cs.draw_bars, (size_t)j->cs.n_draw);
     fputc('\n', out);
@@ -590,6 +379,9 @@ static const char *refused(const char *const *paths, int i, const job *j)
     for (int k = 0; k < 2; k++)
         if (j->an[k] && pf_same_file(paths[i], j->an[k]->trace->path))
             return "is an input trace; write to another file";
+    for (size_t k = 0; j->rk && k < j->rk->n_inputs; k++)
+        if (pf_same_file(paths[i], j->rk->inputs[k]))
+            return "is an input of --ranks; write to another file";
     return NULL;
 }
 
@@ -618,7 +410,8 @@ fail:
  * temporary file. On failure every one is removed. */
 static int write_files(const job *j, const char *title, pf_plot_files *out, pf_error *err)
 {
-    const char *paths[F_COUNT] = {j->v->plot_roofline, j->v->plot_breakdown, j->v->report, j->v->plot_timeline};
+    const char *paths[F_COUNT] = {j->v->plot_roofline, j->v->plot_breakdown, j->v->report, j->v->plot_timeline,
+                                  j->v->plot_ranks};
     pf_outfile *files = out->files;
     int rc = open_all(paths, files, j, err);
     for (int i = 0; i < F_COUNT && rc == 0; i++)
@@ -669,7 +462,7 @@ void pf_plots_abort(pf_plot_files *pf)
 
 static int nothing_asked(const pf_view_opts *v)
 {
-    return !v->plot_roofline && !v->plot_breakdown && !v->report && !v->plot_timeline;
+    return !v->plot_roofline && !v->plot_breakdown && !v->report && !v->plot_timeline && !v->plot_ranks;
 }
 
 int pf_plots_write(const pf_view_opts *v, const pf_analysis *an, pf_plot_files *out, pf_error *err)
@@ -743,4 +536,18 @@ int pf_plots_write_diff(const pf_view_opts *v, const pf_analysis *a, const pf_an
     int rc = write_files(&j, title, out, err);
     charts_free(&j.cs);
     return rc;
+}
+
+int pf_plots_write_ranks(const pf_view_opts *v, const pf_ranks_run *r, pf_plot_files *out, pf_error *err)
+{
+    assert(v && r && out && err);
+    memset(out, 0, sizeof *out);
+    if (nothing_asked(v))
+        return 0;
+    if (v->plot_roofline || v->plot_breakdown || v->plot_timeline) /* the command line refuses them */
+        return pf_fail(err, "--ranks draws --plot ranks only");
+    job j = {.v = v, .report = ranks_report, .rk = r};
+    char title[1024];
+    snprintf(title, sizeof title, "profana --ranks: %zu rank%s", r->n, r->n == 1 ? "" : "s");
+    return write_files(&j, title, out, err);
 }

@@ -243,4 +243,23 @@ void pf_dview_left_out(FILE *out, const pf_dview *o, const pf_diff *d, const cha
 struct pf_module_view;
 pf_table *pf_modules_report_table(const struct pf_module_view *mv, int d);
 
+/* ---- --ranks (ranks_view.c), for the report ---- */
+
+/* --ranks' four tables in the order text prints them. */
+enum { PF_RVIEW_RANKS, PF_RVIEW_STEPS, PF_RVIEW_COLLS, PF_RVIEW_STRAGS, PF_RVIEW_TABLES };
+/* Builds them into t (t[PF_RVIEW_STEPS] NULL when no rank has steps); the Trace cells relative
+ * to the directory every path shares when rel. Returns 0, or -1 when memory runs out (free
+ * what was built with pf_rview_free either way). */
+int pf_rview_tables(pf_table *t[PF_RVIEW_TABLES], const pf_rank_summary *s, size_t n, const pf_ranks_report *rep,
+                    const pf_culprit_report *cul, int rel);
+void pf_rview_free(pf_table *t[PF_RVIEW_TABLES]);
+/* The lines before the tables: ranks, collectives matched, sequence numbers, the link. */
+void pf_rview_counts(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep);
+/* When no instance matched: one line saying why (in place of the collectives and stragglers
+ * tables, which would be empty or zeros); returns 1, else 0 and prints nothing. */
+int pf_rview_no_match(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep);
+/* The stragglers named in a sentence: the ranks last to start more often than their share
+ * of the instances by more than chance, or "no clear straggler". Nothing when none matched. */
+void pf_rview_stragglers(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep);
+
 #endif

@@ -107,3 +107,19 @@ check_grep() {
 json() {
     python3 -c "import json,sys; d=json.load(open(sys.argv[2])); v=eval(sys.argv[1]); print(v if not isinstance(v,float) else repr(v))" "$1" "$2"
 }
+
+# text_overlaps FILE SCOPE: in headless Chromium ($CHROMIUM, default /usr/bin/chromium), the
+# <text> elements of FILE (an SVG chart, or an HTML page with charts inline) that overlap by
+# the browser's bounding boxes, two texts being compared when they lie in one element matched
+# by the CSS selector SCOPE (texts inside a "g.plot" or turned by a transform left out):
+# prints "A / B; ..." or "none" (nothing when Chromium gave no page).
+text_overlaps() {
+    t_js='<script>var o = [];document.querySelectorAll("'"$2"'").forEach(function (p) {var r = [];p.querySelectorAll("text").forEach(function (t) { if (!t.closest("g.plot") && !t.getAttribute("transform")) r.push([t.textContent, t.getBoundingClientRect()]); });for (var i = 0; i < r.length; i++) for (var j = 0; j < i; j++) { var a = r[i][1], b = r[j][1]; if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) o.push(r[i][0] + " / " + r[j][0]); }});document.body.setAttribute("data-overlaps", o.join("; ") || "none");</script>'
+    case $1 in
+    *.svg) { printf '<!DOCTYPE html><html><body>'; sed '1{/^<?xml/d}' "$1"; printf '%s</body></html>' "$t_js"; } >"$TMP/overlaps.html" ;;
+    *) awk -v js="$t_js" '{ i = index($0, "</body>"); if (i) { print substr($0, 1, i - 1) js substr($0, i) } else print }' "$1" >"$TMP/overlaps.html" ;;
+    esac
+    timeout 120 "${CHROMIUM:-/usr/bin/chromium}" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+        --user-data-dir="$TMP/chromium" --window-size=1400,1600 --dump-dom "file://$(cd "$TMP" && pwd)/overlaps.html" \
+        2>>"$TMP/chromium.log" | sed -n 's/.*data-overlaps="\([^"]*\)".*/\1/p'
+}

@@ -1,4 +1,4 @@
-# ranks_oracle.py - the figures of --ranks computed from the raw events with Python's json module, independently of profana: per rank, and per rank and ProfilerStep#N (the GPU work whose launch call, found by correlation, starts inside the CPU-side step window of its process), GPU, busy, communication (NCCL kernels by name), exposed communication (communication minus compute kernels, by interval subtraction), idle; collectives matched by process group and order; stragglers. Prints one JSON document shaped like profana's.
+# ranks_oracle.py - the figures of --ranks computed from the raw events with Python's json module, independently of profana: per rank, and per rank and ProfilerStep#N (the GPU work whose launch call, found by correlation, starts inside the CPU-side step window of its process), GPU, busy, communication (NCCL kernels by name), exposed communication (communication minus compute kernels, by interval subtraction), idle, span, compute (the union of the other kernels); collectives matched by process group and order; stragglers. Prints one JSON document shaped like profana's.
 import json
 import sys
 from decimal import Decimal
@@ -58,7 +58,7 @@ def minus(a, b):
 
 def times(ev, r):
     """Adds the figures of the GPU activities ev, device by device, to r."""
-    r.update({k: r.get(k, 0) for k in ("gpu", "busy", "comm", "exposed", "span")})
+    r.update({k: r.get(k, 0) for k in ("gpu", "busy", "comm", "exposed", "span", "compute")})
     for dev in sorted({device(e) for e in ev}):
         acts = [e for e in ev if device(e) == dev]
         iv = lambda xs: [(ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])) for e in xs]
@@ -67,6 +67,7 @@ def times(ev, r):
         r["busy"] += union(allv)
         r["span"] += max(b for _, b in allv) - min(a for a, _ in allv)
         r["comm"] += union(iv([e for e in acts if is_comm(e)]))
+        r["compute"] += union(iv([e for e in acts if is_compute(e)]))
         r["exposed"] += minus(iv([e for e in acts if is_comm(e)]), iv([e for e in acts if is_compute(e)]))
     r["idle"] = r["span"] - r["busy"]
     return r
@@ -153,13 +154,15 @@ def main(paths):
             who = min(rk for rk, c in members if c[4] == last)
             late[who] += 1
             wait[who] += sum(last - s for s in starts)
-        row = rows.setdefault((c0[1], c0[0], c0[2]), {"count": 0, "transfer": 0, "skew": 0, "n": c0[3]})
+        row = rows.setdefault((c0[1], c0[0], c0[2]), {"count": 0, "transfer": 0, "skew": 0, "n": c0[3], "skew_max": 0})
+        row["skew_max"] = max(row["skew_max"], last - min(starts))
         row["count"] += 1
         row["transfer"] += min(c[5] for _, c in members)
         row["skew"] += last - min(starts)
     out = {"ranks": [{"rank": r["rank"], "gpu_us": r["gpu"] / 1000, "busy_us": r["busy"] / 1000,
                       "comm_us": r["comm"] / 1000, "exposed_comm_us": r["exposed"] / 1000,
-                      "idle_us": r["idle"] / 1000} for r in ranks],
+                      "idle_us": r["idle"] / 1000, "span_us": r["span"] / 1000,
+                      "compute_us": r["compute"] / 1000} for r in ranks],
            "steps": [{"rank": st["rank"], "step": st["step"], "gpu_us": st["gpu"] / 1000, "busy_us": st["busy"] / 1000,
                       "comm_us": st["comm"] / 1000, "exposed_comm_us": st["exposed"] / 1000,
                       "idle_us": st["idle"] / 1000, "span_us": st["span"] / 1000} for r in ranks for st in r["steps"]],
@@ -172,6 +175,7 @@ def main(paths):
         out["collectives"].append({"name": name, "process_group": pg, "bytes": nbytes, "count": row["count"],
                                    "transfer_us": row["transfer"] / 1000 / row["count"],
                                    "skew_us": row["skew"] / 1000 / row["count"],
+                                   "skew_max_us": row["skew_max"] / 1000,
                                    "algbw_gbps": algbw, "busbw_gbps": busbw,
                                    "link_pct": 100 * busbw / link if link else None})
     print(json.dumps(out))

@@ -22,7 +22,7 @@ def near(a, b):
     return a is not None and abs(a - b) <= 1e-9 * max(1.0, abs(b))
 check(name, "ranks in rank order", [r["rank"] for r in got["ranks"]] == [r["rank"] for r in want["ranks"]])
 for g, w in zip(got["ranks"], want["ranks"]):
-    for k in ("gpu_us", "busy_us", "comm_us", "exposed_comm_us", "idle_us"):
+    for k in ("gpu_us", "busy_us", "comm_us", "exposed_comm_us", "idle_us", "span_us", "compute_us"):
         check(name, "rank %d %s %s" % (w["rank"], k, g[k]), near(g[k], w[k]), "want %s" % w[k])
 check(name, "matched %d instances" % got["matched"], got["matched"] == want["matched"], "want %d" % want["matched"])
 check(name, "collective rows", [(c["name"], c["bytes"]) for c in got["collectives"]] ==
@@ -30,7 +30,7 @@ check(name, "collective rows", [(c["name"], c["bytes"]) for c in got["collective
 for g, w in zip(got["collectives"], want["collectives"]):
     for k in ("process_group", "count"):
         check(name, "%s %s" % (w["name"], k), g[k] == w[k], "got %s want %s" % (g[k], w[k]))
-    for k in ("transfer_us", "skew_us", "algbw_gbps", "busbw_gbps", "link_pct"):
+    for k in ("transfer_us", "skew_us", "skew_max_us", "algbw_gbps", "busbw_gbps", "link_pct"):
         check(name, "%s %s %s" % (w["name"], k, g[k]), near(g[k], w[k]), "want %s" % w[k])
 check(name, "stragglers", [(s["rank"], s["late"]) for s in got["stragglers"]] ==
       [(s["rank"], s["late"]) for s in want["stragglers"]], str(want["stragglers"]))

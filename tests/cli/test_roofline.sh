@@ -85,14 +85,8 @@ if [ ! -x "$CHROMIUM" ]; then
     echo "SKIP roofline in Chromium: $CHROMIUM is not installed (apt-get install chromium to run it)"
     exit 0
 fi
-apart() { # NAME SVG
-    { printf '<!DOCTYPE html><html><body>'
-        sed '1{/^<?xml/d}' "$2"
-        printf '%s' '<script>var o = [];document.querySelectorAll("g.panel").forEach(function (p) {var r = [];p.querySelectorAll("text").forEach(function (t) { if (!t.closest("g.plot") && !t.getAttribute("transform")) r.push([t.textContent, t.getBoundingClientRect()]); });for (var i = 0; i < r.length; i++) for (var j = 0; j < i; j++) { var a = r[i][1], b = r[j][1]; if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) o.push(r[i][0] + " / " + r[j][0]); }});document.body.setAttribute("data-overlaps", o.join("; ") || "none");</script></body></html>'
-    } >"$TMP/page.html"
-    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$TMP/chromium" \
-        --window-size=1000,1600 --dump-dom "file://$(cd "$TMP" && pwd)/page.html" 2>>"$TMP/chromium.log" |
-        sed -n 's/.*data-overlaps="\([^"]*\)".*/\1/p' >"$TMP/apart.out"
+apart() { # NAME SVG [control]
+    text_overlaps "$2" g.panel >"$TMP/apart.out"
     if [ "${3:-}" = control ]; then
         check_eq "Chromium: the control's overlap is found" "$(cut -c1-40 "$TMP/apart.out")" "$(cut -c1-40 "$TMP/want.out")"
     else
