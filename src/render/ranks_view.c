@@ -343,8 +343,11 @@ void pf_rview_stragglers(FILE *out, const pf_rank_summary *s, size_t n, const pf
         size_t i = 0;
         while (i < n && s[i].rank != g->rank)
             i++;
-        /* more than its share, by more than two standard deviations of a fair draw */
-        if (i == n || (double)g->late <= share[i] + 2 * sqrt(var[i]) || (double)g->late <= share[i])
+        /* more than its share, by more than two standard deviations of a fair draw, and late
+         * by more than the culprits' threshold on average: ranks a few us apart (launch
+         * jitter) are last by turns, and naming one would hide the rank that costs the time */
+        if (i == n || (double)g->late <= share[i] + 2 * sqrt(var[i]) || (double)g->late <= share[i] ||
+            (double)g->wait_ns / (double)g->late <= (double)PF_CULPRIT_THRESHOLD_NS)
             continue;
         if (named++ >= 3)
             continue;
@@ -357,8 +360,9 @@ void pf_rview_stragglers(FILE *out, const pf_rank_summary *s, size_t n, const pf
     if (named)
         fputs(".\n", out);
     else
-        fputs("Stragglers: no clear straggler: no rank was last to start a matched collective more often than its "
-              "share (each instance's 1 / its ranks) by more than chance.\n", out);
+        fprintf(out, "Stragglers: no clear straggler: no rank was last to start a matched collective more often than "
+                     "its share (each instance's 1 / its ranks) by more than chance and %.0f us each on average.\n",
+                us(PF_CULPRIT_THRESHOLD_NS));
     free(share);
 }
 

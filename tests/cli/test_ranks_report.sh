@@ -165,8 +165,10 @@ check(name, "the report has --ranks' tables", want_tables <= seen, str(seen))
 
 # the stragglers sentence: a rank named when last more often than its share by more than
 # two standard deviations of a fair draw (every instance on all k ranks: n/k and n(1/k)(1-1/k))
+# and late by more than 100 us (the culprits' threshold) on average
 n, k = d["matched"], len(d["ranks"])
-named = [s["rank"] for s in d["stragglers"] if s["late"] > n / k + 2 * math.sqrt(n / k * (1 - 1 / k))]
+named = [s["rank"] for s in d["stragglers"] if s["late"] > n / k + 2 * math.sqrt(n / k * (1 - 1 / k)) and
+         s["wait_us"] / s["late"] > 100]
 words = " ".join(" ".join(x.split()) for x in p.pres)
 if named:
     check(name, "the report names rank %s a straggler" % named, all("rank %d was last to start" % r in words for r in named), words[:300])
@@ -213,6 +215,25 @@ for r in (0, 1):
          "steps": [], "comm_kernels": ks}
     json.dump(s, open("%s/r%d.summary.json" % (d, r), "w"))
 PY
+# The sentence names a rank that costs the time: 3 ranks, 20 all-reduces; rank 2 starts each
+# 400 us after ranks 0 and 1 (by hand: last 20 times against a share of 20/3 = 6.7 and a
+# threshold of 6.7 + 2 sqrt(20 (1/3)(2/3)) = 10.9; 800 us imposed each time, over 100 us).
+python3 - "$TMP/late3" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+os.makedirs(d)
+for r in (0, 1, 2):
+    ks = [{"name": "allreduce", "process_group": "0", "group_size": 3, "bytes": 1048576,
+           "ts_ns": 1000000 * i + (400000 if r == 2 else 0), "dur_ns": 50000} for i in range(20)]
+    s = {"profana_summary": 1, "trace": "r%d.json" % r, "rank": r, "device": None, "devices": 1,
+         "gpu_ns": 1000000, "busy_ns": 1000000, "span_ns": 20450000, "comm_ns": 1000000, "exposed_ns": 1000000,
+         "steps": [], "comm_kernels": ks}
+    json.dump(s, open("%s/r%d.summary.json" % (d, r), "w"))
+PY
+check_run "late rank: --ranks" 0 "$PROFANA" --ranks "$TMP/late3" bf16 --wide
+check_grep "late rank: rank 2, last 20 times by 400 us, named with 800 us imposed each time" \
+    "Stragglers: rank 2 was last to start 20 of its 20 matched collectives (its share 6.7), imposing 16000.000 us of waiting (800.000 us each)" "$TMP/out"
+
 check_run "1,000 instances: --plot ranks" 0 "$PROFANA" --ranks "$TMP/many" bf16 --plot ranks "$TMP/many.svg"
 python3 - "$TMP/many.svg" <<'PY'
 import sys
@@ -230,7 +251,7 @@ check("many", "%d bars of at most 3 instances for 1,000" % len(bars), len(bars) 
 check("many", "binned mean skew %.4f us = %.4f by hand" % (mean, want_mean), abs(mean - want_mean) < 1e-6, "")
 check("many", "largest skew 6 us", max(float(b.get("data-max-us")) for b in bars) == 6.0, "")
 PY
-check_grep "tp: rank 1, last at all 16 instances, named" "Stragglers: rank 1 was last to start 16 of its 16 matched" "$TMP/tp.txt"
+check_grep "tp: rank 1, last at all 16 instances but 18.690 us each (under 100 us): no clear straggler" "Stragglers: no clear straggler" "$TMP/tp.txt"
 check_grep "fsdp2: each rank last 24 of 48 times: no clear straggler" "Stragglers: no clear straggler" "$TMP/fsdp2.txt"
 
 # Nothing matched: one line why, no empty Collective table or stragglers of zeros (text,
