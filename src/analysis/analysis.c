@@ -50,8 +50,8 @@ static void finish_devices(pf_analysis *an, dev_acc *accs, pf_waits *waits)
     const pf_trace *t = an->trace;
     for (int i = 0; i < t->n_devices; i++) {
         pf_ptrmap_free(&accs[i].map);
-        for (int c = 0; c < PF_CAT_COUNT; c++)
-            pf_ptrmap_free(&accs[i].cat_names[c]);
+        pf_ptrmap_free(&accs[i].names);
+        free(accs[i].name_cats);
         pf_ptrmap_free(&accs[i].missing_map);
         pf_device_report *r = accs[i].rep;
         if (!r)
@@ -62,6 +62,7 @@ static void finish_devices(pf_analysis *an, dev_acc *accs, pf_waits *waits)
             free(r->rows);
             free(r->busy.streams);
             free(r->missing);
+            pf_source_tree_free(&r->sources);
             continue;
         }
         qsort(r->rows, r->n_rows, sizeof(pf_row), pf_an_row_cmp);
@@ -272,6 +273,7 @@ void pf_analysis_free(pf_analysis *an)
             free(an->devices[i].cats[c]);
         free(an->devices[i].busy.streams);
         free(an->devices[i].missing);
+        pf_source_tree_free(&an->devices[i].sources);
     }
     pf_waits_free(an->waits, (size_t)an->n_devices);
     free(an->devices);

@@ -76,6 +76,7 @@ void pf_table_free(pf_table *t)
         free(b);
     }
     free(t->cells);
+    free(t->kinds);
     free(t->summary);
     free(t->labels);
     free(t);
@@ -89,6 +90,10 @@ static int table_grow(pf_table *t, int cap)
     if (!cells)
         return -1;
     t->cells = cells;
+    unsigned char *kinds = realloc(t->kinds, (size_t)cap * (size_t)t->ncols);
+    if (!kinds)
+        return -1;
+    t->kinds = kinds;
     unsigned char *sum = realloc(t->summary, (size_t)cap);
     if (!sum)
         return -1;
@@ -116,6 +121,7 @@ int pf_table_add_row(pf_table *t)
         return -1;
     }
     memset(&t->cells[(size_t)t->nrows * (size_t)t->ncols], 0, (size_t)t->ncols * sizeof(cell));
+    memset(&t->kinds[(size_t)t->nrows * (size_t)t->ncols], CELL_NULL, (size_t)t->ncols);
     t->summary[t->nrows] = 0;
     if (t->labels)
         t->labels[t->nrows] = NULL;
@@ -138,11 +144,9 @@ void pf_table_row_summary(pf_table *t, int row)
 static void set_text(pf_table *t, cell *c, cell_kind kind, const char *text)
 {
     c->text = table_text(t, text, strlen(text), 0);
-    c->kind = kind;
-    if (!c->text) {
+    t->kinds[c - t->cells] = (unsigned char)(c->text ? kind : CELL_NULL);
+    if (!c->text)
         t->failed = 1;
-        c->kind = CELL_NULL;
-    }
 }
 
 void pf_table_str(pf_table *t, int row, int col, const char *s)
@@ -428,7 +432,7 @@ static int all_empty(const pf_table *t, int c)
 {
     for (int r = 0; r < t->nrows; r++) {
         const cell *x = cell_get(t, r, c);
-        if (x->kind != CELL_NULL || x->text)
+        if (cell_kind_get(t, r, c) != CELL_NULL || x->text)
             return 0;
     }
     return 1;
