@@ -263,6 +263,10 @@ typedef struct pf_device_report {
     unsigned dtypes;                   /* bit per pf_dtype that work with FLOPs ran at on the
                                           device (any activity, inside --step or not) */
     int64_t n_kind[3];                 /* its selected activities by pf_activity kind */
+    const size_t *acts;                /* its selected activities (indexes into the trace's
+                                          acts) in file order, in pf_analysis.dev_acts: what is
+                                          done per device costs its own activities, not all */
+    size_t n_acts;
 } pf_device_report;
 
 /* One profiler step on one device and its GPU activities: those launched inside the
@@ -293,6 +297,8 @@ typedef struct pf_analysis {
     unsigned char *cats;               /* pf_category per activity, parallel to trace->acts */
     pf_device_report *devices;         /* one per trace device with activity, by id */
     int n_devices;
+    size_t *dev_acts;                  /* the devices' lists of activities (pf_device_report.acts),
+                                          one array */
     pf_strtab *keys;                   /* group keys built from shapes */
     struct pf_waits *waits;            /* why the GPU waits, parallel to devices (waits.h) */
     struct pf_coll_table *colls;       /* one rank's collectives (pf_analysis_collectives);

@@ -65,6 +65,8 @@ static void finish_devices(pf_analysis *an, dev_acc *accs, pf_waits *waits)
             pf_source_tree_free(&r->sources);
             continue;
         }
+        r->acts = accs[i].acts;
+        r->n_acts = accs[i].n_acts;
         qsort(r->rows, r->n_rows, sizeof(pf_row), pf_an_row_cmp);
         if (r->n_missing)
             qsort(r->missing, r->n_missing, sizeof(pf_row), pf_an_row_cmp);
@@ -222,7 +224,8 @@ static int run_end(run *r, int rc, pf_analysis **out)
         pf_waits_free(r->waits, n_devices);
     free(r->shares);
     free(r->accs);
-    free(r->dev_acts);
+    an->dev_acts = r->dev_acts; /* the reports' lists (pf_device_report.acts): freed with an */
+    r->dev_acts = NULL;
     free(r->num);
     if (!r->own_error) /* the phases, the devices' tasks */
         pf_timings_lap(an->opts.timings, "aggregation", (int)pf_an_threads_aggregation(&r->th, r->group_threads));
@@ -277,6 +280,7 @@ void pf_analysis_free(pf_analysis *an)
     }
     pf_waits_free(an->waits, (size_t)an->n_devices);
     free(an->devices);
+    free(an->dev_acts);
     free(an->work);
     free(an->cats);
     free(an->selected);
