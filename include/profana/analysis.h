@@ -127,6 +127,28 @@ typedef struct pf_share {
  * variants, inductor, memcpy, memset, mismatch, bad-args), so a row lists every one. */
 #define PF_ROW_MAX_SOURCES 32
 
+/* A row's Source list (pf_row.sources) as a path in a tree of the lists of one device
+ * report's rows: a node is a list's last member, and its parent the list without it, so the
+ * rows of one list (mostly one source) share its nodes and a row holds one pointer, not
+ * PF_ROW_MAX_SOURCES (a trace may have 250,000 distinct kernels, a row each, or 65,536 devices
+ * of three rows each). */
+typedef struct pf_source_node {
+    const struct pf_source_node *up;   /* the list without its last member; NULL: none */
+    const char *source;                /* the last member */
+    struct pf_source_node *child;      /* the lists one longer: the first of them */
+    struct pf_source_node *sibling;    /* the next list as long with the same parent */
+    struct pf_source_node *next;       /* every node of the tree in a chain, for freeing */
+} pf_source_node;
+
+/* The nodes of one report's Source lists; zeroed: empty. */
+typedef struct pf_source_tree {
+    pf_source_node *roots;             /* the lists of one member */
+    pf_source_node *nodes;             /* every node (pf_source_node.next) */
+} pf_source_tree;
+
+/* Frees every node of t; t is then empty. */
+void pf_source_tree_free(pf_source_tree *t);
+
 /* One group of activities on one device. */
 typedef struct pf_row {
     const char *key;                   /* group name; owned by the analysis */
@@ -159,7 +181,9 @@ typedef struct pf_row {
     int64_t cat_ns[PF_CAT_COUNT];      /* time per category: the row's category is the largest */
     int64_t calls, cpu_total_ns, self_cpu_ns; /* --group op: the op's CPU figures */
     int has_cpu;
-    const char *sources[PF_ROW_MAX_SOURCES];
+    pf_source_node *sources;           /* its distinct sources in the order they came: the
+                                          node of the last (pf_row_sources lists them); NULL:
+                                          none; the nodes are the report's (pf_source_tree) */
     int n_sources;
     int sources_more;                  /* more sources than PF_ROW_MAX_SOURCES: shown as "+more" */
     int64_t upper_bound_n;             /* launches whose figures are a ceiling (pf_act_work.upper_bound) */
@@ -203,6 +227,7 @@ typedef struct pf_device_report {
     size_t n_rows;
     pf_row total;                      /* every activity of the device */
     pf_busy busy;
+    pf_source_tree sources;            /* its rows' Source lists (pf_row.sources) */
     pf_row *cats[PF_CAT_COUNT];        /* per category: launches, time, work (sums of known); NULL
                                           until an activity of it comes (a row is 624 bytes, and a
                                           trace may have 65,536 devices of one kernel): read them
@@ -231,10 +256,17 @@ typedef struct pf_device_report {
     int64_t nested_n, nested_ns;       /* activities linked to their op by nesting
                                           (pf_activity.nested), and their time */
     int64_t captured_n, captured_ns;   /* activities whose op came from a graph capture */
+    int64_t graphed_ns;                /* GPU time of its activities launched by a graph launch
+                                          (any, inside --step or not), summed once when the
+                                          lists are made, not per device over every activity */
     int64_t cat_kernels[PF_CAT_COUNT]; /* distinct kernel names per category */
     unsigned dtypes;                   /* bit per pf_dtype that work with FLOPs ran at on the
                                           device (any activity, inside --step or not) */
     int64_t n_kind[3];                 /* its selected activities by pf_activity kind */
+    const size_t *acts;                /* its selected activities (indexes into the trace's
+                                          acts) in file order, in pf_analysis.dev_acts: what is
+                                          done per device costs its own activities, not all */
+    size_t n_acts;
 } pf_device_report;
 
 /* One profiler step on one device and its GPU activities: those launched inside the
@@ -265,6 +297,8 @@ typedef struct pf_analysis {
     unsigned char *cats;               /* pf_category per activity, parallel to trace->acts */
     pf_device_report *devices;         /* one per trace device with activity, by id */
     int n_devices;
+    size_t *dev_acts;                  /* the devices' lists of activities (pf_device_report.acts),
+                                          one array */
     pf_strtab *keys;                   /* group keys built from shapes */
     struct pf_waits *waits;            /* why the GPU waits, parallel to devices (waits.h) */
     struct pf_coll_table *colls;       /* one rank's collectives (pf_analysis_collectives);
@@ -439,7 +473,8 @@ int pf_row_spread(const pf_trace *t, int per_invocation, const size_t *acts, siz
 void pf_row_init(pf_row *r, const char *key);
 
 /* Adds activity a, its work w and category cat to row r, at the peaks of info (NULL: an
- * unknown device): what every grouping's rows, the Total and the categories take of it. */
+ * unknown device): what every grouping's rows, the Total and the categories take of it, but
+ * for the Source list, which only a report's rows keep (src/analysis/rows.c). */
 void pf_row_add_activity(pf_row *r, const pf_activity *a, const pf_act_work *w, const pf_device_info *info,
                          pf_category cat);
 
@@ -477,6 +512,9 @@ const char *pf_row_bound(const pf_row *r, const pf_device_info *info);
 double pf_row_mean_ns(const pf_row *r);
 /* Sources joined with '+' (every one of them), written into buf; "-" when none. Returns buf. */
 const char *pf_row_source(const pf_row *r, char *buf, size_t n);
+/* r's distinct sources in the order they came into out (room for PF_ROW_MAX_SOURCES); returns
+ * how many. */
+int pf_row_sources(const pf_row *r, const char **out);
 /* Category c's row of d: d->cats[c], or an empty row (count and times 0) when the device ran
  * nothing of it. */
 const pf_row *pf_report_cat(const pf_device_report *d, int c);

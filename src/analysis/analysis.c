@@ -50,8 +50,8 @@ static void finish_devices(pf_analysis *an, dev_acc *accs, pf_waits *waits)
     const pf_trace *t = an->trace;
     for (int i = 0; i < t->n_devices; i++) {
         pf_ptrmap_free(&accs[i].map);
-        for (int c = 0; c < PF_CAT_COUNT; c++)
-            pf_ptrmap_free(&accs[i].cat_names[c]);
+        pf_ptrmap_free(&accs[i].names);
+        free(accs[i].name_cats);
         pf_ptrmap_free(&accs[i].missing_map);
         pf_device_report *r = accs[i].rep;
         if (!r)
@@ -62,8 +62,11 @@ static void finish_devices(pf_analysis *an, dev_acc *accs, pf_waits *waits)
             free(r->rows);
             free(r->busy.streams);
             free(r->missing);
+            pf_source_tree_free(&r->sources);
             continue;
         }
+        r->acts = accs[i].acts;
+        r->n_acts = accs[i].n_acts;
         qsort(r->rows, r->n_rows, sizeof(pf_row), pf_an_row_cmp);
         if (r->n_missing)
             qsort(r->missing, r->n_missing, sizeof(pf_row), pf_an_row_cmp);
@@ -221,7 +224,8 @@ static int run_end(run *r, int rc, pf_analysis **out)
         pf_waits_free(r->waits, n_devices);
     free(r->shares);
     free(r->accs);
-    free(r->dev_acts);
+    an->dev_acts = r->dev_acts; /* the reports' lists (pf_device_report.acts): freed with an */
+    r->dev_acts = NULL;
     free(r->num);
     if (!r->own_error) /* the phases, the devices' tasks */
         pf_timings_lap(an->opts.timings, "aggregation", (int)pf_an_threads_aggregation(&r->th, r->group_threads));
@@ -272,9 +276,11 @@ void pf_analysis_free(pf_analysis *an)
             free(an->devices[i].cats[c]);
         free(an->devices[i].busy.streams);
         free(an->devices[i].missing);
+        pf_source_tree_free(&an->devices[i].sources);
     }
     pf_waits_free(an->waits, (size_t)an->n_devices);
     free(an->devices);
+    free(an->dev_acts);
     free(an->work);
     free(an->cats);
     free(an->selected);

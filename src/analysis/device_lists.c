@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "profana/parallel.h"
+#include "profana/satmath.h"
 
 /* One range of activities' share of pf_an_list_device_acts, per trace device: its selected
  * activities by kind, the dtypes of work of all its activities, and then where the range's
@@ -12,6 +13,7 @@
 typedef struct list_part {
     int64_t (*n_kind)[3];
     unsigned *dtypes;
+    int64_t *graphed_ns;       /* GPU time of its graph-replayed activities (all of them) */
     size_t *at;
 } list_part;
 
@@ -37,6 +39,8 @@ static void list_count_range(void *ctx, size_t lo, size_t hi, size_t r)
         const pf_act_work *w = &j->an->work[i];
         if (w->flop > 0 && w->dtype >= 0 && w->dtype < PF_DT_COUNT)
             part->dtypes[d] |= 1u << w->dtype;
+        if (a->graph)
+            part->graphed_ns[d] = pf_sat_add(part->graphed_ns[d], a->dur_ns);
         if (!pf_analysis_selected(j->an, i))
             continue;
         part->n_kind[d][a->kind]++;
@@ -58,6 +62,7 @@ static void list_parts_free(list_part *parts, size_t n)
     for (size_t r = 0; parts && r < n; r++) {
         free(parts[r].n_kind);
         free(parts[r].dtypes);
+        free(parts[r].graphed_ns);
         free(parts[r].at);
     }
     free(parts);
@@ -69,8 +74,9 @@ static list_part *list_parts_new(size_t n, size_t n_devices)
     for (size_t r = 0; parts && r < n; r++) {
         parts[r].n_kind = calloc(n_devices, sizeof *parts[r].n_kind);
         parts[r].dtypes = calloc(n_devices, sizeof *parts[r].dtypes);
+        parts[r].graphed_ns = calloc(n_devices, sizeof *parts[r].graphed_ns);
         parts[r].at = calloc(n_devices, sizeof *parts[r].at);
-        if (!parts[r].n_kind || !parts[r].dtypes || !parts[r].at) {
+        if (!parts[r].n_kind || !parts[r].dtypes || !parts[r].graphed_ns || !parts[r].at) {
             list_parts_free(parts, n);
             return NULL;
         }
@@ -93,6 +99,7 @@ static void list_join(const pf_trace *t, dev_acc *accs, list_part *parts, size_t
             if (!accs[d].rep)
                 continue; /* no activity: nothing was counted */
             accs[d].rep->dtypes |= parts[r].dtypes[d];
+            accs[d].rep->graphed_ns = pf_sat_add(accs[d].rep->graphed_ns, parts[r].graphed_ns[d]);
             for (int c = 0; c < 3; c++)
                 accs[d].rep->n_kind[c] += k[c];
         }

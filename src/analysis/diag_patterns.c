@@ -13,11 +13,6 @@
 /* Both shares of peak below this: a kernel far below both roofs. */
 #define FAR_BELOW_PCT 20.0
 
-static int on_device(const pf_analysis *an, size_t i, int dev)
-{
-    return an->trace->acts[i].device == dev && (!an->selected || an->selected[i]);
-}
-
 static const pf_op_call *call_of(const pf_analysis *an, size_t i)
 {
     int32_t op = an->trace->acts[i].op;
@@ -79,12 +74,13 @@ static void dims_text(char *buf, size_t cap, const pf_arg *a)
 /* softmax over [.., S, S] with the matmuls and elementwise ops around its score matrix. */
 static int eager_attention(const pf_analysis *an, const pf_device_report *d, int64_t span, pf_diag_list *l)
 {
-    int dev = d->device->id, n_seq = 0;
+    int n_seq = 0;
     int64_t seq[8];
     const pf_op_call *example = NULL;
     const pf_trace *t = an->trace;
-    for (size_t i = 0; i < t->n_acts; i++) {
-        const pf_op_call *c = on_device(an, i, dev) ? call_of(an, i) : NULL;
+    for (size_t k = 0; k < d->n_acts; k++) {
+        size_t i = d->acts[k];
+        const pf_op_call *c = call_of(an, i);
         int64_t s = c && is_softmax(c->name) && c->nargs ? square_tail(&c->args[0]) : 0;
         if (s && !has_seq(seq, n_seq, s) && n_seq < 8)
             seq[n_seq++] = s;
@@ -95,8 +91,9 @@ static int eager_attention(const pf_analysis *an, const pf_device_report *d, int
         return 0;
     int64_t ns = 0, mm_ns = 0, n = 0;
     double ideal_s = 0;
-    for (size_t i = 0; i < t->n_acts; i++) {
-        const pf_op_call *c = on_device(an, i, dev) ? call_of(an, i) : NULL;
+    for (size_t k = 0; k < d->n_acts; k++) {
+        size_t i = d->acts[k];
+        const pf_op_call *c = call_of(an, i);
         if (!c || !touches_scores(c, seq, n_seq))
             continue;
         ns += t->acts[i].dur_ns;
@@ -141,13 +138,13 @@ static int fp32_matrix(const pf_analysis *an, const pf_device_report *d, int64_t
      * (one a device was quadratic in the devices) */
     if (pf_report_cat(d, PF_CAT_GEMM)->count == 0 && pf_report_cat(d, PF_CAT_CONV)->count == 0)
         return 0;
-    int dev = d->device->id;
     int64_t ns = 0, n = 0;
     double flop = 0;
     const char *example = NULL;
     const pf_trace *t = an->trace;
-    for (size_t i = 0; i < t->n_acts; i++) {
-        if (!on_device(an, i, dev) || (an->cats[i] != PF_CAT_GEMM && an->cats[i] != PF_CAT_CONV))
+    for (size_t k = 0; k < d->n_acts; k++) {
+        size_t i = d->acts[k];
+        if (an->cats[i] != PF_CAT_GEMM && an->cats[i] != PF_CAT_CONV)
             continue;
         const pf_act_work *w = &an->work[i];
         if (w->dtype != PF_DT_FP32 || w->flop <= 0)
@@ -182,12 +179,12 @@ static int pageable_copies(const pf_analysis *an, const pf_device_report *d, int
 {
     if (pf_report_cat(d, PF_CAT_MEMCPY)->count == 0) /* no copy on the device (a copy is PF_CAT_MEMCPY) */
         return 0;
-    int dev = d->device->id;
     int64_t ns = 0, n = 0, bytes = 0;
     const pf_trace *t = an->trace;
-    for (size_t i = 0; i < t->n_acts; i++) {
+    for (size_t k = 0; k < d->n_acts; k++) {
+        size_t i = d->acts[k];
         const pf_activity *a = &t->acts[i];
-        if (a->kind != PF_ACT_MEMCPY || !on_device(an, i, dev) || !strstr(a->name, "Pageable"))
+        if (a->kind != PF_ACT_MEMCPY || !strstr(a->name, "Pageable"))
             continue;
         ns += a->dur_ns;
         bytes += a->bytes > 0 ? a->bytes : 0;

@@ -155,20 +155,11 @@ static int sync_finding(const pf_diagnosis *g, pf_diag_list *l)
     return 0;
 }
 
-static int64_t graphed_ns(const pf_analysis *an, int dev)
-{
-    int64_t ns = 0;
-    const pf_trace *t = an->trace;
-    for (size_t i = 0; i < t->n_acts; i++)
-        ns += t->acts[i].device == dev && t->acts[i].graph ? t->acts[i].dur_ns : 0;
-    return ns;
-}
-
-static int unnamed_findings(const pf_analysis *an, const pf_device_report *d, const pf_diagnosis *g, pf_diag_list *l)
+static int unnamed_findings(const pf_device_report *d, const pf_diagnosis *g, pf_diag_list *l)
 {
     double min = MIN_IDLE_SHARE * (double)g->idle_ns;
     char step[96];
-    if ((double)g->uncovered_short_ns >= min && (double)graphed_ns(an, d->device->id) < GRAPHED_SHARE * (double)d->total.total_ns) {
+    if ((double)g->uncovered_short_ns >= min && (double)d->graphed_ns < GRAPHED_SHARE * (double)d->total.total_ns) {
         pf_finding *f = pf_diag_add(l, "launch_overhead");
         if (!f)
             return -1;
@@ -230,7 +221,7 @@ static int host_findings(const pf_analysis *an, const pf_device_report *d, const
     for (size_t i = 0; i < g->n_covers && i < 4; i++)
         if ((double)g->covers[i].idle_ns >= min && region_finding(an, d, g, &g->covers[i], l))
             return -1;
-    return unnamed_findings(an, d, g, l);
+    return unnamed_findings(d, g, l);
 }
 
 /* Communication kernels exposed beyond compute: on one rank their time mixes the transfer with

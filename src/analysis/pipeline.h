@@ -16,10 +16,14 @@ typedef struct dev_acc {
                                           NULL: the device ran nothing */
     size_t cap_rows;
     pf_ptrmap map;
-    pf_ptrmap cat_names[PF_CAT_COUNT]; /* distinct kernel names per category */
+    pf_ptrmap names;                   /* distinct kernel names: index into name_cats */
+    uint16_t *name_cats;               /* per name, a bit per category it ran in (one map,
+                                          not one a category: 65,536 devices of a kernel each) */
     pf_ptrmap missing_map;
     size_t *acts, n_acts;              /* its selected activities in file order (pf_an_list_device_acts) */
 } dev_acc;
+
+_Static_assert(PF_CAT_COUNT <= 16, "dev_acc.name_cats holds a bit per category");
 
 /* ---- group keys (group_keys.c) ---- */
 

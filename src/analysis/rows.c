@@ -9,20 +9,54 @@
 #include "profana/rates.h"
 #include "profana/satmath.h"
 
-static void row_add_source(pf_row *r, const char *src)
+/* Adds src to r's Source list (the lists' nodes in tree): 0, or -1 when memory runs out. */
+static int row_add_source(pf_source_tree *tree, pf_row *r, const char *src)
 {
-    if (!src)
-        return;
-    for (int i = 0; i < r->n_sources; i++) /* sources are mostly the same literal: pointers first */
-        if (r->sources[i] == src)
-            return;
-    for (int i = 0; i < r->n_sources; i++) /* then texts: the Total row holds several */
-        if (strcmp(r->sources[i], src) == 0)
-            return;
-    if (r->n_sources < PF_ROW_MAX_SOURCES)
-        r->sources[r->n_sources++] = src;
-    else
+    if (!src || !tree)
+        return 0;
+    for (const pf_source_node *n = r->sources; n; n = n->up) /* mostly the same literal: pointers first */
+        if (n->source == src)
+            return 0;
+    for (const pf_source_node *n = r->sources; n; n = n->up) /* then texts: the Total row holds several */
+        if (strcmp(n->source, src) == 0)
+            return 0;
+    if (r->n_sources == PF_ROW_MAX_SOURCES) {
         r->sources_more = 1;
+        return 0;
+    }
+    pf_source_node **head = r->sources ? &r->sources->child : &tree->roots, *c = *head;
+    while (c && c->source != src)
+        c = c->sibling;
+    if (!c) { /* a list no row of the report had yet */
+        if (!(c = malloc(sizeof *c)))
+            return -1;
+        *c = (pf_source_node){.up = r->sources, .source = src, .sibling = *head, .next = tree->nodes};
+        *head = tree->nodes = c;
+    }
+    r->sources = c;
+    r->n_sources++;
+    return 0;
+}
+
+/* analysis.h */
+void pf_source_tree_free(pf_source_tree *t)
+{
+    assert(t);
+    for (pf_source_node *n = t->nodes, *next; n; n = next) {
+        next = n->next;
+        free(n);
+    }
+    *t = (pf_source_tree){0};
+}
+
+/* analysis.h */
+int pf_row_sources(const pf_row *r, const char **out)
+{
+    assert(r && out && r->n_sources <= PF_ROW_MAX_SOURCES);
+    int k = r->n_sources;
+    for (const pf_source_node *n = r->sources; n && k > 0; n = n->up)
+        out[--k] = n->source;
+    return r->n_sources;
 }
 
 /* analysis.h */
@@ -58,7 +92,9 @@ static act_peaks peaks_of(const pf_act_work *w, const pf_device_info *info)
     return p;
 }
 
-static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const act_peaks *pk, pf_category cat)
+/* Returns 0, or -1 when memory runs out (for the Source list, in tree; NULL: none kept). */
+static int row_add(pf_source_tree *tree, pf_row *r, const pf_activity *a, const pf_act_work *w, const act_peaks *pk,
+                   pf_category cat)
 {
     r->count++;
     r->cat_ns[cat] = pf_sat_add(r->cat_ns[cat], a->dur_ns);
@@ -96,10 +132,10 @@ static void row_add(pf_row *r, const pf_activity *a, const pf_act_work *w, const
         if (pk->byte_ach_s >= 0)
             r->byte_ach_s += pk->byte_ach_s;
     }
-    row_add_source(r, w->source);
     r->upper_bound_n += w->upper_bound != 0;
     r->flop_elsewhere_n += (w->elsewhere & PF_ELSEWHERE_FLOP) != 0;
     r->generic_n += w->generic != 0;
+    return row_add_source(tree, r, w->source);
 }
 
 /* analysis.h */
@@ -108,7 +144,7 @@ void pf_row_add_activity(pf_row *r, const pf_activity *a, const pf_act_work *w, 
 {
     assert(r && a && w);
     act_peaks pk = peaks_of(w, info);
-    row_add(r, a, w, &pk, cat);
+    (void)row_add(NULL, r, a, w, &pk, cat); /* no Source list: nothing allocated, nothing fails */
 }
 
 /* Ops without a formula, by op name, so users see what to add. */
@@ -126,8 +162,7 @@ static int add_missing(dev_acc *d, const char *op, const pf_activity *a, const p
         pf_row_init(&m[d->rep->n_missing++], op);
     }
     act_peaks none = peaks_of(w, NULL);
-    row_add(&d->rep->missing[idx], a, w, &none, PF_CAT_OTHER);
-    return 0;
+    return row_add(&d->rep->sources, &d->rep->missing[idx], a, w, &none, PF_CAT_OTHER);
 }
 
 /* Why an activity may lack figures: its op has no recorded shapes, or it has no launching
@@ -202,6 +237,28 @@ static void count_known(pf_device_report *r, const pf_activity *a, const pf_act_
         r->flop_known_ns = pf_sat_add(r->flop_known_ns, a->dur_ns);
 }
 
+/* Counts kernel name in category cat's distinct names (cat_kernels) when it is new there: 0,
+ * or -1 when memory runs out. */
+static int count_name(dev_acc *d, const char *name, pf_category cat)
+{
+    int added;
+    int64_t k = pf_ptrmap_find_or_add(&d->names, name, d->names.n, &added);
+    if (k < 0)
+        return -1;
+    if (added && (d->names.n & (d->names.n - 1)) == 0) { /* n a power of two: the masks double */
+        uint16_t *m = realloc(d->name_cats, 2 * d->names.n * sizeof *m);
+        if (!m)
+            return -1;
+        d->name_cats = m;
+    }
+    if (added)
+        d->name_cats[k] = 0;
+    uint16_t bit = (uint16_t)(1u << cat);
+    d->rep->cat_kernels[cat] += !(d->name_cats[k] & bit);
+    d->name_cats[k] |= bit;
+    return 0;
+}
+
 /* pipeline.h */
 int pf_an_add_to_group(const pf_analysis *an, const char *const *shape_keys, dev_acc *d, size_t i, int32_t *row)
 {
@@ -216,24 +273,22 @@ int pf_an_add_to_group(const pf_analysis *an, const char *const *shape_keys, dev
         return -1;
     *row = (int32_t)idx;
     act_peaks pk = peaks_of(w, d->rep->info);
-    row_add(&d->rep->rows[idx], a, w, &pk, cat);
-    row_add(&d->rep->total, a, w, &pk, cat);
+    if (row_add(&d->rep->sources, &d->rep->rows[idx], a, w, &pk, cat) ||
+        row_add(&d->rep->sources, &d->rep->total, a, w, &pk, cat))
+        return -1;
     if (!d->rep->cats[cat]) { /* a category's row made when its first activity comes */
         if (!(d->rep->cats[cat] = malloc(sizeof *d->rep->cats[cat])))
             return -1;
         pf_row_init(d->rep->cats[cat], pf_category_name(cat));
         d->rep->cats[cat]->is_total = 1;
     }
-    row_add(d->rep->cats[cat], a, w, &pk, cat);
+    if (row_add(&d->rep->sources, d->rep->cats[cat], a, w, &pk, cat))
+        return -1;
     count_known(d->rep, a, w);
     count_why(d, a, w);
     if (w->no_formula && add_missing(d, an->trace->ops[a->op].name, a, w))
         return -1;
-    int added_kernel;
-    if (pf_ptrmap_find_or_add(&d->cat_names[cat], a->name, 0, &added_kernel) < 0)
-        return -1;
-    d->rep->cat_kernels[cat] += added_kernel;
-    return 0;
+    return count_name(d, a->name, cat);
 }
 
 /* pipeline.h */
@@ -268,8 +323,9 @@ const char *pf_row_source(const pf_row *r, char *buf, size_t n)
     assert(r && buf && n > 0);
     size_t len = 0;
     buf[0] = 0;
-    for (int i = 0; i < r->n_sources; i++)
-        pf_an_append(buf, n, &len, i ? "+%s" : "%s", r->sources[i]);
+    const char *src[PF_ROW_MAX_SOURCES];
+    for (int i = 0, k = pf_row_sources(r, src); i < k; i++)
+        pf_an_append(buf, n, &len, i ? "+%s" : "%s", src[i]);
     if (r->sources_more)
         pf_an_append(buf, n, &len, "+more");
     if (!r->n_sources)

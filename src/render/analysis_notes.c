@@ -11,8 +11,9 @@ static int has_source_note(const pf_device_report *d, size_t shown, const char *
     int dtype = 0;
     for (size_t i = 0; i <= shown; i++) {
         const pf_row *r = i < shown ? &d->rows[i] : &d->total;
-        for (int k = 0; k < r->n_sources; k++)
-            dtype |= strstr(r->sources[k], marker) != NULL;
+        const char *src[PF_ROW_MAX_SOURCES];
+        for (int k = 0, n = pf_row_sources(r, src); k < n; k++)
+            dtype |= strstr(src[k], marker) != NULL;
     }
     return dtype;
 }
@@ -33,8 +34,9 @@ static const struct {
 int pf_view_row_lower_bound(const pf_row *r)
 {
     assert(r);
-    for (int k = 0; k < r->n_sources; k++)
-        if (strstr(r->sources[k], "~lb"))
+    const char *src[PF_ROW_MAX_SOURCES];
+    for (int k = 0, n = pf_row_sources(r, src); k < n; k++)
+        if (strstr(src[k], "~lb"))
             return 1;
     return 0;
 }

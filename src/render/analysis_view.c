@@ -481,9 +481,13 @@ static int label_rows(pf_table *t, const pf_device_report *d, size_t n, const pf
 }
 
 /* Builds the device's table: its groups by time, then the Total row (a summary row). */
-pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over)
+pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, unsigned keep, int *over)
 {
     pf_table *t = pf_table_new(device_cols(a, d->info), pf_aview_ncols(a->v));
+    if (t && keep && pf_table_keep(t, keep)) {
+        pf_table_free(t);
+        return NULL;
+    }
     if (!t)
         return NULL;
     pf_table_list_col(t, C_SOURCE);
@@ -552,7 +556,7 @@ static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis 
 {
     const pf_device_report *d = &an->devices[i];
     int md = a->v->format == PF_FMT_MD, over;
-    pf_table *t = pf_aview_rows(a, d, &over);
+    pf_table *t = pf_aview_rows(a, d, PF_IN_TEXT, &over);
     if (!t)
         return -1;
     if (i)
@@ -650,7 +654,7 @@ static int print_csv(FILE *out, const pf_aview *a, const pf_analysis *an)
                 return -1;
             continue;
         }
-        pf_table *t = pf_aview_rows(a, &an->devices[i], &over);
+        pf_table *t = pf_aview_rows(a, &an->devices[i], PF_IN_CSV, &over);
         if (!t)
             return -1;
         pf_table_print_csv(out, t, i == 0);
@@ -685,7 +689,7 @@ static void json_busy(pf_jw *w, const pf_busy *b)
 static int json_device(pf_jw *w, const pf_aview *a, const pf_analysis *an, const pf_device_report *d)
 {
     int over;
-    pf_table *t = pf_aview_rows(a, d, &over);
+    pf_table *t = pf_aview_rows(a, d, PF_IN_JSON, &over);
     if (!t)
         return -1;
     pf_jw_obj_begin(w);
@@ -761,7 +765,7 @@ static int print_ndjson(FILE *out, const pf_aview *a, const pf_analysis *an)
     static const char *const names[] = {"rows", "categories", "streams"};
     for (int i = 0, over; i < an->n_devices; i++) {
         const pf_device_report *d = &an->devices[i];
-        pf_table *t[3] = {pf_aview_rows(a, d, &over), pf_aview_categories(d), pf_aview_streams(&d->busy)};
+        pf_table *t[3] = {pf_aview_rows(a, d, 0, &over), pf_aview_categories(d), pf_aview_streams(&d->busy)};
         int ok = t[0] && t[1] && t[2];
         for (int k = 0; ok && k < 3; k++)
             pf_table_print_ndjson(out, t[k], names[k], an->trace->path, d->device->id);

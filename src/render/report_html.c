@@ -191,7 +191,7 @@ static int report_device(pf_xw *w, const device_ctx *c, const char *title)
     pf_html_h2(w, title);
     if (pf_html_pre_of(w, print_head_lines, c))
         return -1;
-    if (pf_html_put_table(w, pf_aview_rows(c->av, c->d, &over), "Rows by GPU time"))
+    if (pf_html_put_table(w, pf_aview_rows(c->av, c->d, 0, &over), "Rows by GPU time"))
         return -1;
     if (pf_html_pre_of(w, print_omitted_line, c))
         return -1;

@@ -33,8 +33,20 @@ pf_table *pf_table_new(const pf_col *cols, int ncols)
         return NULL;
     t->cols = cols;
     t->ncols = ncols;
+    t->stride = ncols;
     t->label_col = -1;
     return t;
+}
+
+int pf_table_keep(pf_table *t, unsigned where)
+{
+    assert(t && !t->cap && !t->slot);
+    if (!(t->slot = malloc((size_t)(t->ncols ? t->ncols : 1) * sizeof *t->slot)))
+        return -1;
+    t->stride = 0;
+    for (int c = 0; c < t->ncols; c++)
+        t->slot[c] = shown_in(t, c, where) || (t->cols[c].show & PF_IN_PICK) ? t->stride++ : -1;
+    return 0;
 }
 
 /* The cells' texts one after another in blocks (100,000 rows hold two million short texts: 32
@@ -76,6 +88,8 @@ void pf_table_free(pf_table *t)
         free(b);
     }
     free(t->cells);
+    free(t->kinds);
+    free(t->slot);
     free(t->summary);
     free(t->labels);
     free(t);
@@ -85,10 +99,14 @@ void pf_table_free(pf_table *t)
 static int table_grow(pf_table *t, int cap)
 {
     assert(cap > t->cap);
-    cell *cells = realloc(t->cells, (size_t)cap * (size_t)t->ncols * sizeof *cells);
+    cell *cells = realloc(t->cells, (size_t)cap * (size_t)t->stride * sizeof *cells);
     if (!cells)
         return -1;
     t->cells = cells;
+    unsigned char *kinds = realloc(t->kinds, (size_t)cap * (size_t)t->stride);
+    if (!kinds)
+        return -1;
+    t->kinds = kinds;
     unsigned char *sum = realloc(t->summary, (size_t)cap);
     if (!sum)
         return -1;
@@ -115,7 +133,8 @@ int pf_table_add_row(pf_table *t)
         t->failed = 1;
         return -1;
     }
-    memset(&t->cells[(size_t)t->nrows * (size_t)t->ncols], 0, (size_t)t->ncols * sizeof(cell));
+    memset(&t->cells[(size_t)t->nrows * (size_t)t->stride], 0, (size_t)t->stride * sizeof(cell));
+    memset(&t->kinds[(size_t)t->nrows * (size_t)t->stride], CELL_NULL, (size_t)t->stride);
     t->summary[t->nrows] = 0;
     if (t->labels)
         t->labels[t->nrows] = NULL;
@@ -126,7 +145,8 @@ static cell *cell_at(pf_table *t, int row, int col)
 {
     if (row < 0 || row >= t->nrows || col < 0 || col >= t->ncols)
         return NULL;
-    return &t->cells[(size_t)row * (size_t)t->ncols + (size_t)col];
+    long i = cell_index(t, row, col);
+    return i < 0 ? NULL : &t->cells[i];
 }
 
 void pf_table_row_summary(pf_table *t, int row)
@@ -138,11 +158,9 @@ void pf_table_row_summary(pf_table *t, int row)
 static void set_text(pf_table *t, cell *c, cell_kind kind, const char *text)
 {
     c->text = table_text(t, text, strlen(text), 0);
-    c->kind = kind;
-    if (!c->text) {
+    t->kinds[c - t->cells] = (unsigned char)(c->text ? kind : CELL_NULL);
+    if (!c->text)
         t->failed = 1;
-        c->kind = CELL_NULL;
-    }
 }
 
 void pf_table_str(pf_table *t, int row, int col, const char *s)
@@ -334,7 +352,9 @@ static const char *label_of(const pf_table *t, size_t i)
 static int shared_text(const pf_table *t, const layout *l, size_t i)
 {
     const char *s = l->text[i];
-    return s == no_value || s == t->cells[i].text || s == label_of(t, i);
+    int ncols = t->ncols;
+    return s == no_value || s == cell_get(t, (int)(i / (size_t)ncols), (int)(i % (size_t)ncols))->text ||
+           s == label_of(t, i);
 }
 
 static void layout_free(const pf_table *t, layout *l)
@@ -361,8 +381,8 @@ static int layout_cells(const pf_table *t, layout *l, int md)
     if (!l->text)
         return -1;
     for (size_t i = 0; i < n; i++) {
-        const cell *c = &t->cells[i];
         int col = (int)(i % (size_t)t->ncols);
+        const cell *c = cell_get(t, (int)(i / (size_t)t->ncols), col);
         const char *s = label_of(t, i) ? label_of(t, i) : c->text ? c->text : no_value;
         if (!pickable(t, col))
             l->text[i] = (char *)no_value; /* never shown, measured or cut */
@@ -428,7 +448,7 @@ static int all_empty(const pf_table *t, int c)
 {
     for (int r = 0; r < t->nrows; r++) {
         const cell *x = cell_get(t, r, c);
-        if (x->kind != CELL_NULL || x->text)
+        if (cell_kind_get(t, r, c) != CELL_NULL || x->text)
             return 0;
     }
     return 1;
@@ -561,8 +581,8 @@ static int tell_apart(const pf_table *t, layout *l, size_t name_w)
         for (int k = j + 1; k < e; k++) {
             char **slot = (char **)pairs[2 * k + 1];
             size_t r = (size_t)(slot - names) / stride;
-            const char *first = t->cells[(size_t)((char **)pairs[2 * j + 1] - names) / stride * stride + (size_t)l->name].text;
-            const char *mine = t->cells[r * stride + (size_t)l->name].text;
+            const char *first = cell_get(t, (int)((size_t)((char **)pairs[2 * j + 1] - names) / stride), l->name)->text;
+            const char *mine = cell_get(t, (int)r, l->name)->text;
             if (first && mine && strcmp(first, mine) == 0)
                 continue;
             char suffix[24];

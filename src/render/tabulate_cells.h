@@ -9,11 +9,11 @@
 
 typedef enum cell_kind { CELL_NULL = 0, CELL_STR, CELL_INT, CELL_NUM, CELL_BOOL } cell_kind;
 
+/* One cell a row a column: 16 bytes, not 40, its label and its kind kept apart (a table of
+ * 250,000 distinct kernels has 7.5 million cells). */
 typedef struct cell {
-    cell_kind kind;
     char *text;                /* what text/CSV/Markdown show */
-    union {                    /* one cell a row a column: 24 bytes, not 40, its label kept
-                                  apart (a table of 100,000 distinct kernels) */
+    union {
         double num;            /* CELL_NUM: the value JSON writes */
         int64_t i;             /* CELL_INT */
     };
@@ -22,7 +22,11 @@ typedef struct cell {
 struct pf_table {
     const pf_col *cols;
     int ncols;
-    cell *cells;               /* rows x ncols */
+    cell *cells;               /* rows x stride */
+    unsigned char *kinds;      /* rows x stride: each cell's cell_kind */
+    int *slot;                 /* per column, its place in a row of cells; -1: a column whose
+                                  cells are not kept (pf_table_keep); NULL: every column's */
+    int stride;                /* cells a row: ncols, or the columns kept */
     unsigned char *summary;
     uint64_t lists;            /* columns of '+'-joined lists (pf_table_list_col) */
     int nrows, cap;
@@ -33,11 +37,28 @@ struct pf_table {
     int label_col;             /* the one column with labels; -1: none */
 };
 
-/* The cell at (row, col), both within the table. */
-static inline const cell *cell_get(const pf_table *t, int row, int col)
+/* Where the cell at (row, col), both within the table, lies in cells and kinds; -1: a column
+ * not kept. */
+static inline long cell_index(const pf_table *t, int row, int col)
 {
     assert(row >= 0 && row < t->nrows && col >= 0 && col < t->ncols);
-    return &t->cells[(size_t)row * (size_t)t->ncols + (size_t)col];
+    int s = t->slot ? t->slot[col] : col;
+    return s < 0 ? -1 : (long)row * t->stride + s;
+}
+
+/* The cell at (row, col), both within the table: an empty one in a column not kept. */
+static inline const cell *cell_get(const pf_table *t, int row, int col)
+{
+    static const cell empty; /* what a column not kept reads as: null, no text */
+    long i = cell_index(t, row, col);
+    return i < 0 ? &empty : &t->cells[i];
+}
+
+/* The kind of the cell at (row, col), both within the table. */
+static inline cell_kind cell_kind_get(const pf_table *t, int row, int col)
+{
+    long i = cell_index(t, row, col);
+    return i < 0 ? CELL_NULL : (cell_kind)t->kinds[i];
 }
 
 /* Whether column col shows in the format(s) where (PF_IN_*): a column without a show mask

@@ -31,7 +31,7 @@ void pf_table_print_csv(FILE *out, const pf_table *t, int header)
                 continue;
             if (r < 0)
                 csv_field(out, t->cols[c].title);
-            else if (cell_get(t, r, c)->kind != CELL_NULL)
+            else if (cell_kind_get(t, r, c) != CELL_NULL)
                 csv_field(out, cell_get(t, r, c)->text);
             fputc(',', out);
         }
@@ -74,7 +74,7 @@ void pf_table_json_fields(pf_jw *w, const pf_table *t, int row)
         if (!t->cols[c].key || !shown_in(t, c, PF_IN_JSON))
             continue;
         pf_jw_key(w, t->cols[c].key);
-        switch (x->kind) {
+        switch (cell_kind_get(t, row, c)) {
         case CELL_NULL:
             pf_jw_null(w);
             break;

@@ -133,7 +133,9 @@ enum {
     PF_AVIEW_ELSEWHERE = 16,
     PF_AVIEW_PARTIAL = 32
 };
-pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, int *over);
+/* keep: 0, or the one format the table is printed in (PF_IN_TEXT, PF_IN_CSV, PF_IN_JSON): only
+ * its columns' cells are kept (pf_table_keep). */
+pf_table *pf_aview_rows(const pf_aview *a, const pf_device_report *d, unsigned keep, int *over);
 /* The categories that ran, by time; NULL when memory runs out. */
 pf_table *pf_aview_categories(const pf_device_report *d);
 /* The streams with their launches and busy time; NULL when memory runs out. */

@@ -13,7 +13,7 @@ static size_t ptr_hash(const void *p, size_t cap)
 
 static int map_grow(pf_ptrmap *m)
 {
-    size_t cap = m->cap ? m->cap * 2 : 8; /* small: a map a device, and 65,536 devices */
+    size_t cap = m->cap ? m->cap * 2 : 2; /* small: a map a device, and 65,536 devices of a kernel each */
     const char **keys = pf_zalloc(cap, sizeof *keys); /* probed before written */
     size_t *vals = malloc(cap * sizeof *vals);
     if (!keys || !vals) {

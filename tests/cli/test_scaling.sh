@@ -214,18 +214,21 @@ doubling onekernel 4 "peak memory (KB)" 0
 doubling names 3 "time (s)" 0.05
 doubling names 4 "peak memory (KB)" 0
 # Memory as a multiple of the file (docs/reliability.md: the bounds promised): 2,048 devices of
-# a kernel each within 30x their file (23x measured: 4 KB a device, its report, one row and one
-# category row of 624 bytes, against 240 bytes of trace, and the process's own 3 MB; main
-# d5b6da9 77x), 20,000 distinct names within 15x (12.6x: a row, 30 table cells and their texts
-# a name; main 17.7x). Main's wrapped keys took 0.08, 0.24, 0.89 and 4.1 s of CPU (4.6x a
-# doubling), these 0.03 to 0.07 s.
+# a kernel each within 22x their file (18.3x measured, 8.9 MB for 488 KB: 2.8 KB a device, its
+# report with its Total row, one row and one category row of 416 bytes and its waits, against
+# 240 bytes of trace, and the process's own 3.2 MB; main bf36cf1 23x, d5b6da9 77x), 20,000
+# distinct names within 10x (9.0x, 33.5 MB for 3.7 MB: a row of 416 bytes, 18 table cells of
+# 16 bytes, their texts and the layout a name; main 12.5x). The issue asked for 5x: the floor
+# is a report's rows and the text table, laid out whole (each column as wide as its widest
+# cell), docs/reliability.md. Main's wrapped keys took 0.08, 0.24, 0.89 and 4.1 s of CPU (4.6x
+# a doubling), these 0.03 to 0.07 s.
 bound() {
     awk -v s="$1" -v n="$2" -v f="$3" -v x="$4" '$1 == s && $2 == n { kb = $4 } $1 == "size" && $2 == f { b = $3 }
         END { print (kb * 1024 <= x * b ? "ok" : kb " KB for " b " bytes") }' "$TMP/scaling"
 }
 if ! grep -q __asan_init "$PROFANA" 2>/dev/null && [ -z "${PF_VALGRIND_BIN:-}" ]; then
-    check_eq "scaling: onekernel: 2,048 devices' peak memory within 30x the file" "$(bound onekernel 2048 o2048 30)" ok
-    check_eq "scaling: names: 20,000 distinct names' peak memory within 15x the file" "$(bound names 20000 n20000 15)" ok
+    check_eq "scaling: onekernel: 2,048 devices' peak memory within 22x the file" "$(bound onekernel 2048 o2048 22)" ok
+    check_eq "scaling: names: 20,000 distinct names' peak memory within 10x the file" "$(bound names 20000 n20000 10)" ok
 else
     echo "SKIP scaling: memory as a multiple of the file (a sanitizer's shadow memory is no figure of profana's)"
 fi
