@@ -236,17 +236,29 @@ static int read_items(const reader *r, const pf_jmember *m, size_t size, void **
 {
     if (*arr)
         return bad(r, m->key_start, "a member given twice");
-    if (count_items(r, m, n))
-        return -1;
-    if (!(*arr = calloc(*n ? *n : 1, size)))
-        return pf_fail(r->err, "%s: out of memory", r->path);
-    size_t p = m->val_start, a, b, i = 0;
+    /* one pass, the room doubling: counting the items first walked every window twice */
+    size_t p = m->val_start, a, b, cap = 0;
     pf_jerr e;
-    pf_json_arr_begin(r->s, m->val_end, &p, &e);
-    while (pf_json_arr_next(r->s, m->val_end, &p, &a, &b, &e) == 1)
-        if (f(r, a, b, i++, s))
+    int k;
+    *n = 0;
+    if (r->s[p] != '[' || pf_json_arr_begin(r->s, m->val_end, &p, &e))
+        return bad(r, m->val_start, "expected an array");
+    if (!(*arr = calloc(1, size)))
+        return pf_fail(r->err, "%s: out of memory", r->path);
+    cap = 1;
+    while ((k = pf_json_arr_next(r->s, m->val_end, &p, &a, &b, &e)) == 1) {
+        if (*n == cap) {
+            void *grown = realloc(*arr, 2 * cap * size);
+            if (!grown)
+                return pf_fail(r->err, "%s: out of memory", r->path);
+            memset((char *)grown + cap * size, 0, cap * size);
+            *arr = grown;
+            cap *= 2;
+        }
+        if (f(r, a, b, (*n)++, s))
             return -1;
-    return 0;
+    }
+    return k < 0 ? bad(r, e.pos, e.what) : 0;
 }
 
 static int read_label(const reader *r, size_t at, size_t end, size_t i, pf_rank_summary *s)
