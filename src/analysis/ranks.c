@@ -331,6 +331,12 @@ int pf_rank_summarize(const pf_trace *t, const char *path, int culprits, pf_rank
         cats[i] = (unsigned char)category(t, &t->acts[i]);
     out->rank = t->rank;
     out->rank_from_trace = t->rank >= 0;
+    if (t->host_name && !(out->node = strdup(t->host_name))) {
+        free(cats);
+        free(out->path);
+        out->path = NULL;
+        return pf_fail(err, "%s: out of memory", path);
+    }
     int rc = device_times(t, cats, out, err);
     size_t *comm_acts = NULL;
     if (rc == 0)
@@ -343,6 +349,7 @@ int pf_rank_summarize(const pf_trace *t, const char *path, int culprits, pf_rank
         free(out->comms);
         free(out->steps);
         free(out->path);
+        free(out->node);
         *out = (pf_rank_summary){.rank = -1};
     }
     return rc;
@@ -478,6 +485,7 @@ void pf_rank_summary_clear(pf_rank_summary *s)
 {
     assert(s);
     free(s->path);
+    free(s->node);
     free(s->comms);
     free(s->steps);
     free(s->wins);

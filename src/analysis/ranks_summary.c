@@ -405,6 +405,13 @@ static int read_member(const reader *r, const pf_jmember *m, pf_rank_summary *s,
         if (read_text(r, m, text, sizeof text))
             return -1;
         s->info = entry_by_key(text);
+    } else if (pf_json_key_is(r->s, m, "host_name")) {
+        if (s->node)
+            return twice(r, m);
+        if (is_null(r, m))
+            return 0;
+        if (r->s[m->val_start] != '"' || !(s->node = pf_json_string(r->s, m->val_start, m->val_end, NULL)))
+            return bad(r, m->val_start, "expected the node's host name as a string or null");
     } else if (pf_json_key_is(r->s, m, "devices")) {
         if (read_int(r, m, 0, 1 << 16, &v))
             return -1;
@@ -478,6 +485,7 @@ int pf_rank_summary_read(const char *path, pf_rank_summary *out, pf_error *err)
     pf_source_release(text, len, mapped);
     if (rc) {
         free(out->path);
+        free(out->node);
         free(out->steps);
         free(out->comms);
         free(out->wins);
