@@ -11,6 +11,7 @@
 #include "profana/cli.h"
 #include "profana/ranks.h"
 #include "profana/ranks_culprit.h"
+#include "profana/ranks_inspector.h"
 
 typedef struct path_list {
     char **v;
@@ -48,8 +49,8 @@ static int by_name(const void *x, const void *y)
 }
 
 /* Whether the directory entry name of dir is a rank's input: a regular file (or a link to
- * one) named .json or .json.gz, or another regular file that holds a summary, whatever its
- * name. Anything else (a FIFO would block the run, a socket, a device, a subdirectory) is
+ * one) named .json or .json.gz, or another regular file that holds a summary or an NCCL
+ * Inspector log, whatever its name. Anything else (a FIFO would block the run, a socket, a device, a subdirectory) is
  * passed over, with a warning when its name says trace. A regular file that cannot be read
  * might be a rank's summary: never passed over without a word. Returns 1, 0, or -1 after
  * printing why. */
@@ -81,7 +82,7 @@ static int is_rank_file(const char *dir, const char *name)
         yes = -1;
     } else {
         close(fd);
-        yes = named || pf_rank_summary_sniff(p);
+        yes = named || pf_rank_summary_sniff(p) || pf_inspector_sniff(p);
     }
     free(p);
     return yes;
@@ -111,7 +112,8 @@ static int add_dir(path_list *l, const char *dir)
     if (rc)
         return rc;
     if (l->n == first) {
-        fprintf(stderr, "profana: error: %s: no .json or .json.gz traces and no summaries in the directory\n", dir);
+        fprintf(stderr, "profana: error: %s: no .json or .json.gz traces, no summaries and no NCCL Inspector logs in the "
+                        "directory\n", dir);
         return PF_EXIT_TRACE;
     }
     qsort(l->v + first, l->n - first, sizeof *l->v, by_name);
@@ -185,27 +187,75 @@ static void print_warnings(const char *w)
     }
 }
 
-static int run(const pf_cli *cli, const path_list *l)
+static void free_list(path_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    *l = (path_list){0};
+}
+
+/* Moves the NCCL Inspector logs of l (told by their content) to insp, keeping the order. */
+static int split_inspector(path_list *l, path_list *insp)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (!pf_inspector_sniff(l->v[i])) {
+            l->v[k++] = l->v[i];
+            continue;
+        }
+        if (push(insp, NULL, l->v[i]))
+            return pf_cli_error("out of memory");
+        free(l->v[i]);
+    }
+    l->n = k;
+    return 0;
+}
+
+static int run(const pf_cli *cli, path_list *l)
 {
     pf_rank_summary *s;
     char *warnings;
     pf_error err;
-    if (pf_ranks_load((const char *const *)l->v, l->n, &cli->load, &s, &warnings, &err))
+    path_list il = {0};
+    int irc = split_inspector(l, &il);
+    if (irc) {
+        free_list(&il);
+        return irc;
+    }
+    if (pf_ranks_load((const char *const *)l->v, l->n, &cli->load, &s, &warnings, &err)) {
+        free_list(&il);
         return pf_cli_error(err.msg);
+    }
     print_warnings(warnings);
     free(warnings);
     pf_ranks_report rep;
     if (pf_ranks_match(s, l->n, &rep, &err)) {
+        free_list(&il);
         pf_ranks_free(s, l->n);
         return pf_cli_error(err.msg);
     }
     pf_culprit_report cul;
     if (pf_ranks_culprits(s, l->n, &rep, &cul, &err)) {
+        free_list(&il);
         pf_ranks_report_free(&rep);
         pf_ranks_free(s, l->n);
         return pf_cli_error(err.msg);
     }
-    int rc = pf_view_ranks(stdout, cli->format, cli->wide ? 0 : pf_cli_width(), s, l->n, &rep, &cul);
+    pf_insp_report insp;
+    int have_insp = il.n > 0;
+    if (have_insp && pf_ranks_inspector((const char *const *)il.v, il.n, cli->load.jobs, s, l->n, &rep, &insp, &err)) {
+        free_list(&il);
+        pf_culprit_report_free(&cul);
+        pf_ranks_report_free(&rep);
+        pf_ranks_free(s, l->n);
+        return pf_cli_error(err.msg);
+    }
+    free_list(&il);
+    int rc = pf_view_ranks(stdout, cli->format, cli->wide ? 0 : pf_cli_width(), s, l->n, &rep, &cul,
+                           have_insp ? &insp : NULL);
+    if (have_insp)
+        pf_insp_report_free(&insp);
     pf_culprit_report_free(&cul);
     pf_ranks_report_free(&rep);
     pf_ranks_free(s, l->n);
@@ -229,8 +279,6 @@ int cmd_ranks(const pf_cli *cli)
         rc = named_once(&l);
     if (rc == 0)
         rc = run(cli, &l);
-    for (size_t i = 0; i < l.n; i++)
-        free(l.v[i]);
-    free(l.v);
+    free_list(&l);
     return rc;
 }

@@ -5,6 +5,7 @@
 
 #include "profana/view.h"
 #include "ranks_culprit_view.h"
+#include "ranks_inspector_view.h"
 
 enum { R_RANK, R_TRACE, R_NODE, R_GPU, R_BUSY, R_COMM, R_EXPOSED, R_EXPOSED_PCT, R_IDLE, R_SPAN, R_NCOLS };
 
@@ -392,7 +393,7 @@ static void json_nodes(pf_jw *w, const pf_ranks_report *rep)
 }
 
 static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep,
-                      const pf_culprit_report *cul)
+                      const pf_culprit_report *cul, const pf_insp_report *insp)
 {
     pf_table *t[T_COUNT];
     static const char *const keys[T_COUNT] = {"ranks", "steps", "collectives", "stragglers"};
@@ -440,6 +441,7 @@ static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ra
         pf_jw_num(&w, us(PF_CULPRIT_THRESHOLD_NS));
         pf_jw_key(&w, "culprit_windows");
         pf_jw_bool(&w, cul->windows);
+        pf_insp_json(&w, s, rep, insp);
         pf_jw_obj_end(&w);
         fputc('\n', out);
     }
@@ -472,16 +474,19 @@ static int print_ndjson(FILE *out, const pf_rank_summary *s, size_t n, const pf_
 }
 
 int pf_view_ranks(FILE *out, pf_format format, int width, const pf_rank_summary *s, size_t n,
-                  const pf_ranks_report *rep, const pf_culprit_report *cul)
+                  const pf_ranks_report *rep, const pf_culprit_report *cul, const pf_insp_report *insp)
 {
     assert(out && (s || n == 0) && rep && cul && width >= 0);
     if (format == PF_FMT_JSON)
-        return print_json(out, s, n, rep, cul);
+        return print_json(out, s, n, rep, cul, insp);
     if (format == PF_FMT_NDJSON)
         return print_ndjson(out, s, n, rep, cul);
     /* prose wrapped at the width (text only); the tables fitted to it */
     FILE *w = pf_wrap_open(out, format == PF_FMT_TEXT ? width : 0);
-    int rc = print_tables(w, format, format == PF_FMT_TEXT ? width : 0, s, n, rep, cul);
+    int fit = format == PF_FMT_TEXT ? width : 0;
+    int rc = n > 0 || !insp ? print_tables(w, format, fit, s, n, rep, cul) : 0;
+    if (rc == 0 && insp)
+        rc = pf_insp_print(w, format, fit, s, rep, insp);
     pf_wrap_close(w, out);
     return rc;
 }
