@@ -43,6 +43,9 @@ typedef struct pf_insp_log {
  * else, or an unreadable file. */
 int pf_inspector_sniff(const char *path);
 
+/* The same test on the first len bytes of a text (only the first 64 are looked at). */
+int pf_inspector_sniff_text(const char *head, size_t len);
+
 /* Reads the log at path (plain or gzip): a sequence of JSON objects separated by whitespace
  * (one a line as the plugin writes them, or pretty-printed). Returns 0 with *out filled (free
  * with pf_inspector_free), or -1 with err set to one line "PATH: byte N: ..." for malformed

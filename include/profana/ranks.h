@@ -119,6 +119,9 @@ enum { PF_RANK_SUMMARY_VERSION = 1 };
  * words that error). Reads only the first bytes. */
 int pf_rank_summary_sniff(const char *path);
 
+/* The same test on the first len bytes of a text (only the first 128 are looked at). */
+int pf_rank_summary_sniff_text(const char *head, size_t len);
+
 /* Reads a --summary file into *out (free its members as pf_ranks_free does). The rank is -1
  * when the summary's trace named none. Returns 0, or -1 with err set to one line: "PATH:
  * byte N: ..." for malformed JSON, a missing, mistyped or repeated member, or figures that
@@ -126,6 +129,9 @@ int pf_rank_summary_sniff(const char *path);
  * this profana reads version 1 ..." for another version, "PATH: a profana document of schema
  * S; ..." for another leading "schema" (a summary may open with PF_JSON_SCHEMA or without it). */
 int pf_rank_summary_read(const char *path, pf_rank_summary *out, pf_error *err);
+
+/* pf_rank_summary_read of a text already read (path names it in errors). */
+int pf_rank_summary_parse(const char *path, const char *text, size_t len, pf_rank_summary *out, pf_error *err);
 
 /* Summarises one loaded trace. path is copied. When the trace has communication kernels,
  * reads its text again (the model keeps no kernel args) for each one's collective args (from

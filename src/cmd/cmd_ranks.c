@@ -13,12 +13,16 @@
 #include "profana/ranks_culprit.h"
 #include "profana/ranks_inspector.h"
 
+/* What a file holds, when its first bytes were already read (a directory's entries). */
+enum { KIND_UNKNOWN = -1, KIND_OTHER = 0, KIND_INSPECTOR = 1 };
+
 typedef struct path_list {
     char **v;
+    signed char *kind;         /* kind[i]: KIND_* of v[i] */
     size_t n, cap;
 } path_list;
 
-static int push(path_list *l, const char *dir, const char *name)
+static int push_kind(path_list *l, const char *dir, const char *name, int kind)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 16;
@@ -26,8 +30,13 @@ static int push(path_list *l, const char *dir, const char *name)
         if (!v)
             return -1;
         l->v = v;
+        signed char *k = realloc(l->kind, cap);
+        if (!k)
+            return -1;
+        l->kind = k;
         l->cap = cap;
     }
+    l->kind[l->n] = (signed char)kind;
     size_t need = (dir ? strlen(dir) + 1 : 0) + strlen(name) + 1;
     char *p = malloc(need);
     if (!p)
@@ -37,15 +46,43 @@ static int push(path_list *l, const char *dir, const char *name)
     return 0;
 }
 
+static int push(path_list *l, const char *dir, const char *name)
+{
+    return push_kind(l, dir, name, KIND_UNKNOWN);
+}
+
 static int ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);
     return n > k && strcmp(s + n - k, suffix) == 0;
 }
 
+typedef struct name_kind {
+    char *path;
+    signed char kind;
+} name_kind;
+
 static int by_name(const void *x, const void *y)
 {
-    return strcmp(*(char *const *)x, *(char *const *)y);
+    return strcmp(((const name_kind *)x)->path, ((const name_kind *)y)->path);
+}
+
+/* Sorts l's entries [first, n) by name, their kinds with them. */
+static int sort_names(path_list *l, size_t first)
+{
+    size_t m = l->n - first;
+    name_kind *t = malloc((m ? m : 1) * sizeof *t);
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < m; i++)
+        t[i] = (name_kind){l->v[first + i], l->kind[first + i]};
+    qsort(t, m, sizeof *t, by_name);
+    for (size_t i = 0; i < m; i++) {
+        l->v[first + i] = t[i].path;
+        l->kind[first + i] = t[i].kind;
+    }
+    free(t);
+    return 0;
 }
 
 /* Whether the directory entry name of dir is a rank's input: a regular file (or a link to
@@ -53,9 +90,10 @@ static int by_name(const void *x, const void *y)
  * Inspector log, whatever its name. Anything else (a FIFO would block the run, a socket, a device, a subdirectory) is
  * passed over, with a warning when its name says trace. A regular file that cannot be read
  * might be a rank's summary: never passed over without a word. Returns 1, 0, or -1 after
- * printing why. */
-static int is_rank_file(const char *dir, const char *name)
+ * printing why; *kind receives KIND_INSPECTOR or KIND_OTHER when the first bytes were read. */
+static int is_rank_file(const char *dir, const char *name, int *kind)
 {
+    *kind = KIND_UNKNOWN;
     if (name[0] == '.')
         return 0;
     size_t need = strlen(dir) + strlen(name) + 2;
@@ -77,12 +115,21 @@ static int is_rank_file(const char *dir, const char *name)
     } else if (!S_ISREG(st.st_mode)) {
         if (named)
             fprintf(stderr, "profana: warning: %s: not a regular file, passed over\n", p);
-    } else if ((fd = open(p, O_RDONLY)) < 0) {
-        fprintf(stderr, "profana: error: %s: cannot read: %s\n", p, strerror(errno));
-        yes = -1;
     } else {
-        close(fd);
-        yes = named || pf_rank_summary_sniff(p) || pf_inspector_sniff(p);
+        /* the first bytes once: a summary, an Inspector log, or (named so) a trace */
+        char head[128];
+        pf_error err;
+        long n = pf_source_head(p, head, sizeof head, &err);
+        if (n < 0 && (fd = open(p, O_RDONLY)) < 0) {
+            fprintf(stderr, "profana: error: %s: cannot read: %s\n", p, strerror(errno));
+            free(p);
+            return -1;
+        }
+        if (n < 0)
+            close(fd);
+        int insp = n > 0 && pf_inspector_sniff_text(head, (size_t)n);
+        *kind = insp ? KIND_INSPECTOR : KIND_OTHER;
+        yes = named || insp || (n > 0 && pf_rank_summary_sniff_text(head, (size_t)n));
     }
     free(p);
     return yes;
@@ -102,10 +149,10 @@ static int add_dir(path_list *l, const char *dir)
     struct dirent *e;
     int rc = 0;
     while (rc == 0 && (e = readdir(d)) != NULL) {
-        int yes = is_rank_file(dir, e->d_name);
+        int kind, yes = is_rank_file(dir, e->d_name, &kind);
         if (yes < 0)
             rc = PF_EXIT_TRACE;
-        else if (yes && push(l, dir, e->d_name))
+        else if (yes && push_kind(l, dir, e->d_name, kind))
             rc = pf_cli_error("out of memory");
     }
     closedir(d);
@@ -116,8 +163,7 @@ static int add_dir(path_list *l, const char *dir)
                         "directory\n", dir);
         return PF_EXIT_TRACE;
     }
-    qsort(l->v + first, l->n - first, sizeof *l->v, by_name);
-    return 0;
+    return sort_names(l, first) ? pf_cli_error("out of memory") : 0;
 }
 
 static int expand(const pf_cli *cli, int n, path_list *l)
@@ -192,6 +238,7 @@ static void free_list(path_list *l)
     for (size_t i = 0; i < l->n; i++)
         free(l->v[i]);
     free(l->v);
+    free(l->kind);
     *l = (path_list){0};
 }
 
@@ -200,7 +247,9 @@ static int split_inspector(path_list *l, path_list *insp)
 {
     size_t k = 0;
     for (size_t i = 0; i < l->n; i++) {
-        if (!pf_inspector_sniff(l->v[i])) {
+        int is_log = l->kind[i] == KIND_UNKNOWN ? pf_inspector_sniff(l->v[i]) : l->kind[i] == KIND_INSPECTOR;
+        if (!is_log) {
+            l->kind[k] = l->kind[i];
             l->v[k++] = l->v[i];
             continue;
         }

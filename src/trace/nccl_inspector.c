@@ -287,7 +287,13 @@ int pf_inspector_sniff(const char *path)
     char head[64];
     pf_error err;
     long n = pf_source_head(path, head, sizeof head, &err);
+    return n > 0 && pf_inspector_sniff_text(head, (size_t)n);
+}
+
+int pf_inspector_sniff_text(const char *head, size_t len)
+{
     static const char key[] = "\"header\"";
+    long n = (long)(len < 64 ? len : 64);
     if (n <= 0)
         return 0;
     size_t p = pf_json_ws(head, (size_t)n, 0);
