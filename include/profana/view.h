@@ -101,7 +101,8 @@ int pf_view_devices(FILE *out, pf_format format, int width, const pf_devset *set
  * and Markdown); the tables (ranks, steps when a rank has ProfilerSteps, collectives,
  * stragglers) one after another, separated by an empty line (CSV); or one JSON document
  * {ranks, steps, collectives, stragglers, matched, unmatched, no_args, link_gbps,
- * link_source, culprits, late_arrivals, culprit_threshold_us, culprit_windows}. After the
+ * link_source, nodes, intra_node, inter_node, node_unknown_instances, culprits, late_arrivals,
+ * culprit_threshold_us, culprit_windows, inspector}. After the
  * tables, the culprits (cul, pf_ranks_culprits: docs/ranks.md, "Culprits"). Text fits width (0: every column, no wrapping): prose wrapped, the tables'
  * columns that fit, trace paths relative to their common directory (text and Markdown).
  * insp (NULL: no NCCL Inspector logs were given) adds the Inspector's collectives after the

@@ -1,4 +1,4 @@
-/* cmd_ranks.c - `--ranks PATH... DTYPE`: expands directories into their traces and summaries, has the ranks engine (include/profana/ranks.h) load, summarise and match them, and prints the view (src/render/ranks_view.c). */
+/* cmd_ranks.c - `--ranks PATH... DTYPE`: expands directories into their traces, summaries and NCCL Inspector logs, has the ranks engine (include/profana/ranks.h) load, summarise and match them, and prints the view (src/render/ranks_view.c). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -166,7 +166,7 @@ static void print_one(FILE *out, pf_format format, int width, const pf_table *t,
 }
 
 int pf_insp_print(FILE *out, pf_format format, int width, const pf_rank_summary *s, const pf_ranks_report *rep,
-                  const pf_insp_report *insp)
+                  const pf_insp_report *insp, int after)
 {
     assert(out && rep && insp);
     int csv = format == PF_FMT_CSV;
@@ -179,8 +179,10 @@ int pf_insp_print(FILE *out, pf_format format, int width, const pf_rank_summary 
             records += (int64_t)insp->logs[i].n;
         for (size_t i = 0; i < insp->n_inst; i++)
             from_start += insp->inst[i].skew_from == PF_SKEW_FROM_START;
+        if (after)
+            fputc('\n', out);
         fprintf(out,
-                "\nNCCL Inspector: %zu logs (ranks), %lld records; %zu collectives on %zu communicators logged by every "
+                "NCCL Inspector: %zu logs (ranks), %lld records; %zu collectives on %zu communicators logged by every "
                 "rank of them (%lld with start times, the rest skewed by duration); %lld records not matched\n",
                 insp->n_logs, (long long)records, insp->n_inst, comms, (long long)from_start,
                 (long long)insp->incomplete);
@@ -190,7 +192,8 @@ int pf_insp_print(FILE *out, pf_format format, int width, const pf_rank_summary 
     pf_table *t[2] = {inst_table(s, rep, insp, csv ? 0 : PF_INSP_TEXT_ROWS), strag_table(insp)};
     int rc = t[0] && t[1] && !pf_table_status(t[0]) && !pf_table_status(t[1]) ? 0 : -1;
     for (int k = 0; rc == 0 && k < 2; k++) {
-        fputc('\n', out);
+        if (k > 0 || !csv || after)
+            fputc('\n', out);
         if (k == 0)
             print_one(out, format, width, t[k], inst_wanted, (int)(sizeof inst_wanted / sizeof inst_wanted[0]));
         else

@@ -12,9 +12,10 @@
 enum { PF_INSP_TEXT_ROWS = 20 };
 
 /* Text, Markdown or CSV: the counts line (not CSV), the instances table and the Inspector
- * stragglers. Returns 0, or -1 when memory runs out. */
+ * stragglers; after: the Kineto part was printed before (an empty line separates them).
+ * Returns 0, or -1 when memory runs out. */
 int pf_insp_print(FILE *out, pf_format format, int width, const pf_rank_summary *s, const pf_ranks_report *rep,
-                  const pf_insp_report *insp);
+                  const pf_insp_report *insp, int after);
 
 /* The member "inspector" of --ranks' JSON: null without logs, else {logs, instances,
  * stragglers, incomplete, joined, join_pairs} (docs/ranks.md, "NCCL Inspector logs"). */

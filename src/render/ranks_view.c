@@ -486,7 +486,7 @@ int pf_view_ranks(FILE *out, pf_format format, int width, const pf_rank_summary 
     int fit = format == PF_FMT_TEXT ? width : 0;
     int rc = n > 0 || !insp ? print_tables(w, format, fit, s, n, rep, cul) : 0;
     if (rc == 0 && insp)
-        rc = pf_insp_print(w, format, fit, s, rep, insp);
+        rc = pf_insp_print(w, format, fit, s, rep, insp, n > 0);
     pf_wrap_close(w, out);
     return rc;
 }
