@@ -347,9 +347,16 @@ static int join(const pf_rank_summary *s, size_t ns, const pf_ranks_report *rep,
     if (rep->n_instances == 0 || r->n_inst == 0)
         return 0;
     /* the Kineto groups: rep->instances are by group, then sequence number */
+    /* room for the ranks of the largest instance of either side (a malformed log may repeat a
+     * communicator's rank: an instance is not bounded by the number of logs) */
+    size_t most = 1;
+    for (size_t i = 0; i < r->n_inst; i++)
+        most = r->inst[i].n > most ? r->inst[i].n : most;
+    for (size_t i = 0; i < rep->n_instances; i++)
+        most = rep->instances[i].n > most ? rep->instances[i].n : most;
     group *g = calloc(rep->n_instances, sizeof *g);
     size_t *kin = malloc(rep->n_instances * sizeof *kin), ng = 0;
-    int *ra = malloc((r->n_logs + ns + 1) * sizeof *ra), *rb = malloc((r->n_logs + ns + 1) * sizeof *rb);
+    int *ra = malloc(most * sizeof *ra), *rb = malloc(most * sizeof *rb);
     if (!g || !kin || !ra || !rb) {
         free(g);
         free(kin);
