@@ -43,7 +43,7 @@ typedef struct pf_insp_log {
  * else, or an unreadable file. */
 int pf_inspector_sniff(const char *path);
 
-/* The same test on the first len bytes of a text (only the first 64 are looked at). */
+/* The same test on a text of len bytes (its first member's key only is looked at). */
 int pf_inspector_sniff_text(const char *head, size_t len);
 
 /* Reads the log at path (plain or gzip): a sequence of JSON objects separated by whitespace

@@ -119,7 +119,7 @@ enum { PF_RANK_SUMMARY_VERSION = 1 };
  * words that error). Reads only the first bytes. */
 int pf_rank_summary_sniff(const char *path);
 
-/* The same test on the first len bytes of a text (only the first 128 are looked at). */
+/* The same test on a text of len bytes (its first members only are looked at). */
 int pf_rank_summary_sniff_text(const char *head, size_t len);
 
 /* Reads a --summary file into *out (free its members as pf_ranks_free does). The rank is -1

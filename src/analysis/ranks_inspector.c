@@ -288,8 +288,7 @@ typedef struct group {
 static int agree(const pf_rank_summary *s, const pf_ranks_report *rep, const group *g, const pf_insp_report *r,
                  size_t lo, size_t hi, int64_t off)
 {
-    size_t m = g->nk < JOIN_COMPARED ? g->nk : JOIN_COMPARED;
-    for (size_t k = 0; k < m; k++) {
+    for (size_t k = 0; k < g->nk && k < JOIN_COMPARED; k++) {
         const pf_coll_instance *ki = &rep->instances[g->kin[k]];
         long j = find_sn(r->inst, lo, hi, ki->seq + off);
         if (j < 0)
@@ -298,7 +297,7 @@ static int agree(const pf_rank_summary *s, const pf_ranks_report *rep, const gro
         if (!a || !b || strcmp(a, b) != 0)
             return -1;
     }
-    return (int)m;
+    return (int)(g->nk < JOIN_COMPARED ? g->nk : JOIN_COMPARED);
 }
 
 /* Joins the communicator inst[lo, hi) with group g when their ranks are the same set. */
@@ -377,7 +376,7 @@ static int join(const pf_rank_summary *s, size_t ns, const pf_ranks_report *rep,
         for (hi = lo + 1; hi < r->n_inst && strcmp(r->inst[hi].comm, r->inst[lo].comm) == 0; hi++)
             ;
         insp_ranks(r, &r->inst[lo], ra);
-        size_t match = SIZE_MAX;
+        size_t paired = SIZE_MAX;
         int many = 0;
         for (size_t k = 0; k < ng; k++) {
             const pf_coll_instance *ki = &rep->instances[g[k].kin[0]];
@@ -385,11 +384,11 @@ static int join(const pf_rank_summary *s, size_t ns, const pf_ranks_report *rep,
                 continue;
             kineto_ranks(s, rep, ki, rb);
             if (same_ranks(ra, rb, ki->n)) {
-                many |= match != SIZE_MAX;
-                match = k;
+                many |= paired != SIZE_MAX;
+                paired = k;
             }
         }
-        if (match == SIZE_MAX || many)
+        if (paired == SIZE_MAX || many)
             continue;
         /* another communicator of the same ranks makes the pairing ambiguous */
         int other = 0;
@@ -402,7 +401,7 @@ static int join(const pf_rank_summary *s, size_t ns, const pf_ranks_report *rep,
             other = same_ranks(ra, rb, r->inst[lo].n);
         }
         if (!other)
-            join_pair(s, rep, &g[match], r, lo, hi);
+            join_pair(s, rep, &g[paired], r, lo, hi);
     }
     free(g);
     free(kin);

@@ -525,20 +525,20 @@ int pf_rank_summary_sniff(const char *path)
 int pf_rank_summary_sniff_text(const char *head, size_t len)
 {
     static const char key[] = "\"profana_summary\"";
-    long n = (long)(len < 128 ? len : 128);
-    if (n <= 0)
+    size_t n = len; /* only the first members are looked at: the scans stop at them */
+    if (!head || n == 0)
         return 0;
     static const char schema[] = "\"schema\"";
-    size_t p = pf_json_ws(head, (size_t)n, 0);
-    if (p >= (size_t)n || head[p] != '{')
+    size_t p = pf_json_ws(head, n, 0);
+    if (p >= n || head[p] != '{')
         return 0;
-    p = pf_json_ws(head, (size_t)n, p + 1);
-    if ((size_t)n - p >= sizeof schema - 1 && memcmp(head + p, schema, sizeof schema - 1) == 0) {
+    p = pf_json_ws(head, n, p + 1);
+    if (n - p >= sizeof schema - 1 && memcmp(head + p, schema, sizeof schema - 1) == 0) {
         /* the schema's value is "profana/N", without a comma: the version member follows the first one */
-        const char *comma = memchr(head + p, ',', (size_t)n - p);
+        const char *comma = memchr(head + p, ',', n - p);
         if (!comma)
             return 0;
-        p = pf_json_ws(head, (size_t)n, (size_t)(comma - head) + 1);
+        p = pf_json_ws(head, n, (size_t)(comma - head) + 1);
     }
-    return (size_t)n - p >= sizeof key - 1 && memcmp(head + p, key, sizeof key - 1) == 0;
+    return n - p >= sizeof key - 1 && memcmp(head + p, key, sizeof key - 1) == 0;
 }

@@ -293,12 +293,12 @@ int pf_inspector_sniff(const char *path)
 int pf_inspector_sniff_text(const char *head, size_t len)
 {
     static const char key[] = "\"header\"";
-    long n = (long)(len < 64 ? len : 64);
-    if (n <= 0)
+    size_t n = len; /* only the first member's key is looked at */
+    if (!head || n == 0)
         return 0;
-    size_t p = pf_json_ws(head, (size_t)n, 0);
-    if (p >= (size_t)n || head[p] != '{')
+    size_t p = pf_json_ws(head, n, 0);
+    if (p >= n || head[p] != '{')
         return 0;
-    p = pf_json_ws(head, (size_t)n, p + 1);
-    return (size_t)n - p >= sizeof key - 1 && memcmp(head + p, key, sizeof key - 1) == 0;
+    p = pf_json_ws(head, n, p + 1);
+    return n - p >= sizeof key - 1 && memcmp(head + p, key, sizeof key - 1) == 0;
 }
