@@ -88,6 +88,8 @@ typedef struct pf_rank_summary {
     char *path;                /* owned copy of the trace's path as given */
     const char *given;         /* the file named to pf_ranks_load (a trace or a summary),
                                   borrowed from its paths while it runs; NULL otherwise */
+    char *node;                /* the trace's host_name (the node the rank ran on), owned;
+                                  NULL when unknown */
     int rank;                  /* distributedInfo.rank; else the position in the order given */
     int rank_from_trace;       /* 1 when rank came from distributedInfo.rank */
     int n_devices;             /* devices with GPU activity */
@@ -117,6 +119,9 @@ enum { PF_RANK_SUMMARY_VERSION = 1 };
  * words that error). Reads only the first bytes. */
 int pf_rank_summary_sniff(const char *path);
 
+/* The same test on a text of len bytes (its first members only are looked at). */
+int pf_rank_summary_sniff_text(const char *head, size_t len);
+
 /* Reads a --summary file into *out (free its members as pf_ranks_free does). The rank is -1
  * when the summary's trace named none. Returns 0, or -1 with err set to one line: "PATH:
  * byte N: ..." for malformed JSON, a missing, mistyped or repeated member, or figures that
@@ -124,6 +129,9 @@ int pf_rank_summary_sniff(const char *path);
  * this profana reads version 1 ..." for another version, "PATH: a profana document of schema
  * S; ..." for another leading "schema" (a summary may open with PF_JSON_SCHEMA or without it). */
 int pf_rank_summary_read(const char *path, pf_rank_summary *out, pf_error *err);
+
+/* pf_rank_summary_read of a text already read (path names it in errors). */
+int pf_rank_summary_parse(const char *path, const char *text, size_t len, pf_rank_summary *out, pf_error *err);
 
 /* Summarises one loaded trace. path is copied. When the trace has communication kernels,
  * reads its text again (the model keeps no kernel args) for each one's collective args (from
@@ -156,6 +164,15 @@ void pf_rank_summary_clear(pf_rank_summary *s);
 /* Frees n summaries and the array. NULL is a no-op. */
 void pf_ranks_free(pf_rank_summary *s, size_t n);
 
+/* Where the ranks of a matched collective ran, by their traces' host_name. */
+enum { PF_NODES_UNKNOWN = 0, PF_NODES_ONE = 1, PF_NODES_MANY = 2 };
+
+/* The matched instances of one kind of placement (within a node, across nodes): how many,
+ * and their transfer time (the fastest rank's kernel) and skew, summed. */
+typedef struct pf_node_split {
+    int64_t count, transfer_ns, skew_ns;
+} pf_node_split;
+
 /* One collective kind and message size on one process group, over every instance matched
  * across the ranks. */
 typedef struct pf_coll_row {
@@ -169,7 +186,11 @@ typedef struct pf_coll_row {
     int64_t skew_max_ns;       /* the largest instance's skew */
     double algbw_gbps;         /* count * bytes / transfer_ns; < 0 unknown */
     double busbw_gbps;         /* algbw times nccl-tests' factor; < 0 unknown */
-    double link_pct;           /* busbw over the link's peak per direction; < 0 unknown */
+    double link_pct;           /* busbw over the link's peak per direction; < 0 unknown (and
+                                  across nodes: the network's peak is not known) */
+    int nodes;                 /* where its ranks ran: PF_NODES_ONE (one node: intra-node),
+                                  PF_NODES_MANY (several: inter-node), PF_NODES_UNKNOWN (a
+                                  rank without host_name) */
 } pf_coll_row;
 
 /* Per rank, how often it was the last to start a matched collective and the waiting that
@@ -201,6 +222,11 @@ typedef struct pf_ranks_report {
     int64_t no_args;           /* communication kernels without collective args: not matched */
     int64_t by_seq;            /* of the matched instances, those matched on their sequence
                                   number (every rank's kernels of their group carry one) */
+    pf_node_split intra, inter;/* the matched instances whose ranks all ran on one node, and
+                                  those whose ranks ran on several (by host_name) */
+    int64_t node_unknown;      /* matched instances with a rank whose node is unknown (no
+                                  host_name): while any, intra and inter are incomplete */
+    size_t n_nodes;            /* distinct host_name over the ranks; 0 when a rank has none */
     double link_gbps;          /* the ranks' link peak per direction; < 0 unknown */
     const char *link_source;
     const pf_device_info *link_info; /* the ranks' common device entry (link_pct per row's

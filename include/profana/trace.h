@@ -174,6 +174,8 @@ typedef struct pf_trace {
     pf_strtab *strings;
     pf_device *devices;        /* sorted by id */
     int n_devices;
+    char *host_name;           /* the top-level "host_name" Kineto writes (the node the rank
+                                  ran on), owned; NULL when the trace has none */
     int rank;                  /* distributedInfo.rank (a whole number from 0 to 2^24); -1
                                   when the trace names none */
     pf_activity *acts;         /* in file order */

@@ -9,6 +9,7 @@
 #include "profana/diff.h"
 #include "profana/ranks.h"
 #include "profana/ranks_culprit.h"
+#include "profana/ranks_inspector.h"
 #include "profana/runs.h"
 #include "profana/tabulate.h"
 
@@ -102,12 +103,15 @@ int pf_view_devices(FILE *out, pf_format format, int width, const pf_devset *set
  * why in place of the collectives and stragglers tables (text and Markdown); the tables (ranks, steps when a rank has ProfilerSteps, collectives,
  * stragglers) one after another, separated by an empty line (CSV); or one JSON document
  * {ranks, steps, collectives, stragglers, matched, unmatched, no_args, link_gbps,
- * link_source, culprits, late_arrivals, culprit_threshold_us, culprit_windows}. After the
+ * link_source, nodes, intra_node, inter_node, node_unknown_instances, culprits, late_arrivals,
+ * culprit_threshold_us, culprit_windows, inspector}. After the
  * tables, the culprits (cul, pf_ranks_culprits: docs/ranks.md, "Culprits"). Text fits width (0: every column, no wrapping): prose wrapped, the tables'
  * columns that fit, trace paths relative to their common directory (text and Markdown).
- * Returns 0, or -1 when memory runs out. */
+ * insp (NULL: no NCCL Inspector logs were given) adds the Inspector's collectives after the
+ * rest (JSON: the member "inspector", null without logs); with no Kineto rank (n 0) text,
+ * Markdown and CSV print only them. Returns 0, or -1 when memory runs out. */
 int pf_view_ranks(FILE *out, pf_format format, int width, const pf_rank_summary *s, size_t n,
-                  const pf_ranks_report *rep, const pf_culprit_report *cul);
+                  const pf_ranks_report *rep, const pf_culprit_report *cul, const pf_insp_report *insp);
 
 /* --summary: s as the JSON summary file that pf_rank_summary_read reads back (docs/ranks.md, "Rank
  * summaries": every member). Returns 0, or -1 when out reports a write error. */

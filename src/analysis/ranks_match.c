@@ -18,6 +18,7 @@ typedef struct entry {
 typedef struct instance {
     const pf_comm_rec *rec;    /* the first rank's: name, group, bytes */
     int group_size;
+    int nodes;                 /* PF_NODES_* */
     int64_t transfer_ns, skew_ns;
 } instance;
 
@@ -137,8 +138,23 @@ static int complete(const entry *run, size_t m)
     return 1;
 }
 
+/* Whether the ranks of run[0, m) ran on one node, several, or is unknown (a rank without
+ * host_name). */
+static int placement(const pf_rank_summary *s, const entry *run, size_t m)
+{
+    const char *first = s[run[0].rank].node;
+    int many = 0;
+    for (size_t i = 0; i < m; i++) {
+        const char *n = s[run[i].rank].node;
+        if (!n || !first)
+            return PF_NODES_UNKNOWN;
+        many |= strcmp(n, first) != 0;
+    }
+    return many ? PF_NODES_MANY : PF_NODES_ONE;
+}
+
 /* Transfer time and skew of one instance; the last rank to start gets the waiting. */
-static instance measure(const entry *run, size_t m, pf_straggler *st)
+static instance measure(const pf_rank_summary *s, const entry *run, size_t m, pf_straggler *st)
 {
     int64_t first = run[0].rec->ts_ns, last = first, fastest = run[0].rec->dur_ns;
     size_t late = 0;
@@ -156,7 +172,7 @@ static instance measure(const entry *run, size_t m, pf_straggler *st)
         for (size_t i = 0; i < m; i++)
             st[run[late].rank].wait_ns = pf_sat_add(st[run[late].rank].wait_ns, pf_sat_sub(last, run[i].rec->ts_ns));
     }
-    return (instance){run[0].rec, run[0].rec->group_size, fastest, pf_sat_sub(last, first)};
+    return (instance){run[0].rec, run[0].rec->group_size, placement(s, run, m), fastest, pf_sat_sub(last, first)};
 }
 
 static int by_kind(const void *x, const void *y)
@@ -191,7 +207,8 @@ static void rates(pf_coll_row *row, const pf_device_info *info)
     if (f < 0)
         return;
     row->busbw_gbps = row->algbw_gbps * f;
-    if (link_gbps > 0)
+    /* across nodes the network carries it, whose peak the device table does not know */
+    if (link_gbps > 0 && row->nodes != PF_NODES_MANY)
         row->link_pct = 100 * row->busbw_gbps / link_gbps;
 }
 
@@ -204,8 +221,19 @@ static int make_rows(instance *in, size_t m, pf_ranks_report *r)
         return -1;
     for (size_t i = 0, j; i < m; i = j) {
         pf_coll_row *row = &r->rows[r->n_rows++];
-        *row = (pf_coll_row){in[i].rec->name, in[i].rec->pg, in[i].rec->bytes, in[i].group_size, 0, 0, 0, 0, 0, 0, 0};
+        *row = (pf_coll_row){in[i].rec->name, in[i].rec->pg, in[i].rec->bytes, in[i].group_size, 0, 0, 0, 0, 0, 0, 0,
+                             in[i].nodes};
         for (j = i; j < m && same_kind(&in[i], &in[j]); j++) {
+            if (in[j].nodes != row->nodes) /* one group is one set of ranks: cannot differ */
+                row->nodes = PF_NODES_UNKNOWN;
+            pf_node_split *split = in[j].nodes == PF_NODES_ONE ? &r->intra : in[j].nodes == PF_NODES_MANY ? &r->inter : NULL;
+            if (split) {
+                split->count++;
+                split->transfer_ns = pf_sat_add(split->transfer_ns, in[j].transfer_ns);
+                split->skew_ns = pf_sat_add(split->skew_ns, in[j].skew_ns);
+            } else {
+                r->node_unknown++;
+            }
             row->count++;
             row->transfer_ns = pf_sat_add(row->transfer_ns, in[j].transfer_ns);
             row->skew_ns = pf_sat_add(row->skew_ns, in[j].skew_ns);
@@ -244,6 +272,33 @@ static void common_link(const pf_rank_summary *s, size_t n, pf_ranks_report *r)
     }
 }
 
+static int by_text(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* The distinct host names of s[0, n); 0 when a rank has none (or memory runs out: the count is
+ * then unknown as well). */
+static size_t count_nodes(const pf_rank_summary *s, size_t n)
+{
+    const char **v = malloc((n ? n : 1) * sizeof *v);
+    size_t k = 0;
+    for (size_t i = 0; v && i < n; i++) {
+        if (!s[i].node) {
+            free(v);
+            return 0;
+        }
+        v[i] = s[i].node;
+    }
+    if (!v)
+        return 0;
+    qsort(v, n, sizeof *v, by_text);
+    for (size_t i = 0; i < n; i++)
+        k += i == 0 || strcmp(v[i], v[i - 1]) != 0;
+    free(v);
+    return k;
+}
+
 int pf_ranks_match(const pf_rank_summary *s, size_t n, pf_ranks_report *r, pf_error *err)
 {
     *r = (pf_ranks_report){0};
@@ -263,6 +318,7 @@ int pf_ranks_match(const pf_rank_summary *s, size_t n, pf_ranks_report *r, pf_er
     r->n_stragglers = n;
     for (size_t i = 0; i < n; i++)
         r->stragglers[i].rank = s[i].rank;
+    r->n_nodes = count_nodes(s, n);
     use_recorded_seq(e, m);
     qsort(e, m, sizeof *e, by_group_seq_rank);
     for (size_t i = 0, j; i < m; i = j) {
@@ -274,7 +330,7 @@ int pf_ranks_match(const pf_rank_summary *s, size_t n, pf_ranks_report *r, pf_er
         }
         r->matched++;
         r->by_seq += e[i].on_seq;
-        in[n_inst++] = measure(e + i, j - i, r->stragglers);
+        in[n_inst++] = measure(s, e + i, j - i, r->stragglers);
         r->instances[r->n_instances++] = (pf_coll_instance){r->n_members, j - i, e[i].seq};
         for (size_t k = i; k < j; k++)
             r->members[r->n_members++] = (pf_coll_member){e[k].rank, (size_t)(e[k].rec - s[e[k].rank].comms)};

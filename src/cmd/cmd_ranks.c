@@ -1,4 +1,4 @@
-/* cmd_ranks.c - `--ranks PATH... DTYPE`: expands directories into their traces and summaries, has the ranks engine (include/profana/ranks.h) load, summarise and match them, and prints the view (src/render/ranks_view.c) and writes the --plot ranks and --report files (src/render/report_html.c). */
+/* cmd_ranks.c - `--ranks PATH... DTYPE`: expands directories into their traces, summaries and NCCL Inspector logs, has the ranks engine (include/profana/ranks.h) load, summarise and match them, and prints the view (src/render/ranks_view.c) and writes the --plot ranks and --report files (src/render/report_html.c). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -11,10 +11,15 @@
 #include "profana/cli.h"
 #include "profana/ranks.h"
 #include "profana/ranks_culprit.h"
+#include "profana/ranks_inspector.h"
 #include "profana/report.h"
+
+/* What a file holds, when its first bytes were already read (a directory's entries). */
+enum { KIND_UNKNOWN = -1, KIND_OTHER = 0, KIND_INSPECTOR = 1 };
 
 typedef struct path_list {
     char **v;
+    signed char *kind;         /* kind[i]: KIND_* of v[i] */
     size_t n, cap;
 } path_list;
 
@@ -26,8 +31,13 @@ static int push(path_list *l, const char *dir, const char *name)
         if (!v)
             return -1;
         l->v = v;
+        signed char *k = realloc(l->kind, cap);
+        if (!k)
+            return -1;
+        l->kind = k;
         l->cap = cap;
     }
+    l->kind[l->n] = (signed char)kind;
     size_t need = (dir ? strlen(dir) + 1 : 0) + strlen(name) + 1;
     char *p = malloc(need);
     if (!p)
@@ -37,25 +47,54 @@ static int push(path_list *l, const char *dir, const char *name)
     return 0;
 }
 
+static int push(path_list *l, const char *dir, const char *name)
+{
+    return push_kind(l, dir, name, KIND_UNKNOWN);
+}
+
 static int ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);
     return n > k && strcmp(s + n - k, suffix) == 0;
 }
 
+typedef struct name_kind {
+    char *path;
+    signed char kind;
+} name_kind;
+
 static int by_name(const void *x, const void *y)
 {
-    return strcmp(*(char *const *)x, *(char *const *)y);
+    return strcmp(((const name_kind *)x)->path, ((const name_kind *)y)->path);
+}
+
+/* Sorts l's entries [first, n) by name, their kinds with them. */
+static int sort_names(path_list *l, size_t first)
+{
+    size_t m = l->n - first;
+    name_kind *t = malloc((m ? m : 1) * sizeof *t);
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < m; i++)
+        t[i] = (name_kind){l->v[first + i], l->kind[first + i]};
+    qsort(t, m, sizeof *t, by_name);
+    for (size_t i = 0; i < m; i++) {
+        l->v[first + i] = t[i].path;
+        l->kind[first + i] = t[i].kind;
+    }
+    free(t);
+    return 0;
 }
 
 /* Whether the directory entry name of dir is a rank's input: a regular file (or a link to
- * one) named .json or .json.gz, or another regular file that holds a summary, whatever its
- * name. Anything else (a FIFO would block the run, a socket, a device, a subdirectory) is
+ * one) named .json or .json.gz, or another regular file that holds a summary or an NCCL
+ * Inspector log, whatever its name. Anything else (a FIFO would block the run, a socket, a device, a subdirectory) is
  * passed over, with a warning when its name says trace. A regular file that cannot be read
  * might be a rank's summary: never passed over without a word. Returns 1, 0, or -1 after
- * printing why. */
-static int is_rank_file(const char *dir, const char *name)
+ * printing why; *kind receives KIND_INSPECTOR or KIND_OTHER when the first bytes were read. */
+static int is_rank_file(const char *dir, const char *name, int *kind)
 {
+    *kind = KIND_UNKNOWN;
     if (name[0] == '.')
         return 0;
     size_t need = strlen(dir) + strlen(name) + 2;
@@ -77,12 +116,21 @@ static int is_rank_file(const char *dir, const char *name)
     } else if (!S_ISREG(st.st_mode)) {
         if (named)
             fprintf(stderr, "profana: warning: %s: not a regular file, passed over\n", p);
-    } else if ((fd = open(p, O_RDONLY)) < 0) {
-        fprintf(stderr, "profana: error: %s: cannot read: %s\n", p, strerror(errno));
-        yes = -1;
     } else {
-        close(fd);
-        yes = named || pf_rank_summary_sniff(p);
+        /* the first bytes once: a summary, an Inspector log, or (named so) a trace */
+        char head[128];
+        pf_error err;
+        long n = pf_source_head(p, head, sizeof head, &err);
+        if (n < 0 && (fd = open(p, O_RDONLY)) < 0) {
+            fprintf(stderr, "profana: error: %s: cannot read: %s\n", p, strerror(errno));
+            free(p);
+            return -1;
+        }
+        if (n < 0)
+            close(fd);
+        int insp = n > 0 && pf_inspector_sniff_text(head, (size_t)n);
+        *kind = insp ? KIND_INSPECTOR : KIND_OTHER;
+        yes = named || insp || (n > 0 && pf_rank_summary_sniff_text(head, (size_t)n));
     }
     free(p);
     return yes;
@@ -102,21 +150,21 @@ static int add_dir(path_list *l, const char *dir)
     struct dirent *e;
     int rc = 0;
     while (rc == 0 && (e = readdir(d)) != NULL) {
-        int yes = is_rank_file(dir, e->d_name);
+        int kind, yes = is_rank_file(dir, e->d_name, &kind);
         if (yes < 0)
             rc = PF_EXIT_TRACE;
-        else if (yes && push(l, dir, e->d_name))
+        else if (yes && push_kind(l, dir, e->d_name, kind))
             rc = pf_cli_error("out of memory");
     }
     closedir(d);
     if (rc)
         return rc;
     if (l->n == first) {
-        fprintf(stderr, "profana: error: %s: no .json or .json.gz traces and no summaries in the directory\n", dir);
+        fprintf(stderr, "profana: error: %s: no .json or .json.gz traces, no summaries and no NCCL Inspector logs in the "
+                        "directory\n", dir);
         return PF_EXIT_TRACE;
     }
-    qsort(l->v + first, l->n - first, sizeof *l->v, by_name);
-    return 0;
+    return sort_names(l, first) ? pf_cli_error("out of memory") : 0;
 }
 
 static int expand(const pf_cli *cli, int n, path_list *l)
@@ -186,26 +234,46 @@ static void print_warnings(const char *w)
     }
 }
 
-static int run(const pf_cli *cli, const path_list *l)
+static int run(const pf_cli *cli, path_list *l)
 {
     pf_rank_summary *s;
     char *warnings;
     pf_error err;
-    if (pf_ranks_load((const char *const *)l->v, l->n, &cli->load, &s, &warnings, &err))
+    path_list il = {0};
+    int irc = split_inspector(l, &il);
+    if (irc) {
+        free_list(&il);
+        return irc;
+    }
+    if (pf_ranks_load((const char *const *)l->v, l->n, &cli->load, &s, &warnings, &err)) {
+        free_list(&il);
         return pf_cli_error(err.msg);
+    }
     print_warnings(warnings);
     free(warnings);
     pf_ranks_report rep;
     if (pf_ranks_match(s, l->n, &rep, &err)) {
+        free_list(&il);
         pf_ranks_free(s, l->n);
         return pf_cli_error(err.msg);
     }
     pf_culprit_report cul;
     if (pf_ranks_culprits(s, l->n, &rep, &cul, &err)) {
+        free_list(&il);
         pf_ranks_report_free(&rep);
         pf_ranks_free(s, l->n);
         return pf_cli_error(err.msg);
     }
+    pf_insp_report insp;
+    int have_insp = il.n > 0;
+    if (have_insp && pf_ranks_inspector((const char *const *)il.v, il.n, cli->load.jobs, s, l->n, &rep, &insp, &err)) {
+        free_list(&il);
+        pf_culprit_report_free(&cul);
+        pf_ranks_report_free(&rep);
+        pf_ranks_free(s, l->n);
+        return pf_cli_error(err.msg);
+    }
+    free_list(&il);
     /* --plot / --report files written first, put in place once standard output went out whole */
     pf_view_opts v = pf_cli_view_opts(cli);
     pf_ranks_run run_ = {s, l->n, &rep, &cul, (const char *const *)l->v, l->n};
@@ -213,7 +281,8 @@ static int run(const pf_cli *cli, const path_list *l)
     int rc = PF_EXIT_OK;
     if (pf_plots_write_ranks(&v, &run_, &files, &err))
         rc = pf_cli_error(err.msg);
-    else if (pf_view_ranks(stdout, cli->format, cli->wide ? 0 : pf_cli_width(), s, l->n, &rep, &cul))
+    else if (pf_view_ranks(stdout, cli->format, cli->wide ? 0 : pf_cli_width(), s, l->n, &rep, &cul,
+                           have_insp ? &insp : NULL))
         rc = pf_cli_error("out of memory");
     else
         rc = pf_cli_stdout_status();
@@ -221,6 +290,8 @@ static int run(const pf_cli *cli, const path_list *l)
         rc = pf_cli_error(err.msg);
     else if (rc != PF_EXIT_OK)
         pf_plots_abort(&files);
+    if (have_insp)
+        pf_insp_report_free(&insp);
     pf_culprit_report_free(&cul);
     pf_ranks_report_free(&rep);
     pf_ranks_free(s, l->n);
@@ -239,8 +310,6 @@ int cmd_ranks(const pf_cli *cli)
         rc = named_once(&l);
     if (rc == 0)
         rc = run(cli, &l);
-    for (size_t i = 0; i < l.n; i++)
-        free(l.v[i]);
-    free(l.v);
+    free_list(&l);
     return rc;
 }

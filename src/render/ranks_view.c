@@ -8,13 +8,15 @@
 
 #include "profana/view.h"
 #include "ranks_culprit_view.h"
+#include "ranks_inspector_view.h"
 #include "view_parts.h"
 
-enum { R_RANK, R_TRACE, R_GPU, R_BUSY, R_COMM, R_EXPOSED, R_EXPOSED_PCT, R_IDLE, R_SPAN, R_COMPUTE, R_NCOLS };
+enum { R_RANK, R_TRACE, R_NODE, R_GPU, R_BUSY, R_COMM, R_EXPOSED, R_EXPOSED_PCT, R_IDLE, R_SPAN, R_COMPUTE, R_NCOLS };
 
 static const pf_col rank_cols[R_NCOLS] = {
     [R_RANK] = {"Rank", "rank", 1, 0, NULL},
     [R_TRACE] = {"Trace", "trace", 0, 0, NULL},
+    [R_NODE] = {"Node", "node", 0, 0, NULL},
     [R_GPU] = {"GPU (us)", "gpu_us", 1, 0, NULL},
     [R_BUSY] = {"Busy (us)", "busy_us", 1, 0, NULL},
     [R_COMM] = {"Comm (us)", "comm_us", 1, 0, NULL},
@@ -42,12 +44,13 @@ static const pf_col step_cols[P_NCOLS] = {
     [P_COMPUTE_X] = {"Compute x", "compute_ratio", 1, 0, NULL},
 };
 
-enum { C_NAME, C_PG, C_N, C_BYTES, C_COUNT, C_TRANSFER, C_SKEW, C_SKEW_MAX, C_ALGBW, C_BUSBW, C_LINK, C_NCOLS };
+enum { C_NAME, C_PG, C_N, C_NODES, C_BYTES, C_COUNT, C_TRANSFER, C_SKEW, C_SKEW_MAX, C_ALGBW, C_BUSBW, C_LINK, C_NCOLS };
 
 static const pf_col coll_cols[C_NCOLS] = {
     [C_NAME] = {"Collective", "name", 0, 0, NULL},
     [C_PG] = {"Group", "process_group", 0, 0, NULL},
     [C_N] = {"Ranks", "group_size", 1, 0, NULL},
+    [C_NODES] = {"Nodes", "nodes", 0, 0, NULL},
     [C_BYTES] = {"Bytes", "bytes", 1, 0, NULL},
     [C_COUNT] = {"Count", "count", 1, 0, NULL},
     [C_TRANSFER] = {"Transfer (us)", "transfer_us", 1, 0, NULL},
@@ -69,12 +72,14 @@ static const pf_col strag_cols[S_NCOLS] = {
 /* The columns a width keeps, most wanted first (the first column always shows): per rank its
  * GPU time and how much of its communication was exposed; per collective its count, transfer
  * time and how close it came to the link. Ties: a share and the figure it is a share of. */
-static const int rank_wanted[] = {R_TRACE, R_GPU, R_EXPOSED_PCT, R_COMM, R_EXPOSED, R_BUSY, R_IDLE, R_SPAN, R_COMPUTE};
+static const int rank_wanted[] = {R_TRACE, R_GPU, R_EXPOSED_PCT, R_COMM, R_EXPOSED, R_BUSY, R_IDLE, R_SPAN, R_COMPUTE,
+                                  R_NODE};
 static const int rank_ties[] = {R_EXPOSED_PCT, R_COMM};
 static const int step_wanted[] = {P_STEP, P_GPU, P_EXPOSED_PCT, P_COMM, P_EXPOSED, P_BUSY, P_IDLE, P_SPAN, P_COMPUTE_X,
                                   P_COMPUTE};
 static const int step_ties[] = {P_EXPOSED_PCT, P_COMM};
-static const int coll_wanted[] = {C_COUNT, C_TRANSFER, C_BUSBW, C_LINK, C_SKEW, C_BYTES, C_N, C_PG, C_SKEW_MAX, C_ALGBW};
+static const int coll_wanted[] = {C_COUNT, C_TRANSFER, C_BUSBW, C_LINK, C_SKEW, C_BYTES, C_N, C_PG, C_SKEW_MAX, C_ALGBW,
+                                  C_NODES};
 static const int coll_ties[] = {C_BUSBW, C_LINK, C_SKEW, C_SKEW_MAX};
 static const int strag_wanted[] = {S_LATE, S_WAIT};
 
@@ -103,6 +108,8 @@ static pf_table *rank_table(const pf_rank_summary *s, size_t n)
         int r = pf_table_add_row(t);
         pf_table_int(t, r, R_RANK, s[i].rank);
         pf_table_str(t, r, R_TRACE, s[i].path);
+        if (s[i].node)
+            pf_table_str(t, r, R_NODE, s[i].node);
         times_cells(t, r, R_GPU, &s[i].all);
         pf_table_num(t, r, R_COMPUTE, us(s[i].all.compute_ns), 3);
     }
@@ -141,6 +148,8 @@ static pf_table *coll_table(const pf_ranks_report *rep)
         pf_table_str(t, r, C_NAME, c->name);
         pf_table_str(t, r, C_PG, c->pg);
         pf_table_int(t, r, C_N, c->group_size);
+        if (c->nodes != PF_NODES_UNKNOWN)
+            pf_table_str(t, r, C_NODES, c->nodes == PF_NODES_ONE ? "intra" : "inter");
         if (c->bytes >= 0)
             pf_table_int(t, r, C_BYTES, c->bytes);
         pf_table_int(t, r, C_COUNT, c->count);
@@ -219,6 +228,29 @@ static size_t common_dir(const pf_rank_summary *s, size_t n)
     return len;
 }
 
+/* One placement's figures: "N instances, transfer T us, skew S us". */
+static void print_split(FILE *out, const char *what, const pf_node_split *x)
+{
+    fprintf(out, "%s %lld instances, transfer %.3f us, skew %.3f us", what, (long long)x->count, us(x->transfer_ns),
+            us(x->skew_ns));
+}
+
+/* The nodes (host_name) and the matched collectives within one node and across nodes; the split
+ * is unknown while a matched instance has a rank without host_name. */
+static void print_nodes(FILE *out, const pf_ranks_report *rep)
+{
+    if (rep->n_nodes == 0) {
+        fputs("Nodes: unknown (a trace without host_name): intra- and inter-node collectives not told apart\n", out);
+        return;
+    }
+    fprintf(out, "Nodes: %zu (by host_name)", rep->n_nodes);
+    if (rep->node_unknown == 0 && rep->intra.count + rep->inter.count > 0) {
+        print_split(out, "; intra-node", &rep->intra);
+        print_split(out, "; inter-node", &rep->inter);
+    }
+    fputc('\n', out);
+}
+
 void pf_rview_counts(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep)
 {
     assert(out && (s || n == 0) && rep);
@@ -238,6 +270,7 @@ void pf_rview_counts(FILE *out, const pf_rank_summary *s, size_t n, const pf_ran
     if (rep->by_seq > 0)
         fprintf(out, "Matched on the collectives' sequence numbers (args Seq): %lld instances; the rest by their "
                      "order within their process group\n", (long long)rep->by_seq);
+    print_nodes(out, rep);
     if (rep->link_gbps > 0)
         fprintf(out, "Link: %.0f GB/s per direction (%s)\n", rep->link_gbps, rep->link_source);
     else
@@ -437,8 +470,41 @@ static int print_tables(FILE *out, pf_format format, int width, const pf_rank_su
     return rc;
 }
 
+static void json_split(pf_jw *w, const char *key, const pf_node_split *x, int known)
+{
+    pf_jw_key(w, key);
+    if (!known) {
+        pf_jw_null(w);
+        return;
+    }
+    pf_jw_obj_begin(w);
+    pf_jw_key(w, "instances");
+    pf_jw_int(w, x->count);
+    pf_jw_key(w, "transfer_us");
+    pf_jw_num(w, us(x->transfer_ns));
+    pf_jw_key(w, "skew_us");
+    pf_jw_num(w, us(x->skew_ns));
+    pf_jw_obj_end(w);
+}
+
+/* "nodes" (distinct host_name; null when a rank has none), "intra_node" and "inter_node" (null
+ * while a matched instance has a rank of unknown node), "node_unknown_instances". */
+static void json_nodes(pf_jw *w, const pf_ranks_report *rep)
+{
+    pf_jw_key(w, "nodes");
+    if (rep->n_nodes)
+        pf_jw_int(w, (int64_t)rep->n_nodes);
+    else
+        pf_jw_null(w);
+    int known = rep->n_nodes > 0 && rep->node_unknown == 0;
+    json_split(w, "intra_node", &rep->intra, known);
+    json_split(w, "inter_node", &rep->inter, known);
+    pf_jw_key(w, "node_unknown_instances");
+    pf_jw_int(w, rep->node_unknown);
+}
+
 static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep,
-                      const pf_culprit_report *cul)
+                      const pf_culprit_report *cul, const pf_insp_report *insp)
 {
     pf_table *t[T_COUNT];
     static const char *const keys[T_COUNT] = {"ranks", "steps", "collectives", "stragglers"};
@@ -471,6 +537,7 @@ static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ra
             pf_jw_null(&w);
         pf_jw_key(&w, "link_source");
         pf_jw_str(&w, rep->link_source);
+        json_nodes(&w, rep);
         pf_table *ct[2] = {pf_culprit_rank_table(cul, 1), pf_culprit_late_table(cul, 0)};
         static const char *const ckeys[2] = {"culprits", "late_arrivals"};
         for (int k = 0; k < 2; k++) {
@@ -485,6 +552,7 @@ static int print_json(FILE *out, const pf_rank_summary *s, size_t n, const pf_ra
         pf_jw_num(&w, us(PF_CULPRIT_THRESHOLD_NS));
         pf_jw_key(&w, "culprit_windows");
         pf_jw_bool(&w, cul->windows);
+        pf_insp_json(&w, s, rep, insp);
         pf_jw_obj_end(&w);
         fputc('\n', out);
     }
@@ -517,16 +585,19 @@ static int print_ndjson(FILE *out, const pf_rank_summary *s, size_t n, const pf_
 }
 
 int pf_view_ranks(FILE *out, pf_format format, int width, const pf_rank_summary *s, size_t n,
-                  const pf_ranks_report *rep, const pf_culprit_report *cul)
+                  const pf_ranks_report *rep, const pf_culprit_report *cul, const pf_insp_report *insp)
 {
     assert(out && (s || n == 0) && rep && cul && width >= 0);
     if (format == PF_FMT_JSON)
-        return print_json(out, s, n, rep, cul);
+        return print_json(out, s, n, rep, cul, insp);
     if (format == PF_FMT_NDJSON)
         return print_ndjson(out, s, n, rep, cul);
     /* prose wrapped at the width (text only); the tables fitted to it */
     FILE *w = pf_wrap_open(out, format == PF_FMT_TEXT ? width : 0);
-    int rc = print_tables(w, format, format == PF_FMT_TEXT ? width : 0, s, n, rep, cul);
+    int fit = format == PF_FMT_TEXT ? width : 0;
+    int rc = n > 0 || !insp ? print_tables(w, format, fit, s, n, rep, cul) : 0;
+    if (rc == 0 && insp)
+        rc = pf_insp_print(w, format, fit, s, rep, insp, n > 0);
     pf_wrap_close(w, out);
     return rc;
 }
@@ -636,6 +707,8 @@ int pf_view_rank_summary(FILE *out, const pf_rank_summary *s)
     pf_jw_str(&w, s->info ? s->info->key : NULL);
     pf_jw_key(&w, "devices");
     pf_jw_int(&w, s->n_devices);
+    pf_jw_key(&w, "host_name");
+    pf_jw_str(&w, s->node);
     summary_times(&w, &s->all);
     pf_jw_key(&w, "steps");
     pf_jw_arr_begin(&w);

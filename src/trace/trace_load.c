@@ -508,6 +508,12 @@ static int load_member(loader *L, size_t *p, size_t ks, size_t ke, int *have_eve
                        (long long)(L->w.base + (int64_t)vs));
     if (key_is(L, ks, ke, "distributedInfo"))
         L->t->rank = dist_rank(L->w.buf, vs, *p);
+    if (key_is(L, ks, ke, "host_name") && L->w.buf[vs] == '"') {
+        /* the node this rank ran on (--ranks groups ranks by it); a repeated key: the last */
+        free(L->t->host_name);
+        if (!(L->t->host_name = pf_json_string(L->w.buf, vs, *p, NULL)))
+            return pf_fail(L->err, "%s: out of memory", L->path);
+    }
     if (is_props) {
         free(L->props);
         L->props_len = *p - vs;

@@ -115,6 +115,7 @@ void pf_trace_free(pf_trace *t)
     free(t->gpu_steps);
     free(t->cpu_steps);
     free(t->devices);
+    free(t->host_name);
     pf_strtab_free(t->strings);
     free(t);
 }
