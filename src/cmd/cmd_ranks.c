@@ -23,7 +23,7 @@ typedef struct path_list {
     size_t n, cap;
 } path_list;
 
-static int push(path_list *l, const char *dir, const char *name)
+static int push_kind(path_list *l, const char *dir, const char *name, int kind)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 16;
@@ -232,6 +232,34 @@ static void print_warnings(const char *w)
         fprintf(stderr, "profana: warning: %.*s\n", (int)len, w);
         w += len + (nl != NULL);
     }
+}
+
+static void free_list(path_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    free(l->kind);
+    *l = (path_list){0};
+}
+
+/* Moves the NCCL Inspector logs of l (told by their content) to insp, keeping the order. */
+static int split_inspector(path_list *l, path_list *insp)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        int is_log = l->kind[i] == KIND_UNKNOWN ? pf_inspector_sniff(l->v[i]) : l->kind[i] == KIND_INSPECTOR;
+        if (!is_log) {
+            l->kind[k] = l->kind[i];
+            l->v[k++] = l->v[i];
+            continue;
+        }
+        if (push(insp, NULL, l->v[i]))
+            return pf_cli_error("out of memory");
+        free(l->v[i]);
+    }
+    l->n = k;
+    return 0;
 }
 
 static int run(const pf_cli *cli, path_list *l)
