@@ -36,9 +36,10 @@ void pf_view_source_legend(FILE *out, const pf_table *t, int col);
 
 /* Cuts a --group shape key in buf to at most limit characters (pf_text_fit.cut): trailing
  * arguments that are not tensors dropped (",.."), then other scalars shown as "_", then no
- * space after commas, then the op without its namespace, then the op's name cut in its middle;
- * every tensor's dims stay. A key that still does not fit, or is not OP(ARGS), is cut in its
- * middle (pf_name_cut). (shape_key.c) */
+ * space after commas, then the op without its namespace, then the op's name cut in its
+ * middle, equal tensors in a row as one "Nx[dims]dtype", whole tensors between the first and
+ * the last left out; every tensor shown keeps its dims. A key that still does not fit, or is
+ * not OP(ARGS), is cut in its middle (pf_name_cut). (shape_key.c) */
 void pf_shape_key_cut(char *buf, int limit);
 
 /* ---- --analysis: one rank's collectives (collectives_view.c) ---- */

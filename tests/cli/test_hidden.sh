@@ -1,4 +1,4 @@
-# test_hidden.sh - columns a width leaves out are named (issue 47): a sweep over 60, 80, 100 and 120 columns of --analysis (kernel, op, shape), --diff, --group sequence and --steps: no line over the width, and a "Hidden at W columns" line exactly when a column of the --wide table is missing, naming those columns; --diff keeps both totals and B/A whenever it shows a count; --steps --format csv without steps prints its header.
+# test_hidden.sh - columns a width leaves out are named (issue 47): a sweep over 60, 80, 100 and 120 columns of --analysis (kernel, op, shape), --diff, --group sequence and --steps: no line over the width, and a "Hidden at W columns" line exactly when a column of the --wide table is missing, naming those columns; --diff keeps both totals and B/A whenever it shows a count; --steps --format csv without steps prints its header; --group shape keys show every tensor they show with the dims the trace records.
 # check: optimised
 . tests/cli/lib.sh
 
@@ -79,6 +79,57 @@ for name, args in RUNS:
             totals = [c for c in cols if c.endswith(" Total (us)")]
             check(name, "%d columns: a count shown only beside both totals and B/A" % width,
                   not counts or (len(totals) == 2 and "B/A" in cols), cols)
+PY
+
+# --group shape keys (issue 47: 27 of 40 keys at 100 columns lost dimensions on a cuDNN attention trace):
+# every tensor a fitted key shows ("[dims]dtype", or "Nx[dims]dtype" for N equal ones in a row) is one
+# the trace records whole: its dims one of the raw events' "Input Dims" lists. At 60 columns the name
+# column may be too narrow for one tensor, so 80, 100 and 120 are held to it.
+python3 - "$PROFANA" <<'PY'
+import os, re, subprocess, sys
+sys.path.insert(0, "tests/cli")
+from raw import check, load
+
+prof = sys.argv[1]
+
+
+def dims_text(v):
+    return "[" + ",".join(dims_text(x) if isinstance(x, list) else str(x) for x in v) + "]"
+
+
+for trace in ("testdata/traces/eager_bf16.json", "testdata/traces/compiled_bf16_b8.json"):
+    recorded = set()
+    for e in load(trace):
+        for d in (e.get("args") or {}).get("Input Dims") or []:
+            if isinstance(d, list):
+                recorded.add(dims_text(d))
+    for width in (80, 100, 120):
+        env = dict(os.environ, COLUMNS=str(width))
+        out = subprocess.run([prof, "--analysis", trace, "bf16", "--quiet", "--group", "shape", "--top", "40"],
+                             capture_output=True, text=True, env=env).stdout.split("\n")
+        head = next(i for i, l in enumerate(out) if l.startswith("Op (input shapes)"))
+        keys = []
+        for l in out[head + 2:]:
+            if l.startswith("Total") or not l.strip():
+                break
+            name = l.split(" | ")[0].rstrip()  # a key's second line stands alone
+            if name.startswith("  ") and keys:
+                keys[-1] += name.strip()
+            else:
+                keys.append(name)
+        lost = []
+        for k in keys:
+            # a tensor: dims, then a type name; one the trace records is taken out, and so are
+            # tensor lists ("list[N]TensorList") and int or bool lists ("[1024]", "[True, True]",
+            # followed by ',' or ')'): a bracket left over is a tensor cut inside its dims
+            rest = re.sub(r"(?:\d+x)?(\[[-0-9, ]*\])(?=[a-zA-Z])",
+                          lambda m: "" if m.group(1).replace(" ", "") in recorded else m.group(0), k)
+            rest = re.sub(r"list\[\d+\]TensorList", "", rest)
+            rest = re.sub(r"\[[-0-9a-zA-Z, ]*\](?=[,)]|$)", "", rest)
+            if "[" in rest or "]" in rest:
+                lost.append(k)
+        check(trace, "--group shape at %d columns: every tensor shown has the dims the trace records (%d keys)"
+              % (width, len(keys)), not lost and len(keys) == 40, lost[:2])
 PY
 
 # --steps at the sweep's widths (issue 47: a 100-character line at 80 columns on a trace without steps),
