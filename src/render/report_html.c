@@ -17,16 +17,18 @@ static const char page_style[] =
     "body{font:14px/1.4 \"DejaVu Sans\",Helvetica,Arial,sans-serif;margin:24px;color:#222}"
     "h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}h3{font-size:15px}"
     /* prose lines wrap at the page's width (a long coverage line, a headline) */
-    "pre{background:#f6f6f6;padding:8px;font-size:12px;white-space:pre-wrap;overflow-wrap:anywhere}"
+    "pre{background:#f6f6f6;padding:8px;font-size:12px;white-space:pre-wrap;overflow-wrap:break-word}"
     "table{border-collapse:collapse;font-size:12px;margin:8px 0 16px}"
     "caption{text-align:left;font-weight:bold;padding:4px 0}"
     "th,td{border:1px solid #ccc;padding:2px 4px}"
-    /* a table fits 1400 px: headers wrap between words, numbers never, a long text cell (the
-     * Total row's Source) anywhere, names are cut by an ellipsis (whole in their tooltip) */
+    /* a table fits 1400 px: headers wrap between words, numbers never, a text cell between
+     * words and after each '+' of a Source list (never inside a word: "normalizatio|n"),
+     * names are cut by an ellipsis (whole in their tooltip) */
     "th{background:#dde6f3;cursor:pointer}"
     "td{white-space:nowrap}"
     "th.n,td.n{text-align:right}"
-    "td.t{white-space:normal;overflow-wrap:anywhere;min-width:6em;max-width:12em}"
+    "td.t{white-space:normal;overflow-wrap:normal;word-break:normal;max-width:12em}"
+    "p.note{margin:4px 0;font-size:13px}"
     "td.name{max-width:24em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}"
     /* a wide table scrolls sideways inside its box while its name column stays in view */
     "th.name,td.name{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #ccc}"
@@ -122,6 +124,45 @@ static const char *row_mark(const pf_table *t, int r)
     return suspect ? "suspect" : NULL;
 }
 
+/* Text with a break opportunity (<wbr>) after each '+': a Source list
+ * ("estimate+memset+gemm+attention") wraps between its members, never inside one. */
+static void text_with_breaks(pf_xw *w, const char *s)
+{
+    const char *plus;
+    while ((plus = strchr(s, '+')) != NULL) {
+        char piece[256];
+        size_t n = (size_t)(plus - s) + 1;
+        if (n >= sizeof piece) /* a member too long for the buffer: the rest without breaks */
+            break;
+        memcpy(piece, s, n);
+        piece[n] = 0;
+        pf_xw_text(w, piece);
+        pf_xw_raw(w, "<wbr>");
+        s = plus + 1;
+    }
+    pf_xw_text(w, s);
+}
+
+/* A number cell as the page shows it: text output's figure, but more than 3 decimals (GB's 6:
+ * "0.956412") cut to 3 significant digits and no fewer than 3 decimals ("0.956", "0.0123",
+ * "7.428"); a mark after the figure ("?", "!", "*") stays. Other text is left as it is. */
+static const char *number_text(const char *s, char *buf, size_t n)
+{
+    char *end;
+    const char *dot = strchr(s, '.');
+    double v = strtod(s, &end);
+    if (!dot || end == s || dot > end)
+        return s;
+    int decimals = (int)(end - dot - 1);
+    if (decimals <= 3)
+        return s;
+    int keep = 3;
+    for (double a = v < 0 ? -v : v; a > 0 && a < 0.1 && keep < decimals; a *= 10)
+        keep++;
+    snprintf(buf, n, "%.*f%s", keep, v, end);
+    return buf;
+}
+
 static void table_row(pf_xw *w, const pf_table *t, int r, int name_col)
 {
     pf_xw_begin(w, "tr");
@@ -133,9 +174,15 @@ static void table_row(pf_xw *w, const pf_table *t, int r, int name_col)
         const char *s = pf_table_cell(t, r, c);
         pf_xw_begin(w, "td");
         pf_xw_attr(w, "class", col->numeric ? "n" : c == name_col ? "name" : "t");
-        if (c == name_col)
+        char num[64];
+        if (c == name_col) {
             pf_xw_attr(w, "title", s);
-        pf_xw_text(w, s ? s : "-");
+            pf_xw_text(w, s ? s : "-");
+        } else if (col->numeric) {
+            pf_xw_text(w, s ? number_text(s, num, sizeof num) : "-");
+        } else {
+            text_with_breaks(w, s ? s : "-");
+        }
         pf_xw_end(w);
     }
     pf_xw_end(w);
@@ -376,21 +423,54 @@ static int pre_of(pf_xw *w, void (*print)(FILE *, const void *), const void *ctx
     return 0;
 }
 
+/* Captured lines, each as a <p class="note">: footnotes read as prose. */
+static int paras_of(pf_xw *w, void (*print)(FILE *, const void *), const void *ctx)
+{
+    char *s = capture(print, ctx);
+    if (!s)
+        return -1;
+    for (char *line = s, *nl; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        if (!nl)
+            nl = line + strlen(line) - 1;
+        else
+            *nl = 0;
+        if (*line) {
+            pf_xw_begin(w, "p");
+            pf_xw_attr(w, "class", "note");
+            pf_xw_text(w, line);
+            pf_xw_end(w);
+            pf_xw_raw(w, "\n");
+        }
+    }
+    free(s);
+    return 0;
+}
+
 /* ---- the report of an analysis ---- */
 
 typedef struct device_ctx {
     const pf_aview *av;
     const pf_analysis *an;
     const pf_device_report *d;
+    int first;                         /* the first device: the trace's notes follow its headline */
+    const pf_table *t;                 /* the rows table, for its footnotes */
+    int over;                          /* its marks (pf_aview_rows) */
 } device_ctx;
 
+/* The lines text prints above the rows table, in its order: header, headline, the Span / Idle
+ * by cause / Launches / Queue block, the trace's notes, counts, coverage, phases. */
 static void print_head_lines(FILE *out, const void *p)
 {
     const device_ctx *c = p;
     pf_aview_header(out, c->an, c->d, "");
     pf_headline_print(out, c->an, c->d);
+    pf_wview_print(out, c->an, c->d, 0);
+    if (c->first)
+        pf_aview_trace_notes(out, c->av, c->an);
     pf_aview_counts(out, c->an, c->d);
     pf_aview_coverage(out, c->an, c->d);
+    pf_aview_phases(out, c->an, c->d);
 }
 
 static void print_omitted_line(FILE *out, const void *p)
@@ -399,47 +479,73 @@ static void print_omitted_line(FILE *out, const void *p)
     pf_aview_omitted(out, c->av->v, c->d);
 }
 
+static void print_footnotes(FILE *out, const void *p)
+{
+    const device_ctx *c = p;
+    pf_aview_report_notes(out, c->av, c->d, c->t, c->over);
+}
+
 static void print_busy_line(FILE *out, const void *p)
 {
     const device_ctx *c = p;
     pf_aview_busy(out, &c->d->busy);
 }
 
-static int report_device(pf_xw *w, const device_ctx *c, const char *title)
+/* A device's section: what text prints for it, the tables as HTML tables, the footnotes of
+ * the rows table (every column shows on the page) as paragraphs. */
+static int report_device(pf_xw *w, device_ctx *c, const char *title)
 {
-    int over = 0;
     html_h2(w, title);
     if (pre_of(w, print_head_lines, c))
         return -1;
-    if (put_table(w, pf_aview_rows(c->av, c->d, &over), "Rows by GPU time"))
+    pf_table *t = pf_aview_rows(c->av, c->d, &c->over);
+    if (!t)
         return -1;
-    if (pre_of(w, print_omitted_line, c))
-        return -1;
-    if (over & PF_AVIEW_OVER)
-        html_para(w, "! above 100% of the device's peak: a formula or a peak is wrong (check --device, --tf32), "
-                        "or a small kernel's data sat in L2 cache.");
-    if (over & PF_AVIEW_GUESS_UB)
-        html_para(w, "~ub: a generic guess (every input read and every output written whole) would put the row "
-                     "above the device's peak: the op moves less than that, so its figures are an upper bound and "
-                     "its percentage unknown.");
-    if (over & PF_AVIEW_ELSEWHERE)
-        html_para(w, "op: the kernel does none of its op's arithmetic: the op's FLOPs are on its gemm, conv and "
-                     "attention kernels, so none are counted here.");
-    if (over & PF_AVIEW_PARTIAL)
-        html_para(w, "*: the rate of the row's launches that have figures, over their own time; its other launches "
-                     "lack them (launched before the profiled ops, or by an op without figures); --group op counts "
-                     "each op whole.");
-    if (over & PF_AVIEW_SUSPECT)
-        html_para(w, "? above 90% of the device's peak: possible, but check the peak (--device, --tf32), the clock "
-                        "the GPU ran at (the datasheet peak assumes its boost clock), and whether the data sat in L2 "
-                        "cache.");
-    if (put_table(w, pf_aview_categories(c->d), "Categories"))
+    html_table(w, t, "Rows by GPU time");
+    c->t = t;
+    int rc = pre_of(w, print_omitted_line, c) || paras_of(w, print_footnotes, c);
+    c->t = NULL;
+    pf_table_free(t);
+    if (rc || put_table(w, pf_aview_categories(c->d), "Categories"))
         return -1;
     if (pre_of(w, print_busy_line, c))
         return -1;
     if (put_table(w, pf_aview_streams(&c->d->busy), "Streams"))
         return -1;
     return 0;
+}
+
+typedef struct colls_ctx {
+    const pf_analysis *an;
+    int *table; /* set when a table follows the prose */
+} colls_ctx;
+
+static void print_colls_intro(FILE *out, const void *p)
+{
+    const colls_ctx *c = p;
+    *c->table = pf_aview_collectives_intro(out, c->an);
+}
+
+static void print_colls_link(FILE *out, const void *p)
+{
+    pf_aview_collectives_link(out, p);
+}
+
+/* The rank's collectives, as text prints them after the devices: prose, table, Link line. */
+static int report_collectives(pf_xw *w, const pf_analysis *an)
+{
+    int table = 0;
+    colls_ctx c = {an, &table};
+    char *s = capture(print_colls_intro, &c);
+    if (!s)
+        return -1;
+    if (*s)
+        html_pre(w, s + (*s == '\n'));
+    free(s);
+    if (!table)
+        return 0;
+    return put_table(w, pf_aview_collectives_table(an), "Collectives of this rank") ||
+           pre_of(w, print_colls_link, an);
 }
 
 static int analysis_report(pf_xw *w, const job *j)
@@ -458,7 +564,7 @@ static int analysis_report(pf_xw *w, const job *j)
     if (pf_module_view_build(an, 0, &mv, &err))
         return -1;
     for (int i = 0; i < an->n_devices; i++) {
-        device_ctx c = {j->av, an, &an->devices[i]};
+        device_ctx c = {j->av, an, &an->devices[i], i == 0, NULL, 0};
         if (report_device(w, &c, j->cs.titles[i]) ||
             (mv->n_module_calls && put_table(w, pf_modules_report_table(mv, i),
                                              "Modules: forward and backward GPU time (--group module)"))) {
@@ -467,6 +573,8 @@ static int analysis_report(pf_xw *w, const job *j)
         }
     }
     pf_module_view_free(mv);
+    if (report_collectives(w, an))
+        return -1;
     html_h2(w, "Timeline"); /* one trace's streams and idle causes: --analysis only */
     pf_xw_begin(w, "div");
     pf_xw_attr(w, "class", "chart");

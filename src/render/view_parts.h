@@ -44,6 +44,12 @@ void pf_shape_key_cut(char *buf, int limit);
 
 /* ---- --analysis: one rank's collectives (collectives_view.c) ---- */
 
+/* The collectives block in parts, for --report: the prose before the table (1 when a table
+ * follows, 0 when none does), the table (NULL when memory runs out), the Link line after it.
+ * (collectives_view.c) */
+int pf_aview_collectives_intro(FILE *out, const pf_analysis *an);
+pf_table *pf_aview_collectives_table(const pf_analysis *an);
+void pf_aview_collectives_link(FILE *out, const pf_analysis *an);
 /* After the devices in text or Markdown: a line of counts, the table of an->colls and the
  * link's source; the reason when they are unknown; nothing when the trace has none. prose
  * goes to out (wrapped), the table to raw. -1 when memory runs out. */
@@ -146,6 +152,13 @@ void pf_aview_coverage(FILE *out, const pf_analysis *an, const pf_device_report 
 /* The device's "coverage" member: the shares with figures, and the activities by how they found
  * their op (no_launching_op, linked_by_external_id, linked_by_nesting, graph_capture). */
 void pf_aview_coverage_json(pf_jw *w, const pf_device_report *d);
+/* The "Notes on the trace:" block (the loader's notes where v->trace_notes, the Steps line),
+ * text prints after the first device's headline; nothing when there is neither. */
+void pf_aview_trace_notes(FILE *out, const pf_aview *a, const pf_analysis *an);
+/* The footnotes under device d's rows table t (built by pf_aview_rows, over its flags) with
+ * every column shown, as --report's page shows them: the markers', the Source legend, the
+ * Total's bytes. */
+void pf_aview_report_notes(FILE *out, const pf_aview *a, const pf_device_report *d, const pf_table *t, int over);
 /* "(N more rows: ...)" when --top left rows out; nothing otherwise. */
 void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *d);
 /* "GPU busy: span ..., busy ..., idle ..." */
