@@ -400,6 +400,10 @@ static uint64_t print_table(FILE *out, const pf_view_opts *v, const pf_table *t,
 {
     int picked[64];
     pf_text_fit fit = pf_view_fit(v, t, wanted, nwanted, picked, 64);
+    /* issue 47: wanted is a fixed priority, as --diff's: a column that does not fit leaves out
+     * every one after it, so a narrower width never shows a later column in place of an
+     * earlier one */
+    fit.in_order = wanted != NULL;
     return pf_view_print_fit(out, v, t, &fit);
 }
 

@@ -114,10 +114,7 @@ int pf_aview_collectives_text(FILE *out, FILE *raw, const pf_view_opts *v, const
     fflush(out);
     int picked[1];
     pf_text_fit fit = pf_view_fit(v, t, NULL, 0, picked, 1);
-    if (v->format == PF_FMT_MD)
-        pf_table_print_md_fit(raw, t, &fit);
-    else
-        pf_table_print_text_fit(raw, t, &fit);
+    pf_view_print_fit(raw, v, t, &fit);
     pf_table_free(t);
     pf_aview_collectives_link(out, an);
     return 0;

@@ -22,6 +22,12 @@ pf_text_fit pf_view_fit(const pf_view_opts *v, const pf_table *t, const int *wan
  * -1 when memory runs out (the table then keeps its whole names). */
 int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n, const pf_view_opts *v);
 
+/* After a text table printed with fit at width columns (> 0): one line naming the columns the
+ * width left out (of fit->cols, or of every column for a small table printed without a list),
+ * and --wide, wrapped to the width ("Hidden at 80 columns: GFLOP, GB; --wide shows every
+ * column."); nothing when none was, or with --columns (fit->keep_all). shown is the mask
+ * pf_table_print_text_fit returned. (view_common.c) */
+void pf_view_hidden(FILE *out, int width, const pf_table *t, const pf_text_fit *fit, uint64_t shown);
 /* t as fitted (pf_view_fit): a Markdown table with v->format md, else text, and then the line
  * of columns hidden (pf_view_hidden). Returns the columns shown, as pf_table_print_text_fit. */
 uint64_t pf_view_print_fit(FILE *out, const pf_view_opts *v, const pf_table *t, const pf_text_fit *fit);
