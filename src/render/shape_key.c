@@ -47,6 +47,14 @@ static int split(const char *key, key_parts *p)
     size_t len = strlen(key);
     if (!open || len < 2 || key[len - 1] != ')' || (size_t)(open - key) >= sizeof p->op || len >= sizeof p->buf)
         return -1;
+    /* OP(ARGS) whole: its '(' closes at the end ("A(..) vs B(..)", a --diff row matched under
+     * two keys, is not one key, and is cut in its middle) */
+    int level = 0;
+    for (const char *c = open; *c; c++) {
+        level += *c == '(' ? 1 : *c == ')' ? -1 : 0;
+        if (level == 0 && c[1])
+            return -1;
+    }
     memcpy(p->op, key, (size_t)(open - key));
     p->op[open - key] = 0;
     size_t body = len - (size_t)(open - key) - 2;

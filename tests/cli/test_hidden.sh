@@ -71,7 +71,9 @@ def tables(out):
     "Hidden at W columns: ...; --wide shows every column." line names (between its header and the next
     table's, unwrapped), or None."""
     lines = out.split("\n")
-    heads = [i for i in range(len(lines) - 1) if re.fullmatch(r"-{5,}", lines[i + 1]) and " | " in lines[i]]
+    # a header over its rule (a table of no rows may show its name column alone)
+    heads = [i for i in range(len(lines) - 1) if re.fullmatch(r"-{5,}", lines[i + 1]) and lines[i].strip()
+             and not lines[i].startswith("-")]
     res = []
     for n, i in enumerate(heads):
         end = heads[n + 1] if n + 1 < len(heads) else len(lines)
@@ -101,7 +103,7 @@ def sweep(item):
                     [t[0][:2] for t in got]))
         for k, ((wh, wr, _), (gh, gr, hid)) in enumerate(zip(wide, got)):
             # a column of no values ('-' in every row) is passed over, not hidden
-            empty = {h for c, h in enumerate(wh) if wr and all(len(r) > c and r[c] == "-" for r in wr)}
+            empty = {h for c, h in enumerate(wh) if all(len(r) > c and r[c] == "-" for r in wr)}  # no rows: all
             missing = [c for c in wh[1:] if c not in gh[1:] and c not in empty]
             named = hid[1] if hid else []
             out.append((name, "%d columns: table %d (%s): a Hidden line exactly when a column is left out, naming "

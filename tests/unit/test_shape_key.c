@@ -51,6 +51,9 @@ int main(void)
     /* at 40 the first tensor alone: "(5x[8,16,512,64]bf16,..)" is 24, the op's name 16 (7 + "..." + 6) */
     expect("the first tensor alone", att, 40, "_cudnn_...ckward(5x[8,16,512,64]bf16,..)");
     expect("not OP(ARGS): a middle cut", "a_long_kernel_name_without_args", 12, "a_lon...args");
+    /* a --diff row matched under two keys: "A(..) vs B(..)" is cut in its middle, both ends kept */
+    expect("two keys: a middle cut", "aten::mm([4096]bf16, [4]bf16) vs aten::mm([4096]fp16, [4]fp16)", 20,
+           "aten::mm(...[4]fp16)");
     expect("a scalar tensor keeps its type", "aten::div([8,512,1024]fp32, []long int)", 33, "div([8,512,1024]fp32,[]long int)");
     CHECK_DONE();
 }
