@@ -52,6 +52,12 @@ typedef struct pf_diff_summary {
      * geomean most the other way (largest |ln(B mean / A mean)|), at most PF_DIFF_CAUSES each. */
     size_t time_rows[PF_DIFF_CAUSES], n_time_rows;
     size_t geo_rows[PF_DIFF_CAUSES], n_geo_rows;
+    /* Another grouping that matches clearly more of the time (a cross-vendor --group kernel
+     * diff: its kernel names differ, its ops do): alt_group (a pf_group_by) and its matched
+     * shares of each side's time; alt_group -1 when none. pf_diff_run leaves -1; the command
+     * sets it (pf_diff_hint_group). */
+    int alt_group;
+    double alt_a_pct, alt_b_pct;
 } pf_diff_summary;
 
 /* Device i of A against device i of B. */
@@ -78,6 +84,19 @@ typedef struct pf_diff {
  * them alive). Returns 0 and *out (free with pf_diff_free), or -1 with err set (out of
  * memory only). */
 int pf_diff_run(const pf_analysis *a, const pf_analysis *b, pf_group_by group, pf_diff **out, pf_error *err);
+
+/* Below this share of either side's time matched (percent), a --group kernel diff is worth
+ * comparing with --group op; that grouping is named when the smaller of its shares beats the
+ * larger of the kernel diff's by PF_DIFF_HINT_GAIN points. */
+#define PF_DIFF_HINT_BELOW 50.0
+#define PF_DIFF_HINT_GAIN 20.0
+
+/* Whether d (a --group kernel diff) has a device pair matching less than PF_DIFF_HINT_BELOW
+ * percent of both sides' time: the cue to diff the op grouping too. */
+int pf_diff_matches_little(const pf_diff *d);
+/* Sets alt_group (group) and its shares on each device pair of d whose pair in alt (the same
+ * traces diffed by group) matches at least PF_DIFF_HINT_GAIN points more of both sides. */
+void pf_diff_hint_group(pf_diff *d, const pf_diff *alt, pf_group_by group);
 
 /* Frees a diff. NULL is a no-op. */
 void pf_diff_free(pf_diff *d);

@@ -16,12 +16,14 @@ int pf_analysis_needs_host(const pf_analysis_opts *o)
     return o->group == PF_GROUP_OP || o->group == PF_GROUP_CRITICAL_PATH;
 }
 
-/* --group op shows each op's CPU time beside its GPU time, like key_averages(). */
+/* --group op shows each op's CPU time beside its GPU time, like key_averages(). A trace
+ * loaded without its host intervals (for --group kernel, whose low-match hint diffs the ops
+ * too: cmd_diff.c) leaves them unknown. */
 static int attach_cpu_times(pf_analysis *an, dev_acc *accs)
 {
     pf_op_cpu *cpu;
     size_t n;
-    if (!pf_analysis_needs_host(&an->opts))
+    if (!pf_analysis_needs_host(&an->opts) || an->trace->op_spans_only)
         return 0;
     if (pf_cpu_op_times(an->trace, &cpu, &n))
         return -1;

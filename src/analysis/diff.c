@@ -525,6 +525,7 @@ static void summarise(pf_diff_device *d)
     pf_diff_summary *s = &d->summary;
     double log_sum = 0;
     memset(s, 0, sizeof *s);
+    s->alt_group = -1;
     s->a_total_ns = d->a->total.total_ns;
     s->b_total_ns = d->b->total.total_ns;
     s->ratio = s->a_total_ns > 0 ? (double)s->b_total_ns / (double)s->a_total_ns : -1;
@@ -660,4 +661,31 @@ void pf_diff_free(pf_diff *d)
         pf_diff_device_free(&d->devices[i]);
     free(d->devices);
     free(d);
+}
+
+int pf_diff_matches_little(const pf_diff *d)
+{
+    assert(d);
+    for (int i = 0; i < d->n_devices; i++) {
+        const pf_diff_summary *s = &d->devices[i].summary;
+        if (s->a_matched_pct < PF_DIFF_HINT_BELOW && s->b_matched_pct < PF_DIFF_HINT_BELOW)
+            return 1;
+    }
+    return 0;
+}
+
+void pf_diff_hint_group(pf_diff *d, const pf_diff *alt, pf_group_by group)
+{
+    assert(d && alt);
+    for (int i = 0; i < d->n_devices && i < alt->n_devices; i++) {
+        pf_diff_summary *s = &d->devices[i].summary;
+        const pf_diff_summary *t = &alt->devices[i].summary;
+        double had = s->a_matched_pct > s->b_matched_pct ? s->a_matched_pct : s->b_matched_pct;
+        double gets = t->a_matched_pct < t->b_matched_pct ? t->a_matched_pct : t->b_matched_pct;
+        if (gets >= had + PF_DIFF_HINT_GAIN) {
+            s->alt_group = (int)group;
+            s->alt_a_pct = t->a_matched_pct;
+            s->alt_b_pct = t->b_matched_pct;
+        }
+    }
 }

@@ -137,6 +137,30 @@ static int gate_runs(const pf_view_opts *v, const pf_runs *r, double limit)
     return PF_EXIT_SLOWER;
 }
 
+/* A --group kernel diff that matches little of the time (kernel names differ across vendors
+ * and compilers) is diffed by op too, so the view can name the grouping that matches more
+ * (issue 47). The first runs' traces are analysed again by op: the extra cost only of such a
+ * diff (docs/performance.md). Returns 0, or -1 when memory runs out. */
+static int hint_group(const pf_cli *cli, side *s, pf_diff *d, pf_error *err)
+{
+    if (cli->an.group != PF_GROUP_KERNEL || !pf_diff_matches_little(d))
+        return 0;
+    pf_analysis_opts o = cli->an;
+    o.group = PF_GROUP_OP;
+    o.idle_gaps = 0;
+    o.timings = NULL;
+    pf_analysis *an[2] = {NULL, NULL};
+    pf_diff *alt = NULL;
+    int rc = pf_analysis_run(s[0].t[0], &o, &an[0], err) || pf_analysis_run(s[1].t[0], &o, &an[1], err) ||
+             pf_diff_run(an[0], an[1], PF_GROUP_OP, &alt, err);
+    if (rc == 0)
+        pf_diff_hint_group(d, alt, PF_GROUP_OP);
+    pf_diff_free(alt);
+    pf_analysis_free(an[0]);
+    pf_analysis_free(an[1]);
+    return rc ? -1 : 0;
+}
+
 static int compare(const pf_cli *cli, const pf_view_opts *v, side *s)
 {
     pf_diff *d = NULL;
@@ -145,6 +169,10 @@ static int compare(const pf_cli *cli, const pf_view_opts *v, side *s)
     int several = s[0].n > 1 || s[1].n > 1, rc = 0;
     if (pf_diff_run(s[0].an[0], s[1].an[0], cli->an.group, &d, &err))
         return pf_cli_error(err.msg);
+    if (hint_group(cli, s, d, &err)) {
+        pf_diff_free(d);
+        return pf_cli_error(err.msg);
+    }
     if (several && pf_runs_compare(d, (const pf_analysis *const *)s[0].an, s[0].n, (const pf_analysis *const *)s[1].an,
                                    s[1].n, &runs, &err))
         rc = pf_cli_error(err.msg);

@@ -400,6 +400,10 @@ static uint64_t print_table(FILE *out, const pf_view_opts *v, const pf_table *t,
 {
     int picked[64];
     pf_text_fit fit = pf_view_fit(v, t, wanted, nwanted, picked, 64);
+    /* issue 47: wanted is a fixed priority, as --diff's: a column that does not fit leaves out
+     * every one after it, so a narrower width never shows a later column in place of an
+     * earlier one */
+    fit.in_order = wanted != NULL;
     return pf_view_print_fit(out, v, t, &fit);
 }
 
@@ -535,8 +539,9 @@ static int has_steps_line(const pf_analysis *an)
 
 /* What the reader should know about the trace itself (the loader's notes, the step windows),
  * grouped after the first headline: the headline comes first, these qualify it. */
-static void print_trace_notes(FILE *out, const pf_aview *a, const pf_analysis *an)
+void pf_aview_trace_notes(FILE *out, const pf_aview *a, const pf_analysis *an)
 {
+    assert(out && a && an);
     int n = a->v->trace_notes ? an->trace->n_notes : 0;
     if (!n && !has_steps_line(an))
         return;
@@ -567,7 +572,7 @@ static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis 
     pf_headline_print_at(out, an, d, a->v->width);
     pf_wview_print(out, an, d, md);
     if (i == 0)
-        print_trace_notes(out, a, an);
+        pf_aview_trace_notes(out, a, an);
     pf_aview_counts(out, an, d);
     pf_aview_coverage(out, an, d);
     pf_aview_phases(out, an, d);
@@ -590,6 +595,12 @@ static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis 
                        SHOWN(shown, C_BW_PCT));
     pf_table_free(t);
     return 0;
+}
+
+void pf_aview_report_notes(FILE *out, const pf_aview *a, const pf_device_report *d, const pf_table *t, int over)
+{
+    assert(out && a && d && t);
+    pf_aview_footnotes(out, d, t, over, shown_rows(a->v, d), C_SOURCE, 1);
 }
 
 /* One device in text or Markdown: rows, categories, busy time and streams. */
@@ -625,7 +636,7 @@ static int print_prose_and_tables(FILE *out, FILE *raw, const pf_aview *a, const
         return pf_steps_print_table(raw, a->v->format, a->v->width, an);
     }
     if (an->n_devices == 0)
-        print_trace_notes(out, a, an);
+        pf_aview_trace_notes(out, a, an);
     for (int i = 0; i < an->n_devices; i++)
         if (text_device(out, raw, a, an, i))
             return -1;

@@ -66,9 +66,9 @@ static pf_table *coll_table(const pf_coll_table *c)
     return t;
 }
 
-int pf_aview_collectives_text(FILE *out, FILE *raw, const pf_view_opts *v, const pf_analysis *an)
+int pf_aview_collectives_intro(FILE *out, const pf_analysis *an)
 {
-    assert(out && raw && v && an);
+    assert(out && an);
     if (an->colls_unknown) {
         fprintf(out, "\nCollectives: unknown: %s\n", an->colls_unknown);
         return 0;
@@ -84,24 +84,39 @@ int pf_aview_collectives_text(FILE *out, FILE *raw, const pf_view_opts *v, const
     fputs(". Time is this rank's kernel time, waiting for the other ranks included (--ranks takes it out): algbw "
           "and busbw (nccl-tests' factors) are lower bounds of the transfer's. Transfer est. is each row's fastest "
           "instance times its count (the instance that waited least), Waiting % the rest\n", out);
-    if (!c->n_kinds)
+    return c->n_kinds > 0;
+}
+
+pf_table *pf_aview_collectives_table(const pf_analysis *an)
+{
+    assert(an && an->colls && an->colls->n_kinds > 0);
+    return coll_table(an->colls);
+}
+
+void pf_aview_collectives_link(FILE *out, const pf_analysis *an)
+{
+    assert(out && an && an->colls);
+    if (an->colls->link_source)
+        fprintf(out, "Link: %s\n", an->colls->link_source);
+    else
+        fputs("Link: unknown (the device table has no link figure for this device): Link % is '-'\n", out);
+}
+
+int pf_aview_collectives_text(FILE *out, FILE *raw, const pf_view_opts *v, const pf_analysis *an)
+{
+    assert(out && raw && v && an);
+    if (!pf_aview_collectives_intro(out, an))
         return 0;
-    pf_table *t = coll_table(c);
+    pf_table *t = pf_aview_collectives_table(an);
     if (!t)
         return -1;
     fputc('\n', out);
     fflush(out);
     int picked[1];
     pf_text_fit fit = pf_view_fit(v, t, NULL, 0, picked, 1);
-    if (v->format == PF_FMT_MD)
-        pf_table_print_md_fit(raw, t, &fit);
-    else
-        pf_table_print_text_fit(raw, t, &fit);
+    pf_view_print_fit(raw, v, t, &fit);
     pf_table_free(t);
-    if (c->link_source)
-        fprintf(out, "Link: %s\n", c->link_source);
-    else
-        fputs("Link: unknown (the device table has no link figure for this device): Link % is '-'\n", out);
+    pf_aview_collectives_link(out, an);
     return 0;
 }
 

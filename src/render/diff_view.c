@@ -480,6 +480,10 @@ void pf_dview_summary(FILE *out, const pf_dview *o, const pf_diff_device *d)
         fputs("; time-weighted B/A: -\n", out);
     fprintf(out, "Matched time: %.2f%% of %s's GPU time, %.2f%% of %s's\n", s->a_matched_pct, o->v->names[0],
             s->b_matched_pct, o->v->names[1]);
+    if (s->alt_group >= 0) /* issue 47: a cross-vendor kernel diff matched 6.5%, its ops 100% */
+        fprintf(out, "--group %s matches more: %.2f%% of %s's GPU time, %.2f%% of %s's (the kernel names differ "
+                     "between the traces, their ops less)\n",
+                pf_group_names[s->alt_group], s->alt_a_pct, o->v->names[0], s->alt_b_pct, o->v->names[1]);
     print_opposite(out, o, d, "");
 }
 

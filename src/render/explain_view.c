@@ -7,6 +7,7 @@
 
 #include "profana/explain_view.h"
 #include "profana/kernel_role.h"
+#include "view_parts.h"
 
 static const char *const match_names[] = {"op", "kernel", "kernel-substring"};
 
@@ -264,7 +265,10 @@ static uint64_t print_table(FILE *out, const pf_explain_view_opts *o, const pf_t
     }
     pf_text_fit fit = {.name_limit = o->name_limit, .width = o->width, .cols = o->width > 0 ? wanted : NULL,
                        .ncols = nwanted};
-    return pf_table_print_text_fit(out, t, &fit);
+    uint64_t shown = pf_table_print_text_fit(out, t, &fit);
+    if (o->format == PF_FMT_TEXT)
+        pf_view_hidden(out, o->width, t, &fit, shown);
+    return shown;
 }
 
 /* The Work column as lines under the table, when the width left it out. */

@@ -184,7 +184,9 @@ static void print_split(FILE *out, const pf_module_device *md, int ann)
             ann ? "" : " (loss, optimizer, no launch call)", pct(md->outside_ns, md->gpu_ns));
 }
 
-static int print_text(FILE *out, const pf_view_opts *v, const pf_analysis *an, const pf_module_view *mv, int depth)
+/* Prose on out (wrapped to the width), tables on raw (fitted to it). */
+static int print_text(FILE *out, FILE *raw, const pf_view_opts *v, const pf_analysis *an, const pf_module_view *mv,
+                      int depth)
 {
     fprintf(out, "%s of %s: %lld %s%s, %lld backward op%s\n", mv->annotations ? "Annotations" : "Modules",
             an->trace->path, (long long)mv->n_module_calls, mv->annotations ? "annotation" : "module call",
@@ -198,12 +200,14 @@ static int print_text(FILE *out, const pf_view_opts *v, const pf_analysis *an, c
         if (!t)
             return -1;
         fputc('\n', out);
-        print_table(out, t, v);
+        fflush(out);
+        print_table(raw, t, v);
         pf_table_free(t);
         if (!(t = class_table(md, v, mv->annotations)))
             return -1;
         fputc('\n', out);
-        print_table(out, t, v);
+        fflush(out);
+        print_table(raw, t, v);
         pf_table_free(t);
     }
     return 0;
@@ -279,14 +283,21 @@ static int print_json(FILE *out, const pf_view_opts *v, const pf_analysis *an, c
 int pf_view_modules(FILE *out, const pf_view_opts *v, const pf_analysis *an, const struct pf_module_view *mv,
                     int depth)
 {
-    if (mv->n_module_calls == 0 && v->format != PF_FMT_JSON) {
-        fprintf(v->format == PF_FMT_CSV ? stderr : out, "%s%s: %s\n", v->format == PF_FMT_CSV ? "profana: note: " : "",
-                an->trace->path, no_ranges[mv->annotations]);
-        return 0;
-    }
     if (v->format == PF_FMT_JSON)
         return print_json(out, v, an, mv, depth);
+    if (mv->n_module_calls == 0 && v->format == PF_FMT_CSV) {
+        fprintf(stderr, "profana: note: %s: %s\n", an->trace->path, no_ranges[mv->annotations]);
+        return 0;
+    }
     if (v->format == PF_FMT_CSV)
         return print_csv(out, v, mv, depth);
-    return print_text(out, v, an, mv, depth);
+    /* text: the prose wrapped to the width (issue 47: a 130-character line at 80 columns) */
+    FILE *w = pf_wrap_open(out, v->format == PF_FMT_TEXT ? v->width : 0);
+    int rc = 0;
+    if (mv->n_module_calls == 0)
+        fprintf(w, "%s: %s\n", an->trace->path, no_ranges[mv->annotations]);
+    else
+        rc = print_text(w, out, v, an, mv, depth);
+    pf_wrap_close(w, out);
+    return rc;
 }

@@ -162,15 +162,24 @@ typedef struct device_ctx {
     const pf_aview *av;
     const pf_analysis *an;
     const pf_device_report *d;
+    int first;                         /* the first device: the trace's notes follow its headline */
+    const pf_table *t;                 /* the rows table, for its footnotes */
+    int over;                          /* its marks (pf_aview_rows) */
 } device_ctx;
 
+/* The lines text prints above the rows table, in its order: header, headline, the Span / Idle
+ * by cause / Launches / Queue block, the trace's notes, counts, coverage, phases. */
 static void print_head_lines(FILE *out, const void *p)
 {
     const device_ctx *c = p;
     pf_aview_header(out, c->an, c->d, "");
     pf_headline_print(out, c->an, c->d);
+    pf_wview_print(out, c->an, c->d, 0);
+    if (c->first)
+        pf_aview_trace_notes(out, c->av, c->an);
     pf_aview_counts(out, c->an, c->d);
     pf_aview_coverage(out, c->an, c->d);
+    pf_aview_phases(out, c->an, c->d);
 }
 
 static void print_omitted_line(FILE *out, const void *p)
@@ -179,47 +188,75 @@ static void print_omitted_line(FILE *out, const void *p)
     pf_aview_omitted(out, c->av->v, c->d);
 }
 
+static void print_footnotes(FILE *out, const void *p)
+{
+    const device_ctx *c = p;
+    pf_aview_report_notes(out, c->av, c->d, c->t, c->over);
+}
+
 static void print_busy_line(FILE *out, const void *p)
 {
     const device_ctx *c = p;
     pf_aview_busy(out, &c->d->busy);
 }
 
-static int report_device(pf_xw *w, const device_ctx *c, const char *title)
+/* A device's section: what text prints for it, the tables as HTML tables, the footnotes of
+ * the rows table (every column shows on the page) as paragraphs. */
+static int report_device(pf_xw *w, device_ctx *c, const char *title)
 {
-    int over = 0;
     pf_html_h2(w, title);
     if (pf_html_pre_of(w, print_head_lines, c))
         return -1;
-    if (pf_html_put_table(w, pf_aview_rows(c->av, c->d, 0, &over), "Rows by GPU time"))
+    pf_table *t = pf_aview_rows(c->av, c->d, 0, &c->over);
+    if (!t)
         return -1;
-    if (pf_html_pre_of(w, print_omitted_line, c))
-        return -1;
-    if (over & PF_AVIEW_OVER)
-        pf_html_para(w, "! above 100% of the device's peak: a formula or a peak is wrong (check --device, --tf32), "
-                        "or a small kernel's data sat in L2 cache.");
-    if (over & PF_AVIEW_GUESS_UB)
-        pf_html_para(w, "~ub: a generic guess (every input read and every output written whole) would put the row "
-                     "above the device's peak: the op moves less than that, so its figures are an upper bound and "
-                     "its percentage unknown.");
-    if (over & PF_AVIEW_ELSEWHERE)
-        pf_html_para(w, "op: the kernel does none of its op's arithmetic: the op's FLOPs are on its gemm, conv and "
-                     "attention kernels, so none are counted here.");
-    if (over & PF_AVIEW_PARTIAL)
-        pf_html_para(w, "*: the rate of the row's launches that have figures, over their own time; its other launches "
-                     "lack them (launched before the profiled ops, or by an op without figures); --group op counts "
-                     "each op whole.");
-    if (over & PF_AVIEW_SUSPECT)
-        pf_html_para(w, "? above 90% of the device's peak: possible, but check the peak (--device, --tf32), the clock "
-                        "the GPU ran at (the datasheet peak assumes its boost clock), and whether the data sat in L2 "
-                        "cache.");
-    if (pf_html_put_table(w, pf_aview_categories(c->d), "Categories"))
+    pf_html_table(w, t, "Rows by GPU time");
+    c->t = t;
+    int rc = pf_html_pre_of(w, print_omitted_line, c) || pf_html_paras_of(w, print_footnotes, c);
+    c->t = NULL;
+    pf_table_free(t);
+    if (rc || pf_html_put_table(w, pf_aview_categories(c->d), "Categories"))
         return -1;
     if (pf_html_pre_of(w, print_busy_line, c))
         return -1;
     if (pf_html_put_table(w, pf_aview_streams(&c->d->busy), "Streams"))
         return -1;
     return 0;
+}
+
+typedef struct colls_ctx {
+    const pf_analysis *an;
+    int *table; /* set when a table follows the prose */
+} colls_ctx;
+
+static void print_colls_intro(FILE *out, const void *p)
+{
+    const colls_ctx *c = p;
+    *c->table = pf_aview_collectives_intro(out, c->an);
+}
+
+static void print_colls_link(FILE *out, const void *p)
+{
+    pf_aview_collectives_link(out, p);
+}
+
+/* The rank's collectives, as text prints them after the devices: prose, table, Link line. */
+static int report_collectives(pf_xw *w, const pf_analysis *an)
+{
+    int table = 0;
+    colls_ctx c = {an, &table};
+    char *s = pf_html_capture(print_colls_intro, &c);
+    if (!s)
+        return -1;
+    if (*s) {
+        pf_xw_elem(w, "pre", s + (*s == '\n'));
+        pf_xw_raw(w, "\n");
+    }
+    free(s);
+    if (!table)
+        return 0;
+    return pf_html_put_table(w, pf_aview_collectives_table(an), "Collectives of this rank") ||
+           pf_html_pre_of(w, print_colls_link, an);
 }
 
 static int analysis_report(pf_xw *w, const job *j)
@@ -238,7 +275,7 @@ static int analysis_report(pf_xw *w, const job *j)
     if (pf_module_view_build(an, 0, &mv, &err))
         return -1;
     for (int i = 0; i < an->n_devices; i++) {
-        device_ctx c = {j->av, an, &an->devices[i]};
+        device_ctx c = {j->av, an, &an->devices[i], i == 0, NULL, 0};
         if (report_device(w, &c, j->cs.titles[i]) ||
             (mv->n_module_calls && pf_html_put_table(w, pf_modules_report_table(mv, i),
                                              "Modules: forward and backward GPU time (--group module)"))) {
@@ -247,6 +284,8 @@ static int analysis_report(pf_xw *w, const job *j)
         }
     }
     pf_module_view_free(mv);
+    if (report_collectives(w, an))
+        return -1;
     pf_html_h2(w, "Timeline"); /* one trace's streams and idle causes: --analysis only */
     pf_xw_begin(w, "div");
     pf_xw_attr(w, "class", "chart");

@@ -1,6 +1,7 @@
 /* report_page.c - the pieces of a --report page: its head with the inline style, headings, prose, tables as sortable HTML tables, captured text lines, the sorting script. */
 #include "report_parts.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,16 +10,18 @@ static const char page_style[] =
     "body{font:14px/1.4 \"DejaVu Sans\",Helvetica,Arial,sans-serif;margin:24px;color:#222}"
     "h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}h3{font-size:15px}"
     /* prose lines wrap at the page's width (a long coverage line, a headline) */
-    "pre{background:#f6f6f6;padding:8px;font-size:12px;white-space:pre-wrap;overflow-wrap:anywhere}"
+    "pre{background:#f6f6f6;padding:8px;font-size:12px;white-space:pre-wrap;overflow-wrap:break-word}"
     "table{border-collapse:collapse;font-size:12px;margin:8px 0 16px}"
     "caption{text-align:left;font-weight:bold;padding:4px 0}"
     "th,td{border:1px solid #ccc;padding:2px 4px}"
-    /* a table fits 1400 px: headers wrap between words, numbers never, a long text cell (the
-     * Total row's Source) anywhere, names are cut by an ellipsis (whole in their tooltip) */
+    /* a table fits 1400 px: headers wrap between words, numbers never, a text cell between
+     * words and after each '+' of a Source list (never inside a word: "normalizatio|n"),
+     * names are cut by an ellipsis (whole in their tooltip) */
     "th{background:#dde6f3;cursor:pointer}"
     "td{white-space:nowrap}"
     "th.n,td.n{text-align:right}"
-    "td.t{white-space:normal;overflow-wrap:anywhere;min-width:6em;max-width:12em}"
+    "td.t{white-space:normal;overflow-wrap:normal;word-break:normal;max-width:12em}"
+    "p.note{margin:4px 0;font-size:13px}"
     "td.name{max-width:24em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}"
     /* a wide table scrolls sideways inside its box while its name column stays in view */
     "th.name,td.name{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #ccc}"
@@ -114,6 +117,45 @@ static const char *row_mark(const pf_table *t, int r)
     return suspect ? "suspect" : NULL;
 }
 
+/* Text with a break opportunity (<wbr>) after each '+': a Source list
+ * ("estimate+memset+gemm+attention") wraps between its members, never inside one. */
+static void text_with_breaks(pf_xw *w, const char *s)
+{
+    const char *plus;
+    while ((plus = strchr(s, '+')) != NULL) {
+        char piece[256];
+        size_t n = (size_t)(plus - s) + 1;
+        if (n >= sizeof piece) /* a member too long for the buffer: the rest without breaks */
+            break;
+        memcpy(piece, s, n);
+        piece[n] = 0;
+        pf_xw_text(w, piece);
+        pf_xw_raw(w, "<wbr>");
+        s = plus + 1;
+    }
+    pf_xw_text(w, s);
+}
+
+/* A number cell as the page shows it: text output's figure, but more than 3 decimals (GB's 6:
+ * "0.956412") cut to 3 significant digits and no fewer than 3 decimals ("0.956", "0.0123",
+ * "7.428"); a mark after the figure ("?", "!", "*") stays. Other text is left as it is. */
+static const char *number_text(const char *s, char *buf, size_t n)
+{
+    char *end;
+    const char *dot = strchr(s, '.');
+    double v = strtod(s, &end);
+    if (!dot || end == s || dot > end)
+        return s;
+    int decimals = (int)(end - dot - 1);
+    if (decimals <= 3)
+        return s;
+    int keep = 3;
+    for (double a = v < 0 ? -v : v; a > 0 && a < 0.1 && keep < decimals; a *= 10)
+        keep++;
+    snprintf(buf, n, "%.*f%s", keep, v, end);
+    return buf;
+}
+
 static void table_row(pf_xw *w, const pf_table *t, int r, int name_col)
 {
     pf_xw_begin(w, "tr");
@@ -125,9 +167,15 @@ static void table_row(pf_xw *w, const pf_table *t, int r, int name_col)
         const char *s = pf_table_cell(t, r, c);
         pf_xw_begin(w, "td");
         pf_xw_attr(w, "class", col->numeric ? "n" : c == name_col ? "name" : "t");
-        if (c == name_col)
+        char num[64];
+        if (c == name_col) {
             pf_xw_attr(w, "title", s);
-        pf_xw_text(w, s ? s : "-");
+            pf_xw_text(w, s ? s : "-");
+        } else if (col->numeric) {
+            pf_xw_text(w, s ? number_text(s, num, sizeof num) : "-");
+        } else {
+            text_with_breaks(w, s ? s : "-");
+        }
         pf_xw_end(w);
     }
     pf_xw_end(w);
@@ -225,6 +273,30 @@ int pf_html_pre_of(pf_xw *w, void (*print)(FILE *, const void *), const void *ct
         return -1;
     if (*s)
         html_pre(w, s);
+    free(s);
+    return 0;
+}
+
+int pf_html_paras_of(pf_xw *w, void (*print)(FILE *, const void *), const void *ctx)
+{
+    assert(w && print);
+    char *s = pf_html_capture(print, ctx);
+    if (!s)
+        return -1;
+    for (char *line = s, *nl; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        if (!nl)
+            nl = line + strlen(line) - 1;
+        else
+            *nl = 0;
+        if (*line) {
+            pf_xw_begin(w, "p");
+            pf_xw_attr(w, "class", "note");
+            pf_xw_text(w, line);
+            pf_xw_end(w);
+            pf_xw_raw(w, "\n");
+        }
+    }
     free(s);
     return 0;
 }

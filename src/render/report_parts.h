@@ -33,6 +33,10 @@ int pf_html_put_table(pf_xw *w, pf_table *t, const char *caption);
  * runs out. */
 int pf_html_pre_of(pf_xw *w, void (*print)(FILE *, const void *), const void *ctx);
 
+/* What print(out, ctx) writes, each non-empty line as a <p class="note">: footnotes read as
+ * prose. -1 when memory runs out. */
+int pf_html_paras_of(pf_xw *w, void (*print)(FILE *, const void *), const void *ctx);
+
 /* --ranks' page body (report_ranks.c): its counts lines, the chart, each table and sentence of
  * its text output, the culprits' prose. Returns 0, or -1 when memory runs out. */
 int pf_report_ranks_page(pf_xw *w, const pf_ranks_run *r);

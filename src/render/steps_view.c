@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "profana/view.h"
+#include "view_parts.h"
 
 enum { T_STEP, T_DEVICE, T_SPAN, T_GPU_SPAN, T_COUNT, T_SUM, T_BUSY, T_PCT, T_TOP, T_TOP_PCT, T_NCOLS };
 
@@ -144,8 +145,10 @@ int pf_steps_print_table(FILE *out, pf_format format, int width, const pf_analys
         pf_table_print_md(out, t, 0);
     else if (format == PF_FMT_CSV)
         pf_table_print_csv(out, t, 1);
-    else
-        pf_table_print_text_fit(out, t, &step_fit(width));
+    else {
+        pf_text_fit fit = step_fit(width);
+        pf_view_hidden(out, width, t, &fit, pf_table_print_text_fit(out, t, &fit));
+    }
     pf_table_free(t);
     return 0;
 }

@@ -599,7 +599,7 @@ static int cmp_str_index(const void *x, const void *y)
 
 /* Rows whose names read the same once cut, though their values differ, get " #2", " #3"...
  * in table order, within the width. -1 when memory runs out. */
-static int tell_apart(const pf_table *t, layout *l, size_t name_w)
+static int tell_apart(const pf_table *t, layout *l, const pf_text_fit *fit, size_t name_w)
 {
     const char **pairs = malloc((size_t)(t->nrows ? t->nrows : 1) * 2 * sizeof *pairs);
     if (!pairs)
@@ -626,13 +626,23 @@ static int tell_apart(const pf_table *t, layout *l, size_t name_w)
             char suffix[24];
             int sn = snprintf(suffix, sizeof suffix, " #%d", k - j + 1);
             size_t keep = name_w > (size_t)sn + 3 ? name_w - (size_t)sn : 4;
-            pf_name_cut(*slot, (int)keep);
-            char *s = malloc(strlen(*slot) + (size_t)sn + 1);
+            /* a wrapped name takes the suffix on its second line where it fits; else the
+             * name is cut again from the whole key by the table's own cut (a shape key keeps
+             * every tensor it shows whole) */
+            const char *nl = strchr(*slot, '\n');
+            int on_second = nl && text_width(nl + 1) + (size_t)sn + 2 <= name_w;
+            char *s = malloc((on_second ? strlen(*slot) : strlen(mine) + 2) + (size_t)sn + 1);
             if (!s) {
                 free(pairs);
                 return -1;
             }
-            sprintf(s, "%s%s", *slot, suffix);
+            if (!on_second) {
+                strcpy(s, mine);
+                (fit->cut ? fit->cut : pf_name_cut)(s, (int)keep);
+            } else {
+                strcpy(s, *slot);
+            }
+            strcat(s, suffix);
             free(*slot);
             *slot = s;
         }
@@ -717,7 +727,7 @@ static int layout_table(const pf_table *t, layout *l, const pf_text_fit *fit, in
             (fit->cut ? fit->cut : pf_name_cut)(*name, (int)name_w);
         }
     }
-    if (tell_apart(t, l, name_w)) {
+    if (tell_apart(t, l, fit, name_w)) {
         layout_free(t, l);
         return -1;
     }

@@ -72,20 +72,18 @@ int pf_view_category_order(const pf_device_report *d, int *order)
     return n;
 }
 
-/* After a text table printed with fit (its wanted columns, a width, not --columns): one line
- * naming the columns of fit->cols the width left out, and --wide, wrapped to the width
- * ("Hidden at 80 columns: GFLOP, GB; --wide shows every column."); nothing when none was,
- * shown being the mask pf_table_print_text_fit returned. */
-static void view_hidden(FILE *out, const pf_view_opts *v, const pf_table *t, const pf_text_fit *fit, uint64_t shown)
+void pf_view_hidden(FILE *out, int width, const pf_table *t, const pf_text_fit *fit, uint64_t shown)
 {
-    assert(out && v && t && fit);
-    if (v->format != PF_FMT_TEXT || fit->width <= 0 || fit->keep_all || !fit->cols)
+    assert(out && t && fit);
+    if (width <= 0 || fit->width <= 0 || fit->keep_all)
         return;
     char line[1024];
     size_t len = 0;
     int n = 0;
-    for (int i = 0; i < fit->ncols; i++) {
-        int c = fit->cols[i];
+    /* the wanted columns, or (a small table, issue 47) every column in the table's order */
+    int ncols = fit->cols ? fit->ncols : pf_table_ncols(t);
+    for (int i = 0; i < ncols; i++) {
+        int c = fit->cols ? fit->cols[i] : i;
         if (c < 0 || c >= pf_table_ncols(t) || c >= 64 || ((shown >> c) & 1))
             continue;
         const pf_col *col = pf_table_col(t, c);
@@ -98,8 +96,8 @@ static void view_hidden(FILE *out, const pf_view_opts *v, const pf_table *t, con
     }
     if (!n)
         return;
-    FILE *w = pf_wrap_open(out, fit->width);
-    fprintf(w, "Hidden at %d columns: %s; --wide shows every column.\n", fit->width, line);
+    FILE *w = pf_wrap_open(out, width);
+    fprintf(w, "Hidden at %d columns: %s; --wide shows every column.\n", width, line);
     pf_wrap_close(w, out);
 }
 
@@ -109,7 +107,8 @@ uint64_t pf_view_print_fit(FILE *out, const pf_view_opts *v, const pf_table *t, 
     if (v->format == PF_FMT_MD)
         return pf_table_print_md_fit(out, t, fit);
     uint64_t shown = pf_table_print_text_fit(out, t, fit);
-    view_hidden(out, v, t, fit, shown);
+    if (v->format == PF_FMT_TEXT)
+        pf_view_hidden(out, fit->width, t, fit, shown);
     return shown;
 }
 

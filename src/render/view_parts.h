@@ -28,6 +28,12 @@ pf_text_fit pf_view_fit(const pf_view_opts *v, const pf_table *t, const int *wan
  * -1 when memory runs out (the table then keeps its whole names). */
 int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n, const pf_view_opts *v);
 
+/* After a text table printed with fit at width columns (> 0): one line naming the columns the
+ * width left out (of fit->cols, or of every column for a small table printed without a list),
+ * and --wide, wrapped to the width ("Hidden at 80 columns: GFLOP, GB; --wide shows every
+ * column."); nothing when none was, or with --columns (fit->keep_all). shown is the mask
+ * pf_table_print_text_fit returned. (view_common.c) */
+void pf_view_hidden(FILE *out, int width, const pf_table *t, const pf_text_fit *fit, uint64_t shown);
 /* t as fitted (pf_view_fit): a Markdown table with v->format md, else text, and then the line
  * of columns hidden (pf_view_hidden). Returns the columns shown, as pf_table_print_text_fit. */
 uint64_t pf_view_print_fit(FILE *out, const pf_view_opts *v, const pf_table *t, const pf_text_fit *fit);
@@ -42,13 +48,20 @@ void pf_view_source_legend(FILE *out, const pf_table *t, int col);
 
 /* Cuts a --group shape key in buf to at most limit characters (pf_text_fit.cut): trailing
  * arguments that are not tensors dropped (",.."), then other scalars shown as "_", then no
- * space after commas, then the op without its namespace, then the op's name cut in its middle;
- * every tensor's dims stay. A key that still does not fit, or is not OP(ARGS), is cut in its
- * middle (pf_name_cut). (shape_key.c) */
+ * space after commas, then the op without its namespace, then the op's name cut in its
+ * middle, equal tensors in a row as one "Nx[dims]dtype", whole tensors between the first and
+ * the last left out; every tensor shown keeps its dims. A key that still does not fit, or is
+ * not OP(ARGS), is cut in its middle (pf_name_cut). (shape_key.c) */
 void pf_shape_key_cut(char *buf, int limit);
 
 /* ---- --analysis: one rank's collectives (collectives_view.c) ---- */
 
+/* The collectives block in parts, for --report: the prose before the table (1 when a table
+ * follows, 0 when none does), the table (NULL when memory runs out), the Link line after it.
+ * (collectives_view.c) */
+int pf_aview_collectives_intro(FILE *out, const pf_analysis *an);
+pf_table *pf_aview_collectives_table(const pf_analysis *an);
+void pf_aview_collectives_link(FILE *out, const pf_analysis *an);
 /* After the devices in text or Markdown: a line of counts, the table of an->colls and the
  * link's source; the reason when they are unknown; nothing when the trace has none. prose
  * goes to out (wrapped), the table to raw. -1 when memory runs out. */
@@ -153,6 +166,13 @@ void pf_aview_coverage(FILE *out, const pf_analysis *an, const pf_device_report 
 /* The device's "coverage" member: the shares with figures, and the activities by how they found
  * their op (no_launching_op, linked_by_external_id, linked_by_nesting, graph_capture). */
 void pf_aview_coverage_json(pf_jw *w, const pf_device_report *d);
+/* The "Notes on the trace:" block (the loader's notes where v->trace_notes, the Steps line),
+ * text prints after the first device's headline; nothing when there is neither. */
+void pf_aview_trace_notes(FILE *out, const pf_aview *a, const pf_analysis *an);
+/* The footnotes under device d's rows table t (built by pf_aview_rows, over its flags) with
+ * every column shown, as --report's page shows them: the markers', the Source legend, the
+ * Total's bytes. */
+void pf_aview_report_notes(FILE *out, const pf_aview *a, const pf_device_report *d, const pf_table *t, int over);
 /* "(N more rows: ...)" when --top left rows out; nothing otherwise. */
 void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *d);
 /* "GPU busy: span ..., busy ..., idle ..." */

@@ -302,10 +302,7 @@ int pf_wview_tables(FILE *out, const pf_view_opts *v, const pf_analysis *an, int
             pf_wrap_close(tw, out);
             int picked[64];
             pf_text_fit fit = pf_view_fit(v, t, NULL, 0, picked, 64);
-            if (v->format == PF_FMT_MD)
-                pf_table_print_md_fit(out, t, &fit);
-            else
-                pf_table_print_text_fit(out, t, &fit);
+            pf_view_print_fit(out, v, t, &fit);
         }
         pf_table_free(t);
     }

@@ -1,4 +1,4 @@
-# test_diff.sh - --diff on the real traces: self-diffs, a batch-size pair, bf16 vs fp16, H100 vs MI300X, the CI gate and errors, against figures read with Python's parser.
+# test_diff.sh - --diff on the real traces: self-diffs, a batch-size pair, bf16 vs fp16, H100 vs MI300X (and the line naming --group op when kernels match little), the CI gate and errors, against figures read with Python's parser.
 . tests/cli/lib.sh
 
 PEER=testdata/peer
@@ -223,6 +223,36 @@ check_eq "H100 vs MI300X: device 0 against device 2" "$(json "(d['devices'][0]['
 check_run "H100 vs MI300X: --group op" 0 "$PROFANA" --diff "$A" h100 "$B" mi300 bf16 --group op --format json
 check_eq "--group op: cudnn_convolution meets miopen_convolution as a normalised (family) match" \
     "$(json "[r['match'] for r in d['devices'][0]['rows'] if r['name'] == 'aten::cudnn_convolution vs aten::miopen_convolution']" "$TMP/out")" "['normalised']"
+
+# --- the low-match hint (issue 47): at --group kernel H100 and MI300X share few kernel names (the raw
+# events: less than half of either side's kernel time is in names the other side ran), so the diff names
+# --group op, with its matched shares as --group op's own diff reports them; a batch-size pair gets none ---
+cp "$TMP/out" "$TMP/op.json"
+check_run "H100 vs MI300X: --group kernel" 0 "$PROFANA" --diff "$A" h100 "$B" mi300 bf16 --top 3
+python3 - "$A" "$B" "$TMP/out" "$TMP/op.json" <<'PY'
+import json, re, sys
+sys.path.insert(0, "tests/cli")
+from raw import check, gpu_acts, load, ns
+
+acts = [[e for e in gpu_acts(load(f))] for f in sys.argv[1:3]]
+names = [{e["name"] for e in a} for a in acts]
+shared = [100.0 * sum(ns(e["dur"]) for e in acts[k] if e["name"] in names[1 - k]) / sum(ns(e["dur"]) for e in acts[k])
+          for k in (0, 1)]
+text = re.sub(r"\n  ", " ", open(sys.argv[3]).read())
+kern = [float(x) for x in re.search(r"^Matched time: ([\d.]+)% of h100's GPU time, ([\d.]+)% of mi300's$", text, re.M).groups()]
+check("hint", "raw: under half of each side's time in kernel names the other ran (%.2f%%, %.2f%%)" % tuple(shared),
+      max(shared) < 50, shared)
+check("hint", "--group kernel matches at least the exactly shared names' time (%s >= %.2f, %.2f)" % (kern, *shared),
+      all(k >= s - 0.005 for k, s in zip(kern, shared)))
+m = re.search(r"^--group op matches more: ([\d.]+)% of h100's GPU time, ([\d.]+)% of mi300's \(", text, re.M)
+op = json.load(open(sys.argv[4]))["devices"][0]["summary"]
+check("hint", "the line naming --group op is printed", m is not None, text[-600:])
+if m:
+    check("hint", "its shares are --group op's own (%s, %s)" % m.groups(),
+          abs(float(m.group(1)) - op["a_matched_pct"]) < 0.005 and abs(float(m.group(2)) - op["b_matched_pct"]) < 0.005)
+PY
+check_run "b8 vs b16: --group kernel" 0 "$PROFANA" --diff "$TRACES/compiled_pair_b8.json" b8 "$TRACES/compiled_pair_b16.json" b16 bf16
+check_eq "b8 vs b16: a diff matching most of its kernel time names no other grouping" "$(grep -c 'matches more' "$TMP/out")" 0
 
 # --- --fail-above: exit 3 when B's time exceeds A's by more than PCT, 0 otherwise ---
 A="$TRACES/compiled_pair_b8.json" B="$TRACES/compiled_pair_b16.json"

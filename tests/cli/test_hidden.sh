@@ -1,24 +1,60 @@
-# test_hidden.sh - columns a width leaves out are named (issue 47): a sweep over 60, 80, 100 and 120 columns of --analysis (kernel, op, shape), --diff, --group sequence and --steps: no line over the width, and a "Hidden at W columns" line exactly when a column of the --wide table is missing, naming those columns; --diff keeps both totals and B/A whenever it shows a count; --steps --format csv without steps prints its header.
+# test_hidden.sh - columns a width leaves out are named (issue 47): a sweep over 60, 80, 100 and 120 columns of every command (--analysis with each --group, --waits, --steps, --by-category; --diff; --ranks; --list-devices) on bundled and TraceLens traces (every one with PF_SWEEP_ALL): no line over the width, under every table a "Hidden at W columns" line exactly when a column of the --wide table is missing, naming those columns; the --analysis rows table keeps its columns by a fixed priority; --diff keeps both totals and B/A whenever it shows a count; --steps --format csv without steps prints its header; --group shape keys show every tensor they show with the dims the trace records.
 # check: optimised
 . tests/cli/lib.sh
 
-python3 - "$PROFANA" <<'PY'
+python3 - "$PROFANA" $PEER_TRACES <<'PY'
 import os, re, subprocess, sys
+from concurrent.futures import ThreadPoolExecutor
 sys.path.insert(0, "tests/cli")
 from raw import check
 
-prof = sys.argv[1]
+prof, peer = sys.argv[1], sys.argv[2:]
+ALL = bool(peer)  # PF_SWEEP_ALL (make check-full): every bundled and public trace
 T = "testdata/traces/"
-RUNS = [
-    ("analysis eager_bf16 kernel", ["--analysis", T + "eager_bf16.json", "bf16", "--top", "5"]),
-    ("analysis eager_bf16 op", ["--analysis", T + "eager_bf16.json", "bf16", "--top", "5", "--group", "op"]),
-    ("analysis cnn_fp32 shape", ["--analysis", T + "cnn_fp32.json", "bf16", "--top", "5", "--group", "shape"]),
-    ("analysis peer owlv2_mi300 op", ["--analysis", "testdata/peer/owlv2_mi300.json.gz", "bf16", "--top", "5", "--group", "op"]),
+GROUPS = ["kernel", "op", "shape", "module", "annotation", "sequence", "critical-path"]
+
+
+def every_command(t):
+    return [("%s --group %s" % (t, g), ["--analysis", t, "bf16", "--top", "8", "--group", g]) for g in GROUPS] + [
+        (t + " --waits", ["--analysis", t, "bf16", "--top", "5", "--waits"]),
+        (t + " --steps", ["--analysis", t, "bf16", "--steps"]),
+        (t + " --by-category", ["--analysis", t, "bf16", "--top", "5", "--by-category"])]
+
+
+def rows_groups(t):
+    return [("%s --group %s" % (t, g), ["--analysis", t, "bf16", "--top", "8", "--group", g])
+            for g in ("kernel", "op", "shape")] + [(t + " --steps", ["--analysis", t, "bf16", "--steps"])]
+
+
+RUNS = every_command(T + "eager_bf16.json") + every_command("testdata/public/mi300_resnet_convs.json.gz")
+for t in (T + "compiled_bf16_b8.json", T + "steps_bf16.json", T + "cnn_fp32.json", "testdata/diagnosis/launch_bound.json.gz"):
+    RUNS += rows_groups(t)
+RUNS += [
     ("diff bf16/fp16", ["--diff", T + "eager_bf16.json", "a", T + "eager_fp16.json", "b", "bf16", "--top", "5"]),
-    ("diff h100/mi300 op", ["--diff", "testdata/peer/owlv2_h100.json.gz", "h100", "testdata/peer/owlv2_mi300.json.gz",
-                            "mi300", "bf16", "--top", "5", "--group", "op"]),
-    ("sequence eager_bf16", ["--analysis", T + "eager_bf16.json", "bf16", "--top", "5", "--group", "sequence"]),
+    ("diff b8/b16 op", ["--diff", T + "compiled_pair_b8.json", "b8", T + "compiled_pair_b16.json", "b16", "bf16",
+                        "--top", "5", "--group", "op"]),
+    ("diff b8/b16 shape", ["--diff", T + "compiled_pair_b8.json", "b8", T + "compiled_pair_b16.json", "b16", "bf16",
+                           "--top", "5", "--group", "shape"]),
+    ("ranks fsdp2", ["--ranks", "testdata/multirank/fsdp2_bf16_rank0.json.gz",
+                     "testdata/multirank/fsdp2_bf16_rank1.json.gz", "bf16"]),
+    ("list-devices", ["--list-devices"]),
 ]
+if ALL:
+    done = {r[1][1] for r in RUNS if r[1][0] == "--analysis"}
+    more = sorted(os.path.join(d, f) for d in (T, "testdata/diagnosis/", "../shared/testdata/public/tracelens/")
+                  if os.path.isdir(d) for f in os.listdir(d) if f.endswith((".json", ".json.gz")))
+    for t in more + peer:
+        if t not in done:
+            RUNS += every_command(t)
+    RUNS += [("diff h100/mi300 " + g, ["--diff", peer[0], "h100", peer[1], "mi300", "bf16", "--top", "5", "--group", g])
+             for g in ("kernel", "op")]
+    RUNS.append(("ranks tp", ["--ranks", "testdata/multirank/tp_collectives_bf16_rank0.json.gz",
+                              "testdata/multirank/tp_collectives_bf16_rank1.json.gz", "bf16"]))
+
+# the rows table's columns by priority (docs/analysis.md): a narrower width leaves out the last ones first
+PRIORITY = ["Total (us)", "Time %", "FLOPS %", "BW %", "FLOPS % ach", "BW % ach", "Source", "TFLOP/s", "GB/s", "Count",
+            "Launches", "CPU Total (us)", "Self CPU (us)", "Calls", "Bound", "Mean (us)", "Category", "GFLOP", "GB"]
+PRIORITY_OP = ["Total (us)", "Count"] + [c for c in PRIORITY if c not in ("Total (us)", "Count")]
 
 
 def run(args, width=None):
@@ -30,55 +66,118 @@ def run(args, width=None):
                           text=True, env=env).stdout
 
 
-def headers(out):
-    """The header cells of each rows table: a line followed by a dashed rule."""
+def tables(out):
+    """Each table: its header cells, its rows (a wrapped key's second line passed over), and the columns its
+    "Hidden at W columns: ...; --wide shows every column." line names (between its header and the next
+    table's, unwrapped), or None."""
     lines = out.split("\n")
-    return [[c.strip() for c in lines[i].split(" | ")] for i in range(len(lines) - 1)
-            if re.fullmatch(r"-{20,}", lines[i + 1]) and " | " in lines[i]]
-
-
-def empty_cols(out):
-    """The columns of the first rows table whose every row reads '-' (a fitted table passes them over)."""
-    lines = out.split("\n")
-    for i in range(len(lines) - 1):
-        if re.fullmatch(r"-{20,}", lines[i + 1]) and " | " in lines[i]:
-            head = [c.strip() for c in lines[i].split(" | ")]
-            rows = []
-            for l in lines[i + 2:]:
-                if " | " not in l or l.startswith("Total"):
-                    break
+    # a header over its rule (a table of no rows may show its name column alone)
+    heads = [i for i in range(len(lines) - 1) if re.fullmatch(r"-{5,}", lines[i + 1]) and lines[i].strip()
+             and not lines[i].startswith("-")]
+    res = []
+    for n, i in enumerate(heads):
+        end = heads[n + 1] if n + 1 < len(heads) else len(lines)
+        rows = []
+        for l in lines[i + 2:end]:
+            if " | " in l:
                 rows.append([c.strip() for c in l.split(" | ")])
-            return {h for k, h in enumerate(head) if rows and all(len(r) > k and r[k] == "-" for r in rows)}
-    return set()
+            elif not l.startswith("  "):
+                break
+        text = re.sub(r"\n  ", " ", "\n".join(lines[i + 2:end]))
+        m = re.search(r"^Hidden at (\d+) columns: (.*); --wide shows every column\.$", text, re.M)
+        res.append(([c.strip() for c in lines[i].split(" | ")], rows, m and (int(m.group(1)), m.group(2).split(", "))))
+    return res
 
 
-def hidden_lines(out):
-    """The "Hidden at W columns: ...; --wide ..." lines, unwrapped."""
-    text = re.sub(r"\n  ", " ", out)
-    return re.findall(r"^Hidden at (\d+) columns: (.*); --wide shows every column\.$", text, re.M)
-
-
-for name, args in RUNS:
-    wide = headers(run(args))
+def sweep(item):
+    name, args = item
+    wide, out = tables(run(args)), []
     for width in (60, 80, 100, 120):
-        out = run(args, width)
-        long = [l for l in out.split("\n") if len(l) > width]
-        check(name, "%d columns: no line over the width" % width, not long, long[:1])
-        got, hid = headers(out), hidden_lines(out)
-        # the first table is the rows table (the diff's and analysis's): the one with wanted columns
-        empty = empty_cols(run(args))
-        missing = [c for c in wide[0][1:] if c not in got[0][1:] and c not in empty] if wide and got else []
-        named = hid[0][1].split(", ") if hid else []
-        check(name, "%d columns: a Hidden line exactly when a column is left out (%d left out)" % (width, len(missing)),
-              bool(missing) == bool(hid) and (not hid or int(hid[0][0]) == width), (missing, hid[:1]))
-        check(name, "%d columns: the Hidden line names the columns left out" % width,
-              sorted(named) == sorted(missing), (named, missing))
-        if args[0] == "--diff" and got:
-            cols = got[0]
-            counts = [c for c in cols if c.endswith(" Count")]
-            totals = [c for c in cols if c.endswith(" Total (us)")]
-            check(name, "%d columns: a count shown only beside both totals and B/A" % width,
-                  not counts or (len(totals) == 2 and "B/A" in cols), cols)
+        text = run(args, width)
+        long = [l for l in text.split("\n") if len(l) > width]
+        out.append((name, "%d columns: no line over the width" % width, not long, long[:1]))
+        got = tables(text)
+        if args[0] == "--ranks":  # its tables are --ranks' own (issue 47's ranks items): the width alone here
+            continue
+        out.append((name, "%d columns: the tables of --wide (%d)" % (width, len(wide)), len(got) == len(wide),
+                    [t[0][:2] for t in got]))
+        for k, ((wh, wr, _), (gh, gr, hid)) in enumerate(zip(wide, got)):
+            # a column of no values ('-' in every row) is passed over, not hidden
+            empty = {h for c, h in enumerate(wh) if all(len(r) > c and r[c] == "-" for r in wr)}  # no rows: all
+            missing = [c for c in wh[1:] if c not in gh[1:] and c not in empty]
+            named = hid[1] if hid else []
+            out.append((name, "%d columns: table %d (%s): a Hidden line exactly when a column is left out, naming "
+                        "them (%d left out)" % (width, k, wh[0], len(missing)),
+                        sorted(named) == sorted(missing) and (not hid or hid[0] == width), (missing, hid)))
+            if k == 0 and args[0] == "--analysis" and "--steps" not in args and wh[0] in (
+                    "Kernel Name", "Op", "Op (input shapes)"):
+                order = [c for c in (PRIORITY_OP if wh[0] == "Op" else PRIORITY) if c in wh and c not in empty]
+                shown = [c for c in order if c in gh]
+                out.append((name, "%d columns: the rows table keeps its columns by priority (%d of %d)"
+                            % (width, len(shown), len(order)), shown == order[:len(shown)], (shown, order)))
+            if k == 0 and args[0] == "--diff":
+                counts = [c for c in gh if c.endswith(" Count")]
+                totals = [c for c in gh if c.endswith(" Total (us)")]
+                out.append((name, "%d columns: a count shown only beside both totals and B/A" % width,
+                            not counts or (len(totals) == 2 and "B/A" in gh), gh))
+    return out
+
+
+with ThreadPoolExecutor(4) as pool:
+    for results in pool.map(sweep, RUNS):
+        for r in results:
+            check(*r)
+PY
+
+# --group shape keys (issue 47: 27 of 40 keys at 100 columns lost dimensions on a cuDNN attention trace):
+# every tensor a fitted key shows ("[dims]dtype", or "Nx[dims]dtype" for N equal ones in a row) is one
+# the trace records whole: its dims one of the raw events' "Input Dims" lists. At 60 columns the name
+# column may be too narrow for one tensor, so 80, 100 and 120 are held to it.
+python3 - "$PROFANA" <<'PY'
+import os, re, subprocess, sys
+sys.path.insert(0, "tests/cli")
+from raw import check, load
+
+prof = sys.argv[1]
+
+
+def dims_text(v):
+    return "[" + ",".join(dims_text(x) if isinstance(x, list) else str(x) for x in v) + "]"
+
+
+for trace in ("testdata/traces/eager_bf16.json", "testdata/traces/compiled_bf16_b8.json"):
+    recorded = set()
+    for e in load(trace):
+        for d in (e.get("args") or {}).get("Input Dims") or []:
+            if isinstance(d, list):
+                recorded.add(dims_text(d))
+    for width in (80, 100, 120):
+        env = dict(os.environ, COLUMNS=str(width))
+        out = subprocess.run([prof, "--analysis", trace, "bf16", "--quiet", "--group", "shape", "--top", "40"],
+                             capture_output=True, text=True, env=env).stdout.split("\n")
+        head = next(i for i, l in enumerate(out) if l.startswith("Op (input shapes)"))
+        keys = []
+        for l in out[head + 2:]:
+            if l.startswith("Total") or not l.strip():
+                break
+            name = l.split(" | ")[0].rstrip()  # a key's second line stands alone
+            if name.startswith("  ") and keys:
+                keys[-1] += name.strip()
+            else:
+                keys.append(name)
+        lost = []
+        for k in keys:
+            # a tensor: dims, then a type name; one the trace records is taken out, and so are
+            # tensor lists ("list[N]TensorList") and int or bool lists ("[1024]", "[True, True]",
+            # followed by ',' or ')'): a bracket left over is a tensor cut inside its dims
+            rest = re.sub(r"(?:\d+x)?(\[[-0-9, ]*\])(?=[a-zA-Z])",
+                          lambda m: "" if m.group(1).replace(" ", "") in recorded else m.group(0), k)
+            rest = re.sub(r"list\[\d+\]TensorList", "", rest)
+            rest = re.sub(r"\[[-0-9a-zA-Z, ]*\](?=[,)]|$)", "", rest)
+            if "[" in rest or "]" in rest:
+                lost.append(k)
+        check(trace, "--group shape at %d columns: every tensor shown has the dims the trace records (%d keys)"
+              % (width, len(keys)), not lost and len(keys) == 40, lost[:2])
 PY
 
 # --steps at the sweep's widths (issue 47: a 100-character line at 80 columns on a trace without steps),

@@ -126,7 +126,9 @@ check_eq "CSV: a header and one line per row" "$(sed -n 1p "$TMP/out" | cut -d, 
 # A trace recorded with with_modules=True but without the stack (torch 2.11 writes no module
 # events then): one line saying how to record them, exit 0, no table.
 check_run "no module events" 0 "$PROFANA" --analysis "$NOSTACK" bf16 --group module
-check_eq "no module events: one line" "$(wc -l <"$TMP/out")" 1
+check_eq "no module events: one line (wrapped to the width, its lines after the first indented)" \
+    "$(awk 'NR == 1 || !/^  /' "$TMP/out" | wc -l)" 1
+check_eq "no module events: no line over the width (120)" "$(awk 'length > 120' "$TMP/out" | wc -l)" 0
 check_grep "no module events: how to record them" "with_stack=True" "$TMP/out"
 check_run "no module events, JSON" 0 "$PROFANA" --analysis "$NOSTACK" bf16 --group module --format json
 check_eq "no module events, JSON: no devices, a note" "$(json 'len(d["devices"]) == 0 and "with_stack" in d["note"]' "$TMP/out")" True
