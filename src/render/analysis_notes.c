@@ -1,4 +1,4 @@
-/* analysis_notes.c - the footnotes under an --analysis device table: what each cell marker means (!, ?, cache, ~ub, op), the legend of the Source values shown and their markers (~dtype, memset~0, ~lb, ~ub), and what the Total's bytes cover; only for the columns the table showed. The ~lb footnote serves --diff too. */
+/* analysis_notes.c - the footnotes under an --analysis device table: what each cell marker means (!, ?, cache, ~ub, op), the legend of the Source values shown and their markers (~dtype, memset~0, ~lb, ~ub), and what the Total's bytes cover; only for the columns the table showed. Also the notes on the trace itself (the loader's, the step windows) under the first headline. The ~lb footnote serves --diff too. */
 #include <assert.h>
 #include <string.h>
 
@@ -111,4 +111,28 @@ void pf_aview_footnotes(FILE *out, const pf_device_report *d, const pf_table *t,
         print_source_notes(out, d, t, shown, source_col);
     else if (d->bytes_known_ns < d->total.total_ns && bw_shown)
         print_total_note(out, d);
+}
+
+/* Whether the Steps line has anything to say (pf_steps_print_line). */
+static int has_steps_line(const pf_analysis *an)
+{
+    return an->n_steps || an->trace->n_steps;
+}
+
+/* What the reader should know about the trace itself (the loader's notes, the step windows),
+ * grouped after the first headline: the headline comes first, these qualify it. */
+void pf_aview_trace_notes(FILE *out, const pf_aview *a, const pf_analysis *an)
+{
+    assert(out && a && an);
+    int n = a->v->trace_notes ? an->trace->n_notes : 0;
+    if (!n && !has_steps_line(an))
+        return;
+    fputs("Notes on the trace:\n", out);
+    for (int k = 0; k < n; k++)
+        fprintf(out, "- %s\n", an->trace->notes[k]);
+    if (has_steps_line(an)) {
+        fputs("- ", out);
+        pf_steps_print_line(out, an);
+    }
+    fputc('\n', out);
 }

@@ -531,30 +531,6 @@ void pf_aview_omitted(FILE *out, const pf_view_opts *v, const pf_device_report *
             ns / 1e3, time_pct(d, ns));
 }
 
-/* Whether the Steps line has anything to say (pf_steps_print_line). */
-static int has_steps_line(const pf_analysis *an)
-{
-    return an->n_steps || an->trace->n_steps;
-}
-
-/* What the reader should know about the trace itself (the loader's notes, the step windows),
- * grouped after the first headline: the headline comes first, these qualify it. */
-void pf_aview_trace_notes(FILE *out, const pf_aview *a, const pf_analysis *an)
-{
-    assert(out && a && an);
-    int n = a->v->trace_notes ? an->trace->n_notes : 0;
-    if (!n && !has_steps_line(an))
-        return;
-    fputs("Notes on the trace:\n", out);
-    for (int k = 0; k < n; k++)
-        fprintf(out, "- %s\n", an->trace->notes[k]);
-    if (has_steps_line(an)) {
-        fputs("- ", out);
-        pf_steps_print_line(out, an);
-    }
-    fputc('\n', out);
-}
-
 /* The device's header lines (after a blank line but for the first device), its rows and
  * their footnotes. */
 static int text_rows(FILE *out, FILE *raw, const pf_aview *a, const pf_analysis *an, int i)

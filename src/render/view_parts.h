@@ -242,6 +242,16 @@ int pf_dview_runs_only(int col);
 pf_table *pf_dview_rows(const pf_dview *o, const pf_diff_device *d, const pf_runs_device *rd);
 /* How many rows pf_dview_rows shows. */
 size_t pf_dview_shown(const pf_dview *o, const pf_diff_device *d);
+/* The indices of the rows shown, in pf_dview_rows' order: every row in the diff's order, or
+ * with --top the N with the largest absolute change (ties in the diff's order). Caller
+ * frees; NULL when memory runs out. */
+size_t *pf_dview_order(const pf_dview *o, const pf_diff_device *d);
+/* The runs' pair at index i; NULL with one run a side. */
+const pf_runs_device *pf_dview_runs_of(const pf_dview *o, int i);
+/* --diff in text or Markdown (prose on out, wrapped; tables on raw, fitted) and in CSV (the
+ * tables on out, notes on notes), diff_view.c. Return 0, or -1 when memory runs out. */
+int pf_dview_text(FILE *out, FILE *raw, const pf_dview *o, const pf_diff *d);
+int pf_dview_csv(FILE *out, FILE *notes, const pf_dview *o, const pf_diff *d);
 /* "(N more rows with smaller changes: ...)" when --top left rows out; nothing otherwise. */
 void pf_dview_omitted(FILE *out, const pf_dview *o, const pf_diff_device *d);
 /* The categories either side ran, by combined time; NULL when memory runs out. */
