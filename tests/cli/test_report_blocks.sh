@@ -1,4 +1,4 @@
-# test_report_blocks.sh - the --analysis --report page carries everything the text output prints (issue 47): every prose line of the text (headline, Span / Idle by cause / Launches / Queue, notes on the trace, coverage, footnotes, Source legend, collectives) is on the page; its rows, categories and streams tables cell for cell against --format json; the Span block's shares against the JSON's breakdown; GB and other figures with at most 3 significant digits past 3 decimals; in headless Chromium at 1400 px no two texts overlapping and no word broken across lines (with a control of each).
+# test_report_blocks.sh - the --analysis --report page carries everything the text output prints (issue 47): every prose line of the text (headline, Span / Idle by cause / Launches / Queue, notes on the trace, coverage, footnotes, Source legend, collectives) is on the page; its rows, categories and streams tables cell for cell against --format json; the Span block's shares against the JSON's breakdown; GB and other figures with at most 3 significant digits past 3 decimals; in headless Chromium at 1400 px no two texts overlapping and no word broken across lines (with a control of each), on the --analysis and --diff pages and, with every chart, on the public TraceLens traces (all of them in check-full).
 # check: optimised
 . tests/cli/lib.sh
 
@@ -186,6 +186,28 @@ layout() { # NAME PAGE [control]
 layout eager_bf16 "$TMP/p1.html"
 "$PROFANA" --analysis testdata/public/mi300_resnet_convs.json.gz bf16 --quiet --report "$TMP/p2.html" >/dev/null
 layout mi300_resnet_convs "$TMP/p2.html"
+# --diff's page, and (issue 47) every chart and the page on the public TraceLens traces: make
+# check one of them, check-full (PF_SWEEP_ALL) all; the charts' texts by text_overlaps (lib.sh),
+# the pages by page_layout.js
+"$PROFANA" --diff "$TRACES/eager_bf16.json" bf16 "$TRACES/eager_fp16.json" fp16 bf16 --quiet --report "$TMP/d1.html" >/dev/null
+layout "--diff eager bf16 vs fp16" "$TMP/d1.html"
+PUB=../shared/testdata/public/tracelens
+if [ -n "$PF_SWEEP_ALL" ]; then
+    PAGES="$PUB/b200_vllm_eager.json.gz $PUB/mi300_sglang_qwen3_prefilldecode.json.gz $PUB/mi300_resnet_act_checkpoint.json.gz
+testdata/public/vllm_decode_graph_execution.json.gz $TRACES/eager_bf16.json testdata/w2026/kv_decode.json.gz $PEER_TRACES"
+else
+    PAGES="$PUB/b200_vllm_eager.json.gz"
+fi
+for f in $PAGES; do
+    [ -f "$f" ] || { fail "Chromium: $f" "missing (../shared/testdata)"; continue; }
+    n=$(basename "$f")
+    case $f in "$PUB"/*) "$PROFANA" --analysis "$f" bf16 --quiet --report "$TMP/pp.html" >/dev/null 2>&1 &&
+        layout "$n" "$TMP/pp.html" ;; esac
+    for c in roofline breakdown timeline; do
+        "$PROFANA" --analysis "$f" bf16 --quiet --plot "$c" "$TMP/pc.svg" >/dev/null 2>&1
+        check_eq "Chromium: $n --plot $c: no two texts overlap" "$(text_overlaps "$TMP/pc.svg" svg)" none
+    done
+done
 # the control: a paragraph on top of the first one, and a 40 px cell that breaks its word anywhere
 sed 's|<body>|<body><p style="position:absolute;top:24px;left:24px;margin:0;font-size:22px">control text</p><h1 style="margin-top:0">control text</h1><table><tr><td style="width:40px;max-width:40px;overflow-wrap:anywhere;white-space:normal">normalization</td></tr></table>|' \
     "$TMP/p1.html" >"$TMP/ctl.html"
