@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "ranks_culprit_view.h"
+#include "view_parts.h"
 
 enum {
     L_RANK, L_NAME, L_PG, L_SEQ, L_START, L_LATE, L_REF, L_COMPUTE, L_COPY, L_COMM, L_IDLE, L_KIND, L_CULPRIT,
@@ -51,10 +52,11 @@ static const pf_col rank_cols[K_NCOLS] = {
     [K_VERDICT] = {"Verdict", "verdict", 0, 0, NULL},
 };
 
-/* The columns a width keeps, most wanted first (Rank always shows; text leaves the copy and
- * comm excess and the compute time to the other formats): the verdict and what it rests on; per late arrival the collective, how late, and its culprit. */
+/* The columns a width keeps, most wanted first (Rank always shows; the copy and comm excess and
+ * the compute time last, where the width has room, else named as hidden): the verdict and what
+ * it rests on; per late arrival the collective, how late, and its culprit. */
 static const int rank_wanted[] = {K_VERDICT, K_LATE_NS, K_TOP, K_TOP_NS, K_COMPUTE, K_IDLE, K_LATE, K_KERNEL_RATIO,
-                                  K_SLOWER, K_UNIFORM, K_COMPUTE_RATIO, K_TOP_KIND};
+                                  K_SLOWER, K_UNIFORM, K_COMPUTE_RATIO, K_TOP_KIND, K_COPY, K_COMM, K_COMPUTE_TIME};
 static const int rank_ties[] = {K_TOP, K_TOP_NS, K_COMPUTE, K_IDLE, K_KERNEL_RATIO, K_SLOWER};
 static const int late_wanted[] = {L_NAME, L_SEQ, L_LATE, L_CULPRIT, L_CULPRIT_NS, L_KIND, L_REF, L_GAP, L_COMPUTE,
                                   L_IDLE, L_COPY, L_COMM, L_PG, L_START};
@@ -72,7 +74,7 @@ void pf_culprit_print_text(FILE *out, const pf_table *t, int late, int width)
     fit.ncols = late ? (int)(sizeof late_wanted / sizeof *late_wanted) : (int)(sizeof rank_wanted / sizeof *rank_wanted);
     fit.ties = late ? late_ties : rank_ties;
     fit.nties = late ? 1 : 3;
-    pf_table_print_text_fit(out, t, &fit);
+    pf_view_hidden(out, width, t, &fit, pf_table_print_text_fit(out, t, &fit));
 }
 
 static double us(int64_t ns)

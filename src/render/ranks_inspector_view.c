@@ -5,6 +5,7 @@
 
 #include "profana/tabulate.h"
 #include "ranks_inspector_view.h"
+#include "view_parts.h"
 
 enum { I_COMM, I_SEQ, I_COLL, I_BYTES, I_RANKS, I_LATE, I_SKEW, I_FROM, I_BUSBW, I_KPG, I_KSEQ, I_KSKEW, I_NCOLS };
 
@@ -161,8 +162,10 @@ static void print_one(FILE *out, pf_format format, int width, const pf_table *t,
         pf_table_print_csv(out, t, 1);
     else if (width <= 0)
         pf_table_print_text(out, t, 0);
-    else
-        pf_table_print_text_fit(out, t, &(pf_text_fit){.width = width, .cols = wanted, .ncols = nwanted});
+    else {
+        pf_text_fit fit = {.width = width, .cols = wanted, .ncols = nwanted};
+        pf_view_hidden(out, width, t, &fit, pf_table_print_text_fit(out, t, &fit));
+    }
 }
 
 int pf_insp_print(FILE *out, pf_format format, int width, const pf_rank_summary *s, const pf_ranks_report *rep,

@@ -204,10 +204,11 @@ static void print_table(FILE *out, pf_format format, int width, int k, const pf_
         pf_table_print_csv(out, t, 1);
     else if (width <= 0)
         pf_table_print_text(out, t, 0);
-    else
-        pf_table_print_text_fit(out, t,
-                                &(pf_text_fit){.width = width, .cols = table_fit[k].wanted, .ncols = table_fit[k].nwanted,
-                                               .ties = table_fit[k].ties, .nties = table_fit[k].nties});
+    else {
+        pf_text_fit fit = {.width = width, .cols = table_fit[k].wanted, .ncols = table_fit[k].nwanted,
+                           .ties = table_fit[k].ties, .nties = table_fit[k].nties};
+        pf_view_hidden(out, width, t, &fit, pf_table_print_text_fit(out, t, &fit));
+    }
 }
 
 /* The length of the directory part every path shares ("testdata/multirank/"): the Trace

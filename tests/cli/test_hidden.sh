@@ -97,8 +97,6 @@ def sweep(item):
         long = [l for l in text.split("\n") if len(l) > width]
         out.append((name, "%d columns: no line over the width" % width, not long, long[:1]))
         got = tables(text)
-        if args[0] == "--ranks":  # its tables are --ranks' own (issue 47's ranks items): the width alone here
-            continue
         out.append((name, "%d columns: the tables of --wide (%d)" % (width, len(wide)), len(got) == len(wide),
                     [t[0][:2] for t in got]))
         for k, ((wh, wr, _), (gh, gr, hid)) in enumerate(zip(wide, got)):
