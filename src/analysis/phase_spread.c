@@ -16,8 +16,10 @@ static int module_calls(const pf_trace *t, pf_nest_span **out, size_t *n)
         return -1;
     for (size_t i = 0; i < t->n_marks; i++) {
         const pf_host_mark *m = &t->marks[i];
-        if (m->kind == PF_MARK_PYTHON && pf_nest_is_module_call(m->name))
-            r[k++] = (pf_nest_span){m->thread, m->ts_ns, m->ts_ns + m->dur_ns, -1, (int32_t)k};
+        if (m->kind == PF_MARK_PYTHON && pf_nest_is_module_call(m->name)) {
+            r[k] = (pf_nest_span){m->thread, m->ts_ns, m->ts_ns + m->dur_ns, -1, (int32_t)k};
+            k++;
+        }
     }
     pf_nest_build(r, k);
     *out = r;

@@ -384,6 +384,16 @@ static double legend_of(pf_xw *w, double y, int excess)
     return h;
 }
 
+/* The height of the skew charts of n_rows collective rows: the first SKEW_CHARTS, and a line
+ * saying how many more; a title and a line saying none matched when there are none. */
+static double skew_block_height(size_t n_rows)
+{
+    if (n_rows == 0)
+        return TITLE_H + LINE_H;
+    size_t k = n_rows < SKEW_CHARTS ? n_rows : SKEW_CHARTS;
+    return (double)k * skew_height() + (n_rows > SKEW_CHARTS ? LINE_H : 0);
+}
+
 int pf_plot_ranks(pf_xw *w, const pf_rank_summary *s, size_t n, const pf_ranks_report *rep,
                   const pf_culprit_report *cul)
 {
@@ -396,28 +406,27 @@ int pf_plot_ranks(pf_xw *w, const pf_rank_summary *s, size_t n, const pf_ranks_r
         free(on);
         return -1;
     }
-    size_t n_skew = rep->n_rows < SKEW_CHARTS ? rep->n_rows : SKEW_CHARTS;
     int n_excess = excess_drawn(cul, on);
     double legend_h = legend_of(NULL, 0, n_excess > 0);
     double h = 10 + spans_height(drawn, (size_t)drawn < n) + legend_h + 10 + excess_height(n_excess) +
-               (n_skew ? (double)n_skew * skew_height() + (rep->n_rows > n_skew ? LINE_H : 0) : TITLE_H + LINE_H) + 10;
+               skew_block_height(rep->n_rows) + 10;
     pf_plot_svg_begin(w, "ranks", CHART_W, h);
     double y = draw_spans(w, 10, s, n, on, drawn);
     y += legend_of(w, y, n_excess > 0) + 10;
     y = draw_excess(w, y, cul, on, n_excess);
-    if (n_skew == 0) {
+    if (rep->n_rows == 0) {
         pf_xw_begin(w, "g");
         pf_xw_attr(w, "class", "panel skew-none");
         title_at(w, y, "Skew per collective");
         pf_plot_text(w, LEFT, y + TITLE_H + 4, NULL, "note", 0, "No collective matched across the ranks: no skew to draw.");
         pf_xw_end(w);
     }
-    for (size_t k = 0; k < n_skew; k++)
+    for (size_t k = 0; k < rep->n_rows && k < SKEW_CHARTS; k++)
         y = draw_skew(w, y, s, rep, &rep->rows[k]);
-    if (rep->n_rows > n_skew) {
+    if (rep->n_rows > SKEW_CHARTS) {
         char note[160];
-        snprintf(note, sizeof note, "The first %zu of %zu collectives are drawn; the collectives table lists every one.",
-                 n_skew, rep->n_rows);
+        snprintf(note, sizeof note, "The first %d of %zu collectives are drawn; the collectives table lists every one.",
+                 SKEW_CHARTS, rep->n_rows);
         pf_plot_text(w, LEFT, y + 4, NULL, "note", 0, note);
     }
     pf_xw_end(w);

@@ -15,7 +15,7 @@ check_eq "wheel: make wheel writes profana-VERSION-py3-none-PLATFORM.whl" "$(ls 
 
 # Its contents read back by Python's zipfile: the files a wheel needs, each RECORD hash and size
 # recomputed, the binary executable.
-python3 - "$WHL" "$VERSION" <<'PY'
+python3 - "$WHL" "$VERSION" <<'PY' || fail "wheel: the contents' check ran to its end" "exited $? (its traceback above)"
 import base64, hashlib, sys, zipfile
 z = zipfile.ZipFile(sys.argv[1])
 di = "profana-%s.dist-info/" % sys.argv[2]
@@ -66,7 +66,8 @@ echo "status $?" >>"$TMP/err_dtype"
 echo "status $?" >>"$TMP/err_opt"
 gzip -c "$E" >"$TMP/eager.json.gz"
 
-PROFANA_BINARY= "$V/bin/python" - "$TMP" "$INST" <<'PY'
+# a block that stops on an exception would lose its checks silently: its exit status is a check
+PROFANA_BINARY= "$V/bin/python" - "$TMP" "$INST" <<'PY' || fail "python: the API's checks ran to their end" "exited $? (its traceback above)"
 import contextlib, gzip, io, json, os, shutil, sys
 tmp, inst = sys.argv[1], sys.argv[2]
 os.environ.pop("PROFANA_BINARY", None)
