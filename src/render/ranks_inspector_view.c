@@ -154,20 +154,6 @@ static pf_table *strag_table(const pf_insp_report *r)
     return t;
 }
 
-static void print_one(FILE *out, pf_format format, int width, const pf_table *t, const int *wanted, int nwanted)
-{
-    if (format == PF_FMT_MD)
-        pf_table_print_md(out, t, 0);
-    else if (format == PF_FMT_CSV)
-        pf_table_print_csv(out, t, 1);
-    else if (width <= 0)
-        pf_table_print_text(out, t, 0);
-    else {
-        pf_text_fit fit = {.width = width, .cols = wanted, .ncols = nwanted};
-        pf_view_hidden(out, width, t, &fit, pf_table_print_text_fit(out, t, &fit));
-    }
-}
-
 int pf_insp_print(FILE *out, pf_format format, int width, const pf_rank_summary *s, const pf_ranks_report *rep,
                   const pf_insp_report *insp, int after)
 {
@@ -198,9 +184,11 @@ int pf_insp_print(FILE *out, pf_format format, int width, const pf_rank_summary 
         if (k > 0 || !csv || after)
             fputc('\n', out);
         if (k == 0)
-            print_one(out, format, width, t[k], inst_wanted, (int)(sizeof inst_wanted / sizeof inst_wanted[0]));
+            pf_view_print_table(out, format, width, t[k],
+                                (pf_text_fit){.cols = inst_wanted, .ncols = (int)(sizeof inst_wanted / sizeof inst_wanted[0])});
         else
-            print_one(out, format, width, t[k], strag_wanted, (int)(sizeof strag_wanted / sizeof strag_wanted[0]));
+            pf_view_print_table(out, format, width, t[k],
+                                (pf_text_fit){.cols = strag_wanted, .ncols = (int)(sizeof strag_wanted / sizeof strag_wanted[0])});
     }
     if (rc == 0 && !csv && insp->n_inst > PF_INSP_TEXT_ROWS)
         fprintf(out, "(the %d most skewed of %zu Inspector collectives; --format json or csv lists them all)\n",

@@ -195,22 +195,6 @@ static const struct {
 #undef FIT
 };
 
-/* Table k in format; text fitted to width (0: every column). */
-static void print_table(FILE *out, pf_format format, int width, int k, const pf_table *t)
-{
-    if (format == PF_FMT_MD)
-        pf_table_print_md(out, t, 0);
-    else if (format == PF_FMT_CSV)
-        pf_table_print_csv(out, t, 1);
-    else if (width <= 0)
-        pf_table_print_text(out, t, 0);
-    else {
-        pf_text_fit fit = {.width = width, .cols = table_fit[k].wanted, .ncols = table_fit[k].nwanted,
-                           .ties = table_fit[k].ties, .nties = table_fit[k].nties};
-        pf_view_hidden(out, width, t, &fit, pf_table_print_text_fit(out, t, &fit));
-    }
-}
-
 /* The length of the directory part every path shares ("testdata/multirank/"): the Trace
  * column shows the rest, the counts line names the directory once. */
 static size_t common_dir(const pf_rank_summary *s, size_t n)
@@ -450,7 +434,9 @@ static int print_tables(FILE *out, pf_format format, int width, const pf_rank_su
             continue;
         if (k > 0)
             fputc('\n', out);
-        print_table(out, format, width, k, t[k]);
+        pf_view_print_table(out, format, width, t[k],
+                            (pf_text_fit){.cols = table_fit[k].wanted, .ncols = table_fit[k].nwanted,
+                                          .ties = table_fit[k].ties, .nties = table_fit[k].nties});
     }
     if (rc == 0 && none) {
         fputc('\n', out);

@@ -122,3 +122,18 @@ void pf_view_json_open(pf_jw *w, FILE *out, const char *trace, const char *group
     pf_jw_key(w, "group");
     pf_jw_str(w, group);
 }
+
+void pf_view_print_table(FILE *out, pf_format format, int width, const pf_table *t, pf_text_fit fit)
+{
+    assert(out && t && width >= 0);
+    if (format == PF_FMT_MD)
+        pf_table_print_md(out, t, 0);
+    else if (format == PF_FMT_CSV)
+        pf_table_print_csv(out, t, 1);
+    else if (width == 0)
+        pf_table_print_text(out, t, 0);
+    else {
+        fit.width = width;
+        pf_view_hidden(out, width, t, &fit, pf_table_print_text_fit(out, t, &fit));
+    }
+}

@@ -34,6 +34,10 @@ int pf_view_label_names(pf_table *t, int col, const char *const *keys, size_t n,
  * column."); nothing when none was, or with --columns (fit->keep_all). shown is the mask
  * pf_table_print_text_fit returned. (view_common.c) */
 void pf_view_hidden(FILE *out, int width, const pf_table *t, const pf_text_fit *fit, uint64_t shown);
+/* t in format (the --ranks tables' way): Markdown, CSV with its Kind column, text with every
+ * column when width is 0, else text fitted by fit (its width set to width) and the line of
+ * columns hidden (pf_view_hidden). out, t and fit non-NULL. */
+void pf_view_print_table(FILE *out, pf_format format, int width, const pf_table *t, pf_text_fit fit);
 /* t as fitted (pf_view_fit): a Markdown table with v->format md, else text, and then the line
  * of columns hidden (pf_view_hidden). Returns the columns shown, as pf_table_print_text_fit. */
 uint64_t pf_view_print_fit(FILE *out, const pf_view_opts *v, const pf_table *t, const pf_text_fit *fit);
