@@ -201,6 +201,10 @@ typedef struct pf_straggler {
     int64_t wait_ns;
 } pf_straggler;
 
+/* qsort's order of stragglers (ranks_match.c): the most waiting imposed first, then the most
+ * times last, then by rank. x and y point to pf_straggler. */
+int pf_straggler_cmp(const void *x, const void *y);
+
 /* One rank's kernel of a matched instance. */
 typedef struct pf_coll_member {
     size_t rank;               /* index into the summaries given to pf_ranks_match */

@@ -182,16 +182,6 @@ static void measure(pf_insp_report *r, pf_insp_instance *in, const entry *run, s
     }
 }
 
-static int by_waiting(const void *x, const void *y)
-{
-    const pf_straggler *a = x, *b = y;
-    if (a->wait_ns != b->wait_ns)
-        return (a->wait_ns < b->wait_ns) - (a->wait_ns > b->wait_ns);
-    if (a->late != b->late)
-        return (a->late < b->late) - (a->late > b->late);
-    return (a->rank > b->rank) - (a->rank < b->rank);
-}
-
 static int match(pf_insp_report *r, pf_error *err)
 {
     size_t total = 0;
@@ -424,7 +414,7 @@ int pf_ranks_inspector(const char *const *paths, size_t n, int jobs, const pf_ra
         pf_insp_report_free(out);
         return -1;
     }
-    qsort(out->stragglers, out->n_stragglers, sizeof *out->stragglers, by_waiting);
+    qsort(out->stragglers, out->n_stragglers, sizeof *out->stragglers, pf_straggler_cmp);
     return 0;
 }
 

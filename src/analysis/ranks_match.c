@@ -1,4 +1,5 @@
 /* ranks_match.c - collectives matched across ranks (by process group and order within it): transfer time, skew and bus bandwidth per kind and size, and the ranks that arrive last. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,8 +245,9 @@ static int make_rows(instance *in, size_t m, pf_ranks_report *r)
     return 0;
 }
 
-static int by_waiting(const void *x, const void *y)
+int pf_straggler_cmp(const void *x, const void *y)
 {
+    assert(x && y);
     const pf_straggler *a = x, *b = y;
     if (a->wait_ns != b->wait_ns)
         return (a->wait_ns < b->wait_ns) - (a->wait_ns > b->wait_ns);
@@ -342,7 +344,7 @@ int pf_ranks_match(const pf_rank_summary *s, size_t n, pf_ranks_report *r, pf_er
         pf_ranks_report_free(r);
         return pf_fail(err, "out of memory");
     }
-    qsort(r->stragglers, r->n_stragglers, sizeof *r->stragglers, by_waiting);
+    qsort(r->stragglers, r->n_stragglers, sizeof *r->stragglers, pf_straggler_cmp);
     return 0;
 }
 
