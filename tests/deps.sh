@@ -5,6 +5,8 @@
 # (librsvg2-bin), which renders every chart to PNG; valgrind (the suite runs once under
 # memcheck), cppcheck, groff (the man page is rendered) and tmux (a terminal for the width test),
 # python3-jsonschema, python3-pandas, python3-venv and python3-pip (the schemas and the wheel). "deps.sh fuzz" installs clang and its libFuzzer runtime.
+# Debian's python3, the one apt-get's python3-* packages install for (tests/run.sh says why)
+[ -x /usr/bin/python3 ] && PATH=/usr/bin:$PATH && export PATH
 need=""
 command -v cc >/dev/null 2>&1 || need="$need gcc libc6-dev"
 command -v make >/dev/null 2>&1 || need="$need make"

@@ -30,6 +30,10 @@
 # exits non-zero without a FAIL line counts as one failure, so a crash is never silent. Skips
 # are counted apart, listed, and never count as passes.
 cd "$(dirname "$0")/.." || exit 2
+# The Python packages the tests import (pandas, jsonschema, torch) are Debian's, installed by
+# apt-get (tests/deps.sh, .ci/run) for Debian's /usr/bin/python3: a python3 earlier on PATH
+# (pyenv's, as on the CI machines, or a venv's) does not see them.
+[ -x /usr/bin/python3 ] && PATH=/usr/bin:$PATH && export PATH
 
 # ---- one test file (run by xargs below): run.sh --one DIR IDX MODE BUILD TEST ----
 if [ "${1:-}" = --one ]; then

@@ -19,7 +19,7 @@
 typedef struct pf_gz_pipe pf_gz_pipe;
 
 struct pf_reader {
-    const char *name;          /* for messages: the path, or "<stdin>" */
+    const char *name;          /* for messages: the path as given ("-": standard input) */
     int fd, own_fd;
     int seekable;
     int64_t size;

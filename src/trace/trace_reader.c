@@ -88,7 +88,7 @@ int pf_reader_open(const char *path, pf_reader **out, pf_error *err)
     atomic_init(&r->progress, 0);
     r->size = -1;
     int is_stdin = strcmp(path, "-") == 0;
-    r->name = is_stdin ? "<stdin>" : path;
+    r->name = path; /* "-" for standard input, as the command line spells it in every message */
     r->fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
     r->own_fd = !is_stdin;
     if (r->fd < 0) {

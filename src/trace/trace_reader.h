@@ -28,7 +28,7 @@ typedef struct pf_reader pf_reader;
  * ("PATH: cannot open: ...", "PATH: is a directory, not a trace file"). */
 int pf_reader_open(const char *path, pf_reader **out, pf_error *err);
 
-/* The input's name for messages: the path, or "<stdin>". */
+/* The input's name for messages: the path as given ("-" for standard input). */
 const char *pf_reader_name(const pf_reader *r);
 
 /* 1 when any offset can be read (a plain regular file); 0 for a stream, read in order. */

@@ -95,7 +95,7 @@ static int read_through_reader(const char *path, char **buf, size_t *len, pf_err
         return -1;
     }
     if (!t.b && !(t.b = malloc(1)))
-        return pf_fail(err, "%s: out of memory", strcmp(path, "-") == 0 ? "<stdin>" : path);
+        return pf_fail(err, "%s: out of memory", path);
     *buf = t.b;
     *len = t.len;
     return 0;

@@ -6,7 +6,9 @@ if ! python3 -c 'import torch' 2>"$TMP/torch.err"; then
     fail "handler with torch: import torch" "$(tail -1 "$TMP/torch.err") (apt-get install python3-torch)"
     exit 0
 fi
-(cd "$TMP" && PYTHONPATH="$OLDPWD/python" PROFANA_BINARY="$PROFANA" python3 "$OLDPWD/tools/run_handler.py" "$TMP/run") >"$TMP/run.out" 2>&1
+# the run is in $TMP: the binary's path made absolute (tests/run.sh passes build/profana)
+case $PROFANA in /*) BIN=$PROFANA ;; *) BIN=$PWD/$PROFANA ;; esac
+(cd "$TMP" && PYTHONPATH="$OLDPWD/python" PROFANA_BINARY="$BIN" python3 "$OLDPWD/tools/run_handler.py" "$TMP/run") >"$TMP/run.out" 2>&1
 check_eq "handler with torch: tools/run_handler.py exits 0" "$?" 0
 check_eq "handler with torch: 2 calls (schedule active=2, repeat=2)" "$(grep '^handler calls:' "$TMP/run.out")" "handler calls: 2"
 n=$(ls "$TMP/run/traces" | grep -c '\.pt\.trace\.json\.gz$')

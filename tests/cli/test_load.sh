@@ -214,8 +214,11 @@ gz_fail() {
             "$PROFANA" --analysis "$2" bf16 $how >/dev/null 2>"$TMP/gzc_err"
         fi
         check_eq "$1 ($how): exit 1" "$?" 1
-        check_grep "$1 ($how): compressed byte $3" "^profana: error: .*: compressed byte $3: corrupt or truncated gzip data$" \
-            "$TMP/gzc_err"
+        # the name as the command line spelled it: "-" for standard input, as the JSON errors
+        name=$2
+        [ "$how" = pipe ] && name=-
+        check_eq "$1 ($how): compressed byte $3, named $name" "$(cat "$TMP/gzc_err")" \
+            "profana: error: $name: compressed byte $3: corrupt or truncated gzip data"
     done
 }
 for f in bad_crc bad_crc_split bad_second; do
