@@ -28,6 +28,20 @@ int fuzz_input_file(const uint8_t *data, size_t size, char *path, size_t path_si
     return fd;
 }
 
+void fuzz_broken(const char *file, int line, const char *what)
+{
+    const char *base = strrchr(file, '/');
+    base = base ? base + 1 : file;
+    fprintf(stderr, "%s:%d: contract broken: %s\n", base, line, what);
+    const char *report = getenv("PF_FUZZ_REPORT");
+    FILE *f = report && *report ? fopen(report, "a") : NULL;
+    if (f) {
+        fprintf(f, "%s:%d: contract broken: %s\n", base, line, what);
+        fclose(f);
+    }
+    abort();
+}
+
 /* The count of bytes written for the current input: the capped stream's cookie. */
 typedef struct capped {
     size_t written;
@@ -45,9 +59,7 @@ static ssize_t capped_write(void *cookie, const char *buf, size_t n)
     (void)buf;
     c->written += n;
     if (c->written > FUZZ_OUTPUT_CAP) {
-        fprintf(stderr, "fuzz: one input printed over %zu bytes: output without bound (a finding)\n",
-                (size_t)FUZZ_OUTPUT_CAP);
-        abort();
+        fuzz_broken(__FILE__, __LINE__, "one input printed over FUZZ_OUTPUT_CAP bytes: output without bound");
     }
     return (ssize_t)n;
 }

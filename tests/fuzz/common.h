@@ -31,6 +31,20 @@ int fuzz_capped_stdout(void);
 /* Starts counting one input's output from zero. */
 void fuzz_output_start(void);
 
+/* A broken promise of a contract is a finding like a crash: FUZZ_REQUIRE(cond) prints
+ * "FILE:LINE: contract broken: COND" and aborts. libFuzzer runs the targets with their stderr
+ * closed (-close_fd_mask, tests/fuzz/run.sh), so the line is also appended to the file named by
+ * PF_FUZZ_REPORT where set: run.sh prints it beside the finding. */
+#define FUZZ_REQUIRE(cond)                                                                \
+    do {                                                                                  \
+        if (!(cond))                                                                      \
+            fuzz_broken(__FILE__, __LINE__, #cond);                                       \
+    } while (0)
+
+/* Reports a finding (FILE:LINE: contract broken: WHAT) on stderr and in $PF_FUZZ_REPORT, then
+ * aborts. */
+_Noreturn void fuzz_broken(const char *file, int line, const char *what);
+
 /* The entry points libFuzzer calls (each target defines the first; Initialize is optional). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

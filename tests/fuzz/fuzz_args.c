@@ -14,13 +14,7 @@
 /* Input: the op name, a newline, then the text of its "args" object, as in a trace:
  *   aten::mm\n{"Input Dims": [[64, 32], [32, 16]], "Input type": ["float", "float"], ...} */
 
-#define REQUIRE(cond)                                                                     \
-    do {                                                                                  \
-        if (!(cond)) {                                                                    \
-            fprintf(stderr, "fuzz_args.c:%d: contract broken: %s\n", __LINE__, #cond);    \
-            abort();                                                                      \
-        }                                                                                 \
-    } while (0)
+#define REQUIRE(cond) FUZZ_REQUIRE(cond)
 
 /* A figure is unknown (below 0) or a finite count: NaN or infinity would print as a number. */
 static void check_figure(double x)

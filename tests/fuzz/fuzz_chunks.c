@@ -16,13 +16,7 @@
  * The input may be anything: the same bytes must give the same model, or the same error,
  * whatever the thread count. */
 
-#define REQUIRE(cond)                                                                     \
-    do {                                                                                  \
-        if (!(cond)) {                                                                    \
-            fprintf(stderr, "fuzz_chunks.c:%d: contract broken: %s\n", __LINE__, #cond);  \
-            abort();                                                                      \
-        }                                                                                 \
-    } while (0)
+#define REQUIRE(cond) FUZZ_REQUIRE(cond)
 
 static const char head[] = "{\"traceEvents\": [\n";
 static const char tail[] = "\n]}\n";

@@ -8,13 +8,7 @@
 #include "profana/demangle.h"
 #include "profana/names.h"
 
-#define REQUIRE(cond)                                                                       \
-    do {                                                                                    \
-        if (!(cond)) {                                                                      \
-            fprintf(stderr, "fuzz_demangle.c:%d: contract broken: %s\n", __LINE__, #cond);  \
-            abort();                                                                        \
-        }                                                                                   \
-    } while (0)
+#define REQUIRE(cond) FUZZ_REQUIRE(cond)
 
 /* Input: a name, "_Z" put before it when it lacks one (tests/fuzz/seeds.py writes the mangled
  * names of testdata/); copied into a block of exactly its size plus the NUL, so that

@@ -8,13 +8,7 @@
 #include "common.h"
 #include "profana/triton.h"
 
-#define REQUIRE(cond)                                                                     \
-    do {                                                                                  \
-        if (!(cond)) {                                                                    \
-            fprintf(stderr, "fuzz_triton.c:%d: contract broken: %s\n", __LINE__, #cond);  \
-            abort();                                                                      \
-        }                                                                                 \
-    } while (0)
+#define REQUIRE(cond) FUZZ_REQUIRE(cond)
 
 /* Input: a module's text, as Inductor writes it under its cache (tests/fuzz/seeds.py copies
  * the modules of testdata/inductor/). The text is copied into a block of exactly its size,

@@ -23,12 +23,14 @@ for t in $targets; do
     esac
     mkdir -p "$build/corpus/$t"
     log=$build/$t.log
+    report=$build/$t.broken
+    rm -f "$report"
     start=$(date +%s)
     # -close_fd_mask=3: the targets' own stdout/stderr (tables, notes) are dropped; libFuzzer
     # and the sanitizers still report on a saved stderr.
     # -max_len above the loader's 64 KB parts, so an input can cross them (seeds.py writes one
     # seed larger than that); -timeout: an input slower than 10 s is a finding
-    "$build/fuzz/$t" -max_total_time="$secs" -max_len=262144 -timeout=10 -rss_limit_mb=2048 \
+    PF_FUZZ_REPORT=$report "$build/fuzz/$t" -max_total_time="$secs" -max_len=262144 -timeout=10 -rss_limit_mb=2048 \
         -close_fd_mask=3 -print_final_stats=1 -dict=tests/fuzz/trace.dict \
         -artifact_prefix="$build/crashes/$t-" "$build/corpus/$t" "$seeds" >"$log" 2>&1
     st=$?
@@ -41,6 +43,15 @@ for t in $targets; do
         failed=1
         echo "$t: FOUND after ${took} s (exit $st):"
         grep -E 'ERROR|SUMMARY|contract broken|Test unit written|runtime error' "$log" | head -n 8 | sed 's/^/    /'
+        # the contract the target saw broken (its own stderr is closed: tests/fuzz/common.h)
+        [ -s "$report" ] && sed 's/^/    /' "$report"
+        # the input itself where it is small, so a finding on a machine that is gone (CI) can
+        # be replayed: base64 -d | gunzip >FILE; BUILD/fuzz/TARGET FILE
+        art=$(sed -n 's/.*Test unit written to \([^ ]*\).*/\1/p' "$log" | tail -n 1)
+        if [ -n "$art" ] && [ -f "$art" ] && [ "$(gzip -9c "$art" | wc -c)" -le 12288 ]; then
+            echo "    input (gzip, base64):"
+            gzip -9c "$art" | base64 -w 100 | sed 's/^/    /'
+        fi
         echo "    log: $log"
     fi
 done
