@@ -68,6 +68,11 @@ typedef struct pf_comm_window {
                                   (its name), else the kernel (short name), with the most
                                   compute time in the window; -1 unused */
     int64_t top_ns[PF_WIN_TOP];/* their kernels' durations within the window, summed */
+    int32_t top_shape[PF_WIN_TOP]; /* index into labels of that label's shape set: the
+                                  distinct inputs of its kernels' calls in the window, as
+                                  --group shape spells them, sorted and joined by " | " (at
+                                  most 3, then "| +N more"); -1 unknown (a kernel without an
+                                  op or without recorded shapes) */
     int64_t gap_ns;            /* the window's longest idle stretch */
     int32_t gap_label;         /* the annotation or Python frame on the launching thread of the
                                   activity that ended the gap that covers at least half of the

@@ -32,6 +32,8 @@ typedef enum pf_culprit_kind {
 typedef enum pf_straggler_verdict {
     PF_STRAGGLER_NONE = 0,       /* no clear straggler */
     PF_STRAGGLER_COMPUTE,        /* compute straggler: late for its kernels, or every kernel slower */
+    PF_STRAGGLER_DATA,           /* data imbalance: late for kernels whose ops ran on other
+                                    shapes than on the median rank (more work, not a slower GPU) */
     PF_STRAGGLER_HOST,           /* host straggler: late for idle GPU time (the host did not launch) */
     PF_STRAGGLER_COPY,           /* late for copies */
     PF_STRAGGLER_COMM            /* late for other collectives (waiting on another group) */
@@ -51,6 +53,9 @@ typedef struct pf_late_arrival {
     int64_t label_ns;          /* KERNEL: that label's excess; GAP: the idle excess; else the
                                   cause's excess */
     int64_t gap_ns;            /* GAP: the late rank's longest idle stretch in its window */
+    const char *shapes;        /* KERNEL: the label's shape set in the late rank's window and in */
+    const char *ref_shapes;    /* the median rank's (pf_comm_window.top_shape); NULL unknown */
+    int other_shapes;          /* both known and different: the excess is other work (data) */
 } pf_late_arrival;
 
 /* One rank over the whole trace. */
@@ -58,6 +63,8 @@ typedef struct pf_rank_culprit {
     int rank;
     int64_t late, late_ns;     /* late arrivals, their lateness summed */
     int64_t excess_ns[PF_WIN_CAUSES]; /* over its late arrivals, the positive excess per cause */
+    int64_t data_ns;           /* the culprit label's excess over its late arrivals whose label
+                                  ran on other shapes than on the median rank (other_shapes) */
     const char *top_label;     /* the label with the most excess over its late arrivals */
     pf_culprit_kind top_kind;
     int64_t top_ns;
@@ -92,7 +99,8 @@ int pf_ranks_culprits(const pf_rank_summary *s, size_t n, const pf_ranks_report 
 
 void pf_culprit_report_free(pf_culprit_report *r);
 
-/* "compute straggler", "host straggler", "copies", "other collectives", "no clear straggler". */
+/* "compute straggler", "data imbalance", "host straggler", "copy straggler", "waits on other
+ * collectives", "no clear straggler". */
 const char *pf_straggler_verdict_name(pf_straggler_verdict v);
 
 /* "kernel", "host gap", "copy", "comm", "-". */

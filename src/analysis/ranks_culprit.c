@@ -11,6 +11,8 @@ const char *pf_straggler_verdict_name(pf_straggler_verdict v)
     switch (v) {
     case PF_STRAGGLER_COMPUTE:
         return "compute straggler";
+    case PF_STRAGGLER_DATA:
+        return "data imbalance";
     case PF_STRAGGLER_HOST:
         return "host straggler";
     case PF_STRAGGLER_COPY:
@@ -45,21 +47,32 @@ static int by_ts(const void *x, const void *y)
 }
 
 /* The label of window w of summary s with the most compute time beyond what the median's
- * window ref gave the label of the same text. */
+ * window ref gave the label of the same text, and the shape sets of that label in the two. */
 static void kernel_excess(const pf_rank_summary *s, const pf_comm_window *w, const pf_rank_summary *rs,
                           const pf_comm_window *ref, pf_late_arrival *la)
 {
+    int best = -1, best_ref = -1;
     for (int k = 0; k < PF_WIN_TOP && w->top_label[k] >= 0; k++) {
         const char *l = s->labels[w->top_label[k]];
         int64_t theirs = 0;
+        int at = -1;
         for (int j = 0; j < PF_WIN_TOP && ref->top_label[j] >= 0; j++)
-            if (strcmp(rs->labels[ref->top_label[j]], l) == 0)
+            if (strcmp(rs->labels[ref->top_label[j]], l) == 0) {
                 theirs = ref->top_ns[j];
-        if (!la->label || w->top_ns[k] - theirs > la->label_ns) {
+                at = j;
+            }
+        if (best < 0 || w->top_ns[k] - theirs > la->label_ns) {
             la->label = l;
             la->label_ns = w->top_ns[k] - theirs;
+            best = k;
+            best_ref = at;
         }
     }
+    if (best < 0)
+        return;
+    la->shapes = w->top_shape[best] >= 0 ? s->labels[w->top_shape[best]] : NULL;
+    la->ref_shapes = best_ref >= 0 && ref->top_shape[best_ref] >= 0 ? rs->labels[ref->top_shape[best_ref]] : NULL;
+    la->other_shapes = la->shapes && la->ref_shapes && strcmp(la->shapes, la->ref_shapes) != 0;
 }
 
 static void explain(const pf_rank_summary *s, const pf_comm_window *w, const pf_rank_summary *rs,
@@ -172,6 +185,8 @@ static int aggregate_late(const pf_rank_summary *s, size_t n, pf_culprit_report 
                 rc->excess_ns[c] = pf_sat_add(rc->excess_ns[c], la->excess_ns[c]);
         if (la->kind != PF_CULPRIT_NONE && la->label_ns > 0)
             v[m++] = (lab_sum){k, la->label ? la->label : "", la->kind, la->label_ns};
+        if (la->kind == PF_CULPRIT_KERNEL && la->other_shapes && la->label_ns > 0)
+            rc->data_ns = pf_sat_add(rc->data_ns, la->label_ns);
     }
     qsort(v, m, sizeof *v, by_rank_label);
     for (size_t i = 0, j; i < m; i = j) {
@@ -314,8 +329,10 @@ static int step_ratios(const pf_rank_summary *s, size_t n, pf_culprit_report *r)
     return 0;
 }
 
-/* The verdict: the cause of most of its late arrivals' excess; else, when its kernels are
- * uniformly slower, compute. */
+/* The verdict: the cause of most of its late arrivals' excess, compute named data imbalance
+ * when at least half of its compute excess is in ops that ran on other shapes than on the
+ * median rank (and its kernels are not uniformly slower, which says the GPU); else, when its
+ * kernels are uniformly slower, compute. */
 static void verdict(pf_rank_culprit *rc)
 {
     static const pf_straggler_verdict of[PF_WIN_CAUSES] = {[PF_WIN_COMPUTE] = PF_STRAGGLER_COMPUTE,
@@ -327,6 +344,9 @@ static void verdict(pf_rank_culprit *rc)
         if (rc->excess_ns[c] > 0 && (best < 0 || rc->excess_ns[c] > rc->excess_ns[best]))
             best = c;
     rc->verdict = best >= 0 ? of[best] : rc->uniform ? PF_STRAGGLER_COMPUTE : PF_STRAGGLER_NONE;
+    if (rc->verdict == PF_STRAGGLER_COMPUTE && best == PF_WIN_COMPUTE && !rc->uniform &&
+        rc->data_ns >= rc->excess_ns[PF_WIN_COMPUTE] / 2)
+        rc->verdict = PF_STRAGGLER_DATA;
 }
 
 int pf_ranks_culprits(const pf_rank_summary *s, size_t n, const pf_ranks_report *rep, pf_culprit_report *out,

@@ -297,8 +297,35 @@ static int read_window(const reader *r, size_t at, size_t end, size_t i, pf_rank
     for (int k = 0; k < PF_WIN_TOP; k++) {
         w->top_label[k] = (int32_t)(v[7 + 2 * k] < INT32_MAX ? v[7 + 2 * k] : INT32_MAX);
         w->top_ns[k] = v[8 + 2 * k];
+        w->top_shape[k] = -1; /* unknown unless "window_shapes" follows */
     }
     return 0;
+}
+
+/* "window_shapes", after "windows" (a summary of an older profana has none: the shapes stay
+ * unknown): one array of PF_WIN_TOP shape-set labels per window, for its top labels in order. */
+static int read_window_shapes(const reader *r, const pf_jmember *m, pf_rank_summary *s, size_t n_wins)
+{
+    size_t p = m->val_start, a, b, i = 0;
+    pf_jerr e;
+    int k;
+    if (!s->wins)
+        return bad(r, m->key_start, "\"window_shapes\" without \"windows\" before it");
+    if (r->s[p] != '[' || pf_json_arr_begin(r->s, m->val_end, &p, &e))
+        return bad(r, m->val_start, "expected an array");
+    while ((k = pf_json_arr_next(r->s, m->val_end, &p, &a, &b, &e)) == 1) {
+        int64_t v[PF_WIN_TOP];
+        if (i == n_wins)
+            return bad(r, a, "\"window_shapes\" lists more windows than \"windows\"");
+        if (read_ints(r, a, b, v, PF_WIN_TOP, -1, INT32_MAX))
+            return -1;
+        for (int j = 0; j < PF_WIN_TOP; j++)
+            s->wins[i].top_shape[j] = (int32_t)v[j];
+        i++;
+    }
+    if (k < 0)
+        return bad(r, e.pos, e.what);
+    return i == n_wins ? 0 : bad(r, m->val_start, "\"window_shapes\" lists fewer windows than \"windows\"");
 }
 
 static int read_kernel(const reader *r, size_t at, size_t end, size_t i, pf_rank_summary *s)
@@ -321,7 +348,8 @@ static int culprit_done(const reader *r, size_t at, pf_rank_summary *s, size_t n
         if (w->gap_label >= nl || w->gap_label < -1)
             return bad(r, at, "a window names a label that \"labels\" lacks");
         for (int k = 0; k < PF_WIN_TOP; k++)
-            if (w->top_label[k] >= nl || w->top_label[k] < -1)
+            if (w->top_label[k] >= nl || w->top_label[k] < -1 || w->top_shape[k] >= nl ||
+                (w->top_shape[k] >= 0 && w->top_label[k] < 0))
                 return bad(r, at, "a window names a label that \"labels\" lacks");
     }
     for (size_t i = 0; i < s->n_kernels; i++)
@@ -385,8 +413,9 @@ static int read_schema(const reader *r, const pf_jmember *m)
 }
 
 /* The top-level members other than the times, by their bit in seen after the times' bits. */
-enum { M_TRACE, M_COMMS, M_RANK, M_DEVICE, M_DEVICES, M_STEPS, M_COUNT };
-static const char *const member_keys[M_COUNT] = {"trace", "comm_kernels", "rank", "device", "devices", "steps"};
+enum { M_TRACE, M_COMMS, M_RANK, M_DEVICE, M_DEVICES, M_STEPS, M_SHAPES, M_COUNT };
+static const char *const member_keys[M_COUNT] = {"trace",   "comm_kernels", "rank", "device",
+                                                 "devices", "steps",        "window_shapes"};
 
 /* One top-level member after the version; each at most once. */
 static int read_member(const reader *r, const pf_jmember *m, pf_rank_summary *s, unsigned *seen, size_t *n_wins)
@@ -438,6 +467,8 @@ static int read_member(const reader *r, const pf_jmember *m, pf_rank_summary *s,
         return read_items(r, m, sizeof *s->labels, (void **)&s->labels, &n, read_label, s);
     } else if (pf_json_key_is(r->s, m, "windows")) {
         return read_items(r, m, sizeof *s->wins, (void **)&s->wins, n_wins, read_window, s);
+    } else if (pf_json_key_is(r->s, m, "window_shapes")) {
+        return read_window_shapes(r, m, s, *n_wins);
     } else if (pf_json_key_is(r->s, m, "kernels")) {
         return read_items(r, m, sizeof *s->kernels, (void **)&s->kernels, &s->n_kernels, read_kernel, s);
     }

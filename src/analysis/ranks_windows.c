@@ -3,10 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profana/analysis.h"
 #include "profana/categories.h"
 #include "profana/names.h"
 #include "profana/ptrmap.h"
 #include "profana/satmath.h"
+#include "profana/strtab.h"
+#include "pipeline.h"
 #include "ranks_windows.h"
 
 /* What an activity counts as in a window; idle is PF_WIN_IDLE. */
@@ -49,17 +52,21 @@ typedef struct seg {
 } seg;
 
 /* The labels every window and kernel refers to: op and annotation names as they are, kernel
- * names shortened; each text once per kind. */
+ * names shortened, and the input shapes of an op's calls; each text once per kind. */
 typedef struct labels {
-    pf_ptrmap plain, kernel;
+    pf_ptrmap plain, kernel, shape;
+    pf_strtab *shapes;         /* the shape texts, interned: the map keys them by pointer */
     char **v;
     size_t n, cap;
 } labels;
 
-static int32_t label_of(labels *L, const char *name, int kernel)
+enum { LABEL_PLAIN, LABEL_KERNEL, LABEL_SHAPE };
+
+static int32_t label_of(labels *L, const char *name, int kind)
 {
-    int added;
-    int64_t k = pf_ptrmap_find_or_add(kernel ? &L->kernel : &L->plain, name, L->n, &added);
+    int added, kernel = kind == LABEL_KERNEL;
+    pf_ptrmap *map = kind == LABEL_SHAPE ? &L->shape : kernel ? &L->kernel : &L->plain;
+    int64_t k = pf_ptrmap_find_or_add(map, name, L->n, &added);
     if (k < 0)
         return -2;
     if (!added)
@@ -80,7 +87,7 @@ static int32_t label_of(labels *L, const char *name, int kernel)
 /* A compute kernel's label in a window: its launching op, else the kernel. */
 static int32_t act_label(labels *L, const pf_trace *t, const pf_activity *a)
 {
-    return a->op >= 0 ? label_of(L, t->ops[a->op].name, 0) : label_of(L, a->name, 1);
+    return a->op >= 0 ? label_of(L, t->ops[a->op].name, LABEL_PLAIN) : label_of(L, a->name, LABEL_KERNEL);
 }
 
 /* A compute kernel's place: by device, then start. */
@@ -209,19 +216,73 @@ static int32_t host_label(labels *L, const pf_trace *t, const marks *m, uint64_t
         if (b > a && 2 * (b - a) >= to - from && (!best || x->dur_ns < best->dur_ns))
             best = x;
     }
-    return best ? label_of(L, best->name, 0) : -1;
+    return best ? label_of(L, best->name, LABEL_PLAIN) : -1;
 }
 
-/* A window's label times, summed per label, before the top ones are kept. */
+/* The inputs of a compute kernel's launching op as --group shape spells them ("[2048,512]bf16,
+ * [512,512]bf16"), interned in L->shapes; NULL when the op has none recorded (no
+ * record_shapes, or no op). *oom is set when memory runs out. */
+static const char *act_shapes(labels *L, const pf_trace *t, const pf_activity *a, int *oom)
+{
+    if (a->op < 0 || t->ops[a->op].call.nargs == 0)
+        return NULL;
+    const pf_cpu_op *op = &t->ops[a->op];
+    char buf[512];
+    size_t len = 0;
+    for (int i = 0; i < op->call.nargs && len < sizeof buf; i++) {
+        if (i)
+            pf_an_append(buf, sizeof buf, &len, ", ");
+        pf_key_append_arg(buf, sizeof buf, &len, &op->call.args[i], 1);
+    }
+    if (len >= sizeof buf)
+        len = sizeof buf - 1;
+    const char *s = pf_strtab_intern(L->shapes, buf, len);
+    *oom |= s == NULL;
+    return s;
+}
+
+/* A window's label times, summed per label, before the top ones are kept; before that, one
+ * entry a kernel with its call's shapes. */
 typedef struct lab_ns {
     int32_t label;
+    int32_t shape;             /* after the sums: the label of the shape set, -1 unknown */
+    const char *shapes;        /* one kernel's call's shapes (interned), NULL unknown */
     int64_t ns;
 } lab_ns;
 
 static int by_label(const void *x, const void *y)
 {
     const lab_ns *a = x, *b = y;
-    return (a->label > b->label) - (a->label < b->label);
+    if (a->label != b->label)
+        return (a->label > b->label) - (a->label < b->label);
+    if (!a->shapes || !b->shapes)
+        return (a->shapes != NULL) - (b->shapes != NULL);
+    return strcmp(a->shapes, b->shapes);
+}
+
+/* The shape set of one label's kernels v[0, n) (sorted by by_label, so an unknown first): its
+ * distinct shapes in that order joined by " | ", at most WIN_SHAPES of them and then
+ * "| +N more"; the label of that text, -1 when a kernel's shapes are unknown, < -1 when memory
+ * runs out. Two ranks whose calls had the same shapes get the same text. */
+enum { WIN_SHAPES = 3 };
+static int32_t shape_set(labels *L, const lab_ns *v, size_t n)
+{
+    if (n == 0 || !v[0].shapes)
+        return -1;
+    char buf[1024];
+    size_t len = 0, distinct = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && v[i].shapes == v[i - 1].shapes)
+            continue;
+        if (distinct++ < WIN_SHAPES)
+            pf_an_append(buf, sizeof buf, &len, "%s%s", distinct > 1 ? " | " : "", v[i].shapes);
+    }
+    if (distinct > WIN_SHAPES)
+        pf_an_append(buf, sizeof buf, &len, " | +%zu more", distinct - WIN_SHAPES);
+    if (len >= sizeof buf)
+        len = sizeof buf - 1;
+    const char *s = pf_strtab_intern(L->shapes, buf, len);
+    return s ? label_of(L, s, LABEL_SHAPE) : -2;
 }
 
 static int by_ns_desc(const void *x, const void *y)
@@ -262,24 +323,30 @@ static int top_labels(labels *L, const pf_trace *t, const size_t *comp, size_t n
             *cap = c2;
         }
         int32_t l = act_label(L, t, x);
-        if (l < -1)
+        int oom = 0;
+        const char *sh = act_shapes(L, t, x, &oom);
+        if (l < -1 || oom)
             return -1;
-        (*buf)[m++] = (lab_ns){l, e - s};
+        (*buf)[m++] = (lab_ns){l, -1, sh, e - s};
     }
     if (m > 1) /* qsort of NULL, 0 is undefined (UBSan) */
         qsort(*buf, m, sizeof **buf, by_label);
     size_t u = 0;
-    for (size_t k = 0; k < m; k++) {
-        if (u > 0 && (*buf)[u - 1].label == (*buf)[k].label)
-            (*buf)[u - 1].ns += (*buf)[k].ns;
-        else
-            (*buf)[u++] = (*buf)[k];
+    for (size_t k = 0, j; k < m; k = j) {
+        int64_t sum = 0;
+        for (j = k; j < m && (*buf)[j].label == (*buf)[k].label; j++)
+            sum += (*buf)[j].ns;
+        int32_t set = shape_set(L, *buf + k, j - k);
+        if (set < -1)
+            return -1;
+        (*buf)[u++] = (lab_ns){(*buf)[k].label, set, NULL, sum};
     }
     if (u > 1)
         qsort(*buf, u, sizeof **buf, by_ns_desc);
     for (int k = 0; k < PF_WIN_TOP; k++) {
         w->top_label[k] = (size_t)k < u ? (*buf)[k].label : -1;
         w->top_ns[k] = (size_t)k < u ? (*buf)[k].ns : 0;
+        w->top_shape[k] = (size_t)k < u ? (*buf)[k].shape : -1;
     }
     return 0;
 }
@@ -389,7 +456,7 @@ static int kernel_table(labels *L, const pf_trace *t, const size_t *comp, size_t
     }
     for (size_t i = 0; rc == 0 && i < keep; i++) {
         /* the short name is the label: two kernels of one short name are one here */
-        int32_t l = label_of(L, k[i].name, 1);
+        int32_t l = label_of(L, k[i].name, LABEL_KERNEL);
         if (l < 0) {
             rc = -1;
             break;
@@ -415,8 +482,9 @@ int pf_rank_windows(const pf_trace *t, const unsigned char *cats, const size_t *
     seg *sg = make_segments(t, cats, &ns);
     size_t *comp = malloc((t->n_acts ? t->n_acts : 1) * sizeof *comp);
     int64_t *prev_end = malloc(((size_t)t->n_devices + 1) * sizeof *prev_end);
-    marks mk;
-    int rc = sg && comp && prev_end && marks_make(t, &mk) == 0 ? 0 : -1;
+    marks mk = {0};
+    L.shapes = pf_strtab_new();
+    int rc = sg && comp && prev_end && L.shapes && marks_make(t, &mk) == 0 ? 0 : -1;
     if (rc == 0 && s->n_comms && !(s->wins = calloc(s->n_comms, sizeof *s->wins)))
         rc = -1;
     int64_t longest = 0;
@@ -444,7 +512,8 @@ int pf_rank_windows(const pf_trace *t, const unsigned char *cats, const size_t *
         const pf_device *dv = pf_trace_device(t, a->device);
         int di = dv ? (int)(dv - t->devices) : t->n_devices;
         pf_comm_window *w = &s->wins[i];
-        *w = (pf_comm_window){.start_ns = -1, .gap_label = -1, .top_label = {-1, -1, -1, -1}};
+        *w = (pf_comm_window){.start_ns = -1, .gap_label = -1, .top_label = {-1, -1, -1, -1},
+                              .top_shape = {-1, -1, -1, -1}};
         if (prev_end[di] != INT64_MIN) {
             int64_t start = prev_end[di] < a->ts_ns ? prev_end[di] : a->ts_ns;
             rc = fill_window(&L, t, &mk, sg, ns, a->device, start, a->ts_ns, w);
@@ -456,14 +525,15 @@ int pf_rank_windows(const pf_trace *t, const unsigned char *cats, const size_t *
     }
     if (rc == 0)
         rc = kernel_table(&L, t, comp, nc, s);
-    if (sg && comp && prev_end)
-        free(mk.v);
+    free(mk.v);
     free(sg);
     free(comp);
     free(prev_end);
     free(buf);
     pf_ptrmap_free(&L.plain);
     pf_ptrmap_free(&L.kernel);
+    pf_ptrmap_free(&L.shape);
+    pf_strtab_free(L.shapes);
     s->labels = L.v;
     s->n_labels = L.n;
     if (rc) {

@@ -1,13 +1,14 @@
 /* ranks_culprit_view.c - --ranks' culprits printed: the late arrivals with the cause of each, the per-rank excess and verdict, and the lines naming them. */
 #include <assert.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ranks_culprit_view.h"
 #include "view_parts.h"
 
 enum {
     L_RANK, L_NAME, L_PG, L_SEQ, L_START, L_LATE, L_REF, L_COMPUTE, L_COPY, L_COMM, L_IDLE, L_KIND, L_CULPRIT,
-    L_CULPRIT_NS, L_GAP, L_NCOLS
+    L_CULPRIT_NS, L_GAP, L_SHAPES, L_REF_SHAPES, L_NCOLS
 };
 
 static const pf_col late_cols[L_NCOLS] = {
@@ -26,11 +27,13 @@ static const pf_col late_cols[L_NCOLS] = {
     [L_CULPRIT] = {"Culprit", "culprit", 0, 0, NULL},
     [L_CULPRIT_NS] = {"Culprit (us)", "culprit_excess_us", 1, 0, NULL},
     [L_GAP] = {"Gap (us)", "gap_us", 1, 0, NULL},
+    [L_SHAPES] = {"Shapes", "culprit_shapes", 0, 0, NULL},
+    [L_REF_SHAPES] = {"Median shapes", "median_shapes", 0, 0, NULL},
 };
 
 enum {
     K_RANK, K_LATE, K_LATE_NS, K_COMPUTE, K_COPY, K_COMM, K_IDLE, K_TOP_KIND, K_TOP, K_TOP_NS, K_COMPUTE_TIME,
-    K_COMPUTE_RATIO, K_KERNEL_RATIO, K_SLOWER, K_UNIFORM, K_VERDICT, K_NCOLS
+    K_COMPUTE_RATIO, K_KERNEL_RATIO, K_SLOWER, K_UNIFORM, K_OTHER_SHAPES, K_VERDICT, K_NCOLS
 };
 
 static const pf_col rank_cols[K_NCOLS] = {
@@ -49,6 +52,7 @@ static const pf_col rank_cols[K_NCOLS] = {
     [K_KERNEL_RATIO] = {"Kernels x", "kernel_ratio", 1, 0, NULL},
     [K_SLOWER] = {"Slower %", "slower_kernels_pct", 1, 0, NULL},
     [K_UNIFORM] = {"Uniform", "uniform", 0, 0, NULL},
+    [K_OTHER_SHAPES] = {"Other shapes (us)", "other_shapes_us", 1, 0, NULL},
     [K_VERDICT] = {"Verdict", "verdict", 0, 0, NULL},
 };
 
@@ -56,10 +60,11 @@ static const pf_col rank_cols[K_NCOLS] = {
  * the compute time last, where the width has room, else named as hidden): the verdict and what
  * it rests on; per late arrival the collective, how late, and its culprit. */
 static const int rank_wanted[] = {K_VERDICT, K_LATE_NS, K_TOP, K_TOP_NS, K_COMPUTE, K_IDLE, K_LATE, K_KERNEL_RATIO,
-                                  K_SLOWER, K_UNIFORM, K_COMPUTE_RATIO, K_TOP_KIND, K_COPY, K_COMM, K_COMPUTE_TIME};
+                                  K_SLOWER, K_UNIFORM, K_OTHER_SHAPES, K_COMPUTE_RATIO, K_TOP_KIND, K_COPY, K_COMM,
+                                  K_COMPUTE_TIME};
 static const int rank_ties[] = {K_TOP, K_TOP_NS, K_COMPUTE, K_IDLE, K_KERNEL_RATIO, K_SLOWER};
 static const int late_wanted[] = {L_NAME, L_SEQ, L_LATE, L_CULPRIT, L_CULPRIT_NS, L_KIND, L_REF, L_GAP, L_COMPUTE,
-                                  L_IDLE, L_COPY, L_COMM, L_PG, L_START};
+                                  L_IDLE, L_COPY, L_COMM, L_PG, L_START, L_SHAPES, L_REF_SHAPES};
 static const int late_ties[] = {L_CULPRIT, L_CULPRIT_NS};
 
 void pf_culprit_print_text(FILE *out, const pf_table *t, int late, int width)
@@ -106,6 +111,10 @@ pf_table *pf_culprit_late_table(const pf_culprit_report *c, size_t limit)
             pf_table_num(t, r, L_CULPRIT_NS, us(la->label_ns), 3);
         if (la->kind == PF_CULPRIT_GAP)
             pf_table_num(t, r, L_GAP, us(la->gap_ns), 3);
+        if (la->shapes)
+            pf_table_str(t, r, L_SHAPES, la->shapes);
+        if (la->ref_shapes)
+            pf_table_str(t, r, L_REF_SHAPES, la->ref_shapes);
     }
     return t;
 }
@@ -140,6 +149,7 @@ pf_table *pf_culprit_rank_table(const pf_culprit_report *c, int all)
             pf_table_num(t, r, K_SLOWER, rc->slower_pct, 1);
         }
         pf_table_str(t, r, K_UNIFORM, rc->uniform ? "yes" : "no");
+        pf_table_num(t, r, K_OTHER_SHAPES, us(rc->data_ns), 3);
         pf_table_str(t, r, K_VERDICT, pf_straggler_verdict_name(rc->verdict));
     }
     return t;
@@ -153,6 +163,33 @@ static void say_ms(FILE *out, int64_t ns)
         fprintf(out, "%.0f us", (double)ns / 1e3);
 }
 
+/* Prints the parts of the shape set a (pf_comm_window.top_shape: parts joined by " | ") that
+ * the set b lacks, joined the same way: of the two ranks' calls, those that differ. */
+static void say_shapes_apart(FILE *out, const char *a, const char *b)
+{
+    assert(a && b);
+    static const char sep[] = " | ";
+    int first = 1;
+    for (const char *p = a; *p;) {
+        const char *e = strstr(p, sep);
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        int found = 0;
+        for (const char *q = b; *q && !found;) {
+            const char *f = strstr(q, sep);
+            size_t m = f ? (size_t)(f - q) : strlen(q);
+            found = m == n && memcmp(p, q, n) == 0;
+            q = f ? f + sizeof sep - 1 : q + m;
+        }
+        if (!found) {
+            fprintf(out, "%s%.*s", first ? "" : sep, (int)n, p);
+            first = 0;
+        }
+        p = e ? e + sizeof sep - 1 : p + n;
+    }
+    if (first) /* a's calls are all among b's */
+        fputs("only shapes both ran", out);
+}
+
 /* "rank 5 reached allreduce #41 12.3 ms after rank 3: its `aten::mm` kernels took 11.9 ms more" */
 static void say_late(FILE *out, const pf_late_arrival *la)
 {
@@ -163,6 +200,13 @@ static void say_late(FILE *out, const pf_late_arrival *la)
         fprintf(out, ": its `%s` kernels took ", la->label ? la->label : "?");
         say_ms(out, la->label_ns);
         fprintf(out, " more than rank %d's", la->ref_rank);
+        if (la->other_shapes) {
+            fputs(", on other shapes (", out);
+            say_shapes_apart(out, la->shapes, la->ref_shapes);
+            fputs(" here; ", out);
+            say_shapes_apart(out, la->ref_shapes, la->shapes);
+            fprintf(out, " on rank %d)", la->ref_rank);
+        }
     } else if (la->kind == PF_CULPRIT_GAP) {
         fputs(": ", out);
         say_ms(out, la->label_ns);
@@ -203,6 +247,13 @@ static void say_rank(FILE *out, const pf_rank_culprit *rc)
             say_ms(out, rc->top_ns);
             fputs(")", out);
         }
+    }
+    if (rc->verdict == PF_STRAGGLER_DATA) {
+        fputs("; ", out);
+        say_ms(out, rc->data_ns);
+        fputs(" of its compute excess in ops that ran on other shapes than on the median rank: more work on this rank "
+              "(uneven batches or sequence lengths), not a slower GPU",
+              out);
     }
     if (rc->uniform)
         fprintf(out, "; every kernel slower: %.3fx the median rank's mean durations over %.0f%% of its kernel time, "

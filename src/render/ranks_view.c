@@ -644,7 +644,8 @@ static void int_row(pf_jw *w, const int64_t *v, int n)
 
 /* What the culprits compare (docs/ranks.md, "Rank summaries"): the labels, one window per
  * communication kernel as [start_ns, compute_ns, copy_ns, comm_ns, idle_ns, gap_ns,
- * gap_label, then PF_WIN_TOP pairs label, ns], the kernels as [label, count, sum_ns]. */
+ * gap_label, then PF_WIN_TOP pairs label, ns], their shape sets as PF_WIN_TOP labels a window
+ * ("window_shapes"), the kernels as [label, count, sum_ns]. */
 static void summary_culprit(pf_jw *w, const pf_rank_summary *s)
 {
     pf_jw_key(w, "compute_sum_ns");
@@ -666,6 +667,16 @@ static void summary_culprit(pf_jw *w, const pf_rank_summary *s)
                 v[8 + 2 * j] = x->top_ns[j];
             }
             int_row(w, v, 7 + 2 * PF_WIN_TOP);
+        }
+        pf_jw_arr_end(w);
+        /* apart from the rows above, which a profana before it reads as they were */
+        pf_jw_key(w, "window_shapes");
+        pf_jw_arr_begin(w);
+        for (size_t k = 0; k < s->n_comms; k++) {
+            int64_t v[PF_WIN_TOP];
+            for (int j = 0; j < PF_WIN_TOP; j++)
+                v[j] = s->wins[k].top_shape[j];
+            int_row(w, v, PF_WIN_TOP);
         }
         pf_jw_arr_end(w);
     }

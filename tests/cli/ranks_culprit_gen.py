@@ -13,6 +13,10 @@
                                     its launch
     MODE both RANK IDX X_US RANK2 IDX2 X2_US LABEL   a kernel on RANK and a gap on RANK2
     MODE slow RANK FACTOR           every compute kernel of RANK FACTOR times longer
+    MODE data RANK IDX X_US         more work: on RANK the last aten::mm kernel before its IDX-th
+                                    collective X_US longer and its op's first input twice as many
+                                    rows (Input Dims), what follows X_US later; the others wait as
+                                    for a kernel
   check PLANTED.json GOT.json     PASS/FAIL lines: the culprit rank, collective, kernel or gap and
                                   its excess (5%), the verdict; the uniform ratio (2%); none: no
                                   straggler
@@ -114,7 +118,12 @@ def plant(rs, rank, idx, x, gap_label=None):
         d["traceEvents"].append({"ph": "X", "cat": "user_annotation", "name": gap_label, "pid": lc["pid"],
                                  "tid": lc["tid"], "ts": r3(lc["ts"] - x), "dur": x, "args": {}})
         planted.update(kind="host gap", label=gap_label)
-    # the others wait x longer in that collective; what follows it moves x later
+    others_wait(rs, rank, idx, x)
+    return planted
+
+
+def others_wait(rs, rank, idx, x):
+    """The ranks but `rank` wait x longer in their idx-th collective; what follows moves x later."""
     for r, o in enumerate(rs):
         if r == rank:
             continue
@@ -124,7 +133,37 @@ def plant(rs, rank, idx, x, gap_label=None):
             if is_gpu(e) and e["ts"] >= end:
                 e["ts"] = r3(e["ts"] + x)
         oc["dur"] = r3(oc["dur"] + x)
-    return planted
+
+
+def plant_data(rs, rank, idx, x):
+    """Rank `rank`'s last aten::mm before its idx-th collective runs x us longer on twice the rows."""
+    d = rs[rank]
+    cs = comms(d)
+    c = cs[idx]
+    t0 = c["ts"]
+    prev_end = max(p["ts"] + p["dur"] for p in cs[:idx]) if idx else float("-inf")
+    ops = {}
+    for e in d["traceEvents"]:
+        a = e.get("args", {})
+        if e.get("cat") == "cpu_op" and e.get("name") == "aten::mm" and a.get("Input Dims"):
+            ops[a.get("External id")] = e
+    mm = [e for e in d["traceEvents"] if is_compute(e) and e["args"].get("External id") in ops
+          and prev_end <= e["ts"] and e["ts"] + e["dur"] <= t0]
+    assert mm, "an aten::mm kernel in the window"
+    k = max(mm, key=lambda e: e["ts"] + e["dur"])
+    end = k["ts"] + k["dur"]
+    for e in d["traceEvents"]:
+        if is_gpu(e) and e is not k and e["ts"] >= end:
+            e["ts"] = r3(e["ts"] + x)
+    k["dur"] = r3(k["dur"] + x)
+    dims = ops[k["args"]["External id"]]["args"]["Input Dims"]
+    rows = dims[0][0]
+    dims[0] = [2 * rows] + dims[0][1:]
+    others_wait(rs, rank, idx, x)
+    return {"rank": rank, "start_us": r3(t0 + x), "excess_us": x, "collective": c["args"]["Collective name"],
+            "kind": "kernel", "label": "aten::mm", "verdict": "data imbalance",
+            "shapes_has": "[%d,%s]" % (2 * rows, ",".join(str(v) for v in dims[0][1:])),
+            "median_has": "[%d,%s]" % (rows, ",".join(str(v) for v in dims[0][1:]))}
 
 
 def gen(argv):
@@ -139,6 +178,8 @@ def gen(argv):
     elif mode == "both":
         planted = {"kind": "multi", "items": [plant(rs, int(argv[3]), int(argv[4]), float(argv[5])),
                                               plant(rs, int(argv[6]), int(argv[7]), float(argv[8]), argv[9])]}
+    elif mode == "data":
+        planted = plant_data(rs, int(argv[3]), int(argv[4]), float(argv[5]))
     elif mode == "slow":
         rank, f = int(argv[3]), float(argv[4])
         for e in rs[rank]["traceEvents"]:
@@ -203,7 +244,12 @@ def check_planted(p, got, verdict, say):
             e is not None and abs(e - p["excess_us"]) <= 0.05 * p["excess_us"])
         say("late %s us at least the planted %s us less 5%%" % (a["late_us"], p["excess_us"]),
             a["late_us"] >= 0.95 * p["excess_us"])
-    want = "compute straggler" if p["kind"] == "kernel" else "host straggler"
+        if "shapes_has" in p:
+            sh, ref = a.get("culprit_shapes") or "", a.get("median_shapes") or ""
+            say("its shapes %s hold the planted %s" % (sh, p["shapes_has"]), p["shapes_has"] + "bf16" in sh)
+            say("the median rank's %s hold %s, not %s" % (ref, p["median_has"], p["shapes_has"]),
+                p["median_has"] + "bf16" in ref and p["shapes_has"] not in ref)
+    want = p.get("verdict") or ("compute straggler" if p["kind"] == "kernel" else "host straggler")
     c = verdict.get(p["rank"], {})
     say("rank %d %s" % (p["rank"], want), c.get("verdict") == want, str(c.get("verdict")))
 

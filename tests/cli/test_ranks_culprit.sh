@@ -1,4 +1,4 @@
-# test_ranks_culprit.sh - --ranks' culprits on rank sets made from the bundled tensor-parallel pair by tests/cli/ranks_culprit_gen.py, which plants on one rank an extra kernel or a host gap before a chosen collective (moving what follows) or slows every kernel by 15%: the late rank, the collective, the planted kernel or gap and its excess (5%), the verdict, the uniform ratio (2%), on 2, 8 and 64 ranks; no straggler where none was planted; summaries give the same output.
+# test_ranks_culprit.sh - --ranks' culprits on rank sets made from the bundled tensor-parallel pair by tests/cli/ranks_culprit_gen.py, which plants on one rank an extra kernel or a host gap before a chosen collective (moving what follows) or slows every kernel by 15%: the late rank, the collective, the planted kernel or gap and its excess (5%), the verdict, the uniform ratio (2%), a data imbalance (one rank's op on other shapes) named with both shape sets, on 2, 8 and 64 ranks; no straggler where none was planted; summaries give the same output.
 . tests/cli/lib.sh
 
 GEN=tests/cli/ranks_culprit_gen.py
@@ -25,6 +25,9 @@ case_of eight_none 8 none
 case_of eight_kernel 8 kernel 5 8 2000
 case_of eight_gap 8 gap 2 12 1200 load_batch
 case_of eight_slow 8 slow 3 1.15
+# data imbalance: one rank's aten::mm on twice the rows, 1.8 ms longer (2 and 8 ranks)
+case_of pair_data 2 data 1 8 1800
+case_of eight_data 8 data 6 4 1800
 # 64 ranks: a kernel on one rank and a host gap on another, in one set
 case_of many_both 64 both 63 5 1500 17 11 3000 load_batch
 
@@ -35,6 +38,11 @@ if grep -q "^Rank 5 reached allreduce #8 (group 0) 2.0 ms after median rank [0-9
 else
     fail "eight_kernel: the prose names rank 5, the all-reduce and the kernel" "$(grep '^Rank' "$TMP/out" | head -3)"
 fi
+check_run "pair_data: text" 0 "$PROFANA" --ranks "$TMP/pair_data" bf16 --wide
+check_grep "pair_data: the verdict in prose" "^Rank 1: data imbalance: late at 1 collective(s)" "$TMP/out"
+# the calls that differ, from the planted dims: the first mm's [8192,8192] input doubled
+check_grep "pair_data: the calls that differ, both ranks'" \
+    "kernels took 1.8 ms more than rank 0's, on other shapes (\[16384,8192\]bf16, \[8192,4096\]bf16 here; \[8192,8192\]bf16, \[8192,4096\]bf16 on rank 0)$" "$TMP/out"
 check_run "pair_none: text" 0 "$PROFANA" --ranks "$TMP/pair_none" bf16
 if grep -q "^Culprits: no clear straggler" "$TMP/out"; then pass "pair_none: says no clear straggler"; else fail "pair_none: says no clear straggler" "$(grep Culprits "$TMP/out")"; fi
 
@@ -60,7 +68,7 @@ d = sys.argv[1]
 for n in os.listdir(d):
     p = os.path.join(d, n)
     s = json.load(open(p))
-    del s["windows"]
+    del s["windows"], s["window_shapes"]
     json.dump(s, open(p, "w"))
 PY
 check_run "no windows: --ranks" 0 "$PROFANA" --ranks "$TMP/sum" bf16 --format json
@@ -84,6 +92,7 @@ t = json.loads(json.dumps(s))
 s["windows"][1][7] = len(s["labels"])  # a label that "labels" lacks
 json.dump(s, open(sys.argv[1], "w"))
 t["windows"].pop()  # one window short
+t["window_shapes"].pop()
 json.dump(t, open(sys.argv[2], "w"))
 PY
 check_run "a window naming a missing label" 1 "$PROFANA" --ranks "$TMP/bad.summary.json" "$TMP/pair_none/rank001.json" bf16

@@ -84,13 +84,13 @@ static void round_trip(void)
 static void culprit_round_trip(void)
 {
     pf_comm_rec c[] = {rec("allreduce", "0", 2, 64, 1000, 10), rec("allreduce", "0", 2, 64, 5000, 10)};
-    pf_comm_window w[] = {{.start_ns = -1, .top_label = {-1, -1, -1, -1}, .gap_label = -1},
+    pf_comm_window w[] = {{.start_ns = -1, .top_label = {-1, -1, -1, -1}, .top_shape = {-1, -1, -1, -1}, .gap_label = -1},
                           {.start_ns = 1010, .cause_ns = {2000, 300, 40, 1650}, .top_label = {0, 2, -1, -1},
-                           .top_ns = {1500, 500}, .gap_ns = 1200, .gap_label = 1}};
-    char *labels[] = {"aten::mm", "load_batch \"x\"", "gemm<T>"};
+                           .top_ns = {1500, 500}, .top_shape = {3, -1, -1, -1}, .gap_ns = 1200, .gap_label = 1}};
+    char *labels[] = {"aten::mm", "load_batch \"x\"", "gemm<T>", "[64,64]bf16, [64,64]bf16"};
     pf_kernel_time k[] = {{2, 7, 3500}};
     pf_rank_summary s = {.path = "r.json", .rank = 1, .rank_from_trace = 1, .all = {10, 9, 11, 5, 4, 2, 6},
-                         .comms = c, .n_comms = 2, .wins = w, .labels = labels, .n_labels = 3, .kernels = k,
+                         .comms = c, .n_comms = 2, .wins = w, .labels = labels, .n_labels = 4, .kernels = k,
                          .n_kernels = 1, .compute_sum_ns = 3500};
     FILE *f = fopen(file("cul.sum"), "w");
     CHECK("culprits: written", pf_view_rank_summary(f, &s) == 0);
@@ -109,11 +109,12 @@ static void culprit_round_trip(void)
         for (int j = 0; j < PF_WIN_CAUSES; j++)
             same &= x->cause_ns[j] == w[1].cause_ns[j];
         for (int j = 0; j < PF_WIN_TOP; j++)
-            same &= x->top_label[j] == w[1].top_label[j] && x->top_ns[j] == w[1].top_ns[j];
+            same &= x->top_label[j] == w[1].top_label[j] && x->top_ns[j] == w[1].top_ns[j] &&
+                    x->top_shape[j] == w[1].top_shape[j];
         CHECK("culprits: the second, every field", same);
     }
-    CHECK("culprits: three labels", g.n_labels == 3);
-    if (g.n_labels == 3)
+    CHECK("culprits: four labels", g.n_labels == 4);
+    if (g.n_labels == 4)
         CHECK_STR("culprits: a label with quotes", g.labels[1], "load_batch \"x\"");
     CHECK("culprits: one kernel", g.n_kernels == 1 && g.kernels[0].label == 2 && g.kernels[0].count == 7 &&
                                       g.kernels[0].sum_ns == 3500);

@@ -18,7 +18,7 @@ static pf_comm_rec rec(int64_t ts)
 static pf_comm_window win(int64_t compute, int64_t idle, int64_t top, int64_t gap)
 {
     return (pf_comm_window){.start_ns = 0, .cause_ns = {compute, 0, 0, idle}, .top_label = {0, -1, -1, -1},
-                            .top_ns = {top}, .gap_ns = gap, .gap_label = gap ? 1 : -1};
+                            .top_ns = {top}, .top_shape = {-1, -1, -1, -1}, .gap_ns = gap, .gap_label = gap ? 1 : -1};
 }
 
 /* Three ranks, group "0" of 3, two all-reduces.
@@ -38,14 +38,14 @@ static void by_hand(void)
     pf_comm_window w0[] = {win(300000, 10000, 300000, 0), win(0, 0, 0, 0)};
     pf_comm_window w1[] = {win(300000, 10000, 300000, 0), win(0, 0, 0, 0)};
     pf_comm_window w2[] = {win(700000, 110000, 700000, 90000), win(0, 0, 0, 0)};
-    char *labels[] = {"aten::mm", "load_batch", "gemm"};
+    char *labels[] = {"aten::mm", "load_batch", "gemm", "[4096,512]bf16, [512,512]bf16", "[2048,512]bf16, [512,512]bf16"};
     pf_kernel_time k01[] = {{2, 10, 10000}}, k2[] = {{2, 10, 11500}};
     pf_rank_summary s[3] = {
-        {.rank = 0, .comms = c0, .n_comms = 2, .wins = w0, .labels = labels, .n_labels = 3, .kernels = k01,
+        {.rank = 0, .comms = c0, .n_comms = 2, .wins = w0, .labels = labels, .n_labels = 5, .kernels = k01,
          .n_kernels = 1, .compute_sum_ns = 10000},
-        {.rank = 1, .comms = c1, .n_comms = 2, .wins = w1, .labels = labels, .n_labels = 3, .kernels = k01,
+        {.rank = 1, .comms = c1, .n_comms = 2, .wins = w1, .labels = labels, .n_labels = 5, .kernels = k01,
          .n_kernels = 1, .compute_sum_ns = 10000},
-        {.rank = 2, .comms = c2, .n_comms = 2, .wins = w2, .labels = labels, .n_labels = 3, .kernels = k2,
+        {.rank = 2, .comms = c2, .n_comms = 2, .wins = w2, .labels = labels, .n_labels = 5, .kernels = k2,
          .n_kernels = 1, .compute_sum_ns = 11500},
     };
     pf_ranks_report rep;
@@ -91,6 +91,52 @@ static void by_hand(void)
         CHECK("rank 2: host straggler", c.ranks[2].verdict == PF_STRAGGLER_HOST);
     } else
         CHECK("one late arrival", 0);
+    pf_culprit_report_free(&c);
+
+    /* Data imbalance: rank 2's aten::mm ran on [4096,512] rows where ranks 0 and 1 ran on
+     * [2048,512] (labels 3 and 4), and its kernels are no slower than theirs (k01): the
+     * compute excess is other work, so the verdict is data imbalance, with both shape sets. */
+    w2[0] = win(700000, 110000, 700000, 90000);
+    w2[0].top_shape[0] = 3;
+    w0[0].top_shape[0] = w1[0].top_shape[0] = 4;
+    s[2].kernels = k01;
+    s[2].compute_sum_ns = 10000;
+    CHECK("culprits run (data)", pf_ranks_culprits(s, 3, &rep, &c, &err) == 0);
+    if (c.n_late == 1) {
+        const pf_late_arrival *a = &c.late[0];
+        CHECK("data: cause kernel aten::mm, excess 400,000",
+              a->kind == PF_CULPRIT_KERNEL && strcmp(a->label, "aten::mm") == 0 && a->label_ns == 400000);
+        CHECK("data: other shapes", a->other_shapes);
+        CHECK_STR("data: its shapes", a->shapes, labels[3]);
+        CHECK_STR("data: the median rank's", a->ref_shapes, labels[4]);
+        CHECK("data: rank 2 data imbalance, all 400,000 of it",
+              c.ranks[2].verdict == PF_STRAGGLER_DATA && c.ranks[2].data_ns == 400000);
+        CHECK_STR("data: the verdict's name", pf_straggler_verdict_name(c.ranks[2].verdict), "data imbalance");
+    } else
+        CHECK("data: one late arrival", 0);
+    pf_culprit_report_free(&c);
+    /* the same shapes: compute straggler */
+    w2[0].top_shape[0] = 4;
+    CHECK("culprits run (same shapes)", pf_ranks_culprits(s, 3, &rep, &c, &err) == 0);
+    CHECK("same shapes: compute straggler, not other shapes", c.n_late == 1 && !c.late[0].other_shapes &&
+                                                                  c.ranks[2].verdict == PF_STRAGGLER_COMPUTE &&
+                                                                  c.ranks[2].data_ns == 0);
+    pf_culprit_report_free(&c);
+    /* the median rank's shapes unknown (no record_shapes): not data imbalance */
+    w2[0].top_shape[0] = 3;
+    w1[0].top_shape[0] = -1;
+    CHECK("culprits run (unknown)", pf_ranks_culprits(s, 3, &rep, &c, &err) == 0);
+    CHECK("unknown shapes: compute straggler", c.n_late == 1 && c.late[0].ref_shapes == NULL &&
+                                                   !c.late[0].other_shapes && c.ranks[2].verdict == PF_STRAGGLER_COMPUTE);
+    pf_culprit_report_free(&c);
+    /* other shapes but every kernel 15% slower (k2): the GPU, a compute straggler */
+    w1[0].top_shape[0] = 4;
+    s[2].kernels = k2;
+    s[2].compute_sum_ns = 11500;
+    CHECK("culprits run (uniform)", pf_ranks_culprits(s, 3, &rep, &c, &err) == 0);
+    CHECK("uniform and other shapes: compute straggler", c.n_late == 1 && c.late[0].other_shapes &&
+                                                             c.ranks[2].uniform &&
+                                                             c.ranks[2].verdict == PF_STRAGGLER_COMPUTE);
     pf_culprit_report_free(&c);
 
     /* without windows (an older summary): the late arrival stays, with no cause */
