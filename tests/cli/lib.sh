@@ -46,7 +46,7 @@ run_oracle() {
 
 # TraceLens' Owlv2 pair (55 and 61 MB of JSON): swept by `make check-full` (which sets
 # PF_SWEEP_ALL for every build; PF_CHECK_FULL, run.sh --full's, counts too), left out of `make
-# check`'s sweeps as sweep_traces leaves out every trace above 8 MB.
+# check`'s sweeps as sweep_traces leaves out every trace above 4 MB.
 PF_SWEEP_ALL=${PF_SWEEP_ALL:-${PF_CHECK_FULL:-}}
 if [ -n "$PF_SWEEP_ALL" ]; then PEER_TRACES="testdata/peer/owlv2_h100.json.gz testdata/peer/owlv2_mi300.json.gz"; else PEER_TRACES=""; fi
 
@@ -54,12 +54,12 @@ if [ -n "$PF_SWEEP_ALL" ]; then PEER_TRACES="testdata/peer/owlv2_h100.json.gz te
 # and ../shared's public and multi-rank traces, where present), sorted, testdata/ first; a file
 # whose bytes equal an earlier one's is left out (../shared keeps copies of some testdata/
 # traces), and so are the device files and vLLM's execution_details.json. Without PF_SWEEP_ALL
-# (`make check`) a trace above PF_SWEEP_MAX_MB (8) MB of JSON is left out too: Python's
+# (`make check`) a trace above PF_SWEEP_MAX_MB (4) MB of JSON is left out too: Python's
 # json.load takes about 2 s a 60 MB trace, and a sweep runs its oracle on every trace; `make
 # check-full` sweeps them all (docs/reliability.md, "How it is checked").
 sweep_traces() {
     [ $# -gt 0 ] || set -- testdata ../shared/testdata/public ../shared/testdata/multirank
-    s_max=$((${PF_SWEEP_MAX_MB:-8} * 1048576))
+    s_max=$((${PF_SWEEP_MAX_MB:-4} * 1048576))
     for s_d in "$@"; do
         [ -d "$s_d" ] && find "$s_d" \( -name '*.json' -o -name '*.json.gz' \) | sort
     done | grep -v -e '^testdata/devices/' -e 'execution_details\.json$' | while read -r s_f; do

@@ -3,8 +3,9 @@
 set -u
 
 CUTS=${PF_SWEEP_ALL:+20}
-CUTS=${CUTS:-10} # 20 in `make check-full`
-STRICT=5 # of them also with --strict
+CUTS=${CUTS:-5} # 20 in `make check-full`
+STRICT=${PF_SWEEP_ALL:+5}
+STRICT=${STRICT:-3} # of them also with --strict
 
 # offsets FILE N: N offsets in [1, size-1], the same on every run (seeded by the size).
 offsets() {

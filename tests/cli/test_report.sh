@@ -234,7 +234,9 @@ fits() { # NAME HTML
         sed -n 's/.*data-overflow="\([^"]*\)".*/\1/p' >"$TMP/fit.out"
     check_eq "fits 1400 px: $1" "$(cat "$TMP/fit.out")" none
 }
-for g in kernel op shape; do
+# (--group shape, the widest keys, in `make check`; every grouping in check-full: a browser start
+# is 2 s)
+for g in ${PF_SWEEP_ALL:+kernel op} shape; do
     "$PROFANA" --analysis "$f" bf16 --quiet --wide --group $g --report "$TMP/w.html" >/dev/null
     fits "--analysis --wide --group $g" "$TMP/w.html"
 done
