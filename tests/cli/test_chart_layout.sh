@@ -1,4 +1,6 @@
 # test_chart_layout.sh - the charts' and report's layout: roofline labels (shortened names) whose boxes never overlap, a label on every roof, breakdown legends by size, and report tables that scroll with the name column sticky and mark rows above 90% and 100% of a peak; read with Python's XML and HTML parsers.
+# check: optimised (layout measured in Python over many charts; check-full runs it on both
+# builds)
 . tests/cli/lib.sh
 
 python3 - "$PROFANA" "$TMP" <<'PY'

@@ -1,11 +1,12 @@
-# test_load.sh - the loader: same output for every -j, gzip and pipes, gzip parsed in parallel, traces cut off (warning, --strict, 20 random cuts per trace), the progress bar.
+# test_load.sh - the loader: same output for every -j, gzip and pipes, gzip parsed in parallel, traces cut off (warning, --strict, 10 random cuts per trace, 20 in check-full), the progress bar.
 # check: every build
 # check: optimised
 . tests/cli/lib.sh
 set -u
 
 TRACE_SET="$TRACES/*.json $PEER_TRACES"
-CUTS=20
+CUTS=${PF_SWEEP_ALL:+20}
+CUTS=${CUTS:-10} # 20 in `make check-full` (tests/cli/test_cut.sh cuts every trace too)
 # the sanitizer build (several times slower) cuts each trace at 4 places: the loader's memory
 # safety on cut input is also fuzz_load's and fuzz_chunks' job (make fuzz)
 grep -q __asan_init "$PROFANA" 2>/dev/null && CUTS=4

@@ -85,7 +85,7 @@ PY
 
 # A summary whose windows do not fit it is refused with one line, exit 1.
 "$PROFANA" --analysis "$TMP/pair_none/rank000.json" bf16 --summary "$TMP/bad.summary.json" >/dev/null 2>&1
-python3 - "$TMP/bad.summary.json" "$TMP/bad2.summary.json" <<'PY'
+python3 - "$TMP/bad.summary.json" "$TMP/bad2.summary.json" "$TMP/bad3.summary.json" "$TMP/bad4.summary.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
 t = json.loads(json.dumps(s))
@@ -94,8 +94,17 @@ json.dump(s, open(sys.argv[1], "w"))
 t["windows"].pop()  # one window short
 t["window_shapes"].pop()
 json.dump(t, open(sys.argv[2], "w"))
+u = json.loads(json.dumps(t))
+u["windows"].append(s["windows"][-1])  # windows whole again, their shapes one short
+json.dump(u, open(sys.argv[3], "w"))
+u["window_shapes"].append([len(s["labels"]), -1, -1, -1])  # a shape label that "labels" lacks
+json.dump(u, open(sys.argv[4], "w"))
 PY
 check_run "a window naming a missing label" 1 "$PROFANA" --ranks "$TMP/bad.summary.json" "$TMP/pair_none/rank001.json" bf16
 check_grep "a window naming a missing label: said" "^profana: error: $TMP/bad.summary.json: byte [0-9]*: a window names a label that \"labels\" lacks$" "$TMP/err"
 check_run "one window short" 1 "$PROFANA" --ranks "$TMP/bad2.summary.json" "$TMP/pair_none/rank001.json" bf16
 check_grep "one window short: said" "does not list one window per communication kernel" "$TMP/err"
+check_run "window shapes one short" 1 "$PROFANA" --ranks "$TMP/bad3.summary.json" "$TMP/pair_none/rank001.json" bf16
+check_grep "window shapes one short: said" "\"window_shapes\" lists fewer windows than \"windows\"" "$TMP/err"
+check_run "a window shape naming a missing label" 1 "$PROFANA" --ranks "$TMP/bad4.summary.json" "$TMP/pair_none/rank001.json" bf16
+check_grep "a window shape naming a missing label: said" "a window names a label that \"labels\" lacks" "$TMP/err"

@@ -1,4 +1,6 @@
 # test_schema.sh - versioned JSON (issue 46 item 4): every JSON document of a sweep of commands over the bundled traces opens with "schema": "profana/1" and validates against its schema in docs/schema/ (python3-jsonschema); the schemas' own validity; a summary of another schema refused.
+# check: optimised (its cost is profana runs under the sanitizers checked only for their
+# JSON; check-full runs it on both builds)
 . tests/cli/lib.sh
 set -u
 
