@@ -75,10 +75,17 @@ void pf_culprit_print_text(FILE *out, const pf_table *t, int late, int width)
         return;
     }
     pf_text_fit fit = {.width = width};
-    fit.cols = late ? late_wanted : rank_wanted;
-    fit.ncols = late ? (int)(sizeof late_wanted / sizeof *late_wanted) : (int)(sizeof rank_wanted / sizeof *rank_wanted);
-    fit.ties = late ? late_ties : rank_ties;
-    fit.nties = late ? 1 : 3;
+    if (late) {
+        fit.cols = late_wanted;
+        fit.ncols = (int)(sizeof late_wanted / sizeof *late_wanted);
+        fit.ties = late_ties;
+        fit.nties = 1;
+    } else {
+        fit.cols = rank_wanted;
+        fit.ncols = (int)(sizeof rank_wanted / sizeof *rank_wanted);
+        fit.ties = rank_ties;
+        fit.nties = 3;
+    }
     pf_view_hidden(out, width, t, &fit, pf_table_print_text_fit(out, t, &fit));
 }
 
