@@ -439,6 +439,10 @@ int pf_op_figures(const pf_cpu_op *op, const pf_analysis_opts *o, pf_explain *ex
  * value or "-". A value that does not fit sets *len to n. */
 void pf_key_append_arg(char *buf, size_t n, size_t *len, const pf_arg *a, int with_dtype);
 
+/* Appends every argument of call the same way, joined by ", " ("[2048,512]bf16, [512,512]bf16"):
+ * the inside of a --group shape key's parentheses. */
+void pf_key_append_args(char *buf, size_t n, size_t *len, const pf_op_call *call, int with_dtype);
+
 /* Whether a row shows a FLOP (bytes) figure: every launch has one, or it is the Total row; a
  * row (not the Total) whose launches all carry their ops' FLOPs elsewhere shows none. */
 int pf_row_has_flop(const pf_row *r);

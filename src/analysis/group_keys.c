@@ -45,6 +45,16 @@ void pf_key_append_arg(char *buf, size_t n, size_t *len, const pf_arg *a, int wi
     pf_an_append(buf, n, len, "%s", d != PF_DT_UNKNOWN ? pf_dtype_name(d) : a->type);
 }
 
+void pf_key_append_args(char *buf, size_t n, size_t *len, const pf_op_call *call, int with_dtype)
+{
+    assert(buf && len && call);
+    for (int i = 0; i < call->nargs && *len < n; i++) {
+        if (i)
+            pf_an_append(buf, n, len, ", ");
+        pf_key_append_arg(buf, n, len, &call->args[i], with_dtype);
+    }
+}
+
 /* "aten::mm([2048,512]bf16, [512,512]bf16)": the op with the shapes and dtypes of its inputs. */
 static const char *shape_key(pf_analysis *an, const pf_cpu_op *op)
 {
@@ -52,11 +62,7 @@ static const char *shape_key(pf_analysis *an, const pf_cpu_op *op)
     char buf[1024];
     size_t len = 0;
     pf_an_append(buf, sizeof buf, &len, "%s(", op->name);
-    for (int i = 0; i < op->call.nargs; i++) {
-        if (i)
-            pf_an_append(buf, sizeof buf, &len, ", ");
-        pf_key_append_arg(buf, sizeof buf, &len, &op->call.args[i], 1);
-    }
+    pf_key_append_args(buf, sizeof buf, &len, &op->call, 1);
     pf_an_append(buf, sizeof buf, &len, ")");
     if (len >= sizeof buf)
         len = sizeof buf - 1;

@@ -226,14 +226,9 @@ static const char *act_shapes(labels *L, const pf_trace *t, const pf_activity *a
 {
     if (a->op < 0 || t->ops[a->op].call.nargs == 0)
         return NULL;
-    const pf_cpu_op *op = &t->ops[a->op];
     char buf[512];
     size_t len = 0;
-    for (int i = 0; i < op->call.nargs && len < sizeof buf; i++) {
-        if (i)
-            pf_an_append(buf, sizeof buf, &len, ", ");
-        pf_key_append_arg(buf, sizeof buf, &len, &op->call.args[i], 1);
-    }
+    pf_key_append_args(buf, sizeof buf, &len, &t->ops[a->op].call, 1);
     if (len >= sizeof buf)
         len = sizeof buf - 1;
     const char *s = pf_strtab_intern(L->shapes, buf, len);
